@@ -1,0 +1,20 @@
+/**
+ * What the composition root hands to every module: configuration, database, clock, rate-limit
+ * store and optional Redis client. Tests build their own (fake clock, fresh database).
+ */
+import type { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import type { Db } from './db/database.ts';
+import type { Clock } from './lib/clock.ts';
+import type { RateLimitStore } from './http/rate-limit.ts';
+
+export interface AppDeps {
+  config: Readonly<Config>;
+  db: Db;
+  engine: 'pglite' | 'postgres';
+  clock: Clock;
+  limiter: RateLimitStore;
+  redis?: Redis | undefined;
+  /** Process start time, for uptime. */
+  startedAt: Date;
+}

@@ -1,0 +1,91 @@
+/**
+ * buildApp: the composition root. Creates the Fastify instance, registers the request pipeline,
+ * the OpenAPI generator and every module explicitly (no autoload), and checks at ready time that
+ * every route declares a permission key (SECURITY.md promise 7).
+ */
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import type { AppDeps } from './app-deps.ts';
+import { errorBody } from './http/envelope.ts';
+import { errorHandler } from './http/error-handler.ts';
+import { registerDocsRoutes, registerOpenApi } from './http/openapi.ts';
+import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
+import type { App } from './http/route-types.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { activityLogRoutes } from './modules/admin/activity-log.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
+import { systemRoutes } from './modules/system/system.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+
+export interface BuildOptions {
+  /** pino logger options, or false for none (tests). */
+  logger?: boolean | Record<string, unknown>;
+  /** Shared draining flag (set by the server on SIGTERM). */
+  lifecycle?: Lifecycle;
+}
+
+/** Paths whose values never reach a log line (SECURITY.md promise 18). */
+export const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-csrf-token"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.token',
+  '*.csrf_token',
+];
+
+/**
+ * Builds the application.
+ * @param deps configuration, database, clock, rate-limit store, Redis
+ * @returns a Fastify instance ready to `listen` or `inject`
+ * @throws Error at ready time when a route lacks a permission key
+ */
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const lifecycle = options.lifecycle ?? { draining: false };
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : { level: deps.config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(typeof options.logger === 'object' ? options.logger : {}) },
+    bodyLimit: deps.config.bodyLimitBytes,
+    trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) => {
+    void reply.status(404).send(errorBody(`Route ${request.method} ${request.url.split('?')[0]} not found`));
+  });
+
+  const routes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push(route as RouteOptions);
+  });
+  app.addHook('onReady', async () => assertRoutePermissions(routes));
+
+  await app.register(cookie);
+  await app.register(formbody);
+  await registerOpenApi(app, deps.config.version);
+  registerPipeline(app, deps, lifecycle);
+
+  const modules: Array<(app: App) => Promise<void>> = [
+    authRoutes(deps),
+    usersRoutes(),
+    activityLogRoutes(deps),
+    jobsRoutes(deps),
+    systemRoutes(deps, lifecycle),
+  ];
+  for (const mod of modules) await app.register(mod);
+  await registerDocsRoutes(app);
+  return app;
+}

@@ -1,0 +1,67 @@
+/**
+ * The `caretaker` command: `serve` (default), `migrate`, `demo` (load the demo data into an empty
+ * database), `help`. Configuration comes from the environment (see README).
+ */
+import { ConfigError, loadConfig } from './config.ts';
+import { openRuntime } from './runtime.ts';
+import { loadDemoIfEmpty } from './seed/demo/index.ts';
+import { startServer } from './server.ts';
+
+const USAGE = `Usage: caretaker <command>
+
+Commands:
+  serve      start the HTTP API (default); migrates the database first
+  migrate    apply pending database migrations and exit
+  demo       load the demo data set into an empty database and exit
+  help       show this text
+
+Configuration is read from environment variables; see README.md.`;
+
+async function main(argv: string[]): Promise<number> {
+  const command = argv[0] ?? 'serve';
+  if (command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  switch (command) {
+    case 'serve':
+      await startServer(config);
+      return -1;
+    case 'migrate': {
+      const runtime = await openRuntime(config);
+      process.stdout.write(`Database (${runtime.deps.engine}) is at the latest migration.\n`);
+      await runtime.close();
+      return 0;
+    }
+    case 'demo': {
+      const runtime = await openRuntime(config);
+      const result = await loadDemoIfEmpty(runtime.deps.db, config, runtime.deps.clock.now(), (m) => process.stdout.write(`${m}\n`));
+      process.stdout.write(result.loaded ? 'Demo data loaded.\n' : 'The database already holds data; nothing loaded.\n');
+      await runtime.close();
+      return 0;
+    }
+    default:
+      process.stderr.write(`Unknown command '${command}'.\n\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (err: unknown) => {
+    process.stderr.write(`caretaker: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

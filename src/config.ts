@@ -1,0 +1,171 @@
+/**
+ * Configuration from environment variables (API.md "Further decisions"), parsed once at start
+ * into a frozen, typed object. A bad value stops the process with a message naming the variable.
+ */
+import path from 'node:path';
+
+export interface Config {
+  /** TCP port to listen on (default 3000). */
+  port: number;
+  /** Interface to bind (default 127.0.0.1). */
+  host: string;
+  /** PostgreSQL connection string; undefined means the embedded PGlite database. */
+  databaseUrl: string | undefined;
+  /** Maximum connections in the PostgreSQL pool. */
+  databasePoolMax: number;
+  /** Folder for the embedded database and stored files (default ./data). */
+  dataDir: string;
+  /** Redis connection string; undefined means in-process counters. */
+  redisUrl: string | undefined;
+  /** Prefix of every Redis key this instance writes. */
+  redisPrefix: string;
+  rateLimit: {
+    /** Requests allowed per IP address per route per window. */
+    ipMax: number;
+    /** Requests allowed per account per route per window. */
+    accountMax: number;
+    /** Window length in seconds. */
+    windowS: number;
+    /** Failed logins allowed per account per login window (ASVS: at most 100 an hour). */
+    loginAccountFailures: number;
+    /** Failed logins allowed per IP per login window. */
+    loginIpFailures: number;
+    /** Login failure window in seconds. */
+    loginWindowS: number;
+  };
+  /** Proxy addresses (IPs or CIDRs) whose X-Forwarded-For is believed; empty means none. */
+  trustProxy: string[];
+  /** Only SysOps and API accounts may log in (spec 4.1 rule 3). */
+  playground: boolean;
+  /** pino log level. */
+  logLevel: string;
+  /** Whether the session cookie carries the Secure flag (default true). */
+  cookieSecure: boolean;
+  /** Largest accepted request body in bytes (413 above it). */
+  bodyLimitBytes: number;
+  /** Seconds to wait for in-flight requests on SIGTERM before exiting. */
+  shutdownTimeoutS: number;
+  admin: { email: string | undefined; password: string | undefined };
+  demo: { enabled: boolean; password: string; seed: number };
+  /** Product version reported by the status endpoint. */
+  version: string;
+}
+
+/** Raised for a bad environment variable; the message names it. */
+export class ConfigError extends Error {
+  constructor(
+    public readonly variable: string,
+    detail: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = str(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number (got '${raw}')`);
+  const value = Number(raw);
+  if (value < min || value > max) {
+    throw new ConfigError(name, `must be between ${min} and ${max} (got ${value})`);
+  }
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = str(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  if (['false', '0', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false (got '${raw}')`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'must be a URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')} (got '${parsed.protocol}')`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/**
+ * Parses and validates the environment.
+ * @param env the variables (default process.env)
+ * @returns a frozen Config
+ * @throws ConfigError naming the first bad variable
+ */
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got '${logLevel}')`);
+  }
+  const adminEmail = str(env, 'CARETAKER_ADMIN_EMAIL');
+  if (adminEmail !== undefined && !/^[^@\s]+@[^@\s]+$/.test(adminEmail)) {
+    throw new ConfigError('CARETAKER_ADMIN_EMAIL', 'must be an e-mail address');
+  }
+  const adminPassword = str(env, 'CARETAKER_ADMIN_PASSWORD');
+  if (adminPassword !== undefined && (adminPassword.length < 8 || adminPassword.length > 128)) {
+    throw new ConfigError('CARETAKER_ADMIN_PASSWORD', 'must be 8 to 128 characters');
+  }
+  const demoPassword = str(env, 'CARETAKER_DEMO_PASSWORD') ?? 'caretaker-demo';
+  if (demoPassword.length < 8) throw new ConfigError('CARETAKER_DEMO_PASSWORD', 'must be at least 8 characters');
+  const trustProxyRaw = str(env, 'CARETAKER_TRUST_PROXY');
+  const trustProxy =
+    trustProxyRaw === undefined || trustProxyRaw === 'false'
+      ? []
+      : trustProxyRaw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of trustProxy) {
+    if (!/^[0-9a-fA-F.:]+(\/\d{1,3})?$/.test(entry) && entry !== 'loopback') {
+      throw new ConfigError('CARETAKER_TRUST_PROXY', `must list IP addresses or CIDR ranges (got '${entry}')`);
+    }
+  }
+
+  const config: Config = {
+    port: int(env, 'PORT', 3000, 0, 65_535),
+    host: str(env, 'HOST') ?? '127.0.0.1',
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databasePoolMax: int(env, 'DATABASE_POOL_MAX', 10, 1, 500),
+    dataDir: path.resolve(str(env, 'CARETAKER_DATA_DIR') ?? './data'),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix: str(env, 'CARETAKER_REDIS_PREFIX') ?? 'caretaker:',
+    rateLimit: {
+      ipMax: int(env, 'CARETAKER_RATE_LIMIT_IP_MAX', 300, 1, 1_000_000),
+      accountMax: int(env, 'CARETAKER_RATE_LIMIT_ACCOUNT_MAX', 600, 1, 1_000_000),
+      windowS: int(env, 'CARETAKER_RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
+      loginAccountFailures: int(env, 'CARETAKER_LOGIN_ACCOUNT_FAILURES', 10, 1, 100),
+      loginIpFailures: int(env, 'CARETAKER_LOGIN_IP_FAILURES', 50, 1, 10_000),
+      loginWindowS: int(env, 'CARETAKER_LOGIN_WINDOW_S', 900, 1, 3600),
+    },
+    trustProxy,
+    playground: bool(env, 'CARETAKER_PLAYGROUND', false),
+    logLevel,
+    cookieSecure: bool(env, 'CARETAKER_COOKIE_SECURE', true),
+    bodyLimitBytes: int(env, 'CARETAKER_BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
+    shutdownTimeoutS: int(env, 'CARETAKER_SHUTDOWN_TIMEOUT_S', 10, 1, 600),
+    admin: { email: adminEmail?.toLowerCase(), password: adminPassword },
+    demo: {
+      enabled: bool(env, 'CARETAKER_DEMO', false),
+      password: demoPassword,
+      seed: int(env, 'CARETAKER_DEMO_SEED', 20_261_121, 0, 2_147_483_647),
+    },
+    version: '2.0.0',
+  };
+  return Object.freeze(config);
+}

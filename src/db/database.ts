@@ -1,0 +1,80 @@
+/**
+ * Opens the database: PGlite (PostgreSQL compiled to WASM, in-process) in the data folder when
+ * DATABASE_URL is unset, or a `pg` pool against PostgreSQL when it is set (ARCHITECTURE.md).
+ * Both speak the same SQL dialect; every query in the project must run on both.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, type Dialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  /** 'pglite' or 'postgres'. */
+  engine: 'pglite' | 'postgres';
+  /** The pg pool (PostgreSQL only), exposed for metrics. */
+  pool?: pg.Pool;
+  /** Closes every connection. */
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; undefined selects PGlite. */
+  databaseUrl?: string | undefined;
+  /** PGlite folder; 'memory://' for an in-memory database. */
+  dataDir?: string;
+  poolMax?: number;
+}
+
+// int8 (count(*), bigserial) arrives from pg as a string; every id here is int4 and every count is
+// cast to int in SQL, so no parser override is needed. Dates arrive as Date from both drivers.
+
+/**
+ * Creates the Kysely instance for the configured engine.
+ * @returns a handle with the Kysely instance and a close function
+ */
+export function createDatabase(options: DatabaseOptions): DatabaseHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolMax ?? 10,
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+    });
+    // An idle client losing its connection must not crash the process; the next query reconnects.
+    pool.on('error', () => {});
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine: 'postgres', pool, close: () => db.destroy() };
+  }
+  const dir = options.dataDir ?? './data';
+  let dataDir = dir;
+  if (!dir.startsWith('memory://')) {
+    dataDir = path.join(dir, 'pglite');
+    mkdirSync(dataDir, { recursive: true });
+  }
+  const pglite = new PGlite(dataDir);
+  const dialect: Dialect = new PGliteDialect(pglite);
+  const db = new Kysely<Database>({ dialect });
+  return { db, engine: 'pglite', close: () => db.destroy() };
+}
+
+/** Runs `select 1`; resolves true when the database answers within `timeoutMs`. */
+export async function pingDatabase(db: Db, timeoutMs = 2_000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+    });
+    await Promise.race([db.selectNoFrom((eb) => eb.val(1).as('one')).execute(), timeout]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

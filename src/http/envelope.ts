@@ -1,0 +1,90 @@
+/**
+ * Success and error envelopes (spec 2.1) and the TypeBox schemas that describe them, so every
+ * route's response is validated, serialised fast and documented in OpenAPI the same way.
+ */
+import { Type, type TSchema } from 'typebox';
+
+/** Body of a read of one record: { success, data, message }. */
+export function ok<T>(data: T, message = 'OK'): { success: true; data: T; message: string } {
+  return { success: true, data, message };
+}
+
+/** Body of a list read: { success, data, count, message }; count is the total matching rows. */
+export function list<T>(data: T[], count: number, message = 'OK') {
+  return { success: true as const, data, count, message };
+}
+
+/** Body of a write with nothing to return: { success, message }. */
+export function done(message: string): { success: true; message: string } {
+  return { success: true, message };
+}
+
+/** Body of an error: { success: false, error }. */
+export function errorBody(error: string, extra?: Record<string, unknown>) {
+  return { success: false as const, error, ...extra };
+}
+
+export const ErrorEnvelope = Type.Object(
+  { success: Type.Literal(false), error: Type.String() },
+  { additionalProperties: true, description: 'Error envelope (spec 2.1)' },
+);
+
+export const RateLimitedEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.String(),
+    message: Type.String(),
+    limit: Type.Integer(),
+    retry_after: Type.Integer({ description: 'seconds' }),
+  },
+  { description: 'Rate limit exceeded (spec 7)' },
+);
+
+/** Schema of { success, data, message }. */
+export const DataEnvelope = <T extends TSchema>(data: T) =>
+  Type.Object({ success: Type.Literal(true), data, message: Type.String() });
+
+/** Schema of { success, data: T[], count, message }. */
+export const ListEnvelope = <T extends TSchema>(item: T) =>
+  Type.Object({
+    success: Type.Literal(true),
+    data: Type.Array(item),
+    count: Type.Integer({ minimum: 0, description: 'total number of matching records' }),
+    message: Type.String(),
+  });
+
+/** Schema of { success, message }. */
+export const MessageEnvelope = Type.Object({ success: Type.Literal(true), message: Type.String() });
+
+const errorResponses: Record<number, string> = {
+  400: 'Invalid or missing required parameter',
+  401: 'Authentication required',
+  403: 'Missing permission or CSRF token',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Request body too large',
+  429: 'Rate limit exceeded',
+  503: 'Service unavailable',
+};
+
+/**
+ * Response schemas for a route: the success schema under 200 (or the given status) plus the
+ * error envelope under each listed error status.
+ */
+export function responses(
+  success: TSchema,
+  errors: number[] = [400, 401, 403, 429],
+  successStatus = 200,
+): Record<number, TSchema> {
+  const out: Record<number, TSchema> = { [successStatus]: success };
+  for (const status of errors) {
+    out[status] =
+      status === 429
+        ? RateLimitedEnvelope
+        : Type.Object(
+            { success: Type.Literal(false), error: Type.String() },
+            { description: errorResponses[status] ?? 'Error' },
+          );
+  }
+  return out;
+}

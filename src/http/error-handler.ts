@@ -1,0 +1,76 @@
+/**
+ * Renders every failure in the spec's error envelope (spec 2.1, 7): AppError by its code, schema
+ * failures as 400 "Invalid or missing required parameter: <name>", malformed or oversized bodies
+ * as 400/413, an unreachable database as 503, anything else as 500 with the spec's text and no
+ * internals (the details go to the log only).
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from './envelope.ts';
+import { AppError, ERROR_TABLE } from './errors.ts';
+import { parameterName } from './validation.ts';
+
+const DB_DOWN_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH',
+  '57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006',
+]);
+
+/** True for errors that mean the database cannot be reached right now. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; message?: unknown };
+  if (typeof e.code === 'string' && DB_DOWN_CODES.has(e.code)) return true;
+  const msg = typeof e.message === 'string' ? e.message : '';
+  return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Client has encountered a connection error/i.test(msg);
+}
+
+/** Maps an error to { status, body }. */
+export function renderError(err: unknown): { status: number; body: Record<string, unknown>; log: boolean } {
+  if (err instanceof AppError) {
+    return { status: err.statusCode, body: errorBody(err.publicMessage, err.extra), log: err.statusCode >= 500 };
+  }
+  const fe = err as FastifyError & { validation?: unknown[]; validationContext?: string };
+  if (fe && Array.isArray(fe.validation)) {
+    const name = parameterName(fe.validation as never[], fe.validationContext);
+    return { status: 400, body: errorBody(ERROR_TABLE.invalid_parameter.message(name)), log: false };
+  }
+  switch (fe?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+    case 'FST_PARTS_LIMIT':
+      return { status: 413, body: errorBody('Request body is too large'), log: false };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, body: errorBody('Malformed JSON in request body'), log: false };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, body: errorBody(ERROR_TABLE.invalid_parameter.message('body')), log: false };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, body: errorBody('Unsupported or malformed request body'), log: false };
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return { status: 400, body: errorBody('Expected a multipart/form-data body'), log: false };
+    default:
+      break;
+  }
+  if (fe instanceof SyntaxError || fe?.name === 'SyntaxError') {
+    return { status: 400, body: errorBody('Malformed JSON in request body'), log: false };
+  }
+  if (isDatabaseUnavailable(err)) {
+    return { status: 503, body: errorBody(ERROR_TABLE.unavailable.message()), log: true };
+  }
+  const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    // Other client errors from Fastify or a plugin (for example prototype poisoning): the status
+    // is kept, the text is ours.
+    const text = status === 413 ? 'Request body is too large' : status === 404 ? 'Resource not found' : 'Bad request';
+    return { status: status === 415 ? 400 : status, body: errorBody(text), log: false };
+  }
+  return { status: 500, body: errorBody(ERROR_TABLE.internal.message()), log: true };
+}
+
+/** Fastify error handler using renderError. */
+export function errorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const { status, body, log } = renderError(err);
+  if (err instanceof AppError && err.headers) void reply.headers(err.headers);
+  if (log) request.log.error({ err }, 'request failed');
+  void reply.status(status).type('application/json; charset=utf-8').send(body);
+}

@@ -1,0 +1,141 @@
+/**
+ * The request pipeline (ARCHITECTURE.md "Request flow"), registered once on the root instance:
+ *
+ * onRequest: draining check -> rate limit per IP -> authenticate -> rate limit per account ->
+ * authorize (route's permission key; 403 before any body is read) ; preValidation: CSRF on POST,
+ * PUT and DELETE ; onSend: rate-limit and security headers.
+ *
+ * Every route declares `config.permission`; `assertRoutePermissions` refuses to start otherwise.
+ */
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { AppDeps } from '../app-deps.ts';
+import { authenticate, SESSION_COOKIE } from '../modules/auth/auth.service.ts';
+import { recordActivity } from '../modules/activity/activity.repository.ts';
+import { isValidRoutePermission } from '../permissions/catalogue.ts';
+import type { AuthContext } from './auth-context.ts';
+import { consumeCsrfToken, presentedCsrfToken } from './csrf.ts';
+import { AppError } from './errors.ts';
+import { rateLimitError, rateLimitHeaders, type LimitResult } from './rate-limit.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Permission key from the catalogue, or 'public' | 'authenticated' | 'bearer'. */
+    permission?: string;
+    /** false on the few writes that need no CSRF token (the token-issuing endpoints). */
+    csrf?: boolean;
+    /** Refuse with 503 when the shared rate-limit store is down (login, token issue). */
+    failClosed?: boolean;
+    /** Per-route overrides of the configured rate limits. */
+    rateLimit?: { ipMax?: number; accountMax?: number; windowS?: number };
+  }
+  interface FastifyRequest {
+    /** The caller; null on public routes without credentials. */
+    auth: AuthContext | null;
+    /** The tightest rate-limit state seen for this request, for the response headers. */
+    rateLimit: LimitResult | null;
+  }
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+
+/** Draining flag shared with the shutdown code: true once SIGTERM arrives. */
+export interface Lifecycle {
+  draining: boolean;
+}
+
+function routeKey(request: FastifyRequest): string {
+  const url = request.routeOptions.url;
+  return url ? `${request.method} ${url}` : 'unmatched';
+}
+
+function tighter(a: LimitResult | null, b: LimitResult): LimitResult {
+  if (!a) return b;
+  return b.remaining / b.limit < a.remaining / a.limit ? b : a;
+}
+
+/** Text of the route's required access, for OpenAPI and errors. */
+export function routePermission(route: Pick<RouteOptions, 'config'>): string | undefined {
+  return (route.config as { permission?: string } | undefined)?.permission;
+}
+
+/** Throws at start-up when a route lacks a valid `config.permission` (SECURITY.md promise 7). */
+export function assertRoutePermissions(routes: RouteOptions[]): void {
+  const missing = routes
+    .filter((r) => !isValidRoutePermission(routePermission(r)))
+    .map((r) => `${String(r.method)} ${r.url} (${String(routePermission(r) ?? 'no permission')})`);
+  if (missing.length > 0) {
+    throw new Error(`Refusing to start: routes without a valid permission key: ${missing.join(', ')}`);
+  }
+}
+
+/**
+ * Registers the pipeline hooks on the root instance.
+ * @param lifecycle the draining flag set on SIGTERM
+ */
+export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle: Lifecycle): void {
+  const { limiter, config } = deps;
+  app.decorateRequest('auth', null);
+  app.decorateRequest('rateLimit', null);
+
+  const count = async (request: FastifyRequest, key: string, max: number, windowS: number) => {
+    const result = await limiter.consume(key, max, windowS, { failClosed: request.routeOptions.config.failClosed === true });
+    request.rateLimit = tighter(request.rateLimit, result);
+    if (!result.allowed) throw rateLimitError(result);
+  };
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (lifecycle.draining) throw new AppError('unavailable', 'The service is shutting down. Please retry.');
+    const cfg = request.routeOptions.config;
+    const windowS = cfg.rateLimit?.windowS ?? config.rateLimit.windowS;
+    const route = routeKey(request);
+    await count(request, `ip:${route}:${request.ip}`, cfg.rateLimit?.ipMax ?? config.rateLimit.ipMax, windowS);
+
+    const permission = cfg.permission ?? 'public';
+    const presented = {
+      authorization: request.headers.authorization,
+      sessionCookie: request.cookies?.[SESSION_COOKIE],
+    };
+    if (permission === 'public') {
+      // Public routes may still tell an authenticated caller more (status details).
+      if (presented.authorization || presented.sessionCookie) {
+        request.auth = await authenticate(deps, presented).catch(() => null);
+      }
+      return;
+    }
+    if (permission === 'bearer' && !presented.authorization) throw new AppError('invalid_bearer');
+    const auth = await authenticate(deps, permission === 'bearer' ? { authorization: presented.authorization } : presented);
+    request.auth = auth;
+    await count(request, `acct:${route}:${auth.userId}`, cfg.rateLimit?.accountMax ?? config.rateLimit.accountMax, windowS);
+
+    if (permission !== 'authenticated' && permission !== 'bearer' && !auth.permissions.has(permission)) {
+      await recordActivity(deps.db, { auth, ip: request.ip }, deps.clock.now(), {
+        action: 'authorization.deny',
+        resourceType: 'route',
+        details: { method: request.method, route: request.routeOptions.url, permission },
+      });
+      throw new AppError('forbidden');
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    if (!WRITE_METHODS.has(request.method)) return;
+    if (request.routeOptions.config.csrf === false || !request.auth) return;
+    await consumeCsrfToken(deps, request.auth, presentedCsrfToken(request));
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.rateLimit && !reply.hasHeader('x-ratelimit-limit')) {
+      void reply.headers(rateLimitHeaders({ ...request.rateLimit, allowed: true }));
+    }
+    void reply.header('x-content-type-options', 'nosniff');
+    void reply.header('x-frame-options', 'DENY');
+    void reply.header('referrer-policy', 'no-referrer');
+    if (request.auth || request.routeOptions.config.permission !== 'public') {
+      void reply.header('cache-control', 'no-store');
+    }
+    if (request.protocol === 'https') {
+      void reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    }
+    return payload;
+  });
+}

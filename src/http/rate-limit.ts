@@ -1,0 +1,151 @@
+/**
+ * Rate limiting (spec 7, 8; SECURITY.md promises 13, 14, 20): fixed windows counted per key
+ * through rate-limiter-flexible, in Redis when REDIS_URL is set (so every instance shares the
+ * counters) and in process memory otherwise.
+ *
+ * Redis unreachable: a request on an ordinary route is counted in memory instead (the service keeps
+ * serving); a request on a route marked `failClosed` (login and token issuing) is refused with 503.
+ */
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { AppError } from './errors.ts';
+
+/** The outcome of one counted request. */
+export interface LimitResult {
+  allowed: boolean;
+  /** Requests allowed per window (X-RateLimit-Limit). */
+  limit: number;
+  /** Requests left in the current window (X-RateLimit-Remaining). */
+  remaining: number;
+  /** Unix time in seconds when the window resets (X-RateLimit-Reset). */
+  resetAt: number;
+  /** Seconds until a refused caller may retry (Retry-After). */
+  retryAfter: number;
+}
+
+export interface LimitOptions {
+  /** Refuse with 503 instead of counting in memory when Redis is unreachable. */
+  failClosed?: boolean;
+}
+
+type Limiter = RateLimiterMemory | RateLimiterRedis;
+
+/** Counters shared by the whole process; one per app. */
+export class RateLimitStore {
+  private readonly limiters = new Map<string, { primary: Limiter; fallback: RateLimiterMemory }>();
+
+  /**
+   * @param redis connected ioredis client, or undefined for memory only
+   * @param prefix key prefix in Redis
+   */
+  constructor(
+    private readonly redis: Redis | undefined,
+    private readonly prefix: string,
+  ) {}
+
+  get backend(): 'redis' | 'memory' {
+    return this.redis ? 'redis' : 'memory';
+  }
+
+  private pair(max: number, windowS: number) {
+    const id = `${max}:${windowS}`;
+    let entry = this.limiters.get(id);
+    if (!entry) {
+      const fallback = new RateLimiterMemory({ points: max, duration: windowS, keyPrefix: 'mem' });
+      const primary = this.redis
+        ? new RateLimiterRedis({
+            storeClient: this.redis,
+            points: max,
+            duration: windowS,
+            keyPrefix: `${this.prefix}rl`,
+            rejectIfRedisNotReady: true,
+          })
+        : fallback;
+      entry = { primary, fallback };
+      this.limiters.set(id, entry);
+    }
+    return entry;
+  }
+
+  /**
+   * Counts one request against `key`.
+   * @param max requests allowed per window
+   * @param windowS window length in seconds
+   * @throws AppError('unavailable') when Redis is down and options.failClosed is set
+   */
+  async consume(key: string, max: number, windowS: number, options: LimitOptions = {}): Promise<LimitResult> {
+    const { primary, fallback } = this.pair(max, windowS);
+    try {
+      return toResult(await primary.consume(key, 1), max, true);
+    } catch (err) {
+      if (err instanceof RateLimiterRes) return toResult(err, max, false);
+      if (options.failClosed) throw new AppError('unavailable');
+      try {
+        return toResult(await fallback.consume(key, 1), max, true);
+      } catch (inner) {
+        if (inner instanceof RateLimiterRes) return toResult(inner, max, false);
+        throw inner;
+      }
+    }
+  }
+
+  /**
+   * Reads the count of `key` without adding to it.
+   * @returns the state; `allowed` is false when the window is already used up
+   */
+  async peek(key: string, max: number, windowS: number, options: LimitOptions = {}): Promise<LimitResult> {
+    const { primary, fallback } = this.pair(max, windowS);
+    let res: RateLimiterRes | null;
+    try {
+      res = await primary.get(key);
+    } catch {
+      if (options.failClosed) throw new AppError('unavailable');
+      res = await fallback.get(key);
+    }
+    if (!res) return { allowed: true, limit: max, remaining: max, resetAt: nowS() + windowS, retryAfter: 0 };
+    return toResult(res, max, res.consumedPoints < max);
+  }
+
+  /** Forgets the count of `key` (after a successful login, for example). */
+  async reset(key: string, max: number, windowS: number): Promise<void> {
+    const { primary, fallback } = this.pair(max, windowS);
+    await Promise.allSettled([primary.delete(key), fallback.delete(key)]);
+  }
+}
+
+function nowS(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+function toResult(res: RateLimiterRes, max: number, allowed: boolean): LimitResult {
+  const msLeft = Math.max(0, res.msBeforeNext);
+  return {
+    allowed,
+    limit: max,
+    remaining: Math.max(0, allowed ? res.remainingPoints : 0),
+    resetAt: Math.ceil((Date.now() + msLeft) / 1000),
+    retryAfter: Math.max(1, Math.ceil(msLeft / 1000)),
+  };
+}
+
+/** Headers sent with every limited response (spec 7). */
+export function rateLimitHeaders(r: LimitResult): Record<string, string> {
+  const headers: Record<string, string> = {
+    'x-ratelimit-limit': String(r.limit),
+    'x-ratelimit-remaining': String(r.remaining),
+    'x-ratelimit-reset': String(r.resetAt),
+  };
+  if (!r.allowed) headers['retry-after'] = String(r.retryAfter);
+  return headers;
+}
+
+/** The 429 error carrying the spec's body fields: message, limit, retry_after. */
+export function rateLimitError(r: LimitResult): AppError {
+  const err = new AppError('rate_limited', undefined, {
+    message: `Too many requests. Try again in ${r.retryAfter} seconds.`,
+    limit: r.limit,
+    retry_after: r.retryAfter,
+  });
+  err.headers = rateLimitHeaders({ ...r, allowed: false, remaining: 0 });
+  return err;
+}

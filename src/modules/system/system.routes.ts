@@ -1,0 +1,89 @@
+/**
+ * GET /api/system/status (spec 4.17; API.md), and liveness and readiness for orchestrators at
+ * /api/system/health/live and /api/system/health/ready.
+ */
+import { Type } from 'typebox';
+import type { AppDeps } from '../../app-deps.ts';
+import { pingDatabase } from '../../db/database.ts';
+import { DataEnvelope, ok, responses } from '../../http/envelope.ts';
+import { errorBody } from '../../http/envelope.ts';
+import type { Lifecycle } from '../../http/pipeline.ts';
+import type { App } from '../../http/route-types.ts';
+
+type Check = 'ok' | 'down' | 'not_configured';
+
+const Status = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]),
+  version: Type.String(),
+  uptime_s: Type.Optional(Type.Integer({ description: 'seconds since start (authenticated callers only)' })),
+  checks: Type.Optional(
+    Type.Object({
+      database: Type.String({ description: 'ok | down' }),
+      database_engine: Type.String({ description: 'pglite | postgres' }),
+      cache: Type.String({ description: 'ok | down | not_configured (Redis)' }),
+      rate_limit_store: Type.String({ description: 'redis | memory' }),
+    }),
+  ),
+});
+
+async function pingRedis(deps: AppDeps): Promise<Check> {
+  if (!deps.redis) return 'not_configured';
+  if (deps.redis.status !== 'ready') return 'down';
+  try {
+    await Promise.race([deps.redis.ping(), new Promise((_, rej) => setTimeout(() => rej(new Error('timeout')), 1000))]);
+    return 'ok';
+  } catch {
+    return 'down';
+  }
+}
+
+/** Registers the system status and health routes. */
+export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle) {
+  return async function plugin(app: App): Promise<void> {
+    /** GET /api/system/status: overall status; details only for authenticated callers. */
+    app.get('/api/system/status', {
+      config: { permission: 'public', rateLimit: {} },
+      schema: {
+        tags: ['system'],
+        summary: 'Platform status',
+        description:
+          "Public. status is 'ok', 'degraded' (Redis down: the service keeps serving with in-memory rate limits) or " +
+          "'down' (database unreachable, answered with 503). uptime_s and checks are shown to authenticated callers only.",
+        response: responses(DataEnvelope(Status), [429, 503]),
+      },
+      handler: async (request, reply) => {
+        const [database, cache] = await Promise.all([pingDatabase(deps.db).then((up): Check => (up ? 'ok' : 'down')), pingRedis(deps)]);
+        const status = database === 'down' ? 'down' : cache === 'down' ? 'degraded' : 'ok';
+        const data: Record<string, unknown> = { status, version: deps.config.version };
+        if (request.auth) {
+          data.uptime_s = Math.floor((Date.now() - deps.startedAt.getTime()) / 1000);
+          data.checks = { database, database_engine: deps.engine, cache, rate_limit_store: deps.limiter.backend };
+        }
+        if (status === 'down') void reply.status(503);
+        return ok(data as never, `Platform status: ${status}`);
+      },
+    });
+
+    /** Liveness: the process answers. Never touches the database. */
+    app.get('/api/system/health/live', {
+      config: { permission: 'public' },
+      schema: { tags: ['system'], summary: 'Liveness probe', response: responses(DataEnvelope(Type.Object({ status: Type.String() })), []) },
+      handler: async () => ok({ status: 'ok' }, 'Alive'),
+    });
+
+    /** Readiness: the database answers and the process is not shutting down; else 503. */
+    app.get('/api/system/health/ready', {
+      config: { permission: 'public' },
+      schema: {
+        tags: ['system'],
+        summary: 'Readiness probe',
+        response: responses(DataEnvelope(Type.Object({ status: Type.String() })), [503]),
+      },
+      handler: async (_request, reply) => {
+        if (lifecycle.draining) return reply.status(503).send(errorBody('Shutting down'));
+        if (!(await pingDatabase(deps.db))) return reply.status(503).send(errorBody('Database unreachable'));
+        return ok({ status: 'ready' }, 'Ready');
+      },
+    });
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Opens what the app needs from the configuration: database (migrated), Redis (optional) and the
+ * rate-limit store, and closes them again. Shared by the server, the CLI and the tests.
+ */
+import { Redis } from 'ioredis';
+import type { AppDeps } from './app-deps.ts';
+import type { Config } from './config.ts';
+import { createDatabase, type DatabaseHandle } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { RateLimitStore } from './http/rate-limit.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { syncBuiltinRoles } from './permissions/roles.ts';
+
+export interface Runtime {
+  deps: AppDeps;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+/** Opens an ioredis client that fails fast instead of queueing while disconnected. */
+export function openRedis(url: string): Redis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
+  redis.on('error', () => {
+    // Reported through status checks and rate-limit fallback; reconnection is automatic.
+  });
+  return redis;
+}
+
+/** Waits until the Redis client is ready, or rejects after `timeoutMs`. */
+export function waitForRedis(redis: Redis, timeoutMs = 3_000): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      reject(new Error('Redis did not become ready in time'));
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    redis.once('ready', onReady);
+  });
+}
+
+/**
+ * Opens the database (migrating it), Redis and the rate-limit store.
+ * @param options.clock time source (tests pass a ManualClock)
+ * @param options.dataDir overrides the PGlite folder ('memory://' in tests)
+ */
+export async function openRuntime(
+  config: Readonly<Config>,
+  options: { clock?: Clock; dataDir?: string; redisPrefix?: string } = {},
+): Promise<Runtime> {
+  const clock = options.clock ?? systemClock;
+  const database = createDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: options.dataDir ?? config.dataDir,
+    poolMax: config.databasePoolMax,
+  });
+  await migrateToLatest(database.db);
+  await syncBuiltinRoles(database.db, clock.now());
+  const redis = config.redisUrl ? openRedis(config.redisUrl) : undefined;
+  if (redis) await waitForRedis(redis).catch(() => undefined);
+  const limiter = new RateLimitStore(redis, options.redisPrefix ?? config.redisPrefix);
+  const deps: AppDeps = { config, db: database.db, engine: database.engine, clock, limiter, redis, startedAt: clock.now() };
+  return {
+    deps,
+    database,
+    close: async () => {
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}

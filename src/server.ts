@@ -1,0 +1,59 @@
+/**
+ * Process entry for `caretaker serve`: configuration, runtime, first-run account, optional demo
+ * data, listen, and graceful shutdown on SIGTERM/SIGINT (close-with-grace): new requests get 503,
+ * requests in flight finish, the process exits within CARETAKER_SHUTDOWN_TIMEOUT_S.
+ */
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import type { Lifecycle } from './http/pipeline.ts';
+import { openRuntime } from './runtime.ts';
+import { ensureSysOpsAccount } from './seed/first-run.ts';
+import { loadDemoIfEmpty } from './seed/demo/index.ts';
+
+/**
+ * Starts the HTTP server.
+ * @returns the address it listens on
+ */
+export async function startServer(config: Readonly<Config>): Promise<{ address: string; close: () => Promise<void> }> {
+  const runtime = await openRuntime(config);
+  const lifecycle: Lifecycle = { draining: false };
+  const app = await buildApp(runtime.deps, { lifecycle });
+  const log = app.log;
+
+  if (config.demo.enabled) {
+    const demo = await loadDemoIfEmpty(runtime.deps.db, config, runtime.deps.clock.now(), (m) => log.info(m));
+    if (demo.loaded) log.info({ accounts: demo.accounts }, 'demo data loaded');
+  }
+  const first = await ensureSysOpsAccount(runtime.deps.db, config, runtime.deps.clock.now());
+  if (first.created) {
+    if (first.generatedPassword) {
+      // Printed once, to the console only (not the JSON log): the operator must store it now.
+      process.stdout.write(
+        `\nCaretaker first run: SysOps account ${first.email} created with password ${first.generatedPassword}\n` +
+          'Store it now; it is not shown again. Set CARETAKER_ADMIN_EMAIL and CARETAKER_ADMIN_PASSWORD to choose them.\n\n',
+      );
+    } else {
+      log.info({ email: first.email }, 'SysOps account created');
+    }
+  }
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  log.info({ address, engine: runtime.deps.engine, redis: Boolean(runtime.deps.redis) }, 'Caretaker is serving');
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      lifecycle.draining = true;
+      await app.close();
+      await runtime.close();
+    })();
+    return closing;
+  };
+  closeWithGrace({ delay: config.shutdownTimeoutS * 1000 }, async ({ signal, err }) => {
+    if (err) log.error({ err }, 'fatal error, shutting down');
+    else log.info({ signal }, 'shutting down: finishing requests in flight');
+    await close();
+  });
+  return { address, close };
+}

@@ -1,0 +1,197 @@
+/**
+ * buildTestApp(): the real app on a fresh database with a ManualClock, plus factories and HTTP
+ * helpers (login, CSRF, authorised requests) used by every HTTP-tier test.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import type { AppDeps } from '../../src/app-deps.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Db } from '../../src/db/database.ts';
+import { ManualClock } from '../../src/lib/clock.ts';
+import { newUuid } from '../../src/lib/crypto.ts';
+import { hashPassword } from '../../src/lib/passwords.ts';
+import { openRuntime } from '../../src/runtime.ts';
+import { createTestDatabase } from './database.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  db: Db;
+  clock: ManualClock;
+  config: Readonly<Config>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the app for a test file.
+ * @param env extra environment variables (for example small rate limits)
+ */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    CARETAKER_COOKIE_SECURE: 'true',
+    CARETAKER_RATE_LIMIT_IP_MAX: '100000',
+    CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '100000',
+    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    ...env,
+  });
+  const clock = new ManualClock(new Date('2026-11-21T09:00:00Z'));
+  const runtime = await openRuntime(config, {
+    clock,
+    dataDir: database.dataDir,
+    redisPrefix: `caretaker-test:${randomBytes(6).toString('hex')}:`,
+  });
+  const app = await buildApp(runtime.deps, { logger: false });
+  await app.ready();
+  return {
+    app,
+    deps: runtime.deps,
+    db: runtime.deps.db,
+    clock,
+    config,
+    close: async () => {
+      await app.close();
+      await runtime.close();
+      await database.drop();
+    },
+  };
+}
+
+let passwordHashCache: Promise<string> | undefined;
+export const TEST_PASSWORD = 'correct horse battery staple';
+
+/** The argon2id hash of TEST_PASSWORD, computed once per file. */
+export function testPasswordHash(): Promise<string> {
+  passwordHashCache ??= hashPassword(TEST_PASSWORD);
+  return passwordHashCache;
+}
+
+/** Creates an agency; returns its id and uuid. */
+export async function createAgency(db: Db, name = `Agency ${randomBytes(3).toString('hex')}`) {
+  const now = new Date();
+  return db.insertInto('agencies').values({ uuid: newUuid(), name, created_at: now, updated_at: now }).returning(['id', 'uuid', 'name']).executeTakeFirstOrThrow();
+}
+
+/** Creates a branch of an agency. */
+export async function createBranch(db: Db, agencyId: number, name = `Branch ${randomBytes(3).toString('hex')}`, sharing = false) {
+  const now = new Date();
+  return db
+    .insertInto('branches')
+    .values({ uuid: newUuid(), agency_id: agencyId, name, sharing_enabled: sharing, created_at: now, updated_at: now })
+    .returning(['id', 'uuid', 'name', 'agency_id'])
+    .executeTakeFirstOrThrow();
+}
+
+export interface TestUserInput {
+  role: 'sysops' | 'admin' | 'agent' | 'contractor' | 'tenant' | 'api' | string;
+  agencyId?: number | null;
+  branchId?: number | null;
+  contractorId?: number | null;
+  tenantId?: number | null;
+  email?: string;
+  name?: string;
+  status?: 'active' | 'disabled';
+}
+
+/** Creates a user with TEST_PASSWORD; returns the row with its e-mail. */
+export async function createUser(db: Db, input: TestUserInput) {
+  const role = await db.selectFrom('roles').select('id').where('code', '=', input.role).executeTakeFirstOrThrow();
+  const now = new Date();
+  const email = (input.email ?? `${input.role}-${randomBytes(4).toString('hex')}@example.test`).toLowerCase();
+  return db
+    .insertInto('users')
+    .values({
+      uuid: newUuid(),
+      agency_id: input.agencyId ?? null,
+      branch_id: input.branchId ?? null,
+      role_id: role.id,
+      contractor_id: input.contractorId ?? null,
+      tenant_id: input.tenantId ?? null,
+      name: input.name ?? `Test ${input.role}`,
+      email,
+      password_hash: await testPasswordHash(),
+      status: input.status ?? 'active',
+      created_at: now,
+      updated_at: now,
+    })
+    .returning(['id', 'uuid', 'email', 'name', 'agency_id', 'branch_id'])
+    .executeTakeFirstOrThrow();
+}
+
+/** POST /api/auth/login; returns the bearer token (throws unless 200). */
+export async function login(app: FastifyInstance, email: string, password = TEST_PASSWORD): Promise<string> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (res.statusCode !== 200) throw new Error(`login failed for ${email}: ${res.statusCode} ${res.body}`);
+  return res.json().token as string;
+}
+
+/** GET /api/security/csrf-token with the bearer token; returns the CSRF token. */
+export async function csrf(app: FastifyInstance, token: string): Promise<string> {
+  const res = await app.inject({ method: 'GET', url: '/api/security/csrf-token', headers: { authorization: `Bearer ${token}` } });
+  if (res.statusCode !== 200) throw new Error(`csrf failed: ${res.statusCode} ${res.body}`);
+  return res.json().data.token as string;
+}
+
+/** An HTTP client bound to one bearer token; writes fetch a CSRF token first unless told not to. */
+export class Client {
+  constructor(
+    readonly app: FastifyInstance,
+    readonly token: string,
+  ) {}
+
+  /** GET with the bearer token. */
+  get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    return this.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${this.token}`, ...headers } });
+  }
+
+  /** POST/PUT/DELETE with the bearer token and a fresh CSRF token in X-CSRF-Token. */
+  async write(
+    method: 'POST' | 'PUT' | 'DELETE' | 'PATCH',
+    url: string,
+    payload?: InjectOptions['payload'],
+    options: { csrf?: boolean; headers?: Record<string, string> } = {},
+  ): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, ...options.headers };
+    if (options.csrf !== false) headers['x-csrf-token'] = await csrf(this.app, this.token);
+    return this.app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });
+  }
+
+  post(url: string, payload?: InjectOptions['payload'], options?: { csrf?: boolean; headers?: Record<string, string> }) {
+    return this.write('POST', url, payload, options);
+  }
+
+  put(url: string, payload?: InjectOptions['payload'], options?: { csrf?: boolean; headers?: Record<string, string> }) {
+    return this.write('PUT', url, payload, options);
+  }
+
+  delete(url: string, payload?: InjectOptions['payload'], options?: { csrf?: boolean; headers?: Record<string, string> }) {
+    return this.write('DELETE', url, payload, options);
+  }
+}
+
+/** Creates a user and logs in; returns the user row and a Client. */
+export async function userClient(t: TestApp, input: TestUserInput) {
+  const user = await createUser(t.db, input);
+  const token = await login(t.app, user.email);
+  return { user, token, client: new Client(t.app, token) };
+}
+
+/**
+ * A small world most tests need: agency A with branches A1, A2 (A2 shares), agency B with B1, and
+ * an admin, agent (A1) and SysOps client.
+ */
+export async function standardWorld(t: TestApp) {
+  const agencyA = await createAgency(t.db, 'Agency A');
+  const agencyB = await createAgency(t.db, 'Agency B');
+  const a1 = await createBranch(t.db, agencyA.id, 'A1');
+  const a2 = await createBranch(t.db, agencyA.id, 'A2', true);
+  const b1 = await createBranch(t.db, agencyB.id, 'B1');
+  const sysops = await userClient(t, { role: 'sysops' });
+  const adminA = await userClient(t, { role: 'admin', agencyId: agencyA.id });
+  const agentA1 = await userClient(t, { role: 'agent', agencyId: agencyA.id, branchId: a1.id });
+  const adminB = await userClient(t, { role: 'admin', agencyId: agencyB.id });
+  return { agencyA, agencyB, a1, a2, b1, sysops, adminA, agentA1, adminB };
+}
