@@ -184,6 +184,18 @@ export interface JobTypeTable {
   name: string;
 }
 
+export interface JobTimeRangeTable {
+  id: Generated<number>;
+  range_label: string;
+  /** 'HH:MM' local time, or null for an open slot. */
+  starts_at: string | null;
+  ends_at: string | null;
+  sort_order: Generated<number>;
+  retired_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface JobTable {
   id: Generated<number>;
   uuid: string;
@@ -199,6 +211,9 @@ export interface JobTable {
   tenant_id: number | null;
   contractor_id: number | null;
   trade_id: number | null;
+  /** Owning agent of the job within its branch (POST /api/agents/job-assignment). */
+  agent_user_id: number | null;
+  time_range_id: number | null;
   reported_by_user_id: number | null;
   estimated_cost_pence: number | null;
   agreed_cost_pence: number | null;
@@ -235,6 +250,7 @@ export interface Database {
   agency_counters: AgencyCounterTable;
   job_statuses: JobStatusTable;
   job_types: JobTypeTable;
+  job_time_ranges: JobTimeRangeTable;
   jobs: JobTable;
 }
 

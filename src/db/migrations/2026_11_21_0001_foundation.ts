@@ -197,6 +197,17 @@ export async function up(db: Kysely<any>): Promise<void> {
       name text not null
     );
 
+    create table job_time_ranges (
+      id serial primary key,
+      range_label text not null,
+      starts_at text,
+      ends_at text,
+      sort_order integer not null default 0,
+      retired_at timestamptz,
+      created_at timestamptz not null,
+      updated_at timestamptz not null
+    );
+
     create table jobs (
       id serial primary key,
       uuid uuid not null unique,
@@ -212,6 +223,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       tenant_id integer references tenants(id),
       contractor_id integer references contractors(id),
       trade_id integer references trades(id),
+      agent_user_id integer references users(id),
+      time_range_id integer references job_time_ranges(id),
       reported_by_user_id integer references users(id),
       estimated_cost_pence integer,
       agreed_cost_pence integer,
@@ -251,6 +264,12 @@ export async function up(db: Kysely<any>): Promise<void> {
       (10, 'cancelled', 'Cancelled', 100, false),
       (11, 'on_hold', 'On hold', 65, true);
 
+    insert into job_time_ranges (range_label, starts_at, ends_at, sort_order, created_at, updated_at) values
+      ('Morning 08:00-12:00', '08:00', '12:00', 10, now(), now()),
+      ('Afternoon 12:00-17:00', '12:00', '17:00', 20, now(), now()),
+      ('Evening 17:00-20:00', '17:00', '20:00', 30, now(), now()),
+      ('All day 08:00-18:00', '08:00', '18:00', 40, now(), now());
+
     insert into job_types (id, code, name) values
       (1, 'reactive_repair', 'Reactive repair'),
       (2, 'emergency', 'Emergency'),
@@ -271,7 +290,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
-    'jobs', 'job_types', 'job_statuses', 'agency_counters', 'activity_log', 'csrf_tokens',
+    'jobs', 'job_time_ranges', 'job_types', 'job_statuses', 'agency_counters', 'activity_log', 'csrf_tokens',
     'auth_tokens', 'users', 'contractor_trades', 'contractors', 'tenant_addresses', 'tenants',
     'addresses', 'trades', 'role_permission_defaults', 'role_permissions', 'roles', 'branches', 'agencies',
   ]) {
