@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './http/rate-limit.ts';
+import type { FileStore } from './storage/file-store.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -15,6 +16,8 @@ export interface AppDeps {
   clock: Clock;
   limiter: RateLimitStore;
   redis?: Redis | undefined;
+  /** Uploaded files (documents, photos, banners). */
+  files: FileStore;
   /** Process start time, for uptime. */
   startedAt: Date;
 }

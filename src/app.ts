@@ -5,6 +5,7 @@
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { AppDeps } from './app-deps.ts';
@@ -75,6 +76,13 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   await app.register(cookie);
   await app.register(formbody);
+  // Multipart uploads: the largest configured limit here; each upload route checks its own
+  // (documents, photos, banners). The CSRF token of a multipart request goes in X-CSRF-Token.
+  const { documentMaxBytes, photoMaxBytes, bannerMaxBytes } = deps.config.uploads;
+  await app.register(multipart, {
+    limits: { fileSize: Math.max(documentMaxBytes, photoMaxBytes, bannerMaxBytes), files: 1, fields: 20, parts: 25 },
+    throwFileSizeLimit: true,
+  });
   await registerOpenApi(app, deps.config.version);
   registerPipeline(app, deps, lifecycle);
 

@@ -43,6 +43,8 @@ export interface Config {
   cookieSecure: boolean;
   /** Largest accepted request body in bytes (413 above it). */
   bodyLimitBytes: number;
+  /** Upload limits in bytes (413 above them). */
+  uploads: { documentMaxBytes: number; photoMaxBytes: number; bannerMaxBytes: number };
   /** Seconds to wait for in-flight requests on SIGTERM before exiting. */
   shutdownTimeoutS: number;
   admin: { email: string | undefined; password: string | undefined };
@@ -158,6 +160,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     logLevel,
     cookieSecure: bool(env, 'CARETAKER_COOKIE_SECURE', true),
     bodyLimitBytes: int(env, 'CARETAKER_BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
+    uploads: {
+      documentMaxBytes: int(env, 'CARETAKER_UPLOAD_DOCUMENT_MAX_BYTES', 20 * 1_048_576, 1024, 500 * 1_048_576),
+      photoMaxBytes: int(env, 'CARETAKER_UPLOAD_PHOTO_MAX_BYTES', 15 * 1_048_576, 1024, 500 * 1_048_576),
+      bannerMaxBytes: int(env, 'CARETAKER_UPLOAD_BANNER_MAX_BYTES', 2 * 1_048_576, 1024, 50 * 1_048_576),
+    },
     shutdownTimeoutS: int(env, 'CARETAKER_SHUTDOWN_TIMEOUT_S', 10, 1, 600),
     admin: { email: adminEmail?.toLowerCase(), password: adminPassword },
     demo: {

@@ -10,6 +10,8 @@ import { migrateToLatest } from './db/migrate.ts';
 import { RateLimitStore } from './http/rate-limit.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { syncBuiltinRoles } from './permissions/roles.ts';
+import path from 'node:path';
+import { LocalFileStore } from './storage/file-store.ts';
 
 export interface Runtime {
   deps: AppDeps;
@@ -54,7 +56,7 @@ export function waitForRedis(redis: Redis, timeoutMs = 3_000): Promise<void> {
  */
 export async function openRuntime(
   config: Readonly<Config>,
-  options: { clock?: Clock; dataDir?: string; redisPrefix?: string } = {},
+  options: { clock?: Clock; dataDir?: string; redisPrefix?: string; filesDir?: string } = {},
 ): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const database = createDatabase({
@@ -67,7 +69,8 @@ export async function openRuntime(
   const redis = config.redisUrl ? openRedis(config.redisUrl) : undefined;
   if (redis) await waitForRedis(redis).catch(() => undefined);
   const limiter = new RateLimitStore(redis, options.redisPrefix ?? config.redisPrefix);
-  const deps: AppDeps = { config, db: database.db, engine: database.engine, clock, limiter, redis, startedAt: clock.now() };
+  const files = new LocalFileStore(options.filesDir ?? path.join(config.dataDir, 'files'));
+  const deps: AppDeps = { config, db: database.db, engine: database.engine, clock, limiter, redis, files, startedAt: clock.now() };
   return {
     deps,
     database,

@@ -3,6 +3,9 @@
  * helpers (login, CSRF, authorised requests) used by every HTTP-tier test.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import type { AppDeps } from '../../src/app-deps.ts';
@@ -43,6 +46,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     clock,
     dataDir: database.dataDir,
     redisPrefix: `caretaker-test:${randomBytes(6).toString('hex')}:`,
+    filesDir: await mkdtemp(path.join(tmpdir(), 'caretaker-files-')),
   });
   const app = await buildApp(runtime.deps, { logger: false });
   await app.ready();

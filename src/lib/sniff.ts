@@ -1,0 +1,18 @@
+/**
+ * Decides a file's type from its content (never the client's name or Content-Type), through the
+ * file-type library (magic numbers). SECURITY.md promise 16.
+ */
+import { fileTypeFromBuffer } from 'file-type';
+
+export interface SniffedType {
+  /** MIME type, for example image/png. */
+  mime: string;
+  /** Canonical extension without the dot, for example png. */
+  ext: string;
+}
+
+/** The detected type of `data`, or undefined when unknown. */
+export async function sniffType(data: Buffer | Uint8Array): Promise<SniffedType | undefined> {
+  const found = await fileTypeFromBuffer(data);
+  return found ? { mime: found.mime, ext: found.ext } : undefined;
+}
