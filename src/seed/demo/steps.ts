@@ -1,0 +1,11 @@
+/**
+ * The demo data steps, in order. The base step (organisation, accounts, addresses, tenants,
+ * contractors, jobs) comes first; each area appends its own step after it.
+ */
+import type { DemoStep } from './context.ts';
+import { baseStep } from './base.ts';
+
+export const DEMO_STEPS: DemoStep[] = [
+  baseStep,
+  // Areas append their steps below (one import and one entry each).
+];
