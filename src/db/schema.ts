@@ -231,6 +231,22 @@ export interface JobTable {
   deleted_at: Timestamp | null;
 }
 
+/**
+ * Case notes of a job (issue "Jobs" item 6): internal (staff only), or shared with the tenant,
+ * the contractor, or both. Never deleted; editable by the author for 15 minutes.
+ */
+export interface JobNoteTable {
+  id: Generated<number>;
+  uuid: string;
+  job_id: number;
+  author_user_id: number | null;
+  body: string;
+  visibility: 'internal' | 'tenant' | 'contractor' | 'both';
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  edited_at: Timestamp | null;
+}
+
 export interface Database {
   agencies: AgencyTable;
   branches: BranchTable;
@@ -252,6 +268,7 @@ export interface Database {
   job_types: JobTypeTable;
   job_time_ranges: JobTimeRangeTable;
   jobs: JobTable;
+  job_notes: JobNoteTable;
 }
 
 export type User = Selectable<UserTable>;

@@ -242,6 +242,19 @@ export async function up(db: Kysely<any>): Promise<void> {
       deleted_at timestamptz,
       unique (agency_id, reference)
     );
+    create table job_notes (
+      id serial primary key,
+      uuid uuid not null unique,
+      job_id integer not null references jobs(id),
+      author_user_id integer references users(id),
+      body text not null,
+      visibility text not null check (visibility in ('internal', 'tenant', 'contractor', 'both')),
+      created_at timestamptz not null,
+      updated_at timestamptz not null,
+      edited_at timestamptz
+    );
+    create index job_notes_job on job_notes (job_id, created_at);
+
     create index jobs_branch_created on jobs (branch_id, created_at desc, id desc);
     create index jobs_agency_created on jobs (agency_id, created_at desc, id desc);
     create index jobs_status on jobs (status_id);
@@ -290,7 +303,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   for (const table of [
-    'jobs', 'job_time_ranges', 'job_types', 'job_statuses', 'agency_counters', 'activity_log', 'csrf_tokens',
+    'job_notes', 'jobs', 'job_time_ranges', 'job_types', 'job_statuses', 'agency_counters', 'activity_log', 'csrf_tokens',
     'auth_tokens', 'users', 'contractor_trades', 'contractors', 'tenant_addresses', 'tenants',
     'addresses', 'trades', 'role_permission_defaults', 'role_permissions', 'roles', 'branches', 'agencies',
   ]) {
