@@ -119,6 +119,9 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
 
   app.addHook('preValidation', async (request) => {
     if (!WRITE_METHODS.has(request.method)) return;
+    // A write without a body (CSRF token in the header) validates as an empty object, so a route's
+    // required fields are reported by name instead of "body".
+    if (request.body === undefined || request.body === null) request.body = {};
     if (request.routeOptions.config.csrf === false || !request.auth) return;
     await consumeCsrfToken(deps, request.auth, presentedCsrfToken(request));
   });

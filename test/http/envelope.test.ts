@@ -1,0 +1,137 @@
+/**
+ * Spec 2.1, 2.2, 7 and SECURITY.md promises 15 and 23: every failure in the error envelope with
+ * the spec's messages, pagination bounds, security headers, and a 500 that shows no internals.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { buildTestApp, standardWorld, type TestApp } from '../helpers/app.ts';
+
+let t: TestApp;
+let w: Awaited<ReturnType<typeof standardWorld>>;
+beforeAll(async () => {
+  t = await buildTestApp({ CARETAKER_BODY_LIMIT_BYTES: '4096' });
+  w = await standardWorld(t);
+});
+afterAll(async () => t?.close());
+
+const jobCount = async () => Number((await t.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+async function rawPost(payload: string, contentType = 'application/json') {
+  const csrfToken = (await w.agentA1.client.get('/api/security/csrf-token')).json().data.token;
+  return t.app.inject({
+    method: 'POST', url: '/api/jobs/manage',
+    headers: { authorization: `Bearer ${w.agentA1.token}`, 'content-type': contentType, 'x-csrf-token': csrfToken },
+    payload,
+  });
+}
+
+describe('error envelope', () => {
+  it('unknown routes: 404 in the envelope', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ success: false, error: 'Route GET /api/nothing-here not found' });
+  });
+
+  it.each([
+    ['a missing field', { priority: 3 }, 'title'],
+    ['a wrong type', { title: 'Tap', priority: 'high' }, 'priority'],
+    ['a value out of range', { title: 'Tap', priority: 9 }, 'priority'],
+    ['an empty title', { title: '', priority: 3 }, 'title'],
+    ['a too long title', { title: 'x'.repeat(201), priority: 3 }, 'title'],
+    ['a string where a number is due', { title: 'Tap', priority: '3' }, 'priority'],
+  ])('%s: 400 naming the parameter, nothing written', async (_label, payload, name) => {
+    const before = await jobCount();
+    const res = await w.agentA1.client.post('/api/jobs/manage', payload);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error: `Invalid or missing required parameter: ${name}` });
+    expect(await jobCount()).toBe(before);
+  });
+
+  it('malformed JSON: 400, nothing written', async () => {
+    const before = await jobCount();
+    const res = await rawPost('{"title": "Tap", ');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error: 'Malformed JSON in request body' });
+    expect(await jobCount()).toBe(before);
+  });
+
+  it('__proto__ and constructor keys: 400', async () => {
+    for (const payload of ['{"title":"Tap","priority":3,"__proto__":{"admin":true}}', '{"title":"Tap","priority":3,"constructor":{"prototype":{"x":1}}}']) {
+      const res = await rawPost(payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().success).toBe(false);
+    }
+  });
+
+  it('an oversized body: 413 in the envelope', async () => {
+    const res = await rawPost(JSON.stringify({ title: 'Tap', priority: 3, description: 'x'.repeat(5000) }));
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ success: false, error: 'Request body is too large' });
+  });
+
+  it('an unsupported content type: 400 in the envelope', async () => {
+    const res = await rawPost('<job/>', 'application/xml');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().success).toBe(false);
+  });
+
+  it('an unexpected error: 500 with the spec text and no internals', async () => {
+    const app = await buildApp(t.deps, { logger: false });
+    app.get('/api/explode', { config: { permission: 'public' } }, async () => {
+      throw new Error('relation "secret_table" does not exist at /srv/caretaker/src/x.ts:12');
+    });
+    await app.ready();
+    const res = await app.inject({ method: 'GET', url: '/api/explode' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ success: false, error: 'An error occurred. Please try again.' });
+    expect(res.body).not.toMatch(/secret|srv|stack/);
+    await app.close();
+  });
+});
+
+describe('pagination (spec 2.2)', () => {
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=201', 'limit'],
+    ['limit=-1', 'limit'],
+    ['limit=abc', 'limit'],
+    ['limit=2.5', 'limit'],
+    ['offset=-1', 'offset'],
+    ['colour=blue', 'colour'],
+  ])('%s: 400 naming %s', async (query, name) => {
+    const res = await w.agentA1.client.get(`/api/jobs/manage?${query}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ success: false, error: `Invalid or missing required parameter: ${name}` });
+  });
+
+  it('defaults to 50 and reports the total count', async () => {
+    for (let i = 0; i < 3; i++) await w.adminA.client.post('/api/jobs/manage', { title: `Paged ${i}`, priority: 5, branch_uuid: w.a2.uuid });
+    const all = await w.adminA.client.get('/api/jobs/manage');
+    const total = all.json().count as number;
+    expect(all.json().data.length).toBe(Math.min(50, total));
+    const page = await w.adminA.client.get('/api/jobs/manage?limit=2&offset=1');
+    expect(page.json().count).toBe(total);
+    expect(page.json().data).toHaveLength(2);
+    expect(page.json().data[0].uuid).toBe(all.json().data[1].uuid);
+    const max = await w.adminA.client.get('/api/jobs/manage?limit=200&offset=0');
+    expect(max.statusCode).toBe(200);
+  });
+});
+
+describe('security headers (promise 23)', () => {
+  it('nosniff everywhere, no-store on authenticated responses, HSTS over HTTPS', async () => {
+    const pub = await t.app.inject({ method: 'GET', url: '/api/system/status' });
+    expect(pub.headers['x-content-type-options']).toBe('nosniff');
+    expect(pub.headers['strict-transport-security']).toBeUndefined();
+    const authed = await w.agentA1.client.get('/api/jobs/manage');
+    expect(authed.headers['cache-control']).toBe('no-store');
+    expect(authed.headers['x-content-type-options']).toBe('nosniff');
+    const proxied = await buildTestApp({ CARETAKER_TRUST_PROXY: '127.0.0.1' });
+    try {
+      const res = await proxied.app.inject({ method: 'GET', url: '/api/system/status', headers: { 'x-forwarded-proto': 'https' } });
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+    } finally {
+      await proxied.close();
+    }
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * Spec 5.3 and SECURITY.md promise 6: single-use, session-scoped CSRF tokens on every POST, PUT
+ * and DELETE except the two token-issuing endpoints; sent in the JSON body, a form body or the
+ * X-CSRF-Token header, never the query string.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, csrf, login, standardWorld, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+
+let t: TestApp;
+let w: Awaited<ReturnType<typeof standardWorld>>;
+beforeAll(async () => {
+  t = await buildTestApp();
+  w = await standardWorld(t);
+});
+afterAll(async () => t?.close());
+
+const jobCount = async () => Number((await t.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('CSRF tokens', () => {
+  it('GET /api/security/csrf-token needs authentication', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/security/csrf-token' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ success: false, error: 'Authentication required. Please log in.' });
+  });
+
+  it('returns success, data.token and message; the database keeps only its SHA-256', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/security/csrf-token', headers: auth(w.agentA1.token) });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.success).toBe(true);
+    expect(typeof body.message).toBe('string');
+    expect(body.data.token).toMatch(/^[0-9a-f]{64}$/);
+    const rows = await t.db.selectFrom('csrf_tokens').select('token_hash').execute();
+    expect(JSON.stringify(rows)).not.toContain(body.data.token);
+    expect(rows.map((r) => r.token_hash)).toContain(createHash('sha256').update(body.data.token).digest('hex'));
+  });
+
+  it('a write without a token is 403 and writes nothing', async () => {
+    const before = await jobCount();
+    const res = await t.app.inject({ method: 'POST', url: '/api/jobs/manage', headers: auth(w.agentA1.token), payload: { title: 'Leaking tap', priority: 3 } });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ success: false, error: 'Invalid or missing CSRF token' });
+    expect(await jobCount()).toBe(before);
+  });
+
+  it('is accepted from the X-CSRF-Token header, the JSON body and a form body', async () => {
+    const header = await t.app.inject({
+      method: 'POST', url: '/api/jobs/manage',
+      headers: { ...auth(w.agentA1.token), 'x-csrf-token': await csrf(t.app, w.agentA1.token) },
+      payload: { title: 'Header token', priority: 3 },
+    });
+    expect(header.statusCode).toBe(201);
+    const body = await t.app.inject({
+      method: 'POST', url: '/api/jobs/manage', headers: auth(w.agentA1.token),
+      payload: { title: 'Body token', priority: 3, csrf_token: await csrf(t.app, w.agentA1.token) },
+    });
+    expect(body.statusCode).toBe(201);
+    const token = await login(t.app, (await t.db.selectFrom('users').select('email').where('id', '=', w.adminB.user.id).executeTakeFirstOrThrow()).email);
+    const form = await t.app.inject({
+      method: 'POST', url: '/api/auth/logout',
+      headers: { ...auth(token), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `csrf_token=${await csrf(t.app, token)}`,
+    });
+    expect(form.statusCode).toBe(200);
+  });
+
+  it('is never read from the query string', async () => {
+    const token = await csrf(t.app, w.agentA1.token);
+    const res = await t.app.inject({ method: 'POST', url: `/api/jobs/manage?csrf_token=${token}`, headers: auth(w.agentA1.token), payload: { title: 'Query token', priority: 3 } });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('works once', async () => {
+    const token = await csrf(t.app, w.agentA1.token);
+    const send = () => t.app.inject({ method: 'POST', url: '/api/jobs/manage', headers: { ...auth(w.agentA1.token), 'x-csrf-token': token }, payload: { title: 'Once', priority: 4 } });
+    expect((await send()).statusCode).toBe(201);
+    const again = await send();
+    expect(again.statusCode).toBe(403);
+    expect(again.json().error).toBe('Invalid or missing CSRF token');
+  });
+
+  it('two concurrent requests with one token: exactly one succeeds', async () => {
+    const token = await csrf(t.app, w.agentA1.token);
+    const before = await jobCount();
+    const send = () => t.app.inject({ method: 'POST', url: '/api/jobs/manage', headers: { ...auth(w.agentA1.token), 'x-csrf-token': token }, payload: { title: 'Race', priority: 4 } });
+    const results = await Promise.all([send(), send(), send(), send()]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([201, 403, 403, 403]);
+    expect(await jobCount()).toBe(before + 1);
+  });
+
+  it('works only for the session it was issued to', async () => {
+    const token = await csrf(t.app, w.adminA.token);
+    const other = await t.app.inject({ method: 'POST', url: '/api/jobs/manage', headers: { ...auth(w.agentA1.token), 'x-csrf-token': token }, payload: { title: 'Stolen', priority: 4 } });
+    expect(other.statusCode).toBe(403);
+    // Same account, another session (a mobile token): still refused.
+    const email = (await t.db.selectFrom('users').select('email').where('id', '=', w.adminA.user.id).executeTakeFirstOrThrow()).email;
+    const mobile = (await t.app.inject({ method: 'POST', url: '/api/security/mobile-auth', payload: { email, password: TEST_PASSWORD } })).json().data.token;
+    const sameUser = await t.app.inject({ method: 'POST', url: '/api/jobs/manage', headers: { ...auth(mobile), 'x-csrf-token': token }, payload: { title: 'Other session', priority: 4, branch_uuid: w.a1.uuid } });
+    expect(sameUser.statusCode).toBe(403);
+  });
+
+  it('expires after two hours unused', async () => {
+    const token = await csrf(t.app, w.agentA1.token);
+    t.clock.advance(2 * 3600 + 1);
+    const res = await t.app.inject({ method: 'POST', url: '/api/jobs/manage', headers: { ...auth(w.agentA1.token), 'x-csrf-token': token }, payload: { title: 'Late', priority: 4 } });
+    expect(res.statusCode).toBe(403);
+  });
+
+  it('is not needed by login and mobile-auth', async () => {
+    const email = (await t.db.selectFrom('users').select('email').where('id', '=', w.sysops.user.id).executeTakeFirstOrThrow()).email;
+    expect((await t.app.inject({ method: 'POST', url: '/api/security/mobile-auth', payload: { email, password: TEST_PASSWORD } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: TEST_PASSWORD } })).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * Spec 4.17 and API.md: the public status endpoint, liveness and readiness, and the OpenAPI
+ * document with every endpoint's permission key and the interactive reference.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, standardWorld, type TestApp } from '../helpers/app.ts';
+
+let t: TestApp;
+let w: Awaited<ReturnType<typeof standardWorld>>;
+beforeAll(async () => {
+  t = await buildTestApp();
+  w = await standardWorld(t);
+});
+afterAll(async () => t?.close());
+
+describe('GET /api/system/status', () => {
+  it('is public and tells anonymous callers only status and version', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/system/status' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ success: true, data: { status: 'ok', version: '2.0.0' }, message: 'Platform status: ok' });
+  });
+
+  it('adds uptime and checks for authenticated callers', async () => {
+    const res = await w.agentA1.client.get('/api/system/status');
+    const data = res.json().data;
+    expect(data.status).toBe('ok');
+    expect(data.uptime_s).toBeGreaterThanOrEqual(0);
+    expect(data.checks.database).toBe('ok');
+    expect(data.checks.database_engine).toBe(process.env.DATABASE_URL ? 'postgres' : 'pglite');
+    expect(data.checks.cache).toBe(process.env.REDIS_URL ? 'ok' : 'not_configured');
+    expect(data.checks.rate_limit_store).toBe(process.env.REDIS_URL ? 'redis' : 'memory');
+  });
+});
+
+describe('health', () => {
+  it('liveness and readiness answer 200 while the database is up', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/system/health/live' })).json()).toMatchObject({ success: true, data: { status: 'ok' } });
+    expect((await t.app.inject({ method: 'GET', url: '/api/system/health/ready' })).statusCode).toBe(200);
+  });
+});
+
+describe('API document', () => {
+  it('is OpenAPI 3.1 with every route, its permission key and the spec endpoints', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('2.0.0');
+    const ops: Array<{ path: string; method: string; op: Record<string, unknown> }> = [];
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Record<string, unknown>>>)) {
+      for (const [method, op] of Object.entries(item)) ops.push({ path, method, op });
+    }
+    for (const { op } of ops) {
+      expect(typeof op['x-permission']).toBe('string');
+      expect(String(op.description)).toContain('**Access:**');
+    }
+    const find = (method: string, path: string) => ops.find((o) => o.method === method && o.path === path);
+    expect(find('post', '/api/auth/login')?.op['x-permission']).toBe('public');
+    expect(find('get', '/api/admin/activity-log')?.op['x-permission']).toBe('api.admin.activity-log.manage');
+    expect(find('post', '/api/jobs/manage')?.op['x-permission']).toBe('api.jobs.manage.manage');
+    expect(find('delete', '/api/security/mobile-auth')?.op['x-permission']).toBe('bearer');
+  });
+
+  it('serves the interactive reference at /docs', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+  });
+});
