@@ -115,18 +115,18 @@ export async function createAddresses(ctx: DemoContext): Promise<DemoAddress[]> 
   const rows: Array<Insertable<AddressTable>> = drafts.map((x) => {
     const added = officeMomentDaysAgo(rng, now, 380, 2200);
     return {
-    uuid: ctx.uuid(),
-    agency_id: x.region === 'london' ? ids.agencies.southbank : ids.agencies.northwind,
-    branch_id: branchOf(x),
-    line1: x.line1,
-    line2: x.line2,
-    town: x.district.town,
-    county: x.district.county,
-    postcode: x.postcode,
-    latitude: x.lat,
-    longitude: x.lon,
-    created_at: added,
-    updated_at: added,
+      uuid: ctx.uuid(),
+      agency_id: x.region === 'london' ? ids.agencies.southbank : ids.agencies.northwind,
+      branch_id: branchOf(x),
+      line1: x.line1,
+      line2: x.line2,
+      town: x.district.town,
+      county: x.district.county,
+      postcode: x.postcode,
+      latitude: x.lat,
+      longitude: x.lon,
+      created_at: added,
+      updated_at: added,
     };
   });
   const idByUuid = new Map<string, number>();
