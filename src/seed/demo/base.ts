@@ -1,60 +1,81 @@
 /**
- * Base demo step: agencies Northwind Lettings (branches Leeds and York) and Southbank Estates
- * (branch London) with the named demo accounts (API.md "demo data").
+ * Base demo step (issue "Foundation" item 4, API.md "demo data"): agencies Northwind Lettings
+ * (branches Leeds and York) and Southbank Estates (branch London), about 200 addresses, 150
+ * tenants, 30 contractors, the named demo accounts and 1,000 jobs. Every row is deterministic
+ * (ctx.rng, ctx.uuid, ctx.now); ids land in ctx.ids for the steps of other areas.
  */
-import { newUuid } from '../../lib/crypto.ts';
+import { createAddresses } from './addresses.ts';
 import type { DemoContext } from './context.ts';
+import { createJobs } from './jobs.ts';
+import { createPeople, type DemoPeople } from './people.ts';
+import { officeMomentDaysAgo } from './time.ts';
 
-/** Creates the organisation and the demo accounts. */
-export async function baseStep(ctx: DemoContext): Promise<void> {
-  const { trx, now, passwordHash } = ctx;
-  {
-    const roles = new Map((await trx.selectFrom('roles').select(['id', 'code']).execute()).map((r) => [r.code, r.id]));
-    const role = (code: string) => {
-      const id = roles.get(code);
-      if (id === undefined) throw new Error(`role ${code} missing`);
-      return id;
-    };
-    const agency = async (name: string) =>
-      (await trx.insertInto('agencies').values({ uuid: newUuid(), name, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id;
-    const branch = async (agencyId: number, name: string) =>
-      (await trx.insertInto('branches').values({ uuid: newUuid(), agency_id: agencyId, name, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id;
-    const northwind = await agency('Northwind Lettings');
-    const southbank = await agency('Southbank Estates');
-    const leeds = await branch(northwind, 'Leeds');
-    const york = await branch(northwind, 'York');
-    const london = await branch(southbank, 'London');
-    ctx.ids.agencies = { northwind, southbank };
-    ctx.ids.branches = { leeds, york, london };
-    ctx.log('demo: agencies and branches');
+/** The demo accounts (all share the demo password). */
+export const DEMO_ACCOUNTS = [
+  { email: 'sysops@caretaker.test', name: 'Sam Operator', role: 'sysops', agency: null, branch: null },
+  { email: 'admin@northwind.test', name: 'Priya Shah', role: 'admin', agency: 'northwind', branch: null },
+  { email: 'agent@northwind.test', name: 'Tom Hughes', role: 'agent', agency: 'northwind', branch: 'leeds' },
+  { email: 'contractor@northwind.test', name: 'Dave Fletcher', role: 'contractor', agency: 'northwind', branch: null },
+  { email: 'tenant@northwind.test', name: 'Emily Clarke', role: 'tenant', agency: 'northwind', branch: null },
+  { email: 'api@northwind.test', name: 'Northwind integration', role: 'api', agency: 'northwind', branch: null },
+  { email: 'admin@southbank.test', name: 'Oliver Grant', role: 'admin', agency: 'southbank', branch: 'london' },
+] as const;
 
-    const accounts: Array<{ email: string; name: string; role: string; agency: number | null; branch: number | null }> = [
-      { email: 'sysops@caretaker.test', name: 'Sam Operator', role: 'sysops', agency: null, branch: null },
-      { email: 'admin@northwind.test', name: 'Priya Shah', role: 'admin', agency: northwind, branch: null },
-      { email: 'agent@northwind.test', name: 'Tom Hughes', role: 'agent', agency: northwind, branch: leeds },
-      { email: 'contractor@northwind.test', name: 'Dave Fletcher', role: 'contractor', agency: northwind, branch: null },
-      { email: 'tenant@northwind.test', name: 'Emily Clarke', role: 'tenant', agency: northwind, branch: null },
-      { email: 'api@northwind.test', name: 'Northwind integration', role: 'api', agency: northwind, branch: null },
-      { email: 'admin@southbank.test', name: 'Oliver Grant', role: 'admin', agency: southbank, branch: london },
-    ];
-    for (const a of accounts) {
-      const row = await trx
-        .insertInto('users')
-        .values({
-          uuid: newUuid(),
-          agency_id: a.agency,
-          branch_id: a.branch,
-          role_id: role(a.role),
-          name: a.name,
-          email: a.email,
-          password_hash: passwordHash,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      ctx.ids.users[a.email] = row.id;
-    }
-    ctx.log('demo: accounts');
+/** Agencies and branches, set up a few years before `now`. */
+async function createOrganisation(ctx: DemoContext): Promise<void> {
+  const { trx, rng, now } = ctx;
+  const agency = async (name: string, since: Date) =>
+    (await trx.insertInto('agencies').values({ uuid: ctx.uuid(), name, created_at: since, updated_at: since }).returning('id').executeTakeFirstOrThrow()).id;
+  const branch = async (agencyId: number, name: string, since: Date) =>
+    (await trx.insertInto('branches').values({ uuid: ctx.uuid(), agency_id: agencyId, name, created_at: since, updated_at: since }).returning('id').executeTakeFirstOrThrow()).id;
+  const northwindSince = officeMomentDaysAgo(rng, now, 2400, 2600);
+  const southbankSince = officeMomentDaysAgo(rng, now, 2400, 2600);
+  const northwind = await agency('Northwind Lettings', northwindSince);
+  const southbank = await agency('Southbank Estates', southbankSince);
+  const leeds = await branch(northwind, 'Leeds', northwindSince);
+  const york = await branch(northwind, 'York', officeMomentDaysAgo(rng, now, 1500, 1700));
+  const london = await branch(southbank, 'London', southbankSince);
+  ctx.ids.agencies = { northwind, southbank };
+  ctx.ids.branches = { leeds, york, london };
+  for (const t of await trx.selectFrom('trades').select(['id', 'code']).orderBy('id').execute()) ctx.ids.trades[t.code] = t.id;
+  ctx.log('demo: agencies and branches');
+}
+
+/** The named demo accounts; the tenant and contractor accounts are linked to their records. */
+async function createAccounts(ctx: DemoContext, people: DemoPeople): Promise<void> {
+  const { trx, now, passwordHash, ids } = ctx;
+  const roles = new Map((await trx.selectFrom('roles').select(['id', 'code']).execute()).map((r) => [r.code, r.id]));
+  const since = new Date(now.getTime() - 400 * 86_400_000);
+  for (const a of DEMO_ACCOUNTS) {
+    const roleId = roles.get(a.role);
+    if (roleId === undefined) throw new Error(`role ${a.role} missing`);
+    const row = await trx
+      .insertInto('users')
+      .values({
+        uuid: ctx.uuid(),
+        agency_id: a.agency === null ? null : ids.agencies[a.agency],
+        branch_id: a.branch === null ? null : ids.branches[a.branch],
+        role_id: roleId,
+        contractor_id: a.role === 'contractor' ? people.fletcher.id : null,
+        tenant_id: a.role === 'tenant' ? people.emily.id : null,
+        name: a.name,
+        email: a.email,
+        password_hash: passwordHash,
+        created_at: since,
+        updated_at: since,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.users[a.email] = row.id;
   }
+  ctx.log('demo: accounts');
+}
+
+/** Creates the organisation, places, people, accounts and jobs. */
+export async function baseStep(ctx: DemoContext): Promise<void> {
+  await createOrganisation(ctx);
+  const addresses = await createAddresses(ctx);
+  const people = await createPeople(ctx, addresses);
+  await createAccounts(ctx, people);
+  await createJobs(ctx, people, addresses);
 }

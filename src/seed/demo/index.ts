@@ -1,4 +1,7 @@
-/** Placeholder wiring for the demo data set; the generator lives beside this file. */
+/**
+ * Entry point of the demo data set (issue "Foundation" item 4, API.md "demo data"); the generator
+ * lives beside this file (base.ts and the per-area steps in steps.ts). See docs/demo-data.md.
+ */
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
@@ -9,9 +12,19 @@ export interface DemoResult {
   accounts?: string[];
 }
 
+/** The start of the UTC day of `at` (00:00:00.000Z). */
+export function startOfUtcDay(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+}
+
 /**
  * Loads the demo data set (API.md "demo data") when the database holds no agency and no user.
+ * `now` is truncated to the start of its UTC day, so every load on the same day (same
+ * CARETAKER_DEMO_SEED) writes the same data; the data reads as of midnight UTC.
+ * @param now the current time (the caller's clock)
  * @param log progress callback, one line per step
+ * @returns loaded false when the database already held data (nothing written); otherwise the
+ *   e-mail addresses of the demo accounts
  */
 export async function loadDemoIfEmpty(
   db: Kysely<Database>,
@@ -22,6 +35,6 @@ export async function loadDemoIfEmpty(
   const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   const anyAgency = await db.selectFrom('agencies').select('id').limit(1).executeTakeFirst();
   if (anyUser || anyAgency) return { loaded: false };
-  const accounts = await loadDemoData(db, { seed: config.demo.seed, password: config.demo.password, now, log });
+  const accounts = await loadDemoData(db, { seed: config.demo.seed, password: config.demo.password, now: startOfUtcDay(now), log });
   return { loaded: true, accounts };
 }
