@@ -1,4 +1,5 @@
 /** Job lifecycle routes (issue 4 items 2 and 5): transitions, history, assignment, accept, decline. */
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
@@ -7,6 +8,14 @@ import { acceptAssignment, assignJob, declineAssignment, jobHistory, transitionJ
 import { AssignmentBody, DeclineBody, HistoryEntry, HistoryQuery, Job, JobParams, TransitionBody } from './jobs.schemas.ts';
 
 const EmptyBody = Type.Object({ csrf_token: Type.Optional(Type.String()) }, { additionalProperties: false });
+
+/**
+ * Route preValidation hook: a write sent without a body (CSRF token in the header) is validated
+ * as `{}`, so optional-body writes do not fail with 400 "body".
+ */
+export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
 
 /** Registers the lifecycle routes. */
 export function jobLifecycleRoutes(deps: AppDeps) {
@@ -64,12 +73,13 @@ export function jobLifecycleRoutes(deps: AppDeps) {
     /** POST /api/jobs/{uuid}/assignment/accept: the contractor accepts. */
     app.post('/api/jobs/:uuid/assignment/accept', {
       config: { permission: 'api.jobs.assignment.respond' },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['jobs'],
         summary: 'Accept an assignment (contractor)',
         description: 'The assigned contractor accepts an Assigned or Scheduled job: sets contractor_accepted_at. Twice: 409.',
         params: JobParams,
-        body: Type.Optional(EmptyBody),
+        body: EmptyBody,
         response: responses(DataEnvelope(Job), [400, 401, 403, 404, 409, 429]),
       },
       handler: async (request) => ok(await acceptAssignment(deps, requireAuth(request), actorOf(request), request.params.uuid), 'Assignment accepted'),
@@ -78,19 +88,20 @@ export function jobLifecycleRoutes(deps: AppDeps) {
     /** POST /api/jobs/{uuid}/assignment/decline: the contractor declines. */
     app.post('/api/jobs/:uuid/assignment/decline', {
       config: { permission: 'api.jobs.assignment.respond' },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['jobs'],
         summary: 'Decline an assignment (contractor)',
         description: 'The assigned contractor declines (optional reason): contractor, slot and date are cleared and the job goes back to Approved, recorded in the history.',
         params: JobParams,
-        body: Type.Optional(DeclineBody),
+        body: DeclineBody,
         response: responses(
           DataEnvelope(Type.Object({ uuid: Type.String({ format: 'uuid' }), status_id: Type.Integer(), status: Type.String() })),
           [400, 401, 403, 404, 409, 429],
         ),
       },
       handler: async (request) =>
-        ok(await declineAssignment(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body?.reason), 'Assignment declined'),
+        ok(await declineAssignment(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body.reason), 'Assignment declined'),
     });
   };
 }

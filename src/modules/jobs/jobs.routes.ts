@@ -2,7 +2,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { jobLifecycleRoutes } from './job-lifecycle.routes.ts';
+import { emptyBodyAsObject, jobLifecycleRoutes } from './job-lifecycle.routes.ts';
 import { listJobTypes, listStatuses } from './job-lifecycle.service.ts';
 import {
   CreateJobBody, DeleteJobBody, DeleteJobQuery, IdempotencyHeaders, Job, JobParams, JobType, ListJobsQuery, StatusInfo, UpdateJobBody,
@@ -116,6 +116,7 @@ export function jobsRoutes(deps: AppDeps) {
     /** DELETE /api/jobs/{uuid}: cancels (or, soft_delete=true, hides a closed job). */
     app.delete('/api/jobs/:uuid', {
       config: { permission: 'api.jobs.transitions.manage' },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['jobs'],
         summary: 'Cancel a job (or soft-delete a closed one)',
@@ -129,7 +130,7 @@ export function jobsRoutes(deps: AppDeps) {
       },
       handler: async (request) => {
         const soft = request.query.soft_delete === true;
-        const job = await deleteJob(deps, requireAuth(request), actorOf(request), request.params.uuid, { softDelete: soft, note: request.body?.note });
+        const job = await deleteJob(deps, requireAuth(request), actorOf(request), request.params.uuid, { softDelete: soft, note: request.body.note });
         return ok(job, soft ? 'Job deleted' : 'Job cancelled');
       },
     });
