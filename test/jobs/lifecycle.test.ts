@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOVES, STATUS, STATUS_NAMES, type Party } from '../../src/modules/jobs/lifecycle.ts';
+import { createRng } from '../../src/seed/demo/context.ts';
+import { jobsHistoryStep } from '../../src/seed/demo/jobs-history.ts';
 import { buildTestApp, csrf, type TestApp } from '../helpers/app.ts';
 import { insertJob, jobsWorld, type JobsWorld } from './fixtures.ts';
 
@@ -181,5 +183,25 @@ describe('jobs lifecycle: transition map, date fields, history, concurrency', ()
     const types = await w.contractorUser.client.get('/api/jobs/types');
     expect(types.statusCode).toBe(200);
     expect(types.json().data.map((x: { code: string }) => x.code)).toEqual(['reactive_repair', 'emergency', 'planned_maintenance', 'inspection', 'compliance_check', 'void_works']);
+  });
+
+  it('the demo step writes history for jobs without any and sets the hold origin', async () => {
+    const d = (n: number) => new Date(Date.UTC(2026, 10, 1, n));
+    const closed = await jobAt(STATUS.closed, { created_at: d(0), approved_at: d(1), assigned_at: d(2), scheduled_for: d(3), attended_at: d(4), completed_at: d(5), invoiced_at: d(6), closed_at: d(7), updated_at: d(7), agent_user_id: w.agentA1.user.id });
+    const held = await jobAt(STATUS.onHold, { created_at: d(0), approved_at: d(1), assigned_at: d(2), updated_at: d(2) });
+    const before = await t.db.selectFrom('job_status_history').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    await t.db.transaction().execute((trx) =>
+      jobsHistoryStep({ trx, rng: createRng(1), now: t.clock.now(), passwordHash: '', ids: { agencies: { northwind: 0, southbank: 0 }, branches: { leeds: 0, york: 0, london: 0 }, users: {}, addresses: [], tenants: [], contractors: [], jobs: [] }, log: () => {} }),
+    );
+    const h = await history(closed.id);
+    expect(h.map((r) => [r.from_status_id, r.to_status_id])).toEqual([[null, 1], [1, 3], [3, 5], [5, 6], [6, 7], [7, 8], [8, 9]]);
+    expect(h.map((r) => new Date(r.created_at).getTime())).toEqual([0, 1, 2, 4, 5, 6, 7].map((n) => d(n).getTime()));
+    expect(h[1]!.by_user_id).toBe(w.agentA1.user.id);
+    expect((await history(held.id)).at(-1)).toMatchObject({ from_status_id: STATUS.assigned, to_status_id: STATUS.onHold });
+    expect((await t.db.selectFrom('jobs').select('on_hold_from_status_id').where('id', '=', held.id).executeTakeFirstOrThrow()).on_hold_from_status_id).toBe(STATUS.assigned);
+    const after = await t.db.selectFrom('job_status_history').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const jobsWithout = await t.db.selectFrom('jobs as j').select('j.id').where((eb) => eb.not(eb.exists(eb.selectFrom('job_status_history as x').select('x.id').whereRef('x.job_id', '=', 'j.id')))).execute();
+    expect(jobsWithout).toHaveLength(0);
+    expect(Number(after.n)).toBeGreaterThan(Number(before.n));
   });
 });
