@@ -20,7 +20,7 @@ describe('jobs visibility: who sees and moves what (list, read, history, transit
   });
   afterAll(async () => t?.close());
 
-  const who = () => ({
+  const who = (): Record<string, { c: typeof w.agentA1; sees: string[] }> => ({
     sysops: { c: w.sysops, sees: ['a1', 'a2', 'a1addr2', 'b'] },
     adminA: { c: w.adminA, sees: ['a1', 'a2', 'a1addr2'] },
     agentA1: { c: w.agentA1, sees: ['a1', 'a2', 'a1addr2'] },
