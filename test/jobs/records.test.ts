@@ -12,7 +12,7 @@ describe('jobs records: create, read, edit, cancel, delete, idempotency', () => 
   });
   afterAll(async () => t?.close());
 
-  const countJobs = async () => (await t.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  const countJobs = async () => Number((await t.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const tradeId = async (code: string) => (await t.db.selectFrom('trades').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id;
 
   it('POST accepts the full field set and GET returns every field', async () => {
