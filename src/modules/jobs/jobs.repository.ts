@@ -33,7 +33,17 @@ function jobDetailQuery(db: DbOrTrx, scope: JobScope) {
     .leftJoin('users as ag', 'ag.id', 'j.agent_user_id');
 }
 
+/** Columns available on jobsQuery alone (kept for other modules). */
 export const JOB_COLUMNS = [
+  'j.id', 'j.uuid', 'j.reference', 'j.title', 'j.description', 'j.priority', 'j.status_id', 's.name as status',
+  'j.job_type_id', 'jt.name as job_type', 'b.uuid as branch_uuid', 'b.name as branch_name',
+  'ad.uuid as address_uuid', 'ad.postcode', 'te.uuid as tenant_uuid', 'c.uuid as contractor_uuid',
+  'j.estimated_cost_pence', 'j.agreed_cost_pence', 'j.currency', 'j.created_at', 'j.updated_at',
+  'j.scheduled_for', 'j.completed_at',
+] as const;
+
+/** Columns of the full wire shape (jobDetailQuery). */
+export const JOB_DETAIL_COLUMNS = [
   'j.id', 'j.uuid', 'j.agency_id', 'j.branch_id', 'j.reference', 'j.title', 'j.description', 'j.priority',
   'j.status_id', 's.name as status', 's.is_open', 'j.on_hold_from_status_id',
   'j.job_type_id', 'jt.name as job_type', 'j.trade_id', 'tr.name as trade',
@@ -88,7 +98,7 @@ export async function listJobs(db: DbOrTrx, scope: JobScope, f: JobFilter) {
   }
   const [rows, total] = await Promise.all([
     base
-      .select(JOB_COLUMNS)
+      .select(JOB_DETAIL_COLUMNS)
       .orderBy(`j.${f.sort}`, (ob) => (f.order === 'asc' ? ob.asc() : ob.desc()).nullsLast())
       .orderBy('j.id', f.order)
       .limit(f.limit)
@@ -101,12 +111,12 @@ export async function listJobs(db: DbOrTrx, scope: JobScope, f: JobFilter) {
 
 /** One visible job by id, or undefined. */
 export function findJobById(db: DbOrTrx, scope: JobScope, id: number) {
-  return jobDetailQuery(db, scope).select(JOB_COLUMNS).where('j.id', '=', id).executeTakeFirst();
+  return jobDetailQuery(db, scope).select(JOB_DETAIL_COLUMNS).where('j.id', '=', id).executeTakeFirst();
 }
 
 /** One visible job by uuid, or undefined. */
 export function findJobByUuid(db: DbOrTrx, scope: JobScope, uuid: string) {
-  return jobDetailQuery(db, scope).select(JOB_COLUMNS).where('j.uuid', '=', uuid).executeTakeFirst();
+  return jobDetailQuery(db, scope).select(JOB_DETAIL_COLUMNS).where('j.uuid', '=', uuid).executeTakeFirst();
 }
 
 /** Locks a job row for the rest of the transaction and returns its current state. */
@@ -191,6 +201,11 @@ export function openBranches(db: DbOrTrx, agencyId: number) {
 /** True when a row with this id exists in the lookup table. */
 export async function lookupExists(db: DbOrTrx, table: 'job_types' | 'trades' | 'job_statuses', id: number): Promise<boolean> {
   return (await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** True when the job type id exists (used by other modules, e.g. SLA rules). */
+export function jobTypeExists(db: DbOrTrx, id: number): Promise<boolean> {
+  return lookupExists(db, 'job_types', id);
 }
 
 /** A time range that is not retired. */

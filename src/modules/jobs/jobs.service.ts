@@ -17,6 +17,8 @@ import * as repo from './jobs.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
 
+export { toJobDto } from './job-access.ts';
+
 /** Status a new job starts in. */
 export const STATUS_REPORTED = STATUS.reported;
 /** Job type used when none is given. */
