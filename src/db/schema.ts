@@ -229,6 +229,10 @@ export interface JobTable {
   closed_at: Timestamp | null;
   cancelled_at: Timestamp | null;
   deleted_at: Timestamp | null;
+  /** Status the job was in when put On hold; it resumes to this one (jobs-core migration 0200). */
+  on_hold_from_status_id: Generated<number | null>;
+  /** When the assigned contractor accepted the assignment; reset on every (re)assignment. */
+  contractor_accepted_at: Generated<Date | null>;
 }
 
 /**
@@ -245,6 +249,29 @@ export interface JobNoteTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   edited_at: Timestamp | null;
+}
+
+/** One status move of a job (issue 4 item 2): from (null for creation), to, by whom, when, note. */
+export interface JobStatusHistoryTable {
+  id: Generated<number>;
+  job_id: number;
+  from_status_id: number | null;
+  to_status_id: number;
+  by_user_id: number | null;
+  note: string | null;
+  created_at: Timestamp;
+}
+
+/** A stored Idempotency-Key of a creating request (issue 4 item 3), kept 24 hours. */
+export interface IdempotencyKeyTable {
+  user_id: number;
+  key: string;
+  /** SHA-256 (hex) of method, path and the canonical JSON body. */
+  request_hash: string;
+  response_status: number | null;
+  response_body: Json | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 export interface Database {
@@ -269,6 +296,8 @@ export interface Database {
   job_time_ranges: JobTimeRangeTable;
   jobs: JobTable;
   job_notes: JobNoteTable;
+  job_status_history: JobStatusHistoryTable;
+  idempotency_keys: IdempotencyKeyTable;
 }
 
 export type User = Selectable<UserTable>;

@@ -29,6 +29,11 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.users.appearance.manage', description: 'Read and change one\'s own dashboard appearance', roles: ALL },
   { key: 'page.settings.configuration', description: 'Read workflow-engine data and other configuration pages', roles: ADMINS },
   { key: 'api.jobs.manage.manage', description: 'List the jobs one may see and report or create jobs', roles: ALL },
+  { key: 'api.jobs.update.manage', description: 'Edit the fields of jobs one may write (own branch, agency)', roles: [...STAFF, 'api'] },
+  { key: 'api.jobs.transitions.manage', description: 'Move jobs between statuses and cancel them; the transition map decides which moves each party (staff, contractor, tenant) may make', roles: ALL },
+  { key: 'api.jobs.assignment.manage', description: 'Assign jobs to contractors with a time slot and date', roles: [...STAFF, 'api'] },
+  { key: 'api.jobs.assignment.respond', description: 'Accept or decline one\'s own job assignments (contractors)', roles: ['contractor'] },
+  { key: 'api.jobs.delete.manage', description: 'Soft-delete closed or cancelled jobs (DELETE /api/jobs/{uuid}?soft_delete=true)', roles: ADMINS },
 ];
 
 /** Keys by name, for lookups. */

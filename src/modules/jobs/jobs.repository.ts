@@ -1,10 +1,17 @@
-/** SQL for jobs (spec 4.16). Scope rules come from job-visibility.ts; no other rules here. */
+/** SQL for jobs (spec 4.16; issue 4). Scope rules come from job-visibility.ts; no other rules here. */
 import { sql } from 'kysely';
-import type { NewJob } from '../../db/schema.ts';
+import type { Updateable } from 'kysely';
+import type { JobTable, NewJob } from '../../db/schema.ts';
+
+type JobUpdate = Updateable<JobTable>;
 import type { DbOrTrx } from '../activity/activity.repository.ts';
 import { visibleTo, type JobScope } from './job-visibility.ts';
 
-/** Base query: jobs joined with the names and uuids the wire shape needs, limited to the scope. */
+/**
+ * Base query: jobs (alias `j`) joined with status `s`, type `jt`, branch `b`, address `ad`,
+ * tenant `te` and contractor `c`, limited to the scope and to jobs not soft-deleted.
+ * Signature kept stable for other modules (notes, documents, calendar).
+ */
 export function jobsQuery(db: DbOrTrx, scope: JobScope) {
   return db
     .selectFrom('jobs as j')
@@ -18,6 +25,15 @@ export function jobsQuery(db: DbOrTrx, scope: JobScope) {
     .where((eb) => visibleTo(eb, scope));
 }
 
+/** jobsQuery plus trade `tr`, time range `tmr` and owning agent `ag`: what the wire shape needs. */
+function jobDetailQuery(db: DbOrTrx, scope: JobScope) {
+  return jobsQuery(db, scope)
+    .leftJoin('trades as tr', 'tr.id', 'j.trade_id')
+    .leftJoin('job_time_ranges as tmr', 'tmr.id', 'j.time_range_id')
+    .leftJoin('users as ag', 'ag.id', 'j.agent_user_id');
+}
+
+/** Columns available on jobsQuery alone (kept for other modules). */
 export const JOB_COLUMNS = [
   'j.id', 'j.uuid', 'j.reference', 'j.title', 'j.description', 'j.priority', 'j.status_id', 's.name as status',
   'j.job_type_id', 'jt.name as job_type', 'b.uuid as branch_uuid', 'b.name as branch_name',
@@ -26,11 +42,68 @@ export const JOB_COLUMNS = [
   'j.scheduled_for', 'j.completed_at',
 ] as const;
 
-/** One page of visible jobs, newest first, and the total. */
-export async function listJobs(db: DbOrTrx, scope: JobScope, page: { limit: number; offset: number }) {
-  const base = jobsQuery(db, scope);
+/** Columns of the full wire shape (jobDetailQuery). */
+export const JOB_DETAIL_COLUMNS = [
+  'j.id', 'j.uuid', 'j.agency_id', 'j.branch_id', 'j.reference', 'j.title', 'j.description', 'j.priority',
+  'j.status_id', 's.name as status', 's.is_open', 'j.on_hold_from_status_id',
+  'j.job_type_id', 'jt.name as job_type', 'j.trade_id', 'tr.name as trade',
+  'b.uuid as branch_uuid', 'b.name as branch_name',
+  'ad.uuid as address_uuid', 'ad.line1 as address_line1', 'ad.line2 as address_line2', 'ad.town', 'ad.postcode',
+  'j.tenant_id', 'te.uuid as tenant_uuid', 'te.name as tenant_name', 'j.reported_by_user_id',
+  'j.contractor_id', 'c.uuid as contractor_uuid', 'c.company_name as contractor_name', 'j.contractor_accepted_at',
+  'ag.uuid as agent_uuid', 'ag.name as agent_name', 'j.time_range_id', 'tmr.range_label as time_range',
+  'j.estimated_cost_pence', 'j.agreed_cost_pence', 'j.currency', 'j.created_at', 'j.updated_at',
+  'j.approved_at', 'j.assigned_at', 'j.scheduled_for', 'j.attended_at', 'j.completed_at', 'j.invoiced_at',
+  'j.closed_at', 'j.cancelled_at',
+] as const;
+
+export type JobRow = NonNullable<Awaited<ReturnType<typeof findJobById>>>;
+
+/** Filters of the list (ids already resolved from uuids; -1 matches nothing). */
+export interface JobFilter {
+  statusId?: number;
+  jobTypeId?: number;
+  priority?: number;
+  branchId?: number;
+  contractorId?: number;
+  tenantId?: number;
+  agentUserId?: number;
+  /** created_at >= from */
+  from?: Date;
+  /** created_at < to */
+  to?: Date;
+  /** ILIKE pattern, already escaped and wrapped in %...% */
+  pattern?: string;
+  sort: 'created_at' | 'updated_at' | 'priority' | 'scheduled_for';
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+/** One page of visible jobs matching the filter, sorted stably (id breaks ties), and the total. */
+export async function listJobs(db: DbOrTrx, scope: JobScope, f: JobFilter) {
+  let base = jobDetailQuery(db, scope);
+  if (f.statusId !== undefined) base = base.where('j.status_id', '=', f.statusId);
+  if (f.jobTypeId !== undefined) base = base.where('j.job_type_id', '=', f.jobTypeId);
+  if (f.priority !== undefined) base = base.where('j.priority', '=', f.priority);
+  if (f.branchId !== undefined) base = base.where('j.branch_id', '=', f.branchId);
+  if (f.contractorId !== undefined) base = base.where('j.contractor_id', '=', f.contractorId);
+  if (f.tenantId !== undefined) base = base.where('j.tenant_id', '=', f.tenantId);
+  if (f.agentUserId !== undefined) base = base.where('j.agent_user_id', '=', f.agentUserId);
+  if (f.from !== undefined) base = base.where('j.created_at', '>=', f.from);
+  if (f.to !== undefined) base = base.where('j.created_at', '<', f.to);
+  if (f.pattern !== undefined) {
+    const p = f.pattern;
+    base = base.where((eb) => eb.or([eb('j.reference', 'ilike', p), eb('j.title', 'ilike', p), eb('j.description', 'ilike', p)]));
+  }
   const [rows, total] = await Promise.all([
-    base.select(JOB_COLUMNS).orderBy('j.created_at', 'desc').orderBy('j.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    base
+      .select(JOB_DETAIL_COLUMNS)
+      .orderBy(`j.${f.sort}`, (ob) => (f.order === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+      .orderBy('j.id', f.order)
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute(),
     base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: total.n };
@@ -38,7 +111,59 @@ export async function listJobs(db: DbOrTrx, scope: JobScope, page: { limit: numb
 
 /** One visible job by id, or undefined. */
 export function findJobById(db: DbOrTrx, scope: JobScope, id: number) {
-  return jobsQuery(db, scope).select(JOB_COLUMNS).where('j.id', '=', id).executeTakeFirst();
+  return jobDetailQuery(db, scope).select(JOB_DETAIL_COLUMNS).where('j.id', '=', id).executeTakeFirst();
+}
+
+/** One visible job by uuid, or undefined. */
+export function findJobByUuid(db: DbOrTrx, scope: JobScope, uuid: string) {
+  return jobDetailQuery(db, scope).select(JOB_DETAIL_COLUMNS).where('j.uuid', '=', uuid).executeTakeFirst();
+}
+
+/** Locks a job row for the rest of the transaction and returns its current state. */
+export function lockJob(trx: DbOrTrx, id: number) {
+  return trx
+    .selectFrom('jobs')
+    .select(['id', 'agency_id', 'branch_id', 'status_id', 'on_hold_from_status_id', 'contractor_id', 'trade_id', 'tenant_id', 'reported_by_user_id', 'contractor_accepted_at', 'deleted_at'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+export type LockedJob = Awaited<ReturnType<typeof lockJob>>;
+
+/**
+ * Sets fields of a job only while it is still in `expectedStatus` (compare-and-set).
+ * @returns true when the row was updated
+ */
+export async function updateJobIfStatus(db: DbOrTrx, id: number, expectedStatus: number, set: JobUpdate): Promise<boolean> {
+  const r = await db.updateTable('jobs').set(set).where('id', '=', id).where('status_id', '=', expectedStatus).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Appends a history row. */
+export async function insertHistory(db: DbOrTrx, row: { jobId: number; from: number | null; to: number; byUserId: number | null; note: string | null; at: Date }) {
+  await db
+    .insertInto('job_status_history')
+    .values({ job_id: row.jobId, from_status_id: row.from, to_status_id: row.to, by_user_id: row.byUserId, note: row.note, created_at: row.at })
+    .execute();
+}
+
+/** A page of a job's history, oldest first, and the total. */
+export async function listHistory(db: DbOrTrx, jobId: number, page: { limit: number; offset: number }) {
+  const base = db.selectFrom('job_status_history as h').where('h.job_id', '=', jobId);
+  const [rows, total] = await Promise.all([
+    base
+      .leftJoin('job_statuses as fs', 'fs.id', 'h.from_status_id')
+      .innerJoin('job_statuses as ts', 'ts.id', 'h.to_status_id')
+      .leftJoin('users as u', 'u.id', 'h.by_user_id')
+      .select(['h.id', 'h.from_status_id', 'fs.name as from_status', 'h.to_status_id', 'ts.name as to_status', 'u.uuid as by_user_uuid', 'u.name as by_user_name', 'h.note', 'h.created_at'])
+      .orderBy('h.created_at', 'asc')
+      .orderBy('h.id', 'asc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: total.n };
 }
 
 /**
@@ -73,9 +198,19 @@ export function openBranches(db: DbOrTrx, agencyId: number) {
   return db.selectFrom('branches').select(['id', 'agency_id']).where('agency_id', '=', agencyId).where('closed_at', 'is', null).execute();
 }
 
-/** True when the job type id exists. */
-export async function jobTypeExists(db: DbOrTrx, id: number): Promise<boolean> {
-  return (await db.selectFrom('job_types').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+/** True when a row with this id exists in the lookup table. */
+export async function lookupExists(db: DbOrTrx, table: 'job_types' | 'trades' | 'job_statuses', id: number): Promise<boolean> {
+  return (await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** True when the job type id exists (used by other modules, e.g. SLA rules). */
+export function jobTypeExists(db: DbOrTrx, id: number): Promise<boolean> {
+  return lookupExists(db, 'job_types', id);
+}
+
+/** A time range that is not retired. */
+export function findTimeRange(db: DbOrTrx, id: number) {
+  return db.selectFrom('job_time_ranges').select(['id']).where('id', '=', id).where('retired_at', 'is', null).executeTakeFirst();
 }
 
 /** An address of the agency by uuid. */
@@ -83,9 +218,25 @@ export function findAddress(db: DbOrTrx, uuid: string, agencyId: number) {
   return db.selectFrom('addresses').select(['id', 'branch_id']).where('uuid', '=', uuid).where('agency_id', '=', agencyId).executeTakeFirst();
 }
 
-/** A tenant of the agency by uuid. */
-export function findTenant(db: DbOrTrx, uuid: string, agencyId: number) {
-  return db.selectFrom('tenants').select(['id']).where('uuid', '=', uuid).where('agency_id', '=', agencyId).where('erased_at', 'is', null).executeTakeFirst();
+/** A tenant of the agency by uuid (any agency when agencyId is null). */
+export function findTenant(db: DbOrTrx, uuid: string, agencyId: number | null) {
+  let q = db.selectFrom('tenants').select(['id']).where('uuid', '=', uuid).where('erased_at', 'is', null);
+  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
+  return q.executeTakeFirst();
+}
+
+/** A contractor of the agency by uuid (any agency when agencyId is null). */
+export function findContractor(db: DbOrTrx, uuid: string, agencyId: number | null) {
+  let q = db.selectFrom('contractors').select(['id', 'agency_id']).where('uuid', '=', uuid);
+  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
+  return q.executeTakeFirst();
+}
+
+/** A user of the agency by uuid (any agency when agencyId is null). */
+export function findUser(db: DbOrTrx, uuid: string, agencyId: number | null) {
+  let q = db.selectFrom('users').select(['id']).where('uuid', '=', uuid);
+  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
+  return q.executeTakeFirst();
 }
 
 /** Address ids linked to a tenant. */
@@ -97,4 +248,14 @@ export async function tenantAddressIds(db: DbOrTrx, tenantId: number): Promise<n
 /** The agency of a tenant. */
 export function tenantAgency(db: DbOrTrx, tenantId: number) {
   return db.selectFrom('tenants').select(['agency_id']).where('id', '=', tenantId).executeTakeFirst();
+}
+
+/** Every status with its flags, in sort order. */
+export function listStatuses(db: DbOrTrx) {
+  return db.selectFrom('job_statuses').select(['id', 'code', 'name', 'is_open']).orderBy('sort_order').orderBy('id').execute();
+}
+
+/** Every job type, by id. */
+export function listJobTypes(db: DbOrTrx) {
+  return db.selectFrom('job_types').select(['id', 'code', 'name']).orderBy('id').execute();
 }

@@ -1,52 +1,190 @@
-/** Schemas of the jobs endpoints (spec 4.16; API.md "jobs"). */
-import { Type, type Static } from 'typebox';
-import { Pagination } from '../../http/pagination.ts';
+/** Schemas of the jobs endpoints (spec 4.16; API.md "jobs"; issue 4 items 1 to 5). */
+import { Type, type Static, type TSchema } from 'typebox';
+import { IsoDate, Pagination } from '../../http/pagination.ts';
+import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
-const DateTime = () => Nullable(Type.String({ format: 'date-time' }));
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const DateTime = (description?: string) => Nullable(Type.String({ format: 'date-time', ...(description ? { description } : {}) }));
+const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+const Pence = (description: string) => Type.Integer({ minimum: 0, maximum: 2_000_000_000, description: `${description}, in pence` });
+const csrf_token = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 
 export const Job = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
     reference: Type.String({ description: 'agency-unique reference such as JOB-000123' }),
     title: Type.String(),
     description: Type.String(),
     priority: Type.Integer({ minimum: 1, maximum: 5, description: '1 emergency to 5 planned' }),
     status_id: Type.Integer(),
     status: Type.String(),
+    is_open: Type.Boolean({ description: 'false for Closed and Cancelled' }),
+    on_hold_from_status_id: Type.Optional(Nullable(Type.Integer({ description: 'status the job resumes to (On hold only)' }))),
     job_type_id: Type.Integer(),
     job_type: Type.String(),
-    branch_uuid: Type.String({ format: 'uuid' }),
+    trade_id: Nullable(Type.Integer()),
+    trade: Nullable(Type.String()),
+    branch_uuid: Uuid(),
     branch_name: Type.String(),
-    address_uuid: Nullable(Type.String({ format: 'uuid' })),
+    address_uuid: Nullable(Uuid()),
+    address_line1: Nullable(Type.String()),
+    address_line2: Nullable(Type.String()),
+    town: Nullable(Type.String()),
     postcode: Nullable(Type.String()),
-    tenant_uuid: Nullable(Type.String({ format: 'uuid' })),
-    contractor_uuid: Nullable(Type.String({ format: 'uuid' })),
-    estimated_cost_pence: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
-    agreed_cost_pence: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+    tenant_uuid: Nullable(Uuid()),
+    tenant_name: Nullable(Type.String()),
+    contractor_uuid: Nullable(Uuid()),
+    contractor_name: Nullable(Type.String()),
+    contractor_accepted_at: DateTime('when the contractor accepted the assignment'),
+    agent_uuid: Type.Optional(Nullable(Uuid('owning agent (not for tenants)'))),
+    agent_name: Type.Optional(Nullable(Type.String())),
+    time_range_id: Nullable(Type.Integer()),
+    time_range: Nullable(Type.String({ description: 'range_label of the slot' })),
+    estimated_cost_pence: Type.Optional(Nullable(Type.Integer({ description: 'pence; absent for tenants' }))),
+    agreed_cost_pence: Type.Optional(Nullable(Type.Integer({ description: 'pence; absent for tenants' }))),
     currency: Type.String(),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
+    approved_at: DateTime(),
+    assigned_at: DateTime(),
     scheduled_for: DateTime(),
+    attended_at: DateTime(),
     completed_at: DateTime(),
+    invoiced_at: DateTime(),
+    closed_at: DateTime(),
+    cancelled_at: DateTime(),
   },
-  { description: 'A job (work order). Costs are absent for tenants.' },
+  { description: 'A job (work order). Costs and the owning agent are absent for tenants.' },
 );
 export type JobDto = Static<typeof Job>;
 
-export const ListJobsQuery = Type.Object({ ...Pagination }, { additionalProperties: false });
+export const JobParams = Type.Object({ uuid: Uuid('the job') }, { additionalProperties: false });
+
+export const SORTS = ['created_at', 'updated_at', 'priority', 'scheduled_for'] as const;
+
+export const ListJobsQuery = Type.Object(
+  {
+    status_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    job_type_id: Type.Optional(Type.Integer({ minimum: 1 })),
+    priority: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
+    branch_uuid: Type.Optional(Uuid()),
+    contractor_uuid: Type.Optional(Uuid()),
+    tenant_uuid: Type.Optional(Uuid()),
+    agent_uuid: Type.Optional(Uuid('owning agent (user uuid)')),
+    from_date: Type.Optional(IsoDate('jobs created on or after this UTC date')),
+    to_date: Type.Optional(IsoDate('jobs created on or before this UTC date (inclusive)')),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'case-insensitive text in reference, title or description' })),
+    sort: Type.Optional(Type.Union(SORTS.map((s) => Type.Literal(s)), { default: 'created_at' })),
+    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+    ...Pagination,
+  },
+  { additionalProperties: false },
+);
+export type ListJobsInput = Static<typeof ListJobsQuery>;
+
+const editable = {
+  description: Type.Optional(Type.String({ maxLength: 5000 })),
+  job_type_id: Type.Optional(Type.Integer({ minimum: 1, description: 'see GET /api/jobs/types; default 1 (reactive repair)' })),
+  trade_id: Type.Optional(Nullable(Type.Integer({ minimum: 1, description: 'trade needed (trades table)' }))),
+  address_uuid: Type.Optional(Nullable(Uuid())),
+  tenant_uuid: Type.Optional(Nullable(Uuid())),
+  estimated_cost_pence: Type.Optional(Nullable(Pence('estimated cost'))),
+  agreed_cost_pence: Type.Optional(Nullable(Pence('agreed cost'))),
+};
 
 export const CreateJobBody = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 200 }),
     priority: Type.Integer({ minimum: 1, maximum: 5, description: '1 emergency, 2 urgent, 3 routine, 4 low, 5 planned' }),
-    description: Type.Optional(Type.String({ maxLength: 5000 })),
-    job_type_id: Type.Optional(Type.Integer({ minimum: 1, description: 'default 1 (reactive repair)' })),
-    branch_uuid: Type.Optional(Type.String({ format: 'uuid', description: "default: the caller's branch, or the agency's only branch" })),
-    address_uuid: Type.Optional(Type.String({ format: 'uuid' })),
-    tenant_uuid: Type.Optional(Type.String({ format: 'uuid' })),
-    csrf_token: Type.Optional(Type.String()),
+    branch_uuid: Type.Optional(Uuid("default: the caller's branch, or the agency's only branch")),
+    ...editable,
+    csrf_token,
   },
   { additionalProperties: false },
 );
 export type CreateJobInput = Static<typeof CreateJobBody>;
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$', description: 'repeats of the same key and body return the first response (24 h)' })),
+});
+
+export const UpdateJobBody = Type.Object(
+  {
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    priority: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
+    ...editable,
+    csrf_token,
+  },
+  { additionalProperties: false },
+);
+export type UpdateJobInput = Static<typeof UpdateJobBody>;
+
+export const DeleteJobQuery = Type.Object(
+  { soft_delete: Type.Optional(Type.Boolean({ default: false, description: 'true: hide a Closed or Cancelled job for good (administrators)' })) },
+  { additionalProperties: false },
+);
+export const DeleteJobBody = Type.Object(
+  { note: Type.Optional(Type.String({ maxLength: 2000 })), csrf_token },
+  { additionalProperties: false },
+);
+
+export const TransitionBody = Type.Object(
+  {
+    to_status_id: Type.Integer({ minimum: 1, description: 'see GET /api/jobs/statuses' }),
+    note: Type.Optional(Type.String({ maxLength: 2000, description: 'reason, kept in the history' })),
+    csrf_token,
+  },
+  { additionalProperties: false },
+);
+export type TransitionInput = Static<typeof TransitionBody>;
+
+export const AssignmentBody = Type.Object(
+  {
+    contractor_uuid: Uuid(),
+    time_range_id: Type.Optional(Type.Integer({ minimum: 1, description: 'slot from GET /api/jobs/time-ranges' })),
+    scheduled_for: Type.Optional(Type.String({ format: 'date', description: 'visit date (YYYY-MM-DD); given: the job becomes Scheduled' })),
+    csrf_token,
+  },
+  { additionalProperties: false },
+);
+export type AssignmentInput = Static<typeof AssignmentBody>;
+
+export const DeclineBody = Type.Object(
+  { reason: Type.Optional(Type.String({ maxLength: 2000 })), csrf_token },
+  { additionalProperties: false },
+);
+
+export const HistoryEntry = Type.Object(
+  {
+    ID: Type.Integer(),
+    from_status_id: Nullable(Type.Integer({ description: 'null for the creation' })),
+    from_status: Nullable(Type.String()),
+    to_status_id: Type.Integer(),
+    to_status: Type.String(),
+    by_user_uuid: Nullable(Uuid('null for tenants and for system moves')),
+    by_user_name: Nullable(Type.String()),
+    note: Nullable(Type.String({ description: 'null for tenants' })),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { description: 'One status move of a job' },
+);
+
+export const HistoryQuery = Type.Object({ ...Pagination }, { additionalProperties: false });
+
+export const StatusInfo = Type.Object({
+  ID: Type.Integer(),
+  code: Type.String(),
+  name: Type.String(),
+  is_open: Type.Boolean(),
+  allowed_next: Type.Array(
+    Type.Object({
+      status_id: Type.Integer(),
+      name: Type.String(),
+      parties: Type.Array(Type.String(), { description: 'staff, contractor, tenant' }),
+      via: Type.String({ description: 'transition, assignment, decline or resume (back to the status it came from)' }),
+      sets: Nullable(Type.String({ description: 'date field set by the move' })),
+    }),
+  ),
+});
+
+export const JobType = Type.Object({ ID: Type.Integer(), code: Type.String(), name: Type.String() });

@@ -1,174 +1,231 @@
 /**
- * Job rules of the first cut (spec 4.16; API.md "jobs"): listing what the caller may see, and
- * creating a job in status Reported with an agency-unique reference, written with its activity
- * entry in one transaction.
+ * Job records (spec 4.16; issue 4 items 1, 3, 4): list with filters and sorting, read, create
+ * (idempotent, first history row), edit and cancel or soft-delete. Status changes go through
+ * job-access.ts `moveJob`; visibility through job-visibility.ts.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
-import { forbidden, invalidParam, notFound } from '../../http/errors.ts';
+import { ok } from '../../http/envelope.ts';
+import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { jobScope, seesInternalFields, type JobScope } from './job-visibility.ts';
+import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
+import { claimKey, findKey, KeyTaken, replay, requestHash, storeResponse, type IdempotencyClaim } from './idempotency.ts';
+import { assertStaffMayWrite, jobDtoById, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-access.ts';
+import { jobScope } from './job-visibility.ts';
+import { placeJob } from './job-placement.ts';
 import * as repo from './jobs.repository.ts';
-import type { CreateJobInput, JobDto } from './jobs.schemas.ts';
+import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
+import { STATUS } from './lifecycle.ts';
+
+export { toJobDto } from './job-access.ts';
 
 /** Status a new job starts in. */
-export const STATUS_REPORTED = 1;
+export const STATUS_REPORTED = STATUS.reported;
 /** Job type used when none is given. */
 export const DEFAULT_JOB_TYPE = 1;
 
-type JobRow = NonNullable<Awaited<ReturnType<typeof repo.findJobById>>>;
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-
-/** Wire shape of a job row; costs left out for tenants. */
-export function toJobDto(row: JobRow, scope: JobScope): JobDto {
-  const dto: JobDto = {
-    uuid: row.uuid,
-    reference: row.reference,
-    title: row.title,
-    description: row.description,
-    priority: row.priority,
-    status_id: row.status_id,
-    status: row.status,
-    job_type_id: row.job_type_id,
-    job_type: row.job_type,
-    branch_uuid: row.branch_uuid,
-    branch_name: row.branch_name,
-    address_uuid: row.address_uuid,
-    postcode: row.postcode,
-    tenant_uuid: row.tenant_uuid,
-    contractor_uuid: row.contractor_uuid,
-    currency: row.currency,
-    created_at: new Date(row.created_at).toISOString(),
-    updated_at: new Date(row.updated_at).toISOString(),
-    scheduled_for: iso(row.scheduled_for),
-    completed_at: iso(row.completed_at),
-  };
-  if (seesInternalFields(scope)) {
-    dto.estimated_cost_pence = row.estimated_cost_pence;
-    dto.agreed_cost_pence = row.agreed_cost_pence;
-  }
-  return dto;
-}
+const DAY_MS = 86_400_000;
 
 /** Formats a reference number: 123 -> JOB-000123. */
 export function formatReference(n: number): string {
   return `JOB-${String(n).padStart(6, '0')}`;
 }
 
+/** Escapes LIKE wildcards (\, %, _) and wraps the text in %...%. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /**
- * GET /api/jobs/manage: one page of the jobs the caller may see, newest first.
+ * GET /api/jobs/manage: one page of the jobs the caller may see, filtered and sorted.
+ * Unknown uuids in filters match nothing. to_date includes the whole day.
  * @returns { rows: JobDto[], total }
+ * @throws 400 to_date when to_date is before from_date
  */
-export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, page: { limit: number; offset: number }) {
+export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJobsInput) {
+  const db = deps.db;
   const scope = jobScope(auth);
-  const { rows, total } = await repo.listJobs(deps.db, scope, page);
+  const from = q.from_date ? new Date(`${q.from_date}T00:00:00Z`) : undefined;
+  const to = q.to_date ? new Date(new Date(`${q.to_date}T00:00:00Z`).getTime() + DAY_MS) : undefined;
+  if (from && to && from >= to) throw invalidParam('to_date');
+  const idOf = async (p: Promise<{ id: number } | undefined>) => (await p)?.id ?? -1;
+  const { rows, total } = await repo.listJobs(db, scope, {
+    statusId: q.status_id,
+    jobTypeId: q.job_type_id,
+    priority: q.priority,
+    branchId: q.branch_uuid ? await idOf(repo.findBranch(db, q.branch_uuid, null)) : undefined,
+    contractorId: q.contractor_uuid ? await idOf(repo.findContractor(db, q.contractor_uuid, null)) : undefined,
+    tenantId: q.tenant_uuid ? await idOf(repo.findTenant(db, q.tenant_uuid, null)) : undefined,
+    agentUserId: q.agent_uuid ? await idOf(repo.findUser(db, q.agent_uuid, null)) : undefined,
+    from,
+    to,
+    pattern: q.q !== undefined ? containsPattern(q.q) : undefined,
+    sort: q.sort ?? 'created_at',
+    order: q.order ?? 'desc',
+    limit: q.limit,
+    offset: q.offset,
+  });
   return { rows: rows.map((r) => toJobDto(r, scope)), total };
 }
 
-interface Placement {
-  agencyId: number;
-  branchId: number;
-  addressId: number | null;
-  tenantId: number | null;
-}
-
-/** Decides agency, branch, address and tenant of a new job from the caller and the body. */
-async function placeJob(deps: AppDeps, auth: AuthContext, input: CreateJobInput): Promise<Placement> {
-  const db = deps.db;
-  if (auth.contractorId !== null) throw forbidden('Contractors cannot create jobs');
-  if (auth.tenantId !== null) {
-    const tenant = await repo.tenantAgency(db, auth.tenantId);
-    if (!tenant) throw notFound('Tenant');
-    const own = await repo.tenantAddressIds(db, auth.tenantId);
-    let address: { id: number; branch_id: number | null } | undefined;
-    if (input.address_uuid) {
-      address = await repo.findAddress(db, input.address_uuid, tenant.agency_id);
-      if (!address || !own.includes(address.id)) throw notFound('Address');
-    } else if (own.length === 1) {
-      address = await db.selectFrom('addresses').select(['id', 'branch_id']).where('id', '=', own[0]!).executeTakeFirst();
-    } else {
-      throw invalidParam('address_uuid');
-    }
-    let branchId = address?.branch_id ?? null;
-    if (branchId === null) {
-      const branches = await repo.openBranches(db, tenant.agency_id);
-      if (!branches[0]) throw notFound('Branch');
-      branchId = branches[0].id;
-    }
-    return { agencyId: tenant.agency_id, branchId, addressId: address?.id ?? null, tenantId: auth.tenantId };
-  }
-
-  const scope = jobScope(auth);
-  let agencyId: number;
-  let branchId: number;
-  if (input.branch_uuid) {
-    const branch = await repo.findBranch(db, input.branch_uuid, scope.kind === 'all' ? null : auth.agencyId);
-    if (!branch || branch.closed_at !== null) throw notFound('Branch');
-    if (scope.kind === 'branch' && branch.id !== scope.branchId) throw notFound('Branch');
-    agencyId = branch.agency_id;
-    branchId = branch.id;
-  } else if (scope.kind === 'branch') {
-    agencyId = scope.agencyId;
-    branchId = scope.branchId;
-  } else if (scope.kind === 'agency') {
-    const branches = await repo.openBranches(db, scope.agencyId);
-    if (branches.length !== 1 || !branches[0]) throw invalidParam('branch_uuid');
-    agencyId = scope.agencyId;
-    branchId = branches[0].id;
-  } else {
-    throw invalidParam('branch_uuid');
-  }
-  let addressId: number | null = null;
-  let tenantId: number | null = null;
-  if (input.address_uuid) {
-    const address = await repo.findAddress(db, input.address_uuid, agencyId);
-    if (!address) throw notFound('Address');
-    addressId = address.id;
-  }
-  if (input.tenant_uuid) {
-    const tenant = await repo.findTenant(db, input.tenant_uuid, agencyId);
-    if (!tenant) throw notFound('Tenant');
-    tenantId = tenant.id;
-  }
-  return { agencyId, branchId, addressId, tenantId };
+/**
+ * GET /api/jobs/{uuid}: one job as the caller may see it.
+ * @throws 404 'Job not found'
+ */
+export async function getJob(deps: AppDeps, auth: AuthContext, uuid: string): Promise<JobDto> {
+  return toJobDto(await visibleJob(deps.db, auth, uuid), jobScope(auth));
 }
 
 /**
- * POST /api/jobs/manage: creates a job in status Reported.
- * @returns the created job as JobDto
- * @throws 400 naming a bad field, 403 for contractors, 404 for a branch, address or tenant the
- *   caller cannot use
+ * Checks lookup ids of a create or edit body.
+ * @throws 400 naming job_type_id or trade_id when unknown
  */
-export async function createJob(deps: AppDeps, auth: AuthContext, actor: Actor, input: CreateJobInput): Promise<JobDto> {
-  const jobTypeId = input.job_type_id ?? DEFAULT_JOB_TYPE;
-  if (!(await repo.jobTypeExists(deps.db, jobTypeId))) throw invalidParam('job_type_id');
-  const place = await placeJob(deps, auth, input);
+async function checkLookups(db: DbOrTrx, input: { job_type_id?: number | undefined; trade_id?: number | null | undefined }) {
+  if (input.job_type_id !== undefined && !(await repo.lookupExists(db, 'job_types', input.job_type_id))) throw invalidParam('job_type_id');
+  if (input.trade_id != null && !(await repo.lookupExists(db, 'trades', input.trade_id))) throw invalidParam('trade_id');
+}
+
+/**
+ * POST /api/jobs/manage: creates a job in status Reported with its first history row
+ * (null -> Reported) and activity entry in one transaction. With an Idempotency-Key the first
+ * response is replayed for the same key and body from the same account.
+ * @returns { status, body, replayed }: 201 and { success, data: JobDto, message }
+ * @throws 400 naming a bad field, 403 for contractors, 404 for a branch, address or tenant the
+ *   caller cannot use, 409 'Idempotency-Key reused with a different body'
+ */
+export async function createJob(
+  deps: AppDeps,
+  auth: AuthContext,
+  actor: Actor,
+  input: CreateJobInput,
+  idempotencyKey?: string,
+): Promise<{ status: number; body: unknown; replayed: boolean }> {
+  const claim: IdempotencyClaim | undefined = idempotencyKey
+    ? { userId: auth.userId, key: idempotencyKey, hash: requestHash('POST /api/jobs/manage', input) }
+    : undefined;
+  if (claim) {
+    const stored = await findKey(deps.db, claim.userId, claim.key, deps.clock.now());
+    if (stored) return { ...replay(stored, claim.hash), replayed: true };
+  }
+  await checkLookups(deps.db, input);
+  const place = await placeJob(deps.db, auth, input);
   const now = deps.clock.now();
-  const id = await deps.db.transaction().execute(async (trx) => {
-    const number = await repo.nextCounter(trx, place.agencyId, 'job_reference');
-    const jobId = await repo.insertJob(trx, {
-      uuid: newUuid(),
-      agency_id: place.agencyId,
-      branch_id: place.branchId,
-      reference: formatReference(number),
-      title: input.title.trim() || input.title,
-      description: input.description ?? '',
-      priority: input.priority,
-      status_id: STATUS_REPORTED,
-      job_type_id: jobTypeId,
-      address_id: place.addressId,
-      tenant_id: place.tenantId,
-      reported_by_user_id: auth.userId,
-      created_at: now,
-      updated_at: now,
+  try {
+    const body = await deps.db.transaction().execute(async (trx) => {
+      if (claim) await claimKey(trx, claim, now);
+      const number = await repo.nextCounter(trx, place.agencyId, 'job_reference');
+      const jobId = await repo.insertJob(trx, {
+        uuid: newUuid(),
+        agency_id: place.agencyId,
+        branch_id: place.branchId,
+        reference: formatReference(number),
+        title: input.title.trim() || input.title,
+        description: input.description ?? '',
+        priority: input.priority,
+        status_id: STATUS_REPORTED,
+        job_type_id: input.job_type_id ?? DEFAULT_JOB_TYPE,
+        trade_id: input.trade_id ?? null,
+        address_id: place.addressId,
+        tenant_id: place.tenantId,
+        agent_user_id: auth.roleCode === 'agent' ? auth.userId : null,
+        reported_by_user_id: auth.userId,
+        estimated_cost_pence: input.estimated_cost_pence ?? null,
+        agreed_cost_pence: input.agreed_cost_pence ?? null,
+        created_at: now,
+        updated_at: now,
+      });
+      await repo.insertHistory(trx, { jobId, from: null, to: STATUS_REPORTED, byUserId: auth.userId, note: null, at: now });
+      await recordActivity(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: jobId, agencyId: place.agencyId });
+      const envelope = ok(await jobDtoById(trx, auth, jobId), 'Job created');
+      if (claim) await storeResponse(trx, claim, 201, envelope);
+      return envelope;
     });
-    await recordActivity(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: jobId, agencyId: place.agencyId });
-    return jobId;
+    return { status: 201, body, replayed: false };
+  } catch (err) {
+    if (!(err instanceof KeyTaken) || !claim) throw err;
+    const stored = await findKey(deps.db, claim.userId, claim.key, deps.clock.now());
+    if (!stored) throw err;
+    return { ...replay(stored, claim.hash), replayed: true };
+  }
+}
+
+const CLOSED = new Set<number>([STATUS.closed, STATUS.cancelled]);
+
+/**
+ * PUT /api/jobs/{uuid}: changes the given fields (partial update) of an open job.
+ * @returns the job after the change
+ * @throws 400 empty body or bad field, 403 not staff or shared branch, 404 job, address or
+ *   tenant, 409 when the job is Closed or Cancelled
+ */
+export async function updateJob(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: UpdateJobInput): Promise<JobDto> {
+  const { csrf_token: _csrf, ...fields } = input;
+  const names = Object.keys(fields) as Array<keyof typeof fields>;
+  if (names.length === 0) throw invalidParam('body');
+  const current = await visibleJob(deps.db, auth, uuid);
+  assertStaffMayWrite(auth, current);
+  await checkLookups(deps.db, fields);
+  let addressId: number | null | undefined;
+  let tenantId: number | null | undefined;
+  if (fields.address_uuid !== undefined) {
+    addressId = fields.address_uuid === null ? null : (await repo.findAddress(deps.db, fields.address_uuid, current.agency_id))?.id;
+    if (addressId === undefined) throw notFound('Address');
+  }
+  if (fields.tenant_uuid !== undefined) {
+    tenantId = fields.tenant_uuid === null ? null : (await repo.findTenant(deps.db, fields.tenant_uuid, current.agency_id))?.id;
+    if (tenantId === undefined) throw notFound('Tenant');
+  }
+  const { id } = await withLockedJob(deps, auth, uuid, async (trx, job, now) => {
+    if (CLOSED.has(job.status_id)) throw conflict(`A ${job.status_id === STATUS.closed ? 'Closed' : 'Cancelled'} job cannot be edited`);
+    await trx
+      .updateTable('jobs')
+      .set({
+        ...(fields.title !== undefined ? { title: fields.title.trim() || fields.title } : {}),
+        ...(fields.priority !== undefined ? { priority: fields.priority } : {}),
+        ...(fields.description !== undefined ? { description: fields.description } : {}),
+        ...(fields.job_type_id !== undefined ? { job_type_id: fields.job_type_id } : {}),
+        ...(fields.trade_id !== undefined ? { trade_id: fields.trade_id } : {}),
+        ...(addressId !== undefined ? { address_id: addressId } : {}),
+        ...(tenantId !== undefined ? { tenant_id: tenantId } : {}),
+        ...(fields.estimated_cost_pence !== undefined ? { estimated_cost_pence: fields.estimated_cost_pence } : {}),
+        ...(fields.agreed_cost_pence !== undefined ? { agreed_cost_pence: fields.agreed_cost_pence } : {}),
+        updated_at: now,
+      })
+      .where('id', '=', job.id)
+      .execute();
+    await recordActivity(trx, actor, now, { action: 'job.update', resourceType: 'job', resourceId: job.id, agencyId: job.agency_id, details: { fields: names } });
   });
-  const scope = jobScope(auth);
-  const row = await repo.findJobById(deps.db, { kind: 'all' }, id);
-  if (!row) throw notFound('Job');
-  return toJobDto(row, scope);
+  return jobDtoById(deps.db, auth, id);
+}
+
+/**
+ * DELETE /api/jobs/{uuid}: cancels the job through the lifecycle (sets cancelled_at, history
+ * row); with soft_delete=true (key api.jobs.delete.manage) hides a Closed or Cancelled job for
+ * good (deleted_at).
+ * @returns the job's final state
+ * @throws 403 move not allowed for the caller or missing delete key, 404, 409 illegal move or
+ *   soft delete of an open job
+ */
+export async function deleteJob(
+  deps: AppDeps,
+  auth: AuthContext,
+  actor: Actor,
+  uuid: string,
+  opts: { softDelete: boolean; note?: string | undefined },
+): Promise<JobDto> {
+  if (!opts.softDelete) {
+    const { id } = await withLockedJob(deps, auth, uuid, (trx, job, now) =>
+      moveJob(trx, auth, actor, now, job, { to: STATUS.cancelled, via: 'transition', note: opts.note, action: 'job.cancel' }),
+    );
+    return jobDtoById(deps.db, auth, id);
+  }
+  if (!auth.permissions.has('api.jobs.delete.manage') || partyOf(auth) !== 'staff') throw forbidden();
+  const { result } = await withLockedJob(deps, auth, uuid, async (trx, job, now) => {
+    assertStaffMayWrite(auth, job);
+    if (!CLOSED.has(job.status_id)) throw conflict('Only a Closed or Cancelled job can be deleted; cancel it first');
+    const dto = await jobDtoById(trx, auth, job.id);
+    await trx.updateTable('jobs').set({ deleted_at: now, updated_at: now }).where('id', '=', job.id).execute();
+    await recordActivity(trx, actor, now, { action: 'job.delete', resourceType: 'job', resourceId: job.id, agencyId: job.agency_id });
+    return dto;
+  });
+  return result;
 }

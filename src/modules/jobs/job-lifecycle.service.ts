@@ -1,0 +1,142 @@
+/**
+ * Lifecycle endpoints (issue 4 items 2 and 5): transitions, history, the status and type
+ * catalogues, assignment to a contractor with an optional slot and date, and the contractor's
+ * accept or decline. Every status change goes through `moveJob` (lifecycle.ts map).
+ */
+import type { AppDeps } from '../../app-deps.ts';
+import type { Actor, AuthContext } from '../../http/auth-context.ts';
+import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
+import { recordActivity } from '../activity/activity.repository.ts';
+import { assertContractorAssignable } from '../contractors/eligibility.ts';
+import { assertStaffMayWrite, jobDtoById, moveJob, partyOf, visibleJob, withLockedJob } from './job-access.ts';
+import { seesInternalFields, jobScope } from './job-visibility.ts';
+import * as repo from './jobs.repository.ts';
+import type { AssignmentInput, JobDto, TransitionInput } from './jobs.schemas.ts';
+import { movesFrom, STATUS, STATUS_NAMES } from './lifecycle.ts';
+
+/**
+ * POST /api/jobs/{uuid}/transitions: moves the job to `to_status_id` (lifecycle.ts), sets the
+ * move's date field, writes history and activity in one transaction under a row lock.
+ * @returns the job after the move
+ * @throws 400 unknown status, 403 party or shared branch, 404 job, 409 illegal move (naming both
+ *   statuses) or a concurrent move that got there first
+ */
+export async function transitionJob(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: TransitionInput): Promise<JobDto> {
+  if (!STATUS_NAMES[input.to_status_id]) throw invalidParam('to_status_id');
+  const { id } = await withLockedJob(deps, auth, uuid, (trx, job, now) =>
+    moveJob(trx, auth, actor, now, job, { to: input.to_status_id, via: 'transition', note: input.note }),
+  );
+  return jobDtoById(deps.db, auth, id);
+}
+
+/**
+ * GET /api/jobs/{uuid}/history: the job's status moves, oldest first. Tenants get neither the
+ * author nor the note of a move.
+ * @throws 404 'Job not found'
+ */
+export async function jobHistory(deps: AppDeps, auth: AuthContext, uuid: string, page: { limit: number; offset: number }) {
+  const job = await visibleJob(deps.db, auth, uuid);
+  const internal = seesInternalFields(jobScope(auth));
+  const { rows, total } = await repo.listHistory(deps.db, job.id, page);
+  return {
+    rows: rows.map((r) => ({
+      ID: r.id,
+      from_status_id: r.from_status_id,
+      from_status: r.from_status,
+      to_status_id: r.to_status_id,
+      to_status: r.to_status,
+      by_user_uuid: internal ? r.by_user_uuid : null,
+      by_user_name: internal ? r.by_user_name : null,
+      note: internal ? r.note : null,
+      created_at: new Date(r.created_at).toISOString(),
+    })),
+    total,
+  };
+}
+
+/** GET /api/jobs/statuses: every status with its allowed next statuses (lifecycle.ts). */
+export async function listStatuses(deps: AppDeps) {
+  const rows = await repo.listStatuses(deps.db);
+  return rows.map((s) => ({
+    ID: s.id,
+    code: s.code,
+    name: s.name,
+    is_open: s.is_open,
+    allowed_next: movesFrom(s.id).map((mv) => ({ status_id: mv.to, name: STATUS_NAMES[mv.to] ?? String(mv.to), parties: [...mv.parties], via: mv.via, sets: mv.sets })),
+  }));
+}
+
+/** GET /api/jobs/types: the seeded job types. */
+export async function listJobTypes(deps: AppDeps) {
+  return (await repo.listJobTypes(deps.db)).map((t) => ({ ID: t.id, code: t.code, name: t.name }));
+}
+
+/**
+ * POST /api/jobs/{uuid}/assignment: gives the job to a contractor (eligibility checked by
+ * contractors/eligibility.ts) and moves it to Assigned, or Scheduled when a date is given; sets
+ * assigned_at, scheduled_for and time_range_id and resets the contractor's acceptance.
+ * Allowed from Approved, Assigned (reassign) and Scheduled (reassign or reschedule).
+ * @returns the job after the assignment
+ * @throws 400 time_range_id, 403 not staff or shared branch, 404 job or contractor, 409 illegal
+ *   move or an ineligible contractor
+ */
+export async function assignJob(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: AssignmentInput): Promise<JobDto> {
+  const current = await visibleJob(deps.db, auth, uuid);
+  assertStaffMayWrite(auth, current);
+  const contractor = await repo.findContractor(deps.db, input.contractor_uuid, current.agency_id);
+  if (!contractor) throw notFound('Contractor');
+  if (input.time_range_id !== undefined && !(await repo.findTimeRange(deps.db, input.time_range_id))) throw invalidParam('time_range_id');
+  const scheduledFor = input.scheduled_for ? new Date(`${input.scheduled_for}T00:00:00Z`) : null;
+  const to = scheduledFor ? STATUS.scheduled : STATUS.assigned;
+  const { id } = await withLockedJob(deps, auth, uuid, async (trx, job, now) => {
+    await assertContractorAssignable(trx, { contractorId: contractor.id, agencyId: job.agency_id, tradeId: job.trade_id, at: scheduledFor ?? now });
+    await moveJob(trx, auth, actor, now, job, {
+      to,
+      via: 'assignment',
+      action: 'job.assign',
+      set: { contractor_id: contractor.id, scheduled_for: scheduledFor, time_range_id: input.time_range_id ?? null, contractor_accepted_at: null },
+    });
+  });
+  return jobDtoById(deps.db, auth, id);
+}
+
+const AWAITING_WORK = new Set<number>([STATUS.assigned, STATUS.scheduled]);
+
+/**
+ * POST /api/jobs/{uuid}/assignment/accept: the assigned contractor accepts (sets
+ * contractor_accepted_at; status unchanged).
+ * @throws 403 not the job's contractor, 404, 409 not Assigned or Scheduled, or already accepted
+ */
+export async function acceptAssignment(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string): Promise<JobDto> {
+  if (partyOf(auth) !== 'contractor') throw forbidden();
+  const { id } = await withLockedJob(deps, auth, uuid, async (trx, job, now) => {
+    if (job.contractor_id !== auth.contractorId) throw notFound('Job');
+    if (!AWAITING_WORK.has(job.status_id)) throw conflict(`Only an Assigned or Scheduled job can be accepted; this one is ${STATUS_NAMES[job.status_id]}`);
+    if (job.contractor_accepted_at !== null) throw conflict('The assignment is already accepted');
+    await trx.updateTable('jobs').set({ contractor_accepted_at: now, updated_at: now }).where('id', '=', job.id).execute();
+    await recordActivity(trx, actor, now, { action: 'job.assignment_accept', resourceType: 'job', resourceId: job.id, agencyId: job.agency_id });
+  });
+  return jobDtoById(deps.db, auth, id);
+}
+
+/**
+ * POST /api/jobs/{uuid}/assignment/decline: the assigned contractor declines; the contractor,
+ * slot, date and assigned_at are cleared and the job goes back to Approved, with the reason in
+ * the history row.
+ * @returns { uuid, status_id, status } (the contractor no longer sees the job)
+ * @throws 403 not the job's contractor, 404, 409 not Assigned or Scheduled
+ */
+export async function declineAssignment(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, reason: string | undefined) {
+  if (partyOf(auth) !== 'contractor') throw forbidden();
+  await withLockedJob(deps, auth, uuid, async (trx, job, now) => {
+    if (job.contractor_id !== auth.contractorId) throw notFound('Job');
+    await moveJob(trx, auth, actor, now, job, {
+      to: STATUS.approved,
+      via: 'decline',
+      note: reason ? `Declined by the contractor: ${reason}` : 'Declined by the contractor',
+      action: 'job.assignment_decline',
+      set: { contractor_id: null, assigned_at: null, scheduled_for: null, time_range_id: null, contractor_accepted_at: null },
+    });
+  });
+  return { uuid, status_id: STATUS.approved, status: STATUS_NAMES[STATUS.approved]! };
+}
