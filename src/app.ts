@@ -20,6 +20,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { slaRulesRoutes } from './modules/sla-rules/sla-rules.routes.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -92,6 +93,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     activityLogRoutes(deps),
     jobsRoutes(deps),
     systemRoutes(deps, lifecycle),
+    slaRulesRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);
