@@ -21,6 +21,7 @@ import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { slaRulesRoutes } from './modules/sla-rules/sla-rules.routes.ts';
+import { devicesRoutes } from './modules/devices/devices.routes.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -94,6 +95,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     jobsRoutes(deps),
     systemRoutes(deps, lifecycle),
     slaRulesRoutes(deps),
+    devicesRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);
