@@ -22,6 +22,7 @@ import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { slaRulesRoutes } from './modules/sla-rules/sla-rules.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
+import { timeRangesRoutes } from './modules/time-ranges/time-ranges.routes.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     systemRoutes(deps, lifecycle),
     slaRulesRoutes(deps),
     devicesRoutes(deps),
+    timeRangesRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);
