@@ -23,6 +23,7 @@ import { usersRoutes } from './modules/users/users.routes.ts';
 import { slaRulesRoutes } from './modules/sla-rules/sla-rules.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
 import { timeRangesRoutes } from './modules/time-ranges/time-ranges.routes.ts';
+import { appearanceRoutes } from './modules/appearance/appearance.routes.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     slaRulesRoutes(deps),
     devicesRoutes(deps),
     timeRangesRoutes(deps),
+    appearanceRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);
