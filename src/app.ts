@@ -24,6 +24,7 @@ import { slaRulesRoutes } from './modules/sla-rules/sla-rules.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
 import { timeRangesRoutes } from './modules/time-ranges/time-ranges.routes.ts';
 import { appearanceRoutes } from './modules/appearance/appearance.routes.ts';
+import { workflowEngineRoutes } from './modules/workflow-engine/workflow-engine.routes.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     devicesRoutes(deps),
     timeRangesRoutes(deps),
     appearanceRoutes(deps),
+    workflowEngineRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);
