@@ -4,8 +4,10 @@
  */
 import type { DemoStep } from './context.ts';
 import { baseStep } from './base.ts';
+import { issue3Step } from './issue3.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
   // Areas append their steps below (one import and one entry each).
+  issue3Step,
 ];
