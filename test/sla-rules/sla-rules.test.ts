@@ -17,7 +17,7 @@ describe('branch SLA response-time rules (spec 4.7, 4.8)', () => {
     minimum_response_days: 1,
     description: 'Emergency jobs attended within 1 day',
   });
-  const ruleCount = async () => (await t.db.selectFrom('branch_sla_rules').select(t.db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  const ruleCount = async () => Number((await t.db.selectFrom('branch_sla_rules').select(t.db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 
   beforeAll(async () => {
     t = await buildTestApp();
