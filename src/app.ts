@@ -20,6 +20,11 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { slaRulesRoutes } from './modules/sla-rules/sla-rules.routes.ts';
+import { devicesRoutes } from './modules/devices/devices.routes.ts';
+import { timeRangesRoutes } from './modules/time-ranges/time-ranges.routes.ts';
+import { appearanceRoutes } from './modules/appearance/appearance.routes.ts';
+import { workflowEngineRoutes } from './modules/workflow-engine/workflow-engine.routes.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -92,6 +97,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     activityLogRoutes(deps),
     jobsRoutes(deps),
     systemRoutes(deps, lifecycle),
+    slaRulesRoutes(deps),
+    devicesRoutes(deps),
+    timeRangesRoutes(deps),
+    appearanceRoutes(deps),
+    workflowEngineRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

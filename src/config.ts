@@ -51,6 +51,11 @@ export interface Config {
   demo: { enabled: boolean; password: string; seed: number };
   /** Product version reported by the status endpoint. */
   version: string;
+  /**
+   * The connected n8n instance read by GET /api/workflow-engine/workflows (spec 4.15); url and
+   * apiKey are both set or both undefined (not configured: 503).
+   */
+  workflowEngine: { url: string | undefined; apiKey: string | undefined; timeoutMs: number };
 }
 
 /** Raised for a bad environment variable; the message names it. */
@@ -139,6 +144,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     }
   }
 
+  const engineUrl = url(env, 'CARETAKER_WORKFLOW_ENGINE_URL', ['http:', 'https:']);
+  const engineKey = str(env, 'CARETAKER_WORKFLOW_ENGINE_API_KEY');
+  if (engineUrl !== undefined && engineKey === undefined) {
+    throw new ConfigError('CARETAKER_WORKFLOW_ENGINE_API_KEY', 'must be set when CARETAKER_WORKFLOW_ENGINE_URL is set');
+  }
+  if (engineKey !== undefined && engineUrl === undefined) {
+    throw new ConfigError('CARETAKER_WORKFLOW_ENGINE_URL', 'must be set when CARETAKER_WORKFLOW_ENGINE_API_KEY is set');
+  }
+
   const config: Config = {
     port: int(env, 'PORT', 3000, 0, 65_535),
     host: str(env, 'HOST') ?? '127.0.0.1',
@@ -173,6 +187,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       seed: int(env, 'CARETAKER_DEMO_SEED', 20_261_121, 0, 2_147_483_647),
     },
     version: '2.0.0',
+    workflowEngine: {
+      url: engineUrl?.replace(/\/+$/, ''),
+      apiKey: engineKey,
+      timeoutMs: int(env, 'CARETAKER_WORKFLOW_ENGINE_TIMEOUT_MS', 5000, 100, 120_000),
+    },
   };
   return Object.freeze(config);
 }

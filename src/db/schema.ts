@@ -194,6 +194,8 @@ export interface JobTimeRangeTable {
   retired_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Owning agency (migration 0100); null for the global slots every agency sees. */
+  agency_id: Generated<number | null>;
 }
 
 export interface JobTable {
@@ -274,6 +276,50 @@ export interface IdempotencyKeyTable {
   expires_at: Timestamp;
 }
 
+/** A branch SLA response-time rule (spec 2.3a; docs/sla-rules.md). Soft-deleted. */
+export interface BranchSlaRuleTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  branch_id: number;
+  job_status_from_id: number;
+  job_status_to_id: number;
+  /** null: every job type. */
+  job_type_id: number | null;
+  /** 1 to 5; null: every priority. */
+  job_priority: number | null;
+  date_field_to_track: string;
+  date_field_to_compare: string;
+  minimum_response_days: number;
+  description: Generated<string>;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+/** A push-notification device token of a user (spec 2.4); unique by token_hash (SHA-256). */
+export interface DeviceTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  device_token: string;
+  token_hash: string;
+  platform: 'ios' | 'android' | 'web';
+  registered_at: Timestamp;
+}
+
+/** Dashboard appearance of a user (spec 2.5a); the banner file lives in the FileStore. */
+export interface UserAppearanceTable {
+  user_id: number;
+  dashboard_bg_custom: string | null;
+  banner_key: string | null;
+  banner_size: number | null;
+  banner_sha256: string | null;
+  banner_mime: string | null;
+  banner_uploaded_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   agencies: AgencyTable;
   branches: BranchTable;
@@ -298,6 +344,9 @@ export interface Database {
   job_notes: JobNoteTable;
   job_status_history: JobStatusHistoryTable;
   idempotency_keys: IdempotencyKeyTable;
+  branch_sla_rules: BranchSlaRuleTable;
+  device_tokens: DeviceTokenTable;
+  user_appearance: UserAppearanceTable;
 }
 
 export type User = Selectable<UserTable>;

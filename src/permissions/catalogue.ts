@@ -34,6 +34,7 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.jobs.assignment.manage', description: 'Assign jobs to contractors with a time slot and date', roles: [...STAFF, 'api'] },
   { key: 'api.jobs.assignment.respond', description: 'Accept or decline one\'s own job assignments (contractors)', roles: ['contractor'] },
   { key: 'api.jobs.delete.manage', description: 'Soft-delete closed or cancelled jobs (DELETE /api/jobs/{uuid}?soft_delete=true)', roles: ADMINS },
+  { key: 'api.jobs.time-ranges.admin', description: 'Create, rename and retire job time-range slots (agency admins: their agency\'s slots; SysOps: the global ones)', roles: ADMINS },
 ];
 
 /** Keys by name, for lookups. */

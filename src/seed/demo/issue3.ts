@@ -1,0 +1,88 @@
+/**
+ * Demo step for issue 3: SLA response-time rules for every branch, push device tokens for the demo
+ * accounts, dashboard appearance for two Northwind accounts, and a Northwind-only time slot.
+ */
+import { hashToken, newUuid } from '../../lib/crypto.ts';
+import type { DemoContext } from './context.ts';
+
+const DAY_MS = 86_400_000;
+
+interface RuleDef {
+  description: string;
+  from: number;
+  to: number;
+  type: number | null;
+  priority: number | null;
+  track: string;
+  compare: string;
+  days: number;
+}
+
+/** Rules every branch gets (statuses: 1 reported, 3 approved, 4 assigned, 5 scheduled, 6 in progress, 7 completed). */
+const RULES: RuleDef[] = [
+  { description: 'Emergency jobs attended within 1 day', from: 1, to: 6, type: 2, priority: 1, track: 'attended_at', compare: 'created_at', days: 1 },
+  { description: 'Urgent repairs attended within 3 days', from: 1, to: 6, type: 1, priority: 2, track: 'attended_at', compare: 'created_at', days: 3 },
+  { description: 'Routine repairs completed within 28 days', from: 1, to: 7, type: 1, priority: 3, track: 'completed_at', compare: 'created_at', days: 28 },
+  { description: 'Approved jobs assigned to a contractor within 2 days', from: 3, to: 4, type: null, priority: null, track: 'assigned_at', compare: 'approved_at', days: 2 },
+];
+const OPTIONAL_RULE: RuleDef = {
+  description: 'Inspections completed within 14 days of scheduling', from: 5, to: 7, type: 4, priority: null, track: 'completed_at', compare: 'scheduled_for', days: 14,
+};
+
+/** A deterministic device token for a platform, from the seeded random source. */
+function demoToken(ctx: DemoContext, platform: 'ios' | 'android' | 'web'): string {
+  const hex = (n: number) => Array.from({ length: n }, () => ctx.rng.int(0, 15).toString(16)).join('');
+  if (platform === 'ios') return hex(64);
+  if (platform === 'android') return `${hex(22)}:APA91b${hex(134)}`;
+  return `https://fcm.googleapis.com/fcm/send/${hex(11)}:${hex(140)}`;
+}
+
+/** Writes the issue 3 demo data. */
+export async function issue3Step(ctx: DemoContext): Promise<void> {
+  const { trx, now, ids } = ctx;
+  const branches = [
+    { id: ids.branches.leeds, agency: ids.agencies.northwind },
+    { id: ids.branches.york, agency: ids.agencies.northwind },
+    { id: ids.branches.london, agency: ids.agencies.southbank },
+  ];
+  const creator = ids.users['admin@northwind.test'] ?? null;
+  for (const branch of branches) {
+    const rules = ctx.rng.chance(0.5) ? [...RULES, OPTIONAL_RULE] : RULES;
+    for (const r of rules) {
+      await trx
+        .insertInto('branch_sla_rules')
+        .values({
+          uuid: newUuid(), agency_id: branch.agency, branch_id: branch.id, job_status_from_id: r.from, job_status_to_id: r.to,
+          job_type_id: r.type, job_priority: r.priority, date_field_to_track: r.track, date_field_to_compare: r.compare,
+          minimum_response_days: r.days, description: r.description,
+          created_by_user_id: branch.agency === ids.agencies.northwind ? creator : (ids.users['admin@southbank.test'] ?? null),
+          created_at: now, updated_at: now,
+        })
+        .execute();
+    }
+  }
+  ctx.log('demo: SLA rules');
+
+  for (const [email, userId] of Object.entries(ids.users)) {
+    const platforms = email.startsWith('api@') ? [] : ctx.rng.chance(0.5) ? (['ios', 'web'] as const) : (['android'] as const);
+    for (const platform of platforms) {
+      const token = demoToken(ctx, platform);
+      await trx
+        .insertInto('device_tokens')
+        .values({ user_id: userId, device_token: token, token_hash: hashToken(token), platform, registered_at: new Date(now.getTime() - ctx.rng.int(1, 60) * DAY_MS) })
+        .execute();
+    }
+  }
+  ctx.log('demo: device tokens');
+
+  const appearance: Array<[string, string]> = [['admin@northwind.test', '#1f4e79'], ['agent@northwind.test', 'ocean']];
+  for (const [email, bg] of appearance) {
+    const userId = ids.users[email];
+    if (userId !== undefined) await trx.insertInto('user_appearance').values({ user_id: userId, dashboard_bg_custom: bg, updated_at: now }).execute();
+  }
+  await trx
+    .insertInto('job_time_ranges')
+    .values({ range_label: 'Saturday morning 09:00-12:00', starts_at: '09:00', ends_at: '12:00', sort_order: 50, agency_id: ids.agencies.northwind, created_at: now, updated_at: now })
+    .execute();
+  ctx.log('demo: appearance and time ranges');
+}
