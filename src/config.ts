@@ -51,6 +51,17 @@ export interface Config {
   demo: { enabled: boolean; password: string; seed: number };
   /** Product version reported by the status endpoint. */
   version: string;
+  /** Outgoing e-mail (issue 5): SMTP when smtpUrl is set, else .eml files under <dataDir>/mail. */
+  mail: {
+    /** SMTP_URL, e.g. smtp://user:pass@host:587 (never logged). */
+    smtpUrl: string | undefined;
+    /** CARETAKER_MAIL_FROM: the From header. */
+    from: string;
+    /** CARETAKER_PUBLIC_URL without a trailing slash: base of links in e-mails. */
+    publicUrl: string;
+  };
+  /** Password-reset requests allowed per IP and per e-mail address per window (seconds). */
+  passwordReset: { ipMax: number; emailMax: number; windowS: number };
 }
 
 /** Raised for a bad environment variable; the message names it. */
@@ -128,6 +139,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   }
   const demoPassword = str(env, 'CARETAKER_DEMO_PASSWORD') ?? 'caretaker-demo';
   if (demoPassword.length < 8) throw new ConfigError('CARETAKER_DEMO_PASSWORD', 'must be at least 8 characters');
+  const mailFrom = str(env, 'CARETAKER_MAIL_FROM') ?? 'Caretaker <no-reply@caretaker.test>';
+  if (!/^([^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(mailFrom)) {
+    throw new ConfigError('CARETAKER_MAIL_FROM', "must be an address like 'Name <no-reply@example.com>' or 'no-reply@example.com'");
+  }
   const trustProxyRaw = str(env, 'CARETAKER_TRUST_PROXY');
   const trustProxy =
     trustProxyRaw === undefined || trustProxyRaw === 'false'
@@ -173,6 +188,16 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       seed: int(env, 'CARETAKER_DEMO_SEED', 20_261_121, 0, 2_147_483_647),
     },
     version: '2.0.0',
+    mail: {
+      smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+      from: mailFrom,
+      publicUrl: (url(env, 'CARETAKER_PUBLIC_URL', ['http:', 'https:']) ?? 'http://127.0.0.1:3000').replace(/\/+$/, ''),
+    },
+    passwordReset: {
+      ipMax: int(env, 'CARETAKER_PASSWORD_RESET_IP_MAX', 20, 1, 100_000),
+      emailMax: int(env, 'CARETAKER_PASSWORD_RESET_EMAIL_MAX', 5, 1, 1_000),
+      windowS: int(env, 'CARETAKER_PASSWORD_RESET_WINDOW_S', 3600, 60, 86_400),
+    },
   };
   return Object.freeze(config);
 }

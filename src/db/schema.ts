@@ -117,11 +117,14 @@ export interface UserTable {
   name: string;
   email: string;
   password_hash: string;
-  status: Generated<'active' | 'disabled'>;
+  /** 'invited': created with `invite: true`, waiting for the invitation to be accepted. */
+  status: Generated<'active' | 'disabled' | 'invited'>;
   last_login_at: Timestamp | null;
   disabled_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Set while an invitation is outstanding (migration 0400); null once accepted. */
+  invited_at: Timestamp | null;
 }
 
 /** login: 90-day bearer; mobile: one-year bearer; session: browser cookie. */
@@ -247,6 +250,18 @@ export interface JobNoteTable {
   edited_at: Timestamp | null;
 }
 
+/** Single-use tokens of invitations and password resets (migration 0400); SHA-256 only. */
+export interface UserTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: 'invitation' | 'password_reset';
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_by_user_id: number | null;
+}
+
 export interface Database {
   agencies: AgencyTable;
   branches: BranchTable;
@@ -269,6 +284,7 @@ export interface Database {
   job_time_ranges: JobTimeRangeTable;
   jobs: JobTable;
   job_notes: JobNoteTable;
+  user_tokens: UserTokenTable;
 }
 
 export type User = Selectable<UserTable>;
