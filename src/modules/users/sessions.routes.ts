@@ -3,14 +3,13 @@
  * (`authenticated`), a user's sessions for administrators (`api.users.sessions.manage`), and
  * POST /api/users/me/password.
  */
-import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { PaginationQuery } from '../../http/pagination.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { changePassword } from './password.service.ts';
 import { listOwnSessions, listUserSessions, revokeOtherOwnSessions, revokeOwnSession, revokeUserSessions } from './sessions.service.ts';
-import { ChangePasswordBody, CsrfOnlyBody, RevokedData, SessionDto, SessionIdParams, UserUuidParams } from './users.schemas.ts';
+import { ChangePasswordBody, CsrfOnlyBody, emptyBodyAsObject, RevokedData, SessionDto, SessionIdParams, UserUuidParams } from './users.schemas.ts';
 
 const SESSIONS = 'api.users.sessions.manage';
 const FIELDS =
@@ -40,11 +39,12 @@ export function sessionsRoutes(deps: AppDeps) {
 
     app.delete('/api/users/me/sessions', {
       config: { permission: 'authenticated' },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['users'],
         summary: 'Sign out everywhere else',
         description: 'Revokes every active token and session of the caller except the one of this request.',
-        body: Type.Optional(CsrfOnlyBody),
+        body: CsrfOnlyBody,
         response: responses(DataEnvelope(RevokedData), [401, 403, 429]),
       },
       handler: async (request) => ok({ revoked: await revokeOtherOwnSessions(deps, caller(request)) }, 'Signed out everywhere else'),
@@ -52,12 +52,13 @@ export function sessionsRoutes(deps: AppDeps) {
 
     app.delete('/api/users/me/sessions/:id', {
       config: { permission: 'authenticated' },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['users'],
         summary: 'Revoke one of the caller\'s sessions',
         description: 'The id comes from GET /api/users/me/sessions. Revoking the current one works like a logout. 404 for an id that is not an active session of the caller.',
         params: SessionIdParams,
-        body: Type.Optional(CsrfOnlyBody),
+        body: CsrfOnlyBody,
         response: responses(DataEnvelope(RevokedData), [400, 401, 403, 404, 429]),
       },
       handler: async (request) => ok({ revoked: await revokeOwnSession(deps, caller(request), request.params.id) }, 'Session revoked'),
@@ -81,12 +82,13 @@ export function sessionsRoutes(deps: AppDeps) {
 
     app.delete('/api/users/:uuid/sessions', {
       config: { permission: SESSIONS },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['users'],
         summary: "Revoke all of a user's sessions and tokens (administrators)",
         description: 'Every token and session of the user gets 401 at once. Same level rule as the list.',
         params: UserUuidParams,
-        body: Type.Optional(CsrfOnlyBody),
+        body: CsrfOnlyBody,
         response: responses(DataEnvelope(RevokedData), [400, 401, 403, 404, 429]),
       },
       handler: async (request) => ok({ revoked: await revokeUserSessions(deps, caller(request), request.params.uuid) }, 'Sessions revoked'),

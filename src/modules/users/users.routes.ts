@@ -3,7 +3,6 @@
  * (issue 5 item 1): list, create (password or invitation), read, update, disable, enable, invite.
  * Sessions and passwords are in sessions.routes.ts and password.routes.ts.
  */
-import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
@@ -12,7 +11,7 @@ import { resolvedPermissions } from '../auth/me.service.ts';
 import { reinvite } from './invitations.service.ts';
 import { passwordRoutes } from './password.routes.ts';
 import { sessionsRoutes } from './sessions.routes.ts';
-import { CreateUserBody, CsrfOnlyBody, ListUsersQuery, UpdateUserBody, UserDto, UserUuidParams } from './users.schemas.ts';
+import { CreateUserBody, CsrfOnlyBody, emptyBodyAsObject, ListUsersQuery, UpdateUserBody, UserDto, UserUuidParams } from './users.schemas.ts';
 import { createUser, getUser, listUsers, setUserEnabled, updateUser } from './users.service.ts';
 
 const MANAGE = 'api.users.manage';
@@ -111,7 +110,8 @@ export function usersRoutes(deps: AppDeps) {
       /** POST /api/users/{uuid}/disable | enable. */
       app.post(`/api/users/:uuid/${action}`, {
         config: { permission: MANAGE },
-        schema: {
+        preValidation: emptyBodyAsObject,
+      schema: {
           tags: ['users'],
           summary: action === 'disable' ? 'Disable a user (revokes all their tokens and sessions at once)' : 'Enable a disabled user',
           description:
@@ -120,7 +120,7 @@ export function usersRoutes(deps: AppDeps) {
               : 'The account returns to active (or invited, if it never accepted its invitation; send a new one). ') +
             `Not for one's own account. 409 when already ${action}d. ${LEVEL_RULE}`,
           params: UserUuidParams,
-          body: Type.Optional(CsrfOnlyBody),
+          body: CsrfOnlyBody,
           response: responses(DataEnvelope(UserDto), [400, 401, 403, 404, 409, 429]),
         },
         handler: async (request) =>
@@ -134,12 +134,13 @@ export function usersRoutes(deps: AppDeps) {
     /** POST /api/users/{uuid}/invite: a fresh invitation e-mail for a user still `invited`. */
     app.post('/api/users/:uuid/invite', {
       config: { permission: MANAGE },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['users'],
         summary: 'Send a new invitation e-mail',
         description: `For a user in status invited; earlier links stop working. 409 once accepted or when disabled; 502 when the mail server refuses. ${LEVEL_RULE}`,
         params: UserUuidParams,
-        body: Type.Optional(CsrfOnlyBody),
+        body: CsrfOnlyBody,
         response: responses(MessageEnvelope, [400, 401, 403, 404, 409, 429, 502]),
       },
       handler: async (request, reply) => {
