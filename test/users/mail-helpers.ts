@@ -16,11 +16,19 @@ export interface ReceivedMail {
 /** Starts an SMTP server on a free port (no TLS, auth optional) collecting every message. */
 export async function startSmtpServer() {
   const messages: ReceivedMail[] = [];
+  /** User names that authenticated (SMTP AUTH). */
+  const logins: string[] = [];
   const server = new SMTPServer({
     authOptional: true,
     hideSTARTTLS: true,
     disableReverseLookup: true,
     logger: false,
+    authMethods: ['PLAIN', 'LOGIN'],
+    allowInsecureAuth: true,
+    onAuth(auth, _session, callback) {
+      logins.push(auth.username ?? '');
+      callback(null, { user: auth.username });
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -40,6 +48,7 @@ export async function startSmtpServer() {
     port,
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    logins,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
