@@ -4,12 +4,12 @@
  */
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
-import { AppError, conflict } from '../../http/errors.ts';
+import { conflict } from '../../http/errors.ts';
 import { addSeconds, SECONDS } from '../../lib/clock.ts';
-import { hashToken, isTokenShaped, newToken } from '../../lib/crypto.ts';
-import { hashPassword } from '../../lib/passwords.ts';
+import { hashToken, newToken } from '../../lib/crypto.ts';
 import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
 import { invitationMail } from '../mail/templates.ts';
+import { redeemUserToken } from './password.service.ts';
 import { assertManageable, loadVisibleUser } from './users.policy.ts';
 import * as repo from './users.repository.ts';
 import type { UserRow } from './users.repository.ts';
@@ -82,23 +82,13 @@ export async function reinvite(deps: AppDeps, caller: Caller, uuid: string): Pro
  * it active; the token is consumed in one statement, so it works once even under concurrency.
  * @throws 400 'Invalid or expired invitation token' (unknown, used, expired, or account disabled)
  */
-export async function acceptInvitation(deps: AppDeps, actor: Actor, input: { token: string; password: string }): Promise<void> {
-  const invalid = () => new AppError('bad_request', 'Invalid or expired invitation token');
-  if (!isTokenShaped(input.token)) throw invalid();
-  const tokenHash = hashToken(input.token);
-  if (!(await repo.findOpenUserToken(deps.db, tokenHash, 'invitation', deps.clock.now()))) throw invalid();
-  const passwordHash = await hashPassword(input.password);
-  const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
-    const userId = await repo.consumeUserToken(trx, tokenHash, 'invitation', now);
-    const user = userId === undefined ? undefined : await repo.findUserById(trx, userId);
-    if (!user || user.status !== 'invited') throw invalid();
+export function acceptInvitation(deps: AppDeps, actor: Actor, input: { token: string; password: string }): Promise<void> {
+  return redeemUserToken(deps, 'invitation', 'invited', input, 'Invalid or expired invitation token', async (trx, user, passwordHash, now) => {
     await trx
       .updateTable('users')
       .set({ password_hash: passwordHash, status: 'active', invited_at: null, updated_at: now })
       .where('id', '=', user.id)
       .execute();
-    await repo.closeUserTokens(trx, user.id, now, 'invitation');
     await recordActivity(trx, actor, now, {
       action: 'user.invitation_accept',
       resourceType: 'user',

@@ -2,7 +2,9 @@
  * Passwords (issue 5 items 3 and 4; SECURITY.md promises 5, 11, 12): change by the account holder,
  * and reset by e-mail with a single-use token stored as SHA-256 and valid one hour.
  */
+import type { Transaction } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
+import type { Database } from '../../db/schema.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError } from '../../http/errors.ts';
 import { rateLimitError } from '../../http/rate-limit.ts';
@@ -13,6 +15,7 @@ import { recordActivity } from '../activity/activity.repository.ts';
 import { findUserByEmail, revokeUserTokens } from '../auth/auth.repository.ts';
 import { passwordResetMail } from '../mail/templates.ts';
 import * as repo from './users.repository.ts';
+import type { UserRow } from './users.repository.ts';
 
 /** Lifetime of a reset token in seconds (one hour). */
 export const RESET_TTL_S = SECONDS.hour;
@@ -106,24 +109,45 @@ export async function requestPasswordReset(deps: AppDeps, actor: Actor, emailInp
 }
 
 /**
- * POST /api/auth/password-reset/confirm (public): sets the new password, consumes the token in one
- * statement (single use even under concurrency) and revokes every token and session of the user.
- * @throws 400 'Invalid or expired reset token' (unknown, used, expired, or account not active)
+ * Redeems a single-use token (invitation or password reset) with a new password: checks it,
+ * hashes the password, then consumes the token in one statement inside a transaction (so it works
+ * once even under concurrency) and lets `apply` write the account change and its activity entry.
+ * @param requiredStatus the account status the token is valid for
+ * @throws 400 with `message` for a malformed, unknown, used or expired token or another status
  */
-export async function confirmPasswordReset(deps: AppDeps, actor: Actor, input: { token: string; new_password: string }): Promise<void> {
-  const invalid = () => new AppError('bad_request', 'Invalid or expired reset token');
+export async function redeemUserToken(
+  deps: AppDeps,
+  purpose: 'invitation' | 'password_reset',
+  requiredStatus: 'active' | 'invited',
+  input: { token: string; password: string },
+  message: string,
+  apply: (trx: Transaction<Database>, user: UserRow, passwordHash: string, now: Date) => Promise<void>,
+): Promise<void> {
+  const invalid = () => new AppError('bad_request', message);
   if (!isTokenShaped(input.token)) throw invalid();
   const tokenHash = hashToken(input.token);
-  if (!(await repo.findOpenUserToken(deps.db, tokenHash, 'password_reset', deps.clock.now()))) throw invalid();
-  const passwordHash = await hashPassword(input.new_password);
+  if (!(await repo.findOpenUserToken(deps.db, tokenHash, purpose, deps.clock.now()))) throw invalid();
+  const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    const userId = await repo.consumeUserToken(trx, tokenHash, 'password_reset', now);
+    const userId = await repo.consumeUserToken(trx, tokenHash, purpose, now);
     const user = userId === undefined ? undefined : await repo.findUserById(trx, userId);
-    if (!user || user.status !== 'active') throw invalid();
+    if (!user || user.status !== requiredStatus) throw invalid();
+    await repo.closeUserTokens(trx, user.id, now, purpose);
+    await apply(trx, user, passwordHash, now);
+  });
+}
+
+/**
+ * POST /api/auth/password-reset/confirm (public): sets the new password, consumes the token
+ * (single use even under concurrency) and revokes every token and session of the user.
+ * @throws 400 'Invalid or expired reset token' (unknown, used, expired, or account not active)
+ */
+export function confirmPasswordReset(deps: AppDeps, actor: Actor, input: { token: string; new_password: string }): Promise<void> {
+  const body = { token: input.token, password: input.new_password };
+  return redeemUserToken(deps, 'password_reset', 'active', body, 'Invalid or expired reset token', async (trx, user, passwordHash, now) => {
     await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', user.id).execute();
     const revoked = await revokeUserTokens(trx, user.id, now, 'password reset');
-    await repo.closeUserTokens(trx, user.id, now, 'password_reset');
     await recordActivity(trx, actor, now, {
       action: 'auth.password_reset',
       resourceType: 'user',
