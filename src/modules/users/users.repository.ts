@@ -65,10 +65,14 @@ export async function listUsers(db: DbOrTrx, f: UserFilter) {
   return { rows, total: total.n };
 }
 
-/** A role by id or code that the given agency may use (built-in or its own), or undefined. */
-export function findRole(db: DbOrTrx, ref: number | string, agencyId: number | null) {
+/**
+ * A role by id or code that the given agency may use (built-in or its own), or undefined.
+ * @param agencyId the agency; null: built-in roles only; 'any': every role (SysOps filters)
+ */
+export function findRole(db: DbOrTrx, ref: number | string, agencyId: number | null | 'any') {
   let q = db.selectFrom('roles').select(['id', 'code', 'name', 'level', 'agency_id']);
   q = typeof ref === 'number' || /^\d+$/.test(ref) ? q.where('id', '=', Number(ref)) : q.where('code', '=', ref);
+  if (agencyId === 'any') return q.executeTakeFirst();
   return q
     .where((eb) => (agencyId === null ? eb('agency_id', 'is', null) : eb.or([eb('agency_id', 'is', null), eb('agency_id', '=', agencyId)])))
     .executeTakeFirst();

@@ -188,7 +188,7 @@ export async function listUsers(deps: AppDeps, auth: AuthContext, query: ListUse
   }
   let roleId: number | undefined;
   if (query.role) {
-    const role = await repo.findRole(deps.db, query.role, agencyId ?? null);
+    const role = await repo.findRole(deps.db, query.role, agencyId ?? 'any');
     if (!role) throw notFound('Role');
     roleId = role.id;
   }
