@@ -8,6 +8,7 @@ import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './http/rate-limit.ts';
 import type { FileStore } from './storage/file-store.ts';
+import type { Mailer } from './modules/mail/mailer.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -18,6 +19,8 @@ export interface AppDeps {
   redis?: Redis | undefined;
   /** Uploaded files (documents, photos, banners). */
   files: FileStore;
+  /** Outgoing e-mail: SMTP when SMTP_URL is set, else .eml files (docs/email.md). */
+  mailer: Mailer;
   /** Process start time, for uptime. */
   startedAt: Date;
 }

@@ -93,7 +93,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   const modules: Array<(app: App) => Promise<void>> = [
     authRoutes(deps),
-    usersRoutes(),
+    usersRoutes(deps),
     activityLogRoutes(deps),
     jobsRoutes(deps),
     systemRoutes(deps, lifecycle),

@@ -56,6 +56,17 @@ export interface Config {
    * apiKey are both set or both undefined (not configured: 503).
    */
   workflowEngine: { url: string | undefined; apiKey: string | undefined; timeoutMs: number };
+  /** Outgoing e-mail (issue 5): SMTP when smtpUrl is set, else .eml files under <dataDir>/mail. */
+  mail: {
+    /** SMTP_URL, e.g. smtp://user:pass@host:587 (never logged). */
+    smtpUrl: string | undefined;
+    /** CARETAKER_MAIL_FROM: the From header. */
+    from: string;
+    /** CARETAKER_PUBLIC_URL without a trailing slash: base of links in e-mails. */
+    publicUrl: string;
+  };
+  /** Password-reset requests allowed per IP and per e-mail address per window (seconds). */
+  passwordReset: { ipMax: number; emailMax: number; windowS: number };
 }
 
 /** Raised for a bad environment variable; the message names it. */
@@ -133,6 +144,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   }
   const demoPassword = str(env, 'CARETAKER_DEMO_PASSWORD') ?? 'caretaker-demo';
   if (demoPassword.length < 8) throw new ConfigError('CARETAKER_DEMO_PASSWORD', 'must be at least 8 characters');
+  const mailFrom = str(env, 'CARETAKER_MAIL_FROM') ?? 'Caretaker <no-reply@caretaker.test>';
+  if (!/^([^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/.test(mailFrom)) {
+    throw new ConfigError('CARETAKER_MAIL_FROM', "must be an address like 'Name <no-reply@example.com>' or 'no-reply@example.com'");
+  }
   const trustProxyRaw = str(env, 'CARETAKER_TRUST_PROXY');
   const trustProxy =
     trustProxyRaw === undefined || trustProxyRaw === 'false'
@@ -191,6 +206,16 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       url: engineUrl?.replace(/\/+$/, ''),
       apiKey: engineKey,
       timeoutMs: int(env, 'CARETAKER_WORKFLOW_ENGINE_TIMEOUT_MS', 5000, 100, 120_000),
+    },
+    mail: {
+      smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+      from: mailFrom,
+      publicUrl: (url(env, 'CARETAKER_PUBLIC_URL', ['http:', 'https:']) ?? 'http://127.0.0.1:3000').replace(/\/+$/, ''),
+    },
+    passwordReset: {
+      ipMax: int(env, 'CARETAKER_PASSWORD_RESET_IP_MAX', 20, 1, 100_000),
+      emailMax: int(env, 'CARETAKER_PASSWORD_RESET_EMAIL_MAX', 5, 1, 1_000),
+      windowS: int(env, 'CARETAKER_PASSWORD_RESET_WINDOW_S', 3600, 60, 86_400),
     },
   };
   return Object.freeze(config);

@@ -12,6 +12,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { syncBuiltinRoles } from './permissions/roles.ts';
 import path from 'node:path';
 import { LocalFileStore } from './storage/file-store.ts';
+import { jsonLineLogger, NodemailerMailer, type MailLogger } from './modules/mail/mailer.ts';
 
 export interface Runtime {
   deps: AppDeps;
@@ -56,7 +57,7 @@ export function waitForRedis(redis: Redis, timeoutMs = 3_000): Promise<void> {
  */
 export async function openRuntime(
   config: Readonly<Config>,
-  options: { clock?: Clock; dataDir?: string; redisPrefix?: string; filesDir?: string } = {},
+  options: { clock?: Clock; dataDir?: string; redisPrefix?: string; filesDir?: string; mailDir?: string; mailLogger?: MailLogger } = {},
 ): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const database = createDatabase({
@@ -70,11 +71,18 @@ export async function openRuntime(
   if (redis) await waitForRedis(redis).catch(() => undefined);
   const limiter = new RateLimitStore(redis, options.redisPrefix ?? config.redisPrefix);
   const files = new LocalFileStore(options.filesDir ?? path.join(config.dataDir, 'files'));
-  const deps: AppDeps = { config, db: database.db, engine: database.engine, clock, limiter, redis, files, startedAt: clock.now() };
+  const mailer = new NodemailerMailer({
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    dir: options.mailDir ?? path.join(config.dataDir, 'mail'),
+    logger: options.mailLogger ?? jsonLineLogger(config.logLevel),
+  });
+  const deps: AppDeps = { config, db: database.db, engine: database.engine, clock, limiter, redis, files, mailer, startedAt: clock.now() };
   return {
     deps,
     database,
     close: async () => {
+      await mailer.close();
       redis?.disconnect();
       await database.close();
     },

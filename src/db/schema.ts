@@ -117,11 +117,14 @@ export interface UserTable {
   name: string;
   email: string;
   password_hash: string;
-  status: Generated<'active' | 'disabled'>;
+  /** 'invited': created with `invite: true`, waiting for the invitation to be accepted. */
+  status: Generated<'active' | 'disabled' | 'invited'>;
   last_login_at: Timestamp | null;
   disabled_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Set while an invitation is outstanding (migration 0400); null once accepted. */
+  invited_at: Timestamp | null;
 }
 
 /** login: 90-day bearer; mobile: one-year bearer; session: browser cookie. */
@@ -320,6 +323,18 @@ export interface UserAppearanceTable {
   updated_at: Timestamp;
 }
 
+/** Single-use tokens of invitations and password resets (migration 0400); SHA-256 only. */
+export interface UserTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: 'invitation' | 'password_reset';
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_by_user_id: number | null;
+}
+
 export interface Database {
   agencies: AgencyTable;
   branches: BranchTable;
@@ -347,6 +362,7 @@ export interface Database {
   branch_sla_rules: BranchSlaRuleTable;
   device_tokens: DeviceTokenTable;
   user_appearance: UserAppearanceTable;
+  user_tokens: UserTokenTable;
 }
 
 export type User = Selectable<UserTable>;

@@ -47,6 +47,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     dataDir: database.dataDir,
     redisPrefix: `caretaker-test:${randomBytes(6).toString('hex')}:`,
     filesDir: await mkdtemp(path.join(tmpdir(), 'caretaker-files-')),
+    mailDir: await mkdtemp(path.join(tmpdir(), 'caretaker-mail-')),
   });
   const app = await buildApp(runtime.deps, { logger: false });
   await app.ready();

@@ -6,10 +6,12 @@ import type { DemoStep } from './context.ts';
 import { baseStep } from './base.ts';
 import { jobsHistoryStep } from './jobs-history.ts';
 import { issue3Step } from './issue3.ts';
+import { usersStep } from './users.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
   // Areas append their steps below (one import and one entry each).
   jobsHistoryStep,
   issue3Step,
+  usersStep,
 ];
