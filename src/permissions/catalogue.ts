@@ -29,6 +29,11 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.users.appearance.manage', description: 'Read and change one\'s own dashboard appearance', roles: ALL },
   { key: 'page.settings.configuration', description: 'Read workflow-engine data and other configuration pages', roles: ADMINS },
   { key: 'api.jobs.manage.manage', description: 'List the jobs one may see and report or create jobs', roles: ALL },
+  { key: 'api.jobs.notes.manage', description: 'Read and write the case notes of the jobs one may see (tenants and contractors: the notes shared with them)', roles: ALL },
+  { key: 'api.jobs.documents.manage', description: 'List, upload, download and delete the documents of the jobs one may see', roles: ALL },
+  { key: 'api.jobs.photos.manage', description: 'List, upload, download and delete the photos of the jobs one may see', roles: ALL },
+  { key: 'api.calendar.view', description: 'Read the calendar of scheduled jobs one may see and manage one\'s own iCalendar feed key', roles: ALL },
+  { key: 'api.security.file-integrity.manage', description: 'Run the file-integrity scan over stored documents and photos', roles: ADMINS },
 ];
 
 /** Keys by name, for lookups. */
