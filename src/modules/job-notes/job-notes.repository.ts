@@ -11,7 +11,9 @@ function notesQuery(db: DbOrTrx, jobId: number, visibilities: readonly NoteVisib
     .leftJoin('users as u', 'u.id', 'n.author_user_id')
     .leftJoin('roles as r', 'r.id', 'u.role_id')
     .where('n.job_id', '=', jobId);
-  if (visibilities !== null) q = q.where('n.visibility', 'in', visibilities);
+  if (visibilities !== null) {
+    q = visibilities.length > 0 ? q.where('n.visibility', 'in', visibilities) : q.where((eb) => eb.lit(false));
+  }
   return q;
 }
 
