@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
+import { emptyBodyAsObject } from '../../http/optional-body.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { createFeedKey, feedKeyStatus, renderFeed, revokeFeedKey } from './calendar-feed.service.ts';
@@ -69,6 +70,7 @@ export function calendarRoutes(deps: AppDeps) {
     /** POST /api/calendar/feed-key: creates or regenerates the caller's feed key. */
     app.post('/api/calendar/feed-key', {
       config: { permission: PERMISSION },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['calendar'],
         summary: 'Create or regenerate the calendar feed key',
@@ -97,6 +99,7 @@ export function calendarRoutes(deps: AppDeps) {
     /** DELETE /api/calendar/feed-key: revokes the caller's key. */
     app.delete('/api/calendar/feed-key', {
       config: { permission: PERMISSION },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['calendar'],
         summary: 'Revoke the calendar feed key',

@@ -64,6 +64,7 @@ export const FeedKeyStatus = Type.Object({
   last_used_at: Nullable(Type.String({ format: 'date-time' })),
 });
 
-export const CsrfOnlyBody = Type.Optional(
-  Type.Object({ csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })) }, { additionalProperties: false }),
+export const CsrfOnlyBody = Type.Object(
+  { csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })) },
+  { additionalProperties: false, description: 'optional: may be left out entirely' },
 );

@@ -1,5 +1,6 @@
 /** POST /api/security/file-integrity/scan (issue 4 item 7; SECURITY.md promise 16). */
 import type { AppDeps } from '../../app-deps.ts';
+import { emptyBodyAsObject } from '../../http/optional-body.ts';
 import { DataEnvelope, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { scanFiles } from './file-integrity.service.ts';
@@ -10,6 +11,7 @@ export function fileIntegrityRoutes(deps: AppDeps) {
   return async function plugin(app: App): Promise<void> {
     app.post('/api/security/file-integrity/scan', {
       config: { permission: 'api.security.file-integrity.manage' },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['security'],
         summary: 'Re-verify the SHA-256 of stored documents and photos',

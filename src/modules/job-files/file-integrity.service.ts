@@ -47,13 +47,13 @@ const BATCH = 200;
  */
 export async function scanFiles(deps: AppDeps, auth: AuthContext, actor: Actor, input: ScanInput): Promise<ScanReportDto> {
   const agencyId = isSysOps(auth) ? null : (auth.agencyId ?? -1);
-  const onePage = input?.limit !== undefined;
-  let offset = input?.offset ?? 0;
+  const onePage = input.limit !== undefined;
+  let offset = input.offset ?? 0;
   const report: ScanReportDto = {
     total: 0, scanned: 0, ok: 0, mismatched: 0, missing: 0, next_offset: null, problems: [], scanned_at: deps.clock.now().toISOString(),
   };
   for (;;) {
-    const limit = onePage ? input!.limit! : BATCH;
+    const limit = onePage ? input.limit! : BATCH;
     const { rows, total } = await repo.filesForScan(deps.db, agencyId, { limit, offset });
     report.total = total;
     for (const row of rows) {

@@ -5,6 +5,7 @@
  */
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
+import { emptyBodyAsObject } from '../../http/optional-body.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { ACCEPTED_TEXT, contentDisposition, type FileKind } from './file-policy.ts';
@@ -91,6 +92,7 @@ export function jobFilesRoutes(deps: AppDeps) {
       /** DELETE .../{path}/{file_uuid}: soft delete by staff or the uploader. */
       app.delete(`${base}/:file_uuid`, {
         config: { permission },
+        preValidation: emptyBodyAsObject,
         schema: {
           tags: ['jobs'],
           summary: `Delete a ${one.toLowerCase()} (soft)`,

@@ -31,19 +31,18 @@ export const FileParams = Type.Object({
   file_uuid: Type.String({ format: 'uuid' }),
 });
 export const ListFilesQuery = Type.Object({ ...Pagination }, { additionalProperties: false });
-export const CsrfOnlyBody = Type.Optional(
-  Type.Object({ csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })) }, { additionalProperties: false }),
+export const CsrfOnlyBody = Type.Object(
+  { csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })) },
+  { additionalProperties: false, description: 'optional: may be left out entirely' },
 );
 
-export const ScanBody = Type.Optional(
-  Type.Object(
-    {
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'scan one page of this many files (default: all files)' })),
-      offset: Type.Optional(Type.Integer({ minimum: 0, description: 'files to skip, in id order (with limit)' })),
-      csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
-    },
-    { additionalProperties: false },
-  ),
+export const ScanBody = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'scan one page of this many files (default: all files)' })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, description: 'files to skip, in id order (with limit)' })),
+    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
+  },
+  { additionalProperties: false, description: 'optional: may be left out entirely' },
 );
 export type ScanInput = Static<typeof ScanBody>;
 
