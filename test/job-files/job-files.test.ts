@@ -2,18 +2,11 @@ import { createHash } from 'node:crypto';
 import archiver from 'archiver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cfbBytes, heicBytes, jpegBytes, pdfBytes, pngBytes } from '../../src/seed/demo/sample-files.ts';
-import { buildTestApp, type Client, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { jobWorld } from '../helpers/job-world.ts';
+import { form } from '../helpers/upload-form.ts';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-/** A multipart body with field `file` and optional text fields. */
-export function form(data: Buffer, filename: string, fields: Record<string, string> = {}, fileField = 'file'): FormData {
-  const f = new FormData();
-  for (const [k, v] of Object.entries(fields)) f.append(k, v);
-  f.append(fileField, new Blob([data]), filename);
-  return f;
-}
 
 async function docx(): Promise<Buffer> {
   const a = archiver('zip');
@@ -212,4 +205,3 @@ describe('job documents and photos', () => {
   });
 });
 
-export type { Client };
