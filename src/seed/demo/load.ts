@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import type { FileStore } from '../../storage/file-store.ts';
 import { createRng, type DemoContext } from './context.ts';
 import { DEMO_STEPS } from './steps.ts';
 
@@ -13,6 +14,8 @@ export interface DemoOptions {
   password: string;
   now: Date;
   log: (line: string) => void;
+  /** Store for demo photos and documents (optional). */
+  files?: FileStore;
 }
 
 /**
@@ -37,6 +40,7 @@ export async function loadDemoData(db: Kysely<Database>, opts: DemoOptions): Pro
         jobs: [],
       },
       log: opts.log,
+      ...(opts.files ? { files: opts.files } : {}),
     };
     for (const step of DEMO_STEPS) await step(ctx);
     return Object.keys(ctx.ids.users);

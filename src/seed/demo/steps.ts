@@ -4,8 +4,10 @@
  */
 import type { DemoStep } from './context.ts';
 import { baseStep } from './base.ts';
+import { jobFilesStep } from './job-files.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
   // Areas append their steps below (one import and one entry each).
+  jobFilesStep,
 ];
