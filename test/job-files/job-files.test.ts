@@ -62,7 +62,15 @@ describe('job documents and photos', () => {
     expect(log).toHaveLength(1);
   });
 
-  it('accepts JPEG, WebP-less HEIC photos and PDF, docx, legacy doc and plain-text documents', async () => {
+  it('keeps a Unicode file name for display and gives an ASCII fallback in Content-Disposition', async () => {
+    const up = await w.agentA1.client.post(photos, form(pngBytes(), 'Küche – Decke'));
+    expect(up.statusCode).toBe(201);
+    expect(up.json().data.filename).toBe('Küche – Decke');
+    const down = await w.agentA1.client.get(up.json().data.download_url);
+    expect(down.headers['content-disposition']).toBe(`inline; filename="K_che _ Decke.png"; filename*=UTF-8''K%C3%BCche%20%E2%80%93%20Decke.png`);
+  });
+
+  it('accepts JPEG and HEIC photos and PDF, docx, legacy doc and plain-text documents', async () => {
     const cases: Array<[string, Buffer, string, string]> = [
       [photos, jpegBytes(), 'boiler.jpeg', 'image/jpeg'],
       [photos, heicBytes(), 'IMG_0001.HEIC', 'image/heic'],
