@@ -5,7 +5,15 @@
  * Use as `preValidation: emptyBodyAsObject`.
  */
 import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { CSRF_FIELD_DESCRIPTION } from './route-types.ts';
 
 export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
   if (request.body === undefined || request.body === null) request.body = {};
 }
+
+/** Body of a write that carries nothing but an optional csrf_token (use with emptyBodyAsObject). */
+export const CsrfOnlyBody = Type.Object(
+  { csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })) },
+  { additionalProperties: false, description: 'optional: may be left out entirely' },
+);

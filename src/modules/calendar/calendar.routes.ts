@@ -6,11 +6,11 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
-import { emptyBodyAsObject } from '../../http/optional-body.ts';
+import { CsrfOnlyBody, emptyBodyAsObject } from '../../http/optional-body.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { createFeedKey, feedKeyStatus, renderFeed, revokeFeedKey } from './calendar-feed.service.ts';
-import { CalendarEntry, CalendarQuery, CsrfOnlyBody, FeedKeyCreated, FeedKeyStatus, FeedQuery } from './calendar.schemas.ts';
+import { CalendarEntry, CalendarQuery, FeedKeyCreated, FeedKeyStatus, FeedQuery } from './calendar.schemas.ts';
 import { listCalendar } from './calendar.service.ts';
 
 const PERMISSION = 'api.calendar.view';

@@ -1,6 +1,5 @@
 /** Schemas of the calendar endpoints (issue 4 item 8). */
 import { Type, type Static } from 'typebox';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { IsoDate, Pagination } from '../../http/pagination.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
@@ -64,7 +63,3 @@ export const FeedKeyStatus = Type.Object({
   last_used_at: Nullable(Type.String({ format: 'date-time' })),
 });
 
-export const CsrfOnlyBody = Type.Object(
-  { csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })) },
-  { additionalProperties: false, description: 'optional: may be left out entirely' },
-);

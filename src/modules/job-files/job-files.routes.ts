@@ -5,11 +5,11 @@
  */
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
-import { emptyBodyAsObject } from '../../http/optional-body.ts';
+import { CsrfOnlyBody, emptyBodyAsObject } from '../../http/optional-body.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { ACCEPTED_TEXT, contentDisposition, type FileKind } from './file-policy.ts';
-import { CsrfOnlyBody, FileParams, JobFile, JobParams, ListFilesQuery } from './job-files.schemas.ts';
+import { FileParams, JobFile, JobParams, ListFilesQuery } from './job-files.schemas.ts';
 import { deleteJobFile, downloadJobFile, listJobFiles, maxBytes, uploadJobFile } from './job-files.service.ts';
 import { readUpload } from './multipart.ts';
 

@@ -31,10 +31,6 @@ export const FileParams = Type.Object({
   file_uuid: Type.String({ format: 'uuid' }),
 });
 export const ListFilesQuery = Type.Object({ ...Pagination }, { additionalProperties: false });
-export const CsrfOnlyBody = Type.Object(
-  { csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })) },
-  { additionalProperties: false, description: 'optional: may be left out entirely' },
-);
 
 export const ScanBody = Type.Object(
   {
