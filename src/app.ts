@@ -18,6 +18,10 @@ import { validatorCompiler } from './http/validation.ts';
 import { activityLogRoutes } from './modules/admin/activity-log.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
+import { jobNotesRoutes } from './modules/job-notes/job-notes.routes.ts';
+import { jobFilesRoutes } from './modules/job-files/job-files.routes.ts';
+import { fileIntegrityRoutes } from './modules/job-files/file-integrity.routes.ts';
+import { calendarRoutes } from './modules/calendar/calendar.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { slaRulesRoutes } from './modules/sla-rules/sla-rules.routes.ts';
@@ -102,6 +106,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     timeRangesRoutes(deps),
     appearanceRoutes(deps),
     workflowEngineRoutes(deps),
+    jobNotesRoutes(deps),
+    jobFilesRoutes(deps),
+    fileIntegrityRoutes(deps),
+    calendarRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -335,6 +335,42 @@ export interface UserTokenTable {
   created_by_user_id: number | null;
 }
 
+/** Documents and photos of a job (issue 4 item 7); soft-deleted, bytes kept in the FileStore. */
+export interface JobFileTable {
+  id: Generated<number>;
+  uuid: string;
+  job_id: number;
+  agency_id: number;
+  kind: 'document' | 'photo';
+  /** Generated FileStore key; never the client's name. */
+  storage_key: string;
+  /** Sanitised client file name, for display only. */
+  original_filename: string;
+  mime: string;
+  ext: string;
+  size_bytes: number;
+  /** SHA-256 of the content at upload, hex. */
+  sha256: string;
+  description: string | null;
+  /** Staff only when true (hidden from tenants and contractors). */
+  internal: Generated<boolean>;
+  uploaded_by_user_id: number | null;
+  created_at: Timestamp;
+  deleted_at: Timestamp | null;
+  deleted_by_user_id: number | null;
+  /** Last file-integrity check and its outcome. */
+  verified_at: Timestamp | null;
+  integrity: Generated<'unverified' | 'ok' | 'mismatch' | 'missing'>;
+}
+
+/** One iCalendar feed key per user (issue 4 item 8); only the SHA-256 of the key is stored. */
+export interface CalendarFeedKeyTable {
+  user_id: number;
+  key_hash: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
 export interface Database {
   agencies: AgencyTable;
   branches: BranchTable;
@@ -363,6 +399,8 @@ export interface Database {
   device_tokens: DeviceTokenTable;
   user_appearance: UserAppearanceTable;
   user_tokens: UserTokenTable;
+  job_files: JobFileTable;
+  calendar_feed_keys: CalendarFeedKeyTable;
 }
 
 export type User = Selectable<UserTable>;

@@ -37,6 +37,11 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.jobs.time-ranges.admin', description: 'Create, rename and retire job time-range slots (agency admins: their agency\'s slots; SysOps: the global ones)', roles: ADMINS },
   { key: 'api.users.manage', description: 'Create, read, update, list, disable, enable and invite the users of one\'s agency (below one\'s own level)', roles: ADMINS },
   { key: 'api.users.sessions.manage', description: 'List and revoke the sessions and tokens of other users of one\'s agency', roles: ADMINS },
+  { key: 'api.jobs.notes.manage', description: 'Read and write the case notes of the jobs one may see (tenants and contractors: the notes shared with them)', roles: ALL },
+  { key: 'api.jobs.documents.manage', description: 'List, upload, download and delete the documents of the jobs one may see', roles: ALL },
+  { key: 'api.jobs.photos.manage', description: 'List, upload, download and delete the photos of the jobs one may see', roles: ALL },
+  { key: 'api.calendar.view', description: 'Read the calendar of scheduled jobs one may see and manage one\'s own iCalendar feed key', roles: ALL },
+  { key: 'api.security.file-integrity.manage', description: 'Run the file-integrity scan over stored documents and photos', roles: ADMINS },
 ];
 
 /** Keys by name, for lookups. */

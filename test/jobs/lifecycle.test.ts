@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOVES, STATUS, STATUS_NAMES, type Party } from '../../src/modules/jobs/lifecycle.ts';
-import { createRng } from '../../src/seed/demo/context.ts';
+import { createDemoContext } from '../../src/seed/demo/load.ts';
 import { jobsHistoryStep } from '../../src/seed/demo/jobs-history.ts';
 import { buildTestApp, csrf, type TestApp } from '../helpers/app.ts';
 import { insertJob, jobsWorld, type JobsWorld } from './fixtures.ts';
@@ -191,7 +191,7 @@ describe('jobs lifecycle: transition map, date fields, history, concurrency', ()
     const held = await jobAt(STATUS.onHold, { created_at: d(0), approved_at: d(1), assigned_at: d(2), updated_at: d(2) });
     const before = await t.db.selectFrom('job_status_history').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     await t.db.transaction().execute((trx) =>
-      jobsHistoryStep({ trx, rng: createRng(1), now: t.clock.now(), passwordHash: '', uuid: () => crypto.randomUUID(), ids: { agencies: { northwind: 0, southbank: 0 }, branches: { leeds: 0, york: 0, london: 0 }, users: {}, addresses: [], tenants: [], contractors: [], jobs: [], trades: {}, demoTenantId: 0, demoContractorId: 0 }, log: () => {} }),
+      jobsHistoryStep(createDemoContext(trx, { seed: 1, now: t.clock.now(), passwordHash: '' })),
     );
     const h = await history(closed.id);
     expect(h.map((r) => [r.from_status_id, r.to_status_id])).toEqual([[null, 1], [1, 3], [3, 5], [5, 6], [6, 7], [7, 8], [8, 9]]);

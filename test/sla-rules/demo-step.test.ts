@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng } from '../../src/seed/demo/context.ts';
+import { createDemoContext } from '../../src/seed/demo/load.ts';
 import { issue3Step } from '../../src/seed/demo/issue3.ts';
 import { buildTestApp, createAgency, createBranch, createUser, login, Client, type TestApp } from '../helpers/app.ts';
 
@@ -19,20 +19,16 @@ describe('issue 3 demo step: every endpoint has something to show', () => {
     const agentUser = await createUser(t.db, { role: 'agent', agencyId: northwind.id, branchId: leeds.id, email: 'agent@northwind.test' });
     const southAdmin = await createUser(t.db, { role: 'admin', agencyId: southbank.id, branchId: london.id, email: 'admin@southbank.test' });
     await t.db.transaction().execute((trx) =>
-      issue3Step({
-        trx,
-        rng: createRng(20_261_121),
-        now: t.clock.now(),
-        passwordHash: '',
-        uuid: () => crypto.randomUUID(),
-        ids: {
-          agencies: { northwind: northwind.id, southbank: southbank.id },
-          branches: { leeds: leeds.id, york: york.id, london: london.id },
-          users: { 'admin@northwind.test': adminUser.id, 'agent@northwind.test': agentUser.id, 'admin@southbank.test': southAdmin.id },
-          addresses: [], tenants: [], contractors: [], jobs: [], trades: {}, demoTenantId: 0, demoContractorId: 0,
-        },
-        log: () => {},
-      }),
+      issue3Step(
+        Object.assign(createDemoContext(trx, { seed: 20_261_121, now: t.clock.now(), passwordHash: '' }), {
+          ids: {
+            agencies: { northwind: northwind.id, southbank: southbank.id },
+            branches: { leeds: leeds.id, york: york.id, london: london.id },
+            users: { 'admin@northwind.test': adminUser.id, 'agent@northwind.test': agentUser.id, 'admin@southbank.test': southAdmin.id },
+            addresses: [], tenants: [], contractors: [], jobs: [], trades: {}, demoTenantId: 0, demoContractorId: 0,
+          },
+        }),
+      )
     );
     admin = new Client(t.app, await login(t.app, adminUser.email));
     agent = new Client(t.app, await login(t.app, agentUser.email));

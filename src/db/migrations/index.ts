@@ -7,11 +7,13 @@ import type { Migration } from 'kysely';
 import * as m0001 from './2026_11_21_0001_foundation.ts';
 import * as m0100 from './2026_11_21_0100_issue3.ts';
 import * as m0200 from './2026_11_21_0200_jobs_core.ts';
+import * as m0300 from './2026_11_21_0300_job_files_calendar.ts';
 import * as m0400 from './2026_11_21_0400_users.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
   '2026_11_21_0100_issue3': m0100,
   '2026_11_21_0200_jobs_core': m0200,
+  '2026_11_21_0300_job_files_calendar': m0300,
   '2026_11_21_0400_users': m0400,
 };

@@ -1,21 +1,13 @@
 /** Job lifecycle routes (issue 4 items 2 and 5): transitions, history, assignment, accept, decline. */
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
+import { CsrfOnlyBody as EmptyBody } from '../../http/optional-body.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { acceptAssignment, assignJob, declineAssignment, jobHistory, transitionJob } from './job-lifecycle.service.ts';
 import { AssignmentBody, DeclineBody, HistoryEntry, HistoryQuery, Job, JobParams, TransitionBody } from './jobs.schemas.ts';
 
-const EmptyBody = Type.Object({ csrf_token: Type.Optional(Type.String()) }, { additionalProperties: false });
 
-/**
- * Route preValidation hook: a write sent without a body (CSRF token in the header) is validated
- * as `{}`, so optional-body writes do not fail with 400 "body".
- */
-export async function emptyBodyAsObject(request: FastifyRequest): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
-}
 
 /** Registers the lifecycle routes. */
 export function jobLifecycleRoutes(deps: AppDeps) {
@@ -73,7 +65,6 @@ export function jobLifecycleRoutes(deps: AppDeps) {
     /** POST /api/jobs/{uuid}/assignment/accept: the contractor accepts. */
     app.post('/api/jobs/:uuid/assignment/accept', {
       config: { permission: 'api.jobs.assignment.respond' },
-      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['jobs'],
         summary: 'Accept an assignment (contractor)',
@@ -88,7 +79,6 @@ export function jobLifecycleRoutes(deps: AppDeps) {
     /** POST /api/jobs/{uuid}/assignment/decline: the contractor declines. */
     app.post('/api/jobs/:uuid/assignment/decline', {
       config: { permission: 'api.jobs.assignment.respond' },
-      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['jobs'],
         summary: 'Decline an assignment (contractor)',

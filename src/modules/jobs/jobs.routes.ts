@@ -2,7 +2,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { emptyBodyAsObject, jobLifecycleRoutes } from './job-lifecycle.routes.ts';
+import { jobLifecycleRoutes } from './job-lifecycle.routes.ts';
 import { listJobTypes, listStatuses } from './job-lifecycle.service.ts';
 import {
   CreateJobBody, DeleteJobBody, DeleteJobQuery, IdempotencyHeaders, Job, JobParams, JobType, ListJobsQuery, StatusInfo, UpdateJobBody,
@@ -116,7 +116,6 @@ export function jobsRoutes(deps: AppDeps) {
     /** DELETE /api/jobs/{uuid}: cancels (or, soft_delete=true, hides a closed job). */
     app.delete('/api/jobs/:uuid', {
       config: { permission: 'api.jobs.transitions.manage' },
-      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['jobs'],
         summary: 'Cancel a job (or soft-delete a closed one)',

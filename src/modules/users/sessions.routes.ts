@@ -9,7 +9,7 @@ import { PaginationQuery } from '../../http/pagination.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { changePassword } from './password.service.ts';
 import { listOwnSessions, listUserSessions, revokeOtherOwnSessions, revokeOwnSession, revokeUserSessions } from './sessions.service.ts';
-import { ChangePasswordBody, CsrfOnlyBody, emptyBodyAsObject, RevokedData, SessionDto, SessionIdParams, UserUuidParams } from './users.schemas.ts';
+import { ChangePasswordBody, CsrfOnlyBody, RevokedData, SessionDto, SessionIdParams, UserUuidParams } from './users.schemas.ts';
 
 const SESSIONS = 'api.users.sessions.manage';
 const FIELDS =
@@ -39,7 +39,6 @@ export function sessionsRoutes(deps: AppDeps) {
 
     app.delete('/api/users/me/sessions', {
       config: { permission: 'authenticated' },
-      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['users'],
         summary: 'Sign out everywhere else',
@@ -52,7 +51,6 @@ export function sessionsRoutes(deps: AppDeps) {
 
     app.delete('/api/users/me/sessions/:id', {
       config: { permission: 'authenticated' },
-      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['users'],
         summary: 'Revoke one of the caller\'s sessions',
@@ -82,7 +80,6 @@ export function sessionsRoutes(deps: AppDeps) {
 
     app.delete('/api/users/:uuid/sessions', {
       config: { permission: SESSIONS },
-      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['users'],
         summary: "Revoke all of a user's sessions and tokens (administrators)",

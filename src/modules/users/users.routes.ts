@@ -11,7 +11,7 @@ import { resolvedPermissions } from '../auth/me.service.ts';
 import { reinvite } from './invitations.service.ts';
 import { passwordRoutes } from './password.routes.ts';
 import { sessionsRoutes } from './sessions.routes.ts';
-import { CreateUserBody, CsrfOnlyBody, emptyBodyAsObject, ListUsersQuery, UpdateUserBody, UserDto, UserUuidParams } from './users.schemas.ts';
+import { CreateUserBody, CsrfOnlyBody, ListUsersQuery, UpdateUserBody, UserDto, UserUuidParams } from './users.schemas.ts';
 import { createUser, getUser, listUsers, setUserEnabled, updateUser } from './users.service.ts';
 
 const MANAGE = 'api.users.manage';
@@ -110,7 +110,6 @@ export function usersRoutes(deps: AppDeps) {
       /** POST /api/users/{uuid}/disable | enable. */
       app.post(`/api/users/:uuid/${action}`, {
         config: { permission: MANAGE },
-        preValidation: emptyBodyAsObject,
       schema: {
           tags: ['users'],
           summary: action === 'disable' ? 'Disable a user (revokes all their tokens and sessions at once)' : 'Enable a disabled user',
@@ -134,7 +133,6 @@ export function usersRoutes(deps: AppDeps) {
     /** POST /api/users/{uuid}/invite: a fresh invitation e-mail for a user still `invited`. */
     app.post('/api/users/:uuid/invite', {
       config: { permission: MANAGE },
-      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['users'],
         summary: 'Send a new invitation e-mail',

@@ -63,15 +63,8 @@ export const ListUsersQuery = Type.Object(
 );
 export type ListUsersQuery = Static<typeof ListUsersQuery>;
 
-export const CsrfOnlyBody = Type.Object({ csrf_token }, { additionalProperties: false });
+export { CsrfOnlyBody } from '../../http/optional-body.ts';
 
-/**
- * Route hook for writes whose body is optional (only csrf_token, or the X-CSRF-Token header):
- * a request without a body is validated as `{}` instead of failing with 400 "body".
- */
-export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
-}
 
 export const AcceptInvitationBody = Type.Object(
   { token: Type.String({ minLength: 1, maxLength: 200, description: 'token from the invitation e-mail' }), password: Password() },

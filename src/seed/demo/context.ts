@@ -5,6 +5,7 @@
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
+import type { FileStore } from '../../storage/file-store.ts';
 
 /** A deterministic random source (same seed, same sequence). */
 export interface Rng {
@@ -98,6 +99,8 @@ export interface DemoContext {
   passwordHash: string;
   ids: DemoIds;
   log: (line: string) => void;
+  /** Where demo uploads (photos, documents) are stored; steps skip files when absent. */
+  files?: FileStore;
 }
 
 /** One step of the demo data set; runs inside the loader's transaction. */

@@ -7,6 +7,7 @@ import { baseStep } from './base.ts';
 import { jobsHistoryStep } from './jobs-history.ts';
 import { issue3Step } from './issue3.ts';
 import { usersStep } from './users.ts';
+import { jobFilesStep } from './job-files.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -14,4 +15,5 @@ export const DEMO_STEPS: DemoStep[] = [
   jobsHistoryStep,
   issue3Step,
   usersStep,
+  jobFilesStep,
 ];

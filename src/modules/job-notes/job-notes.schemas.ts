@@ -1,0 +1,56 @@
+/** Schemas of the case-note endpoints (issue 4 item 6). */
+import { Type, type Static } from 'typebox';
+import { Pagination } from '../../http/pagination.ts';
+import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+
+export const NOTE_VISIBILITIES = ['internal', 'tenant', 'contractor', 'both'] as const;
+export type NoteVisibility = (typeof NOTE_VISIBILITIES)[number];
+
+const Visibility = Type.Union([Type.Literal('internal'), Type.Literal('tenant'), Type.Literal('contractor'), Type.Literal('both')], {
+  description: "internal: staff only; tenant: shared with the job's tenant; contractor: shared with the job's contractor; both: shared with both",
+});
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const Note = Type.Object(
+  {
+    uuid: Type.String({ format: 'uuid' }),
+    job_uuid: Type.String({ format: 'uuid' }),
+    body: Type.String(),
+    visibility: Visibility,
+    author_uuid: Nullable(Type.String({ format: 'uuid' })),
+    author_name: Nullable(Type.String()),
+    author_role: Nullable(Type.String({ description: 'role code of the author: sysops, admin, agent, api, contractor, tenant or a custom role' })),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+    edited_at: Nullable(Type.String({ format: 'date-time' })),
+    editable_until: Type.String({ format: 'date-time', description: 'created_at + 15 minutes; the author may edit until then' }),
+  },
+  { description: 'A case note of a job. Notes are never deleted: the record is evidence.' },
+);
+export type NoteDto = Static<typeof Note>;
+
+export const JobParams = Type.Object({ uuid: Type.String({ format: 'uuid', description: 'job uuid' }) });
+export const NoteParams = Type.Object({
+  uuid: Type.String({ format: 'uuid', description: 'job uuid' }),
+  note_uuid: Type.String({ format: 'uuid' }),
+});
+
+export const ListNotesQuery = Type.Object(
+  { visibility: Type.Optional(Visibility), ...Pagination },
+  { additionalProperties: false },
+);
+export type ListNotesInput = Static<typeof ListNotesQuery>;
+
+export const CreateNoteBody = Type.Object(
+  {
+    body: Type.String({ minLength: 1, maxLength: 10_000 }),
+    visibility: Type.Optional(Visibility),
+    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
+  },
+  { additionalProperties: false },
+);
+export type CreateNoteInput = Static<typeof CreateNoteBody>;
+
+export const UpdateNoteBody = CreateNoteBody;
+export type UpdateNoteInput = CreateNoteInput;

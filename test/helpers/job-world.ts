@@ -1,0 +1,92 @@
+/**
+ * A world with jobs for the areas hanging off a job (notes, files, calendar): on top of
+ * standardWorld, an address of branch A1 with a tenant, a contractor, their user accounts, an agent
+ * of branch A2, an unrelated tenant and contractor, and a job of each agency.
+ */
+import type { Db } from '../../src/db/database.ts';
+import { newUuid } from '../../src/lib/crypto.ts';
+import { standardWorld, userClient, type TestApp } from './app.ts';
+
+let counter = 0;
+
+/** Inserts a job with the foundation columns; returns id and uuid. */
+export async function insertJob(
+  db: Db,
+  j: {
+    agencyId: number;
+    branchId: number;
+    title?: string;
+    addressId?: number | null;
+    tenantId?: number | null;
+    contractorId?: number | null;
+    statusId?: number;
+    scheduledFor?: Date | null;
+    timeRangeId?: number | null;
+    estimatedCostPence?: number | null;
+    description?: string;
+  },
+) {
+  counter += 1;
+  const now = new Date('2026-11-20T09:00:00Z');
+  return db
+    .insertInto('jobs')
+    .values({
+      uuid: newUuid(),
+      agency_id: j.agencyId,
+      branch_id: j.branchId,
+      reference: `JOB-${String(counter).padStart(6, '0')}`,
+      title: j.title ?? 'Boiler not firing',
+      description: j.description ?? '',
+      priority: 2,
+      status_id: j.statusId ?? 5,
+      job_type_id: 1,
+      address_id: j.addressId ?? null,
+      tenant_id: j.tenantId ?? null,
+      contractor_id: j.contractorId ?? null,
+      time_range_id: j.timeRangeId ?? null,
+      scheduled_for: j.scheduledFor ?? null,
+      estimated_cost_pence: j.estimatedCostPence ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning(['id', 'uuid', 'reference'])
+    .executeTakeFirstOrThrow();
+}
+
+/** Builds the world; see the file comment. */
+export async function jobWorld(t: TestApp) {
+  const w = await standardWorld(t);
+  const db = t.db;
+  const now = new Date();
+  const address = await db
+    .insertInto('addresses')
+    .values({ uuid: newUuid(), agency_id: w.agencyA.id, branch_id: w.a1.id, line1: '12 Acacia Avenue', town: 'Leeds', postcode: 'LS6 2AB', created_at: now, updated_at: now })
+    .returning(['id', 'uuid'])
+    .executeTakeFirstOrThrow();
+  const tenantRow = async (name: string, agencyId: number) =>
+    db.insertInto('tenants').values({ uuid: newUuid(), agency_id: agencyId, name, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+  const contractorRow = async (name: string, agencyId: number) =>
+    db.insertInto('contractors').values({ uuid: newUuid(), agency_id: agencyId, company_name: name, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
+  const t1 = await tenantRow('Emily Clarke', w.agencyA.id);
+  await db.insertInto('tenant_addresses').values({ tenant_id: t1.id, address_id: address.id, created_at: now }).execute();
+  const t2 = await tenantRow('Other Tenant', w.agencyA.id);
+  const c1 = await contractorRow('Fletcher Plumbing', w.agencyA.id);
+  const c2 = await contractorRow('Other Trades', w.agencyA.id);
+  const tenant = await userClient(t, { role: 'tenant', agencyId: w.agencyA.id, tenantId: t1.id, name: 'Emily Clarke' });
+  const otherTenant = await userClient(t, { role: 'tenant', agencyId: w.agencyA.id, tenantId: t2.id });
+  const contractor = await userClient(t, { role: 'contractor', agencyId: w.agencyA.id, contractorId: c1.id, name: 'Dave Fletcher' });
+  const otherContractor = await userClient(t, { role: 'contractor', agencyId: w.agencyA.id, contractorId: c2.id });
+  const agentA2 = await userClient(t, { role: 'agent', agencyId: w.agencyA.id, branchId: w.a2.id });
+  const job = await insertJob(db, {
+    agencyId: w.agencyA.id,
+    branchId: w.a1.id,
+    addressId: address.id,
+    tenantId: t1.id,
+    contractorId: c1.id,
+    scheduledFor: new Date('2026-11-25T00:00:00Z'),
+    timeRangeId: 1,
+    estimatedCostPence: 12_000,
+  });
+  const jobB = await insertJob(db, { agencyId: w.agencyB.id, branchId: w.b1.id, title: 'Leaking tap' });
+  return { ...w, address, tenantId: t1.id, contractorId: c1.id, tenant, otherTenant, contractor, otherContractor, agentA2, job, jobB };
+}
