@@ -20,6 +20,10 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { addressesRoutes } from './modules/addresses/addresses.routes.ts';
+import { tenantsRoutes } from './modules/tenants/tenants.routes.ts';
+import { contractorsRoutes } from './modules/contractors/contractors.routes.ts';
+import { gdprRoutes } from './modules/gdpr/gdpr.routes.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -92,6 +96,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     activityLogRoutes(deps),
     jobsRoutes(deps),
     systemRoutes(deps, lifecycle),
+    addressesRoutes(deps),
+    tenantsRoutes(deps),
+    contractorsRoutes(deps),
+    gdprRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -29,6 +29,17 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.users.appearance.manage', description: 'Read and change one\'s own dashboard appearance', roles: ALL },
   { key: 'page.settings.configuration', description: 'Read workflow-engine data and other configuration pages', roles: ADMINS },
   { key: 'api.jobs.manage.manage', description: 'List the jobs one may see and report or create jobs', roles: ALL },
+  // People: tenants, addresses, contractors, GDPR (issue 3 item 3; issue 5 items 6, 7, 8).
+  { key: 'api.tenants.view', description: 'List, search and read tenant records', roles: [...STAFF, 'api'] },
+  { key: 'api.tenants.manage', description: 'Create and update tenant records', roles: [...STAFF, 'api'] },
+  { key: 'api.addresses.view', description: 'List, search and read property addresses', roles: [...STAFF, 'api'] },
+  { key: 'api.addresses.manage', description: 'Create and update property addresses', roles: [...STAFF, 'api'] },
+  { key: 'api.contractors.view', description: 'List and read contractors, trades and certificates; match contractors to a job', roles: [...STAFF, 'api'] },
+  { key: 'api.contractors.manage', description: 'Create and update contractors, their trades, coverage and certificates', roles: [...STAFF, 'api'] },
+  { key: 'api.contractors.trades.manage', description: "Create, rename and retire trades (the agency's own; SysOps the platform's)", roles: ADMINS },
+  { key: 'api.gdpr.consents.manage', description: 'Record, list and withdraw GDPR consents of tenants', roles: [...STAFF, 'api'] },
+  { key: 'api.tenants.gdpr-report.manage', description: 'Download the GDPR subject-access report of a tenant', roles: ADMINS },
+  { key: 'api.tenants.erase.manage', description: 'Erase (anonymise for good) a tenant under GDPR', roles: ADMINS },
 ];
 
 /** Keys by name, for lookups. */
