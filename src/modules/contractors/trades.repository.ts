@@ -25,10 +25,13 @@ export function findByCode(db: DbOrTrx, agencyId: number | null, code: string) {
     .executeTakeFirst();
 }
 
-/** Any trade with this code or (case-insensitive) name in the agency's view or another agency's platform view. */
-export function findClash(db: DbOrTrx, agencyId: number | null, code: string, name: string, exceptId?: number) {
+/**
+ * A trade clashing with a new code (when given) or name (case-insensitive): among the platform's
+ * and the agency's trades, or among every trade for a platform trade (agencyId null).
+ */
+export function findClash(db: DbOrTrx, agencyId: number | null, name: string, code?: string, exceptId?: number) {
   let q = db.selectFrom('trades').select('id')
-    .where((eb) => eb.or([eb('code', '=', code), eb(eb.fn('lower', ['name']), '=', name.toLowerCase())]))
+    .where((eb) => eb.or([eb(eb.fn('lower', ['name']), '=', name.toLowerCase()), ...(code !== undefined ? [eb('code', '=', code)] : [])]))
     .where((eb) => (agencyId === null ? eb.lit(true) : eb.or([eb('agency_id', 'is', null), eb('agency_id', '=', agencyId)])));
   if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
   return q.executeTakeFirst();

@@ -53,7 +53,7 @@ export async function createTrade(deps: AppDeps, auth: AuthContext, actor: Actor
   if (!name) throw invalidParam('name');
   const code = input.code ?? tradeCode(name);
   if (!/^[a-z][a-z0-9_]{1,59}$/.test(code)) throw invalidParam('code');
-  if (await repo.findClash(deps.db, agencyId, code, name)) throw conflict('A trade with this code or name already exists');
+  if (await repo.findClash(deps.db, agencyId, name, code)) throw conflict('A trade with this code or name already exists');
   const now = deps.clock.now();
   const id = await deps.db.transaction().execute(async (trx) => {
     const id = await repo.insertTrade(trx, { code, name, agency_id: agencyId });
@@ -73,7 +73,7 @@ export async function updateTrade(deps: AppDeps, auth: AuthContext, actor: Actor
   if (trade.agency_id === null && !isSysOps(auth)) throw forbidden('Platform trades are managed by SysOps');
   const name = input.name?.trim();
   if (input.name !== undefined && !name) throw invalidParam('name');
-  if (name && (await repo.findClash(deps.db, trade.agency_id, '\u0000', name, trade.id))) throw conflict('A trade with this code or name already exists');
+  if (name && (await repo.findClash(deps.db, trade.agency_id, name, undefined, trade.id))) throw conflict('A trade with this code or name already exists');
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
     await repo.updateTrade(trx, id, {
