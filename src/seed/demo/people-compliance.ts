@@ -40,15 +40,21 @@ export async function peopleComplianceStep(ctx: DemoContext): Promise<void> {
     byArea.set(area, list);
     districts.set(p.agency_id, byArea);
   }
+  // Districts of the jobs each contractor already works on decide its home area.
+  const worked = await trx.selectFrom('jobs as j').innerJoin('addresses as a', 'a.id', 'j.address_id')
+    .select(['j.contractor_id', 'a.postcode']).where('j.contractor_id', 'is not', null).orderBy('j.id').execute();
   let coverageRows = 0;
   for (const c of contractors) {
-    const areas = [...(districts.get(c.agency_id)?.values() ?? [])];
-    if (areas.length === 0) continue;
-    const pool = [...rng.pick(areas)].sort();
-    const chosen = new Set<string>();
-    const want = Math.min(pool.length, rng.int(2, 6));
+    const areas = districts.get(c.agency_id);
+    if (!areas || areas.size === 0) continue;
+    const own = worked.filter((j) => j.contractor_id === c.id).map((j) => j.postcode.split(' ')[0]!);
+    const counts = new Map<string, number>();
+    for (const d of own) counts.set(d.replace(/[0-9].*$/, ''), (counts.get(d.replace(/[0-9].*$/, '')) ?? 0) + 1);
+    const home = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
+    const pool = [...(home && areas.get(home) ? areas.get(home)! : rng.pick([...areas.values()]))].sort();
+    const chosen = new Set<string>(own.filter((d) => pool.includes(d)).slice(0, 6));
+    const want = Math.min(pool.length, Math.max(chosen.size, rng.int(2, 6)));
     while (chosen.size < want) chosen.add(rng.pick(pool));
-    if (c.id === demoContractor) for (const d of pool.slice(0, 3)) chosen.add(d);
     await trx.insertInto('contractor_coverage').values([...chosen].map((d) => ({ contractor_id: c.id, district: d })))
       .onConflict((oc) => oc.doNothing()).execute();
     coverageRows += chosen.size;
@@ -69,7 +75,7 @@ export async function peopleComplianceStep(ctx: DemoContext): Promise<void> {
   }
   const expiries = certs.map(() => rng.int(45, 700));
   const soon = certs.map((_, i) => i).filter((i) => certs[i]!.contractor !== demoContractor);
-  for (let n = 0; n < Math.min(5, soon.length); n++) expiries[soon[(n * 7) % soon.length]!] = rng.int(2, 28);
+  for (let n = 0; n < Math.min(6, soon.length); n++) expiries[soon[(n * 7 + 3) % soon.length]!] = rng.int(2, 28);
   const expiredIndex = soon.find((i) => certs[i]!.required);
   if (expiredIndex !== undefined) expiries[expiredIndex] = -rng.int(5, 40);
   if (certs.length > 0) {
