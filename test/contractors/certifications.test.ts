@@ -136,5 +136,11 @@ describe('contractor certificates: records, documents, expiring list', () => {
     expect((await contractor.client.get(`/api/contractors/${acme.uuid}/certifications`)).statusCode).toBe(403);
     expect((await contractor.client.post(`/api/contractors/${acme.uuid}/certifications`, { cert_type: 'chas', reference: 'x', expires_on: '2027-01-01' })).statusCode).toBe(403);
     expect((await w.agentA1.client.post(`/api/contractors/${acme.uuid}/certifications`, { cert_type: 'chas', reference: 'x', expires_on: '2027-01-01' }, { csrf: false })).statusCode).toBe(403);
+    const cert = (await w.agentA1.client.post(`/api/contractors/${acme.uuid}/certifications`, { cert_type: 'chas', reference: 'CH-P', expires_on: '2027-01-01' })).json().data;
+    expect((await contractor.client.delete(`/api/contractors/${acme.uuid}/certifications/${cert.uuid}`)).statusCode).toBe(403);
+    expect((await contractor.client.get(`/api/contractors/${acme.uuid}/certifications/${cert.uuid}/document`)).statusCode).toBe(403);
+    const pdf = multipart(PDF, 'c.pdf', 'application/pdf');
+    expect((await contractor.client.post(`/api/contractors/${acme.uuid}/certifications/${cert.uuid}/document`, pdf.payload, { headers: pdf.headers })).statusCode).toBe(403);
+    expect((await w.agentA1.client.get(`/api/contractors/${acme.uuid}/certifications`)).json().data.map((c: { uuid: string }) => c.uuid)).toContain(cert.uuid);
   });
 });

@@ -184,6 +184,11 @@ describe('trades: the managed list', () => {
     const api = await userClient(t, { role: 'api', agencyId: w.agencyA.id });
     expect((await api.client.post('/api/contractors/trades', { name: 'API trade' })).statusCode).toBe(403);
     expect((await w.adminA.client.post('/api/contractors/trades', { name: 'No csrf' }, { csrf: false })).statusCode).toBe(403);
+    const own = (await w.adminA.client.post('/api/contractors/trades', { name: 'Chimney sweeping' })).json().data;
+    expect((await w.adminA.client.put(`/api/contractors/trades/${own.ID}`, { name: 'Sweeping' }, { csrf: false })).statusCode).toBe(403);
+    expect((await w.agentA1.client.put(`/api/contractors/trades/${own.ID}`, { name: 'Sweeping' })).statusCode).toBe(403);
+    expect((await w.adminA.client.put(`/api/contractors/trades/${own.ID}`, { name: '' })).statusCode).toBe(400);
+    expect((await w.adminA.client.get('/api/contractors/trades')).json().data.find((x: { ID: number }) => x.ID === own.ID).name).toBe('Chimney sweeping');
     expect((await api.client.get('/api/contractors/trades')).statusCode).toBe(200);
   });
 });

@@ -3,6 +3,7 @@
  * latitude and longitude given together, the branch of the caller's agency, no second address of
  * the agency with the same first line and postcode. Every write is logged in its transaction.
  */
+import { cleanText as clean } from '../../lib/fields.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
@@ -89,7 +90,6 @@ async function branchId(deps: AppDeps, agencyId: number, uuid: string | null | u
   return branch.id;
 }
 
-const clean = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : v.trim() || null);
 
 /**
  * POST /api/addresses: creates an address of the caller's agency.

@@ -3,6 +3,7 @@
  * (visible, not retired) and coverage districts (valid outward codes, stored upper case).
  * Another agency's contractor is 404. Writes log in their transaction.
  */
+import { cleanText as clean } from '../../lib/fields.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { invalidParam, notFound } from '../../http/errors.ts';
@@ -17,7 +18,6 @@ import type {
 } from './contractors.schemas.ts';
 import { checkTradeIds } from './trades.service.ts';
 
-const clean = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : v.trim() || null);
 
 /** Wire shapes of contractor rows, with trades, coverage, contacts and login flag loaded in batches. */
 export async function toContractorDtos(db: DbOrTrx, rows: repo.ContractorRow[]): Promise<ContractorDto[]> {

@@ -3,6 +3,7 @@
  * consent for one purpose from a source at a time, and may withdraw it later. At most one consent
  * per person and purpose is in force; recording it again returns the one in force.
  */
+import { isoOrNull as iso } from '../../lib/fields.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
@@ -13,7 +14,6 @@ import { getTenantRow } from '../tenants/tenants.service.ts';
 import * as repo from './consents.repository.ts';
 import type { ConsentDto, CreateConsentInput, ListConsentsQuery } from './consents.schemas.ts';
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** Wire shape of a consent row. */
 export function toConsentDto(r: repo.ConsentRow): ConsentDto {
@@ -38,6 +38,13 @@ interface Person {
   userId: number | null;
 }
 
+/** A user account of an agency the caller may see. @throws 404 'User not found' */
+async function agencyUser(deps: AppDeps, auth: AuthContext, uuid: string): Promise<{ id: number; agency_id: number }> {
+  const u = await deps.db.selectFrom('users').select(['id', 'agency_id']).where('uuid', '=', uuid).executeTakeFirst();
+  if (!u || u.agency_id === null || !sameAgency(auth, u.agency_id)) throw notFound('User');
+  return { id: u.id, agency_id: u.agency_id };
+}
+
 async function person(deps: AppDeps, auth: AuthContext, tenantUuid: string | undefined, userUuid: string | undefined): Promise<Person> {
   if (tenantUuid) {
     const t = await getTenantRow(deps.db, auth, tenantUuid);
@@ -45,8 +52,7 @@ async function person(deps: AppDeps, auth: AuthContext, tenantUuid: string | und
     return { agencyId: t.agency_id, tenantId: t.id, userId: null };
   }
   if (userUuid) {
-    const u = await deps.db.selectFrom('users').select(['id', 'agency_id']).where('uuid', '=', userUuid).executeTakeFirst();
-    if (!u || u.agency_id === null || !sameAgency(auth, u.agency_id)) throw notFound('User');
+    const u = await agencyUser(deps, auth, userUuid);
     return { agencyId: u.agency_id, tenantId: null, userId: u.id };
   }
   throw invalidParam('tenant_uuid');
@@ -57,11 +63,7 @@ export async function listConsents(deps: AppDeps, auth: AuthContext, q: ListCons
   let tenantId: number | undefined;
   let userId: number | undefined;
   if (q.tenant_uuid) tenantId = (await getTenantRow(deps.db, auth, q.tenant_uuid)).id;
-  if (q.user_uuid) {
-    const u = await deps.db.selectFrom('users').select(['id', 'agency_id']).where('uuid', '=', q.user_uuid).executeTakeFirst();
-    if (!u || u.agency_id === null || !sameAgency(auth, u.agency_id)) throw notFound('User');
-    userId = u.id;
-  }
+  if (q.user_uuid) userId = (await agencyUser(deps, auth, q.user_uuid)).id;
   const { rows, total } = await repo.listConsents(deps.db, {
     agencyId: readAgency(auth), tenantId, userId, purpose: q.purpose, active: q.active, limit: q.limit, offset: q.offset,
   });

@@ -4,6 +4,7 @@
  * consents and activity entries about them or by them; as JSON or as a zip holding report.json
  * and README.txt. Each export is logged as `tenant.gdpr_export`.
  */
+import { isoOrNull as iso } from '../../lib/fields.ts';
 import archiver from 'archiver';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
@@ -15,7 +16,6 @@ import { consentsOfTenant } from './consents.repository.ts';
 import { toConsentDto } from './consents.service.ts';
 import * as repo from './report.repository.ts';
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /**
  * Builds the report and logs the export.

@@ -3,6 +3,8 @@
  * among the agency's live tenants, erased tenants read-only, and the tenant-address links.
  * A record of another agency is the same 404 as a missing one. Writes log in their transaction.
  */
+import { isoOrNull as iso } from '../../lib/fields.ts';
+import { cleanText as clean } from '../../lib/fields.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
@@ -17,7 +19,6 @@ import type {
   AssignAddressInput, CreateTenantInput, ListTenantsQuery, TenantDetailDto, TenantDto, UpdateTenantInput,
 } from './tenants.schemas.ts';
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** Wire shape of a tenant row. */
 export function toTenantDto(r: repo.TenantRow): TenantDto {
@@ -72,7 +73,6 @@ async function detail(db: DbOrTrx, row: repo.TenantRow): Promise<TenantDetailDto
   };
 }
 
-const clean = (v: string | null | undefined) => (v === undefined ? undefined : v === null ? null : v.trim() || null);
 
 /**
  * POST /api/tenants: creates a tenant of the caller's agency.
