@@ -76,7 +76,7 @@ describe('GDPR consents: give, list, withdraw', () => {
     const res = await w.agentA1.client.post(url, { source: 'phone' });
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ active: false, withdrawn_at: '2026-11-21T10:00:00.000Z', withdrawn_source: 'phone' });
-    const again = await w.agentA1.client.post(url, {});
+    const again = await w.agentA1.client.post(url);
     expect(again.statusCode).toBe(409);
     expect(again.json().error).toBe('Consent was already withdrawn on 2026-11-21T10:00:00.000Z');
     expect((await w.agentA1.client.get('/api/gdpr/consents?active=true')).json().count).toBe(2);

@@ -171,7 +171,7 @@ describe('GDPR subject-access report and erasure', () => {
     const other = (await w.adminA.client.post('/api/tenants', { name: 'Quiet Person', email: 'quiet@example.test' })).json().data;
     const otherId = (await t.db.selectFrom('tenants').select('id').where('uuid', '=', other.uuid).executeTakeFirstOrThrow()).id;
     await insertJob(t.db, { agencyId: w.agencyA.id, branchId: w.a1.id, tenantId: otherId, title: 'Done job', statusId: 9 });
-    const res = await w.adminA.client.post(`/api/tenants/${other.uuid}/erase`, {});
+    const res = await w.adminA.client.post(`/api/tenants/${other.uuid}/erase`);
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ forced: false, open_jobs: 0, users_disabled: 0 });
     expect(await occurrences(t, 'Quiet Person')).toEqual([]);

@@ -37,6 +37,11 @@ const ErasureData = Type.Object({
   activity_scrubbed: Type.Integer(),
 });
 
+/** Lets a POST without a body (only the X-CSRF-Token header) validate as an empty object. */
+async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}
+
 /** Registers the GDPR routes. */
 export function gdprRoutes(deps: AppDeps) {
   return async function plugin(app: App): Promise<void> {
@@ -75,6 +80,7 @@ export function gdprRoutes(deps: AppDeps) {
     /** POST /api/gdpr/consents/{uuid}/withdraw: withdraws a consent now. */
     app.post('/api/gdpr/consents/:uuid/withdraw', {
       config: { permission: 'api.gdpr.consents.manage' },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['gdpr'],
         summary: 'Withdraw a consent',
@@ -114,12 +120,13 @@ export function gdprRoutes(deps: AppDeps) {
     /** POST /api/tenants/{uuid}/erase: anonymises the tenant for good. */
     app.post('/api/tenants/:uuid/erase', {
       config: { permission: 'api.tenants.erase.manage' },
+      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['gdpr'],
         summary: 'Erase a tenant (GDPR)',
         description: 'Anonymises the tenant and their login accounts for good, keeping jobs and the activity log. 409 while an open job needs the tenant unless force: true from Admin or SysOps. Logged as tenant.erase (without the name). Needs a CSRF token.',
         params: UuidParams,
-        body: Type.Optional(EraseBody),
+        body: EraseBody,
         response: responses(DataEnvelope(ErasureData), [400, 401, 403, 404, 409, 429]),
       },
       handler: async (request) =>
