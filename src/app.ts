@@ -29,6 +29,10 @@ import { devicesRoutes } from './modules/devices/devices.routes.ts';
 import { timeRangesRoutes } from './modules/time-ranges/time-ranges.routes.ts';
 import { appearanceRoutes } from './modules/appearance/appearance.routes.ts';
 import { workflowEngineRoutes } from './modules/workflow-engine/workflow-engine.routes.ts';
+import { addressesRoutes } from './modules/addresses/addresses.routes.ts';
+import { tenantsRoutes } from './modules/tenants/tenants.routes.ts';
+import { contractorsRoutes } from './modules/contractors/contractors.routes.ts';
+import { gdprRoutes } from './modules/gdpr/gdpr.routes.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -110,6 +114,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     jobFilesRoutes(deps),
     fileIntegrityRoutes(deps),
     calendarRoutes(deps),
+    addressesRoutes(deps),
+    tenantsRoutes(deps),
+    contractorsRoutes(deps),
+    gdprRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -53,6 +53,9 @@ export interface TradeTable {
   id: Generated<number>;
   code: string;
   name: string;
+  /** null for the platform-wide trades; an agency's own trade otherwise (migration 0600). */
+  agency_id: ColumnType<number | null, number | null | undefined, number | null>;
+  retired_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface AddressTable {
@@ -69,6 +72,8 @@ export interface AddressTable {
   longitude: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Third address line (migration 0600). */
+  line3: Generated<string | null>;
 }
 
 export interface TenantTable {
@@ -81,6 +86,10 @@ export interface TenantTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   erased_at: Timestamp | null;
+  /** Migration 0600: a second number, how they like to be contacted, free-text notes. */
+  mobile: Generated<string | null>;
+  preferred_contact: Generated<string | null>;
+  notes: Generated<string | null>;
 }
 
 export interface TenantAddressTable {
@@ -99,6 +108,9 @@ export interface ContractorTable {
   phone: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Migration 0600. */
+  notes: Generated<string | null>;
+  active: Generated<boolean>;
 }
 
 export interface ContractorTradeTable {
@@ -371,6 +383,60 @@ export interface CalendarFeedKeyTable {
   last_used_at: Timestamp | null;
 }
 
+/** Further contacts of a contractor company (migration 0600). */
+export interface ContractorContactTable {
+  id: Generated<number>;
+  uuid: string;
+  contractor_id: number;
+  name: string;
+  role: string | null;
+  email: string | null;
+  phone: string | null;
+  is_primary: Generated<boolean>;
+  created_at: Timestamp;
+}
+
+/** Certificates of a contractor (Gas Safe, NICEIC, ...); dates are ISO dates (migration 0600). */
+export interface ContractorCertificationTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  contractor_id: number;
+  cert_type: string;
+  reference: string;
+  issued_on: ColumnType<string | null, string | null, string | null>;
+  expires_on: ColumnType<string, string, string>;
+  file_key: string | null;
+  file_mime: string | null;
+  file_size: number | null;
+  file_sha256: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+/** Postcode districts (outward codes such as LS6) a contractor covers (migration 0600). */
+export interface ContractorCoverageTable {
+  contractor_id: number;
+  district: string;
+}
+
+/** GDPR consent of a tenant (or user) for one purpose (migration 0600). */
+export interface GdprConsentTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  tenant_id: number | null;
+  user_id: number | null;
+  purpose: string;
+  source: string;
+  given_at: Timestamp;
+  withdrawn_at: Timestamp | null;
+  withdrawn_source: string | null;
+  recorded_by_user_id: number | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   agencies: AgencyTable;
   branches: BranchTable;
@@ -401,6 +467,10 @@ export interface Database {
   user_tokens: UserTokenTable;
   job_files: JobFileTable;
   calendar_feed_keys: CalendarFeedKeyTable;
+  contractor_contacts: ContractorContactTable;
+  contractor_certifications: ContractorCertificationTable;
+  contractor_coverage: ContractorCoverageTable;
+  gdpr_consents: GdprConsentTable;
 }
 
 export type User = Selectable<UserTable>;

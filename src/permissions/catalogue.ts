@@ -42,6 +42,17 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.jobs.photos.manage', description: 'List, upload, download and delete the photos of the jobs one may see', roles: ALL },
   { key: 'api.calendar.view', description: 'Read the calendar of scheduled jobs one may see and manage one\'s own iCalendar feed key', roles: ALL },
   { key: 'api.security.file-integrity.manage', description: 'Run the file-integrity scan over stored documents and photos', roles: ADMINS },
+  // People: tenants, addresses, contractors, GDPR (issue 3 item 3; issue 5 items 6, 7, 8).
+  { key: 'api.tenants.view', description: 'List, search and read tenant records', roles: [...STAFF, 'api'] },
+  { key: 'api.tenants.manage', description: 'Create and update tenant records', roles: [...STAFF, 'api'] },
+  { key: 'api.addresses.view', description: 'List, search and read property addresses', roles: [...STAFF, 'api'] },
+  { key: 'api.addresses.manage', description: 'Create and update property addresses', roles: [...STAFF, 'api'] },
+  { key: 'api.contractors.view', description: 'List and read contractors, trades and certificates; match contractors to a job', roles: [...STAFF, 'api'] },
+  { key: 'api.contractors.manage', description: 'Create and update contractors, their trades, coverage and certificates', roles: [...STAFF, 'api'] },
+  { key: 'api.contractors.trades.manage', description: "Create, rename and retire trades (the agency's own; SysOps the platform's)", roles: ADMINS },
+  { key: 'api.gdpr.consents.manage', description: 'Record, list and withdraw GDPR consents of tenants', roles: [...STAFF, 'api'] },
+  { key: 'api.tenants.gdpr-report.manage', description: 'Download the GDPR subject-access report of a tenant', roles: ADMINS },
+  { key: 'api.tenants.erase.manage', description: 'Erase (anonymise for good) a tenant under GDPR', roles: ADMINS },
 ];
 
 /** Keys by name, for lookups. */

@@ -1,10 +1,14 @@
 /**
- * Whether a contractor may be assigned a job (issue "People" item 6): the contractor must belong to
- * the job's agency. The contractors module extends this with trades and certificates (an expired
- * certificate required for the trade is 409 naming the certificate).
+ * Whether a contractor may be assigned a job (issue 5 item 6), called by the jobs area when it
+ * assigns: the contractor must belong to the job's agency and be active, and hold a valid
+ * certificate of a type the job's trade requires (REQUIRED_CERTIFICATES in certificates.ts) on
+ * the day of the work. Offering the trade is scored by matching, not enforced here.
  */
 import type { DbOrTrx } from '../activity/activity.repository.ts';
-import { notFound } from '../../http/errors.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { certificateVerdict, isoDay } from './certificates.ts';
+import { certificationsOf } from './contractors.repository.ts';
+import { findTrade } from './trades.repository.ts';
 
 export interface EligibilityInput {
   contractorId: number;
@@ -18,13 +22,22 @@ export interface EligibilityInput {
 /**
  * Checks that the contractor can be assigned.
  * @throws 404 'Contractor not found' when the contractor is not of the agency
+ * @throws 409 'Contractor is inactive', or naming the certificate: "Contractor's Gas Safe
+ *   certificate expired on 2026-10-31" / "Contractor has no NICEIC or NAPIT certificate"
  */
 export async function assertContractorAssignable(db: DbOrTrx, input: EligibilityInput): Promise<void> {
   const row = await db
     .selectFrom('contractors')
-    .select('id')
+    .select(['id', 'active'])
     .where('id', '=', input.contractorId)
     .where('agency_id', '=', input.agencyId)
     .executeTakeFirst();
   if (!row) throw notFound('Contractor');
+  if (!row.active) throw conflict('Contractor is inactive');
+  if (input.tradeId === null) return;
+  const trade = await findTrade(db, input.tradeId);
+  if (!trade) return;
+  const certs = await certificationsOf(db, [row.id]);
+  const verdict = certificateVerdict(certs, trade.code, isoDay(input.at));
+  if (!verdict.ok) throw conflict(verdict.reason);
 }

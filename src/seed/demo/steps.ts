@@ -8,6 +8,7 @@ import { jobsHistoryStep } from './jobs-history.ts';
 import { issue3Step } from './issue3.ts';
 import { usersStep } from './users.ts';
 import { jobFilesStep } from './job-files.ts';
+import { peopleComplianceStep } from './people-compliance.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -16,4 +17,5 @@ export const DEMO_STEPS: DemoStep[] = [
   issue3Step,
   usersStep,
   jobFilesStep,
+  peopleComplianceStep,
 ];

@@ -1,0 +1,86 @@
+/**
+ * Certificate types and the ONE map of certificates a trade requires (issue 5 item 6), with the
+ * pure verdict both the assignment check (eligibility.ts) and the matching (match.service.ts)
+ * use. Dates are ISO dates (YYYY-MM-DD); a certificate is valid through its expiry day.
+ */
+
+/** Certificate types: code -> display name. */
+export const CERT_TYPES = {
+  gas_safe: 'Gas Safe',
+  niceic: 'NICEIC',
+  napit: 'NAPIT',
+  oftec: 'OFTEC',
+  fensa: 'FENSA',
+  chas: 'CHAS',
+  public_liability: 'Public liability insurance',
+} as const;
+export type CertType = keyof typeof CERT_TYPES;
+export const CERT_TYPE_CODES = Object.keys(CERT_TYPES) as CertType[];
+
+/**
+ * Trade code -> the certificate types of which the contractor must hold at least one valid
+ * certificate to work in that trade. Trades not listed need none.
+ */
+export const REQUIRED_CERTIFICATES: Readonly<Record<string, readonly CertType[]>> = {
+  gas: ['gas_safe'],
+  heating: ['gas_safe', 'oftec'],
+  oil_heating: ['oftec'],
+  electrical: ['niceic', 'napit'],
+  glazing: ['fensa'],
+};
+
+/** Display name of a certificate type ("Gas Safe"); the code itself when unknown. */
+export function certName(type: string): string {
+  return (CERT_TYPES as Record<string, string>)[type] ?? type;
+}
+
+/** The required types of a trade joined for a message: "NICEIC or NAPIT". */
+export function requiredText(types: readonly string[]): string {
+  return types.map(certName).join(' or ');
+}
+
+export interface CertFact {
+  cert_type: string;
+  /** ISO date or null. */
+  issued_on: string | null;
+  /** ISO date. */
+  expires_on: string;
+}
+
+export type Verdict =
+  | { ok: true; required: false }
+  | { ok: true; required: true; cert: CertFact }
+  | { ok: false; required: true; reason: string; expired?: CertFact };
+
+/** UTC ISO date of an instant: 2026-11-21T09:00Z -> "2026-11-21". */
+export function isoDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/**
+ * Whether a contractor's certificates allow work in a trade on a day.
+ * @param certs the contractor's (not deleted) certificates
+ * @param tradeCode the trade's code; null means no requirement
+ * @param day ISO date of the work
+ * @returns ok with the certificate used (the one valid longest), or not ok with the reason: the
+ *   latest expired required certificate ("Contractor's Gas Safe certificate expired on
+ *   2026-10-31"), one not valid yet, or none held
+ */
+export function certificateVerdict(certs: readonly CertFact[], tradeCode: string | null, day: string): Verdict {
+  const required = tradeCode ? REQUIRED_CERTIFICATES[tradeCode] : undefined;
+  if (!required || required.length === 0) return { ok: true, required: false };
+  const relevant = certs.filter((c) => (required as readonly string[]).includes(c.cert_type));
+  const valid = relevant
+    .filter((c) => c.expires_on >= day && (c.issued_on === null || c.issued_on <= day))
+    .sort((a, b) => b.expires_on.localeCompare(a.expires_on));
+  if (valid[0]) return { ok: true, required: true, cert: valid[0] };
+  const expired = relevant.filter((c) => c.expires_on < day).sort((a, b) => b.expires_on.localeCompare(a.expires_on))[0];
+  if (expired) {
+    return { ok: false, required: true, expired, reason: `Contractor's ${certName(expired.cert_type)} certificate expired on ${expired.expires_on}` };
+  }
+  const future = relevant.sort((a, b) => (a.issued_on ?? '').localeCompare(b.issued_on ?? ''))[0];
+  if (future) {
+    return { ok: false, required: true, reason: `Contractor's ${certName(future.cert_type)} certificate is not valid until ${future.issued_on}` };
+  }
+  return { ok: false, required: true, reason: `Contractor has no ${requiredText(required)} certificate` };
+}

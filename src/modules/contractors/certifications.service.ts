@@ -1,0 +1,159 @@
+/**
+ * Certificates of contractors (issue 5 item 6): Gas Safe, NICEIC, NAPIT, OFTEC, FENSA, CHAS, ...
+ * with reference, issue and expiry dates and an optional document (PDF, JPEG or PNG, sniffed from
+ * the content and stored in deps.files); the list of certificates expiring soon.
+ */
+import type { AppDeps } from '../../app-deps.ts';
+import type { Actor, AuthContext } from '../../http/auth-context.ts';
+import { AppError, invalidParam, notFound } from '../../http/errors.ts';
+import { newUuid } from '../../lib/crypto.ts';
+import { sniffType } from '../../lib/sniff.ts';
+import { recordActivity } from '../activity/activity.repository.ts';
+import { readAgency } from '../addresses/agency-scope.ts';
+import { certName, isoDay } from './certificates.ts';
+import * as repo from './contractors.repository.ts';
+import type { CertificationDto, CreateCertificationInput } from './contractors.schemas.ts';
+import { getContractorRow } from './contractors.service.ts';
+
+/** Days within which a certificate counts as "expiring". */
+export const EXPIRING_DAYS = 30;
+/** Document types accepted for a certificate. */
+export const DOCUMENT_TYPES = new Set(['application/pdf', 'image/jpeg', 'image/png']);
+
+const DAY_MS = 86_400_000;
+
+/** Whole days from the UTC day of `today` to an ISO date (negative when past). */
+export function daysUntil(day: string, today: Date): number {
+  return Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${isoDay(today)}T00:00:00Z`)) / DAY_MS);
+}
+
+/** Wire shape of a certificate row, its status computed for `today`. */
+export function toCertificationDto(c: repo.CertRow, today: Date): CertificationDto {
+  const daysLeft = daysUntil(c.expires_on, today);
+  return {
+    uuid: c.uuid,
+    contractor_uuid: c.contractor_uuid,
+    company_name: c.company_name,
+    cert_type: c.cert_type,
+    cert_name: certName(c.cert_type),
+    reference: c.reference,
+    issued_on: c.issued_on,
+    expires_on: c.expires_on,
+    status: daysLeft < 0 ? 'expired' : daysLeft <= EXPIRING_DAYS ? 'expiring' : 'valid',
+    days_left: daysLeft,
+    has_document: c.file_key !== null,
+    document_mime: c.file_mime,
+    created_at: new Date(c.created_at).toISOString(),
+  };
+}
+
+/** GET /api/contractors/{uuid}/certifications: live certificates by expiry. @throws 404 */
+export async function listCertifications(deps: AppDeps, auth: AuthContext, uuid: string): Promise<CertificationDto[]> {
+  const row = await getContractorRow(deps.db, auth, uuid);
+  const today = deps.clock.now();
+  return (await repo.certificationsOf(deps.db, [row.id])).map((c) => toCertificationDto(c, today));
+}
+
+/**
+ * POST /api/contractors/{uuid}/certifications: records a certificate.
+ * @throws 400 expires_on before issued_on, 404 contractor
+ */
+export async function createCertification(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: CreateCertificationInput): Promise<CertificationDto> {
+  const row = await getContractorRow(deps.db, auth, uuid);
+  const reference = input.reference.trim();
+  if (!reference) throw invalidParam('reference');
+  if (input.issued_on && input.issued_on > input.expires_on) throw invalidParam('expires_on');
+  const now = deps.clock.now();
+  const certUuid = newUuid();
+  await deps.db.transaction().execute(async (trx) => {
+    const id = await repo.insertCertification(trx, {
+      uuid: certUuid,
+      agency_id: row.agency_id,
+      contractor_id: row.id,
+      cert_type: input.cert_type,
+      reference,
+      issued_on: input.issued_on ?? null,
+      expires_on: input.expires_on,
+      file_key: null,
+      file_mime: null,
+      file_size: null,
+      file_sha256: null,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    });
+    await recordActivity(trx, actor, now, {
+      action: 'contractor.add_certification', resourceType: 'contractor', resourceId: row.id, agencyId: row.agency_id,
+      details: { certification_id: id, cert_type: input.cert_type, expires_on: input.expires_on },
+    });
+  });
+  return toCertificationDto((await repo.findCertification(deps.db, row.id, certUuid))!, now);
+}
+
+async function certOf(deps: AppDeps, auth: AuthContext, uuid: string, certUuid: string) {
+  const row = await getContractorRow(deps.db, auth, uuid);
+  const cert = await repo.findCertification(deps.db, row.id, certUuid);
+  if (!cert) throw notFound('Certification');
+  return { row, cert };
+}
+
+/** DELETE /api/contractors/{uuid}/certifications/{cert_uuid}: removes (soft) a certificate. @throws 404 */
+export async function deleteCertification(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, certUuid: string): Promise<void> {
+  const { row, cert } = await certOf(deps, auth, uuid, certUuid);
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.updateCertification(trx, cert.id, { deleted_at: now, updated_at: now });
+    await recordActivity(trx, actor, now, {
+      action: 'contractor.remove_certification', resourceType: 'contractor', resourceId: row.id, agencyId: row.agency_id,
+      details: { certification_id: cert.id, cert_type: cert.cert_type },
+    });
+  });
+}
+
+/**
+ * POST /api/contractors/{uuid}/certifications/{cert_uuid}/document: stores the scanned
+ * certificate, replacing an earlier one. The type is sniffed from the content.
+ * @param data the uploaded bytes
+ * @throws 400 not a PDF, JPEG or PNG (or empty), 404 contractor or certificate
+ */
+export async function attachDocument(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, certUuid: string, data: Buffer): Promise<CertificationDto> {
+  const { row, cert } = await certOf(deps, auth, uuid, certUuid);
+  const type = data.length > 0 ? await sniffType(data) : undefined;
+  if (!type || !DOCUMENT_TYPES.has(type.mime)) throw new AppError('bad_request', 'The document must be a PDF, JPEG or PNG file');
+  const stored = await deps.files.put(data, type.ext);
+  const now = deps.clock.now();
+  try {
+    await deps.db.transaction().execute(async (trx) => {
+      await repo.updateCertification(trx, cert.id, { file_key: stored.key, file_mime: type.mime, file_size: stored.size, file_sha256: stored.sha256, updated_at: now });
+      await recordActivity(trx, actor, now, {
+        action: 'contractor.upload_certificate', resourceType: 'contractor', resourceId: row.id, agencyId: row.agency_id,
+        details: { certification_id: cert.id, mime: type.mime, size: stored.size, sha256: stored.sha256 },
+      });
+    });
+  } catch (err) {
+    await deps.files.delete(stored.key);
+    throw err;
+  }
+  if (cert.file_key) await deps.files.delete(cert.file_key);
+  return toCertificationDto((await repo.findCertification(deps.db, row.id, certUuid))!, now);
+}
+
+/** GET .../document: the stored document and its type. @throws 404 when none */
+export async function readDocument(deps: AppDeps, auth: AuthContext, uuid: string, certUuid: string): Promise<{ data: Buffer; mime: string; name: string }> {
+  const { cert } = await certOf(deps, auth, uuid, certUuid);
+  if (!cert.file_key || !cert.file_mime) throw notFound('Document');
+  const ext = cert.file_key.split('.').pop() ?? 'bin';
+  return { data: await deps.files.get(cert.file_key), mime: cert.file_mime, name: `${cert.cert_type}-${cert.reference.replace(/[^A-Za-z0-9-]/g, '_')}.${ext}` };
+}
+
+/**
+ * GET /api/contractors/certifications/expiring: the agency's live certificates expiring from
+ * today through today + `days`, soonest first.
+ * @returns { rows: CertificationDto[], total }
+ */
+export async function listExpiring(deps: AppDeps, auth: AuthContext, q: { days: number; limit: number; offset: number }) {
+  const today = deps.clock.now();
+  const to = isoDay(new Date(today.getTime() + q.days * DAY_MS));
+  const { rows, total } = await repo.expiring(deps.db, readAgency(auth), isoDay(today), to, q);
+  return { rows: rows.map((c) => toCertificationDto(c, today)), total };
+}

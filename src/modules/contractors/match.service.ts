@@ -1,0 +1,86 @@
+/**
+ * Ranking the agency's contractors for a job (issue 5 item 6): trade offered (50 points),
+ * coverage of the job's postcode district (30) and the certificates the trade requires (20, or 20
+ * when none is required). A contractor missing a required valid certificate is not eligible and
+ * scores 0. The trade is the job's trade, or General maintenance when the job has none.
+ */
+import type { AppDeps } from '../../app-deps.ts';
+import type { AuthContext } from '../../http/auth-context.ts';
+import { notFound } from '../../http/errors.ts';
+import { sameAgency } from '../addresses/agency-scope.ts';
+import { districtOf } from '../addresses/postcode.ts';
+import { REQUIRED_CERTIFICATES, certName, certificateVerdict, isoDay } from './certificates.ts';
+import * as repo from './contractors.repository.ts';
+import * as trades from './trades.repository.ts';
+
+/** Trade assumed for a job without one. */
+export const FALLBACK_TRADE = 'general_maintenance';
+export const POINTS = { trade: 50, coverage: 30, certificates: 20 } as const;
+
+export interface MatchRow {
+  contractor_uuid: string;
+  company_name: string;
+  score: number;
+  eligible: boolean;
+  reasons: string[];
+}
+
+/**
+ * GET /api/contractors/match?job_uuid=: contractors ranked for the job.
+ * @returns the job's trade, district and required certificates, and the ranked page
+ * @throws 404 'Job not found' for a job of another agency or none
+ */
+export async function matchContractors(deps: AppDeps, auth: AuthContext, q: { job_uuid: string; limit: number; offset: number }) {
+  const job = await deps.db
+    .selectFrom('jobs as j')
+    .leftJoin('addresses as a', 'a.id', 'j.address_id')
+    .select(['j.id', 'j.uuid', 'j.agency_id', 'j.trade_id', 'j.scheduled_for', 'a.postcode'])
+    .where('j.uuid', '=', q.job_uuid)
+    .where('j.deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!job || !sameAgency(auth, job.agency_id)) throw notFound('Job');
+  const trade = job.trade_id !== null
+    ? await trades.findTrade(deps.db, job.trade_id)
+    : await trades.findByCode(deps.db, job.agency_id, FALLBACK_TRADE);
+  const district = districtOf(job.postcode);
+  const now = deps.clock.now();
+  const workDay = isoDay(job.scheduled_for && new Date(job.scheduled_for) > now ? new Date(job.scheduled_for) : now);
+
+  const contractors = await repo.activeOfAgency(deps.db, job.agency_id);
+  const ids = contractors.map((c) => c.id);
+  const [tradeRows, coverage, certs] = await Promise.all([repo.tradesOf(deps.db, ids), repo.coverageOf(deps.db, ids), repo.certificationsOf(deps.db, ids)]);
+
+  const ranked: MatchRow[] = contractors.map((c) => {
+    const reasons: string[] = [];
+    let score = 0;
+    if (trade) {
+      if (tradeRows.some((t) => t.contractor_id === c.id && t.id === trade.id)) {
+        score += POINTS.trade;
+        reasons.push(`Offers ${trade.name}`);
+      } else reasons.push(`Does not offer ${trade.name}`);
+    }
+    if (district) {
+      if (coverage.some((v) => v.contractor_id === c.id && v.district === district)) {
+        score += POINTS.coverage;
+        reasons.push(`Covers ${district}`);
+      } else reasons.push(`Does not cover ${district}`);
+    } else reasons.push('Job has no postcode: coverage not scored');
+    const verdict = certificateVerdict(certs.filter((x) => x.contractor_id === c.id), trade?.code ?? null, workDay);
+    let eligible = true;
+    if (!verdict.ok) {
+      eligible = false;
+      score = 0;
+      reasons.push(verdict.reason);
+    } else {
+      score += POINTS.certificates;
+      reasons.push(verdict.required ? `${certName(verdict.cert.cert_type)} certificate valid until ${verdict.cert.expires_on}` : `No certificate required${trade ? ` for ${trade.name}` : ''}`);
+    }
+    return { contractor_uuid: c.uuid, company_name: c.company_name, score, eligible, reasons };
+  });
+  ranked.sort((a, b) => Number(b.eligible) - Number(a.eligible) || b.score - a.score || a.company_name.localeCompare(b.company_name));
+  return {
+    job: { uuid: job.uuid, trade: trade?.code ?? null, district, required_certificates: [...(trade ? REQUIRED_CERTIFICATES[trade.code] ?? [] : [])] },
+    rows: ranked.slice(q.offset, q.offset + q.limit),
+    total: ranked.length,
+  };
+}

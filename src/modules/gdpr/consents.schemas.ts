@@ -1,0 +1,60 @@
+/** Schemas of the GDPR consent endpoints (issue 5 item 8). */
+import { Type, type Static } from 'typebox';
+import { Pagination } from '../../http/pagination.ts';
+
+/** Purposes a consent can be given for. */
+export const CONSENT_PURPOSES = ['marketing_email', 'sms_updates', 'data_sharing_contractors', 'satisfaction_surveys', 'phone_calls', 'photos_of_property'] as const;
+/** Where a consent (or its withdrawal) came from. */
+export const CONSENT_SOURCES = ['web_form', 'phone', 'email', 'in_person', 'tenancy_agreement', 'api'] as const;
+
+const Purpose = Type.Union(CONSENT_PURPOSES.map((p) => Type.Literal(p)));
+const Source = Type.Union(CONSENT_SOURCES.map((s) => Type.Literal(s)));
+const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
+
+export const Consent = Type.Object(
+  {
+    uuid: Type.String({ format: 'uuid' }),
+    tenant_uuid: Nullable(Type.String({ format: 'uuid' })),
+    user_uuid: Nullable(Type.String({ format: 'uuid' })),
+    purpose: Type.String({ description: CONSENT_PURPOSES.join(' | ') }),
+    source: Type.String({ description: CONSENT_SOURCES.join(' | ') }),
+    given_at: Type.String({ format: 'date-time' }),
+    withdrawn_at: Nullable(Type.String({ format: 'date-time' })),
+    withdrawn_source: Nullable(Type.String()),
+    active: Type.Boolean({ description: 'given and not withdrawn' }),
+    recorded_by: Nullable(Type.String({ description: 'name of the user who recorded it' })),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { description: 'A consent of a person for one purpose' },
+);
+export type ConsentDto = Static<typeof Consent>;
+
+export const ListConsentsQuery = Type.Object(
+  {
+    tenant_uuid: Type.Optional(Type.String({ format: 'uuid' })),
+    user_uuid: Type.Optional(Type.String({ format: 'uuid' })),
+    purpose: Type.Optional(Purpose),
+    active: Type.Optional(Type.Boolean({ description: 'true: only consents in force; false: only withdrawn' })),
+    ...Pagination,
+  },
+  { additionalProperties: false },
+);
+export type ListConsentsQuery = Static<typeof ListConsentsQuery>;
+
+export const CreateConsentBody = Type.Object(
+  {
+    tenant_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'the person: a tenant (or send user_uuid)' })),
+    user_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'the person: a user account of the agency' })),
+    purpose: Purpose,
+    source: Source,
+    given_at: Type.Optional(Type.String({ format: 'date-time', description: 'default now; never in the future' })),
+    csrf_token: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type CreateConsentInput = Static<typeof CreateConsentBody>;
+
+export const WithdrawConsentBody = Type.Object(
+  { source: Type.Optional(Source), csrf_token: Type.Optional(Type.String()) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,147 @@
+/**
+ * GDPR erasure of a tenant (issue 5 item 8): anonymises the person for good while jobs and the
+ * activity log keep their shape. The tenant's name becomes "Erased tenant 4f2a", contact details
+ * and notes are cleared, address links removed, consents in force withdrawn; their login
+ * accounts are disabled, anonymised and their tokens revoked; their name, e-mail and phone
+ * numbers are scrubbed from the agency's job titles, descriptions and notes and from activity
+ * entries. Refused (409) while an open job needs them, unless an administrator sends force.
+ * Logged as `tenant.erase` without the name.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { AppDeps } from '../../app-deps.ts';
+import type { Actor, AuthContext } from '../../http/auth-context.ts';
+import { conflict, forbidden } from '../../http/errors.ts';
+import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
+import { likeEscape } from '../addresses/addresses.repository.ts';
+import { getTenantRow } from '../tenants/tenants.service.ts';
+import { openJobCount, usersOfTenant } from './report.repository.ts';
+
+export interface ErasureResult {
+  uuid: string;
+  name: string;
+  erased_at: string;
+  forced: boolean;
+  open_jobs: number;
+  users_disabled: number;
+  jobs_scrubbed: number;
+  notes_scrubbed: number;
+  activity_scrubbed: number;
+}
+
+interface Term {
+  text: string;
+  replacement: string;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Replaces every case-insensitive occurrence of each term. */
+export function scrubText(value: string, terms: Term[]): string {
+  let out = value;
+  for (const t of terms) out = out.replace(new RegExp(escapeRe(t.text), 'gi'), t.replacement);
+  return out;
+}
+
+/** True when the caller may force an erasure: an administrator (Admin or SysOps). */
+function isAdministrator(auth: AuthContext): boolean {
+  return auth.roleCode === 'admin' || auth.roleCode === 'sysops';
+}
+
+async function scrubJobs(trx: DbOrTrx, agencyId: number, terms: Term[]) {
+  const any = (col: 'j.title' | 'j.description' | 'n.body') => (eb: any) => eb.or(terms.map((t) => eb(col, 'ilike', `%${likeEscape(t.text)}%`)));
+  const jobs = await trx.selectFrom('jobs as j').select(['j.id', 'j.title', 'j.description']).where('j.agency_id', '=', agencyId)
+    .where((eb) => eb.or([any('j.title')(eb), any('j.description')(eb)])).execute();
+  for (const j of jobs) {
+    await trx.updateTable('jobs').set({ title: scrubText(j.title, terms), description: scrubText(j.description, terms) }).where('id', '=', j.id).execute();
+  }
+  const notes = await trx.selectFrom('job_notes as n').innerJoin('jobs as j', 'j.id', 'n.job_id').select(['n.id', 'n.body'])
+    .where('j.agency_id', '=', agencyId).where((eb) => any('n.body')(eb)).execute();
+  for (const n of notes) await trx.updateTable('job_notes').set({ body: scrubText(n.body, terms) }).where('id', '=', n.id).execute();
+  return { jobs: jobs.length, notes: notes.length };
+}
+
+async function scrubActivity(trx: DbOrTrx, agencyId: number, userIds: number[], terms: Term[], userName: (id: number) => string, email: string | null) {
+  let count = 0;
+  for (const id of userIds) {
+    const r = await trx.updateTable('activity_log').set({ user_name: userName(id) }).where('user_id', '=', id).executeTakeFirst();
+    count += Number(r.numUpdatedRows);
+  }
+  const emails = [email, ...terms.map((t) => t.text).filter((t) => t.includes('@'))].filter((e): e is string => !!e);
+  for (const e of new Set(emails.map((x) => x.toLowerCase()))) {
+    const r = await trx.updateTable('activity_log').set({ user_name: '[erased]' }).where(sql`lower(user_name)`, '=', e).executeTakeFirst();
+    count += Number(r.numUpdatedRows);
+  }
+  const rows = await trx.selectFrom('activity_log').select(['id', sql<string>`details::text`.as('details')])
+    .where('details', 'is not', null)
+    .where((eb) => eb.or([eb('agency_id', '=', agencyId), ...(userIds.length ? [eb('user_id', 'in', userIds)] : [])]))
+    .where((eb) => eb.or(terms.map((t) => eb(sql`details::text`, 'ilike', `%${likeEscape(JSON.stringify(t.text).slice(1, -1))}%`))))
+    .execute();
+  const jsonTerms = terms.map((t) => ({ text: JSON.stringify(t.text).slice(1, -1), replacement: JSON.stringify(t.replacement).slice(1, -1) }));
+  for (const r of rows) {
+    await trx.updateTable('activity_log').set({ details: scrubText(r.details, jsonTerms) }).where('id', '=', r.id).execute();
+  }
+  return count + rows.length;
+}
+
+/**
+ * POST /api/tenants/{uuid}/erase.
+ * @param force erase although open jobs need the tenant (administrators only)
+ * @returns what was done (no personal data)
+ * @throws 404 tenant, 409 already erased or open jobs without force, 403 force by a
+ *   non-administrator
+ */
+export async function eraseTenant(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, force: boolean): Promise<ErasureResult> {
+  const tenant = await getTenantRow(deps.db, auth, uuid);
+  if (tenant.erased_at !== null) throw conflict('Tenant has already been erased');
+  const users = await usersOfTenant(deps.db, tenant.id);
+  const userIds = users.map((u) => u.id);
+  const open = await openJobCount(deps.db, tenant.id, userIds);
+  if (open > 0 && !force) {
+    throw conflict(`Tenant has ${open} open job${open === 1 ? '' : 's'}; close ${open === 1 ? 'it' : 'them'} first, or an administrator may send force: true`);
+  }
+  if (force && open > 0 && !isAdministrator(auth)) throw forbidden('Only an administrator may force an erasure');
+
+  const now = deps.clock.now();
+  const tag = tenant.uuid.replace(/-/g, '').slice(0, 4);
+  const newName = `Erased tenant ${tag}`;
+  const terms: Term[] = [];
+  const addTerm = (text: string | null | undefined, replacement: string) => {
+    const v = text?.trim();
+    if (v && v.length >= 3 && !terms.some((t) => t.text.toLowerCase() === v.toLowerCase())) terms.push({ text: v, replacement });
+  };
+  addTerm(tenant.name, newName);
+  for (const u of users) addTerm(u.name, newName);
+  addTerm(tenant.email, '[erased e-mail]');
+  for (const u of users) addTerm(u.email, '[erased e-mail]');
+  addTerm(tenant.phone, '[erased phone]');
+  addTerm(tenant.mobile, '[erased phone]');
+  terms.sort((a, b) => b.text.length - a.text.length);
+
+  return deps.db.transaction().execute(async (trx) => {
+    await trx.updateTable('tenants').set({
+      name: newName, email: null, phone: null, mobile: null, preferred_contact: null, notes: null, erased_at: now, updated_at: now,
+    }).where('id', '=', tenant.id).execute();
+    await trx.deleteFrom('tenant_addresses').where('tenant_id', '=', tenant.id).execute();
+    await trx.updateTable('gdpr_consents').set({ withdrawn_at: now, withdrawn_source: 'erasure' })
+      .where((eb) => eb.or([eb('tenant_id', '=', tenant.id), ...(userIds.length ? [eb('user_id', 'in', userIds)] : [])]))
+      .where('withdrawn_at', 'is', null).execute();
+    const userName = (id: number) => `Erased user ${users.find((u) => u.id === id)!.uuid.replace(/-/g, '').slice(0, 4)}`;
+    for (const u of users) {
+      await trx.updateTable('users').set({
+        name: userName(u.id), email: `erased-${u.uuid}@erased.invalid`, password_hash: `!erased:${randomBytes(16).toString('hex')}`,
+        status: 'disabled', disabled_at: u.disabled_at ?? now, updated_at: now,
+      }).where('id', '=', u.id).execute();
+      await trx.updateTable('auth_tokens').set({ revoked_at: now, revoked_reason: 'erased' }).where('user_id', '=', u.id).where('revoked_at', 'is', null).execute();
+    }
+    const scrubbed = terms.length ? await scrubJobs(trx, tenant.agency_id, terms) : { jobs: 0, notes: 0 };
+    const activity = await scrubActivity(trx, tenant.agency_id, userIds, terms, userName, tenant.email);
+    const result: ErasureResult = {
+      uuid: tenant.uuid, name: newName, erased_at: now.toISOString(), forced: force && open > 0, open_jobs: open,
+      users_disabled: users.length, jobs_scrubbed: scrubbed.jobs, notes_scrubbed: scrubbed.notes, activity_scrubbed: activity,
+    };
+    const { uuid: _u, name: _n, erased_at: _e, ...facts } = result;
+    await recordActivity(trx, actor, now, { action: 'tenant.erase', resourceType: 'tenant', resourceId: tenant.id, agencyId: tenant.agency_id, details: facts });
+    return result;
+  });
+}
