@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { createDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimitStore } from './http/rate-limit.ts';
+import { RateLimitRules } from './http/rate-limit-rules.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { syncBuiltinRoles } from './permissions/roles.ts';
 import path from 'node:path';
@@ -70,7 +71,8 @@ export async function openRuntime(
   if (redis) await waitForRedis(redis).catch(() => undefined);
   const limiter = new RateLimitStore(redis, options.redisPrefix ?? config.redisPrefix);
   const files = new LocalFileStore(options.filesDir ?? path.join(config.dataDir, 'files'));
-  const deps: AppDeps = { config, db: database.db, engine: database.engine, clock, limiter, redis, files, startedAt: clock.now() };
+  const rateLimitRules = new RateLimitRules(database.db);
+  const deps: AppDeps = { config, db: database.db, engine: database.engine, clock, limiter, rateLimitRules, redis, files, startedAt: clock.now() };
   return {
     deps,
     database,

@@ -247,6 +247,17 @@ export interface JobNoteTable {
   edited_at: Timestamp | null;
 }
 
+/** Rate-limit settings of one route set by an administrator (null: the configured default). */
+export interface RateLimitOverrideTable {
+  /** `METHOD /path` as registered, for example `GET /api/jobs/manage`. */
+  route: string;
+  ip_max: number | null;
+  account_max: number | null;
+  window_s: number | null;
+  updated_at: Timestamp;
+  updated_by_user_id: number | null;
+}
+
 export interface Database {
   agencies: AgencyTable;
   branches: BranchTable;
@@ -269,6 +280,7 @@ export interface Database {
   job_time_ranges: JobTimeRangeTable;
   jobs: JobTable;
   job_notes: JobNoteTable;
+  rate_limit_overrides: RateLimitOverrideTable;
 }
 
 export type User = Selectable<UserTable>;

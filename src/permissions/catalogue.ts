@@ -29,6 +29,14 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.users.appearance.manage', description: 'Read and change one\'s own dashboard appearance', roles: ALL },
   { key: 'page.settings.configuration', description: 'Read workflow-engine data and other configuration pages', roles: ADMINS },
   { key: 'api.jobs.manage.manage', description: 'List the jobs one may see and report or create jobs', roles: ALL },
+  { key: 'api.admin.roles.view', description: 'List the roles one may assign (built-in, global and the agency\'s custom roles)', roles: ADMINS },
+  { key: 'api.admin.roles.manage', description: 'Create, rename, delete roles below one\'s own level and set their permission keys', roles: ADMINS },
+  { key: 'api.admin.permissions.view', description: 'Read the permission catalogue', roles: ADMINS },
+  { key: 'api.admin.branches.view', description: 'List the branches of the agency', roles: [...STAFF, 'api'] },
+  { key: 'api.admin.branches.manage', description: 'Create, rename, close and reopen branches of the agency', roles: ADMINS },
+  { key: 'api.agents.view', description: 'List the agents of the agency\'s branches', roles: STAFF },
+  { key: 'api.agents.job-assignment.manage', description: 'Give a job an owning agent', roles: STAFF },
+  { key: 'api.admin.rate-limits.manage', description: 'Read and change the rate-limit settings of every route', roles: ['sysops'] },
 ];
 
 /** Keys by name, for lookups. */

@@ -1,0 +1,31 @@
+// Administration area: rate-limit overrides per route (set by SysOps at run time) and a unique
+// role name per agency (global roles share the slot agency 0).
+// Frozen: never import application code here.
+import type { Kysely } from 'kysely';
+import { runScript } from '../sql-script.ts';
+
+export async function up(db: Kysely<any>): Promise<void> {
+  await runScript(db, `
+    create table rate_limit_overrides (
+      route text primary key,
+      ip_max integer,
+      account_max integer,
+      window_s integer,
+      updated_at timestamptz not null,
+      updated_by_user_id integer references users(id)
+    );
+
+    create unique index roles_agency_name on roles ((coalesce(agency_id, 0)), (lower(name)));
+    create index if not exists roles_area_users_role on users (role_id);
+    create index if not exists roles_area_users_branch on users (branch_id) where branch_id is not null;
+  `);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await runScript(db, `
+    drop index if exists roles_area_users_branch;
+    drop index if exists roles_area_users_role;
+    drop index if exists roles_agency_name;
+    drop table if exists rate_limit_overrides;
+  `);
+}
