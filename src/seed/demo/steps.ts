@@ -4,8 +4,10 @@
  */
 import type { DemoStep } from './context.ts';
 import { baseStep } from './base.ts';
+import { organisationStep } from './organisation.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
   // Areas append their steps below (one import and one entry each).
+  organisationStep,
 ];
