@@ -8,15 +8,11 @@ import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
+import { agencyScope, conflictOnUnique } from './agency-scope.ts';
 import * as repo from './branches.repository.ts';
 import type { BranchDto, CreateBranchInput, ListBranchesInput, UpdateBranchInput } from './branches.schemas.ts';
 
 const iso = (d: Date | string) => new Date(d).toISOString();
-
-/** The agency scope of branch reads: null for SysOps, else the caller's agency. */
-export function branchScope(auth: AuthContext): number | null {
-  return isSysOps(auth) ? null : (auth.agencyId ?? -1);
-}
 
 /** Wire shape of a branch row. */
 export function toBranchDto(row: repo.BranchRow): BranchDto {
@@ -36,16 +32,9 @@ export function toBranchDto(row: repo.BranchRow): BranchDto {
  * @param uuid branch uuid
  */
 export async function visibleBranch(deps: AppDeps, auth: AuthContext, uuid: string): Promise<repo.BranchRow> {
-  const branch = await repo.findBranch(deps.db, uuid, branchScope(auth));
+  const branch = await repo.findBranch(deps.db, uuid, agencyScope(auth));
   if (!branch) throw notFound('Branch');
   return branch;
-}
-
-function uniqueToConflict(name: string) {
-  return (err: unknown) => {
-    if ((err as { code?: string }).code === '23505') throw conflict(`A branch named ${name} already exists in this agency`);
-    throw err;
-  };
 }
 
 /**
@@ -54,7 +43,7 @@ function uniqueToConflict(name: string) {
  * @returns { rows: BranchDto[], total }
  */
 export async function listBranches(deps: AppDeps, auth: AuthContext, q: ListBranchesInput) {
-  let agencyId = branchScope(auth);
+  let agencyId = agencyScope(auth);
   if (q.agency_uuid) {
     const agency = await repo.findAgency(deps.db, q.agency_uuid);
     if (!agency || (agencyId !== null && agency.id !== agencyId)) throw notFound('Agency');
@@ -89,7 +78,7 @@ export async function createBranch(deps: AppDeps, auth: AuthContext, actor: Acto
       const id = await repo.insertBranch(trx, { uuid, agencyId, name, sharing: input.sharing_enabled ?? false, now });
       await recordActivity(trx, actor, now, { action: 'branch.create', resourceType: 'branch', resourceId: id, agencyId, details: { name } });
     })
-    .catch(uniqueToConflict(name));
+    .catch(conflictOnUnique(`A branch named ${name} already exists in this agency`));
   return toBranchDto((await repo.findBranch(deps.db, uuid, null))!);
 }
 
@@ -117,7 +106,7 @@ export async function updateBranch(deps: AppDeps, auth: AuthContext, actor: Acto
         details: { name, sharing_enabled: input.sharing_enabled },
       });
     })
-    .catch(uniqueToConflict(name ?? branch.name));
+    .catch(conflictOnUnique(`A branch named ${name ?? branch.name} already exists in this agency`));
   return toBranchDto((await repo.findBranch(deps.db, uuid, null))!);
 }
 

@@ -14,6 +14,7 @@ import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { PERMISSION_KEYS } from '../../permissions/catalogue.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
+import { agencyScope, conflictOnUnique } from './agency-scope.ts';
 import * as repo from './roles.repository.ts';
 import type { CreateRoleInput, RoleDto, UpdateRoleInput } from './roles.schemas.ts';
 
@@ -25,11 +26,6 @@ const REASONS = {
   level: 'You can only manage roles below your own management level',
   unheld_keys: 'You cannot grant permission keys you do not hold',
 } as const;
-
-/** The agency scope of role reads: null for SysOps (all), else the caller's agency. */
-export function roleScope(auth: AuthContext): number | null {
-  return isSysOps(auth) ? null : (auth.agencyId ?? -1);
-}
 
 /** Wire shape of a role row. */
 export function toRoleDto(row: repo.RoleRow): RoleDto {
@@ -92,7 +88,7 @@ async function guard(deps: AppDeps, auth: AuthContext, actor: Actor, role: repo.
 
 /** A role visible to the caller, or 404 "Role not found". */
 async function visibleRole(deps: AppDeps, auth: AuthContext, id: number): Promise<repo.RoleRow> {
-  const role = await repo.findRole(deps.db, id, roleScope(auth));
+  const role = await repo.findRole(deps.db, id, agencyScope(auth));
   if (!role) throw notFound('Role');
   return role;
 }
@@ -106,20 +102,12 @@ async function newRoleCode(deps: AppDeps, agencyId: number | null, name: string)
   return code;
 }
 
-/** Maps a unique violation (a concurrent create or rename) to 409. */
-function uniqueToConflict(name: string) {
-  return (err: unknown) => {
-    if ((err as { code?: string }).code === '23505') throw conflict(`A role named ${name} already exists`);
-    throw err;
-  };
-}
-
 /**
  * GET /api/admin/roles: roles the caller may point accounts at, highest level first.
  * @returns { rows: RoleDto[], total }
  */
 export async function listRoles(deps: AppDeps, auth: AuthContext, q: { q?: string | undefined; limit: number; offset: number }) {
-  const { rows, total } = await repo.listRoles(deps.db, { agencyId: roleScope(auth), ...q });
+  const { rows, total } = await repo.listRoles(deps.db, { agencyId: agencyScope(auth), ...q });
   return { rows: rows.map(toRoleDto), total };
 }
 
@@ -160,7 +148,7 @@ export async function createRole(deps: AppDeps, auth: AuthContext, actor: Actor,
       await recordActivity(trx, actor, now, { action: 'role.create', resourceType: 'role', resourceId: roleId, agencyId, details: { level: input.level, permissions: keys } });
       return roleId;
     })
-    .catch(uniqueToConflict(name));
+    .catch(conflictOnUnique(`A role named ${name} already exists`));
   return toRoleDto((await repo.findRole(deps.db, id, null))!);
 }
 
@@ -191,7 +179,7 @@ export async function updateRole(deps: AppDeps, auth: AuthContext, actor: Actor,
         details: { name, level: input.level, permissions: keys },
       });
     })
-    .catch(uniqueToConflict(name ?? role.name));
+    .catch(conflictOnUnique(`A role named ${name ?? role.name} already exists`));
   return toRoleDto((await repo.findRole(deps.db, role.id, null))!);
 }
 

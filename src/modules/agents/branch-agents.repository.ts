@@ -57,8 +57,3 @@ export function findVisibleJob(db: DbOrTrx, scope: JobScope, uuid: string) {
 export async function setJobAgent(db: DbOrTrx, jobId: number, agentUserId: number | null, now: Date): Promise<void> {
   await db.updateTable('jobs').set({ agent_user_id: agentUserId, updated_at: now }).where('id', '=', jobId).execute();
 }
-
-/** Sets a branch's sharing flag. */
-export async function setSharing(db: DbOrTrx, branchId: number, enabled: boolean, now: Date): Promise<void> {
-  await db.updateTable('branches').set({ sharing_enabled: enabled, updated_at: now }).where('id', '=', branchId).execute();
-}

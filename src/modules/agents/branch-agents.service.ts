@@ -17,7 +17,8 @@ import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import * as branches from '../admin/branches.repository.ts';
-import { branchScope, visibleBranch } from '../admin/branches.service.ts';
+import { agencyScope } from '../admin/agency-scope.ts';
+import { visibleBranch } from '../admin/branches.service.ts';
 import { jobScope } from '../jobs/job-visibility.ts';
 import * as repo from './branch-agents.repository.ts';
 
@@ -54,7 +55,7 @@ export async function setSharing(deps: AppDeps, auth: AuthContext, actor: Actor,
   if (b.closed_at !== null) throw conflict('Branch is closed');
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await repo.setSharing(trx, b.id, enabled, now);
+    await branches.updateBranch(trx, b.id, { sharing_enabled: enabled, now });
     await recordActivity(trx, actor, now, {
       action: 'branch.sharing_set',
       resourceType: 'branch',
@@ -73,7 +74,7 @@ export async function setSharing(deps: AppDeps, auth: AuthContext, actor: Actor,
  */
 export async function listAgents(deps: AppDeps, auth: AuthContext, q: { branch_uuid?: string | undefined; q?: string | undefined; limit: number; offset: number }) {
   const branchId = q.branch_uuid ? (await visibleBranch(deps, auth, q.branch_uuid)).id : undefined;
-  const { rows, total } = await repo.listAgents(deps.db, { agencyId: branchScope(auth), branchId, q: q.q, limit: q.limit, offset: q.offset });
+  const { rows, total } = await repo.listAgents(deps.db, { agencyId: agencyScope(auth), branchId, q: q.q, limit: q.limit, offset: q.offset });
   return {
     rows: rows.map((r) => ({ uuid: r.uuid, name: r.name, email: r.email, role: r.role, status: r.status, branch: { uuid: r.branch_uuid, name: r.branch_name } })),
     total,
