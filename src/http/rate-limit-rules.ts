@@ -2,8 +2,8 @@
  * Rate-limit overrides per route set by an administrator at run time (API.md "rate limits"; spec
  * 8 "Limits per endpoint are configurable by an administrator"). The table
  * `rate_limit_overrides` is the truth; each instance keeps a copy in a Map refreshed at most every
- * `ttlMs` (5 s), and the instance that makes a change refreshes at once. A failed refresh keeps
- * the last copy, so a database hiccup never blocks requests here.
+ * `ttlMs` (5 s) in the background, and the instance that makes a change refreshes at once. A
+ * failed refresh keeps the last copy, so a database hiccup never blocks requests here.
  */
 import type { Db } from '../db/database.ts';
 
@@ -18,6 +18,7 @@ export interface RateLimitRule {
 export class RateLimitRules {
   private rules = new Map<string, RateLimitRule>();
   private loadedAt = 0;
+  private loaded = false;
   private inflight: Promise<void> | null = null;
 
   /**
@@ -30,33 +31,52 @@ export class RateLimitRules {
   ) {}
 
   /**
-   * The override of a route key (`METHOD /path`), reloading the copy first when it is stale.
+   * The override of a route key (`METHOD /path`). A stale copy starts a reload in the background
+   * and is used meanwhile, so no request waits on the table except the very first one.
    * @returns the rule, or undefined when the route has none
    */
   async lookup(route: string): Promise<RateLimitRule | undefined> {
-    if (Date.now() - this.loadedAt >= this.ttlMs) await this.refresh().catch(() => undefined);
+    if (Date.now() - this.loadedAt >= this.ttlMs) {
+      this.inflight ??= this.load().finally(() => {
+        this.inflight = null;
+      });
+      const pending = this.inflight.catch(() => undefined);
+      if (!this.loaded) await pending;
+    }
     return this.rules.get(route);
   }
 
-  /** Reloads the copy from the table now (concurrent callers share one query). */
-  refresh(): Promise<void> {
-    this.inflight ??= this.load().finally(() => {
-      this.inflight = null;
+  /**
+   * Reloads the copy now, after any reload already under way, so that a change this instance
+   * has just committed is seen by the next request.
+   */
+  async reload(): Promise<void> {
+    await this.inflight?.catch(() => undefined);
+    const run = this.load();
+    const tracked: Promise<void> = run.finally(() => {
+      if (this.inflight === tracked) this.inflight = null;
     });
-    return this.inflight;
+    tracked.catch(() => undefined); // the caller sees the failure through `run`
+    this.inflight = tracked;
+    await run;
   }
 
   private async load(): Promise<void> {
-    const rows = await this.db.selectFrom('rate_limit_overrides').select(['route', 'ip_max', 'account_max', 'window_s']).execute();
-    const next = new Map<string, RateLimitRule>();
-    for (const r of rows) {
-      const rule: RateLimitRule = {};
-      if (r.ip_max !== null) rule.ipMax = r.ip_max;
-      if (r.account_max !== null) rule.accountMax = r.account_max;
-      if (r.window_s !== null) rule.windowS = r.window_s;
-      next.set(r.route, rule);
+    try {
+      const rows = await this.db.selectFrom('rate_limit_overrides').select(['route', 'ip_max', 'account_max', 'window_s']).execute();
+      const next = new Map<string, RateLimitRule>();
+      for (const r of rows) {
+        const rule: RateLimitRule = {};
+        if (r.ip_max !== null) rule.ipMax = r.ip_max;
+        if (r.account_max !== null) rule.accountMax = r.account_max;
+        if (r.window_s !== null) rule.windowS = r.window_s;
+        next.set(r.route, rule);
+      }
+      this.rules = next;
+      this.loaded = true;
+    } finally {
+      // A failed reload is retried after the same interval, not on every request.
+      this.loadedAt = Date.now();
     }
-    this.rules = next;
-    this.loadedAt = Date.now();
   }
 }

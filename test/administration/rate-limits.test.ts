@@ -98,7 +98,8 @@ describe('rate-limit settings per route', () => {
       now.mockReturnValue(start + 4_999);
       expect(await other.lookup('GET /api/agents')).toBeUndefined();
       now.mockReturnValue(start + 5_000);
-      expect(await other.lookup('GET /api/agents')).toEqual({ ipMax: 7 });
+      // The expired copy starts a reload in the background; the next lookups see the override.
+      await vi.waitFor(async () => expect(await other.lookup('GET /api/agents')).toEqual({ ipMax: 7 }));
     } finally {
       now.mockRestore();
     }

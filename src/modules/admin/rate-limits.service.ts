@@ -51,7 +51,7 @@ export function routeKeys(routes: RouteOptions[]): Array<{ key: string; method: 
  * @param filter optional part of the route key (case-insensitive)
  */
 export async function listRouteLimits(deps: AppDeps, routes: RouteOptions[], filter?: string): Promise<RouteLimits[]> {
-  await deps.rateLimitRules.refresh();
+  await deps.rateLimitRules.reload();
   const needle = filter?.toLowerCase();
   const out: RouteLimits[] = [];
   for (const r of routeKeys(routes)) {
@@ -107,7 +107,7 @@ export async function setRouteLimits(deps: AppDeps, routes: RouteOptions[], acto
       details: { route: known.key, ...(reset ? {} : values) },
     });
   });
-  await deps.rateLimitRules.refresh();
+  await deps.rateLimitRules.reload();
   const after = (await listRouteLimits(deps, [known.route])).find((r) => r.route === known.key);
   return after!;
 }
