@@ -12,20 +12,22 @@ describe('demo data of the administration and agents areas', () => {
   });
   afterAll(async () => t?.close());
 
-  it('York shares, each agency has a Senior agent role, York has a senior agent and an agent', async () => {
-    const senior = new Client(t.app, await login(t.app, 'senior@northwind.test', password));
-    const sharing = await senior.get('/api/agents/branch-sharing');
-    expect(sharing.json().data).toMatchObject({ branch_name: 'York', enabled: true });
-    const perms = (await senior.get('/api/users/permissions')).json().data;
-    expect(perms).toMatchObject({ role: 'Senior agent', level: 60 });
-    expect(perms.permissions).toContain('api.admin.activity-log.manage');
+  it('York shares its jobs, Leeds does not', async () => {
+    const admin = new Client(t.app, await login(t.app, 'admin@northwind.test', password));
+    const branches = (await admin.get('/api/admin/branches')).json().data;
+    expect(branches.map((b: { name: string; sharing_enabled: boolean }) => [b.name, b.sharing_enabled])).toEqual([['Leeds', false], ['York', true]]);
+    const agent = new Client(t.app, await login(t.app, 'agent@northwind.test', password));
+    expect((await agent.get('/api/agents/branch-sharing')).json().data).toMatchObject({ branch_name: 'Leeds', enabled: false });
+  });
 
+  it('each agency has its own Senior agent role with the Agent keys and two more', async () => {
     const admin = new Client(t.app, await login(t.app, 'admin@northwind.test', password));
     const roles = (await admin.get('/api/admin/roles?q=senior')).json();
-    expect(roles.data).toEqual([expect.objectContaining({ name: 'Senior agent', level: 60, is_builtin: false, users_count: 1 })]);
-    const agents = (await admin.get('/api/agents')).json().data.map((a: { email: string }) => a.email);
-    expect(agents).toEqual(expect.arrayContaining(['agent@northwind.test', 'agent.york@northwind.test', 'senior@northwind.test']));
+    expect(roles.data).toEqual([expect.objectContaining({ name: 'Senior agent', level: 60, is_builtin: false, users_count: 0 })]);
+    expect(roles.data[0].permissions).toEqual(expect.arrayContaining(['api.agents.job-assignment.manage', 'api.admin.activity-log.manage', 'api.admin.roles.view']));
     const southbank = new Client(t.app, await login(t.app, 'admin@southbank.test', password));
-    expect((await southbank.get('/api/admin/roles?q=senior')).json().count).toBe(1);
+    const theirs = (await southbank.get('/api/admin/roles?q=senior')).json().data;
+    expect(theirs).toHaveLength(1);
+    expect(theirs[0].id).not.toBe(roles.data[0].id);
   });
 });
