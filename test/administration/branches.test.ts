@@ -31,6 +31,9 @@ describe('branches', () => {
       expect(body.data[1]).toMatchObject({ uuid: w.a2.uuid, sharing_enabled: true });
       const agent = await w.agentA1.client.get('/api/admin/branches?q=a2');
       expect(agent.json().data.map((b: { name: string }) => b.name)).toEqual(['A2']);
+      // LIKE wildcards in q are taken literally.
+      expect((await w.adminA.client.get('/api/admin/branches?q=a_')).json().count).toBe(0);
+      expect((await w.adminA.client.get('/api/admin/branches?q=%25')).json().count).toBe(0);
     });
 
     it('shows SysOps every agency, or one with agency_uuid; others naming another agency get 404', async () => {

@@ -8,7 +8,7 @@ import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
-import { agencyScope, conflictOnUnique } from './agency-scope.ts';
+import { agencyScope, conflictOnUnique } from './admin-shared.ts';
 import * as repo from './branches.repository.ts';
 import type { BranchDto, CreateBranchInput, ListBranchesInput, UpdateBranchInput } from './branches.schemas.ts';
 

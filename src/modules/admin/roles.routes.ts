@@ -5,7 +5,6 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { PERMISSIONS } from '../../permissions/catalogue.ts';
 import {
   CreateRoleBody, ListPermissionsQuery, ListRolesQuery, Permission, PolicyBody, Role, RoleIdParams, SetPermissionsBody, UpdateRoleBody,
 } from './roles.schemas.ts';
@@ -108,12 +107,8 @@ export function rolesRoutes(deps: AppDeps) {
         response: responses(ListEnvelope(Permission), [400, 401, 403, 429]),
       },
       handler: async (request) => {
-        const { q, limit, offset } = request.query;
-        const needle = q?.toLowerCase();
-        const all = PERMISSIONS.filter((p) => !needle || p.key.toLowerCase().includes(needle) || p.description.toLowerCase().includes(needle))
-          .map((p) => ({ key: p.key, description: p.description, default_roles: [...p.roles] }))
-          .sort((a, b) => (a.key < b.key ? -1 : 1));
-        return list(all.slice(offset, offset + limit), all.length, 'Permissions retrieved');
+        const { rows, total } = service.listPermissions(request.query);
+        return list(rows, total, 'Permissions retrieved');
       },
     });
 

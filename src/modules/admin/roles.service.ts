@@ -12,9 +12,9 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
-import { PERMISSION_KEYS } from '../../permissions/catalogue.ts';
+import { PERMISSION_KEYS, PERMISSIONS } from '../../permissions/catalogue.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
-import { agencyScope, conflictOnUnique } from './agency-scope.ts';
+import { agencyScope, conflictOnUnique } from './admin-shared.ts';
 import * as repo from './roles.repository.ts';
 import type { CreateRoleInput, RoleDto, UpdateRoleInput } from './roles.schemas.ts';
 
@@ -236,4 +236,17 @@ export async function setManagementLevel(deps: AppDeps, auth: AuthContext, actor
     await recordActivity(trx, actor, now, { action: 'role.level_set', resourceType: 'role', resourceId: role.id, agencyId: role.agency_id, details: { from: role.level, to: level } });
   });
   return `Management level of role ${role.name} set to ${level}`;
+}
+
+/**
+ * GET /api/admin/permissions: the catalogue sorted by key, filtered by `q` (part of the key or
+ * description, case-insensitive), one page of it.
+ * @returns { rows: { key, description, default_roles }[], total }
+ */
+export function listPermissions(q: { q?: string | undefined; limit: number; offset: number }) {
+  const needle = q.q?.toLowerCase();
+  const all = PERMISSIONS.filter((p) => !needle || p.key.toLowerCase().includes(needle) || p.description.toLowerCase().includes(needle))
+    .map((p) => ({ key: p.key, description: p.description, default_roles: [...p.roles] }))
+    .sort((a, b) => (a.key < b.key ? -1 : 1));
+  return { rows: all.slice(q.offset, q.offset + q.limit), total: all.length };
 }

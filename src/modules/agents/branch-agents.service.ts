@@ -17,7 +17,7 @@ import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import * as branches from '../admin/branches.repository.ts';
-import { agencyScope } from '../admin/agency-scope.ts';
+import { agencyScope } from '../admin/admin-shared.ts';
 import { visibleBranch } from '../admin/branches.service.ts';
 import { jobScope } from '../jobs/job-visibility.ts';
 import * as repo from './branch-agents.repository.ts';

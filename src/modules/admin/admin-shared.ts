@@ -1,4 +1,4 @@
-/** Small helpers shared by the administration services. */
+/** Small helpers shared by the administration and agents services. */
 import { isSysOps, type AuthContext } from '../../http/auth-context.ts';
 import { conflict } from '../../http/errors.ts';
 
@@ -19,4 +19,12 @@ export function conflictOnUnique(message: string) {
     if ((err as { code?: string }).code === '23505') throw conflict(message);
     throw err;
   };
+}
+
+/**
+ * A LIKE pattern matching `text` anywhere, lower-cased, with the wildcards `%` and `_` (and the
+ * escape character) of the user's text taken literally.
+ */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
