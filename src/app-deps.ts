@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './http/rate-limit.ts';
+import type { RateLimitRules } from './http/rate-limit-rules.ts';
 import type { FileStore } from './storage/file-store.ts';
 import type { Mailer } from './modules/mail/mailer.ts';
 
@@ -16,6 +17,8 @@ export interface AppDeps {
   engine: 'pglite' | 'postgres';
   clock: Clock;
   limiter: RateLimitStore;
+  /** Rate-limit overrides per route set by an administrator (cached copy of the table). */
+  rateLimitRules: RateLimitRules;
   redis?: Redis | undefined;
   /** Uploaded files (documents, photos, banners). */
   files: FileStore;

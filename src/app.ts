@@ -16,6 +16,10 @@ import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http
 import type { App } from './http/route-types.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { activityLogRoutes } from './modules/admin/activity-log.routes.ts';
+import { branchesRoutes } from './modules/admin/branches.routes.ts';
+import { rateLimitRoutes } from './modules/admin/rate-limits.routes.ts';
+import { rolesRoutes } from './modules/admin/roles.routes.ts';
+import { branchAgentsRoutes } from './modules/agents/branch-agents.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
 import { jobNotesRoutes } from './modules/job-notes/job-notes.routes.ts';
@@ -118,6 +122,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     tenantsRoutes(deps),
     contractorsRoutes(deps),
     gdprRoutes(deps),
+    rolesRoutes(deps),
+    branchesRoutes(deps),
+    rateLimitRoutes(deps, routes),
+    branchAgentsRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

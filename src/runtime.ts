@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import { createDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { RateLimitStore } from './http/rate-limit.ts';
+import { RateLimitRules } from './http/rate-limit-rules.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { syncBuiltinRoles } from './permissions/roles.ts';
 import path from 'node:path';
@@ -77,7 +78,8 @@ export async function openRuntime(
     dir: options.mailDir ?? path.join(config.dataDir, 'mail'),
     logger: options.mailLogger ?? jsonLineLogger(config.logLevel),
   });
-  const deps: AppDeps = { config, db: database.db, engine: database.engine, clock, limiter, redis, files, mailer, startedAt: clock.now() };
+  const rateLimitRules = new RateLimitRules(database.db);
+  const deps: AppDeps = { config, db: database.db, engine: database.engine, clock, limiter, rateLimitRules, redis, files, mailer, startedAt: clock.now() };
   return {
     deps,
     database,

@@ -437,6 +437,17 @@ export interface GdprConsentTable {
   created_at: Timestamp;
 }
 
+/** Rate-limit settings of one route set by an administrator (null: the configured default). */
+export interface RateLimitOverrideTable {
+  /** `METHOD /path` as registered, for example `GET /api/jobs/manage`. */
+  route: string;
+  ip_max: number | null;
+  account_max: number | null;
+  window_s: number | null;
+  updated_at: Timestamp;
+  updated_by_user_id: number | null;
+}
+
 export interface Database {
   agencies: AgencyTable;
   branches: BranchTable;
@@ -471,6 +482,7 @@ export interface Database {
   contractor_certifications: ContractorCertificationTable;
   contractor_coverage: ContractorCoverageTable;
   gdpr_consents: GdprConsentTable;
+  rate_limit_overrides: RateLimitOverrideTable;
 }
 
 export type User = Selectable<UserTable>;

@@ -86,9 +86,11 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
   app.addHook('onRequest', async (request, reply) => {
     if (lifecycle.draining) throw new AppError('unavailable', 'The service is shutting down. Please retry.');
     const cfg = request.routeOptions.config;
-    const windowS = cfg.rateLimit?.windowS ?? config.rateLimit.windowS;
     const route = routeKey(request);
-    await count(request, `ip:${route}:${request.ip}`, cfg.rateLimit?.ipMax ?? config.rateLimit.ipMax, windowS);
+    // An administrator's override of this route (GET/PUT /api/admin/rate-limits) wins.
+    const limits = { ...cfg.rateLimit, ...(await deps.rateLimitRules.lookup(route)) };
+    const windowS = limits.windowS ?? config.rateLimit.windowS;
+    await count(request, `ip:${route}:${request.ip}`, limits.ipMax ?? config.rateLimit.ipMax, windowS);
 
     const permission = cfg.permission ?? 'public';
     const presented = {
@@ -105,7 +107,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     if (permission === 'bearer' && !presented.authorization) throw new AppError('invalid_bearer');
     const auth = await authenticate(deps, permission === 'bearer' ? { authorization: presented.authorization } : presented);
     request.auth = auth;
-    await count(request, `acct:${route}:${auth.userId}`, cfg.rateLimit?.accountMax ?? config.rateLimit.accountMax, windowS);
+    await count(request, `acct:${route}:${auth.userId}`, limits.accountMax ?? config.rateLimit.accountMax, windowS);
 
     if (permission !== 'authenticated' && permission !== 'bearer' && !auth.permissions.has(permission)) {
       await recordActivity(deps.db, { auth, ip: request.ip }, deps.clock.now(), {

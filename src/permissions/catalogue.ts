@@ -53,6 +53,14 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.gdpr.consents.manage', description: 'Record, list and withdraw GDPR consents of tenants', roles: [...STAFF, 'api'] },
   { key: 'api.tenants.gdpr-report.manage', description: 'Download the GDPR subject-access report of a tenant', roles: ADMINS },
   { key: 'api.tenants.erase.manage', description: 'Erase (anonymise for good) a tenant under GDPR', roles: ADMINS },
+  { key: 'api.admin.roles.view', description: 'List the roles one may assign (built-in, global and the agency\'s custom roles)', roles: ADMINS },
+  { key: 'api.admin.roles.manage', description: 'Create, rename, delete roles below one\'s own level and set their permission keys', roles: ADMINS },
+  { key: 'api.admin.permissions.view', description: 'Read the permission catalogue', roles: ADMINS },
+  { key: 'api.admin.branches.view', description: 'List the branches of the agency', roles: [...STAFF, 'api'] },
+  { key: 'api.admin.branches.manage', description: 'Create, rename, close and reopen branches of the agency', roles: ADMINS },
+  { key: 'api.agents.view', description: 'List the agents of the agency\'s branches', roles: STAFF },
+  { key: 'api.agents.job-assignment.manage', description: 'Give a job an owning agent', roles: STAFF },
+  { key: 'api.admin.rate-limits.manage', description: 'Read and change the rate-limit settings of every route', roles: ['sysops'] },
 ];
 
 /** Keys by name, for lookups. */

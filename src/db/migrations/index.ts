@@ -9,6 +9,7 @@ import * as m0100 from './2026_11_21_0100_issue3.ts';
 import * as m0200 from './2026_11_21_0200_jobs_core.ts';
 import * as m0300 from './2026_11_21_0300_job_files_calendar.ts';
 import * as m0400 from './2026_11_21_0400_users.ts';
+import * as m0500 from './2026_11_21_0500_administration.ts';
 import * as m0600 from './2026_11_21_0600_people.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -17,5 +18,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0200_jobs_core': m0200,
   '2026_11_21_0300_job_files_calendar': m0300,
   '2026_11_21_0400_users': m0400,
+  '2026_11_21_0500_administration': m0500,
   '2026_11_21_0600_people': m0600,
 };

@@ -9,6 +9,7 @@ import { issue3Step } from './issue3.ts';
 import { usersStep } from './users.ts';
 import { jobFilesStep } from './job-files.ts';
 import { peopleComplianceStep } from './people-compliance.ts';
+import { organisationStep } from './organisation.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -18,4 +19,5 @@ export const DEMO_STEPS: DemoStep[] = [
   usersStep,
   jobFilesStep,
   peopleComplianceStep,
+  organisationStep,
 ];

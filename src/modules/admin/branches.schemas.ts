@@ -1,0 +1,51 @@
+/** Schemas of branches (issue 3 item 1, issue 5 item 4). */
+import { Type, type Static } from 'typebox';
+import { Pagination } from '../../http/pagination.ts';
+import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+
+const Csrf = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
+const Name = Type.String({ minLength: 1, maxLength: 100, description: 'unique within the agency' });
+
+export const Branch = Type.Object(
+  {
+    uuid: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    agency: Type.Object({ uuid: Type.String({ format: 'uuid' }), name: Type.String() }),
+    sharing_enabled: Type.Boolean({ description: 'agents of the agency\'s other branches see (not edit) this branch\'s jobs' }),
+    closed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { description: 'A branch of an agency' },
+);
+export type BranchDto = Static<typeof Branch>;
+
+export const ListBranchesQuery = Type.Object(
+  {
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'part of the name' })),
+    include_closed: Type.Optional(Type.Boolean({ default: false, description: 'also list closed branches' })),
+    agency_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'SysOps: only this agency' })),
+    ...Pagination,
+  },
+  { additionalProperties: false },
+);
+export type ListBranchesInput = Static<typeof ListBranchesQuery>;
+
+export const BranchParams = Type.Object({ uuid: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+
+export const CreateBranchBody = Type.Object(
+  {
+    name: Name,
+    agency_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'required for SysOps; others create in their own agency' })),
+    sharing_enabled: Type.Optional(Type.Boolean({ default: false })),
+    csrf_token: Csrf,
+  },
+  { additionalProperties: false },
+);
+export type CreateBranchInput = Static<typeof CreateBranchBody>;
+
+export const UpdateBranchBody = Type.Object(
+  { name: Type.Optional(Name), sharing_enabled: Type.Optional(Type.Boolean()), csrf_token: Csrf },
+  { additionalProperties: false },
+);
+export type UpdateBranchInput = Static<typeof UpdateBranchBody>;

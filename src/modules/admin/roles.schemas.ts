@@ -1,0 +1,94 @@
+/** Schemas of roles, permissions and the user-management policy (spec 4.10; issue 3, 5). */
+import { Type, type Static } from 'typebox';
+import { Pagination } from '../../http/pagination.ts';
+import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+
+/** Bounds of a management level (API.md "management levels"). */
+export const LEVEL_MIN = 0;
+export const LEVEL_MAX = 1000;
+
+const Level = (description: string) => Type.Integer({ minimum: LEVEL_MIN, maximum: LEVEL_MAX, description });
+const Keys = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+  maxItems: 500,
+  description: 'permission keys from GET /api/admin/permissions',
+});
+const Csrf = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
+
+export const Role = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    code: Type.String({ description: 'built-in code (sysops, admin, agent, api, contractor, tenant) or custom_<agency>_<slug>' }),
+    level: Type.Integer({ description: 'management level: a larger level manages smaller ones' }),
+    is_builtin: Type.Boolean(),
+    agency_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'null for built-in and global roles' }),
+    description: Type.String(),
+    permissions: Type.Array(Type.String(), { description: 'sorted permission keys' }),
+    users_count: Type.Integer({ description: 'accounts holding the role (of the caller\'s agency unless SysOps)' }),
+  },
+  { description: 'A role' },
+);
+export type RoleDto = Static<typeof Role>;
+
+export const ListRolesQuery = Type.Object(
+  {
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'part of the name or code' })),
+    ...Pagination,
+  },
+  { additionalProperties: false },
+);
+
+export const RoleIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
+
+export const CreateRoleBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    level: Level('below the caller\'s own level'),
+    permissions: Type.Optional(Keys),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+    agency_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'SysOps only: the agency of the role; omitted: a global role' })),
+    csrf_token: Csrf,
+  },
+  { additionalProperties: false },
+);
+export type CreateRoleInput = Static<typeof CreateRoleBody>;
+
+export const UpdateRoleBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    level: Type.Optional(Level('below the caller\'s own level')),
+    permissions: Type.Optional(Keys),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+    csrf_token: Csrf,
+  },
+  { additionalProperties: false },
+);
+export type UpdateRoleInput = Static<typeof UpdateRoleBody>;
+
+export const SetPermissionsBody = Type.Object(
+  { permissions: Keys, csrf_token: Csrf },
+  { additionalProperties: false },
+);
+
+export const PolicyBody = Type.Object(
+  {
+    id: Type.Integer({ minimum: 1, description: 'role id (GET /api/admin/roles)' }),
+    level: Level('the new management level'),
+    csrf_token: Csrf,
+  },
+  { additionalProperties: false },
+);
+
+export const Permission = Type.Object(
+  {
+    key: Type.String(),
+    description: Type.String(),
+    default_roles: Type.Array(Type.String(), { description: 'built-in role codes holding the key by default' }),
+  },
+  { description: 'A permission key of the catalogue' },
+);
+
+export const ListPermissionsQuery = Type.Object(
+  { q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'part of the key or description' })), ...Pagination },
+  { additionalProperties: false },
+);
