@@ -2,7 +2,7 @@
  * Demo step for issue 3: SLA response-time rules for every branch, push device tokens for the demo
  * accounts, dashboard appearance for two Northwind accounts, and a Northwind-only time slot.
  */
-import { hashToken, newUuid } from '../../lib/crypto.ts';
+import { hashToken } from '../../lib/crypto.ts';
 import type { DemoContext } from './context.ts';
 
 const DAY_MS = 86_400_000;
@@ -52,7 +52,7 @@ export async function issue3Step(ctx: DemoContext): Promise<void> {
       await trx
         .insertInto('branch_sla_rules')
         .values({
-          uuid: newUuid(), agency_id: branch.agency, branch_id: branch.id, job_status_from_id: r.from, job_status_to_id: r.to,
+          uuid: ctx.uuid(), agency_id: branch.agency, branch_id: branch.id, job_status_from_id: r.from, job_status_to_id: r.to,
           job_type_id: r.type, job_priority: r.priority, date_field_to_track: r.track, date_field_to_compare: r.compare,
           minimum_response_days: r.days, description: r.description,
           created_by_user_id: branch.agency === ids.agencies.northwind ? creator : (ids.users['admin@southbank.test'] ?? null),

@@ -7,7 +7,6 @@
  * - Notes: internal and shared notes on most jobs, by staff, the job's tenant and its contractor.
  * - Files: small real PNG and JPEG photos and PDF documents on some jobs, through ctx.files.
  */
-import { newUuid } from '../../lib/crypto.ts';
 import { addDays, londonDate, londonToUtc } from '../../modules/calendar/london-time.ts';
 import type { DemoContext } from './context.ts';
 import { jpegBytes, pdfBytes, pngBytes } from './sample-files.ts';
@@ -108,7 +107,7 @@ export async function jobFilesStep(ctx: DemoContext): Promise<void> {
 
   const noteRows: Array<{ uuid: string; job_id: number; author_user_id: number; body: string; visibility: 'internal' | 'tenant' | 'contractor' | 'both'; created_at: Date; updated_at: Date }> = [];
   const note = (jobId: number, author: number, body: string, visibility: (typeof noteRows)[number]['visibility'], when: Date) =>
-    noteRows.push({ uuid: newUuid(), job_id: jobId, author_user_id: author, body, visibility, created_at: when, updated_at: when });
+    noteRows.push({ uuid: ctx.uuid(), job_id: jobId, author_user_id: author, body, visibility, created_at: when, updated_at: when });
   let files = 0;
   for (const job of jobs) {
     const staff = staffOf(job.agency_id);
@@ -151,7 +150,7 @@ export async function jobFilesStep(ctx: DemoContext): Promise<void> {
         await trx
           .insertInto('job_files')
           .values({
-            uuid: newUuid(), job_id: job.id, agency_id: job.agency_id, kind: u.kind, storage_key: stored.key, original_filename: u.name,
+            uuid: ctx.uuid(), job_id: job.id, agency_id: job.agency_id, kind: u.kind, storage_key: stored.key, original_filename: u.name,
             mime: u.mime, ext: u.ext, size_bytes: stored.size, sha256: stored.sha256, description: u.description, internal: u.internal,
             uploaded_by_user_id: rng.pick(staff), created_at: at(),
           })

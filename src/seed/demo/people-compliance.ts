@@ -6,7 +6,6 @@
  * and tenants by query, so it works whatever the base step created. Deterministic: every choice
  * comes from ctx.rng and every date from ctx.now.
  */
-import { newUuid } from '../../lib/crypto.ts';
 import { REQUIRED_CERTIFICATES } from '../../modules/contractors/certificates.ts';
 import { CONSENT_PURPOSES, CONSENT_SOURCES } from '../../modules/gdpr/consents.schemas.ts';
 import type { DemoContext } from './context.ts';
@@ -14,10 +13,9 @@ import type { DemoContext } from './context.ts';
 const DAY_MS = 86_400_000;
 const day = (base: Date, offset: number) => new Date(base.getTime() + offset * DAY_MS).toISOString().slice(0, 10);
 
-/** A deterministic uuid when the loader offers one (ctx.uuid), a random one otherwise. */
+/** The loader's deterministic uuid source. */
 function uuidOf(ctx: DemoContext): string {
-  const make = (ctx as DemoContext & { uuid?: () => string }).uuid;
-  return make ? make() : newUuid();
+  return ctx.uuid();
 }
 
 /** Adds certificates, coverage districts and consents to the demo data. */

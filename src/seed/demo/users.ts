@@ -46,7 +46,7 @@ export async function usersStep(ctx: DemoContext): Promise<void> {
     const row = await trx
       .insertInto('users')
       .values({
-        uuid: newUuid(),
+        uuid: ctx.uuid(),
         agency_id: ctx.ids.agencies[s.agency],
         branch_id: s.branch ? ctx.ids.branches[s.branch] : null,
         role_id: roles.get(s.role)!,
