@@ -3,6 +3,7 @@
  * store and optional Redis client. Tests build their own (fake clock, fresh database).
  */
 import type { Redis } from 'ioredis';
+import type pg from 'pg';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
@@ -18,6 +19,8 @@ export interface AppDeps {
   redis?: Redis | undefined;
   /** Uploaded files (documents, photos, banners). */
   files: FileStore;
+  /** The PostgreSQL pool (absent on PGlite), for the pool metrics. */
+  pool?: pg.Pool | undefined;
   /** Process start time, for uptime. */
   startedAt: Date;
 }

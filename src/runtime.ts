@@ -70,7 +70,7 @@ export async function openRuntime(
   if (redis) await waitForRedis(redis).catch(() => undefined);
   const limiter = new RateLimitStore(redis, options.redisPrefix ?? config.redisPrefix);
   const files = new LocalFileStore(options.filesDir ?? path.join(config.dataDir, 'files'));
-  const deps: AppDeps = { config, db: database.db, engine: database.engine, clock, limiter, redis, files, startedAt: clock.now() };
+  const deps: AppDeps = { config, db: database.db, engine: database.engine, clock, limiter, redis, files, startedAt: clock.now(), pool: database.pool };
   return {
     deps,
     database,
