@@ -59,7 +59,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     onConstructorPoisoning: 'error',
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
-    return503OnClosing: true,
+    // During shutdown the pipeline's draining check answers 503 in the spec's envelope.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -68,7 +68,13 @@ export async function startServer(
   const close = () => {
     closing ??= (async () => {
       lifecycle.draining = true;
-      await app.close();
+      // Connections that turn idle during the drain are closed at once, not after keepAliveTimeout.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 200);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+      }
       await runtime.close();
     })();
     return closing;
