@@ -5,7 +5,9 @@
  */
 import type { Migration } from 'kysely';
 import * as m0001 from './2026_11_21_0001_foundation.ts';
+import * as m0700 from './2026_11_21_0700_production_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
+  '2026_11_21_0700_production_indexes': m0700,
 };

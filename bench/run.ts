@@ -1,0 +1,234 @@
+/**
+ * `npm run bench` (issue 6 item 3): generates the data sets, starts bench/server.ts (the real app
+ * and its ceiling on one pool) and drives each scenario with autocannon, printing requests per
+ * second and p50/p99 latency beside the ceiling's, and the growth comparison (10,000 rows vs
+ * 100,000 jobs / 1,000,000 activity entries).
+ *
+ * Environment: BENCH_DURATION_S (default 10), BENCH_ENGINES (default "pglite,postgres"; postgres
+ * needs DATABASE_URL, a server the bench may create databases on), REDIS_URL (used with
+ * PostgreSQL), BENCH_SIZES (default "small,large"). Only 127.0.0.1.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Options, type Result } from 'autocannon';
+import pg from 'pg';
+import { createDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { hashPassword } from '../src/lib/passwords.ts';
+import { syncBuiltinRoles } from '../src/permissions/roles.ts';
+import { generate } from './generate.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
+const PASSWORD = 'bench password 2026';
+const LOGIN_ACCOUNTS = 20;
+const SIZES = { small: { jobs: 10_000, activity: 10_000 }, large: { jobs: 100_000, activity: 1_000_000 } } as const;
+type Size = keyof typeof SIZES;
+
+interface Row {
+  engine: string;
+  size: Size;
+  scenario: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  ceiling?: { rps: number; p50: number; p99: number };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function prepare(engine: 'pglite' | 'postgres', size: Size, passwordHash: string) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'caretaker-bench-'));
+  let databaseUrl: string | undefined;
+  let dropPg = async () => {};
+  if (engine === 'postgres') {
+    const base = process.env.DATABASE_URL!;
+    const name = `caretaker_bench_${size}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(base);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    dropPg = async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    };
+  }
+  const handle = createDatabase({ databaseUrl, dataDir });
+  await migrateToLatest(handle.db);
+  await syncBuiltinRoles(handle.db, new Date());
+  const seconds = await generate(handle.db, { ...SIZES[size], passwordHash, loginAccounts: LOGIN_ACCOUNTS });
+  await handle.close();
+  process.stdout.write(`  ${engine}/${size}: generated ${SIZES[size].jobs} jobs, ${SIZES[size].activity} activity entries in ${seconds.toFixed(1)} s\n`);
+  return { databaseUrl, dataDir, drop: async () => (await dropPg(), await rm(dataDir, { recursive: true, force: true })) };
+}
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; ceilingPort: number }> {
+  const port = await freePort();
+  const ceilingPort = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/server.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), CEILING_PORT: String(ceilingPort) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('bench server ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return { child, port, ceilingPort };
+}
+
+async function cannon(opts: Options): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+  const r: Result = await autocannon({ duration: DURATION, ...opts });
+  const errors = r.errors + r.timeouts + r.non2xx;
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors };
+}
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash: string): Promise<Row[]> {
+  const db = await prepare(engine, size, passwordHash);
+  const inherited = stripUndefined(process.env);
+  delete inherited.DATABASE_URL;
+  delete inherited.REDIS_URL;
+  const server = await startServer({
+    ...inherited,
+    LOG_LEVEL: 'silent',
+    CARETAKER_COOKIE_SECURE: 'false',
+    CARETAKER_RATE_LIMIT_IP_MAX: '1000000',
+    CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '1000000',
+    CARETAKER_DATA_DIR: db.dataDir,
+    CARETAKER_REDIS_PREFIX: `caretaker-bench:${randomBytes(4).toString('hex')}:`,
+    ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+    // PostgreSQL runs as in production, with Redis for the rate-limit counters when REDIS_URL is set.
+    ...(engine === 'postgres' && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  });
+  const real = `http://127.0.0.1:${server.port}`;
+  const top = `http://127.0.0.1:${server.ceilingPort}`;
+  const rows: Row[] = [];
+  try {
+    const token = (await post(`${real}/api/auth/login`, { email: 'admin-1@bench.test', password: PASSWORD })).token as string;
+    const auth = { authorization: `Bearer ${token}` };
+    const add = async (scenario: string, connections: number, realOpts: Options, ceilingOpts?: Options) => {
+      const r = await cannon({ connections, ...realOpts });
+      const row: Row = { engine, size, scenario, connections, ...r };
+      if (ceilingOpts) {
+        const c = await cannon({ connections, ...ceilingOpts });
+        row.ceiling = { rps: c.rps, p50: c.p50, p99: c.p99 };
+      }
+      rows.push(row);
+      const ratio = row.ceiling ? ` | ceiling ${row.ceiling.rps} req/s p50 ${row.ceiling.p50} p99 ${row.ceiling.p99} | ${Math.round((100 * row.rps) / row.ceiling.rps)} %` : '';
+      process.stdout.write(`  ${engine}/${size} ${scenario}: ${row.rps} req/s p50 ${row.p50} ms p99 ${row.p99} ms errors ${row.errors}${ratio}\n`);
+    };
+    const jobs = '/api/jobs/manage?limit=50';
+    const activity = '/api/admin/activity-log?user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50';
+    const withCeiling = size === 'large';
+    await add('GET jobs list (limit=50)', 50, { url: `${real}${jobs}`, headers: auth }, withCeiling ? { url: `${top}/jobs?limit=50`, headers: auth } : undefined);
+    await add(
+      'GET activity log (user + 90 days)',
+      50,
+      { url: `${real}${activity}`, headers: auth },
+      withCeiling ? { url: `${top}/activity?user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50`, headers: auth } : undefined,
+    );
+    if (size === 'large') {
+      await add('GET activity log, offset 5000', 50, { url: `${real}/api/admin/activity-log?limit=50&offset=5000`, headers: auth }, {
+        url: `${top}/activity?limit=50&offset=5000`,
+        headers: auth,
+      });
+      await add('GET status (public)', 50, { url: `${real}/api/system/status` }, { url: `${top}/status` });
+      const body = JSON.stringify({ title: 'Bench write', priority: 3 });
+      await add(
+        'POST job (+ CSRF fetch)',
+        20,
+        {
+          url: real,
+          requests: [
+            {
+              method: 'GET',
+              path: '/api/security/csrf-token',
+              headers: auth,
+              onResponse: (_status, resBody, context) => {
+                (context as { csrf?: string }).csrf = (JSON.parse(resBody) as { data: { token: string } }).data.token;
+              },
+            },
+            {
+              method: 'POST',
+              path: '/api/jobs/manage',
+              body,
+              setupRequest: (req, context) => ({
+                ...req,
+                headers: { ...auth, 'content-type': 'application/json', 'x-csrf-token': String((context as { csrf?: string }).csrf) },
+              }),
+            },
+          ],
+        },
+        { url: `${top}/jobs`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body },
+      );
+      let n = 0;
+      const loginBody = () => JSON.stringify({ email: `login-${(n++ % LOGIN_ACCOUNTS) + 1}@bench.test`, password: PASSWORD });
+      await add(
+        'POST login (argon2id)',
+        20,
+        { url: real, requests: [{ method: 'POST', path: '/api/auth/login', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: loginBody() }) }] },
+        { url: top, requests: [{ method: 'POST', path: '/login', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: loginBody() }) }] },
+      );
+    }
+  } finally {
+    server.child.kill('SIGTERM');
+    await new Promise((r) => server.child.once('exit', r));
+    await db.drop();
+  }
+  return rows;
+}
+
+function stripUndefined(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+function table(rows: Row[]): string {
+  const lines = [
+    '| engine | data | scenario | conns | req/s | p50 ms | p99 ms | ceiling req/s | ceiling p50 | ceiling p99 | % of ceiling |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const c = r.ceiling;
+    lines.push(
+      `| ${r.engine} | ${r.size === 'large' ? '100k jobs / 1M activity' : '10k / 10k'} | ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ` +
+        `${c?.rps ?? ''} | ${c?.p50 ?? ''} | ${c?.p99 ?? ''} | ${c ? `${Math.round((100 * r.rps) / c.rps)} %` : ''} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').filter((e) => e === 'pglite' || (e === 'postgres' && process.env.DATABASE_URL)) as Array<'pglite' | 'postgres'>;
+const sizes = (process.env.BENCH_SIZES ?? 'small,large').split(',') as Size[];
+process.stdout.write(`Caretaker bench: ${DURATION} s per scenario, engines ${engines.join(', ')}, sizes ${sizes.join(', ')}\n`);
+const passwordHash = await hashPassword(PASSWORD);
+const all: Row[] = [];
+for (const engine of engines) for (const size of sizes) all.push(...(await benchOne(engine, size, passwordHash)));
+const md = table(all);
+process.stdout.write(`\n${md}\n`);
+await writeFile(path.join(ROOT, 'bench/last-run.md'), `${new Date().toISOString()} (${DURATION} s per scenario)\n\n${md}\n`);
