@@ -9,7 +9,7 @@
  * PostgreSQL), BENCH_SIZES (default "small,large"). Only 127.0.0.1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -130,7 +130,9 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
   const top = `http://127.0.0.1:${server.ceilingPort}`;
   const rows: Row[] = [];
   try {
-    const token = (await post(`${real}/api/auth/login`, { email: 'admin-1@bench.test', password: PASSWORD })).token as string;
+    const loggedIn = await post(`${real}/api/auth/login`, { email: 'admin-1@bench.test', password: PASSWORD });
+    if (typeof loggedIn.token !== 'string') throw new Error(`bench login failed: ${JSON.stringify(loggedIn)}`);
+    const token = loggedIn.token;
     const auth = { authorization: `Bearer ${token}` };
     const add = async (scenario: string, connections: number, realOpts: Options, ceilingOpts?: Options) => {
       const r = await cannon({ connections, ...realOpts });
@@ -138,6 +140,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
       if (ceilingOpts) {
         const c = await cannon({ connections, ...ceilingOpts });
         row.ceiling = { rps: c.rps, p50: c.p50, p99: c.p99 };
+        if (c.errors > 0) process.stdout.write(`  (ceiling of ${scenario}: ${c.errors} errors)\n`);
       }
       rows.push(row);
       const ratio = row.ceiling ? ` | ceiling ${row.ceiling.rps} req/s p50 ${row.ceiling.p50} p99 ${row.ceiling.p99} | ${Math.round((100 * row.rps) / row.ceiling.rps)} %` : '';
@@ -159,7 +162,10 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
         headers: auth,
       });
       await add('GET status (public)', 50, { url: `${real}/api/system/status` }, { url: `${top}/status` });
-      const body = JSON.stringify({ title: 'Bench write', priority: 3 });
+      // Agency 1 has five branches: name the first (uuid md5('branch1'), as the generator writes it).
+      const md5 = createHash('md5').update('branch1').digest('hex');
+      const branchUuid = `${md5.slice(0, 8)}-${md5.slice(8, 12)}-${md5.slice(12, 16)}-${md5.slice(16, 20)}-${md5.slice(20)}`;
+      const body = JSON.stringify({ title: 'Bench write', priority: 3, branch_uuid: branchUuid });
       await add(
         'POST job (+ CSRF fetch)',
         20,

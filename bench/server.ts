@@ -37,7 +37,11 @@ const who = (authorization: string | undefined): Promise<AuthContext> => {
 };
 const num = (v: unknown, fallback: number) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : fallback);
 
-ceiling.get('/status', async () => ({ success: true, data: { status: (await pingDatabase(deps.db)) ? 'ok' : 'down', version: config.version } }));
+// The status handler's own work: ping the database and Redis.
+ceiling.get('/status', async () => {
+  const [database] = await Promise.all([pingDatabase(deps.db), deps.redis?.ping()]);
+  return { success: true, data: { status: database ? 'ok' : 'down', version: config.version } };
+});
 ceiling.get('/jobs', async (request) => {
   const q = request.query as Record<string, string>;
   const auth = await who(request.headers.authorization);

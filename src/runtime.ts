@@ -23,6 +23,8 @@ export interface Runtime {
 export function openRedis(url: string): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
+    // Commands issued in the same tick by concurrent requests (rate-limit counters) share one write.
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
