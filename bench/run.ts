@@ -17,11 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Options, type Result } from 'autocannon';
 import pg from 'pg';
-import { createDatabase } from '../src/db/database.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
-import { syncBuiltinRoles } from '../src/permissions/roles.ts';
-import { generate } from './generate.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -51,7 +47,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function prepare(engine: 'pglite' | 'postgres', size: Size, passwordHash: string) {
+async function prepare(engine: 'pglite' | 'postgres', size: Size) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'caretaker-bench-'));
   let databaseUrl: string | undefined;
   let dropPg = async () => {};
@@ -72,12 +68,6 @@ async function prepare(engine: 'pglite' | 'postgres', size: Size, passwordHash: 
       await c.end();
     };
   }
-  const handle = createDatabase({ databaseUrl, dataDir });
-  await migrateToLatest(handle.db);
-  await syncBuiltinRoles(handle.db, new Date());
-  const seconds = await generate(handle.db, { ...SIZES[size], passwordHash, loginAccounts: LOGIN_ACCOUNTS });
-  await handle.close();
-  process.stdout.write(`  ${engine}/${size}: generated ${SIZES[size].jobs} jobs, ${SIZES[size].activity} activity entries in ${seconds.toFixed(1)} s\n`);
   return { databaseUrl, dataDir, drop: async () => (await dropPg(), await rm(dataDir, { recursive: true, force: true })) };
 }
 
@@ -91,7 +81,10 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('bench server ready')) resolve();
+      const text = d.toString();
+      const generated = /generated in ([\d.]+) s/.exec(text);
+      if (generated) process.stdout.write(`  ${env.BENCH_LABEL}: generated ${env.BENCH_JOBS} jobs, ${env.BENCH_ACTIVITY} activity entries in ${generated[1]} s\n`);
+      if (text.includes('bench server ready')) resolve();
     });
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
@@ -110,7 +103,7 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 }
 
 async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash: string): Promise<Row[]> {
-  const db = await prepare(engine, size, passwordHash);
+  const db = await prepare(engine, size);
   const inherited = stripUndefined(process.env);
   delete inherited.DATABASE_URL;
   delete inherited.REDIS_URL;
@@ -121,6 +114,11 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     CARETAKER_RATE_LIMIT_IP_MAX: '1000000',
     CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '1000000',
     CARETAKER_DATA_DIR: db.dataDir,
+    BENCH_LABEL: `${engine}/${size}`,
+    BENCH_JOBS: String(SIZES[size].jobs),
+    BENCH_ACTIVITY: String(SIZES[size].activity),
+    BENCH_LOGIN_ACCOUNTS: String(LOGIN_ACCOUNTS),
+    BENCH_PASSWORD_HASH: passwordHash,
     CARETAKER_REDIS_PREFIX: `caretaker-bench:${randomBytes(4).toString('hex')}:`,
     ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
     // PostgreSQL runs as in production, with Redis for the rate-limit counters when REDIS_URL is set.

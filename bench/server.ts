@@ -16,10 +16,21 @@ import { listActivity } from '../src/modules/activity/activity.repository.ts';
 import { authenticate, login } from '../src/modules/auth/auth.service.ts';
 import { createJob, listVisibleJobs } from '../src/modules/jobs/jobs.service.ts';
 import { openRuntime } from '../src/runtime.ts';
+import { generate } from './generate.ts';
 
 const config = loadConfig();
 const runtime = await openRuntime(config);
 const deps = runtime.deps;
+if (process.env.BENCH_JOBS) {
+  // Generated here, in the process that serves it (PGlite is one process).
+  const seconds = await generate(deps.db, {
+    jobs: Number(process.env.BENCH_JOBS),
+    activity: Number(process.env.BENCH_ACTIVITY),
+    loginAccounts: Number(process.env.BENCH_LOGIN_ACCOUNTS),
+    passwordHash: process.env.BENCH_PASSWORD_HASH!,
+  });
+  process.stdout.write(`generated in ${seconds.toFixed(1)} s\n`);
+}
 const app = await buildApp(deps, { logger: false });
 await app.listen({ port: config.port, host: '127.0.0.1' });
 
