@@ -76,7 +76,8 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   const ceilingPort = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/server.ts')], {
     cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), CEILING_PORT: String(ceilingPort) },
+    // `env` is the whole environment (the caller removed DATABASE_URL / REDIS_URL where unwanted).
+    env: { ...env, PORT: String(port), CEILING_PORT: String(ceilingPort) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -84,7 +85,9 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
       const text = d.toString();
       const generated = /generated in ([\d.]+) s/.exec(text);
       if (generated) process.stdout.write(`  ${env.BENCH_LABEL}: generated ${env.BENCH_JOBS} jobs, ${env.BENCH_ACTIVITY} activity entries in ${generated[1]} s\n`);
-      if (text.includes('bench server ready')) resolve();
+      const ready = /bench server ready on (\w+)/.exec(text);
+      if (ready && ready[1] !== env.BENCH_ENGINE) reject(new Error(`bench server runs on ${ready[1]}, expected ${env.BENCH_ENGINE}`));
+      else if (ready) resolve();
     });
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
@@ -115,6 +118,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '1000000',
     CARETAKER_DATA_DIR: db.dataDir,
     BENCH_LABEL: `${engine}/${size}`,
+    BENCH_ENGINE: engine,
     BENCH_JOBS: String(SIZES[size].jobs),
     BENCH_ACTIVITY: String(SIZES[size].activity),
     BENCH_LOGIN_ACCOUNTS: String(LOGIN_ACCOUNTS),
@@ -147,6 +151,9 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     const jobs = '/api/jobs/manage?limit=50';
     const activity = '/api/admin/activity-log?user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50';
     const withCeiling = size === 'large';
+    // Growth: one connection, so the figure is the latency of one request, not queueing.
+    await add('growth: GET jobs list, 1 connection', 1, { url: `${real}${jobs}`, headers: auth, duration: Math.max(3, DURATION / 2) });
+    await add('growth: GET activity log, 1 connection', 1, { url: `${real}${activity}`, headers: auth, duration: Math.max(3, DURATION / 2) });
     await add('GET jobs list (limit=50)', 50, { url: `${real}${jobs}`, headers: auth }, withCeiling ? { url: `${top}/jobs?limit=50`, headers: auth } : undefined);
     await add(
       'GET activity log (user + 90 days)',

@@ -86,7 +86,7 @@ ceiling.post('/login', async (request) => {
   return { success: true, token: result.token };
 });
 await ceiling.listen({ port: Number(process.env.CEILING_PORT), host: '127.0.0.1' });
-process.stdout.write('bench server ready\n');
+process.stdout.write(`bench server ready on ${deps.engine}\n`);
 
 process.on('SIGTERM', () => {
   void Promise.all([app.close(), ceiling.close()])

@@ -1,0 +1,13 @@
+import pg from 'pg';
+import { createDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { syncBuiltinRoles } from '../src/permissions/roles.ts';
+import { hashPassword } from '../src/lib/passwords.ts';
+import { generate } from '../bench/generate.ts';
+const name = process.argv[2]!; const jobs = Number(process.argv[3]); const activity = Number(process.argv[4]);
+const c = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/test' }); await c.connect();
+await c.query(`drop database if exists ${name} with (force)`); await c.query(`create database ${name}`); await c.end();
+const h = createDatabase({ databaseUrl: `postgres://postgres@127.0.0.1:5432/${name}` });
+await migrateToLatest(h.db); await syncBuiltinRoles(h.db, new Date());
+console.log(await generate(h.db, { jobs, activity, passwordHash: await hashPassword('bench password 2026'), loginAccounts: 20 }));
+await h.close();
