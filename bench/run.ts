@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -245,4 +245,3 @@ const all: Row[] = [];
 for (const engine of engines) for (const size of sizes) all.push(...(await benchOne(engine, size, passwordHash)));
 const md = table(all);
 process.stdout.write(`\n${md}\n`);
-await writeFile(path.join(ROOT, 'bench/last-run.md'), `${new Date().toISOString()} (${DURATION} s per scenario)\n\n${md}\n`);
