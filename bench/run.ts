@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Options, type Result } from 'autocannon';
-import pg from 'pg';
+import { createTestDatabase } from '../test/helpers/database.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,28 +47,18 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function prepare(engine: 'pglite' | 'postgres', size: Size) {
+/** A fresh PostgreSQL database (as the tests make them) or a PGlite folder. */
+async function prepare(engine: 'pglite' | 'postgres') {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'caretaker-bench-'));
-  let databaseUrl: string | undefined;
-  let dropPg = async () => {};
-  if (engine === 'postgres') {
-    const base = process.env.DATABASE_URL!;
-    const name = `caretaker_bench_${size}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropPg = async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
-  }
-  return { databaseUrl, dataDir, drop: async () => (await dropPg(), await rm(dataDir, { recursive: true, force: true })) };
+  const pgdb = engine === 'postgres' ? await createTestDatabase() : undefined;
+  return {
+    databaseUrl: pgdb?.databaseUrl,
+    dataDir,
+    drop: async () => {
+      await pgdb?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; ceilingPort: number }> {
@@ -106,7 +96,7 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 }
 
 async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash: string): Promise<Row[]> {
-  const db = await prepare(engine, size);
+  const db = await prepare(engine);
   const inherited = stripUndefined(process.env);
   delete inherited.DATABASE_URL;
   delete inherited.REDIS_URL;
