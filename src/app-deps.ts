@@ -3,6 +3,7 @@
  * store and optional Redis client. Tests build their own (fake clock, fresh database).
  */
 import type { Redis } from 'ioredis';
+import type pg from 'pg';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
@@ -24,6 +25,8 @@ export interface AppDeps {
   files: FileStore;
   /** Outgoing e-mail: SMTP when SMTP_URL is set, else .eml files (docs/email.md). */
   mailer: Mailer;
+  /** The PostgreSQL pool (absent on PGlite), for the pool metrics. */
+  pool?: pg.Pool | undefined;
   /** Process start time, for uptime. */
   startedAt: Date;
 }

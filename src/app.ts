@@ -12,6 +12,7 @@ import type { AppDeps } from './app-deps.ts';
 import { errorBody } from './http/envelope.ts';
 import { errorHandler } from './http/error-handler.ts';
 import { registerDocsRoutes, registerOpenApi } from './http/openapi.ts';
+import { registerMetrics } from './http/metrics.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
 import type { App } from './http/route-types.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -75,7 +76,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     onConstructorPoisoning: 'error',
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
-    return503OnClosing: true,
+    // During shutdown the pipeline's draining check answers 503 in the spec's envelope.
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -102,6 +104,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   await registerOpenApi(app, deps.config.version);
   registerPipeline(app, deps, lifecycle);
+  registerMetrics(app, deps);
 
   const modules: Array<(app: App) => Promise<void>> = [
     authRoutes(deps),

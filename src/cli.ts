@@ -2,6 +2,8 @@
  * The `caretaker` command: `serve` (default), `migrate`, `demo` (load the demo data into an empty
  * database), `help`. Configuration comes from the environment (see README).
  */
+import cluster from 'node:cluster';
+import { parseWorkers, serveCluster, WORKERS_NEED_POSTGRES } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openRuntime } from './runtime.ts';
 import { loadDemoIfEmpty } from './seed/demo/index.ts';
@@ -11,6 +13,7 @@ const USAGE = `Usage: caretaker <command>
 
 Commands:
   serve      start the HTTP API (default); migrates the database first
+             --workers N   run N processes sharing the port (needs DATABASE_URL)
   migrate    apply pending database migrations and exit
   demo       load the demo data set into an empty database and exit
   help       show this text
@@ -34,9 +37,22 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   }
   switch (command) {
-    case 'serve':
-      await startServer(config);
+    case 'serve': {
+      let workers: number;
+      try {
+        workers = parseWorkers(argv.slice(1));
+      } catch (err) {
+        process.stderr.write(`${(err as Error).message}\n`);
+        return 2;
+      }
+      if (workers > 1 && !config.databaseUrl) {
+        process.stderr.write(`${WORKERS_NEED_POSTGRES}\n`);
+        return 2;
+      }
+      if (workers > 1 || cluster.isWorker) await serveCluster(config, workers);
+      else await startServer(config);
       return -1;
+    }
     case 'migrate': {
       const runtime = await openRuntime(config);
       process.stdout.write(`Database (${runtime.deps.engine}) is at the latest migration.\n`);

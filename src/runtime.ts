@@ -25,6 +25,8 @@ export interface Runtime {
 export function openRedis(url: string): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
+    // Commands issued in the same tick by concurrent requests (rate-limit counters) share one write.
+    enableAutoPipelining: true,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
@@ -79,7 +81,10 @@ export async function openRuntime(
     logger: options.mailLogger ?? jsonLineLogger(config.logLevel),
   });
   const rateLimitRules = new RateLimitRules(database.db);
-  const deps: AppDeps = { config, db: database.db, engine: database.engine, clock, limiter, rateLimitRules, redis, files, mailer, startedAt: clock.now() };
+  const deps: AppDeps = {
+    config, db: database.db, engine: database.engine, clock, limiter, rateLimitRules, redis, files, mailer,
+    startedAt: clock.now(), pool: database.pool,
+  };
   return {
     deps,
     database,

@@ -7,23 +7,24 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { Lifecycle } from './http/pipeline.ts';
-import { openRuntime } from './runtime.ts';
+import { openRuntime, type Runtime } from './runtime.ts';
 import { ensureSysOpsAccount } from './seed/first-run.ts';
 import { loadDemoIfEmpty } from './seed/demo/index.ts';
 
 /**
- * Starts the HTTP server.
- * @returns the address it listens on
+ * First-start work that must run once per database, before any request: the demo data (when
+ * CARETAKER_DEMO is on) and the first SysOps account. The cluster primary runs it before forking.
+ * @param runtime an opened (migrated) runtime
+ * @param log info logger
  */
-export async function startServer(config: Readonly<Config>): Promise<{ address: string; close: () => Promise<void> }> {
-  const runtime = await openRuntime(config);
-  const lifecycle: Lifecycle = { draining: false };
-  const app = await buildApp(runtime.deps, { lifecycle });
-  const log = app.log;
-
+export async function prepareDatabase(
+  runtime: Runtime,
+  config: Readonly<Config>,
+  log: (obj: Record<string, unknown>, msg: string) => void,
+): Promise<void> {
   if (config.demo.enabled) {
-    const demo = await loadDemoIfEmpty(runtime.deps.db, config, runtime.deps.clock.now(), (m) => log.info(m));
-    if (demo.loaded) log.info({ accounts: demo.accounts }, 'demo data loaded');
+    const demo = await loadDemoIfEmpty(runtime.deps.db, config, runtime.deps.clock.now(), (m) => log({}, m));
+    if (demo.loaded) log({ accounts: demo.accounts }, 'demo data loaded');
   }
   const first = await ensureSysOpsAccount(runtime.deps.db, config, runtime.deps.clock.now());
   if (first.created) {
@@ -34,9 +35,31 @@ export async function startServer(config: Readonly<Config>): Promise<{ address: 
           'Store it now; it is not shown again. Set CARETAKER_ADMIN_EMAIL and CARETAKER_ADMIN_PASSWORD to choose them.\n\n',
       );
     } else {
-      log.info({ email: first.email }, 'SysOps account created');
+      log({ email: first.email }, 'SysOps account created');
     }
   }
+}
+
+export interface StartOptions {
+  /** Run prepareDatabase (default true; false in cluster workers, whose primary did it). */
+  prepare?: boolean;
+  /** A cluster worker: a second signal is ignored (the primary enforces the timeout). */
+  worker?: boolean;
+}
+
+/**
+ * Starts the HTTP server.
+ * @returns the address it listens on
+ */
+export async function startServer(
+  config: Readonly<Config>,
+  options: StartOptions = {},
+): Promise<{ address: string; close: () => Promise<void> }> {
+  const runtime = await openRuntime(config);
+  const lifecycle: Lifecycle = { draining: false };
+  const app = await buildApp(runtime.deps, { lifecycle });
+  const log = app.log;
+  if (options.prepare !== false) await prepareDatabase(runtime, config, (obj, msg) => log.info(obj, msg));
 
   const address = await app.listen({ port: config.port, host: config.host });
   log.info({ address, engine: runtime.deps.engine, redis: Boolean(runtime.deps.redis) }, 'Caretaker is serving');
@@ -45,12 +68,19 @@ export async function startServer(config: Readonly<Config>): Promise<{ address: 
   const close = () => {
     closing ??= (async () => {
       lifecycle.draining = true;
-      await app.close();
+      // Connections that turn idle during the drain are closed at once, not after keepAliveTimeout.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 200);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(sweep);
+      }
       await runtime.close();
     })();
     return closing;
   };
-  closeWithGrace({ delay: config.shutdownTimeoutS * 1000 }, async ({ signal, err }) => {
+  const onSecondSignal = options.worker ? (signal: string) => log.warn({ signal }, 'already shutting down') : undefined;
+  closeWithGrace({ delay: config.shutdownTimeoutS * 1000, ...(onSecondSignal ? { onSecondSignal } : {}) }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'fatal error, shutting down');
     else log.info({ signal }, 'shutting down: finishing requests in flight');
     await close();

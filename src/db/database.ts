@@ -46,8 +46,13 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
     });
-    // An idle client losing its connection must not crash the process; the next query reconnects.
+    // A client losing its connection must not crash the process; the next query reconnects. The
+    // pool listens on idle clients only; a checked-out client between two queries (inside a
+    // transaction) emits 'error' too, and an unheard 'error' is fatal (SECURITY.md promise 19).
     pool.on('error', () => {});
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', pool, close: () => db.destroy() };
   }

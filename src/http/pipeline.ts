@@ -84,7 +84,10 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
   };
 
   app.addHook('onRequest', async (request, reply) => {
-    if (lifecycle.draining) throw new AppError('unavailable', 'The service is shutting down. Please retry.');
+    if (lifecycle.draining) {
+      void reply.header('connection', 'close');
+      throw new AppError('unavailable', 'The service is shutting down. Please retry.');
+    }
     const cfg = request.routeOptions.config;
     const route = routeKey(request);
     // An administrator's override of this route (GET/PUT /api/admin/rate-limits) wins.
@@ -132,6 +135,9 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     if (request.rateLimit && !reply.hasHeader('x-ratelimit-limit')) {
       void reply.headers(rateLimitHeaders({ ...request.rateLimit, allowed: true }));
     }
+    // While draining, every answer closes its connection, so keep-alive clients move to another
+    // instance and the process need not wait for their idle timeout.
+    if (lifecycle.draining) void reply.header('connection', 'close');
     void reply.header('x-content-type-options', 'nosniff');
     void reply.header('x-frame-options', 'DENY');
     void reply.header('referrer-policy', 'no-referrer');

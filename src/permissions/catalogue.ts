@@ -61,6 +61,7 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.agents.view', description: 'List the agents of the agency\'s branches', roles: STAFF },
   { key: 'api.agents.job-assignment.manage', description: 'Give a job an owning agent', roles: STAFF },
   { key: 'api.admin.rate-limits.manage', description: 'Read and change the rate-limit settings of every route', roles: ['sysops'] },
+  { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper)', roles: ['sysops', 'api'] },
 ];
 
 /** Keys by name, for lookups. */

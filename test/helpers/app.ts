@@ -11,6 +11,7 @@ import { buildApp } from '../../src/app.ts';
 import type { AppDeps } from '../../src/app-deps.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { Db } from '../../src/db/database.ts';
+import type { Lifecycle } from '../../src/http/pipeline.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { hashPassword } from '../../src/lib/passwords.ts';
@@ -30,7 +31,7 @@ export interface TestApp {
  * Builds the app for a test file.
  * @param env extra environment variables (for example small rate limits)
  */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, options: { lifecycle?: Lifecycle } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -49,7 +50,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     filesDir: await mkdtemp(path.join(tmpdir(), 'caretaker-files-')),
     mailDir: await mkdtemp(path.join(tmpdir(), 'caretaker-mail-')),
   });
-  const app = await buildApp(runtime.deps, { logger: false });
+  const app = await buildApp(runtime.deps, { logger: false, ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}) });
   await app.ready();
   return {
     app,

@@ -11,6 +11,7 @@ import * as m0300 from './2026_11_21_0300_job_files_calendar.ts';
 import * as m0400 from './2026_11_21_0400_users.ts';
 import * as m0500 from './2026_11_21_0500_administration.ts';
 import * as m0600 from './2026_11_21_0600_people.ts';
+import * as m0700 from './2026_11_21_0700_production_indexes.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0400_users': m0400,
   '2026_11_21_0500_administration': m0500,
   '2026_11_21_0600_people': m0600,
+  '2026_11_21_0700_production_indexes': m0700,
 };

@@ -55,11 +55,25 @@ export interface ActivityFilter {
   from?: Date;
   /** Exclusive upper bound (UTC). */
   to?: Date;
+  /** Keyset cursor: only entries older (in list order) than the entry with this id. */
+  before?: number;
+  /** Keyset cursor: only entries newer (in list order) than the entry with this id. */
+  after?: number;
   limit: number;
   offset: number;
 }
 
-/** One page of entries, newest first, and the total matching count. */
+/**
+ * The largest count computed exactly: counting a million index entries on every page read costs
+ * more than the page itself (bench/README.md), so above this the count stops at COUNT_CAP.
+ */
+export const COUNT_CAP = 10_000;
+
+/**
+ * One page of entries, newest first, and the number of entries matching the filters (cursors
+ * aside), exact up to COUNT_CAP.
+ * @returns rows, total (<= COUNT_CAP) and capped (true when more entries match)
+ */
 export async function listActivity(db: DbOrTrx, f: ActivityFilter) {
   let q = db.selectFrom('activity_log');
   if (f.agencyId !== undefined) q = q.where('agency_id', '=', f.agencyId);
@@ -67,15 +81,28 @@ export async function listActivity(db: DbOrTrx, f: ActivityFilter) {
   if (f.action !== undefined) q = q.where('action', '=', f.action);
   if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
   if (f.to !== undefined) q = q.where('created_at', '<', f.to);
+  let page = q;
+  // Row-value comparison on (created_at, id), the list order: matches the (…, created_at desc,
+  // id desc) indexes, so a deep page costs what the first one does.
+  const cursor = (id: number) => sql`(select c.created_at, c.id from activity_log c where c.id = ${id})`;
+  if (f.before !== undefined) page = page.where(sql<boolean>`(created_at, id) < ${cursor(f.before)}`);
+  if (f.after !== undefined) page = page.where(sql<boolean>`(created_at, id) > ${cursor(f.after)}`);
+  // With only `after`, take the entries just above the cursor (ascending), then restore the order.
+  const ascending = f.after !== undefined && f.before === undefined;
+  const direction = ascending ? 'asc' : 'desc';
   const [rows, total] = await Promise.all([
-    q
+    page
       .select(['id', 'user_id', 'user_name', 'action', 'resource_type', 'resource_id', 'ip_address', 'created_at'])
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
+      .orderBy('created_at', direction)
+      .orderBy('id', direction)
       .limit(f.limit)
       .offset(f.offset)
       .execute(),
-    q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom(q.select(sql`1`.as('one')).limit(COUNT_CAP + 1).as('m'))
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: total.n };
+  if (ascending) rows.reverse();
+  return { rows, total: Math.min(total.n, COUNT_CAP), capped: total.n > COUNT_CAP };
 }

@@ -6,7 +6,7 @@ import { invalidParam } from '../../http/errors.ts';
 import { ListEnvelope, list, responses } from '../../http/envelope.ts';
 import { IsoDate, Pagination } from '../../http/pagination.ts';
 import { requireAuth, type App } from '../../http/route-types.ts';
-import { listActivity } from '../activity/activity.repository.ts';
+import { COUNT_CAP, listActivity } from '../activity/activity.repository.ts';
 
 export const ActivityLogEntry = Type.Object(
   {
@@ -28,6 +28,8 @@ const Query = Type.Object(
     action: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     from_date: Type.Optional(IsoDate('entries on or after this UTC date')),
     to_date: Type.Optional(IsoDate('entries on or before this UTC date (inclusive)')),
+    before: Type.Optional(Type.Integer({ minimum: 1, description: 'keyset cursor: entries older than the entry with this ID (next page)' })),
+    after: Type.Optional(Type.Integer({ minimum: 1, description: 'keyset cursor: entries newer than the entry with this ID (previous page)' })),
     ...Pagination,
   },
   { additionalProperties: false },
@@ -45,22 +47,27 @@ export function activityLogRoutes(deps: AppDeps) {
         summary: 'Read the activity (audit) log',
         description:
           'Newest first. An agency administrator sees the entries of their agency; SysOps see all. ' +
-          'from_date and to_date are UTC dates; to_date includes the whole day.',
+          'from_date and to_date are UTC dates; to_date includes the whole day. count is the number of entries ' +
+          `matching the filters, exact up to ${COUNT_CAP}; above that it is ${COUNT_CAP} and the header ` +
+          'X-Count-Capped: true is sent. For deep pages use the keyset cursors: before=<ID of the last entry> for the ' +
+          'next page, after=<ID of the first entry> for the previous one (offset still applies on top).',
         querystring: Query,
         response: responses(ListEnvelope(ActivityLogEntry), [400, 401, 403, 429]),
       },
-      handler: async (request) => {
+      handler: async (request, reply) => {
         const auth = requireAuth(request);
         const q = request.query;
         const from = q.from_date ? new Date(`${q.from_date}T00:00:00Z`) : undefined;
         const to = q.to_date ? new Date(new Date(`${q.to_date}T00:00:00Z`).getTime() + DAY_MS) : undefined;
         if (from && to && from >= to) throw invalidParam('to_date');
-        const { rows, total } = await listActivity(deps.db, {
+        const { rows, total, capped } = await listActivity(deps.db, {
           agencyId: isSysOps(auth) ? undefined : (auth.agencyId ?? -1),
           userId: q.user_id,
           action: q.action,
           from,
           to,
+          before: q.before,
+          after: q.after,
           limit: q.limit,
           offset: q.offset,
         });
@@ -74,6 +81,7 @@ export function activityLogRoutes(deps: AppDeps) {
           ip_address: r.ip_address,
           created_at: new Date(r.created_at).toISOString(),
         }));
+        if (capped) void reply.header('x-count-capped', 'true');
         return list(data, total, 'Activity log retrieved');
       },
     });

@@ -1,5 +1,6 @@
 /** SQL for accounts and tokens (spec 3, 5.1, 5.2). No rules here: see auth.service.ts. */
 import { sql } from 'kysely';
+import type pg from 'pg';
 import type { TokenKind } from '../../db/schema.ts';
 import type { DbOrTrx } from '../activity/activity.repository.ts';
 
@@ -73,9 +74,21 @@ export async function insertToken(db: DbOrTrx, t: NewTokenRow): Promise<number> 
 
 /**
  * The token row for a hash with its account, role and permission keys, or undefined.
- * One query per authenticated request.
+ * One query per authenticated request. With a pg pool the same SQL runs as a named prepared
+ * statement: PostgreSQL then plans it once per connection instead of on every request (planning
+ * this join took longer than running it, bench/README.md).
  */
-export function findTokenWithIdentity(db: DbOrTrx, tokenHash: string) {
+export async function findTokenWithIdentity(db: DbOrTrx, tokenHash: string, pool?: pg.Pool) {
+  const query = tokenQuery(db, tokenHash);
+  if (!pool) return query.executeTakeFirst();
+  const compiled = query.compile();
+  const result = await pool.query<TokenRow>({ name: 'caretaker_find_token_v1', text: compiled.sql, values: [...compiled.parameters] });
+  return result.rows[0];
+}
+
+type TokenRow = NonNullable<Awaited<ReturnType<ReturnType<typeof tokenQuery>['executeTakeFirst']>>>;
+
+function tokenQuery(db: DbOrTrx, tokenHash: string) {
   return db
     .selectFrom('auth_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
@@ -89,8 +102,7 @@ export function findTokenWithIdentity(db: DbOrTrx, tokenHash: string) {
         'permissions',
       ),
     ])
-    .where('t.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('t.token_hash', '=', tokenHash);
 }
 
 /** Records use of a session (for the idle rule). */

@@ -226,7 +226,7 @@ export async function authenticate(deps: AppDeps, presented: PresentedCredential
   const failure = new AppError(viaBearer ? 'invalid_bearer' : 'unauthenticated');
   if (!isTokenShaped(raw)) throw failure;
 
-  const row = await repo.findTokenWithIdentity(deps.db, hashToken(raw));
+  const row = await repo.findTokenWithIdentity(deps.db, hashToken(raw), deps.pool);
   if (!row || row.revoked_at !== null || row.status !== 'active') throw failure;
   if (viaBearer ? row.kind === 'session' : row.kind !== 'session') throw failure;
   const now = deps.clock.now();

@@ -49,7 +49,8 @@ export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle) {
         description:
           "Public. status is 'ok', 'degraded' (Redis down: the service keeps serving with in-memory rate limits) or " +
           "'down' (database unreachable, answered with 503). uptime_s and checks are shown to authenticated callers only.",
-        response: responses(DataEnvelope(Status), [429, 503]),
+        // 503 carries the same data envelope with status 'down' (not the error envelope).
+        response: { ...responses(DataEnvelope(Status), [429]), 503: DataEnvelope(Status) },
       },
       handler: async (request, reply) => {
         const [database, cache] = await Promise.all([pingDatabase(deps.db).then((up): Check => (up ? 'ok' : 'down')), pingRedis(deps)]);

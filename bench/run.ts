@@ -1,0 +1,237 @@
+/**
+ * `npm run bench` (issue 6 item 3): generates the data sets, starts bench/server.ts (the real app
+ * and its ceiling on one pool) and drives each scenario with autocannon, printing requests per
+ * second and p50/p99 latency beside the ceiling's, and the growth comparison (10,000 rows vs
+ * 100,000 jobs / 1,000,000 activity entries).
+ *
+ * Environment: BENCH_DURATION_S (default 10), BENCH_ENGINES (default "pglite,postgres"; postgres
+ * needs DATABASE_URL, a server the bench may create databases on), REDIS_URL (used with
+ * PostgreSQL), BENCH_SIZES (default "small,large"). Only 127.0.0.1.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Options, type Result } from 'autocannon';
+import { createTestDatabase } from '../test/helpers/database.ts';
+import { hashPassword } from '../src/lib/passwords.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
+const PASSWORD = 'bench password 2026';
+const LOGIN_ACCOUNTS = 20;
+const SIZES = { small: { jobs: 10_000, activity: 10_000 }, large: { jobs: 100_000, activity: 1_000_000 } } as const;
+type Size = keyof typeof SIZES;
+
+interface Row {
+  engine: string;
+  size: Size;
+  scenario: string;
+  connections: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  ceiling?: { rps: number; p50: number; p99: number };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh PostgreSQL database (as the tests make them) or a PGlite folder. */
+async function prepare(engine: 'pglite' | 'postgres') {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'caretaker-bench-'));
+  const pgdb = engine === 'postgres' ? await createTestDatabase() : undefined;
+  return {
+    databaseUrl: pgdb?.databaseUrl,
+    dataDir,
+    drop: async () => {
+      await pgdb?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; ceilingPort: number }> {
+  const port = await freePort();
+  const ceilingPort = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/server.ts')], {
+    cwd: ROOT,
+    // `env` is the whole environment (the caller removed DATABASE_URL / REDIS_URL where unwanted).
+    env: { ...env, PORT: String(port), CEILING_PORT: String(ceilingPort) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      const text = d.toString();
+      const generated = /generated in ([\d.]+) s/.exec(text);
+      if (generated) process.stdout.write(`  ${env.BENCH_LABEL}: generated ${env.BENCH_JOBS} jobs, ${env.BENCH_ACTIVITY} activity entries in ${generated[1]} s\n`);
+      const ready = /bench server ready on (\w+)/.exec(text);
+      if (ready && ready[1] !== env.BENCH_ENGINE) reject(new Error(`bench server runs on ${ready[1]}, expected ${env.BENCH_ENGINE}`));
+      else if (ready) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return { child, port, ceilingPort };
+}
+
+async function cannon(opts: Options): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+  const r: Result = await autocannon({ duration: DURATION, ...opts });
+  const errors = r.errors + r.timeouts + r.non2xx;
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors };
+}
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash: string): Promise<Row[]> {
+  const db = await prepare(engine);
+  const inherited = stripUndefined(process.env);
+  delete inherited.DATABASE_URL;
+  delete inherited.REDIS_URL;
+  const server = await startServer({
+    ...inherited,
+    LOG_LEVEL: 'silent',
+    CARETAKER_COOKIE_SECURE: 'false',
+    CARETAKER_RATE_LIMIT_IP_MAX: '1000000',
+    CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '1000000',
+    CARETAKER_DATA_DIR: db.dataDir,
+    BENCH_LABEL: `${engine}/${size}`,
+    BENCH_ENGINE: engine,
+    BENCH_JOBS: String(SIZES[size].jobs),
+    BENCH_ACTIVITY: String(SIZES[size].activity),
+    BENCH_LOGIN_ACCOUNTS: String(LOGIN_ACCOUNTS),
+    BENCH_PASSWORD_HASH: passwordHash,
+    CARETAKER_REDIS_PREFIX: `caretaker-bench:${randomBytes(4).toString('hex')}:`,
+    ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+    // PostgreSQL runs as in production, with Redis for the rate-limit counters when REDIS_URL is set.
+    ...(engine === 'postgres' && process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+  });
+  const real = `http://127.0.0.1:${server.port}`;
+  const top = `http://127.0.0.1:${server.ceilingPort}`;
+  const rows: Row[] = [];
+  try {
+    const loggedIn = await post(`${real}/api/auth/login`, { email: 'admin-1@bench.test', password: PASSWORD });
+    if (typeof loggedIn.token !== 'string') throw new Error(`bench login failed: ${JSON.stringify(loggedIn)}`);
+    const token = loggedIn.token;
+    const auth = { authorization: `Bearer ${token}` };
+    /** @param perOp requests per operation on the real side (2 for CSRF fetch + POST): req/s is divided by it */
+    const add = async (scenario: string, connections: number, realOpts: Options, ceilingOpts?: Options, perOp = 1) => {
+      const r = await cannon({ connections, ...realOpts });
+      r.rps = Math.round(r.rps / perOp);
+      const row: Row = { engine, size, scenario, connections, ...r };
+      if (ceilingOpts) {
+        const c = await cannon({ connections, ...ceilingOpts });
+        row.ceiling = { rps: c.rps, p50: c.p50, p99: c.p99 };
+        if (c.errors > 0) process.stdout.write(`  (ceiling of ${scenario}: ${c.errors} errors)\n`);
+      }
+      rows.push(row);
+      const ratio = row.ceiling ? ` | ceiling ${row.ceiling.rps} req/s p50 ${row.ceiling.p50} p99 ${row.ceiling.p99} | ${Math.round((100 * row.rps) / row.ceiling.rps)} %` : '';
+      process.stdout.write(`  ${engine}/${size} ${scenario}: ${row.rps} req/s p50 ${row.p50} ms p99 ${row.p99} ms errors ${row.errors}${ratio}\n`);
+    };
+    const jobs = '/api/jobs/manage?limit=50';
+    const activity = '/api/admin/activity-log?user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50';
+    const withCeiling = size === 'large';
+    // Growth: one connection, so the figure is the latency of one request, not queueing.
+    await add('growth: GET jobs list, 1 connection', 1, { url: `${real}${jobs}`, headers: auth, duration: Math.max(3, DURATION / 2) });
+    await add('growth: GET activity log, 1 connection', 1, { url: `${real}${activity}`, headers: auth, duration: Math.max(3, DURATION / 2) });
+    await add('GET jobs list (limit=50)', 50, { url: `${real}${jobs}`, headers: auth }, withCeiling ? { url: `${top}/jobs?limit=50`, headers: auth } : undefined);
+    await add(
+      'GET activity log (user + 90 days)',
+      50,
+      { url: `${real}${activity}`, headers: auth },
+      withCeiling ? { url: `${top}/activity?user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50`, headers: auth } : undefined,
+    );
+    if (size === 'large') {
+      await add('GET activity log, offset 5000', 50, { url: `${real}/api/admin/activity-log?limit=50&offset=5000`, headers: auth }, {
+        url: `${top}/activity?limit=50&offset=5000`,
+        headers: auth,
+      });
+      await add('GET status (public)', 50, { url: `${real}/api/system/status` }, { url: `${top}/status` });
+      // Agency 1 has five branches: name the first (uuid md5('branch1'), as the generator writes it).
+      const md5 = createHash('md5').update('branch1').digest('hex');
+      const branchUuid = `${md5.slice(0, 8)}-${md5.slice(8, 12)}-${md5.slice(12, 16)}-${md5.slice(16, 20)}-${md5.slice(20)}`;
+      const body = JSON.stringify({ title: 'Bench write', priority: 3, branch_uuid: branchUuid });
+      await add(
+        'POST job (+ CSRF fetch), jobs/s',
+        20,
+        {
+          url: real,
+          requests: [
+            {
+              method: 'GET',
+              path: '/api/security/csrf-token',
+              headers: auth,
+              onResponse: (_status, resBody, context) => {
+                (context as { csrf?: string }).csrf = (JSON.parse(resBody) as { data: { token: string } }).data.token;
+              },
+            },
+            {
+              method: 'POST',
+              path: '/api/jobs/manage',
+              body,
+              setupRequest: (req, context) => ({
+                ...req,
+                headers: { ...auth, 'content-type': 'application/json', 'x-csrf-token': String((context as { csrf?: string }).csrf) },
+              }),
+            },
+          ],
+        },
+        { url: `${top}/jobs`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body },
+        2,
+      );
+      let n = 0;
+      const loginBody = () => JSON.stringify({ email: `login-${(n++ % LOGIN_ACCOUNTS) + 1}@bench.test`, password: PASSWORD });
+      await add(
+        'POST login (argon2id)',
+        20,
+        { url: real, requests: [{ method: 'POST', path: '/api/auth/login', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: loginBody() }) }] },
+        { url: top, requests: [{ method: 'POST', path: '/login', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: loginBody() }) }] },
+      );
+    }
+  } finally {
+    server.child.kill('SIGTERM');
+    await new Promise((r) => server.child.once('exit', r));
+    await db.drop();
+  }
+  return rows;
+}
+
+function stripUndefined(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+function table(rows: Row[]): string {
+  const lines = [
+    '| engine | data | scenario | conns | req/s | p50 ms | p99 ms | ceiling req/s | ceiling p50 | ceiling p99 | % of ceiling |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const c = r.ceiling;
+    lines.push(
+      `| ${r.engine} | ${r.size === 'large' ? '100k jobs / 1M activity' : '10k / 10k'} | ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ` +
+        `${c?.rps ?? ''} | ${c?.p50 ?? ''} | ${c?.p99 ?? ''} | ${c ? `${Math.round((100 * r.rps) / c.rps)} %` : ''} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').filter((e) => e === 'pglite' || (e === 'postgres' && process.env.DATABASE_URL)) as Array<'pglite' | 'postgres'>;
+const sizes = (process.env.BENCH_SIZES ?? 'small,large').split(',') as Size[];
+process.stdout.write(`Caretaker bench: ${DURATION} s per scenario, engines ${engines.join(', ')}, sizes ${sizes.join(', ')}\n`);
+const passwordHash = await hashPassword(PASSWORD);
+const all: Row[] = [];
+for (const engine of engines) for (const size of sizes) all.push(...(await benchOne(engine, size, passwordHash)));
+const md = table(all);
+process.stdout.write(`\n${md}\n`);

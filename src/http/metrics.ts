@@ -1,0 +1,113 @@
+/**
+ * Prometheus metrics (issue 6 item 2): GET /api/system/metrics in the text exposition format,
+ * behind the permission key `api.system.metrics.view`.
+ *
+ * - caretaker_http_requests_total{method,route,status}: counter per route template (never the
+ *   raw URL, so ids do not explode the label set);
+ * - caretaker_http_request_duration_seconds{method,route,status}: latency histogram;
+ * - caretaker_db_pool_connections{state=total|idle|waiting}: the pg pool (PostgreSQL only);
+ * - caretaker_rate_limit_refusals_total{route}: 429 answers;
+ * - caretaker_process_* / caretaker_nodejs_*: prom-client's default process metrics.
+ *
+ * One registry per app (tests build many apps in one process). Counting is one Map lookup and two
+ * increments per response: the label children are cached per (method, route, status).
+ * With `serve --workers N` each worker keeps its own figures; a scrape reaches one worker.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Type } from 'typebox';
+import type { AppDeps } from '../app-deps.ts';
+import type { App } from './route-types.ts';
+import { responses } from './envelope.ts';
+
+/** Latency buckets in seconds: 1 ms to 5 s. */
+const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+interface Children {
+  count: { inc(): void };
+  latency: { observe(v: number): void };
+}
+
+/**
+ * Registers the metrics: the onResponse counting hook (on the root instance, so it sees every
+ * route) and the GET /api/system/metrics route.
+ */
+export function registerMetrics(app: App, deps: AppDeps): void {
+  const register = new Registry();
+  collectDefaultMetrics({ register, prefix: 'caretaker_' });
+  const requests = new Counter({
+    name: 'caretaker_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [register],
+  });
+  const latency = new Histogram({
+    name: 'caretaker_http_request_duration_seconds',
+    help: 'Time from request received to response sent, in seconds',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: BUCKETS,
+    registers: [register],
+  });
+  const refusals = new Counter({
+    name: 'caretaker_rate_limit_refusals_total',
+    help: 'Requests refused with 429 by a rate limit, by route template',
+    labelNames: ['route'] as const,
+    registers: [register],
+  });
+  const pool = deps.pool;
+  new Gauge({
+    name: 'caretaker_db_pool_connections',
+    help: 'PostgreSQL pool connections: total open, idle, and callers waiting for one',
+    labelNames: ['state'] as const,
+    registers: [register],
+    collect() {
+      if (!pool) return;
+      this.set({ state: 'total' }, pool.totalCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
+  new Gauge({
+    name: 'caretaker_db_pool_max',
+    help: 'Configured maximum of the PostgreSQL pool (DATABASE_POOL_MAX); 1 for PGlite',
+    registers: [register],
+    collect() {
+      this.set(pool ? deps.config.databasePoolMax : 1);
+    },
+  });
+
+  const children = new Map<string, Children>();
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const status = reply.statusCode;
+    const key = `${request.method} ${route} ${status}`;
+    let c = children.get(key);
+    if (!c) {
+      const labels = { method: request.method, route, status: String(status) };
+      c = { count: requests.labels(labels), latency: latency.labels(labels) };
+      children.set(key, c);
+    }
+    c.count.inc();
+    c.latency.observe(reply.elapsedTime / 1000);
+    if (status === 429) refusals.inc({ route });
+    done();
+  });
+
+  /** GET /api/system/metrics: Prometheus text format (not the JSON envelope). */
+  app.get('/api/system/metrics', {
+    config: { permission: 'api.system.metrics.view' },
+    schema: {
+      tags: ['system'],
+      summary: 'Prometheus metrics',
+      description:
+        'Text exposition format 0.0.4 for a Prometheus scraper (send the bearer token of an account holding ' +
+        'api.system.metrics.view: SysOps or an API account). Request counts and latency histograms by method, ' +
+        'route and status; PostgreSQL pool use; rate-limit refusals; process metrics. Errors use the JSON envelope.',
+      response: responses(Type.String({ description: 'Prometheus text format' }), [401, 403, 429]),
+    },
+    handler: async (_request, reply) => {
+      const text = await register.metrics();
+      void reply.type(register.contentType);
+      return text;
+    },
+  });
+}
