@@ -1,11 +1,10 @@
 /** SQL for jobs (spec 4.16; issue 4). Scope rules come from job-visibility.ts; no other rules here. */
-import { sql } from 'kysely';
-import type { Updateable } from 'kysely';
-import type { JobTable, NewJob } from '../../db/schema.ts';
-
-type JobUpdate = Updateable<JobTable>;
+import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Updateable } from 'kysely';
+import type { Database, JobTable, NewJob } from '../../db/schema.ts';
 import type { DbOrTrx } from '../activity/activity.repository.ts';
 import { visibleTo, type JobScope } from './job-visibility.ts';
+
+type JobUpdate = Updateable<JobTable>;
 
 /**
  * Base query: jobs (alias `j`) joined with status `s`, type `jt`, branch `b`, address `ad`,
@@ -80,31 +79,47 @@ export interface JobFilter {
   offset: number;
 }
 
-/** One page of visible jobs matching the filter, sorted stably (id breaks ties), and the total. */
-export async function listJobs(db: DbOrTrx, scope: JobScope, f: JobFilter) {
-  let base = jobDetailQuery(db, scope);
-  if (f.statusId !== undefined) base = base.where('j.status_id', '=', f.statusId);
-  if (f.jobTypeId !== undefined) base = base.where('j.job_type_id', '=', f.jobTypeId);
-  if (f.priority !== undefined) base = base.where('j.priority', '=', f.priority);
-  if (f.branchId !== undefined) base = base.where('j.branch_id', '=', f.branchId);
-  if (f.contractorId !== undefined) base = base.where('j.contractor_id', '=', f.contractorId);
-  if (f.tenantId !== undefined) base = base.where('j.tenant_id', '=', f.tenantId);
-  if (f.agentUserId !== undefined) base = base.where('j.agent_user_id', '=', f.agentUserId);
-  if (f.from !== undefined) base = base.where('j.created_at', '>=', f.from);
-  if (f.to !== undefined) base = base.where('j.created_at', '<', f.to);
+/** The list filters as one where-clause over alias `j` (jobs columns only). */
+function matchesFilter(eb: ExpressionBuilder<Database & { j: Database['jobs'] }, 'j'>, f: JobFilter) {
+  const conds: Expression<SqlBool>[] = [];
+  if (f.statusId !== undefined) conds.push(eb('j.status_id', '=', f.statusId));
+  if (f.jobTypeId !== undefined) conds.push(eb('j.job_type_id', '=', f.jobTypeId));
+  if (f.priority !== undefined) conds.push(eb('j.priority', '=', f.priority));
+  if (f.branchId !== undefined) conds.push(eb('j.branch_id', '=', f.branchId));
+  if (f.contractorId !== undefined) conds.push(eb('j.contractor_id', '=', f.contractorId));
+  if (f.tenantId !== undefined) conds.push(eb('j.tenant_id', '=', f.tenantId));
+  if (f.agentUserId !== undefined) conds.push(eb('j.agent_user_id', '=', f.agentUserId));
+  if (f.from !== undefined) conds.push(eb('j.created_at', '>=', f.from));
+  if (f.to !== undefined) conds.push(eb('j.created_at', '<', f.to));
   if (f.pattern !== undefined) {
     const p = f.pattern;
-    base = base.where((eb) => eb.or([eb('j.reference', 'ilike', p), eb('j.title', 'ilike', p), eb('j.description', 'ilike', p)]));
+    conds.push(eb.or([eb('j.reference', 'ilike', p), eb('j.title', 'ilike', p), eb('j.description', 'ilike', p)]));
   }
+  return eb.and(conds);
+}
+
+/**
+ * One page of visible jobs matching the filter, sorted stably (id breaks ties), and the total.
+ * The total is counted on `jobs` alone: the joins of the page query follow required foreign keys
+ * or are left joins, so they change no count, and skipping them lets the partial indexes serve it.
+ */
+export async function listJobs(db: DbOrTrx, scope: JobScope, f: JobFilter) {
   const [rows, total] = await Promise.all([
-    base
+    jobDetailQuery(db, scope)
+      .where((eb) => matchesFilter(eb, f))
       .select(JOB_DETAIL_COLUMNS)
       .orderBy(`j.${f.sort}`, (ob) => (f.order === 'asc' ? ob.asc() : ob.desc()).nullsLast())
       .orderBy('j.id', f.order)
       .limit(f.limit)
       .offset(f.offset)
       .execute(),
-    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('jobs as j')
+      .where('j.deleted_at', 'is', null)
+      .where((eb) => visibleTo(eb, scope))
+      .where((eb) => matchesFilter(eb, f))
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: total.n };
 }
