@@ -19,9 +19,10 @@ afterAll(async () => t?.close());
 /** A user whose custom role holds no permission key at all. */
 async function powerlessClient() {
   const now = new Date();
+  const suffix = Math.random().toString(36).slice(2, 8);
   const role = await t.db
     .insertInto('roles')
-    .values({ name: 'Viewer', code: `viewer_${Math.random().toString(36).slice(2, 8)}`, level: 5, agency_id: w.agencyA.id, created_at: now, updated_at: now })
+    .values({ name: `Viewer ${suffix}`, code: `viewer_${suffix}`, level: 5, agency_id: w.agencyA.id, created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   const roleCode = (await t.db.selectFrom('roles').select('code').where('id', '=', role.id).executeTakeFirstOrThrow()).code;
