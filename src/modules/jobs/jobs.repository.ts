@@ -108,7 +108,12 @@ export async function listJobs(db: DbOrTrx, scope: JobScope, f: JobFilter) {
     jobDetailQuery(db, scope)
       .where((eb) => matchesFilter(eb, f))
       .select(JOB_DETAIL_COLUMNS)
-      .orderBy(`j.${f.sort}`, (ob) => (f.order === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+      // Only scheduled_for can be null; NULLS LAST on the not-null columns would keep the
+      // (agency|branch, created_at desc, id desc) indexes from serving the page.
+      .orderBy(`j.${f.sort}`, (ob) => {
+        const dir = f.order === 'asc' ? ob.asc() : ob.desc();
+        return f.sort === 'scheduled_for' ? dir.nullsLast() : dir;
+      })
       .orderBy('j.id', f.order)
       .limit(f.limit)
       .offset(f.offset)
