@@ -79,6 +79,27 @@ export interface JobFilter {
   offset: number;
 }
 
+/**
+ * Runs `fn` with the planner keeping the written join order (`join_collapse_limit = 1`, scoped
+ * to a transaction). The job detail query joins ten tables; searching their orders cost about
+ * 11 ms of planning per request on PostgreSQL against under 1 ms of execution, and the written
+ * order (jobs first, then the tables it points at) is the one the planner picks anyway.
+ */
+async function inWrittenJoinOrder<T>(db: DbOrTrx, fn: (q: DbOrTrx) => Promise<T>): Promise<T> {
+  if (db.isTransaction) {
+    await sql`set local join_collapse_limit = 1`.execute(db);
+    try {
+      return await fn(db);
+    } finally {
+      await sql`set local join_collapse_limit to default`.execute(db);
+    }
+  }
+  return db.transaction().execute(async (trx) => {
+    await sql`set local join_collapse_limit = 1`.execute(trx);
+    return fn(trx);
+  });
+}
+
 /** The list filters as one where-clause over alias `j` (jobs columns only). */
 function matchesFilter(eb: ExpressionBuilder<Database & { j: Database['jobs'] }, 'j'>, f: JobFilter) {
   const conds: Expression<SqlBool>[] = [];
@@ -104,8 +125,8 @@ function matchesFilter(eb: ExpressionBuilder<Database & { j: Database['jobs'] },
  * or are left joins, so they change no count, and skipping them lets the partial indexes serve it.
  */
 export async function listJobs(db: DbOrTrx, scope: JobScope, f: JobFilter) {
-  const [rows, total] = await Promise.all([
-    jobDetailQuery(db, scope)
+  return inWrittenJoinOrder(db, async (q) => {
+    const rows = await jobDetailQuery(q, scope)
       .where((eb) => matchesFilter(eb, f))
       .select(JOB_DETAIL_COLUMNS)
       // Only scheduled_for can be null; NULLS LAST on the not-null columns would keep the
@@ -117,26 +138,26 @@ export async function listJobs(db: DbOrTrx, scope: JobScope, f: JobFilter) {
       .orderBy('j.id', f.order)
       .limit(f.limit)
       .offset(f.offset)
-      .execute(),
-    db
+      .execute();
+    const total = await q
       .selectFrom('jobs as j')
       .where('j.deleted_at', 'is', null)
       .where((eb) => visibleTo(eb, scope))
       .where((eb) => matchesFilter(eb, f))
       .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: total.n };
+      .executeTakeFirstOrThrow();
+    return { rows, total: total.n };
+  });
 }
 
 /** One visible job by id, or undefined. */
 export function findJobById(db: DbOrTrx, scope: JobScope, id: number) {
-  return jobDetailQuery(db, scope).select(JOB_DETAIL_COLUMNS).where('j.id', '=', id).executeTakeFirst();
+  return inWrittenJoinOrder(db, (q) => jobDetailQuery(q, scope).select(JOB_DETAIL_COLUMNS).where('j.id', '=', id).executeTakeFirst());
 }
 
 /** One visible job by uuid, or undefined. */
 export function findJobByUuid(db: DbOrTrx, scope: JobScope, uuid: string) {
-  return jobDetailQuery(db, scope).select(JOB_DETAIL_COLUMNS).where('j.uuid', '=', uuid).executeTakeFirst();
+  return inWrittenJoinOrder(db, (q) => jobDetailQuery(q, scope).select(JOB_DETAIL_COLUMNS).where('j.uuid', '=', uuid).executeTakeFirst());
 }
 
 /** Locks a job row for the rest of the transaction and returns its current state. */
