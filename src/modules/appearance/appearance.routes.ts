@@ -2,34 +2,15 @@
  * Dashboard appearance of the caller (spec 4.14, 2.5a): read (fields at the top level, or the
  * banner image itself with ?action=banner), set the background, upload and remove the banner.
  */
-import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
+import { readUpload } from '../../http/upload.ts';
 import { responses } from '../../http/envelope.ts';
-import { AppError, invalidParam } from '../../http/errors.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { AppearanceEnvelope, AppearanceQuery, UpdateAppearanceBody } from './appearance.schemas.ts';
 import { deleteBanner, readAppearance, readBanner, saveBanner, updateAppearance } from './appearance.service.ts';
 
 const PATH = '/api/users/appearance';
 const PERMISSION = 'api.users.appearance.manage';
-
-/**
- * Reads the one file of a multipart request from field `file`, stopping at `maxBytes`.
- * @throws 400 naming `file` when the request is not multipart or has no `file` part; 413 above maxBytes
- */
-async function readUpload(request: FastifyRequest, maxBytes: number): Promise<Buffer> {
-  if (!request.isMultipart()) throw invalidParam('file');
-  const part = await request.file({ limits: { fileSize: maxBytes, files: 1 }, throwFileSizeLimit: true });
-  if (!part || part.fieldname !== 'file') throw invalidParam('file');
-  try {
-    return await part.toBuffer();
-  } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError('payload_too_large', `The banner must be at most ${maxBytes} bytes`);
-    }
-    throw err;
-  }
-}
 
 /** Registers the appearance routes. */
 export function appearanceRoutes(deps: AppDeps) {
@@ -85,7 +66,8 @@ export function appearanceRoutes(deps: AppDeps) {
         response: responses(AppearanceEnvelope, [400, 401, 403, 413, 429]),
       },
       handler: async (request) => {
-        const data = await readUpload(request, deps.config.uploads.bannerMaxBytes);
+        const max = deps.config.uploads.bannerMaxBytes;
+        const { data } = await readUpload(request, max, `The banner must be at most ${max} bytes`);
         return saveBanner(deps, requireAuth(request), actorOf(request), data);
       },
     });

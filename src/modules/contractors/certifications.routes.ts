@@ -5,8 +5,8 @@
  */
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
+import { readUpload } from '../../http/upload.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
-import { invalidParam } from '../../http/errors.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { UuidParams } from '../addresses/addresses.schemas.ts';
 import {
@@ -95,9 +95,7 @@ export function certificationsRoutes(deps: AppDeps) {
       },
       handler: async (request) => {
         const auth = requireAuth(request);
-        const file = await request.file({ limits: { fileSize: deps.config.uploads.documentMaxBytes } });
-        if (!file) throw invalidParam('file');
-        const data = await file.toBuffer();
+        const { data } = await readUpload(request, deps.config.uploads.documentMaxBytes);
         return ok(await attachDocument(deps, auth, actorOf(request), request.params.uuid, request.params.cert_uuid, data), 'Document uploaded');
       },
     });

@@ -11,7 +11,7 @@ import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { ACCEPTED_TEXT, contentDisposition, type FileKind } from './file-policy.ts';
 import { FileParams, JobFile, JobParams, ListFilesQuery } from './job-files.schemas.ts';
 import { deleteJobFile, downloadJobFile, listJobFiles, maxBytes, uploadJobFile } from './job-files.service.ts';
-import { readUpload } from './multipart.ts';
+import { readUpload } from '../../http/upload.ts';
 
 const KINDS: Array<{ kind: FileKind; path: string; one: string; permission: string }> = [
   { kind: 'document', path: 'documents', one: 'Document', permission: 'api.jobs.documents.manage' },

@@ -20,12 +20,8 @@ import { ACCEPTED_TEXT, acceptedType, sanitiseFilename, type FileKind } from './
 import * as repo from './job-files.repository.ts';
 import type { JobFileDto } from './job-files.schemas.ts';
 
-/** The upload as read from the multipart body. */
-export interface Upload {
-  data: Buffer;
-  filename: string | undefined;
-  fields: Record<string, string>;
-}
+export type { Upload } from '../../http/upload.ts';
+import type { Upload } from '../../http/upload.ts';
 
 const LABEL: Record<FileKind, { one: string; path: string }> = {
   document: { one: 'Document', path: 'documents' },

@@ -1,0 +1,47 @@
+/**
+ * Reading one uploaded file from a multipart/form-data body (field `file`, plus text fields),
+ * with a per-route size limit. Shared by job documents and photos, the dashboard banner and
+ * certificate documents. The CSRF token of a multipart request comes in X-CSRF-Token.
+ */
+import type { FastifyRequest } from 'fastify';
+import { AppError, invalidParam } from './errors.ts';
+
+/** The upload as read from the multipart body. */
+export interface Upload {
+  data: Buffer;
+  filename: string | undefined;
+  /** The text fields sent beside the file. */
+  fields: Record<string, string>;
+}
+
+/**
+ * Reads the body.
+ * @param maxBytes largest accepted file in bytes
+ * @param tooLargeMessage the 413 text (default: the error handler's "Request body is too large")
+ * @returns the file bytes, the client's file name and the text fields
+ * @throws 400 'Invalid or missing required parameter: file' when the body is not multipart, has
+ *   no `file` part, or carries a file under another name or a second file; 413 above maxBytes
+ */
+export async function readUpload(request: FastifyRequest, maxBytes: number, tooLargeMessage?: string): Promise<Upload> {
+  if (!request.isMultipart()) throw invalidParam('file');
+  let file: { data: Buffer; filename: string } | undefined;
+  const fields: Record<string, string> = {};
+  try {
+    for await (const part of request.parts({ limits: { fileSize: maxBytes, files: 1 } })) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        if (part.fieldname !== 'file' || file) throw invalidParam('file');
+        file = { data, filename: part.filename };
+      } else {
+        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+      }
+    }
+  } catch (err) {
+    if (tooLargeMessage && (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new AppError('payload_too_large', tooLargeMessage);
+    }
+    throw err;
+  }
+  if (!file) throw invalidParam('file');
+  return { data: file.data, filename: file.filename, fields };
+}
