@@ -41,3 +41,13 @@ export function addSeconds(date: Date, seconds: number): Date {
 }
 
 export const SECONDS = { minute: 60, hour: 3600, day: 86_400 } as const;
+
+/** A timestamp as an ISO 8601 UTC string (the wire form of every date-time). */
+export function toIso(d: Date | string): string {
+  return new Date(d).toISOString();
+}
+
+/** toIso, passing null through. */
+export function toIsoOrNull(d: Date | string | null): string | null {
+  return d === null ? null : new Date(d).toISOString();
+}

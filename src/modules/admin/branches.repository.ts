@@ -77,9 +77,9 @@ export async function lockBranch(db: DbOrTrx, id: number): Promise<void> {
   await db.selectFrom('branches').select('id').where('id', '=', id).forUpdate().execute();
 }
 
-/** An agency by uuid. */
+/** An agency (id, name) by uuid, or undefined; shared by the branches, roles and users areas. */
 export function findAgency(db: DbOrTrx, uuid: string) {
-  return db.selectFrom('agencies').select(['id']).where('uuid', '=', uuid).executeTakeFirst();
+  return db.selectFrom('agencies').select(['id', 'name']).where('uuid', '=', uuid).executeTakeFirst();
 }
 
 /** One branch by id (any agency), or undefined. */

@@ -11,8 +11,8 @@ import { recordActivity } from '../activity/activity.repository.ts';
 import { agencyScope, conflictOnUnique } from './admin-shared.ts';
 import * as repo from './branches.repository.ts';
 import type { BranchDto, CreateBranchInput, ListBranchesInput, UpdateBranchInput } from './branches.schemas.ts';
+import { toIso } from '../../lib/clock.ts';
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** Wire shape of a branch row. */
 export function toBranchDto(row: repo.BranchRow): BranchDto {
@@ -21,9 +21,9 @@ export function toBranchDto(row: repo.BranchRow): BranchDto {
     name: row.name,
     agency: { uuid: row.agency_uuid, name: row.agency_name },
     sharing_enabled: row.sharing_enabled,
-    closed_at: row.closed_at === null ? null : iso(row.closed_at),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    closed_at: row.closed_at === null ? null : toIso(row.closed_at),
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
   };
 }
 

@@ -110,7 +110,4 @@ export async function deleteRole(db: DbOrTrx, id: number): Promise<void> {
   await db.deleteFrom('roles').where('id', '=', id).execute();
 }
 
-/** An agency id by uuid. */
-export function findAgency(db: DbOrTrx, uuid: string) {
-  return db.selectFrom('agencies').select(['id', 'name']).where('uuid', '=', uuid).executeTakeFirst();
-}
+export { findAgency } from './branches.repository.ts';

@@ -9,7 +9,7 @@ import ical from 'ical-generator';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
-import { SECONDS } from '../../lib/clock.ts';
+import { SECONDS, toIsoOrNull } from '../../lib/clock.ts';
 import { hashToken, isTokenShaped, newToken } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import { jobScope, seesInternalFields } from '../jobs/job-visibility.ts';
@@ -24,7 +24,6 @@ export const FEED_MAX_EVENTS = 5000;
 /** Permission the key owner must still hold for the feed to answer. */
 export const FEED_PERMISSION = 'api.calendar.view';
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /**
  * POST /api/calendar/feed-key: creates the caller's feed key, or replaces it (the old key stops
@@ -49,7 +48,7 @@ export async function createFeedKey(deps: AppDeps, auth: AuthContext, actor: Act
 /** GET /api/calendar/feed-key: whether the caller has a key (never the key). */
 export async function feedKeyStatus(deps: AppDeps, auth: AuthContext) {
   const row = await repo.findFeedKey(deps.db, auth.userId);
-  return { exists: row !== undefined, created_at: iso(row?.created_at ?? null), last_used_at: iso(row?.last_used_at ?? null) };
+  return { exists: row !== undefined, created_at: toIsoOrNull(row?.created_at ?? null), last_used_at: toIsoOrNull(row?.last_used_at ?? null) };
 }
 
 /**

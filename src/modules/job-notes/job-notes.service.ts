@@ -11,7 +11,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
-import { addSeconds, SECONDS } from '../../lib/clock.ts';
+import { addSeconds, SECONDS, toIso } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import { findVisibleJob } from '../job-access/visible-job.ts';
@@ -48,7 +48,6 @@ function cleanBody(body: string): string {
   return text;
 }
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** Wire shape of a note row. */
 export function toNoteDto(row: repo.NoteRow): NoteDto {
@@ -60,9 +59,9 @@ export function toNoteDto(row: repo.NoteRow): NoteDto {
     author_uuid: row.author_uuid ?? null,
     author_name: row.author_name ?? null,
     author_role: row.author_role ?? null,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    edited_at: row.edited_at === null ? null : iso(row.edited_at),
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+    edited_at: row.edited_at === null ? null : toIso(row.edited_at),
     editable_until: addSeconds(new Date(row.created_at), NOTE_EDIT_WINDOW_S).toISOString(),
   };
 }

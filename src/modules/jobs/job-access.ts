@@ -15,6 +15,7 @@ import { jobScope, seesInternalFields, type JobScope } from './job-visibility.ts
 import * as repo from './jobs.repository.ts';
 import type { JobDto } from './jobs.schemas.ts';
 import { findMove, illegalMoveMessage, STATUS, STATUS_NAMES, type Party, type Via } from './lifecycle.ts';
+import { toIsoOrNull } from '../../lib/clock.ts';
 
 /** The caller's party in the lifecycle map: contractor and tenant accounts, everyone else staff. */
 export function partyOf(auth: AuthContext): Party {
@@ -23,7 +24,6 @@ export function partyOf(auth: AuthContext): Party {
   return 'staff';
 }
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** Wire shape of a job row; costs, owning agent and hold origin left out for tenants. */
 export function toJobDto(row: repo.JobRow, scope: JobScope): JobDto {
@@ -51,20 +51,20 @@ export function toJobDto(row: repo.JobRow, scope: JobScope): JobDto {
     tenant_name: row.tenant_name,
     contractor_uuid: row.contractor_uuid,
     contractor_name: row.contractor_name,
-    contractor_accepted_at: iso(row.contractor_accepted_at),
+    contractor_accepted_at: toIsoOrNull(row.contractor_accepted_at),
     time_range_id: row.time_range_id,
     time_range: row.time_range,
     currency: row.currency,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
-    approved_at: iso(row.approved_at),
-    assigned_at: iso(row.assigned_at),
-    scheduled_for: iso(row.scheduled_for),
-    attended_at: iso(row.attended_at),
-    completed_at: iso(row.completed_at),
-    invoiced_at: iso(row.invoiced_at),
-    closed_at: iso(row.closed_at),
-    cancelled_at: iso(row.cancelled_at),
+    approved_at: toIsoOrNull(row.approved_at),
+    assigned_at: toIsoOrNull(row.assigned_at),
+    scheduled_for: toIsoOrNull(row.scheduled_for),
+    attended_at: toIsoOrNull(row.attended_at),
+    completed_at: toIsoOrNull(row.completed_at),
+    invoiced_at: toIsoOrNull(row.invoiced_at),
+    closed_at: toIsoOrNull(row.closed_at),
+    cancelled_at: toIsoOrNull(row.cancelled_at),
   };
   if (seesInternalFields(scope)) {
     dto.estimated_cost_pence = row.estimated_cost_pence;

@@ -83,10 +83,7 @@ export function findBranch(db: DbOrTrx, uuid: string) {
   return db.selectFrom('branches').select(['id', 'agency_id', 'closed_at']).where('uuid', '=', uuid).executeTakeFirst();
 }
 
-/** An agency by uuid, or undefined. */
-export function findAgency(db: DbOrTrx, uuid: string) {
-  return db.selectFrom('agencies').select(['id', 'name']).where('uuid', '=', uuid).executeTakeFirst();
-}
+export { findAgency } from '../admin/branches.repository.ts';
 
 /** A tenant by uuid (not erased), or undefined. */
 export function findTenant(db: DbOrTrx, uuid: string) {

@@ -15,10 +15,10 @@ import * as repo from './users.repository.ts';
 import type { UserRow } from './users.repository.ts';
 import type { CreateUserInput, ListUsersQuery, UpdateUserInput, UserDto } from './users.schemas.ts';
 import { issueInvitation, sendInvitation } from './invitations.service.ts';
+import { toIsoOrNull } from '../../lib/clock.ts';
 
 type Caller = Actor & { auth: AuthContext };
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** Wire shape of a user (no hash, no token). */
 export function toUserDto(r: UserRow): UserDto {
@@ -37,9 +37,9 @@ export function toUserDto(r: UserRow): UserDto {
     branch_name: r.branch_name,
     tenant_uuid: r.tenant_uuid,
     contractor_uuid: r.contractor_uuid,
-    last_login_at: iso(r.last_login_at),
-    disabled_at: iso(r.disabled_at),
-    invited_at: iso(r.invited_at),
+    last_login_at: toIsoOrNull(r.last_login_at),
+    disabled_at: toIsoOrNull(r.disabled_at),
+    invited_at: toIsoOrNull(r.invited_at),
     created_at: new Date(r.created_at).toISOString(),
     updated_at: new Date(r.updated_at).toISOString(),
   };
