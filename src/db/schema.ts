@@ -448,6 +448,26 @@ export interface RateLimitOverrideTable {
   updated_by_user_id: number | null;
 }
 
+/** Domain events written in the transaction of their change (docs/events.md). */
+export interface OutboxTable {
+  /** bigserial: arrives as a string from pg. */
+  id: Generated<string>;
+  event_id: string;
+  name: string;
+  version: number;
+  agency_id: number | null;
+  payload: Json;
+  occurred_at: Timestamp;
+  published_at: Timestamp | null;
+}
+
+/** One row per (handler, event) whose effect is done: the idempotency key of at-least-once delivery. */
+export interface EventHandlerRunTable {
+  handler: string;
+  event_id: string;
+  completed_at: Timestamp;
+}
+
 export interface Database {
   agencies: AgencyTable;
   branches: BranchTable;
@@ -483,6 +503,8 @@ export interface Database {
   contractor_coverage: ContractorCoverageTable;
   gdpr_consents: GdprConsentTable;
   rate_limit_overrides: RateLimitOverrideTable;
+  outbox: OutboxTable;
+  event_handler_runs: EventHandlerRunTable;
 }
 
 export type User = Selectable<UserTable>;

@@ -3,11 +3,11 @@
  * authorisation calls `recordActivity`; a write passes its own transaction so the entry commits
  * or rolls back with it (ARCHITECTURE.md data rules).
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../../db/schema.ts';
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../../db/types.ts';
 import type { Actor } from '../../http/auth-context.ts';
 
-export type DbOrTrx = Kysely<Database> | Transaction<Database>;
+export type { DbOrTrx } from '../../db/types.ts';
 
 export interface ActivityInput {
   /** `<resource>.<verb>`, for example `job.create` or `auth.login_failed`. */

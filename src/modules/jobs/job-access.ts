@@ -15,6 +15,7 @@ import { jobScope, seesInternalFields, type JobScope } from './job-visibility.ts
 import * as repo from './jobs.repository.ts';
 import type { JobDto } from './jobs.schemas.ts';
 import { findMove, illegalMoveMessage, STATUS, STATUS_NAMES, type Party, type Via } from './lifecycle.ts';
+import { emitEvent } from '../../events/index.ts';
 import { toIsoOrNull } from '../../lib/clock.ts';
 
 /** The caller's party in the lifecycle map: contractor and tenant accounts, everyone else staff. */
@@ -164,6 +165,9 @@ export async function moveJob(
   if (from !== req.to) {
     await repo.insertHistory(trx, { jobId: job.id, from, to: req.to, byUserId: auth.userId, note: req.note ?? null, at: now });
   }
+  if (from !== req.to) {
+    await emitEvent(trx, now, { name: 'job.status_changed', agencyId: job.agency_id, payload: { ...jobRef(job), from_status_id: from, to_status_id: req.to } });
+  }
   await recordActivity(trx, actor, now, {
     action: req.action ?? 'job.transition',
     resourceType: 'job',
@@ -171,6 +175,11 @@ export async function moveJob(
     agencyId: job.agency_id,
     details: { from_status_id: from, to_status_id: req.to },
   });
+}
+
+/** The fields every job event carries (src/events/catalogue.ts). */
+export function jobRef(job: { id: number; uuid: string; reference: string; branch_id: number }) {
+  return { job_id: job.id, job_uuid: job.uuid, reference: job.reference, branch_id: job.branch_id };
 }
 
 /**

@@ -8,7 +8,8 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import { assertContractorAssignable } from '../contractors/eligibility.ts';
-import { assertStaffMayWrite, jobDtoById, moveJob, partyOf, visibleJob, withLockedJob } from './job-access.ts';
+import { emitEvent } from '../../events/index.ts';
+import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-access.ts';
 import { seesInternalFields, jobScope } from './job-visibility.ts';
 import * as repo from './jobs.repository.ts';
 import type { AssignmentInput, JobDto, TransitionInput } from './jobs.schemas.ts';
@@ -96,6 +97,11 @@ export async function assignJob(deps: AppDeps, auth: AuthContext, actor: Actor, 
       action: 'job.assign',
       set: { contractor_id: contractor.id, scheduled_for: scheduledFor, time_range_id: input.time_range_id ?? null, contractor_accepted_at: null },
     });
+    await emitEvent(trx, now, {
+      name: 'job.assigned',
+      agencyId: job.agency_id,
+      payload: { ...jobRef(job), contractor_id: contractor.id, time_range_id: input.time_range_id ?? null, scheduled_for: scheduledFor?.toISOString() ?? null },
+    });
   });
   return jobDtoById(deps.db, auth, id);
 }
@@ -115,6 +121,7 @@ export async function acceptAssignment(deps: AppDeps, auth: AuthContext, actor: 
     if (job.contractor_accepted_at !== null) throw conflict('The assignment is already accepted');
     await trx.updateTable('jobs').set({ contractor_accepted_at: now, updated_at: now }).where('id', '=', job.id).execute();
     await recordActivity(trx, actor, now, { action: 'job.assignment_accept', resourceType: 'job', resourceId: job.id, agencyId: job.agency_id });
+    await emitEvent(trx, now, { name: 'job.assignment_accepted', agencyId: job.agency_id, payload: { ...jobRef(job), contractor_id: job.contractor_id! } });
   });
   return jobDtoById(deps.db, auth, id);
 }
@@ -137,6 +144,7 @@ export async function declineAssignment(deps: AppDeps, auth: AuthContext, actor:
       action: 'job.assignment_decline',
       set: { contractor_id: null, assigned_at: null, scheduled_for: null, time_range_id: null, contractor_accepted_at: null },
     });
+    await emitEvent(trx, now, { name: 'job.assignment_declined', agencyId: job.agency_id, payload: { ...jobRef(job), contractor_id: job.contractor_id!, reason: reason ?? null } });
   });
   return { uuid, status_id: STATUS.approved, status: STATUS_NAMES[STATUS.approved]! };
 }

@@ -164,7 +164,7 @@ export function findJobByUuid(db: DbOrTrx, scope: JobScope, uuid: string) {
 export function lockJob(trx: DbOrTrx, id: number) {
   return trx
     .selectFrom('jobs')
-    .select(['id', 'agency_id', 'branch_id', 'status_id', 'on_hold_from_status_id', 'contractor_id', 'trade_id', 'tenant_id', 'reported_by_user_id', 'contractor_accepted_at', 'deleted_at'])
+    .select(['id', 'uuid', 'reference', 'agency_id', 'branch_id', 'status_id', 'on_hold_from_status_id', 'contractor_id', 'trade_id', 'tenant_id', 'reported_by_user_id', 'contractor_accepted_at', 'deleted_at'])
     .where('id', '=', id)
     .forUpdate()
     .executeTakeFirstOrThrow();

@@ -10,7 +10,8 @@ import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.t
 import { newUuid } from '../../lib/crypto.ts';
 import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
 import { claimKey, findKey, KeyTaken, replay, requestHash, storeResponse, type IdempotencyClaim } from './idempotency.ts';
-import { assertStaffMayWrite, jobDtoById, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-access.ts';
+import { emitEvent } from '../../events/index.ts';
+import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-access.ts';
 import { jobScope } from './job-visibility.ts';
 import { placeJob } from './job-placement.ts';
 import * as repo from './jobs.repository.ts';
@@ -114,11 +115,13 @@ export async function createJob(
     const body = await deps.db.transaction().execute(async (trx) => {
       if (claim) await claimKey(trx, claim, now);
       const number = await repo.nextCounter(trx, place.agencyId, 'job_reference');
+      const jobUuid = newUuid();
+      const reference = formatReference(number);
       const jobId = await repo.insertJob(trx, {
-        uuid: newUuid(),
+        uuid: jobUuid,
         agency_id: place.agencyId,
         branch_id: place.branchId,
-        reference: formatReference(number),
+        reference,
         title: input.title.trim() || input.title,
         description: input.description ?? '',
         priority: input.priority,
@@ -136,6 +139,11 @@ export async function createJob(
       });
       await repo.insertHistory(trx, { jobId, from: null, to: STATUS_REPORTED, byUserId: auth.userId, note: null, at: now });
       await recordActivity(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: jobId, agencyId: place.agencyId });
+      await emitEvent(trx, now, {
+        name: 'job.created',
+        agencyId: place.agencyId,
+        payload: { job_id: jobId, job_uuid: jobUuid, reference, branch_id: place.branchId, status_id: STATUS_REPORTED, priority: input.priority, tenant_id: place.tenantId },
+      });
       const envelope = ok(await jobDtoById(trx, auth, jobId), 'Job created');
       if (claim) await storeResponse(trx, claim, 201, envelope);
       return envelope;
@@ -193,6 +201,7 @@ export async function updateJob(deps: AppDeps, auth: AuthContext, actor: Actor, 
       .where('id', '=', job.id)
       .execute();
     await recordActivity(trx, actor, now, { action: 'job.update', resourceType: 'job', resourceId: job.id, agencyId: job.agency_id, details: { fields: names } });
+    await emitEvent(trx, now, { name: 'job.updated', agencyId: job.agency_id, payload: { ...jobRef(job), fields: names } });
   });
   return jobDtoById(deps.db, auth, id);
 }

@@ -1,0 +1,93 @@
+/**
+ * What background work looks like to a module (docs/events.md): an event handler subscribes to
+ * event names; a periodic task runs on a cron schedule once per cluster. Modules export their
+ * handlers and tasks through their `index.ts`; the composition root (`src/background.ts`) lists
+ * them. Delivery is at least once, so a handler records its completion per event id and a
+ * redelivered event has its effect once (`runHandlerOnce`).
+ */
+import type { AppDeps } from '../app-deps.ts';
+import type { DbOrTrx, Trx } from '../db/types.ts';
+import type { DomainEvent, EventName } from './catalogue.ts';
+
+/** Subscribes to one or more events. */
+export interface EventHandler {
+  /** Unique and stable (`<module>.<what>`, e.g. `messaging.email`): with the event id, the idempotency key. */
+  name: string;
+  /** Events it receives. */
+  events: readonly EventName[];
+  /**
+   * Does the work for one event. Database effects go through `trx`, which also records the
+   * completion, so both commit together; outside effects (SMTP, HTTP) must tolerate a repeat or
+   * record their own delivery key. Throwing makes the queue retry with backoff.
+   */
+  handle(event: DomainEvent, ctx: HandlerContext): Promise<void>;
+}
+
+/** What a handler receives besides the event. */
+export interface HandlerContext {
+  deps: AppDeps;
+  /** Transaction in which the completion row is written. */
+  trx: Trx;
+  /** Delivery attempt, 1 for the first. */
+  attempt: number;
+}
+
+/** A task on a schedule, run once per tick in the whole cluster. */
+export interface PeriodicTask {
+  /** Unique and stable, e.g. `sla.scan`. */
+  name: string;
+  /** Five-field cron expression in UTC, e.g. `* * * * *` for every minute. */
+  cron: string;
+  /** Does one tick's work; must be safe to run again for the same tick (idempotent updates). */
+  run(deps: AppDeps): Promise<void>;
+}
+
+/**
+ * Runs `handler` for `event` unless it already completed it; the completion row and the handler's
+ * database effects commit in one transaction.
+ * @returns true when the handler ran, false when it had already completed this event
+ */
+export async function runHandlerOnce(deps: AppDeps, handler: EventHandler, event: DomainEvent, attempt = 1): Promise<boolean> {
+  return deps.db.transaction().execute(async (trx) => {
+    const done = await trx
+      .insertInto('event_handler_runs')
+      .values({ handler: handler.name, event_id: event.id, completed_at: deps.clock.now() })
+      .onConflict((oc) => oc.columns(['handler', 'event_id']).doNothing())
+      .returning('event_id')
+      .executeTakeFirst();
+    if (!done) return false;
+    await handler.handle(event, { deps, trx, attempt });
+    return true;
+  });
+}
+
+/** Reads one outbox row as a DomainEvent. */
+export function toDomainEvent(row: {
+  event_id: string;
+  name: string;
+  version: number;
+  agency_id: number | null;
+  payload: unknown;
+  occurred_at: Date;
+}): DomainEvent {
+  const payload = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
+  return {
+    id: row.event_id,
+    name: row.name as EventName,
+    version: row.version,
+    agencyId: row.agency_id,
+    payload: payload as DomainEvent['payload'],
+    occurredAt: row.occurred_at,
+  };
+}
+
+/**
+ * Recent outbox rows (newest first), for `GET /api/system/events` and tests.
+ * @param filter name, agency, limit and offset
+ */
+export async function listOutbox(db: DbOrTrx, filter: { name?: string; agencyId?: number; limit: number; offset: number }) {
+  let q = db.selectFrom('outbox');
+  if (filter.name !== undefined) q = q.where('name', '=', filter.name);
+  if (filter.agencyId !== undefined) q = q.where('agency_id', '=', filter.agencyId);
+  return q.selectAll().orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+}

@@ -1,0 +1,46 @@
+/**
+ * Writes domain events into the outbox in the caller's transaction (docs/events.md): a rolled-back
+ * change emits nothing, a committed one is never lost. Delivery to handlers happens after commit
+ * (relay and queue, or `dispatchPendingEvents` in-process), never inside the request.
+ */
+import { Value } from 'typebox/value';
+import type { DbOrTrx } from '../db/types.ts';
+import { newUuid } from '../lib/crypto.ts';
+import { EVENT_CATALOGUE, type EventName, type EventPayload } from './catalogue.ts';
+
+/** What a service emits. */
+export interface EmitInput<N extends EventName> {
+  name: N;
+  /** Agency of the changed record; null for platform-wide events. */
+  agencyId: number | null;
+  payload: EventPayload<N>;
+}
+
+/**
+ * Appends one event to the outbox.
+ * @param trx the transaction of the change (required: an event outside a transaction could be
+ *   written for a change that then rolls back)
+ * @param at the UTC instant of the change (the service's clock)
+ * @returns the event id (uuid)
+ * @throws Error when the payload does not match the catalogue's schema (a programming error)
+ */
+export async function emitEvent<N extends EventName>(trx: DbOrTrx, at: Date, input: EmitInput<N>): Promise<string> {
+  const def = EVENT_CATALOGUE[input.name];
+  if (!Value.Check(def.payload, input.payload)) {
+    const first = [...Value.Errors(def.payload, input.payload)][0];
+    throw new Error(`Event ${input.name}: payload does not match the catalogue (${first?.instancePath ?? ''} ${first?.message ?? ''})`);
+  }
+  const eventId = newUuid();
+  await trx
+    .insertInto('outbox')
+    .values({
+      event_id: eventId,
+      name: input.name,
+      version: def.version,
+      agency_id: input.agencyId,
+      payload: JSON.stringify(input.payload),
+      occurred_at: at,
+    })
+    .execute();
+  return eventId;
+}
