@@ -54,7 +54,7 @@ describe('workflow engine (spec 4.15) against a local n8n-speaking server', () =
       created_at: '2026-10-01T08:00:00.000Z', updated_at: '2026-11-20T16:30:00.000Z', tags: [{ id: 'tag0', name: 'jobs' }],
     });
     expect(JSON.stringify(body)).not.toContain('secret-path');
-    expect(n8n.requests).toEqual([{ path: '/api/v1/workflows', query: { limit: '50' }, apiKey: n8n.apiKey }]);
+    expect(n8n.requests).toEqual([{ path: '/api/v1/workflows', query: { limit: '50', excludePinnedData: 'true' }, apiKey: n8n.apiKey }]);
   });
 
   it('pages with limit and cursor, passing the engine cursor through', async () => {
@@ -63,13 +63,13 @@ describe('workflow engine (spec 4.15) against a local n8n-speaking server', () =
     expect(first.next_cursor).toEqual(expect.any(String));
     const second = (await w.adminA.client.get(`${PATH}?action=list&limit=2&cursor=${first.next_cursor}`)).json().data;
     expect(second).toMatchObject({ workflows: [{ id: 'wfC3', active: false, tags: [] }], next_cursor: null });
-    expect(n8n.requests[1]!.query).toEqual({ limit: '2', cursor: first.next_cursor });
+    expect(n8n.requests[1]!.query).toEqual({ limit: '2', cursor: first.next_cursor, excludePinnedData: 'true' });
   });
 
   it('lists active workflows with active=true', async () => {
     const res = await w.sysops.client.get(`${PATH}?action=active`);
     expect(res.json().data.workflows.map((x: { id: string }) => x.id)).toEqual(['wfA1', 'wfB2']);
-    expect(n8n.requests[0]!.query).toEqual({ limit: '50', active: 'true' });
+    expect(n8n.requests[0]!.query).toEqual({ limit: '50', active: 'true', excludePinnedData: 'true' });
   });
 
   it('gets one workflow with its node count; an unknown id is 404', async () => {
@@ -82,7 +82,7 @@ describe('workflow engine (spec 4.15) against a local n8n-speaking server', () =
     expect(missing.json()).toEqual({ success: false, error: 'Workflow not found' });
   });
 
-  it('lists executions, filtered by workflow id and status, paginated', async () => {
+  it('lists executions, filtered by workflow id and status, paginated (running ones only when asked for, as n8n does)', async () => {
     const all = (await w.adminA.client.get(`${PATH}?action=executions&limit=4`)).json();
     expect(all.message).toBe('Executions retrieved');
     expect(all.data.executions).toHaveLength(4);
@@ -91,7 +91,8 @@ describe('workflow engine (spec 4.15) against a local n8n-speaking server', () =
       started_at: '2026-11-21T08:50:00.000Z', stopped_at: '2026-11-21T08:50:01.500Z', retry_of: null, wait_till: null,
     });
     const next = (await w.adminA.client.get(`${PATH}?action=executions&limit=4&cursor=${all.data.next_cursor}`)).json().data;
-    expect(next.executions.map((e: { id: string }) => e.id)).toEqual(['101', '100']);
+    expect(all.data.executions.map((e: { id: string }) => e.id)).toEqual(['105', '104', '103', '101']);
+    expect(next.executions.map((e: { id: string }) => e.id)).toEqual(['100']);
     const ofA = (await w.adminA.client.get(`${PATH}?action=executions&id=wfA1&status=success`)).json().data;
     expect(ofA.executions.map((e: { id: string }) => e.id)).toEqual(['105', '101']);
     expect(n8n.requests.at(-1)!.query).toMatchObject({ workflowId: 'wfA1', status: 'success', limit: '50' });
@@ -116,7 +117,9 @@ describe('workflow engine (spec 4.15) against a local n8n-speaking server', () =
         },
       },
     });
-    expect(n8n.requests).toHaveLength(3);
+    // three pages of finished and waiting executions, then the running ones asked for separately
+    expect(n8n.requests).toHaveLength(4);
+    expect(n8n.requests[3]!.query).toMatchObject({ status: 'running' });
     const one = (await w.adminA.client.get(`${PATH}?action=stats&id=wfB2`)).json().data.stats;
     expect(one).toMatchObject({ workflow_id: 'wfB2', executions_counted: 2, success_rate: 1, by_status: { success: 1, waiting: 1 } });
     const none = (await w.adminA.client.get(`${PATH}?action=stats&id=wfC3`)).json().data.stats;
@@ -128,7 +131,7 @@ describe('workflow engine (spec 4.15) against a local n8n-speaking server', () =
     n8n.executions = Array.from({ length: 25 }, (_, i) => n8nExecution(1000 - i, 'wfA1', i % 5 === 0 ? 'error' : 'success', new Date(Date.UTC(2026, 10, 21, 8, 0, 0) - i * 60_000).toISOString()));
     const stats = (await w.adminA.client.get(`${PATH}?action=stats`)).json().data.stats;
     expect(stats).toMatchObject({ executions_counted: 20, truncated: true, by_status: { success: 16, error: 4 }, success_rate: 0.8 });
-    expect(n8n.requests).toHaveLength(20);
+    expect(n8n.requests).toHaveLength(21);
   });
 
   it('derives the status of an execution from an engine that sends none', async () => {

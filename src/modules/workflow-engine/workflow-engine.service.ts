@@ -20,7 +20,7 @@ import {
 
 /** Page size asked of the engine by `stats` (n8n's maximum). */
 export const STATS_PAGE_SIZE = 250;
-/** Pages `stats` reads at most (so at most 5,000 executions). */
+/** Pages of finished and waiting executions `stats` reads at most (5,000 executions), plus one page of running ones. */
 export const STATS_MAX_PAGES = 20;
 
 /** Query parameters each action accepts besides `action` and `limit`. */
@@ -124,16 +124,21 @@ export async function readWorkflows(deps: AppDeps, q: WorkflowsQueryInput): Prom
       return { message: 'Executions retrieved', data: { executions: page.data.map(toExecution), next_cursor: page.nextCursor ?? null } };
     }
     case 'stats': {
-      const all: ExecutionDto[] = [];
+      // n8n leaves running executions out of an unfiltered list: read them with their own filter.
+      // An id seen twice (an engine that lists running ones anyway) counts once.
+      const byId = new Map<string, ExecutionDto>();
       let cursor: string | undefined;
       let pages = 0;
       do {
         const page = await engine.listExecutions({ limit: STATS_PAGE_SIZE, cursor, workflowId: q.id });
-        all.push(...page.data.map(toExecution));
+        for (const e of page.data.map(toExecution)) byId.set(e.id, e);
         cursor = page.nextCursor ?? undefined;
         pages += 1;
       } while (cursor !== undefined && pages < STATS_MAX_PAGES);
-      return { message: 'Execution statistics retrieved', data: { stats: executionStats(all, q.id ?? null, cursor !== undefined) } };
+      const running = await engine.listExecutions({ limit: STATS_PAGE_SIZE, workflowId: q.id, status: 'running' });
+      for (const e of running.data.map(toExecution)) byId.set(e.id, e);
+      const truncated = cursor !== undefined || (running.nextCursor ?? null) !== null;
+      return { message: 'Execution statistics retrieved', data: { stats: executionStats([...byId.values()], q.id ?? null, truncated) } };
     }
   }
 }
