@@ -13,12 +13,13 @@ describe('push to iOS through APNs over HTTP/2 with an ES256 provider token', ()
   let w: Awaited<ReturnType<typeof pushWorld>>;
   const dead = new Set<string>();
   const bad = new Set<string>();
+  const hang = new Set<string>();
 
   beforeAll(async () => {
     const tls = await makeTlsCert();
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
     let now = () => new Date();
-    apns = await startApnsServer({ tls, publicKey, keyId: 'ABC123DEFG', teamId: 'TEAM123456', topic: 'uk.caretaker.app', dead, bad, now: () => now() });
+    apns = await startApnsServer({ tls, publicKey, keyId: 'ABC123DEFG', teamId: 'TEAM123456', topic: 'uk.caretaker.app', dead, bad, hang, now: () => now() });
     t = await buildTestApp({
       CARETAKER_APNS_KEY_ID: 'ABC123DEFG',
       CARETAKER_APNS_TEAM_ID: 'TEAM123456',
@@ -85,5 +86,19 @@ describe('push to iOS through APNs over HTTP/2 with an ES256 provider token', ()
     expect(results.find((r) => r.deviceTokenId === id)).toEqual({ deviceTokenId: id, platform: 'ios', status: 'failed', error: 'malformed APNs device token' });
     expect(apns.received.some((r) => r.path.includes('not-hex'))).toBe(false);
     expect(await deliverPush(t.deps, { userId: 2147483647, title: 'a', body: 'b' })).toEqual([]);
+  });
+
+  it('gives up on a token APNs never answers after the timeout while the other tokens of the batch are delivered', async () => {
+    const user = (await pushWorld(t.db)).user;
+    const slow = hex();
+    hang.add(slow);
+    const slowId = await addToken(t.db, user.id, slow, 'ios');
+    const fastId = await addToken(t.db, user.id, hex(), 'ios');
+    const results = await deliverPush(t.deps, { userId: user.id, title: 'a', body: 'b' });
+    expect(results.sort((a, b) => a.deviceTokenId - b.deviceTokenId)).toEqual([
+      { deviceTokenId: slowId, platform: 'ios', status: 'failed', error: expect.stringMatching(/timeout after 5000 ms|APNs: /) },
+      { deviceTokenId: fastId, platform: 'ios', status: 'sent' },
+    ]);
+    expect(await tokensOf(t.db, user.id)).toHaveLength(2);
   });
 });

@@ -48,7 +48,8 @@ function readBody(req: NodeJS.ReadableStream): Promise<Buffer> {
 /**
  * APNs: `POST /3/device/{token}` over HTTP/2; verifies the bearer provider token (ES256, kid,
  * iss, at most an hour old at `now()`), apns-topic and apns-push-type; 410 Unregistered for
- * `dead` tokens, 400 BadDeviceToken for `bad` ones, else 200 with an apns-id.
+ * `dead` tokens, 400 BadDeviceToken for `bad` ones, no answer for `hang` ones, else 200 with an
+ * apns-id.
  */
 export async function startApnsServer(opts: {
   tls: TlsMaterial;
@@ -58,6 +59,8 @@ export async function startApnsServer(opts: {
   topic: string;
   dead: Set<string>;
   bad: Set<string>;
+  /** Tokens whose request is never answered. */
+  hang?: Set<string>;
   now: () => Date;
 }) {
   const received: Received[] = [];
@@ -85,6 +88,7 @@ export async function startApnsServer(opts: {
       if (headers['apns-topic'] !== opts.topic) return answer(400, { reason: 'TopicDisallowed' });
       if (headers['apns-push-type'] !== 'alert') return answer(400, { reason: 'InvalidPushType' });
       const token = match[1]!;
+      if (opts.hang?.has(token)) return;
       if (opts.dead.has(token)) return answer(410, { reason: 'Unregistered', timestamp: opts.now().getTime() });
       if (opts.bad.has(token)) return answer(400, { reason: 'BadDeviceToken' });
       return answer(200);
