@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { loadPushConfig, type PushConfig } from './modules/push/push.config.ts';
+import { loadWebhooksConfig, type WebhooksConfig } from './modules/webhooks/webhooks.config.ts';
 
 export interface Config {
   /** TCP port to listen on (default 3000). */
@@ -70,6 +71,8 @@ export interface Config {
   passwordReset: { ipMax: number; emailMax: number; windowS: number };
   /** Push providers (FCM, APNs, Web Push); each undefined when not configured (docs/push.md). */
   push: PushConfig;
+  /** Outbound webhooks: development mode (http and loopback targets) and the attempt deadline (docs/webhooks.md). */
+  webhooks: WebhooksConfig;
 }
 
 /** Raised for a bad environment variable; the message names it. */
@@ -221,6 +224,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       windowS: int(env, 'CARETAKER_PASSWORD_RESET_WINDOW_S', 3600, 60, 86_400),
     },
     push: loadPushConfig(env),
+    webhooks: loadWebhooksConfig(env),
   };
   return Object.freeze(config);
 }

@@ -22,6 +22,8 @@ export interface OutboundRequest {
   extraCa?: string | undefined;
   /** Refuse non-public target addresses (see isPublicAddress). */
   refusePrivate?: boolean;
+  /** With refusePrivate: still allow loopback addresses (development). */
+  allowLoopback?: boolean;
   /** Largest response body kept, in bytes (default 64 KiB); the rest is dropped. */
   maxResponseBytes?: number;
 }
@@ -71,17 +73,27 @@ export function isPublicAddress(address: string): boolean {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
-/** dns.lookup that fails when any resolved address is non-public. */
-function guardedLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
+/** True for 127.0.0.0/8, ::1 and IPv4-mapped loopback. */
+export function isLoopbackAddress(address: string): boolean {
+  return /^(::ffff:)?127\./i.test(address) || address === '::1';
+}
+
+/** True when a request may connect to `address` under the guard. */
+export function addressAllowed(address: string, allowLoopback: boolean): boolean {
+  return isPublicAddress(address) || (allowLoopback && isLoopbackAddress(address));
+}
+
+/** dns.lookup that fails when any resolved address is not allowed. */
+const guardedLookup = (allowLoopback: boolean) => (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, []);
-    if (addresses.length === 0 || addresses.some((a) => !isPublicAddress(a.address))) {
+    if (addresses.length === 0 || addresses.some((a) => !addressAllowed(a.address, allowLoopback))) {
       return callback(Object.assign(new RefusedTargetError(hostname), { code: 'EREFUSEDTARGET' }), []);
     }
     if (options.all) return callback(null, addresses);
     return callback(null, addresses[0]!.address, addresses[0]!.family);
   });
-}
+};
 
 /**
  * Sends one request and reads the response.
@@ -92,7 +104,7 @@ function guardedLookup(hostname: string, options: dns.LookupOptions, callback: L
 export function outboundRequest(req: OutboundRequest): Promise<OutboundResponse> {
   const target = new URL(req.url);
   const host = target.hostname.replace(/^\[|\]$/g, '');
-  if (req.refusePrivate && net.isIP(host) !== 0 && !isPublicAddress(host)) {
+  if (req.refusePrivate && net.isIP(host) !== 0 && !addressAllowed(host, req.allowLoopback ?? false)) {
     return Promise.reject(new RefusedTargetError(host));
   }
   const secure = target.protocol === 'https:';
@@ -104,7 +116,7 @@ export function outboundRequest(req: OutboundRequest): Promise<OutboundResponse>
       headers: { ...req.headers, ...(req.body !== undefined ? { 'content-length': String(Buffer.byteLength(req.body)) } : {}) },
       signal,
       agent: false,
-      ...(req.refusePrivate ? { lookup: guardedLookup as unknown as https.RequestOptions['lookup'] } : {}),
+      ...(req.refusePrivate ? { lookup: guardedLookup(req.allowLoopback ?? false) as unknown as https.RequestOptions['lookup'] } : {}),
       ...(secure && req.extraCa ? { ca: [...tls.rootCertificates, req.extraCa] } : {}),
     };
     const request = (secure ? https : http).request(target, options, (res) => {
