@@ -79,7 +79,7 @@ describe('push to Android through FCM HTTP v1 with a service-account OAuth2 toke
     expect(fcm.tokenCalls()).toBe(before + 1);
   });
 
-  it('reports iOS and web tokens as not configured when only FCM is set up, without touching them', async () => {
+  it('reports an iOS token as not configured when only FCM is set up, without touching it', async () => {
     const ios = await addToken(t.db, w.other.id, 'a'.repeat(64), 'ios');
     const results = await deliverPush(t.deps, { userId: w.other.id, title: 'a', body: 'b' });
     expect(results.find((r) => r.deviceTokenId === ios)).toEqual({ deviceTokenId: ios, platform: 'ios', status: 'failed', error: 'not configured' });
