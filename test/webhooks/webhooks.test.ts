@@ -147,4 +147,24 @@ describe('outbound webhooks: endpoints, Standard Webhooks signatures, retries an
     await tick();
     expect((await w.adminA.client.get(`/api/webhooks/deliveries?endpoint_uuid=${ep.uuid}`)).json().data[0]).toMatchObject({ status: 'succeeded', last_response_code: 200 });
   });
+
+  it('sends nothing for a change whose transaction rolled back', async () => {
+    const ep = await createEndpoint(['job.created'], '/rollback');
+    const before = rx.received.length;
+    await t.db
+      .transaction()
+      .execute(async (trx) => {
+        await emitEvent(trx, t.clock.now(), {
+          name: 'job.created',
+          agencyId: w.agencyA.id,
+          payload: { job_id: 2, job_uuid: newUuid(), reference: 'JOB-000303', branch_id: w.a1.id, status_id: 1, priority: 3, tenant_id: null },
+        });
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    await dispatchPendingEvents(t.deps, backgroundHandlers());
+    await tick();
+    expect(rx.received.length).toBe(before);
+    expect((await w.adminA.client.get(`/api/webhooks/deliveries?endpoint_uuid=${ep.uuid}`)).json().count).toBe(0);
+  });
 });
