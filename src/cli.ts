@@ -1,6 +1,6 @@
 /**
  * The `caretaker` command: `serve` (default), `migrate`, `demo` (load the demo data into an empty
- * database), `help`. Configuration comes from the environment (see README).
+ * database), `push vapid-keys` (a new Web Push key pair), `help`. Configuration comes from the environment (see README).
  */
 import cluster from 'node:cluster';
 import { parseWorkers, serveCluster, WORKERS_NEED_POSTGRES } from './cluster.ts';
@@ -16,6 +16,8 @@ Commands:
              --workers N   run N processes sharing the port (needs DATABASE_URL)
   migrate    apply pending database migrations and exit
   demo       load the demo data set into an empty database and exit
+  push vapid-keys
+             print a new Web Push VAPID key pair as environment lines (docs/push.md)
   help       show this text
 
 Configuration is read from environment variables; see README.md.`;
@@ -24,6 +26,16 @@ async function main(argv: string[]): Promise<number> {
   const command = argv[0] ?? 'serve';
   if (command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (command === 'push') {
+    if (argv[1] !== 'vapid-keys') {
+      process.stderr.write(`Unknown push command '${argv[1] ?? ''}'.\n\n${USAGE}\n`);
+      return 2;
+    }
+    const { generateVapidKeys } = await import('./modules/push/index.ts');
+    const keys = generateVapidKeys();
+    process.stdout.write(`CARETAKER_VAPID_PUBLIC_KEY=${keys.publicKey}\nCARETAKER_VAPID_PRIVATE_KEY=${keys.privateKey}\nCARETAKER_VAPID_SUBJECT=mailto:ops@example.com\n`);
     return 0;
   }
   let config;

@@ -3,6 +3,8 @@
  * into a frozen, typed object. A bad value stops the process with a message naming the variable.
  */
 import path from 'node:path';
+import { loadPushConfig, type PushConfig } from './modules/push/push.config.ts';
+import { loadWebhooksConfig, type WebhooksConfig } from './modules/webhooks/webhooks.config.ts';
 
 export interface Config {
   /** TCP port to listen on (default 3000). */
@@ -67,6 +69,10 @@ export interface Config {
   };
   /** Password-reset requests allowed per IP and per e-mail address per window (seconds). */
   passwordReset: { ipMax: number; emailMax: number; windowS: number };
+  /** Push providers (FCM, APNs, Web Push); each undefined when not configured (docs/push.md). */
+  push: PushConfig;
+  /** Outbound webhooks: development mode (http and loopback targets) and the attempt deadline (docs/webhooks.md). */
+  webhooks: WebhooksConfig;
 }
 
 /** Raised for a bad environment variable; the message names it. */
@@ -217,6 +223,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       emailMax: int(env, 'CARETAKER_PASSWORD_RESET_EMAIL_MAX', 5, 1, 1_000),
       windowS: int(env, 'CARETAKER_PASSWORD_RESET_WINDOW_S', 3600, 60, 86_400),
     },
+    push: loadPushConfig(env),
+    webhooks: loadWebhooksConfig(env),
   };
   return Object.freeze(config);
 }

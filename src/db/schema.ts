@@ -505,6 +505,8 @@ export interface Database {
   rate_limit_overrides: RateLimitOverrideTable;
   outbox: OutboxTable;
   event_handler_runs: EventHandlerRunTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
 }
 
 export type User = Selectable<UserTable>;
@@ -513,3 +515,41 @@ export type UserUpdate = Updateable<UserTable>;
 export type Job = Selectable<JobTable>;
 export type NewJob = Insertable<JobTable>;
 export type AuthToken = Selectable<AuthTokenTable>;
+
+// Outbound webhooks (docs/webhooks.md)
+export interface WebhookEndpointTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  url: string;
+  description: Generated<string>;
+  /** JSON array of subscribed event names. */
+  events: Json;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Timestamp | null;
+  enabled: Generated<boolean>;
+  disabled_reason: string | null;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookDeliveryTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  endpoint_id: number;
+  /** webhook-id header: the same on every attempt, for the receiver's deduplication. */
+  message_id: string;
+  event_name: string;
+  payload: Json;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: Timestamp | null;
+  last_attempt_at: Timestamp | null;
+  last_response_code: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+}

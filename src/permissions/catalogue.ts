@@ -62,6 +62,8 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.agents.job-assignment.manage', description: 'Give a job an owning agent', roles: STAFF },
   { key: 'api.admin.rate-limits.manage', description: 'Read and change the rate-limit settings of every route', roles: ['sysops'] },
   { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper)', roles: ['sysops', 'api'] },
+  // Outbound webhooks (docs/webhooks.md)
+  { key: 'api.webhooks.manage', description: "Manage the agency's outbound webhook endpoints, rotate their secrets, read and retry deliveries", roles: ['admin'] },
 ];
 
 /** Keys by name, for lookups. */

@@ -5,9 +5,10 @@
  */
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
-import { notFound } from '../../http/errors.ts';
+import { invalidParam, notFound } from '../../http/errors.ts';
 import { hashToken } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
+import { parseWebPushSubscription } from '../push/index.ts';
 import * as repo from './devices.repository.ts';
 import type { DeviceTokenDto, RegisterDeviceInput } from './devices.schemas.ts';
 
@@ -32,19 +33,37 @@ export async function listDeviceTokens(deps: AppDeps, auth: AuthContext, page: {
 }
 
 /**
+ * A web token as stored: a PushSubscription JSON is validated and written in one canonical form
+ * (`{"endpoint":...,"keys":{"p256dh":...,"auth":...}}`) so the same subscription is stored once;
+ * any other text (a bare endpoint) is kept as given.
+ * @throws 400 "Invalid or missing required parameter: device_token" for JSON that is not a valid
+ *         PushSubscription
+ */
+function webToken(token: string): string {
+  if (!token.trimStart().startsWith('{')) return token;
+  const sub = parseWebPushSubscription(token);
+  if (!sub) throw invalidParam('device_token');
+  return JSON.stringify(sub);
+}
+
+/**
  * POST /api/system/device-tokens: registers a token for the caller. A token already stored (for
  * the caller or another account: the device changed hands) gets the caller, the new platform and
- * a fresh registered_at.
+ * a fresh registered_at. A web token written as JSON must be a valid PushSubscription
+ * (https endpoint, keys p256dh and auth; docs/push.md); any other token is stored as given.
  * @returns { token: DeviceTokenDto, created: boolean }
+ * @throws 400 "Invalid or missing required parameter: device_token" for a JSON web token that is
+ *         not a valid PushSubscription
  */
 export async function registerDeviceToken(deps: AppDeps, auth: AuthContext, actor: Actor, input: RegisterDeviceInput) {
+  const deviceToken = input.platform === 'web' ? webToken(input.device_token) : input.device_token;
   const now = deps.clock.now();
-  const tokenHash = hashToken(input.device_token);
+  const tokenHash = hashToken(deviceToken);
   return deps.db.transaction().execute(async (trx) => {
     const before = await repo.findByHash(trx, tokenHash);
     const row = await repo.upsertToken(trx, {
       user_id: auth.userId,
-      device_token: input.device_token,
+      device_token: deviceToken,
       token_hash: tokenHash,
       platform: input.platform,
       registered_at: now,
@@ -60,11 +79,13 @@ export async function registerDeviceToken(deps: AppDeps, auth: AuthContext, acto
 }
 
 /**
- * DELETE /api/system/device-tokens: removes one of the caller's tokens.
+ * DELETE /api/system/device-tokens: removes one of the caller's tokens (a PushSubscription JSON
+ * matches its stored canonical form).
  * @throws 404 "Device token not found" when the caller holds no such token
  */
 export async function removeDeviceToken(deps: AppDeps, auth: AuthContext, actor: Actor, deviceToken: string): Promise<void> {
-  const row = await repo.findByHash(deps.db, hashToken(deviceToken));
+  const sub = deviceToken.trimStart().startsWith('{') ? parseWebPushSubscription(deviceToken) : undefined;
+  const row = await repo.findByHash(deps.db, hashToken(sub ? JSON.stringify(sub) : deviceToken));
   if (!row || row.user_id !== auth.userId) throw notFound('Device token');
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {

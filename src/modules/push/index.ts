@@ -1,9 +1,13 @@
 /**
- * Push notifications to a user's registered device tokens (spec 4.12; docs/messaging.md):
+ * Push notifications to a user's registered device tokens (spec 4.12; docs/push.md):
  * Firebase Cloud Messaging HTTP v1 for android, APNs over HTTP/2 for ios, Web Push (VAPID) for web.
  * Called by the messaging handlers, never inside a request.
  */
 import type { AppDeps } from '../../app-deps.ts';
+import { deliverPushToUser } from './push.service.ts';
+
+export { generateVapidKeys, parseWebPushSubscription, type WebPushSubscription } from './webpush.ts';
+export { loadPushConfig, type PushConfig } from './push.config.ts';
 
 /** One push message, already rendered from its template. */
 export interface PushMessage {
@@ -23,9 +27,13 @@ export interface PushResult {
 }
 
 /**
- * Sends `message` to every device token of the user.
- * @returns one result per token (empty when the user has none)
+ * Sends `message` to every device token of the user (newest 100 registrations), each through its
+ * platform's provider. Never throws for a provider error: each token gets its own result.
+ * @returns one result per token (empty when the user has none): `sent`; `failed` with `error`
+ *          ('not configured' when the platform's provider has no configuration, else the
+ *          provider's status and reason or 'timeout after N ms'); `removed` when the provider
+ *          reported the token unregistered or invalid and it was deleted from device_tokens
  */
-export async function deliverPush(_deps: AppDeps, _message: PushMessage): Promise<PushResult[]> {
-  return [];
+export async function deliverPush(deps: AppDeps, message: PushMessage): Promise<PushResult[]> {
+  return deliverPushToUser(deps, message);
 }

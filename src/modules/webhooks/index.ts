@@ -1,0 +1,13 @@
+/**
+ * Outbound webhooks (docs/webhooks.md): per-agency endpoints subscribed to domain events, signed
+ * as Standard Webhooks says, retried for up to 3 days. The module's public door.
+ */
+import { deliverTask, fanoutHandler } from './webhooks.delivery.ts';
+
+export { webhooksRoutes } from './webhooks.routes.ts';
+export { loadWebhooksConfig, type WebhooksConfig } from './webhooks.config.ts';
+
+/** Event handlers of the module (listed in src/background.ts). */
+export const handlers = [fanoutHandler];
+/** Periodic tasks of the module (listed in src/background.ts). */
+export const periodicTasks = [deliverTask];
