@@ -42,6 +42,9 @@ const JOB_FILE_FIELDS: Record<string, unknown> = {
   internal: { type: 'boolean', description: 'staff only' },
 };
 
+/** The upload operations (multipart/form-data, one file in field `file`). */
+const UPLOAD_PATHS = /\/(documents|photos|banner|document)$/;
+
 type JsonSchema = { type?: string; properties?: Record<string, { default?: unknown }>; required?: string[] } & Record<string, unknown>;
 
 /** The querystring schema with every parameter that has a default marked optional (the server fills it in). */
@@ -97,6 +100,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         const headers = (s.headers as JsonSchema | undefined) ?? { type: 'object', properties: {} };
         s.headers = { ...headers, properties: { ...headers.properties, 'x-csrf-token': CSRF_HEADER } };
       }
+      if (method === 'POST' && UPLOAD_PATHS.test(url)) s.consumes = ['multipart/form-data'];
       const consumes = s.consumes as string[] | undefined;
       if (consumes?.includes('multipart/form-data') && !s.body) {
         const fields = /\/(documents|photos)$/.test(url) ? JOB_FILE_FIELDS : UPLOAD_FIELDS;
@@ -172,7 +176,8 @@ export async function registerDocsRoutes(app: FastifyInstance): Promise<void> {
       routePrefix: '/docs',
       uiConfig: {
         url: '/api/openapi.json',
-        docExpansion: 'none',
+        docExpansion: 'list',
+        filter: true,
         deepLinking: true,
         persistAuthorization: true,
         requestInterceptor: requestInterceptor as never,

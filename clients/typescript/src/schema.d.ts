@@ -8952,7 +8952,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file; its type is decided from the content.
+                     */
+                    file: string;
+                    description?: string;
+                    /** @description staff only */
+                    internal?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             201: {
@@ -9415,7 +9428,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file; its type is decided from the content.
+                     */
+                    file: string;
+                    description?: string;
+                    /** @description staff only */
+                    internal?: boolean;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             201: {
