@@ -5,7 +5,54 @@
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { operationIdFor } from './operation-ids.ts';
+
+/** Tags of the document, in the order the docs page shows them. */
+export const TAGS = [
+  { name: 'auth', description: 'Log in and out, mobile tokens, CSRF tokens, password reset (spec 4.1, 5).' },
+  { name: 'users', description: 'Accounts, sessions, passwords, invitations and appearance (spec 4.10, 4.14).' },
+  { name: 'jobs', description: 'Jobs (work orders): create, list, edit, move through the lifecycle, assign, notes, documents and photos (spec 4.16).' },
+  { name: 'calendar', description: 'Visits by day and the per-user iCalendar feed.' },
+  { name: 'agents', description: 'Branch agents, branch sharing and SLA response-time rules (spec 4.7, 4.8, 4.11).' },
+  { name: 'contractors', description: 'Contractors, trades, certificates, coverage and matching.' },
+  { name: 'tenants', description: 'Tenants and property addresses (spec 4.9).' },
+  { name: 'gdpr', description: 'Consents, subject-access reports and erasure.' },
+  { name: 'administration', description: 'Roles, permissions, branches, rate limits and the activity log.' },
+  { name: 'security', description: 'Security operations: file-integrity scan and the like.' },
+  { name: 'system', description: 'Status, health, metrics and device tokens (spec 4.12, 4.17).' },
+  { name: 'workflow automation', description: 'The connected n8n workflow engine (spec 4.15).' },
+];
+
+const CSRF_HEADER = {
+  type: 'string',
+  description:
+    'Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; ' +
+    'the docs page fills it in by itself before each write.',
+};
+
+const UPLOAD_FIELDS: Record<string, unknown> = {
+  file: { type: 'string', format: 'binary', description: 'The file; its type is decided from the content.' },
+};
+const JOB_FILE_FIELDS: Record<string, unknown> = {
+  ...UPLOAD_FIELDS,
+  description: { type: 'string', maxLength: 500 },
+  internal: { type: 'boolean', description: 'staff only' },
+};
+
+/** The upload operations (multipart/form-data, one file in field `file`). */
+const UPLOAD_PATHS = /\/(documents|photos|banner|document)$/;
+
+type JsonSchema = { type?: string; properties?: Record<string, { default?: unknown }>; required?: string[] } & Record<string, unknown>;
+
+/** The querystring schema with every parameter that has a default marked optional (the server fills it in). */
+function defaultsOptional(query: JsonSchema | undefined): JsonSchema | undefined {
+  if (!query?.properties || !query.required) return query;
+  const required = query.required.filter((name) => query.properties?.[name]?.default === undefined);
+  return { ...query, required };
+}
 
 const ACCESS_TEXT: Record<string, string> = {
   public: 'No authentication.',
@@ -21,11 +68,15 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       info: {
         title: 'Caretaker API',
         version,
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Caretaker-Proprietary' },
         description:
           'Property maintenance and job management for letting agencies. Every response uses the envelope ' +
           '{ success, data, count, message } or { success: false, error }. POST, PUT and DELETE need a CSRF token ' +
-          'from GET /api/security/csrf-token (body csrf_token or header X-CSRF-Token), except the two token-issuing endpoints.',
+          'from GET /api/security/csrf-token (body csrf_token or header X-CSRF-Token), except the writes that need no login ' +
+          '(login, mobile-auth, password reset and its confirmation, invitation acceptance).',
       },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      tags: TAGS,
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: '64-character token from login or mobile-auth' },
@@ -34,24 +85,103 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       },
     },
     transform: ({ schema, url, route }) => {
-      const permission = (route.config as { permission?: string } | undefined)?.permission ?? 'public';
+      const config = route.config as { permission?: string; csrf?: boolean } | undefined;
+      const permission = config?.permission ?? 'public';
       const access = ACCESS_TEXT[permission] ?? `Permission key \`${permission}\`.`;
+      const method = (Array.isArray(route.method) ? route.method[0] : route.method) as string;
       const s = { ...(schema as Record<string, unknown>) };
+      s.operationId = operationIdFor(method, url.replace(/:(\w+)/g, '{$1}'));
       s['x-permission'] = permission;
       s.description = [s.description, `**Access:** ${access}`].filter(Boolean).join('\n\n');
-      if (permission !== 'public') s.security = [{ bearer: [] }, { session: [] }];
+      s.security = permission === 'public' ? [] : [{ bearer: [] }, { session: [] }];
+      if (s.querystring) s.querystring = defaultsOptional(s.querystring as JsonSchema);
+      const write = method === 'POST' || method === 'PUT' || method === 'DELETE';
+      if (write && permission !== 'public' && config?.csrf !== false) {
+        const headers = (s.headers as JsonSchema | undefined) ?? { type: 'object', properties: {} };
+        s.headers = { ...headers, properties: { ...headers.properties, 'x-csrf-token': CSRF_HEADER } };
+      }
+      if (method === 'POST' && UPLOAD_PATHS.test(url)) s.consumes = ['multipart/form-data'];
+      const consumes = s.consumes as string[] | undefined;
+      if (consumes?.includes('multipart/form-data') && !s.body) {
+        const fields = /\/(documents|photos)$/.test(url) ? JOB_FILE_FIELDS : UPLOAD_FIELDS;
+        s.body = { type: 'object', properties: fields, required: ['file'] };
+      }
       return { schema: s as never, url };
     },
   });
 }
 
-/** Registers GET /api/openapi.json and the /docs page, all public. */
+/**
+ * The docs page's request interceptor (runs in the browser, serialised into Swagger UI's
+ * initializer): before every write that needs one, it fetches a fresh single-use CSRF token with
+ * the page's session cookie or the bearer token the user authorised, and sends it in X-CSRF-Token,
+ * so "Try it out" works for every operation after one login (spec 5.3).
+ */
+function requestInterceptor(req: { url: string; method?: string; headers: Record<string, string> }) {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const free = /\/api\/(auth\/login|security\/mobile-auth|auth\/password-reset|users\/invitations\/accept)(\/confirm)?$/;
+  if (!['POST', 'PUT', 'DELETE'].includes(method) || (method === 'POST' && free.test(new URL(req.url, (globalThis as unknown as { location: { href: string } }).location.href).pathname))) return req;
+  const headers: Record<string, string> = {};
+  const auth = req.headers.Authorization ?? req.headers.authorization;
+  if (auth) headers.Authorization = auth;
+  return fetch('/api/security/csrf-token', { headers, credentials: 'same-origin' })
+    .then((res) => (res.ok ? res.json() : null))
+    .then((body: unknown) => {
+      const token = (body as { data?: { token?: string } } | null)?.data?.token;
+      if (token) req.headers['X-CSRF-Token'] = token;
+      return req;
+    })
+    .catch(() => req);
+}
+
+/** The document as served: JSON text, gzip and brotli copies, and an ETag; built once after ready. */
+interface ServedDocument {
+  json: Buffer;
+  gzip: Buffer;
+  brotli: Buffer;
+  etag: string;
+}
+
+function serveDocument(document: unknown): ServedDocument {
+  const json = Buffer.from(JSON.stringify(document));
+  return {
+    json,
+    gzip: gzipSync(json, { level: 9 }),
+    brotli: brotliCompressSync(json, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } }),
+    etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`,
+  };
+}
+
+/**
+ * Registers GET /api/openapi.json (compressed with brotli or gzip when the client accepts it,
+ * ETag and 304, cached for a minute then revalidated) and the /docs page, all public.
+ */
 export async function registerDocsRoutes(app: FastifyInstance): Promise<void> {
+  let served: ServedDocument | undefined;
   await app.register(async (docs) => {
     docs.addHook('onRoute', (route) => {
       route.config = { ...(route.config as object), permission: 'public' };
     });
-    docs.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-    await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+    docs.get('/api/openapi.json', { schema: { hide: true } }, async (request, reply) => {
+      served ??= serveDocument(app.swagger());
+      void reply.header('etag', served.etag).header('cache-control', 'public, max-age=60, must-revalidate').header('vary', 'accept-encoding');
+      if (request.headers['if-none-match'] === served.etag) return reply.status(304).send();
+      void reply.type('application/json; charset=utf-8');
+      const accepted = String(request.headers['accept-encoding'] ?? '');
+      if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(served.brotli);
+      if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(served.gzip);
+      return reply.send(served.json);
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: {
+        url: '/api/openapi.json',
+        docExpansion: 'list',
+        filter: true,
+        deepLinking: true,
+        persistAuthorization: true,
+        requestInterceptor: requestInterceptor as never,
+      },
+    });
   });
 }

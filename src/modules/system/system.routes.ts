@@ -68,7 +68,7 @@ export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle) {
     /** Liveness: the process answers. Never touches the database. */
     app.get('/api/system/health/live', {
       config: { permission: 'public' },
-      schema: { tags: ['system'], summary: 'Liveness probe', response: responses(DataEnvelope(Type.Object({ status: Type.String() })), []) },
+      schema: { tags: ['system'], summary: 'Liveness probe', response: responses(DataEnvelope(Type.Object({ status: Type.String() })), [429]) },
       handler: async () => ok({ status: 'ok' }, 'Alive'),
     });
 
@@ -78,7 +78,7 @@ export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle) {
       schema: {
         tags: ['system'],
         summary: 'Readiness probe',
-        response: responses(DataEnvelope(Type.Object({ status: Type.String() })), [503]),
+        response: responses(DataEnvelope(Type.Object({ status: Type.String() })), [429, 503]),
       },
       handler: async (_request, reply) => {
         if (lifecycle.draining) return reply.status(503).send(errorBody('Shutting down'));

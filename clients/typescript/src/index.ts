@@ -1,0 +1,112 @@
+/**
+ * The typed Caretaker client (docs/api.md, "Typed client"): openapi-fetch over the types that
+ * openapi-typescript generates from the OpenAPI document (`npm run openapi`). It sends the bearer
+ * token, fetches a single-use CSRF token before every write that needs one (spec 5.3), and turns
+ * the error envelope into a typed `CaretakerError` (a `RateLimitedError` with `retryAfterSeconds`
+ * for 429).
+ */
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from './schema.d.ts';
+
+export type { paths, components } from './schema.d.ts';
+
+/** An answer in the error envelope `{ success: false, error }` (spec 2.1, 7). */
+export class CaretakerError extends Error {
+  /** HTTP status (400, 401, 403, 404, 409, 413, 429, 5xx). */
+  readonly status: number;
+  /** The method and path of the request that failed. */
+  readonly request: string;
+
+  constructor(status: number, message: string, request: string) {
+    super(message);
+    this.name = 'CaretakerError';
+    this.status = status;
+    this.request = request;
+  }
+}
+
+/** 429: too many requests; wait `retryAfterSeconds` (the Retry-After header) before trying again. */
+export class RateLimitedError extends CaretakerError {
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, request: string, retryAfterSeconds: number) {
+    super(429, message, request);
+    this.name = 'RateLimitedError';
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** Writes that need no CSRF token: the ones that need no login (spec 5.3). */
+const CSRF_FREE = /\/api\/(auth\/login|security\/mobile-auth|auth\/password-reset(\/confirm)?|users\/invitations\/accept)$/;
+
+export interface ClientOptions {
+  /** Where the API is, e.g. `http://127.0.0.1:3000`. */
+  baseUrl: string;
+  /** A bearer token (from `login`, mobile-auth, or an API user's token). */
+  token?: string;
+  /** A fetch implementation (defaults to the global one). */
+  fetch?: typeof fetch;
+}
+
+/**
+ * Creates a client. Every call returns `{ data, response }`; an error envelope throws a
+ * `CaretakerError` instead of returning `error`.
+ * @example
+ *   const api = createCaretakerClient({ baseUrl: 'http://127.0.0.1:3000' });
+ *   await api.login('agent@example.com', 'secret');
+ *   const { data } = await api.GET('/api/jobs/manage', { params: { query: { limit: 10 } } });
+ */
+export function createCaretakerClient(options: ClientOptions) {
+  let token = options.token;
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: fetchImpl });
+
+  const auth: Middleware = {
+    async onRequest({ request }) {
+      if (token) request.headers.set('Authorization', `Bearer ${token}`);
+      const method = request.method.toUpperCase();
+      if ((method === 'POST' || method === 'PUT' || method === 'DELETE') && token && !CSRF_FREE.test(new URL(request.url).pathname)) {
+        const res = await fetchImpl(new URL('/api/security/csrf-token', options.baseUrl), { headers: { Authorization: `Bearer ${token}` } });
+        await throwIfError(res, 'GET /api/security/csrf-token');
+        const body = (await res.json()) as { data: { token: string } };
+        request.headers.set('X-CSRF-Token', body.data.token);
+      }
+      return request;
+    },
+    async onResponse({ request, response }) {
+      await throwIfError(response.clone(), `${request.method} ${new URL(request.url).pathname}`);
+      return response;
+    },
+  };
+  client.use(auth);
+
+  return Object.assign(client, {
+    /**
+     * POST /api/auth/login and keep the bearer token for the next calls.
+     * @returns the login answer (token, expiry, user)
+     * @throws CaretakerError 401 for a wrong e-mail or password, RateLimitedError 429
+     */
+    async login(email: string, password: string) {
+      const { data } = await client.POST('/api/auth/login', { body: { email, password } as never });
+      token = (data as { token: string }).token;
+      return data;
+    },
+    /** The bearer token in use, if any. */
+    get token() {
+      return token;
+    },
+  });
+}
+
+async function throwIfError(response: Response, request: string): Promise<void> {
+  if (response.ok) return;
+  let message = response.statusText;
+  try {
+    const body = (await response.json()) as { error?: unknown };
+    if (typeof body.error === 'string') message = body.error;
+  } catch {
+    // not JSON: keep the status text
+  }
+  if (response.status === 429) throw new RateLimitedError(message, request, Number(response.headers.get('retry-after') ?? '1'));
+  throw new CaretakerError(response.status, message, request);
+}

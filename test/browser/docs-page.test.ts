@@ -1,0 +1,90 @@
+/**
+ * The /docs page in a real headless Chromium (docs/api.md, "Docs page"): after one login through
+ * the page, "Try it out" works for writes (the page fetches the CSRF token by itself), including
+ * a file upload through the file picker and a write without a body.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Opens an operation, presses "Try it out", lets `fill` set its inputs, executes, and returns the status shown. */
+async function tryOut(page: Page, tag: string, operationId: string, fill: (op: ReturnType<Page['locator']>) => Promise<void>): Promise<number> {
+  const op = page.locator(`#operations-${tag.replace(/ /g, '_')}-${operationId}`);
+  await op.locator('.opblock-summary').first().click();
+  await op.getByRole('button', { name: 'Try it out' }).click();
+  await fill(op);
+  await op.getByRole('button', { name: 'Execute' }).click();
+  const status = op.locator('.live-responses-table .response .response-col_status').first();
+  await status.waitFor({ timeout: 20_000 });
+  return Number((await status.innerText()).trim().split(/\s/)[0]);
+}
+
+const TITLE = CHROMIUM ? 'the /docs page in headless Chromium' : 'the /docs page (skipped: Debian chromium is not installed; apt-get install chromium)';
+
+describe.skipIf(!CHROMIUM)(TITLE, () => {
+  let t: TestApp;
+  let browser: Browser;
+  let page: Page;
+  let baseUrl: string;
+  let adminEmail: string;
+  let branchUuid: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ CARETAKER_COOKIE_SECURE: 'false' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const agency = await createAgency(t.db, 'Docs Agency');
+    const branch = await createBranch(t.db, agency.id, 'Harrogate');
+    await createBranch(t.db, agency.id, 'To close');
+    branchUuid = (await t.db.selectFrom('branches').select('uuid').where('name', '=', 'To close').executeTakeFirstOrThrow()).uuid;
+    adminEmail = (await createUser(t.db, { role: 'admin', agencyId: agency.id, branchId: branch.id })).email;
+    browser = await launchBrowser();
+    page = await browser.newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('renders the reference with every operation', async () => {
+    const started = Date.now();
+    await page.goto(`${baseUrl}/docs`);
+    await page.locator('#operations-auth-login').waitFor({ timeout: 60_000 });
+    const elapsed = Date.now() - started;
+    expect(await page.locator('.opblock').count()).toBeGreaterThanOrEqual(121);
+    process.stdout.write(`docs page rendered in ${elapsed} ms\n`);
+  });
+
+  it('logs in, creates a job, uploads a photo and closes a branch through the page', async () => {
+    const login = await tryOut(page, 'auth', 'login', async (op) => {
+      await op.locator('textarea.body-param__text').fill(JSON.stringify({ email: adminEmail, password: TEST_PASSWORD }));
+    });
+    expect(login).toBe(200);
+
+    const created = await tryOut(page, 'jobs', 'createJob', async (op) => {
+      await op.locator('textarea.body-param__text').fill(JSON.stringify({ title: 'Cracked window in the hall', priority: 2, branch_uuid: (await t.db.selectFrom('branches').select('uuid').where('name', '=', 'Harrogate').executeTakeFirstOrThrow()).uuid }));
+    });
+    expect(created).toBe(201);
+    const job = await t.db.selectFrom('jobs').select(['uuid']).where('title', '=', 'Cracked window in the hall').executeTakeFirstOrThrow();
+
+    const uploaded = await tryOut(page, 'jobs', 'uploadJobPhoto', async (op) => {
+      await op.locator('tr[data-param-name="uuid"] input').fill(job.uuid);
+      await op.locator('input[type="file"]').setInputFiles({ name: 'window.png', mimeType: 'image/png', buffer: PNG });
+    });
+    expect(uploaded).toBe(201);
+
+    const closed = await tryOut(page, 'administration', 'closeBranch', async (op) => {
+      await op.locator('tr[data-param-name="uuid"] input').fill(branchUuid);
+    });
+    expect(closed).toBe(200);
+    const branch = await t.db.selectFrom('branches').select('closed_at').where('uuid', '=', branchUuid).executeTakeFirstOrThrow();
+    expect(branch.closed_at).not.toBeNull();
+  });
+});
