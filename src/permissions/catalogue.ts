@@ -62,6 +62,11 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.agents.job-assignment.manage', description: 'Give a job an owning agent', roles: STAFF },
   { key: 'api.admin.rate-limits.manage', description: 'Read and change the rate-limit settings of every route', roles: ['sysops'] },
   { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper)', roles: ['sysops', 'api'] },
+  // SLA breach detection (docs/sla.md).
+  { key: 'api.sla.breaches.view', description: 'List the SLA clocks at risk or breached of the jobs one may see', roles: [...STAFF, 'api'] },
+  { key: 'api.sla.view', description: 'Read the SLA clocks of a job one may see', roles: [...STAFF, 'api'] },
+  { key: 'api.sla.compliance.view', description: 'Read the SLA compliance report over the jobs one may see', roles: [...STAFF, 'api'] },
+  { key: 'api.sla.settings.manage', description: "Read and change the agency's SLA settings (UK region for working days, at-risk share)", roles: ADMINS },
 ];
 
 /** Keys by name, for lookups. */
