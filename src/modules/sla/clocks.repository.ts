@@ -3,6 +3,7 @@
  * writing its plan, and the conditional updates that move running clocks to at_risk and breached
  * (each clock moves once even when two instances scan at the same time).
  */
+import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
 import type { ClockPlan, ExistingClock, HistoryInput, JobInput, RuleInput } from './clock-engine.ts';
 import type { UkRegion } from './working-time.ts';
@@ -102,7 +103,10 @@ export async function loadClocks(trx: DbOrTrx, ids: readonly number[]): Promise<
   return out;
 }
 
-/** Inserts or updates clocks (one row per job and rule). */
+/**
+ * Inserts or updates clocks (one row per job and rule). A clock made final meanwhile (by a
+ * concurrent scan) is not overwritten, except to fill the stop of the same outcome.
+ */
 export async function upsertClocks(trx: DbOrTrx, rows: Array<ClockPlan & { job_id: number; agency_id: number; branch_id: number }>, now: Date) {
   for (let i = 0; i < rows.length; i += 500) {
     const chunk = rows.slice(i, i + 500);
@@ -120,7 +124,7 @@ export async function upsertClocks(trx: DbOrTrx, rows: Array<ClockPlan & { job_i
           at_risk_flagged_at: eb.ref('excluded.at_risk_flagged_at'),
           branch_id: eb.ref('excluded.branch_id'),
           updated_at: eb.ref('excluded.updated_at'),
-        })),
+        })).where(sql<boolean>`sla_clocks.state not in ('met', 'breached') or sla_clocks.state = excluded.state`),
       )
       .execute();
   }

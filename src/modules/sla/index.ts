@@ -4,7 +4,7 @@
  */
 import { slaScanTask } from './scan.ts';
 
-export { recomputeJobSla, recomputeOpenJobs } from './recompute.ts';
+export { recomputeJobs, recomputeJobSla, recomputeOpenJobs } from './recompute.ts';
 export { jobSlaColumns, jobSlaState, SLA_SUMMARY_STATES } from './job-sla-columns.ts';
 export { scanSlaClocks, slaScanTask } from './scan.ts';
 export { slaRoutes } from './sla.routes.ts';

@@ -55,8 +55,10 @@ export async function announceFlagged(trx: DbOrTrx, now: Date, state: 'at_risk' 
  * flags those of them that are at risk or breached, with their events.
  * @param jobIds job ids (deleted or unknown ids are skipped)
  * @param now the change's instant (UTC)
+ * @param opts.announce false to flag without events and activity entries (loading history, such
+ *   as the demo data, whose outcomes nobody needs to be told about); default true
  */
-export async function recomputeJobs(trx: DbOrTrx, jobIds: readonly number[], now: Date): Promise<void> {
+export async function recomputeJobs(trx: DbOrTrx, jobIds: readonly number[], now: Date, opts: { announce?: boolean } = {}): Promise<void> {
   const jobs = await clocks.loadJobs(trx, jobIds);
   if (jobs.length === 0) return;
   const ids = jobs.map((j) => j.id);
@@ -76,8 +78,11 @@ export async function recomputeJobs(trx: DbOrTrx, jobIds: readonly number[], now
   }
   await clocks.deleteClocks(trx, deletes);
   await clocks.upsertClocks(trx, upserts, now);
-  await announceFlagged(trx, now, 'breached', await clocks.flagBreached(trx, now, 100_000, ids));
-  await announceFlagged(trx, now, 'at_risk', await clocks.flagAtRisk(trx, now, 100_000, ids));
+  const breached = await clocks.flagBreached(trx, now, 100_000, ids);
+  const atRisk = await clocks.flagAtRisk(trx, now, 100_000, ids);
+  if (opts.announce === false) return;
+  await announceFlagged(trx, now, 'breached', breached);
+  await announceFlagged(trx, now, 'at_risk', atRisk);
 }
 
 /**
