@@ -5,11 +5,11 @@
  */
 import type { EventHandler, PeriodicTask } from './events/index.ts';
 import * as webhooks from './modules/webhooks/index.ts';
+import * as sla from './modules/sla/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
   return [
-    // ...sla.handlers, ...messaging.handlers, ...webhooks.handlers (each module's index.ts)
     ...webhooks.handlers,
   ];
 }
@@ -17,7 +17,7 @@ export function backgroundHandlers(): EventHandler[] {
 /** Every periodic task of every module. */
 export function periodicTasks(): PeriodicTask[] {
   return [
-    // ...sla.periodicTasks, ...money.periodicTasks
     ...webhooks.periodicTasks,
+    ...sla.periodicTasks,
   ];
 }

@@ -11,6 +11,10 @@ export interface AgencyTable {
   id: Generated<number>;
   uuid: string;
   name: string;
+  /** UK region whose bank holidays SLA working days skip (docs/sla.md). */
+  uk_region: Generated<string>;
+  /** Share (1 to 99 %) of an SLA's allowed time after which a clock is at risk. */
+  sla_at_risk_percent: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -306,6 +310,8 @@ export interface BranchSlaRuleTable {
   date_field_to_track: string;
   date_field_to_compare: string;
   minimum_response_days: number;
+  /** calendar_days (default) or working_days (docs/sla.md). */
+  calendar: Generated<string>;
   description: Generated<string>;
   created_by_user_id: number | null;
   created_at: Timestamp;
@@ -507,6 +513,7 @@ export interface Database {
   event_handler_runs: EventHandlerRunTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
+  sla_clocks: SlaClockTable;
 }
 
 export type User = Selectable<UserTable>;
@@ -552,4 +559,28 @@ export interface WebhookDeliveryTable {
   last_duration_ms: number | null;
   last_error: string | null;
   created_at: Timestamp;
+}
+/** One SLA clock: a job measured against one matching branch SLA rule (docs/sla.md). */
+export interface SlaClockTable {
+  id: Generated<number>;
+  agency_id: number;
+  branch_id: number;
+  job_id: number;
+  rule_id: number;
+  /** running, at_risk, breached, met, paused or not_applicable. */
+  state: string;
+  /** The rule's compare field on the job. */
+  started_at: Timestamp;
+  /** When the allowed time runs out (pauses and, for working days, non-working days skipped). */
+  due_at: Timestamp;
+  /** When the agency's at-risk share of the allowed time is reached. */
+  at_risk_at: Timestamp;
+  /** The rule's track field on the job, once set. */
+  stopped_at: Timestamp | null;
+  /** Seconds On hold between started_at and stopped_at (or now). */
+  paused_seconds: Generated<number>;
+  at_risk_flagged_at: Timestamp | null;
+  breached_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }

@@ -85,6 +85,20 @@ export const EVENT_CATALOGUE = {
   'tenant.erased': define(1, 'A tenant was erased (GDPR erasure); handlers drop what they hold of them.', Type.Object({
     tenant_id: Id('the erased tenant'),
   })),
+  // SLA breach detection (docs/sla.md): a running clock crossed the agency's at-risk share of its
+  // allowed time, or its due_at.
+  'sla.at_risk': define(1, 'An SLA clock of a job passed the at-risk share of its allowed time.', Type.Object({
+    ...JobRef,
+    clock_id: Id('the SLA clock'),
+    rule_uuid: Uuid('the branch SLA rule'),
+    due_at: Type.String({ format: 'date-time', description: 'when the allowed time runs out' }),
+  })),
+  'sla.breached': define(1, 'An SLA clock of a job ran out of time (due_at passed, or the job was stopped late).', Type.Object({
+    ...JobRef,
+    clock_id: Id('the SLA clock'),
+    rule_uuid: Uuid('the branch SLA rule'),
+    due_at: Type.String({ format: 'date-time', description: 'when the allowed time ran out' }),
+  })),
 } as const satisfies Record<string, EventDefinition>;
 
 /** Name of a catalogued event. */

@@ -64,6 +64,11 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper)', roles: ['sysops', 'api'] },
   // Outbound webhooks (docs/webhooks.md)
   { key: 'api.webhooks.manage', description: "Manage the agency's outbound webhook endpoints, rotate their secrets, read and retry deliveries", roles: ['admin'] },
+  // SLA breach detection (docs/sla.md).
+  { key: 'api.sla.breaches.view', description: 'List the SLA clocks at risk or breached of the jobs one may see', roles: [...STAFF, 'api'] },
+  { key: 'api.sla.view', description: 'Read the SLA clocks of a job one may see', roles: [...STAFF, 'api'] },
+  { key: 'api.sla.compliance.view', description: 'Read the SLA compliance report over the jobs one may see', roles: [...STAFF, 'api'] },
+  { key: 'api.sla.settings.manage', description: "Read and change the agency's SLA settings (UK region for working days, at-risk share)", roles: ADMINS },
 ];
 
 /** Keys by name, for lookups. */

@@ -17,6 +17,7 @@ import type { JobDto } from './jobs.schemas.ts';
 import { findMove, illegalMoveMessage, STATUS, STATUS_NAMES, type Party, type Via } from './lifecycle.ts';
 import { emitEvent } from '../../events/index.ts';
 import { toIsoOrNull } from '../../lib/clock.ts';
+import { recomputeJobSla } from '../sla/index.ts';
 
 /** The caller's party in the lifecycle map: contractor and tenant accounts, everyone else staff. */
 export function partyOf(auth: AuthContext): Party {
@@ -66,6 +67,8 @@ export function toJobDto(row: repo.JobRow, scope: JobScope): JobDto {
     invoiced_at: toIsoOrNull(row.invoiced_at),
     closed_at: toIsoOrNull(row.closed_at),
     cancelled_at: toIsoOrNull(row.cancelled_at),
+    sla_state: row.sla_state ?? null,
+    sla_due_at: toIsoOrNull(row.sla_due_at ?? null),
   };
   if (seesInternalFields(scope)) {
     dto.estimated_cost_pence = row.estimated_cost_pence;
@@ -175,6 +178,7 @@ export async function moveJob(
     agencyId: job.agency_id,
     details: { from_status_id: from, to_status_id: req.to },
   });
+  await recomputeJobSla(trx, job.id, now);
 }
 
 /** The fields every job event carries (src/events/catalogue.ts). */

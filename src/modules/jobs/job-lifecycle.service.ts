@@ -14,6 +14,7 @@ import { seesInternalFields, jobScope } from './job-visibility.ts';
 import * as repo from './jobs.repository.ts';
 import type { AssignmentInput, JobDto, TransitionInput } from './jobs.schemas.ts';
 import { movesFrom, STATUS, STATUS_NAMES } from './lifecycle.ts';
+import { recomputeJobSla } from '../sla/index.ts';
 
 /**
  * POST /api/jobs/{uuid}/transitions: moves the job to `to_status_id` (lifecycle.ts), sets the
@@ -122,6 +123,7 @@ export async function acceptAssignment(deps: AppDeps, auth: AuthContext, actor: 
     await trx.updateTable('jobs').set({ contractor_accepted_at: now, updated_at: now }).where('id', '=', job.id).execute();
     await recordActivity(trx, actor, now, { action: 'job.assignment_accept', resourceType: 'job', resourceId: job.id, agencyId: job.agency_id });
     await emitEvent(trx, now, { name: 'job.assignment_accepted', agencyId: job.agency_id, payload: { ...jobRef(job), contractor_id: job.contractor_id! } });
+    await recomputeJobSla(trx, job.id, now);
   });
   return jobDtoById(deps.db, auth, id);
 }

@@ -3,6 +3,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Update
 import type { Database, JobTable, NewJob } from '../../db/schema.ts';
 import type { DbOrTrx } from '../activity/activity.repository.ts';
 import { visibleTo, type JobScope } from './job-visibility.ts';
+import { jobSlaColumns, jobSlaState } from '../sla/index.ts';
 
 type JobUpdate = Updateable<JobTable>;
 
@@ -29,7 +30,8 @@ function jobDetailQuery(db: DbOrTrx, scope: JobScope) {
   return jobsQuery(db, scope)
     .leftJoin('trades as tr', 'tr.id', 'j.trade_id')
     .leftJoin('job_time_ranges as tmr', 'tmr.id', 'j.time_range_id')
-    .leftJoin('users as ag', 'ag.id', 'j.agent_user_id');
+    .leftJoin('users as ag', 'ag.id', 'j.agent_user_id')
+    .select((eb) => jobSlaColumns(eb));
 }
 
 /** Columns available on jobsQuery alone (kept for other modules). */
@@ -73,6 +75,8 @@ export interface JobFilter {
   to?: Date;
   /** ILIKE pattern, already escaped and wrapped in %...% */
   pattern?: string;
+  /** state of the job's most urgent SLA clock (docs/sla.md) */
+  slaState?: string;
   sort: 'created_at' | 'updated_at' | 'priority' | 'scheduled_for';
   order: 'asc' | 'desc';
   limit: number;
@@ -112,6 +116,7 @@ function matchesFilter(eb: ExpressionBuilder<Database & { j: Database['jobs'] },
   if (f.agentUserId !== undefined) conds.push(eb('j.agent_user_id', '=', f.agentUserId));
   if (f.from !== undefined) conds.push(eb('j.created_at', '>=', f.from));
   if (f.to !== undefined) conds.push(eb('j.created_at', '<', f.to));
+  if (f.slaState !== undefined) conds.push(eb(jobSlaState(eb), '=', f.slaState));
   if (f.pattern !== undefined) {
     const p = f.pattern;
     conds.push(eb.or([eb('j.reference', 'ilike', p), eb('j.title', 'ilike', p), eb('j.description', 'ilike', p)]));

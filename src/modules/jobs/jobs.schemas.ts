@@ -53,6 +53,8 @@ export const Job = Type.Object(
     invoiced_at: DateTime(),
     closed_at: DateTime(),
     cancelled_at: DateTime(),
+    sla_state: Nullable(Type.String({ description: 'state of the most urgent SLA clock (docs/sla.md); null without one' })),
+    sla_due_at: DateTime('due_at of the most urgent SLA clock'),
   },
   { description: 'A job (work order). Costs and the owning agent are absent for tenants.' },
 );
@@ -73,6 +75,7 @@ export const ListJobsQuery = Type.Object(
     agent_uuid: Type.Optional(Uuid('owning agent (user uuid)')),
     from_date: Type.Optional(IsoDate('jobs created on or after this UTC date')),
     to_date: Type.Optional(IsoDate('jobs created on or before this UTC date (inclusive)')),
+    sla_state: Type.Optional(Type.Union(['breached', 'at_risk', 'running', 'paused', 'met'].map((s) => Type.Literal(s)), { description: 'state of the most urgent SLA clock (docs/sla.md)' })),
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'case-insensitive text in reference, title or description' })),
     sort: Type.Optional(Type.Union(SORTS.map((s) => Type.Literal(s)), { default: 'created_at' })),
     order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),

@@ -17,6 +17,7 @@ import { placeJob } from './job-placement.ts';
 import * as repo from './jobs.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
+import { recomputeJobSla } from '../sla/index.ts';
 
 export { toJobDto } from './job-access.ts';
 
@@ -61,6 +62,7 @@ export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJ
     from,
     to,
     pattern: q.q !== undefined ? containsPattern(q.q) : undefined,
+    slaState: q.sla_state,
     sort: q.sort ?? 'created_at',
     order: q.order ?? 'desc',
     limit: q.limit,
@@ -139,6 +141,7 @@ export async function createJob(
       });
       await repo.insertHistory(trx, { jobId, from: null, to: STATUS_REPORTED, byUserId: auth.userId, note: null, at: now });
       await recordActivity(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: jobId, agencyId: place.agencyId });
+      await recomputeJobSla(trx, jobId, now);
       await emitEvent(trx, now, {
         name: 'job.created',
         agencyId: place.agencyId,
@@ -202,6 +205,7 @@ export async function updateJob(deps: AppDeps, auth: AuthContext, actor: Actor, 
       .execute();
     await recordActivity(trx, actor, now, { action: 'job.update', resourceType: 'job', resourceId: job.id, agencyId: job.agency_id, details: { fields: names } });
     await emitEvent(trx, now, { name: 'job.updated', agencyId: job.agency_id, payload: { ...jobRef(job), fields: names } });
+    await recomputeJobSla(trx, job.id, now);
   });
   return jobDtoById(deps.db, auth, id);
 }

@@ -12,6 +12,8 @@ export type JobDateField = (typeof JOB_DATE_FIELDS)[number];
 
 const DateField = (description: string) =>
   Type.Unsafe<JobDateField>({ type: 'string', enum: [...JOB_DATE_FIELDS], description });
+const Calendar = (description: string) =>
+  Type.Unsafe<'calendar_days' | 'working_days'>({ type: 'string', enum: ['calendar_days', 'working_days'], description });
 const NullableInt = (options: { minimum: number; maximum?: number; description: string }) =>
   Type.Union([Type.Integer(options), Type.Null()]);
 
@@ -27,6 +29,7 @@ export const SlaRule = Type.Object(
     date_field_to_track: DateField('job date field whose value is measured'),
     date_field_to_compare: DateField('job date field the measurement starts from'),
     minimum_response_days: Type.Integer({ minimum: 0, description: 'threshold in days' }),
+    calendar: Calendar('how days count: calendar_days (every day) or working_days (weekends and UK bank holidays skipped)'),
     description: Type.String(),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
@@ -46,6 +49,7 @@ export const UpsertSlaRuleBody = Type.Object(
     date_field_to_compare: Type.Optional(DateField('required on create; differs from date_field_to_track')),
     job_priority: Type.Optional(NullableInt({ minimum: 1, maximum: 5, description: 'optional; 1 emergency to 5 planned; null: every priority' })),
     minimum_response_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'required on create; whole days, 0 to 3650' })),
+    calendar: Type.Optional(Calendar('optional; calendar_days (default on create) or working_days (docs/sla.md)')),
     description: Type.Optional(Type.String({ maxLength: 1000, description: 'optional free text, at most 1000 characters' })),
     csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },

@@ -12,6 +12,7 @@ import { findBranch, jobTypeExists } from '../jobs/jobs.repository.ts';
 import * as repo from './sla-rules.repository.ts';
 import type { SlaScope, SlaRuleRow } from './sla-rules.repository.ts';
 import type { JobDateField, SlaRuleDto, UpsertSlaRuleInput } from './sla-rules.schemas.ts';
+import { recomputeOpenJobs, type SlaCalendar } from '../sla/index.ts';
 
 /** Level from which a role with a branch still reaches its whole agency (Admin is 80). */
 const AGENCY_WIDE_LEVEL = 80;
@@ -38,6 +39,7 @@ export function toSlaRuleDto(row: SlaRuleRow): SlaRuleDto {
     date_field_to_track: row.date_field_to_track as JobDateField,
     date_field_to_compare: row.date_field_to_compare as JobDateField,
     minimum_response_days: row.minimum_response_days,
+    calendar: row.calendar as SlaCalendar,
     description: row.description,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
@@ -105,6 +107,7 @@ export async function upsertSlaRule(deps: AppDeps, auth: AuthContext, actor: Act
     date_field_to_track: input.date_field_to_track ?? (existing!.date_field_to_track as JobDateField),
     date_field_to_compare: input.date_field_to_compare ?? (existing!.date_field_to_compare as JobDateField),
     minimum_response_days: input.minimum_response_days ?? existing!.minimum_response_days,
+    calendar: input.calendar ?? ((existing?.calendar ?? 'calendar_days') as SlaCalendar),
     description: (input.description ?? existing?.description ?? '').trim(),
   };
   const statuses = await repo.existingStatusIds(deps.db, [merged.job_status_from_id, merged.job_status_to_id]);
@@ -140,6 +143,9 @@ export async function upsertSlaRule(deps: AppDeps, auth: AuthContext, actor: Act
       agencyId: branch.agency_id,
     });
   });
+  // The open jobs of the rule's branch (and of its former branch) are measured again, in batches.
+  await recomputeOpenJobs(deps, { branchId: branch.id });
+  if (existing && existing.branch_id !== branch.id) await recomputeOpenJobs(deps, { branchId: existing.branch_id });
   const row = await repo.findRule(deps.db, { kind: 'all' }, uuid);
   if (!row) throw new AppError('internal');
   return { rule: toSlaRuleDto(row), created: !existing };
@@ -157,4 +163,5 @@ export async function deleteSlaRule(deps: AppDeps, auth: AuthContext, actor: Act
     await repo.updateRule(trx, rule.id, { deleted_at: now, updated_at: now });
     await recordActivity(trx, actor, now, { action: 'sla_rule.delete', resourceType: 'sla_rule', resourceId: rule.id, agencyId: rule.agency_id });
   });
+  await recomputeOpenJobs(deps, { branchId: rule.branch_id });
 }

@@ -11,6 +11,7 @@ import { jobFilesStep } from './job-files.ts';
 import { peopleComplianceStep } from './people-compliance.ts';
 import { organisationStep } from './organisation.ts';
 import { webhooksStep } from './webhooks.ts';
+import { slaStep } from './sla.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -22,4 +23,5 @@ export const DEMO_STEPS: DemoStep[] = [
   peopleComplianceStep,
   organisationStep,
   webhooksStep,
+  slaStep,
 ];

@@ -1,0 +1,231 @@
+/**
+ * SQL of the SLA clocks' upkeep (docs/sla.md): loading what the engine needs for a batch of jobs,
+ * writing its plan, and the conditional updates that move running clocks to at_risk and breached
+ * (each clock moves once even when two instances scan at the same time).
+ */
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../../db/types.ts';
+import type { ClockPlan, ExistingClock, HistoryInput, JobInput, RuleInput } from './clock-engine.ts';
+import type { UkRegion } from './working-time.ts';
+
+const DATE_FIELDS = [
+  'created_at', 'approved_at', 'assigned_at', 'scheduled_for', 'attended_at',
+  'completed_at', 'invoiced_at', 'closed_at', 'cancelled_at', 'updated_at',
+] as const;
+
+/** Jobs by id (not deleted), locked for the rest of the transaction, as the engine reads them. */
+export async function loadJobs(trx: DbOrTrx, ids: readonly number[]): Promise<JobInput[]> {
+  if (ids.length === 0) return [];
+  const rows = await trx
+    .selectFrom('jobs')
+    .select(['id', 'agency_id', 'branch_id', 'job_type_id', 'priority', 'status_id', 'deleted_at', ...DATE_FIELDS])
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows
+    .filter((r) => r.deleted_at === null)
+    .map((r) => ({
+      id: r.id,
+      agency_id: r.agency_id,
+      branch_id: r.branch_id,
+      job_type_id: r.job_type_id,
+      priority: r.priority,
+      status_id: r.status_id,
+      dates: Object.fromEntries(DATE_FIELDS.map((f) => [f, r[f] === null ? null : new Date(r[f])])),
+    }));
+}
+
+/** Status history of the jobs, oldest first, grouped by job id. */
+export async function loadHistory(trx: DbOrTrx, ids: readonly number[]): Promise<Map<number, HistoryInput[]>> {
+  const out = new Map<number, HistoryInput[]>();
+  if (ids.length === 0) return out;
+  const rows = await trx
+    .selectFrom('job_status_history')
+    .select(['job_id', 'to_status_id', 'created_at'])
+    .where('job_id', 'in', ids)
+    .orderBy('job_id')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  for (const r of rows) {
+    const list = out.get(r.job_id) ?? [];
+    list.push({ to_status_id: r.to_status_id, created_at: new Date(r.created_at) });
+    out.set(r.job_id, list);
+  }
+  return out;
+}
+
+/** Live rules of the branches, grouped by branch id. */
+export async function loadRules(trx: DbOrTrx, branchIds: readonly number[]): Promise<Map<number, RuleInput[]>> {
+  const out = new Map<number, RuleInput[]>();
+  if (branchIds.length === 0) return out;
+  const rows = await trx
+    .selectFrom('branch_sla_rules')
+    .select([
+      'id', 'branch_id', 'job_status_from_id', 'job_status_to_id', 'job_type_id', 'job_priority',
+      'date_field_to_compare', 'date_field_to_track', 'minimum_response_days', 'calendar',
+    ])
+    .where('branch_id', 'in', branchIds)
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  for (const { branch_id, ...rule } of rows) {
+    const list = out.get(branch_id) ?? [];
+    list.push(rule);
+    out.set(branch_id, list);
+  }
+  return out;
+}
+
+/** Region and at-risk share of the agencies, by agency id. */
+export async function loadAgencySettings(trx: DbOrTrx, agencyIds: readonly number[]) {
+  const rows = agencyIds.length
+    ? await trx.selectFrom('agencies').select(['id', 'uk_region', 'sla_at_risk_percent']).where('id', 'in', agencyIds).execute()
+    : [];
+  return new Map(rows.map((r) => [r.id, { region: r.uk_region as UkRegion, atRiskPercent: r.sla_at_risk_percent }]));
+}
+
+/** Stored clocks of the jobs, grouped by job id. */
+export async function loadClocks(trx: DbOrTrx, ids: readonly number[]): Promise<Map<number, ExistingClock[]>> {
+  const out = new Map<number, ExistingClock[]>();
+  if (ids.length === 0) return out;
+  const rows = await trx
+    .selectFrom('sla_clocks')
+    .select(['id', 'job_id', 'rule_id', 'state', 'stopped_at', 'at_risk_flagged_at'])
+    .where('job_id', 'in', ids)
+    .execute();
+  for (const { job_id, ...c } of rows) {
+    const list = out.get(job_id) ?? [];
+    list.push(c);
+    out.set(job_id, list);
+  }
+  return out;
+}
+
+/**
+ * Inserts or updates clocks (one row per job and rule). A clock made final meanwhile (by a
+ * concurrent scan) is not overwritten, except to fill the stop of the same outcome.
+ */
+export async function upsertClocks(trx: DbOrTrx, rows: Array<ClockPlan & { job_id: number; agency_id: number; branch_id: number }>, now: Date) {
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows.slice(i, i + 500);
+    await trx
+      .insertInto('sla_clocks')
+      .values(chunk.map((r) => ({ ...r, created_at: now, updated_at: now })))
+      .onConflict((oc) =>
+        oc.columns(['job_id', 'rule_id']).doUpdateSet((eb) => ({
+          state: eb.ref('excluded.state'),
+          started_at: eb.ref('excluded.started_at'),
+          due_at: eb.ref('excluded.due_at'),
+          at_risk_at: eb.ref('excluded.at_risk_at'),
+          stopped_at: eb.ref('excluded.stopped_at'),
+          paused_seconds: eb.ref('excluded.paused_seconds'),
+          at_risk_flagged_at: eb.ref('excluded.at_risk_flagged_at'),
+          branch_id: eb.ref('excluded.branch_id'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })).where(sql<boolean>`sla_clocks.state not in ('met', 'breached') or sla_clocks.state = excluded.state`),
+      )
+      .execute();
+  }
+}
+
+/** Deletes clocks by id. */
+export async function deleteClocks(trx: DbOrTrx, ids: readonly number[]): Promise<void> {
+  if (ids.length) await trx.deleteFrom('sla_clocks').where('id', 'in', ids).execute();
+}
+
+/** A clock that just moved to at_risk or breached, with what its event needs. */
+export interface FlaggedClock {
+  id: number;
+  job_id: number;
+  agency_id: number;
+  rule_id: number;
+  due_at: Date;
+}
+
+/**
+ * Moves clocks whose due_at has come (running or at_risk) to breached, at most `limit` of them,
+ * skipping rows another transaction holds. Only the rows this call moved are returned, so two
+ * concurrent scans never both report the same clock.
+ * @param jobIds limit to these jobs (recompute); omitted: any job (the periodic scan)
+ */
+export async function flagBreached(trx: DbOrTrx, now: Date, limit: number, jobIds?: readonly number[]): Promise<FlaggedClock[]> {
+  if (jobIds && jobIds.length === 0) return [];
+  const due = trx
+    .selectFrom('sla_clocks')
+    .select('id')
+    .where('state', 'in', ['running', 'at_risk'])
+    .where('due_at', '<=', now)
+    .$if(jobIds !== undefined, (q) => q.where('job_id', 'in', jobIds!))
+    .orderBy('due_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+  return trx
+    .updateTable('sla_clocks')
+    .set({ state: 'breached', breached_at: now, updated_at: now })
+    .where('id', 'in', due)
+    .where('state', 'in', ['running', 'at_risk'])
+    .returning(['id', 'job_id', 'agency_id', 'rule_id', 'due_at'])
+    .execute();
+}
+
+/**
+ * Moves running clocks past their at-risk instant (and not yet due) to at_risk; same guarantees
+ * as flagBreached.
+ */
+export async function flagAtRisk(trx: DbOrTrx, now: Date, limit: number, jobIds?: readonly number[]): Promise<FlaggedClock[]> {
+  if (jobIds && jobIds.length === 0) return [];
+  const due = trx
+    .selectFrom('sla_clocks')
+    .select('id')
+    .where('state', '=', 'running')
+    .where('at_risk_at', '<=', now)
+    .where('due_at', '>', now)
+    .$if(jobIds !== undefined, (q) => q.where('job_id', 'in', jobIds!))
+    .orderBy('at_risk_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+  return trx
+    .updateTable('sla_clocks')
+    .set({ state: 'at_risk', at_risk_flagged_at: now, updated_at: now })
+    .where('id', 'in', due)
+    .where('state', '=', 'running')
+    .returning(['id', 'job_id', 'agency_id', 'rule_id', 'due_at'])
+    .execute();
+}
+
+/** Job references and rule uuids for flagged clocks' events. */
+export async function refsOf(trx: DbOrTrx, clocks: readonly FlaggedClock[]) {
+  if (clocks.length === 0) return { jobs: new Map(), rules: new Map() };
+  const jobs = await trx
+    .selectFrom('jobs')
+    .select(['id', 'uuid', 'reference', 'branch_id'])
+    .where('id', 'in', [...new Set(clocks.map((c) => c.job_id))])
+    .execute();
+  const rules = await trx
+    .selectFrom('branch_sla_rules')
+    .select(['id', 'uuid'])
+    .where('id', 'in', [...new Set(clocks.map((c) => c.rule_id))])
+    .execute();
+  return { jobs: new Map(jobs.map((j) => [j.id, j])), rules: new Map(rules.map((r) => [r.id, r.uuid])) };
+}
+
+/**
+ * One batch of open, not deleted jobs (ids above `afterId`, ascending) of a branch or an agency.
+ * @returns job ids
+ */
+export async function openJobIds(db: DbOrTrx, where: { branchId?: number; agencyId?: number }, afterId: number, limit: number): Promise<number[]> {
+  let q = db
+    .selectFrom('jobs')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .where('status_id', 'not in', [9, 10])
+    .where('id', '>', afterId);
+  if (where.branchId !== undefined) q = q.where('branch_id', '=', where.branchId);
+  if (where.agencyId !== undefined) q = q.where('agency_id', '=', where.agencyId);
+  const rows = await q.orderBy('id').limit(limit).execute();
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,115 @@
+/**
+ * Keeping SLA clocks current (docs/sla.md): `recomputeJobSla` in the transaction of every job
+ * change, `recomputeOpenJobs` in batches after a rule or agency setting changes, and
+ * `announceFlagged` writing the `sla.at_risk` / `sla.breached` event and activity entry of each
+ * clock that moved.
+ */
+import type { AppDeps } from '../../app-deps.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { emitEvent } from '../../events/index.ts';
+import type { Actor } from '../../http/auth-context.ts';
+import { recordActivity } from '../activity/activity.repository.ts';
+import { planClocks, type ClockPlan } from './clock-engine.ts';
+import * as clocks from './clocks.repository.ts';
+
+/** The actor of entries written by the service itself (scan, recompute). */
+export const SYSTEM_ACTOR: Actor = { auth: null, ip: '127.0.0.1' };
+
+/** Jobs recomputed per transaction by recomputeOpenJobs. */
+export const RECOMPUTE_BATCH = 500;
+
+/**
+ * Writes the `sla.<state>` event and `sla.<state>` activity entry of each clock that just moved.
+ * @param state 'at_risk' or 'breached'
+ */
+export async function announceFlagged(trx: DbOrTrx, now: Date, state: 'at_risk' | 'breached', flagged: readonly clocks.FlaggedClock[]): Promise<void> {
+  if (flagged.length === 0) return;
+  const refs = await clocks.refsOf(trx, flagged);
+  for (const c of flagged) {
+    const job = refs.jobs.get(c.job_id);
+    if (!job) continue;
+    const payload = {
+      job_id: job.id,
+      job_uuid: job.uuid,
+      reference: job.reference,
+      branch_id: job.branch_id,
+      clock_id: c.id,
+      rule_uuid: refs.rules.get(c.rule_id) ?? '',
+      due_at: new Date(c.due_at).toISOString(),
+    };
+    await emitEvent(trx, now, { name: state === 'at_risk' ? 'sla.at_risk' : 'sla.breached', agencyId: c.agency_id, payload });
+    await recordActivity(trx, SYSTEM_ACTOR, now, {
+      action: `sla.${state}`,
+      resourceType: 'job',
+      resourceId: job.id,
+      agencyId: c.agency_id,
+      userId: null,
+      userName: 'system',
+      details: { clock_id: c.id, rule_uuid: payload.rule_uuid, due_at: payload.due_at },
+    });
+  }
+}
+
+/**
+ * Recomputes the clocks of some jobs inside the caller's transaction (locks the job rows), then
+ * flags those of them that are at risk or breached, with their events.
+ * @param jobIds job ids (deleted or unknown ids are skipped)
+ * @param now the change's instant (UTC)
+ * @param opts.announce false to flag without events and activity entries (loading history, such
+ *   as the demo data, whose outcomes nobody needs to be told about); default true
+ */
+export async function recomputeJobs(trx: DbOrTrx, jobIds: readonly number[], now: Date, opts: { announce?: boolean } = {}): Promise<void> {
+  const jobs = await clocks.loadJobs(trx, jobIds);
+  if (jobs.length === 0) return;
+  const ids = jobs.map((j) => j.id);
+  const [history, rules, settings, existing] = await Promise.all([
+    clocks.loadHistory(trx, ids),
+    clocks.loadRules(trx, [...new Set(jobs.map((j) => j.branch_id))]),
+    clocks.loadAgencySettings(trx, [...new Set(jobs.map((j) => j.agency_id))]),
+    clocks.loadClocks(trx, ids),
+  ]);
+  const upserts: Array<ClockPlan & { job_id: number; agency_id: number; branch_id: number }> = [];
+  const deletes: number[] = [];
+  for (const job of jobs) {
+    const agency = settings.get(job.agency_id) ?? { region: 'england-and-wales' as const, atRiskPercent: 75 };
+    const plan = planClocks(job, history.get(job.id) ?? [], rules.get(job.branch_id) ?? [], existing.get(job.id) ?? [], agency, now);
+    for (const u of plan.upserts) upserts.push({ ...u, job_id: job.id, agency_id: job.agency_id, branch_id: job.branch_id });
+    deletes.push(...plan.deleteIds);
+  }
+  await clocks.deleteClocks(trx, deletes);
+  await clocks.upsertClocks(trx, upserts, now);
+  const breached = await clocks.flagBreached(trx, now, 100_000, ids);
+  const atRisk = await clocks.flagAtRisk(trx, now, 100_000, ids);
+  if (opts.announce === false) return;
+  await announceFlagged(trx, now, 'breached', breached);
+  await announceFlagged(trx, now, 'at_risk', atRisk);
+}
+
+/**
+ * Recomputes the SLA clocks of one job in the caller's transaction (docs/sla.md). The jobs module
+ * calls it at every job change (create, edit, status move, assignment).
+ * @param trx the job change's transaction
+ * @param jobId the changed job
+ * @param now the change's instant (UTC)
+ */
+export function recomputeJobSla(trx: DbOrTrx, jobId: number, now: Date): Promise<void> {
+  return recomputeJobs(trx, [jobId], now);
+}
+
+/**
+ * Recomputes the clocks of every open job of a branch or an agency, RECOMPUTE_BATCH jobs per
+ * transaction (after a rule or an agency setting changed).
+ * @returns the number of jobs recomputed
+ */
+export async function recomputeOpenJobs(deps: AppDeps, where: { branchId?: number; agencyId?: number }, batch = RECOMPUTE_BATCH): Promise<number> {
+  let after = 0;
+  let total = 0;
+  for (;;) {
+    const ids = await clocks.openJobIds(deps.db, where, after, batch);
+    if (ids.length === 0) return total;
+    await deps.db.transaction().execute((trx) => recomputeJobs(trx, ids, deps.clock.now()));
+    total += ids.length;
+    after = ids[ids.length - 1]!;
+    if (ids.length < batch) return total;
+  }
+}

@@ -1,0 +1,129 @@
+/** Schemas of the SLA endpoints (docs/sla.md). */
+import { Type, type Static, type TSchema } from 'typebox';
+import { IsoDate, Pagination } from '../../http/pagination.ts';
+import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
+const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+const Enum = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
+
+export const CLOCK_STATES = ['running', 'at_risk', 'breached', 'met', 'paused', 'not_applicable'] as const;
+
+export const Breach = Type.Object(
+  {
+    ID: Type.Integer({ description: 'the SLA clock' }),
+    state: Type.String({ description: 'running, at_risk, breached, met, paused or not_applicable' }),
+    job_uuid: Uuid(),
+    reference: Type.String(),
+    title: Type.String(),
+    status: Type.String({ description: 'status of the job' }),
+    priority: Type.Integer(),
+    job_type_id: Type.Integer(),
+    job_type: Type.String(),
+    branch_uuid: Uuid(),
+    branch_name: Type.String(),
+    contractor_uuid: Nullable(Uuid()),
+    contractor_name: Nullable(Type.String()),
+    rule_uuid: Uuid(),
+    rule_description: Type.String(),
+    started_at: DateTime('the rule\'s compare field on the job'),
+    due_at: DateTime('when the allowed time runs out'),
+    stopped_at: Nullable(DateTime('the rule\'s track field, once set')),
+    breached_at: Nullable(DateTime('when the clock was flagged breached')),
+    seconds_to_due: Type.Integer({ description: 'seconds from now to due_at (wall clock); negative once past' }),
+  },
+  { description: 'An SLA clock of a visible job' },
+);
+
+export const ListBreachesQuery = Type.Object(
+  {
+    state: Type.Optional(Enum(CLOCK_STATES, 'only clocks in this state; default at_risk and breached')),
+    branch_uuid: Type.Optional(Uuid('only jobs of this branch')),
+    contractor_uuid: Type.Optional(Uuid('only jobs assigned to this contractor')),
+    priority: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
+    job_type_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
+    from_date: Type.Optional(IsoDate('clocks due on or after this UTC date')),
+    to_date: Type.Optional(IsoDate('clocks due on or before this UTC date (inclusive)')),
+    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc', description: 'by due_at' })),
+    ...Pagination,
+  },
+  { additionalProperties: false },
+);
+export type ListBreachesInput = Static<typeof ListBreachesQuery>;
+
+export const JobClock = Type.Object(
+  {
+    ID: Type.Integer({ description: 'the SLA clock' }),
+    state: Type.String({ description: 'running, at_risk, breached, met, paused or not_applicable' }),
+    rule_uuid: Uuid(),
+    rule_description: Type.String(),
+    rule_deleted: Type.Boolean({ description: 'true when the rule was removed after this outcome was decided' }),
+    job_status_from_id: Type.Integer(),
+    job_status_to_id: Type.Integer(),
+    date_field_to_compare: Type.String(),
+    date_field_to_track: Type.String(),
+    minimum_response_days: Type.Integer(),
+    calendar: Type.String({ description: 'calendar_days or working_days' }),
+    started_at: DateTime(),
+    due_at: DateTime(),
+    at_risk_at: DateTime('when the agency\'s at-risk share of the allowed time is reached'),
+    stopped_at: Nullable(DateTime()),
+    breached_at: Nullable(DateTime()),
+    paused_seconds: Type.Integer({ description: 'seconds On hold between start and stop (or now)' }),
+    time_left_seconds: Nullable(Type.Integer({
+      description: 'allowed time left at now (or at the stop), counted in the rule\'s calendar without On-hold time; negative when over; null for not_applicable',
+    })),
+  },
+  { description: 'One SLA clock of a job' },
+);
+
+export const JobParams = Type.Object({ uuid: Uuid('the job') }, { additionalProperties: false });
+
+export const ComplianceQuery = Type.Object(
+  {
+    from_date: IsoDate('clocks started on or after this UTC date'),
+    to_date: IsoDate('clocks started on or before this UTC date (inclusive)'),
+    group_by: Type.Optional(Enum(['branch', 'contractor', 'job_type', 'priority'] as const, 'default branch')),
+    ...Pagination,
+  },
+  { additionalProperties: false },
+);
+export type ComplianceInput = Static<typeof ComplianceQuery>;
+
+export const ComplianceRow = Type.Object(
+  {
+    group_by: Type.String(),
+    key: Nullable(Type.String({ description: 'branch or contractor uuid, job type id or priority (as text); null: no contractor' })),
+    name: Type.String(),
+    met: Type.Integer(),
+    breached: Type.Integer(),
+    running: Type.Integer({ description: 'still running (running, at_risk or paused)' }),
+    compliance_percent: Nullable(Type.Number({ description: 'met / (met + breached) x 100, one decimal; null when none finished' })),
+    median_minutes_to_respond: Nullable(Type.Number({ description: 'median minutes from start to stop of the finished clocks, one decimal' })),
+  },
+  { description: 'SLA compliance of one group' },
+);
+
+export const SlaSettings = Type.Object({
+  agency_uuid: Uuid(),
+  agency_name: Type.String(),
+  uk_region: Type.String({ description: 'england-and-wales, scotland or northern-ireland' }),
+  at_risk_percent: Type.Integer({ description: 'share of the allowed time after which a clock is at risk' }),
+});
+
+export const SettingsQuery = Type.Object(
+  { agency_uuid: Type.Optional(Uuid('SysOps: the agency (required); others: their own, may be left out')) },
+  { additionalProperties: false },
+);
+
+export const UpdateSettingsBody = Type.Object(
+  {
+    agency_uuid: Type.Optional(Uuid('SysOps: the agency (required); others: their own, may be left out')),
+    uk_region: Type.Optional(Enum(['england-and-wales', 'scotland', 'northern-ireland'] as const, 'bank holidays that working days skip')),
+    at_risk_percent: Type.Optional(Type.Integer({ minimum: 1, maximum: 99, description: '1 to 99' })),
+    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
+  },
+  { additionalProperties: false },
+);
+export type UpdateSettingsInput = Static<typeof UpdateSettingsBody>;
