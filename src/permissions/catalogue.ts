@@ -61,7 +61,13 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.agents.view', description: 'List the agents of the agency\'s branches', roles: STAFF },
   { key: 'api.agents.job-assignment.manage', description: 'Give a job an owning agent', roles: STAFF },
   { key: 'api.admin.rate-limits.manage', description: 'Read and change the rate-limit settings of every route', roles: ['sysops'] },
-  { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper)', roles: ['sysops', 'api'] },
+  { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper)', roles: ['sysops', 'api'] },  // Insight: dashboard, analytics, reports, search, weather (docs/insight.md).
+  { key: 'api.dashboard.view', description: 'Read the dashboard figures of the jobs one may see', roles: ALL },
+  { key: 'api.analytics.view', description: 'Read job analytics (volumes, times, first-time fix, cost) over the jobs one may see', roles: [...STAFF, 'api'] },
+  { key: 'api.reports.view', description: 'Download the named reports (CSV, XLSX) over the records one may see', roles: [...STAFF, 'api'] },
+  { key: 'api.reports.subscriptions.manage', description: 'Create, list, change and delete one\'s own scheduled report e-mails', roles: [...STAFF, 'api'] },
+  { key: 'api.search.view', description: 'Search jobs, tenants, addresses, contractors and users one may open', roles: ALL },
+  { key: 'api.weather.view', description: 'Read the weather forecast of the visit of a job one may see', roles: ALL },
 ];
 
 /** Keys by name, for lookups. */
