@@ -40,6 +40,7 @@ import { contractorsRoutes } from './modules/contractors/contractors.routes.ts';
 import { gdprRoutes } from './modules/gdpr/gdpr.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { analyticsRoutes } from './modules/analytics/index.ts';
+import { searchRoutes } from './modules/search/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -133,6 +134,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     branchAgentsRoutes(deps),
     dashboardRoutes(deps),
     analyticsRoutes(deps),
+    searchRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -8,7 +8,7 @@ export const AnalyticsQuery = Type.Object(
     to_date: IsoDate('last London date of the range (inclusive; at most 731 days after from_date)'),
     interval: Type.Union([Type.Literal('week'), Type.Literal('month')], { default: 'month', description: 'weeks start on Monday' }),
     group_by: Type.Union(
-      ['none', 'branch', 'trade', 'contractor', 'job_type', 'priority'].map((v) => Type.Literal(v)),
+      [Type.Literal('none'), Type.Literal('branch'), Type.Literal('trade'), Type.Literal('contractor'), Type.Literal('job_type'), Type.Literal('priority')],
       { default: 'none' },
     ),
     ...Pagination,

@@ -48,7 +48,7 @@ export async function jobAnalytics(deps: AppDeps, auth: AuthContext, q: Analytic
     from: londonToUtc(q.from_date),
     to: londonToUtc(addDays(q.to_date, 1)),
     interval: q.interval,
-    groupBy: q.group_by as repo.GroupBy,
+    groupBy: q.group_by,
     limit: q.limit,
     offset: q.offset,
   });
