@@ -41,6 +41,8 @@ import { gdprRoutes } from './modules/gdpr/gdpr.routes.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { analyticsRoutes } from './modules/analytics/index.ts';
 import { searchRoutes } from './modules/search/index.ts';
+import { reportSubscriptionsRoutes, reportsRoutes } from './modules/reports/index.ts';
+import { weatherRoutes } from './modules/weather/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -135,6 +137,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     dashboardRoutes(deps),
     analyticsRoutes(deps),
     searchRoutes(deps),
+    reportSubscriptionsRoutes(deps),
+    reportsRoutes(deps),
+    weatherRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);
