@@ -67,6 +67,22 @@ export interface Config {
   };
   /** Password-reset requests allowed per IP and per e-mail address per window (seconds). */
   passwordReset: { ipMax: number; emailMax: number; windowS: number };
+  /**
+   * Weather forecast of job visits (docs/insight.md "Weather"): Open-Meteo's forecast API and
+   * postcodes.io's geocoding (no keys), cached in memory; a visit day at or above a threshold is
+   * a weather risk for outdoor trades.
+   */
+  weather: {
+    forecastUrl: string;
+    geocodeUrl: string;
+    timeoutMs: number;
+    forecastTtlS: number;
+    geocodeTtlS: number;
+    /** Daily precipitation sum (mm) counted as heavy rain. */
+    heavyRainMm: number;
+    /** Daily maximum wind gust (km/h) counted as strong wind. */
+    strongWindKmh: number;
+  };
 }
 
 /** Raised for a bad environment variable; the message names it. */
@@ -216,6 +232,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       ipMax: int(env, 'CARETAKER_PASSWORD_RESET_IP_MAX', 20, 1, 100_000),
       emailMax: int(env, 'CARETAKER_PASSWORD_RESET_EMAIL_MAX', 5, 1, 1_000),
       windowS: int(env, 'CARETAKER_PASSWORD_RESET_WINDOW_S', 3600, 60, 86_400),
+    },
+    weather: {
+      forecastUrl: (url(env, 'CARETAKER_WEATHER_FORECAST_URL', ['http:', 'https:']) ?? 'https://api.open-meteo.com').replace(/\/+$/, ''),
+      geocodeUrl: (url(env, 'CARETAKER_WEATHER_GEOCODE_URL', ['http:', 'https:']) ?? 'https://api.postcodes.io').replace(/\/+$/, ''),
+      timeoutMs: int(env, 'CARETAKER_WEATHER_TIMEOUT_MS', 3000, 100, 60_000),
+      forecastTtlS: int(env, 'CARETAKER_WEATHER_FORECAST_TTL_S', 3600, 1, 86_400),
+      geocodeTtlS: int(env, 'CARETAKER_WEATHER_GEOCODE_TTL_S', 30 * 86_400, 1, 365 * 86_400),
+      heavyRainMm: int(env, 'CARETAKER_WEATHER_HEAVY_RAIN_MM', 10, 1, 1000),
+      strongWindKmh: int(env, 'CARETAKER_WEATHER_STRONG_WIND_KMH', 60, 1, 500),
     },
   };
   return Object.freeze(config);

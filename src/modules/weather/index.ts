@@ -1,0 +1,3 @@
+/** The weather module's public door (docs/insight.md "Weather"). */
+export { weatherRoutes } from './weather.routes.ts';
+export { jobWeather, forecastAt, risksOf } from './weather.service.ts';
