@@ -124,10 +124,24 @@ describe('GET /api/jobs/{uuid}/weather', () => {
     expect((await w.adminA.client.get('/api/jobs/not-a-uuid/weather')).statusCode).toBe(400);
   });
 
+  it('adds a weather block to calendar entries of outdoor trades only', async () => {
+    const res = await w.adminA.client.get('/api/calendar?from_date=2026-11-25&to_date=2026-11-26');
+    expect(res.statusCode).toBe(200);
+    const entries = res.json().data as Array<{ job_uuid: string; weather?: any }>;
+    const roof = entries.find((e) => e.job_uuid === roofJob.uuid)!;
+    expect(roof.weather).toMatchObject({ weather: { date: '2026-11-25', precipitation_mm: 18.2 }, weather_risk: true, risks: ['heavy_rain', 'strong_wind'], reason: null });
+    expect(entries.find((e) => e.job_uuid === dryRoofJob.uuid)!.weather).toMatchObject({ weather_risk: false, risks: [] });
+    expect(entries.find((e) => e.job_uuid === w.job.uuid)).not.toHaveProperty('weather');
+  });
+
   it('still answers 200 with weather null and a reason when the provider is down', async () => {
     await new Promise<void>((r) => p.server.close(() => r()));
     t.clock.advance(2 * 3600); // forecast cache (1 h) expired
     const d = await weather(roofJob.uuid);
     expect(d).toMatchObject({ job_uuid: roofJob.uuid, visit_date: '2026-11-25', weather: null, weather_risk: false, reason: 'provider_unavailable' });
+    const cal = await w.adminA.client.get('/api/calendar?from_date=2026-11-25&to_date=2026-11-26');
+    expect(cal.statusCode).toBe(200);
+    const roof = (cal.json().data as Array<{ job_uuid: string; weather?: any }>).find((e) => e.job_uuid === roofJob.uuid)!;
+    expect(roof.weather).toEqual({ weather: null, weather_risk: false, risks: [], reason: 'provider_unavailable' });
   });
 });

@@ -22,9 +22,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     create index users_name_trgm on users using gin (name gin_trgm_ops);
     create index users_email_trgm on users using gin (email gin_trgm_ops);
 
-    -- Dashboard: open jobs by scope come from the existing (agency|branch, status) indexes; the
-    -- visit counts need scheduled_for.
+    -- Dashboard: open jobs by (status, priority) and visits by scheduled_for, per agency and branch.
+    create index jobs_live_agency_status on jobs (agency_id, status_id, priority) where deleted_at is null;
+    create index jobs_live_branch_status on jobs (branch_id, status_id, priority) where deleted_at is null;
     create index jobs_scheduled_for on jobs (agency_id, scheduled_for) where deleted_at is null and scheduled_for is not null;
+    create index jobs_branch_scheduled_for on jobs (branch_id, scheduled_for) where deleted_at is null and scheduled_for is not null;
 
     alter table trades add column outdoor boolean not null default false;
     update trades set outdoor = true where agency_id is null and code in ('roofing');
@@ -59,7 +61,10 @@ export async function down(db: Kysely<any>): Promise<void> {
     drop table if exists report_subscriptions;
     delete from trades where agency_id is null and code in ('gutters', 'external_painting', 'landscaping');
     alter table trades drop column if exists outdoor;
+    drop index if exists jobs_branch_scheduled_for;
     drop index if exists jobs_scheduled_for;
+    drop index if exists jobs_live_branch_status;
+    drop index if exists jobs_live_agency_status;
     drop index if exists users_email_trgm;
     drop index if exists users_name_trgm;
     drop index if exists contractors_name_trgm;

@@ -1,7 +1,8 @@
 /**
  * Dashboard figures (docs/insight.md "Dashboard"): for the caller's reach (jobScope: SysOps all,
  * an agency, a branch with sharing branches, a contractor's or a tenant's own jobs), counted in
- * SQL in one scan of the visible jobs, plus the optional sections of dashboard.sections.ts.
+ * SQL by three index-served queries over the visible jobs, plus the optional sections of
+ * dashboard.sections.ts.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
@@ -32,31 +33,29 @@ export function dashboardWindows(now: Date): repo.DashboardWindows & { today: st
 export async function dashboard(deps: AppDeps, auth: AuthContext): Promise<DashboardDto> {
   const scope = jobScope(auth);
   const w = dashboardWindows(deps.clock.now());
-  const groups = await repo.jobGroups(deps.db, scope, w);
-  const byStatus = new Map<number, { status_id: number; code: string; name: string; count: number }>();
-  const byPriority = new Map<number, number>();
+  const where = await repo.scopeFilter(deps.db, scope);
+  const [groups, created, visits, statuses] = await Promise.all([
+    repo.openJobGroups(deps.db, where),
+    repo.newJobs(deps.db, where, w),
+    repo.visits(deps.db, where, w),
+    repo.statuses(deps.db),
+  ]);
   const out: DashboardDto = {
     scope: scope.kind,
     generated_at: w.now.toISOString(),
     today: w.today,
     open_jobs: { total: 0, by_status: [], by_priority: [] },
-    new_jobs: { today: 0, this_week: 0 },
-    visits: { overdue: 0, today: 0, tomorrow: 0 },
+    new_jobs: { today: created.today, this_week: created.week },
+    visits: { overdue: visits.overdue, today: visits.today, tomorrow: visits.tomorrow },
   };
+  const byStatus = new Map<number, number>();
+  const byPriority = new Map<number, number>();
   for (const g of groups) {
-    out.new_jobs.today += g.new_today;
-    out.new_jobs.this_week += g.new_week;
-    out.visits.overdue += g.overdue;
-    out.visits.today += g.visits_today;
-    out.visits.tomorrow += g.visits_tomorrow;
-    if (!g.is_open) continue;
     out.open_jobs.total += g.n;
-    const s = byStatus.get(g.status_id) ?? { status_id: g.status_id, code: g.code, name: g.name, count: 0 };
-    s.count += g.n;
-    byStatus.set(g.status_id, s);
+    byStatus.set(g.status_id, (byStatus.get(g.status_id) ?? 0) + g.n);
     byPriority.set(g.priority, (byPriority.get(g.priority) ?? 0) + g.n);
   }
-  out.open_jobs.by_status = [...byStatus.values()];
+  out.open_jobs.by_status = statuses.filter((s) => byStatus.has(s.id)).map((s) => ({ status_id: s.id, code: s.code, name: s.name, count: byStatus.get(s.id)! }));
   out.open_jobs.by_priority = [...byPriority.entries()].sort((a, b) => a[0] - b[0]).map(([priority, count]) => ({ priority, count }));
   if (scope.kind !== 'tenant' && scope.kind !== 'none') {
     out.certificates_expiring_30d = await repo.certificatesExpiring(deps.db, scope, w.today, addDays(w.today, 30));

@@ -33,3 +33,12 @@ export const JobWeather = Type.Object({
 export type JobWeatherDto = Static<typeof JobWeather>;
 
 export const JobWeatherParams = Type.Object({ uuid: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+
+/** The weather block of a calendar entry of an outdoor trade. */
+export const WeatherBlock = Type.Object({
+  weather: Type.Union([DayForecast, Type.Null()]),
+  weather_risk: Type.Boolean(),
+  risks: Type.Array(Type.Union([Type.Literal('heavy_rain'), Type.Literal('strong_wind')])),
+  reason: Type.Union([Type.String(), Type.Null()]),
+}, { description: 'outdoor trades only (roofing, gutters, external painting, landscaping): the forecast of the visit day' });
+export type WeatherBlockDto = Static<typeof WeatherBlock>;

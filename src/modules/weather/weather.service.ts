@@ -14,7 +14,7 @@ import { jobScope } from '../jobs/job-visibility.ts';
 import { TtlCache } from './cache.ts';
 import { dailyForecast, geocodePostcode, ProviderError, type Forecast } from './providers.ts';
 import { findJobForWeather } from './weather.repository.ts';
-import type { DayForecastDto, JobWeatherDto } from './weather.schemas.ts';
+import type { DayForecastDto, JobWeatherDto, WeatherBlockDto } from './weather.schemas.ts';
 
 /** Days ahead Open-Meteo forecasts (today + 15). */
 export const FORECAST_DAYS = 16;
@@ -23,12 +23,16 @@ type Point = { latitude: number; longitude: number };
 interface Caches {
   geo: TtlCache<Point | null>;
   forecast: TtlCache<Forecast>;
+  /** Set for DOWN_S seconds after a provider failed, so a page of entries does not wait on each. */
+  down: TtlCache<true>;
 }
+/** Seconds a failed provider is not asked again. */
+export const DOWN_S = 60;
 const cachesByApp = new WeakMap<object, Caches>();
 function caches(deps: AppDeps): Caches {
   let c = cachesByApp.get(deps);
   if (!c) {
-    c = { geo: new TtlCache(), forecast: new TtlCache() };
+    c = { geo: new TtlCache(), forecast: new TtlCache(), down: new TtlCache(1) };
     cachesByApp.set(deps, c);
   }
   return c;
@@ -81,6 +85,7 @@ export async function forecastAt(
   const now = clock.now();
   const c = caches(deps);
   let point: Point | null = place.latitude !== null && place.longitude !== null ? { latitude: place.latitude, longitude: place.longitude } : null;
+  if (c.down.get('any', now)) return { point: null, weather: null, reason: 'provider_unavailable' };
   try {
     if (!point) {
       if (!place.postcode) return { point: null, weather: null, reason: 'no_address' };
@@ -106,7 +111,10 @@ export async function forecastAt(
     const day = dayOf(f, date);
     return { point: located, weather: day, reason: day ? null : 'outside_forecast_range' };
   } catch (err) {
-    if (err instanceof ProviderError) return { point: null, weather: null, reason: 'provider_unavailable' };
+    if (err instanceof ProviderError) {
+      c.down.set('any', true, DOWN_S, now);
+      return { point: null, weather: null, reason: 'provider_unavailable' };
+    }
     throw err;
   }
 }
@@ -140,4 +148,20 @@ export async function jobWeather(deps: AppDeps, auth: AuthContext, uuid: string)
     out.weather_risk = outdoor && out.risks.length > 0;
   }
   return out;
+}
+
+/**
+ * The weather block of calendar entries: for each item of an outdoor trade, the forecast of its
+ * day with the risk flags (or weather null and a reason); undefined for other items.
+ */
+export async function weatherBlocks(
+  deps: AppDeps,
+  items: Array<{ outdoor: boolean | null; postcode: string | null; latitude: number | null; longitude: number | null; date: string }>,
+): Promise<Array<WeatherBlockDto | undefined>> {
+  return Promise.all(items.map(async (it) => {
+    if (it.outdoor !== true) return undefined;
+    const r = await forecastAt(deps, it, it.date);
+    const risks = r.weather ? risksOf(deps, r.weather) : [];
+    return { weather: r.weather, weather_risk: risks.length > 0, risks, reason: r.reason };
+  }));
 }
