@@ -16,7 +16,7 @@ export const MAX_RANGE_DAYS = 731;
 
 /** Wire shape of one repository row. */
 export function toDto(r: repo.AnalyticsRow): AnalyticsRowDto {
-  const num = (v: number | string | null) => (v === null ? null : Number(v));
+  const num = (v: number | string | null) => (v === null ? null : Math.round(Number(v)));
   return {
     period: r.period,
     group: { key: r.gkey, label: r.glabel },

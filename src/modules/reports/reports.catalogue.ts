@@ -87,7 +87,7 @@ export const REPORTS: ReportDef[] = [
       for (const r of await repo.contractorPerformance(deps.db, jobScope(auth), readAgency(auth), from, to)) {
         yield {
           contractor_uuid: r.uuid, company_name: r.company_name, jobs_assigned: r.jobs_assigned, completed: r.completed,
-          cancelled: r.cancelled, median_complete_s: r.median_complete_s === null ? null : Number(r.median_complete_s),
+          cancelled: r.cancelled, median_complete_s: r.median_complete_s === null ? null : Math.round(Number(r.median_complete_s)),
           first_time_fix_rate: r.completed === 0 ? null : r.first_time_fixed / r.completed, agreed_total_pence: r.agreed_total_pence,
         };
       }

@@ -1,8 +1,8 @@
 /**
  * SQL of the global search (docs/insight.md "Search"): PostgreSQL full text (GIN over
  * to_tsvector('english', reference || title || description)) and pg_trgm (word similarity for
- * typos, LIKE over the space-less postcode) on the indexes of migration 0700. Candidates are a
- * union of index-served id sets; the caller's visibility applies before ranking and counting.
+ * typos, LIKE over the space-less postcode) on the indexes of migration 0700. The caller's
+ * visibility applies before ranking and counting.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
@@ -25,33 +25,41 @@ export interface RawHit {
   total: number;
 }
 
-const JOB_DOC = sql`to_tsvector('english'::regconfig, j.reference || ' ' || j.title || ' ' || j.description)`;
+/** The stored generated tsvector of reference, title and description (migration 0700). */
+const JOB_DOC = sql`j.search_vector`;
 const POSTCODE = (alias: string) => sql`replace(lower(${sql.ref(`${alias}.postcode`)}), ' ', '')`;
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Ids of jobs (not deleted) matching the terms through one of the indexes. */
-function jobCandidates(t: SearchTerms): RawBuilder<unknown> {
-  const parts = [
-    sql`select id from jobs j where j.deleted_at is null and ${JOB_DOC} @@ websearch_to_tsquery('english', ${t.q})`,
-    sql`select id from jobs j where j.deleted_at is null and ${t.q} <% j.title`,
-  ];
+/**
+ * The match condition over alias `j`: full text, reference (trigram LIKE) and the postcode of the
+ * job's address (`address_id = any(array(...))`, an indexable form), and with `fuzzy` titles
+ * within pg_trgm's word similarity (typos). All are OR-ed on jobs itself so that PostgreSQL can
+ * AND the index bitmaps with the visibility index (agency or branch) before reading any row. A
+ * query shaped like a whole reference ("JOB-0054321") is an exact match on the reference index:
+ * full text would match every job through the word "job", and trigrams of "job-" are everywhere.
+ */
+function jobMatch(t: SearchTerms, fuzzy: boolean): RawBuilder<boolean> {
+  const parts: RawBuilder<unknown>[] = [];
+  if (/^[a-z]{1,8}-[0-9]{2,}$/i.test(t.q)) return sql<boolean>`j.reference = ${t.q.toUpperCase()}`;
+  parts.push(sql`${JOB_DOC} @@ websearch_to_tsquery('english', ${t.q})`);
   if (t.compact.length >= 3) {
-    parts.push(sql`select id from jobs j where j.deleted_at is null and lower(j.reference) like ${like(t.compact)}`);
-    parts.push(sql`select j.id from addresses a join jobs j on j.address_id = a.id
-      where j.deleted_at is null and ${POSTCODE('a')} like ${like(t.compact)}`);
+    parts.push(sql`lower(j.reference) like ${like(t.compact)}`);
+    parts.push(sql`j.address_id = any(array(select a2.id from addresses a2 where ${POSTCODE('a2')} like ${like(t.compact)}))`);
   }
-  return sql.join(parts, sql` union `);
+  if (fuzzy) parts.push(sql`${t.q} <% j.title`);
+  if (parts.length === 0) return sql<boolean>`false`;
+  return sql<boolean>`(${sql.join(parts, sql` or `)})`;
 }
 
 /** Jobs the scope may open matching the terms, best first, with the number of such jobs. */
-export async function searchJobs(db: DbOrTrx, scope: JobScope, t: SearchTerms): Promise<RawHit[]> {
+export async function searchJobs(db: DbOrTrx, scope: JobScope, t: SearchTerms, fuzzy: boolean): Promise<RawHit[]> {
   return db
     .selectFrom('jobs as j')
     .innerJoin('job_statuses as s', 's.id', 'j.status_id')
     .leftJoin('addresses as a', 'a.id', 'j.address_id')
-    .where(sql<boolean>`j.id in (${jobCandidates(t)})`)
     .where('j.deleted_at', 'is', null)
     .where((eb) => visibleTo(eb, scope))
+    .where(jobMatch(t, fuzzy))
     .select([
       'j.uuid',
       sql<number>`greatest(

@@ -20,11 +20,22 @@ export interface SearchProvider {
 }
 
 /**
+ * Jobs in two phases: the exact indexes (full text, reference, postcode) first; the trigram typo
+ * search over titles only when they do not fill the page, since a common word would otherwise
+ * make every title sharing its trigrams a candidate.
+ */
+async function searchJobsTwoPhase(deps: AppDeps, auth: AuthContext, t: repo.SearchTerms): Promise<repo.RawHit[]> {
+  const exact = await repo.searchJobs(deps.db, jobScope(auth), t, false);
+  if (exact.length >= t.limit) return exact;
+  return repo.searchJobs(deps.db, jobScope(auth), t, true);
+}
+
+/**
  * The searchable types. `invoice` has no provider until the money module adds one here (same
  * shape: permission, path, run returning the caller's visible invoices by number or customer).
  */
 export const SEARCH_PROVIDERS: Partial<Record<SearchType, SearchProvider>> = {
-  job: { permission: 'api.jobs.manage.manage', path: (u) => `/api/jobs/${u}`, run: (d, a, t) => repo.searchJobs(d.db, jobScope(a), t) },
+  job: { permission: 'api.jobs.manage.manage', path: (u) => `/api/jobs/${u}`, run: searchJobsTwoPhase },
   tenant: { permission: 'api.tenants.view', path: (u) => `/api/tenants/${u}`, run: (d, a, t) => repo.searchTenants(d.db, a.agencyId, t) },
   address: { permission: 'api.addresses.view', path: (u) => `/api/addresses/${u}`, run: (d, a, t) => repo.searchAddresses(d.db, a.agencyId, t) },
   contractor: { permission: 'api.contractors.view', path: (u) => `/api/contractors/${u}`, run: (d, a, t) => repo.searchContractors(d.db, a.agencyId, t) },
