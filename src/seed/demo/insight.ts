@@ -24,9 +24,10 @@ export async function insightStep(ctx: DemoContext): Promise<void> {
   // Scheduled, not yet attended jobs of Northwind become the outdoor visits of the next days.
   const candidates = await trx
     .selectFrom('jobs')
-    .select(['id'])
+    .select(['id', 'contractor_id'])
     .where('agency_id', '=', agency.id)
     .where('status_id', '=', 5)
+    .where('priority', '>=', 3)
     .where('address_id', 'is not', null)
     .where('contractor_id', 'is not', null)
     .orderBy('id')
@@ -38,6 +39,8 @@ export async function insightStep(ctx: DemoContext): Promise<void> {
     if (tradeId === undefined) continue;
     const day = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + (i + 1) * DAY_MS + rng.int(8, 10) * 3_600_000);
     await trx.updateTable('jobs').set({ trade_id: tradeId, title: o.title, description: o.description, scheduled_for: day, attended_at: null }).where('id', '=', c.id).execute();
+    // The assigned contractor does that work too (contractors are matched to jobs by trade).
+    await trx.insertInto('contractor_trades').values({ contractor_id: c.contractor_id!, trade_id: tradeId }).onConflict((oc) => oc.doNothing()).execute();
   }
   const users = await trx.selectFrom('users').select(['id', 'email', 'agency_id']).where('email', 'in', ['admin@northwind.test', 'agent@northwind.test']).execute();
   for (const u of users) {
