@@ -101,6 +101,7 @@ async function main() {
     await db.updateTable('users').set({ role_id: sysopsRole.id, agency_id: null }).where('email', '=', 'admin-10@bench.test').execute();
     const who = { admin: await token('admin-1@bench.test'), agent: await token('agent-2@bench.test'), sysops: await token('admin-10@bench.test') };
     const scenarios: Array<[string, keyof typeof who, string]> = [
+      ['baseline: GET /api/users/permissions (pipeline + one small query)', 'admin', '/api/users/permissions'],
       ['dashboard, agency admin (10,000 jobs)', 'admin', '/api/dashboard'],
       ['dashboard, agent (branch: 2,000 jobs + sharing)', 'agent', '/api/dashboard'],
       ['dashboard, SysOps (100,000 jobs)', 'sysops', '/api/dashboard'],

@@ -11,6 +11,7 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 
+/** A provider is down, timed out or answered outside its documented shape (weather: null, reason provider_unavailable). */
 export class ProviderError extends Error {}
 
 const Num = Type.Union([Type.Number(), Type.Null()]);
@@ -39,6 +40,7 @@ const ForecastAnswer = Type.Object({
     wind_gusts_10m_max: Type.Array(Num),
   }),
 });
+/** Open-Meteo's daily answer, one array per variable aligned with `daily.time` (London dates). */
 export type Forecast = Static<typeof ForecastAnswer>;
 
 async function getJson(url: string, timeoutMs: number): Promise<{ status: number; body: unknown }> {
