@@ -40,6 +40,11 @@ import { contractorsRoutes } from './modules/contractors/contractors.routes.ts';
 import { gdprRoutes } from './modules/gdpr/gdpr.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/index.ts';
 import { slaRoutes } from './modules/sla/index.ts';
+import { dashboardRoutes } from './modules/dashboard/index.ts';
+import { analyticsRoutes } from './modules/analytics/index.ts';
+import { searchRoutes } from './modules/search/index.ts';
+import { reportSubscriptionsRoutes, reportsRoutes } from './modules/reports/index.ts';
+import { weatherRoutes } from './modules/weather/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -133,6 +138,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     branchAgentsRoutes(deps),
     webhooksRoutes(deps),
     slaRoutes(deps),
+    dashboardRoutes(deps),
+    analyticsRoutes(deps),
+    searchRoutes(deps),
+    reportSubscriptionsRoutes(deps),
+    reportsRoutes(deps),
+    weatherRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -6,6 +6,7 @@
 import type { EventHandler, PeriodicTask } from './events/index.ts';
 import * as webhooks from './modules/webhooks/index.ts';
 import * as sla from './modules/sla/index.ts';
+import * as reports from './modules/reports/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -19,5 +20,6 @@ export function periodicTasks(): PeriodicTask[] {
   return [
     ...webhooks.periodicTasks,
     ...sla.periodicTasks,
+    ...reports.periodicTasks,
   ];
 }

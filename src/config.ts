@@ -73,6 +73,22 @@ export interface Config {
   push: PushConfig;
   /** Outbound webhooks: development mode (http and loopback targets) and the attempt deadline (docs/webhooks.md). */
   webhooks: WebhooksConfig;
+  /**
+   * Weather forecast of job visits (docs/insight.md "Weather"): Open-Meteo's forecast API and
+   * postcodes.io's geocoding (no keys), cached in memory; a visit day at or above a threshold is
+   * a weather risk for outdoor trades.
+   */
+  weather: {
+    forecastUrl: string;
+    geocodeUrl: string;
+    timeoutMs: number;
+    forecastTtlS: number;
+    geocodeTtlS: number;
+    /** Daily precipitation sum (mm) counted as heavy rain. */
+    heavyRainMm: number;
+    /** Daily maximum wind gust (km/h) counted as strong wind. */
+    strongWindKmh: number;
+  };
 }
 
 /** Raised for a bad environment variable; the message names it. */
@@ -225,6 +241,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     },
     push: loadPushConfig(env),
     webhooks: loadWebhooksConfig(env),
+    weather: {
+      forecastUrl: (url(env, 'CARETAKER_WEATHER_FORECAST_URL', ['http:', 'https:']) ?? 'https://api.open-meteo.com').replace(/\/+$/, ''),
+      geocodeUrl: (url(env, 'CARETAKER_WEATHER_GEOCODE_URL', ['http:', 'https:']) ?? 'https://api.postcodes.io').replace(/\/+$/, ''),
+      timeoutMs: int(env, 'CARETAKER_WEATHER_TIMEOUT_MS', 3000, 100, 60_000),
+      forecastTtlS: int(env, 'CARETAKER_WEATHER_FORECAST_TTL_S', 3600, 1, 86_400),
+      geocodeTtlS: int(env, 'CARETAKER_WEATHER_GEOCODE_TTL_S', 30 * 86_400, 1, 365 * 86_400),
+      heavyRainMm: int(env, 'CARETAKER_WEATHER_HEAVY_RAIN_MM', 10, 1, 1000),
+      strongWindKmh: int(env, 'CARETAKER_WEATHER_STRONG_WIND_KMH', 60, 1, 500),
+    },
   };
   return Object.freeze(config);
 }

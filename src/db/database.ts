@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
@@ -62,7 +63,8 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     dataDir = path.join(dir, 'pglite');
     mkdirSync(dataDir, { recursive: true });
   }
-  const pglite = new PGlite(dataDir);
+  // pg_trgm ships as a separate contrib bundle in PGlite; the search indexes need it (docs/insight.md).
+  const pglite = new PGlite(dataDir, { extensions: { pg_trgm } });
   const dialect: Dialect = new PGliteDialect(pglite);
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', close: () => db.destroy() };

@@ -60,6 +60,8 @@ export interface TradeTable {
   /** null for the platform-wide trades; an agency's own trade otherwise (migration 0600). */
   agency_id: ColumnType<number | null, number | null | undefined, number | null>;
   retired_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Migration 0700: outdoor work (roofing, gutters, external painting, landscaping) gets a weather forecast. */
+  outdoor: Generated<boolean>;
 }
 
 export interface AddressTable {
@@ -514,6 +516,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
   sla_clocks: SlaClockTable;
+  // Insight (migration 0700)
+  report_subscriptions: ReportSubscriptionTable;
 }
 
 export type User = Selectable<UserTable>;
@@ -583,4 +587,23 @@ export interface SlaClockTable {
   breached_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** A user's scheduled delivery of a named report by e-mail (migration 0700; docs/insight.md). */
+export interface ReportSubscriptionTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number | null;
+  user_id: number;
+  report: string;
+  format: 'csv' | 'xlsx';
+  frequency: 'weekly' | 'monthly';
+  /** The list filters of the report (JSON object). */
+  filters: Json;
+  /** Period last delivered: ISO week `2026-W48` or month `2026-11`. */
+  last_period: string | null;
+  last_sent_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
 }

@@ -69,6 +69,13 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.sla.view', description: 'Read the SLA clocks of a job one may see', roles: [...STAFF, 'api'] },
   { key: 'api.sla.compliance.view', description: 'Read the SLA compliance report over the jobs one may see', roles: [...STAFF, 'api'] },
   { key: 'api.sla.settings.manage', description: "Read and change the agency's SLA settings (UK region for working days, at-risk share)", roles: ADMINS },
+  { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper)', roles: ['sysops', 'api'] },  // Insight: dashboard, analytics, reports, search, weather (docs/insight.md).
+  { key: 'api.dashboard.view', description: 'Read the dashboard figures of the jobs one may see', roles: ALL },
+  { key: 'api.analytics.view', description: 'Read job analytics (volumes, times, first-time fix, cost) over the jobs one may see', roles: [...STAFF, 'api'] },
+  { key: 'api.reports.view', description: 'Download the named reports (CSV, XLSX) over the records one may see', roles: [...STAFF, 'api'] },
+  { key: 'api.reports.subscriptions.manage', description: 'Create, list, change and delete one\'s own scheduled report e-mails', roles: [...STAFF, 'api'] },
+  { key: 'api.search.view', description: 'Search jobs, tenants, addresses, contractors and users one may open', roles: ALL },
+  { key: 'api.weather.view', description: 'Read the weather forecast of the visit of a job one may see', roles: ALL },
 ];
 
 /** Keys by name, for lookups. */

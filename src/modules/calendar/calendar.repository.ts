@@ -8,6 +8,7 @@ import { jobsQuery } from '../jobs/jobs.repository.ts';
 function scheduledQuery(db: DbOrTrx, scope: JobScope, from: Date, to: Date) {
   return jobsQuery(db, scope)
     .leftJoin('job_time_ranges as tr', 'tr.id', 'j.time_range_id')
+    .leftJoin('trades as trd', 'trd.id', 'j.trade_id')
     .where('j.scheduled_for', 'is not', null)
     .where('j.scheduled_for', '>=', from)
     .where('j.scheduled_for', '<', to)
@@ -19,6 +20,8 @@ const COLUMNS = [
   'j.estimated_cost_pence', 'j.agreed_cost_pence', 'j.currency', 'b.name as branch_name', 'c.company_name as contractor_name',
   'ad.uuid as address_uuid', 'ad.line1', 'ad.line2', 'ad.town', 'ad.postcode',
   'tr.id as slot_id', 'tr.range_label', 'tr.starts_at', 'tr.ends_at',
+  // For the weather block of outdoor trades (docs/insight.md "Weather").
+  'trd.outdoor as trade_outdoor', 'ad.latitude', 'ad.longitude',
 ] as const;
 
 /** One page of scheduled jobs in [from, to), earliest first, and the total. */

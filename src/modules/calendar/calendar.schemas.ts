@@ -1,6 +1,7 @@
 /** Schemas of the calendar endpoints (issue 4 item 8). */
 import { Type, type Static } from 'typebox';
 import { IsoDate, Pagination } from '../../http/pagination.ts';
+import { WeatherBlock } from '../weather/index.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -30,6 +31,7 @@ export const CalendarEntry = Type.Object(
     address_uuid: Nullable(Type.String({ format: 'uuid' })),
     branch_name: Type.String(),
     contractor_name: Nullable(Type.String()),
+    weather: Type.Optional(WeatherBlock),
   },
   { description: 'A scheduled job in the calendar' },
 );

@@ -8,6 +8,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { invalidParam } from '../../http/errors.ts';
 import { jobScope, type JobScope } from '../jobs/job-visibility.ts';
+import { weatherBlocks } from '../weather/index.ts';
 import * as repo from './calendar.repository.ts';
 import type { CalendarEntryDto, CalendarQueryInput } from './calendar.schemas.ts';
 import { addDays, daysBetween, londonDate, londonTime, londonToUtc } from './london-time.ts';
@@ -90,6 +91,12 @@ export async function listCalendar(deps: AppDeps, auth: AuthContext, q: Calendar
   const fromDate = q.from_date ?? londonDate(deps.clock.now());
   const toDate = q.to_date ?? addDays(fromDate, DEFAULT_RANGE_DAYS);
   const { from, to } = rangeBounds(fromDate, toDate);
-  const { entries, total } = await scheduledEntries(deps, jobScope(auth), from, to, q);
+  const { rows, entries, total } = await scheduledEntries(deps, jobScope(auth), from, to, q);
+  const blocks = await weatherBlocks(deps, rows.map((r, i) => ({
+    outdoor: r.trade_outdoor, postcode: r.postcode, latitude: r.latitude, longitude: r.longitude, date: entries[i]!.date,
+  })));
+  blocks.forEach((b, i) => {
+    if (b) entries[i]!.weather = b;
+  });
   return { rows: entries, total };
 }

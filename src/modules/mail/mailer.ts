@@ -16,6 +16,15 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Files attached to the message (reports sent on a schedule; docs/insight.md). */
+  attachments?: MailAttachment[];
+}
+
+/** One attached file. */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
 }
 
 /** What a transport reports after accepting a message. */
@@ -100,6 +109,7 @@ export class NodemailerMailer implements Mailer {
       subject: message.subject,
       text: message.text,
       ...(message.html !== undefined ? { html: message.html } : {}),
+      ...(message.attachments !== undefined ? { attachments: message.attachments } : {}),
     });
     const sent: SentMail = { messageId: String(info.messageId), transport: this.kind };
     if (this.kind === 'file') {

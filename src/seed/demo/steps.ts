@@ -12,6 +12,7 @@ import { peopleComplianceStep } from './people-compliance.ts';
 import { organisationStep } from './organisation.ts';
 import { webhooksStep } from './webhooks.ts';
 import { slaStep } from './sla.ts';
+import { insightStep } from './insight.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -24,4 +25,5 @@ export const DEMO_STEPS: DemoStep[] = [
   organisationStep,
   webhooksStep,
   slaStep,
+  insightStep,
 ];

@@ -1,0 +1,67 @@
+/**
+ * Streaming writers of the reports (docs/insight.md "Reports"): CSV through csv-stringify and XLSX
+ * through exceljs's streaming WorkbookWriter. Rows come from an async iterator and are written one
+ * at a time, so a report of any size is never held in memory whole.
+ */
+import { PassThrough, Readable, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import ExcelJS from 'exceljs';
+
+export type Cell = string | number | null;
+export interface Column {
+  key: string;
+  header: string;
+}
+export type ReportFormat = 'csv' | 'xlsx';
+
+export const CONTENT_TYPES: Record<ReportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+/**
+ * A spreadsheet formula starts with one of these; a cell beginning so is prefixed with a quote
+ * (OWASP "CSV injection") so opening a report never runs stored text as a formula.
+ */
+function safeText(v: Cell): Cell {
+  return typeof v === 'string' && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
+}
+
+async function writeCsv(columns: Column[], rows: AsyncIterable<Record<string, Cell>>, out: Writable) {
+  const source = Readable.from(
+    (async function* () {
+      for await (const r of rows) yield columns.map((c) => safeText(r[c.key] ?? null));
+    })(),
+  );
+  await pipeline(source, stringify({ header: true, columns: columns.map((c) => c.header), bom: false }), out);
+}
+
+async function writeXlsx(columns: Column[], rows: AsyncIterable<Record<string, Cell>>, out: Writable, sheet: string) {
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  const ws = wb.addWorksheet(sheet.slice(0, 31));
+  ws.columns = columns.map((c) => ({ header: c.header, key: c.key, width: Math.max(12, c.header.length + 2) }));
+  for await (const r of rows) {
+    ws.addRow(columns.map((c) => safeText(r[c.key] ?? null))).commit();
+  }
+  ws.commit();
+  await wb.commit();
+}
+
+/**
+ * Starts writing the report and returns the stream to send; an error while producing rows
+ * destroys the stream (the client sees a cut download, never a half report passed as whole).
+ */
+export function renderReport(format: ReportFormat, columns: Column[], rows: AsyncIterable<Record<string, Cell>>, sheet: string): PassThrough {
+  const out = new PassThrough();
+  const work = format === 'csv' ? writeCsv(columns, rows, out) : writeXlsx(columns, rows, out, sheet);
+  work.catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+  return out;
+}
+
+/** The whole report as one Buffer (e-mail attachments). */
+export async function renderToBuffer(format: ReportFormat, columns: Column[], rows: AsyncIterable<Record<string, Cell>>, sheet: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of renderReport(format, columns, rows, sheet)) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}

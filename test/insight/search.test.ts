@@ -1,0 +1,95 @@
+/**
+ * GET /api/search: finds by typo, by postcode without its space and by reference; ranks and
+ * highlights safely; never returns nor counts a record of another agency or an unshared branch.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { addJob, insightWorld } from './fixture.ts';
+
+let t: TestApp;
+let w: Awaited<ReturnType<typeof insightWorld>>;
+let scriptJob: { uuid: string; reference: string };
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  w = await insightWorld(t);
+  await addJob(t.db, { agencyId: w.agencyB.id, branchId: w.b1.id, statusId: 1, priority: 3, title: 'Boiler service', createdAt: '2026-11-20T09:00:00Z' });
+  scriptJob = await addJob(t.db, { agencyId: w.agencyA.id, branchId: w.a2.id, statusId: 1, priority: 3, title: '<script>alert(1)</script> Shower leaking', createdAt: '2026-11-20T09:00:00Z' });
+});
+afterAll(async () => t.close());
+
+const find = async (client: { get(u: string): Promise<any> }, q: string, extra = '') => {
+  const res = await client.get(`/api/search?q=${encodeURIComponent(q)}${extra}`);
+  expect(res.statusCode).toBe(200);
+  return res.json() as { count: number; data: Array<{ type: string; uuid: string; title: string; snippet: string; score: number; url: string }> };
+};
+
+describe('GET /api/search', () => {
+  it('finds jobs by a typo in the title and highlights the word', async () => {
+    const r = await find(w.adminA.client, 'boilr');
+    const jobs = r.data.filter((h) => h.type === 'job');
+    expect(jobs.map((h) => h.uuid).sort()).toEqual([w.job.uuid, w.j1.uuid].sort());
+    expect(jobs[0]!.snippet).toContain('<mark>Boiler</mark>');
+    expect(jobs[0]!.url).toBe(`/api/jobs/${jobs[0]!.uuid}`);
+  });
+
+  it('finds the address and its jobs by a postcode typed without the space, exact postcode ranked first', async () => {
+    const r = await find(w.adminA.client, 'ls62ab', '&types=address,job');
+    expect(r.data[0]).toMatchObject({ type: 'address', uuid: w.address.uuid, subtitle: 'LS6 2AB' });
+    expect(r.data[0]!.snippet).toBe('<mark>LS6</mark> <mark>2AB</mark>');
+    const jobs = r.data.filter((h) => h.type === 'job').map((h) => h.uuid).sort();
+    expect(jobs).toEqual([w.job.uuid, w.j1.uuid, w.j2.uuid, w.j3.uuid, w.j4.uuid].sort());
+    expect(r.count).toBe(6);
+    const spaced = await find(w.adminA.client, 'LS6 2AB', '&types=address');
+    expect(spaced.data.map((h) => h.uuid)).toEqual([w.address.uuid]);
+  });
+
+  it('puts the job whose reference is typed first', async () => {
+    const r = await find(w.adminA.client, w.j5.reference);
+    expect(r.data[0]).toMatchObject({ type: 'job', uuid: w.j5.uuid, score: 2 });
+  });
+
+  it('finds tenants, contractors and users of the caller agency by name with a typo', async () => {
+    expect((await find(w.adminA.client, 'Emily Clarkk', '&types=tenant')).data.map((h) => h.title)).toEqual(['Emily Clarke']);
+    expect((await find(w.adminA.client, 'Fletcher Plumbng', '&types=contractor')).data.map((h) => h.title)).toEqual(['Fletcher Plumbing']);
+    expect((await find(w.adminA.client, 'Dave Fletcher', '&types=user')).data.map((h) => h.title)).toEqual(['Dave Fletcher']);
+  });
+
+  it("never returns nor counts another agency's or an unshared branch's records", async () => {
+    const b = await find(w.adminB.client, 'boiler');
+    expect(b.data.map((h) => h.title)).toEqual([expect.stringContaining('Boiler service')]);
+    expect(b.count).toBe(1);
+    expect((await find(w.adminB.client, 'Emily Clarke')).count).toBe(0);
+    expect((await find(w.adminB.client, 'ls62ab')).count).toBe(0);
+    const a2 = await find(w.agentA2.client, 'boiler');
+    expect(a2.data.filter((h) => h.type === 'job')).toEqual([]);
+    const all = await find(w.sysops.client, 'boiler', '&types=job');
+    expect(all.count).toBe(3);
+  });
+
+  it('lets a contractor find only its own jobs and no people or addresses', async () => {
+    const r = await find(w.contractor.client, 'boiler');
+    expect(r.data.map((h) => [h.type, h.uuid])).toEqual([['job', w.job.uuid]]);
+    expect(r.count).toBe(1);
+    expect((await find(w.contractor.client, 'Emily', '&types=tenant,user,address')).count).toBe(0);
+    const tenant = await find(w.tenant.client, 'boiler');
+    expect(tenant.data.map((h) => h.uuid).sort()).toEqual([w.job.uuid, w.j1.uuid].sort());
+  });
+
+  it('escapes stored markup in snippets', async () => {
+    const r = await find(w.adminA.client, 'shower', '&types=job');
+    expect(r.data.map((h) => h.uuid)).toEqual([scriptJob.uuid]);
+    expect(r.data[0]!.snippet).toBe(`${scriptJob.reference} &lt;script&gt;alert(1)&lt;/script&gt; <mark>Shower</mark> leaking`);
+  });
+
+  it('pages the hits and refuses bad input with 400', async () => {
+    const page = await find(w.adminA.client, 'ls62ab', '&types=job&limit=2&offset=1');
+    expect(page.data).toHaveLength(2);
+    expect(page.count).toBe(5);
+    for (const bad of ['q=%21%21%21', `q=${'a'.repeat(201)}`, 'q=boiler&types=job,planet', 'q=boiler&limit=0', 'q=boiler&limit=51', 'q=']) {
+      const res = await w.adminA.client.get(`/api/search?${bad}`);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().success).toBe(false);
+    }
+  });
+});
