@@ -4,11 +4,13 @@
  * hand `backgroundHandlers()` to `dispatchPendingEvents`.
  */
 import type { EventHandler, PeriodicTask } from './events/index.ts';
+import * as messaging from './modules/messaging/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
   return [
     // ...sla.handlers, ...messaging.handlers, ...webhooks.handlers (each module's index.ts)
+    ...messaging.handlers,
   ];
 }
 
@@ -16,5 +18,6 @@ export function backgroundHandlers(): EventHandler[] {
 export function periodicTasks(): PeriodicTask[] {
   return [
     // ...sla.periodicTasks, ...money.periodicTasks
+    ...messaging.periodicTasks,
   ];
 }

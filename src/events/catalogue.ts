@@ -85,6 +85,17 @@ export const EVENT_CATALOGUE = {
   'tenant.erased': define(1, 'A tenant was erased (GDPR erasure); handlers drop what they hold of them.', Type.Object({
     tenant_id: Id('the erased tenant'),
   })),
+  // SLA breach detection (docs/sla.md); the messaging handlers tell the branch agents.
+  'sla.at_risk': define(1, 'An open job will miss an SLA rule soon (inside the warning window).', Type.Object({
+    ...JobRef,
+    rule_id: Id('the SLA rule'),
+    due_at: Type.String({ format: 'date-time', description: 'when the rule is breached' }),
+  })),
+  'sla.breached': define(1, 'An open job missed an SLA rule.', Type.Object({
+    ...JobRef,
+    rule_id: Id('the SLA rule'),
+    due_at: Type.String({ format: 'date-time', description: 'when the rule was breached' }),
+  })),
 } as const satisfies Record<string, EventDefinition>;
 
 /** Name of a catalogued event. */

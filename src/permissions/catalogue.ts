@@ -62,6 +62,12 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.agents.job-assignment.manage', description: 'Give a job an owning agent', roles: STAFF },
   { key: 'api.admin.rate-limits.manage', description: 'Read and change the rate-limit settings of every route', roles: ['sysops'] },
   { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper)', roles: ['sysops', 'api'] },
+  // Messaging and notices (docs/messaging.md).
+  { key: 'api.messaging.templates.manage', description: "Read, override, preview and revert the agency's message templates", roles: ADMINS },
+  { key: 'api.messaging.deliveries.view', description: "Read the agency's message delivery log", roles: [...ADMINS, 'api'] },
+  { key: 'api.users.notification-preferences.manage', description: "Read and change one's own notification preferences (channel on or off per message)", roles: ALL },
+  { key: 'api.notices.manage', description: 'Publish, edit and withdraw notices of the agency and see who read them', roles: ADMINS },
+  { key: 'api.notices.view', description: 'Read the notices addressed to one and mark them read', roles: ALL },
 ];
 
 /** Keys by name, for lookups. */

@@ -1,0 +1,87 @@
+/**
+ * The messaging event handler (docs/messaging.md "How a message is sent"): for each event it
+ * works out the messages (recipients.ts), renders them from the agency's templates and writes
+ * one delivery row per recipient and channel in the handler's transaction: `queued` with the
+ * rendered message, or `suppressed` with the reason (GDPR consent withdrawn, preference off).
+ * Nothing leaves the process here; the sender task (sender.ts) sends queued rows after commit,
+ * so a rolled-back change sends nothing and a slow SMTP server holds no transaction.
+ */
+import type { AppDeps } from '../../app-deps.ts';
+import type { Trx } from '../../db/types.ts';
+import type { DomainEvent, EventHandler, EventName } from '../../events/index.ts';
+import { newUuid } from '../../lib/crypto.ts';
+import { insertDelivery } from './deliveries.repository.ts';
+import { planMessages, type PlannedMessage, type Recipient } from './recipients.ts';
+import { renderTemplate } from './render.ts';
+import type { Channel } from './template-catalogue.ts';
+import { effectiveTemplate } from './templates.service.ts';
+
+/** GDPR consent purpose whose withdrawal stops a channel to a tenant (docs/gdpr.md). */
+export const CONSENT_PURPOSE: Record<'email' | 'push', string> = { email: 'email_updates', push: 'push_updates' };
+
+/** True when the tenant (record or account) withdrew the purpose and has no consent for it in force. */
+async function consentWithdrawn(trx: Trx, agencyId: number, r: Recipient, purpose: string): Promise<boolean> {
+  const rows = await trx
+    .selectFrom('gdpr_consents')
+    .select(['withdrawn_at'])
+    .where('agency_id', '=', agencyId)
+    .where('purpose', '=', purpose)
+    .where((eb) => eb.or([eb('tenant_id', '=', r.tenantId ?? -1), eb('user_id', '=', r.userId ?? -1)]))
+    .execute();
+  return rows.length > 0 && rows.every((c) => c.withdrawn_at !== null);
+}
+
+/** (user, kind, channel) triples switched off, as `userId|kind|channel`. */
+async function preferencesOff(trx: Trx, userIds: number[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await trx.selectFrom('notification_preferences').select(['user_id', 'template_key', 'channel']).where('user_id', 'in', userIds).where('enabled', '=', false).execute();
+  return new Set(rows.map((r) => `${r.user_id}|${r.template_key}|${r.channel}`));
+}
+
+/** Users (of the list) with at least one push device token. */
+async function usersWithDevices(trx: Trx, userIds: number[]): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await trx.selectFrom('device_tokens').select('user_id').distinct().where('user_id', 'in', userIds).execute();
+  return new Set(rows.map((r) => r.user_id));
+}
+
+/** Writes the delivery rows of one planned message. */
+async function planOne(deps: AppDeps, trx: Trx, event: DomainEvent, agencyId: number, m: PlannedMessage): Promise<void> {
+  const now = deps.clock.now();
+  const userIds = m.recipients.flatMap((r) => (r.userId !== null ? [r.userId] : []));
+  const off = await preferencesOff(trx, userIds);
+  const devices = await usersWithDevices(trx, userIds);
+  for (const r of m.recipients) {
+    const channels: Array<'email' | 'push'> = [];
+    if (r.email) channels.push('email');
+    if (r.userId !== null && devices.has(r.userId)) channels.push('push');
+    for (const channel of channels) {
+      let reason: string | null = null;
+      if (r.kind === 'tenant' && (await consentWithdrawn(trx, agencyId, r, CONSENT_PURPOSE[channel]))) reason = 'consent_withdrawn';
+      else if (r.userId !== null && off.has(`${r.userId}|${m.templateKey}|${channel}`)) reason = 'preference_off';
+      const rendered = reason ? undefined : await renderTemplate(channel, await effectiveTemplate(trx, agencyId, m.templateKey, channel as Channel), { ...m.vars, 'recipient.name': r.name });
+      const content = rendered ? (channel === 'push' ? { ...rendered, data: m.data } : rendered) : null;
+      await insertDelivery(trx, {
+        uuid: newUuid(), agency_id: agencyId, event_id: event.id, event_name: event.name, template_key: m.templateKey, channel,
+        recipient_key: r.key, recipient_kind: r.kind, recipient_user_id: r.userId, recipient_address: channel === 'email' ? r.email!.toLowerCase() : null,
+        status: reason ? 'suppressed' : 'queued', reason, attempts: 0, last_error: null, subject: rendered?.subject ?? rendered?.title ?? null,
+        content: content ? JSON.stringify(content) : null, next_attempt_at: reason ? null : now, created_at: now, updated_at: now, sent_at: null,
+      });
+    }
+  }
+}
+
+/** Events the messaging handler answers (docs/messaging.md "Who receives what"). */
+export const MESSAGING_EVENTS: readonly EventName[] = [
+  'job.created', 'job.assigned', 'job.status_changed', 'job.assignment_declined', 'sla.at_risk', 'sla.breached', 'contractor.certificate_expiring',
+];
+
+/** Plans the messages of each event (see the file comment); idempotent per event id. */
+export const messagingHandler: EventHandler = {
+  name: 'messaging.deliveries',
+  events: MESSAGING_EVENTS,
+  async handle(event, { deps, trx }) {
+    if (event.agencyId === null) return;
+    for (const m of await planMessages(trx, event, deps.config.mail.publicUrl)) await planOne(deps, trx, event, event.agencyId, m);
+  },
+};
