@@ -72,7 +72,12 @@ export async function agencyAdmins(db: DbOrTrx, agencyId: number): Promise<Recip
   return users.map((u) => ({ key: `user:${u.id}`, kind: 'admin', userId: u.id, email: u.email, name: u.name, tenantId: null }));
 }
 
-const visitDate = new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+/** `Wednesday 25 November 2026` for a visit date (UTC day; the same on every ICU version). */
+const visitDate = {
+  format: (d: Date) => `${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`,
+};
 
 /** The job of the event in the event's agency (not deleted), with what the templates show. */
 async function loadJob(db: DbOrTrx, agencyId: number, jobId: number) {
