@@ -39,6 +39,7 @@ import { tenantsRoutes } from './modules/tenants/tenants.routes.ts';
 import { contractorsRoutes } from './modules/contractors/contractors.routes.ts';
 import { gdprRoutes } from './modules/gdpr/gdpr.routes.ts';
 import { messagingRoutes } from './modules/messaging/index.ts';
+import { noticesRoutes } from './modules/notices/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -131,6 +132,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     rateLimitRoutes(deps, routes),
     branchAgentsRoutes(deps),
     messagingRoutes(deps),
+    noticesRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);
