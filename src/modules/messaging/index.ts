@@ -5,6 +5,7 @@
  */
 import type { EventHandler, PeriodicTask } from '../../events/index.ts';
 import { messagingHandler } from './delivery.handler.ts';
+import { messagingErasureHandler } from './erasure.handler.ts';
 import { messagingSendTask } from './sender.ts';
 
 export { messagingRoutes } from './messaging.routes.ts';
@@ -14,6 +15,6 @@ export { MESSAGE_KINDS, templateId } from './template-catalogue.ts';
 export { renderTemplate, compileMjml } from './render.ts';
 
 /** Event handlers of the module (listed in src/background.ts). */
-export const handlers: EventHandler[] = [messagingHandler];
+export const handlers: EventHandler[] = [messagingHandler, messagingErasureHandler];
 /** Periodic tasks of the module (listed in src/background.ts). */
 export const periodicTasks: PeriodicTask[] = [messagingSendTask];
