@@ -78,3 +78,16 @@ export async function listDeliveries(db: DbOrTrx, f: DeliveryFilter) {
   return { rows, total: Number(n) };
 }
 export type DeliveryRow = Awaited<ReturnType<typeof listDeliveries>>['rows'][number];
+
+/** Recipient keys of a tenant: the record and its accounts. */
+export async function tenantRecipientKeys(db: DbOrTrx, tenantId: number): Promise<string[]> {
+  const accounts = await db.selectFrom('users').select('id').where('tenant_id', '=', tenantId).execute();
+  return [`tenant:${tenantId}`, ...accounts.map((u) => `user:${u.id}`)];
+}
+
+/** Stops the queued tenant deliveries of the keys (suppressed, reason erased) and blanks every one's address, subject and content. */
+export async function scrubTenantDeliveries(db: DbOrTrx, keys: string[], now: Date): Promise<void> {
+  const mine = db.updateTable('message_deliveries').where('recipient_kind', '=', 'tenant').where('recipient_key', 'in', keys);
+  await mine.set({ status: 'suppressed', reason: 'erased', next_attempt_at: null }).where('status', '=', 'queued').execute();
+  await mine.set({ recipient_address: null, subject: null, content: null, last_error: null, updated_at: now }).execute();
+}

@@ -11,6 +11,7 @@ import type { Trx } from '../../db/types.ts';
 import type { DomainEvent, EventHandler, EventName } from '../../events/index.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { insertDelivery } from './deliveries.repository.ts';
+import * as repo from './messaging.repository.ts';
 import { planMessages, type PlannedMessage, type Recipient } from './recipients.ts';
 import { renderTemplate } from './render.ts';
 import type { Channel } from './template-catalogue.ts';
@@ -21,36 +22,16 @@ export const CONSENT_PURPOSE: Record<'email' | 'push', string> = { email: 'email
 
 /** True when the tenant (record or account) withdrew the purpose and has no consent for it in force. */
 async function consentWithdrawn(trx: Trx, agencyId: number, r: Recipient, purpose: string): Promise<boolean> {
-  const rows = await trx
-    .selectFrom('gdpr_consents')
-    .select(['withdrawn_at'])
-    .where('agency_id', '=', agencyId)
-    .where('purpose', '=', purpose)
-    .where((eb) => eb.or([eb('tenant_id', '=', r.tenantId ?? -1), eb('user_id', '=', r.userId ?? -1)]))
-    .execute();
+  const rows = await repo.consentStates(trx, agencyId, r.tenantId, r.userId, purpose);
   return rows.length > 0 && rows.every((c) => c.withdrawn_at !== null);
-}
-
-/** (user, kind, channel) triples switched off, as `userId|kind|channel`. */
-async function preferencesOff(trx: Trx, userIds: number[]): Promise<Set<string>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await trx.selectFrom('notification_preferences').select(['user_id', 'template_key', 'channel']).where('user_id', 'in', userIds).where('enabled', '=', false).execute();
-  return new Set(rows.map((r) => `${r.user_id}|${r.template_key}|${r.channel}`));
-}
-
-/** Users (of the list) with at least one push device token. */
-async function usersWithDevices(trx: Trx, userIds: number[]): Promise<Set<number>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await trx.selectFrom('device_tokens').select('user_id').distinct().where('user_id', 'in', userIds).execute();
-  return new Set(rows.map((r) => r.user_id));
 }
 
 /** Writes the delivery rows of one planned message. */
 async function planOne(deps: AppDeps, trx: Trx, event: DomainEvent, agencyId: number, m: PlannedMessage): Promise<void> {
   const now = deps.clock.now();
   const userIds = m.recipients.flatMap((r) => (r.userId !== null ? [r.userId] : []));
-  const off = await preferencesOff(trx, userIds);
-  const devices = await usersWithDevices(trx, userIds);
+  const off = new Set((await repo.preferencesOff(trx, userIds)).map((p) => `${p.user_id}|${p.template_key}|${p.channel}`));
+  const devices = new Set(await repo.usersWithDevices(trx, userIds));
   for (const r of m.recipients) {
     const channels: Array<'email' | 'push'> = [];
     if (r.email) channels.push('email');

@@ -7,6 +7,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { invalidParam } from '../../http/errors.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
+import * as repo from './messaging.repository.ts';
 import type { PreferenceDto, SavePreferencesInput } from './messaging.schemas.ts';
 import { MESSAGE_KINDS, type Audience } from './template-catalogue.ts';
 
@@ -21,7 +22,7 @@ function kindsFor(auth: AuthContext) {
 
 /** GET /api/users/me/notification-preferences: every kind and channel with its state. */
 export async function getPreferences(deps: AppDeps, auth: AuthContext): Promise<PreferenceDto[]> {
-  const rows = await deps.db.selectFrom('notification_preferences').select(['template_key', 'channel', 'enabled']).where('user_id', '=', auth.userId).execute();
+  const rows = await repo.userPreferences(deps.db, auth.userId);
   const state = new Map(rows.map((r) => [`${r.template_key}|${r.channel}`, r.enabled]));
   return kindsFor(auth).flatMap((k) =>
     CHANNELS.map((channel) => ({ event: k.key, channel, enabled: state.get(`${k.key}|${channel}`) ?? true, description: k.description })),
@@ -42,13 +43,7 @@ export async function savePreferences(deps: AppDeps, auth: AuthContext, actor: A
   });
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    for (const p of input.preferences) {
-      await trx
-        .insertInto('notification_preferences')
-        .values({ user_id: auth.userId, template_key: p.event, channel: p.channel, enabled: p.enabled, updated_at: now })
-        .onConflict((oc) => oc.columns(['user_id', 'template_key', 'channel']).doUpdateSet({ enabled: p.enabled, updated_at: now }))
-        .execute();
-    }
+    for (const p of input.preferences) await repo.upsertPreference(trx, { userId: auth.userId, key: p.event, channel: p.channel, enabled: p.enabled, at: now });
     await recordActivity(trx, actor, now, {
       action: 'notification_preferences.update', resourceType: 'user', resourceId: auth.userId,
       details: { changes: input.preferences.map((p) => `${p.event}.${p.channel}=${p.enabled ? 'on' : 'off'}`) },
