@@ -69,6 +69,8 @@ describe('notices', () => {
       [{ role_code: 'nope' }, 404, 'Role not found'],
       [{}, 400, 'Invalid or missing required parameter: body'],
       [{ severity: 'urgent' }, 400, 'Invalid or missing required parameter: severity'],
+      [{ title: 'a\u0000b' }, 400, 'Invalid or missing required parameter: title'],
+      [{ role_code: 'x\u0000' }, 400, 'Invalid or missing required parameter: role_code'],
     ];
     for (const [body, status, error] of cases) {
       const res = await w.adminA.client.put(`/api/notices/${uuid}`, body);

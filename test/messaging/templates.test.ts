@@ -47,6 +47,8 @@ describe('message templates', () => {
       [{ title: 'Push title' }, 'Invalid or missing required parameter: title'],
       [{}, 'Invalid or missing required parameter: body'],
       [{ subject: '' }, 'Invalid or missing required parameter: subject'],
+      [{ subject: 'Hi\u0000' }, 'Invalid or missing required parameter: subject'],
+      [{ text_body: '{% for i in (1..100000000) %}{{ i }}{% endfor %}' }, 'Invalid template: '],
     ];
     for (const [body, error] of cases) {
       const res = await w.adminA.client.put(ID, body);

@@ -40,13 +40,23 @@ async function planOne(deps: AppDeps, trx: Trx, event: DomainEvent, agencyId: nu
       let reason: string | null = null;
       if (r.kind === 'tenant' && (await consentWithdrawn(trx, agencyId, r, CONSENT_PURPOSE[channel]))) reason = 'consent_withdrawn';
       else if (r.userId !== null && off.has(`${r.userId}|${m.templateKey}|${channel}`)) reason = 'preference_off';
-      const rendered = reason ? undefined : await renderTemplate(channel, await effectiveTemplate(trx, agencyId, m.templateKey, channel as Channel), { ...m.vars, 'recipient.name': r.name });
+      let rendered: Awaited<ReturnType<typeof renderTemplate>> | undefined;
+      let renderError: string | null = null;
+      if (!reason) {
+        const template = await effectiveTemplate(trx, agencyId, m.templateKey, channel as Channel);
+        // A saved template always renders; a failure (limits) is logged `failed`, never retried forever.
+        rendered = await renderTemplate(channel, template, { ...m.vars, 'recipient.name': r.name }).catch((err: Error) => {
+          renderError = err.message;
+          return undefined;
+        });
+      }
       const content = rendered ? (channel === 'push' ? { ...rendered, data: m.data } : rendered) : null;
+      const status = reason ? 'suppressed' : renderError ? 'failed' : 'queued';
       await insertDelivery(trx, {
         uuid: newUuid(), agency_id: agencyId, event_id: event.id, event_name: event.name, template_key: m.templateKey, channel,
         recipient_key: r.key, recipient_kind: r.kind, recipient_user_id: r.userId, recipient_address: channel === 'email' ? r.email!.toLowerCase() : null,
-        status: reason ? 'suppressed' : 'queued', reason, attempts: 0, last_error: null, subject: rendered?.subject ?? rendered?.title ?? null,
-        content: content ? JSON.stringify(content) : null, next_attempt_at: reason ? null : now, created_at: now, updated_at: now, sent_at: null,
+        status, reason, attempts: 0, last_error: renderError, subject: rendered?.subject ?? rendered?.title ?? null,
+        content: content ? JSON.stringify(content) : null, next_attempt_at: status === 'queued' ? now : null, created_at: now, updated_at: now, sent_at: null,
       });
     }
   }

@@ -3,6 +3,8 @@ import { Type, type Static } from 'typebox';
 import { IsoDate, Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
+/** Text without NUL characters (PostgreSQL text cannot hold them). */
+const NO_NUL = '^[^\\u0000]*$';
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const Enum = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
 
@@ -39,9 +41,9 @@ export const ListDeliveriesQuery = Type.Object(
   {
     status: Type.Optional(Enum(DELIVERY_STATUSES, 'delivery status')),
     channel: Type.Optional(Enum(['email', 'push'] as const, 'channel')),
-    event: Type.Optional(Type.String({ maxLength: 100, description: 'domain event name' })),
-    template: Type.Optional(Type.String({ maxLength: 100, description: 'message kind' })),
-    recipient: Type.Optional(Type.String({ maxLength: 254, description: 'exact e-mail address' })),
+    event: Type.Optional(Type.String({ maxLength: 100, pattern: NO_NUL, description: 'domain event name' })),
+    template: Type.Optional(Type.String({ maxLength: 100, pattern: NO_NUL, description: 'message kind' })),
+    recipient: Type.Optional(Type.String({ maxLength: 254, pattern: NO_NUL, description: 'exact e-mail address' })),
     from_date: Type.Optional(IsoDate('created on or after (UTC)')),
     to_date: Type.Optional(IsoDate('created on or before (UTC)')),
     ...Pagination,
@@ -62,7 +64,7 @@ export const SavePreferencesBody = Type.Object(
   {
     preferences: Type.Array(
       Type.Object(
-        { event: Type.String({ minLength: 1, maxLength: 100 }), channel: Enum(['email', 'push'] as const, 'channel'), enabled: Type.Boolean() },
+        { event: Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL }), channel: Enum(['email', 'push'] as const, 'channel'), enabled: Type.Boolean() },
         { additionalProperties: false },
       ),
       { minItems: 1, maxItems: 50 },

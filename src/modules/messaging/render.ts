@@ -91,9 +91,19 @@ export type Rendered = { subject?: string; html?: string; text?: string; title?:
 /**
  * Renders a template with values for the kind's variables (missing ones render empty).
  * @param vars flat `a.b` -> value map
- * @throws AppError 400 for a template that does not parse or compile (only for unsaved previews)
+ * @throws AppError 400 `Invalid template: ...` for a template that does not parse, compile or render
+ *   (render, memory or time limits)
  */
 export async function renderTemplate(channel: Channel, content: TemplateContent, vars: Record<string, string | null>): Promise<Rendered> {
+  try {
+    return await renderParts(channel, content, vars);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw new AppError('bad_request', `Invalid template: ${err instanceof Error ? err.message : 'does not render'}`);
+  }
+}
+
+async function renderParts(channel: Channel, content: TemplateContent, vars: Record<string, string | null>): Promise<Rendered> {
   const scope = nestVariables(vars);
   const text = async (part: TemplatePart) => (await plain.render(parse(plain, part, content[part] ?? ''), scope)) as string;
   if (channel === 'email') {

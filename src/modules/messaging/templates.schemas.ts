@@ -3,7 +3,9 @@ import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
-const Part = (description: string, maxLength: number) => Type.String({ minLength: 1, maxLength, description });
+/** Text without NUL characters (PostgreSQL text cannot hold them). */
+const NO_NUL = '^[^\\u0000]*$';
+const Part = (description: string, maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: NO_NUL, description });
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 /** The parts of a template; which ones a channel has: email subject, mjml, text_body; push title, body; sms text_body. */
@@ -48,7 +50,7 @@ export const TemplateVersion = Type.Object({
 
 export const ListTemplatesQuery = Type.Object(
   {
-    event: Type.Optional(Type.String({ maxLength: 100, description: 'message kind' })),
+    event: Type.Optional(Type.String({ maxLength: 100, pattern: NO_NUL, description: 'message kind' })),
     channel: Type.Optional(Type.Unsafe<'email' | 'push' | 'sms'>({ type: 'string', enum: ['email', 'push', 'sms'] })),
     ...Pagination,
   },

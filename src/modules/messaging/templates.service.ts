@@ -107,7 +107,8 @@ async function saveVersion(deps: AppDeps, auth: AuthContext, actor: Actor, id: s
  * PUT /api/messaging/templates/{id}: saves a new version of the agency's override. Parts left out
  * keep their current text; every part is checked (Liquid syntax, MJML, variables).
  * @returns the template now in force
- * @throws 400 `Unknown template variables: ...`, `Invalid template: <part>: ...`, a part the
+ * @throws 400 `Unknown template variables: ...`, `Invalid template: <part>: ...` (also when the trial
+ *   render with sample values breaks a limit), a part the
  *   channel lacks (`Invalid or missing required parameter: <part>`), nothing to change (body);
  *   403 no agency; 404 unknown id; 409 a concurrent save
  */
@@ -118,6 +119,8 @@ export async function saveTemplate(deps: AppDeps, auth: AuthContext, actor: Acto
   checkPartsBelong(channel, given);
   const content = { ...partsOf(channel, current.parts), ...partsOf(channel, given) };
   await validateTemplate(kind, channel, content);
+  // A trial render with the sample values: a template over the render, time or memory limits is refused now, not at send time.
+  await renderTemplate(channel, content, kind.variables);
   return saveVersion(deps, auth, actor, id, content);
 }
 

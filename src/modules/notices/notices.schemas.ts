@@ -46,12 +46,15 @@ export const NoticeRead = Type.Object({
   read_at: Type.String({ format: 'date-time' }),
 });
 
+/** Text without NUL characters (PostgreSQL text cannot hold them). */
+const NO_NUL = '^[^\\u0000]*$';
+
 const fields = {
-  title: Type.String({ minLength: 1, maxLength: 200, description: '1 to 200 characters' }),
-  body: Type.String({ minLength: 1, maxLength: 5_000, description: '1 to 5,000 characters (plain text)' }),
+  title: Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL, description: '1 to 200 characters' }),
+  body: Type.String({ minLength: 1, maxLength: 5_000, pattern: NO_NUL, description: '1 to 5,000 characters (plain text)' }),
   severity: Severity,
   branch_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: "a branch of the agency; null or absent: every branch" }),
-  role_code: Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()], { description: 'a role code (agent, tenant, ...); null or absent: every role' }),
+  role_code: Type.Union([Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL }), Type.Null()], { description: 'a role code (agent, tenant, ...); null or absent: every role' }),
   starts_at: DateTime('when it shows (default now)'),
   expires_at: NullableDateTime('when it stops showing; after starts_at'),
   csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
