@@ -45,6 +45,8 @@ import { analyticsRoutes } from './modules/analytics/index.ts';
 import { searchRoutes } from './modules/search/index.ts';
 import { reportSubscriptionsRoutes, reportsRoutes } from './modules/reports/index.ts';
 import { weatherRoutes } from './modules/weather/index.ts';
+import { messagingRoutes } from './modules/messaging/index.ts';
+import { noticesRoutes } from './modules/notices/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -144,6 +146,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     reportSubscriptionsRoutes(deps),
     reportsRoutes(deps),
     weatherRoutes(deps),
+    messagingRoutes(deps),
+    noticesRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

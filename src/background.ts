@@ -7,11 +7,13 @@ import type { EventHandler, PeriodicTask } from './events/index.ts';
 import * as webhooks from './modules/webhooks/index.ts';
 import * as sla from './modules/sla/index.ts';
 import * as reports from './modules/reports/index.ts';
+import * as messaging from './modules/messaging/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
   return [
     ...webhooks.handlers,
+    ...messaging.handlers,
   ];
 }
 
@@ -21,5 +23,6 @@ export function periodicTasks(): PeriodicTask[] {
     ...webhooks.periodicTasks,
     ...sla.periodicTasks,
     ...reports.periodicTasks,
+    ...messaging.periodicTasks,
   ];
 }

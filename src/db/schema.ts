@@ -476,6 +476,87 @@ export interface EventHandlerRunTable {
   completed_at: Timestamp;
 }
 
+/** One saved version of an agency's override of a message template (migration 0600 of 2026-11-23). */
+export interface MessageTemplateVersionTable {
+  id: Generated<number>;
+  agency_id: number;
+  /** Message kind, e.g. `job.visit_booked` (docs/messaging.md). */
+  template_key: string;
+  channel: 'email' | 'push' | 'sms';
+  version: number;
+  /** True: this version restores the built-in default. */
+  reverted: Generated<boolean>;
+  subject: string | null;
+  mjml: string | null;
+  text_body: string | null;
+  title: string | null;
+  body: string | null;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+}
+
+/** One message to one recipient on one channel for one event: the delivery log. */
+export interface MessageDeliveryTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  event_id: string;
+  event_name: string;
+  template_key: string;
+  channel: string;
+  /** `user:<id>`, `tenant:<id>` or `contractor:<id>`: with event and channel, the idempotency key. */
+  recipient_key: string;
+  recipient_kind: string;
+  recipient_user_id: number | null;
+  recipient_address: string | null;
+  status: 'queued' | 'sent' | 'failed' | 'suppressed';
+  reason: string | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  subject: string | null;
+  /** The rendered message while it waits to be sent (cleared once sent or given up). */
+  content: Json | null;
+  /** When the sender may try it (next); null once it is no longer queued. */
+  next_attempt_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  sent_at: Timestamp | null;
+}
+
+/** A user's choice for one message kind and channel (absent: on). */
+export interface NotificationPreferenceTable {
+  user_id: number;
+  template_key: string;
+  channel: string;
+  enabled: boolean;
+  updated_at: Timestamp;
+}
+
+/** A notice shown to the users of an agency, optionally one branch and/or one role. Soft-deleted. */
+export interface NoticeTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  branch_id: number | null;
+  role_id: number | null;
+  title: string;
+  body: string;
+  severity: 'info' | 'warning' | 'critical';
+  starts_at: Timestamp;
+  expires_at: Timestamp | null;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+/** Read receipt of a notice by a user. */
+export interface NoticeReadTable {
+  notice_id: number;
+  user_id: number;
+  read_at: Timestamp;
+}
+
 export interface Database {
   agencies: AgencyTable;
   branches: BranchTable;
@@ -518,6 +599,11 @@ export interface Database {
   sla_clocks: SlaClockTable;
   // Insight (migration 0700)
   report_subscriptions: ReportSubscriptionTable;
+  message_template_versions: MessageTemplateVersionTable;
+  message_deliveries: MessageDeliveryTable;
+  notification_preferences: NotificationPreferenceTable;
+  notices: NoticeTable;
+  notice_reads: NoticeReadTable;
 }
 
 export type User = Selectable<UserTable>;

@@ -76,6 +76,12 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.reports.subscriptions.manage', description: 'Create, list, change and delete one\'s own scheduled report e-mails', roles: [...STAFF, 'api'] },
   { key: 'api.search.view', description: 'Search jobs, tenants, addresses, contractors and users one may open', roles: ALL },
   { key: 'api.weather.view', description: 'Read the weather forecast of the visit of a job one may see', roles: ALL },
+  // Messaging and notices (docs/messaging.md).
+  { key: 'api.messaging.templates.manage', description: "Read, override, preview and revert the agency's message templates", roles: ADMINS },
+  { key: 'api.messaging.deliveries.view', description: "Read the agency's message delivery log", roles: [...ADMINS, 'api'] },
+  { key: 'api.users.notification-preferences.manage', description: "Read and change one's own notification preferences (channel on or off per message)", roles: ALL },
+  { key: 'api.notices.manage', description: 'Publish, edit and withdraw notices of the agency and see who read them', roles: ADMINS },
+  { key: 'api.notices.view', description: 'Read the notices addressed to one and mark them read', roles: ALL },
 ];
 
 /** Keys by name, for lookups. */

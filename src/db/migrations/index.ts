@@ -16,6 +16,7 @@ import * as m1000 from './2026_11_23_0000_outbox.ts';
 import * as m0660 from './2026_11_23_0660_webhooks.ts';
 import * as m1400 from './2026_11_23_0400_sla.ts';
 import * as m1700 from './2026_11_23_0700_insight.ts';
+import * as m1600 from './2026_11_23_0600_messaging.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0660_webhooks': m0660,
   '2026_11_23_0400_sla': m1400,
   '2026_11_23_0700_insight': m1700,
+  '2026_11_23_0600_messaging': m1600,
 };

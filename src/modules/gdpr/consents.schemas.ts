@@ -4,10 +4,12 @@ import { Pagination } from '../../http/pagination.ts';
 
 /** Purposes a consent can be given for. */
 export const CONSENT_PURPOSES = ['marketing_email', 'sms_updates', 'data_sharing_contractors', 'satisfaction_surveys', 'phone_calls', 'photos_of_property'] as const;
+/** Purposes of service messages: withdrawing one stops that channel's messages to the tenant (docs/messaging.md). */
+export const SERVICE_MESSAGE_PURPOSES = ['email_updates', 'push_updates'] as const;
 /** Where a consent (or its withdrawal) came from. */
 export const CONSENT_SOURCES = ['web_form', 'phone', 'email', 'in_person', 'tenancy_agreement', 'api'] as const;
 
-const Purpose = Type.Union(CONSENT_PURPOSES.map((p) => Type.Literal(p)));
+const Purpose = Type.Union([...CONSENT_PURPOSES, ...SERVICE_MESSAGE_PURPOSES].map((p) => Type.Literal(p)));
 const Source = Type.Union(CONSENT_SOURCES.map((s) => Type.Literal(s)));
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -16,7 +18,7 @@ export const Consent = Type.Object(
     uuid: Type.String({ format: 'uuid' }),
     tenant_uuid: Nullable(Type.String({ format: 'uuid' })),
     user_uuid: Nullable(Type.String({ format: 'uuid' })),
-    purpose: Type.String({ description: CONSENT_PURPOSES.join(' | ') }),
+    purpose: Type.String({ description: [...CONSENT_PURPOSES, ...SERVICE_MESSAGE_PURPOSES].join(' | ') }),
     source: Type.String({ description: CONSENT_SOURCES.join(' | ') }),
     given_at: Type.String({ format: 'date-time' }),
     withdrawn_at: Nullable(Type.String({ format: 'date-time' })),

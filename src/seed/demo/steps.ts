@@ -13,6 +13,7 @@ import { organisationStep } from './organisation.ts';
 import { webhooksStep } from './webhooks.ts';
 import { slaStep } from './sla.ts';
 import { insightStep } from './insight.ts';
+import { messagingStep } from './messaging.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -26,4 +27,5 @@ export const DEMO_STEPS: DemoStep[] = [
   webhooksStep,
   slaStep,
   insightStep,
+  messagingStep,
 ];

@@ -1,0 +1,183 @@
+/**
+ * Who hears about an event, and with which values (docs/messaging.md "Who receives what"). Every
+ * lookup is bound to the event's agency: a record of another agency is as absent as a missing
+ * one, so no message crosses agencies. Only active accounts receive messages; a tenant or
+ * contractor without an account is written to at the e-mail address of their record.
+ */
+import type { DomainEvent } from '../../events/index.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+
+/** One person a message goes to. */
+export interface Recipient {
+  /** `user:<id>`, or `tenant:<id>` / `contractor:<id>` for a record without an account. */
+  key: string;
+  kind: 'tenant' | 'contractor' | 'agent' | 'admin';
+  userId: number | null;
+  email: string | null;
+  name: string;
+  /** The tenant record behind a tenant recipient (for the GDPR consent check). */
+  tenantId: number | null;
+}
+
+/** One message kind to a set of recipients, with the values of its variables. */
+export interface PlannedMessage {
+  templateKey: string;
+  recipients: Recipient[];
+  /** Flat variable map without `recipient.name` (filled per recipient). */
+  vars: Record<string, string | null>;
+  /** Push data (string map). */
+  data: Record<string, string>;
+}
+
+const STATUS_COMPLETED = 7;
+const STATUS_CANCELLED = 10;
+
+/** Active users of the agency matching `where`. */
+function activeUsers(db: DbOrTrx, agencyId: number) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('roles as r', 'r.id', 'u.role_id')
+    .select(['u.id', 'u.email', 'u.name', 'u.tenant_id'])
+    .where('u.agency_id', '=', agencyId)
+    .where('u.status', '=', 'active');
+}
+
+/** The tenant's active accounts, or the tenant record's address; nobody for an erased tenant. */
+export async function tenantRecipients(db: DbOrTrx, agencyId: number, tenantId: number): Promise<Recipient[]> {
+  const t = await db.selectFrom('tenants').select(['id', 'name', 'email', 'erased_at']).where('id', '=', tenantId).where('agency_id', '=', agencyId).executeTakeFirst();
+  if (!t || t.erased_at !== null) return [];
+  const users = await activeUsers(db, agencyId).where('u.tenant_id', '=', tenantId).orderBy('u.id').execute();
+  if (users.length > 0) return users.map((u) => ({ key: `user:${u.id}`, kind: 'tenant', userId: u.id, email: u.email, name: u.name, tenantId }));
+  return t.email ? [{ key: `tenant:${t.id}`, kind: 'tenant', userId: null, email: t.email, name: t.name, tenantId }] : [];
+}
+
+/** The contractor's active accounts, or the contractor record's address. */
+export async function contractorRecipients(db: DbOrTrx, agencyId: number, contractorId: number): Promise<Recipient[]> {
+  const c = await db.selectFrom('contractors').select(['id', 'company_name', 'contact_name', 'email']).where('id', '=', contractorId).where('agency_id', '=', agencyId).executeTakeFirst();
+  if (!c) return [];
+  const users = await activeUsers(db, agencyId).where('u.contractor_id', '=', contractorId).orderBy('u.id').execute();
+  if (users.length > 0) return users.map((u) => ({ key: `user:${u.id}`, kind: 'contractor', userId: u.id, email: u.email, name: u.name, tenantId: null }));
+  return c.email ? [{ key: `contractor:${c.id}`, kind: 'contractor', userId: null, email: c.email, name: c.contact_name ?? c.company_name, tenantId: null }] : [];
+}
+
+/** Active agents of one branch (built-in role `agent`). */
+export async function branchAgents(db: DbOrTrx, agencyId: number, branchId: number): Promise<Recipient[]> {
+  const users = await activeUsers(db, agencyId).where('r.code', '=', 'agent').where('u.branch_id', '=', branchId).orderBy('u.id').execute();
+  return users.map((u) => ({ key: `user:${u.id}`, kind: 'agent', userId: u.id, email: u.email, name: u.name, tenantId: null }));
+}
+
+/** Active administrators of the agency (built-in role `admin`). */
+export async function agencyAdmins(db: DbOrTrx, agencyId: number): Promise<Recipient[]> {
+  const users = await activeUsers(db, agencyId).where('r.code', '=', 'admin').orderBy('u.id').execute();
+  return users.map((u) => ({ key: `user:${u.id}`, kind: 'admin', userId: u.id, email: u.email, name: u.name, tenantId: null }));
+}
+
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+/** `Wednesday 25 November 2026` for a visit date (UTC day; the same on every ICU version). */
+const visitDate = {
+  format: (d: Date) => `${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`,
+};
+
+/** The job of the event in the event's agency (not deleted), with what the templates show. */
+async function loadJob(db: DbOrTrx, agencyId: number, jobId: number) {
+  return db
+    .selectFrom('jobs as j')
+    .innerJoin('agencies as ag', 'ag.id', 'j.agency_id')
+    .innerJoin('job_statuses as s', 's.id', 'j.status_id')
+    .leftJoin('addresses as a', 'a.id', 'j.address_id')
+    .leftJoin('contractors as c', 'c.id', 'j.contractor_id')
+    .leftJoin('job_time_ranges as tr', 'tr.id', 'j.time_range_id')
+    .select([
+      'j.id', 'j.uuid', 'j.reference', 'j.title', 'j.priority', 'j.branch_id', 'j.tenant_id', 'j.contractor_id', 'j.scheduled_for', 'ag.name as agency_name',
+      's.name as status', 'a.line1', 'a.town', 'a.postcode', 'c.company_name', 'tr.range_label',
+    ])
+    .where('j.id', '=', jobId)
+    .where('j.agency_id', '=', agencyId)
+    .where('j.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+type JobContext = NonNullable<Awaited<ReturnType<typeof loadJob>>>;
+
+function jobVars(job: JobContext, publicUrl: string): Record<string, string | null> {
+  return {
+    'agency.name': job.agency_name,
+    'job.reference': job.reference,
+    'job.title': job.title,
+    'job.address': job.line1 ? [job.line1, job.town, job.postcode].join(', ') : '',
+    'job.status': job.status,
+    'job.priority': String(job.priority),
+    'job.url': `${publicUrl}/jobs/${job.uuid}`,
+    'contractor.name': job.company_name ?? '',
+    'visit.date': job.scheduled_for ? visitDate.format(new Date(job.scheduled_for)) : '',
+    'visit.slot': job.range_label ?? '',
+  };
+}
+
+/**
+ * The messages an event causes (none for events no template answers, or for a job that is gone
+ * or of another agency).
+ * @param db the handler's transaction
+ * @param publicUrl base of the links (CARETAKER_PUBLIC_URL)
+ */
+export async function planMessages(db: DbOrTrx, event: DomainEvent, publicUrl: string): Promise<PlannedMessage[]> {
+  const agencyId = event.agencyId;
+  if (agencyId === null) return [];
+  const p = event.payload as Record<string, unknown>;
+  if (event.name === 'contractor.certificate_expiring') {
+    const cert = await db
+      .selectFrom('contractor_certifications as cc')
+      .innerJoin('contractors as c', 'c.id', 'cc.contractor_id')
+      .innerJoin('agencies as ag', 'ag.id', 'cc.agency_id')
+      .select(['cc.cert_type', 'cc.reference', 'cc.expires_on', 'c.uuid', 'c.company_name', 'ag.name as agency_name'])
+      .where('cc.id', '=', Number(p.certification_id))
+      .where('cc.agency_id', '=', agencyId)
+      .where('cc.deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!cert) return [];
+    const vars = {
+      'agency.name': cert.agency_name, 'contractor.name': cert.company_name, 'certificate.type': cert.cert_type, 'certificate.reference': cert.reference,
+      'certificate.expires_on': String(cert.expires_on).slice(0, 10), 'contractor.url': `${publicUrl}/contractors/${cert.uuid}`,
+    };
+    return [{ templateKey: 'contractor.certificate_expiring', recipients: await agencyAdmins(db, agencyId), vars, data: { contractor_uuid: cert.uuid } }];
+  }
+  if (typeof p.job_id !== 'number') return [];
+  const job = await loadJob(db, agencyId, p.job_id);
+  if (!job) return [];
+  const vars = jobVars(job, publicUrl);
+  const data = { job_uuid: job.uuid };
+  const out: PlannedMessage[] = [];
+  const add = (templateKey: string, recipients: Recipient[], extra: Record<string, string | null> = {}) =>
+    out.push({ templateKey, recipients, vars: { ...vars, ...extra }, data: { ...data, kind: templateKey } });
+  const tenants = () => (job.tenant_id !== null ? tenantRecipients(db, agencyId, job.tenant_id) : Promise.resolve([]));
+  switch (event.name) {
+    case 'job.created':
+      add('job.received', await tenants());
+      break;
+    case 'job.assigned': {
+      const contractorId = Number(p.contractor_id);
+      const contractorVars = { 'visit.date': p.scheduled_for ? visitDate.format(new Date(String(p.scheduled_for))) : 'to be arranged', 'visit.slot': vars['visit.slot'] ?? '' };
+      add('job.assigned', await contractorRecipients(db, agencyId, contractorId), contractorVars);
+      if (p.scheduled_for) add('job.visit_booked', await tenants(), contractorVars);
+      break;
+    }
+    case 'job.status_changed':
+      if (p.to_status_id === STATUS_COMPLETED) add('job.completed', await tenants());
+      if (p.to_status_id === STATUS_CANCELLED && job.contractor_id !== null) add('job.cancelled', await contractorRecipients(db, agencyId, job.contractor_id));
+      break;
+    case 'job.assignment_declined': {
+      const c = await db.selectFrom('contractors').select('company_name').where('id', '=', Number(p.contractor_id)).where('agency_id', '=', agencyId).executeTakeFirst();
+      add('job.assignment_declined', await branchAgents(db, agencyId, job.branch_id), { 'contractor.name': c?.company_name ?? '', 'decline.reason': (p.reason as string | null) ?? null });
+      break;
+    }
+    case 'sla.at_risk':
+    case 'sla.breached': {
+      const rule = await db.selectFrom('branch_sla_rules').select('description').where('uuid', '=', String(p.rule_uuid)).where('agency_id', '=', agencyId).executeTakeFirst();
+      add(event.name, await branchAgents(db, agencyId, job.branch_id), { 'sla.due_at': String(p.due_at), 'sla.rule': rule?.description || `rule ${String(p.rule_uuid)}` });
+      break;
+    }
+    default:
+      break;
+  }
+  return out.filter((m) => m.recipients.length > 0);
+}

@@ -1,0 +1,80 @@
+/**
+ * Sends queued deliveries (docs/messaging.md "How a message is sent"): e-mail through the
+ * mailer, push through the push module. Runs outside any transaction, every minute as the
+ * periodic task `messaging.send`. Each attempt is counted on the row before it starts; a failure
+ * is retried with backoff (1 min, 5 min, 30 min, 2 h, 6 h) and the row is `failed` after
+ * MAX_ATTEMPTS. A row is claimed with compare-and-set, so a message goes out once even with
+ * several workers.
+ */
+import type { AppDeps } from '../../app-deps.ts';
+import type { PeriodicTask } from '../../events/index.ts';
+import { addSeconds } from '../../lib/clock.ts';
+import { deliverPush } from '../push/index.ts';
+import { claimDelivery, dueDeliveryIds, updateDelivery, type ClaimedDelivery } from './deliveries.repository.ts';
+import type { Rendered } from './render.ts';
+
+/** Attempts before a delivery is given up (`failed`). */
+export const MAX_ATTEMPTS = 6;
+/** Seconds to wait after the n-th failed attempt (n = 1..5). */
+export const BACKOFF_S = [60, 300, 1_800, 7_200, 21_600];
+/** How long a claimed row is held by one sender before another may take it, seconds. */
+const LEASE_S = 600;
+
+/** Sends one claimed delivery; resolves to null on success or the error message. */
+async function attempt(deps: AppDeps, d: ClaimedDelivery): Promise<{ error: string | null; final?: string }> {
+  const content = (typeof d.content === 'string' ? JSON.parse(d.content) : d.content) as (Rendered & { data?: Record<string, string> }) | null;
+  if (!content) return { error: 'nothing to send', final: 'failed' };
+  try {
+    if (d.channel === 'email') {
+      await deps.mailer.send({ to: d.recipient_address!, subject: content.subject ?? '', text: content.text ?? '', ...(content.html ? { html: content.html } : {}) });
+      return { error: null };
+    }
+    const results = await deliverPush(deps, { userId: d.recipient_user_id!, title: content.title ?? '', body: content.body ?? '', ...(content.data ? { data: content.data } : {}) });
+    if (results.length === 0) return { error: 'no device token', final: 'suppressed' };
+    if (results.some((r) => r.status === 'sent')) return { error: null };
+    const errors = results.map((r) => `${r.platform} #${r.deviceTokenId}: ${r.status}${r.error ? ` (${r.error})` : ''}`).join('; ');
+    return results.every((r) => r.status === 'removed') ? { error: errors, final: 'failed' } : { error: errors };
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * Sends every queued delivery that is due.
+ * @param opts.limit at most this many rows in one call (default 200)
+ * @returns counts of rows sent, retried later, given up (failed) and suppressed
+ */
+export async function sendDueDeliveries(deps: AppDeps, opts: { limit?: number } = {}) {
+  const counts = { sent: 0, retrying: 0, failed: 0, suppressed: 0 };
+  for (const id of await dueDeliveryIds(deps.db, deps.clock.now(), opts.limit ?? 200)) {
+    const now = deps.clock.now();
+    const d = await claimDelivery(deps.db, id, now, addSeconds(now, LEASE_S));
+    if (!d) continue;
+    const { error, final } = await attempt(deps, d);
+    const at = deps.clock.now();
+    if (error === null) {
+      await updateDelivery(deps.db, id, { status: 'sent', sent_at: at, updated_at: at, next_attempt_at: null, last_error: null, content: null });
+      counts.sent += 1;
+    } else if (final === 'suppressed') {
+      await updateDelivery(deps.db, id, { status: 'suppressed', reason: 'no_device', updated_at: at, next_attempt_at: null, content: null });
+      counts.suppressed += 1;
+    } else if (final === 'failed' || d.attempts >= MAX_ATTEMPTS) {
+      await updateDelivery(deps.db, id, { status: 'failed', last_error: error.slice(0, 1_000), updated_at: at, next_attempt_at: null, content: null });
+      counts.failed += 1;
+    } else {
+      const wait = BACKOFF_S[Math.min(d.attempts, BACKOFF_S.length) - 1]!;
+      await updateDelivery(deps.db, id, { last_error: error.slice(0, 1_000), updated_at: at, next_attempt_at: addSeconds(at, wait) });
+      counts.retrying += 1;
+    }
+  }
+  return counts;
+}
+
+/** Every minute: sends the queued deliveries that are due. */
+export const messagingSendTask: PeriodicTask = {
+  name: 'messaging.send',
+  cron: '* * * * *',
+  async run(deps) {
+    await sendDueDeliveries(deps);
+  },
+};

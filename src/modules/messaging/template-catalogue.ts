@@ -1,0 +1,271 @@
+/**
+ * The message kinds (docs/messaging.md "Templates"): for each, the domain event that causes it,
+ * who receives it, its documented variables with sample values (used by the preview and as the
+ * allow-list checked on save), and the built-in default of every channel. Defaults are Liquid;
+ * the e-mail HTML is MJML with Liquid inside.
+ */
+
+/** Channels a template exists for. SMS templates are kept for an SMS provider; nothing sends SMS yet. */
+export const CHANNELS = ['email', 'push', 'sms'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** The parts of a template per channel. */
+export const PARTS: Record<Channel, readonly TemplatePart[]> = {
+  email: ['subject', 'mjml', 'text_body'],
+  push: ['title', 'body'],
+  sms: ['text_body'],
+};
+export type TemplatePart = 'subject' | 'mjml' | 'text_body' | 'title' | 'body';
+export type TemplateContent = Partial<Record<TemplatePart, string>>;
+
+/** Who receives a kind. */
+export type Audience = 'tenant' | 'contractor' | 'branch_agents' | 'agency_admins';
+
+export interface MessageKind {
+  key: string;
+  description: string;
+  /** Event(s) that cause it. */
+  events: string;
+  audience: Audience;
+  /** Variable path -> sample value (the preview's data; the keys are the allowed variables). */
+  variables: Record<string, string>;
+  defaults: Record<Channel, TemplateContent>;
+}
+
+const COMMON: Record<string, string> = {
+  'recipient.name': 'Emily Clarke',
+  'agency.name': 'Northwind Lettings',
+  'job.reference': 'JOB-000123',
+  'job.title': 'Boiler not firing',
+  'job.address': '12 Acacia Avenue, Leeds, LS6 2AB',
+  'job.status': 'Scheduled',
+  'job.url': 'https://app.caretaker.test/jobs/5b0f6a0e-8a43-4c3e-9d1e-0c6f3f1f9a11',
+};
+
+/** A responsive e-mail in MJML: heading, paragraphs (MJML-safe text with Liquid) and a button to the job. */
+function mjml(heading: string, paragraphs: string[], button = 'View the job'): string {
+  const texts = paragraphs.map((p) => `        <mj-text>${p}</mj-text>`).join('\n');
+  return `<mjml>
+  <mj-head>
+    <mj-title>${heading}</mj-title>
+    <mj-attributes>
+      <mj-all font-family="Helvetica, Arial, sans-serif" />
+      <mj-text font-size="15px" line-height="1.5" color="#222222" />
+    </mj-attributes>
+  </mj-head>
+  <mj-body background-color="#f3f5f8">
+    <mj-section background-color="#1f5fa8" padding="16px">
+      <mj-column>
+        <mj-text font-size="18px" font-weight="bold" color="#ffffff">{{ agency.name }}</mj-text>
+      </mj-column>
+    </mj-section>
+    <mj-section background-color="#ffffff" padding="24px 16px">
+      <mj-column>
+        <mj-text font-size="20px" font-weight="bold">${heading}</mj-text>
+${texts}
+        <mj-button href="{{ job.url }}" background-color="#1f5fa8" border-radius="4px">${button}</mj-button>
+      </mj-column>
+    </mj-section>
+    <mj-section padding="12px 16px">
+      <mj-column>
+        <mj-text font-size="12px" color="#666666">Sent by Caretaker for {{ agency.name }}. Reference {{ job.reference }}.</mj-text>
+      </mj-column>
+    </mj-section>
+  </mj-body>
+</mjml>
+`;
+}
+
+const JOB_LINE = '{{ job.reference }}: {{ job.title }} at {{ job.address }}.';
+
+/** Every message kind, by key. */
+export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
+  ([
+    {
+      key: 'job.received',
+      description: 'To the tenant: their report was received.',
+      events: 'job.created (with a tenant)',
+      audience: 'tenant',
+      variables: { ...COMMON, 'job.status': 'Reported' },
+      defaults: {
+        email: {
+          subject: 'We received your repair request {{ job.reference }}',
+          mjml: mjml('We received your request', ['Hello {{ recipient.name }},', `Thank you for reporting a problem. ${JOB_LINE}`, 'We will be in touch to book a visit.']),
+          text_body: `Hello {{ recipient.name }},\n\nThank you for reporting a problem. ${JOB_LINE}\nWe will be in touch to book a visit.\n\n{{ job.url }}\n\n{{ agency.name }}\n`,
+        },
+        push: { title: 'Request received', body: '{{ job.reference }}: {{ job.title }}' },
+        sms: { text_body: '{{ agency.name }}: we received your request {{ job.reference }} ({{ job.title }}).' },
+      },
+    },
+    {
+      key: 'job.visit_booked',
+      description: 'To the tenant: a contractor visit was booked (or moved), with its date and time slot.',
+      events: 'job.assigned (with a date)',
+      audience: 'tenant',
+      variables: { ...COMMON, 'visit.date': 'Wednesday 25 November 2026', 'visit.slot': 'Morning 08:00-12:00', 'contractor.name': 'Fletcher Plumbing' },
+      defaults: {
+        email: {
+          subject: 'Visit booked for {{ visit.date }} ({{ job.reference }})',
+          mjml: mjml('Your visit is booked', [
+            'Hello {{ recipient.name }},',
+            '{{ contractor.name }} will visit on <strong>{{ visit.date }}</strong>, {{ visit.slot }}.',
+            JOB_LINE,
+            'Please make sure someone can let them in.',
+          ]),
+          text_body: `Hello {{ recipient.name }},\n\n{{ contractor.name }} will visit on {{ visit.date }}, {{ visit.slot }}.\n${JOB_LINE}\nPlease make sure someone can let them in.\n\n{{ job.url }}\n\n{{ agency.name }}\n`,
+        },
+        push: { title: 'Visit booked', body: '{{ visit.date }}, {{ visit.slot }}: {{ job.title }}' },
+        sms: { text_body: '{{ agency.name }}: visit for {{ job.reference }} booked {{ visit.date }}, {{ visit.slot }}.' },
+      },
+    },
+    {
+      key: 'job.completed',
+      description: 'To the tenant: the work was completed.',
+      events: 'job.status_changed to Completed',
+      audience: 'tenant',
+      variables: { ...COMMON, 'job.status': 'Completed' },
+      defaults: {
+        email: {
+          subject: 'Work completed: {{ job.reference }}',
+          mjml: mjml('The work is complete', ['Hello {{ recipient.name }},', `The work on your repair is complete. ${JOB_LINE}`, 'If anything is still wrong, reply to this e-mail or call us.']),
+          text_body: `Hello {{ recipient.name }},\n\nThe work on your repair is complete. ${JOB_LINE}\nIf anything is still wrong, reply to this e-mail or call us.\n\n{{ job.url }}\n\n{{ agency.name }}\n`,
+        },
+        push: { title: 'Work completed', body: '{{ job.reference }}: {{ job.title }}' },
+        sms: { text_body: '{{ agency.name }}: the work for {{ job.reference }} is complete.' },
+      },
+    },
+    {
+      key: 'job.assigned',
+      description: 'To the contractor: a job was assigned to them.',
+      events: 'job.assigned',
+      audience: 'contractor',
+      variables: { ...COMMON, 'recipient.name': 'Dave Fletcher', 'visit.date': 'Wednesday 25 November 2026', 'visit.slot': 'Morning 08:00-12:00', 'job.priority': '2' },
+      defaults: {
+        email: {
+          subject: 'New job {{ job.reference }}: {{ job.title }}',
+          mjml: mjml('A job was assigned to you', ['Hello {{ recipient.name }},', JOB_LINE, 'Priority {{ job.priority }}. Visit: {{ visit.date }} {{ visit.slot }}.', 'Please accept or decline it in Caretaker.'], 'Open the job'),
+          text_body: `Hello {{ recipient.name }},\n\n${JOB_LINE}\nPriority {{ job.priority }}. Visit: {{ visit.date }} {{ visit.slot }}.\nPlease accept or decline it in Caretaker.\n\n{{ job.url }}\n`,
+        },
+        push: { title: 'New job {{ job.reference }}', body: '{{ job.title }}, {{ job.address }}' },
+        sms: { text_body: 'New job {{ job.reference }}: {{ job.title }}, {{ job.address }}.' },
+      },
+    },
+    {
+      key: 'job.cancelled',
+      description: 'To the contractor: a job of theirs was cancelled.',
+      events: 'job.status_changed to Cancelled (with a contractor)',
+      audience: 'contractor',
+      variables: { ...COMMON, 'recipient.name': 'Dave Fletcher', 'job.status': 'Cancelled' },
+      defaults: {
+        email: {
+          subject: 'Job cancelled: {{ job.reference }}',
+          mjml: mjml('A job was cancelled', ['Hello {{ recipient.name }},', `This job is cancelled: ${JOB_LINE}`, 'Please do not attend.'], 'Open the job'),
+          text_body: `Hello {{ recipient.name }},\n\nThis job is cancelled: ${JOB_LINE}\nPlease do not attend.\n`,
+        },
+        push: { title: 'Job cancelled', body: '{{ job.reference }}: {{ job.title }}' },
+        sms: { text_body: 'Job {{ job.reference }} is cancelled. Please do not attend.' },
+      },
+    },
+    {
+      key: 'job.assignment_declined',
+      description: "To the agents of the job's branch: the contractor declined the job.",
+      events: 'job.assignment_declined',
+      audience: 'branch_agents',
+      variables: { ...COMMON, 'recipient.name': 'Priya Shah', 'contractor.name': 'Fletcher Plumbing', 'decline.reason': 'No engineer free this week' },
+      defaults: {
+        email: {
+          subject: '{{ contractor.name }} declined {{ job.reference }}',
+          mjml: mjml('A contractor declined a job', ['Hello {{ recipient.name }},', `{{ contractor.name }} declined ${JOB_LINE}`, 'Reason: {{ decline.reason | default: "none given" }}', 'The job is back to Approved: assign another contractor.']),
+          text_body: `Hello {{ recipient.name }},\n\n{{ contractor.name }} declined ${JOB_LINE}\nReason: {{ decline.reason | default: "none given" }}\nThe job is back to Approved: assign another contractor.\n\n{{ job.url }}\n`,
+        },
+        push: { title: 'Assignment declined', body: '{{ contractor.name }} declined {{ job.reference }}' },
+        sms: { text_body: '{{ contractor.name }} declined {{ job.reference }}.' },
+      },
+    },
+    {
+      key: 'sla.at_risk',
+      description: "To the agents of the job's branch: a job will miss an SLA rule soon.",
+      events: 'sla.at_risk',
+      audience: 'branch_agents',
+      variables: { ...COMMON, 'recipient.name': 'Priya Shah', 'sla.due_at': '2026-11-24T17:00:00Z', 'sla.rule': 'Emergency: attend within 1 day' },
+      defaults: {
+        email: {
+          subject: 'SLA at risk: {{ job.reference }} is due {{ sla.due_at }}',
+          mjml: mjml('A job is at risk of missing its SLA', ['Hello {{ recipient.name }},', JOB_LINE, 'Rule: {{ sla.rule }}. Due: {{ sla.due_at }} (UTC).']),
+          text_body: `Hello {{ recipient.name }},\n\n${JOB_LINE}\nRule: {{ sla.rule }}. Due: {{ sla.due_at }} (UTC).\n\n{{ job.url }}\n`,
+        },
+        push: { title: 'SLA at risk', body: '{{ job.reference }} due {{ sla.due_at }}' },
+        sms: { text_body: 'SLA at risk: {{ job.reference }} due {{ sla.due_at }}.' },
+      },
+    },
+    {
+      key: 'sla.breached',
+      description: "To the agents of the job's branch: a job missed an SLA rule.",
+      events: 'sla.breached',
+      audience: 'branch_agents',
+      variables: { ...COMMON, 'recipient.name': 'Priya Shah', 'sla.due_at': '2026-11-24T17:00:00Z', 'sla.rule': 'Emergency: attend within 1 day' },
+      defaults: {
+        email: {
+          subject: 'SLA breached: {{ job.reference }}',
+          mjml: mjml('A job missed its SLA', ['Hello {{ recipient.name }},', JOB_LINE, 'Rule: {{ sla.rule }}. It was due {{ sla.due_at }} (UTC).']),
+          text_body: `Hello {{ recipient.name }},\n\n${JOB_LINE}\nRule: {{ sla.rule }}. It was due {{ sla.due_at }} (UTC).\n\n{{ job.url }}\n`,
+        },
+        push: { title: 'SLA breached', body: '{{ job.reference }} was due {{ sla.due_at }}' },
+        sms: { text_body: 'SLA breached: {{ job.reference }} was due {{ sla.due_at }}.' },
+      },
+    },
+    {
+      key: 'contractor.certificate_expiring',
+      description: "To the agency's administrators: a contractor certificate expires soon.",
+      events: 'contractor.certificate_expiring',
+      audience: 'agency_admins',
+      variables: {
+        'recipient.name': 'Alex Morgan',
+        'agency.name': 'Northwind Lettings',
+        'contractor.name': 'Fletcher Plumbing',
+        'certificate.type': 'gas_safe',
+        'certificate.reference': 'GS-554433',
+        'certificate.expires_on': '2026-12-15',
+        'contractor.url': 'https://app.caretaker.test/contractors/8a1d2f70-3c1e-4f5e-9a51-6f7e2b9d0c44',
+      },
+      defaults: {
+        email: {
+          subject: 'Certificate expiring: {{ contractor.name }} ({{ certificate.type }}) on {{ certificate.expires_on }}',
+          mjml: mjml('A contractor certificate expires soon', [
+            'Hello {{ recipient.name }},',
+            'The {{ certificate.type }} certificate {{ certificate.reference }} of {{ contractor.name }} expires on {{ certificate.expires_on }}.',
+            'Ask the contractor for the renewed certificate before assigning them more work.',
+          ], 'Open the contractor').replace(/\{\{ job\.url \}\}/g, '{{ contractor.url }}').replace('Reference {{ job.reference }}.', ''),
+          text_body: 'Hello {{ recipient.name }},\n\nThe {{ certificate.type }} certificate {{ certificate.reference }} of {{ contractor.name }} expires on {{ certificate.expires_on }}.\n\n{{ contractor.url }}\n',
+        },
+        push: { title: 'Certificate expiring', body: '{{ contractor.name }}: {{ certificate.type }} on {{ certificate.expires_on }}' },
+        sms: { text_body: '{{ contractor.name }}: {{ certificate.type }} certificate expires {{ certificate.expires_on }}.' },
+      },
+    },
+  ] as MessageKind[]).map((k) => [k.key, k]),
+);
+
+/** Template id on the wire: `<kind>.<channel>`, e.g. `job.visit_booked.email`. */
+export function templateId(key: string, channel: Channel): string {
+  return `${key}.${channel}`;
+}
+
+/** Splits a template id; undefined when the kind or channel is unknown. */
+export function parseTemplateId(id: string): { kind: MessageKind; channel: Channel } | undefined {
+  const dot = id.lastIndexOf('.');
+  if (dot < 0) return undefined;
+  const channel = id.slice(dot + 1) as Channel;
+  const kind = MESSAGE_KINDS[id.slice(0, dot)];
+  if (!kind || !(CHANNELS as readonly string[]).includes(channel)) return undefined;
+  return { kind, channel };
+}
+
+/** Turns the flat `a.b` sample map into the nested object Liquid renders with. */
+export function nestVariables(flat: Record<string, string | null>): Record<string, unknown> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [path, value] of Object.entries(flat)) {
+    const [head, tail] = path.split('.') as [string, string];
+    (out[head] ??= {})[tail] = value;
+  }
+  return out;
+}
