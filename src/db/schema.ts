@@ -505,6 +505,7 @@ export interface Database {
   rate_limit_overrides: RateLimitOverrideTable;
   outbox: OutboxTable;
   event_handler_runs: EventHandlerRunTable;
+  security_blacklist: SecurityBlacklistTable;
 }
 
 export type User = Selectable<UserTable>;
@@ -513,3 +514,23 @@ export type UserUpdate = Updateable<UserTable>;
 export type Job = Selectable<JobTable>;
 export type NewJob = Insertable<JobTable>;
 export type AuthToken = Selectable<AuthTokenTable>;
+
+/** A blacklist entry (migration 0100 of 2026-11-23; docs/security.md "Blacklist"). */
+export interface SecurityBlacklistTable {
+  id: Generated<number>;
+  uuid: string;
+  kind: 'ip' | 'cidr' | 'account';
+  /** Normalised address ('ip') or range ('cidr'); null for accounts. */
+  value: string | null;
+  user_id: number | null;
+  /** Agency of the blocked account; null for addresses (platform-wide). */
+  agency_id: number | null;
+  reason: string;
+  /** null for automatic entries. */
+  added_by_user_id: number | null;
+  automatic: Generated<boolean>;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+  removed_at: Timestamp | null;
+  removed_by_user_id: number | null;
+}
