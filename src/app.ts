@@ -10,12 +10,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { AppDeps } from './app-deps.ts';
 import { errorBody } from './http/envelope.ts';
-import { errorHandler } from './http/error-handler.ts';
+import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
+import { boundIntegers } from './http/input-guard.ts';
 import { registerDocsRoutes, registerOpenApi } from './http/openapi.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
 import type { App } from './http/route-types.ts';
-import { validatorCompiler } from './http/validation.ts';
+import { parseFormBody, validatorCompiler } from './http/validation.ts';
 import { activityLogRoutes } from './modules/admin/activity-log.routes.ts';
 import { branchesRoutes } from './modules/admin/branches.routes.ts';
 import { rateLimitRoutes } from './modules/admin/rate-limits.routes.ts';
@@ -79,6 +80,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // During shutdown the pipeline's draining check answers 503 in the spec's envelope.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors raised by the router before any route runs (over-long or malformed paths) get the
+    // spec's envelope too (SECURITY.md promise 27).
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -89,12 +93,16 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
+    // int32 bounds on every request integer without its own (SECURITY.md promise 27).
+    const schema = route.schema as Record<string, unknown> | undefined;
+    for (const part of ['body', 'querystring', 'params']) boundIntegers(schema?.[part]);
     routes.push(route as RouteOptions);
   });
   app.addHook('onReady', async () => assertRoutePermissions(routes));
 
   await app.register(cookie);
-  await app.register(formbody);
+  // Form bodies are coerced like query strings (src/http/validation.ts).
+  await app.register(formbody, { parser: parseFormBody });
   // Multipart uploads: the largest configured limit here; each upload route checks its own
   // (documents, photos, banners). The CSRF token of a multipart request goes in X-CSRF-Token.
   const { documentMaxBytes, photoMaxBytes, bannerMaxBytes } = deps.config.uploads;

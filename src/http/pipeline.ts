@@ -2,8 +2,9 @@
  * The request pipeline (ARCHITECTURE.md "Request flow"), registered once on the root instance:
  *
  * onRequest: draining check -> rate limit per IP -> authenticate -> rate limit per account ->
- * authorize (route's permission key; 403 before any body is read) ; preValidation: CSRF on POST,
- * PUT and DELETE ; onSend: rate-limit and security headers.
+ * authorize (route's permission key; 403 before any body is read) ; preValidation: NUL and lone
+ * surrogates refused, unknown body fields named in X-Ignored-Fields, CSRF on POST, PUT and
+ * DELETE ; onSend: rate-limit and security headers.
  *
  * Every route declares `config.permission`; `assertRoutePermissions` refuses to start otherwise.
  */
@@ -15,6 +16,8 @@ import { isValidRoutePermission } from '../permissions/catalogue.ts';
 import type { AuthContext } from './auth-context.ts';
 import { consumeCsrfToken, presentedCsrfToken } from './csrf.ts';
 import { AppError } from './errors.ts';
+import { reportIgnoredFields } from './ignored-fields.ts';
+import { assertCleanInput } from './input-guard.ts';
 import { rateLimitError, rateLimitHeaders, type LimitResult } from './rate-limit.ts';
 
 declare module 'fastify' {
@@ -122,8 +125,11 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     }
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', async (request, reply) => {
+    // NUL and lone surrogates anywhere in path, query or body: 400 before any other work.
+    assertCleanInput(request);
     if (!WRITE_METHODS.has(request.method)) return;
+    reportIgnoredFields(request, reply);
     // A write without a body (CSRF token in the header) validates as an empty object, so a route's
     // required fields are reported by name instead of "body".
     if (request.body === undefined || request.body === null) request.body = {};

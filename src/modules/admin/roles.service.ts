@@ -87,14 +87,15 @@ async function guard(deps: AppDeps, auth: AuthContext, actor: Actor, role: repo.
     const held = role.permissions.filter((k) => !auth.permissions.has(k));
     if (held.length > 0) throw await deny(deps, actor, change.op, 'held_keys', roleId, { keys: held });
   }
-  const platform = role ? isPlatformRole(role) : change.newAgencyId === null;
-  const platformKeys = (change.granted ?? []).filter((k) => PLATFORM_KEYS.has(k));
-  if (!platform && platformKeys.length > 0) throw await deny(deps, actor, change.op, 'platform_key', roleId, { keys: platformKeys });
+
   if (change.newLevel !== undefined && change.newLevel >= auth.level) {
     throw await deny(deps, actor, change.op, 'level', roleId, { requested_level: change.newLevel, own_level: auth.level });
   }
   const unheld = (change.granted ?? []).filter((k) => !auth.permissions.has(k));
   if (unheld.length > 0) throw await deny(deps, actor, change.op, 'unheld_keys', roleId, { keys: unheld });
+  const platform = role ? isPlatformRole(role) : change.newAgencyId === null;
+  const platformKeys = (change.granted ?? []).filter((k) => PLATFORM_KEYS.has(k));
+  if (!platform && platformKeys.length > 0) throw await deny(deps, actor, change.op, 'platform_key', roleId, { keys: platformKeys });
 }
 
 /** A role visible to the caller, or 404 "Role not found". */
