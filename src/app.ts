@@ -14,6 +14,7 @@ import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
 import { boundIntegers } from './http/input-guard.ts';
 import { registerDocsRoutes, registerOpenApi } from './http/openapi.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
 import type { App } from './http/route-types.ts';
 import { parseFormBody, validatorCompiler } from './http/validation.ts';
@@ -39,6 +40,7 @@ import { addressesRoutes } from './modules/addresses/addresses.routes.ts';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.ts';
 import { contractorsRoutes } from './modules/contractors/contractors.routes.ts';
 import { gdprRoutes } from './modules/gdpr/gdpr.routes.ts';
+import { BlacklistGuard, blacklistRoutes, loginThrottleTripped } from './modules/security/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -100,6 +102,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   app.addHook('onReady', async () => assertRoutePermissions(routes));
 
+  await registerSecurityHeaders(app);
   await app.register(cookie);
   // Form bodies are coerced like query strings (src/http/validation.ts).
   await app.register(formbody, { parser: parseFormBody });
@@ -111,7 +114,13 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     throwFileSizeLimit: true,
   });
   await registerOpenApi(app, deps.config.version);
-  registerPipeline(app, deps, lifecycle);
+  // The blacklist is checked first in the pipeline, from an in-process copy (SECURITY.md promise 28).
+  const blacklist = new BlacklistGuard(deps);
+  await blacklist.start();
+  app.addHook('onClose', async () => blacklist.stop());
+  deps.onLoginThrottled = (ip) => loginThrottleTripped(deps, blacklist, ip);
+  deps.accountBlocked = (userId) => blacklist.isAccountBlocked(userId);
+  registerPipeline(app, deps, lifecycle, blacklist);
   registerMetrics(app, deps);
 
   const modules: Array<(app: App) => Promise<void>> = [
@@ -137,6 +146,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     branchesRoutes(deps),
     rateLimitRoutes(deps, routes),
     branchAgentsRoutes(deps),
+    blacklistRoutes(deps, blacklist),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -41,6 +41,15 @@ declare module 'fastify' {
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
+/** What the pipeline asks the blacklist (src/modules/security BlacklistGuard). */
+export interface BlockCheck {
+  isAddressBlocked(ip: string): Promise<boolean>;
+  isAccountBlocked(userId: number): Promise<boolean>;
+}
+
+/** 403 for a blacklisted address or account (the same text for both, no detail). */
+const blocked = () => new AppError('forbidden', 'Access denied');
+
 /** Draining flag shared with the shutdown code: true once SIGTERM arrives. */
 export interface Lifecycle {
   draining: boolean;
@@ -74,8 +83,9 @@ export function assertRoutePermissions(routes: RouteOptions[]): void {
 /**
  * Registers the pipeline hooks on the root instance.
  * @param lifecycle the draining flag set on SIGTERM
+ * @param blacklist the blacklist copy checked first on every request (src/modules/security)
  */
-export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle: Lifecycle): void {
+export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle: Lifecycle, blacklist?: BlockCheck): void {
   const { limiter, config } = deps;
   app.decorateRequest('auth', null);
   app.decorateRequest('rateLimit', null);
@@ -91,6 +101,8 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
       void reply.header('connection', 'close');
       throw new AppError('unavailable', 'The service is shutting down. Please retry.');
     }
+    // Blacklisted address: refused before any database or rate-limit work (in-process copy).
+    if (blacklist && (await blacklist.isAddressBlocked(request.ip))) throw blocked();
     const cfg = request.routeOptions.config;
     const route = routeKey(request);
     // An administrator's override of this route (GET/PUT /api/admin/rate-limits) wins.
@@ -107,12 +119,14 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
       // Public routes may still tell an authenticated caller more (status details).
       if (presented.authorization || presented.sessionCookie) {
         request.auth = await authenticate(deps, presented).catch(() => null);
+        if (request.auth && blacklist && (await blacklist.isAccountBlocked(request.auth.userId))) throw blocked();
       }
       return;
     }
     if (permission === 'bearer' && !presented.authorization) throw new AppError('invalid_bearer');
     const auth = await authenticate(deps, permission === 'bearer' ? { authorization: presented.authorization } : presented);
     request.auth = auth;
+    if (blacklist && (await blacklist.isAccountBlocked(auth.userId))) throw blocked();
     await count(request, `acct:${route}:${auth.userId}`, limits.accountMax ?? config.rateLimit.accountMax, windowS);
 
     if (permission !== 'authenticated' && permission !== 'bearer' && !auth.permissions.has(permission)) {

@@ -69,6 +69,8 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.agents.job-assignment.manage', description: 'Give a job an owning agent', roles: STAFF },
   { key: 'api.admin.rate-limits.manage', description: 'Read and change the rate-limit settings of every route', roles: ['sysops'], platform: true },
   { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper; SysOps or a global role made by SysOps)', roles: ['sysops'], platform: true },
+  // Security (blacklist): SysOps block addresses and any account; agency admins their agency's accounts.
+  { key: 'api.security.blacklist.manage', description: "List, add and lift blacklist entries (SysOps: addresses, CIDR ranges and accounts; agency admins: the agency's accounts)", roles: ADMINS },
 ];
 
 /** The platform-wide keys (see PermissionDef.platform). */

@@ -63,6 +63,7 @@ async function checkCredentials(deps: AppDeps, creds: Credentials, meta: Request
       userId: null,
       userName: creds.email.slice(0, 254),
     });
+    if (byIp && !byIp.allowed) await deps.onLoginThrottled?.(meta.ip).catch(() => undefined);
     throw rateLimitError(!byAccount.allowed ? byAccount : byIp!);
   }
 
@@ -92,6 +93,7 @@ async function checkCredentials(deps: AppDeps, creds: Credentials, meta: Request
     throw forbidden(message);
   };
   if (account.status !== 'active') await refuse('disabled', 'This account is disabled');
+  if (await deps.accountBlocked?.(account.id)) await refuse('blacklisted', 'Access denied');
   if (config.playground && !['sysops', 'api'].includes(account.role_code)) {
     await refuse('playground', 'Only SysOps and API accounts may log in on the API playground');
   }
