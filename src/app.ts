@@ -10,12 +10,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { AppDeps } from './app-deps.ts';
 import { errorBody } from './http/envelope.ts';
-import { errorHandler } from './http/error-handler.ts';
+import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
+import { boundIntegers } from './http/input-guard.ts';
 import { registerDocsRoutes, registerOpenApi } from './http/openapi.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
 import type { App } from './http/route-types.ts';
-import { validatorCompiler } from './http/validation.ts';
+import { parseFormBody, validatorCompiler } from './http/validation.ts';
 import { activityLogRoutes } from './modules/admin/activity-log.routes.ts';
 import { branchesRoutes } from './modules/admin/branches.routes.ts';
 import { rateLimitRoutes } from './modules/admin/rate-limits.routes.ts';
@@ -47,6 +49,7 @@ import { reportSubscriptionsRoutes, reportsRoutes } from './modules/reports/inde
 import { weatherRoutes } from './modules/weather/index.ts';
 import { messagingRoutes } from './modules/messaging/index.ts';
 import { noticesRoutes } from './modules/notices/index.ts';
+import { BlacklistGuard, blacklistRoutes, loginThrottleTripped } from './modules/security/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -88,6 +91,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // During shutdown the pipeline's draining check answers 503 in the spec's envelope.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors raised by the router before any route runs (over-long or malformed paths) get the
+    // spec's envelope too (SECURITY.md promise 27).
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -98,12 +104,17 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
+    // int32 bounds on every request integer without its own (SECURITY.md promise 27).
+    const schema = route.schema as Record<string, unknown> | undefined;
+    for (const part of ['body', 'querystring', 'params']) boundIntegers(schema?.[part]);
     routes.push(route as RouteOptions);
   });
   app.addHook('onReady', async () => assertRoutePermissions(routes));
 
+  await registerSecurityHeaders(app);
   await app.register(cookie);
-  await app.register(formbody);
+  // Form bodies are coerced like query strings (src/http/validation.ts).
+  await app.register(formbody, { parser: parseFormBody });
   // Multipart uploads: the largest configured limit here; each upload route checks its own
   // (documents, photos, banners). The CSRF token of a multipart request goes in X-CSRF-Token.
   const { documentMaxBytes, photoMaxBytes, bannerMaxBytes } = deps.config.uploads;
@@ -112,7 +123,13 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     throwFileSizeLimit: true,
   });
   await registerOpenApi(app, deps.config.version);
-  registerPipeline(app, deps, lifecycle);
+  // The blacklist is checked first in the pipeline, from an in-process copy (SECURITY.md promise 28).
+  const blacklist = new BlacklistGuard(deps);
+  await blacklist.start();
+  app.addHook('onClose', async () => blacklist.stop());
+  deps.onLoginThrottled = (ip) => loginThrottleTripped(deps, blacklist, ip);
+  deps.accountBlocked = (userId) => blacklist.isAccountBlocked(userId);
+  registerPipeline(app, deps, lifecycle, blacklist);
   registerMetrics(app, deps);
 
   const modules: Array<(app: App) => Promise<void>> = [
@@ -148,6 +165,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     weatherRoutes(deps),
     messagingRoutes(deps),
     noticesRoutes(deps),
+    blacklistRoutes(deps, blacklist),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -37,6 +37,16 @@ export interface Config {
   };
   /** Proxy addresses (IPs or CIDRs) whose X-Forwarded-For is believed; empty means none. */
   trustProxy: string[];
+  /** The security blacklist (docs/security.md "Blacklist"). */
+  blacklist: {
+    /** Seconds an instance trusts its cached copy before reloading it (changes elsewhere arrive at once through Redis). */
+    refreshS: number;
+    /** Login-throttle trips of one address within autoWindowS that add an automatic entry. */
+    autoTrips: number;
+    autoWindowS: number;
+    /** Lifetime of an automatic entry in seconds. */
+    autoTtlS: number;
+  };
   /** Only SysOps and API accounts may log in (spec 4.1 rule 3). */
   playground: boolean;
   /** pino log level. */
@@ -207,6 +217,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       loginWindowS: int(env, 'CARETAKER_LOGIN_WINDOW_S', 900, 1, 3600),
     },
     trustProxy,
+    blacklist: {
+      refreshS: int(env, 'CARETAKER_BLACKLIST_REFRESH_S', 30, 1, 3600),
+      autoTrips: int(env, 'CARETAKER_BLACKLIST_AUTO_TRIPS', 5, 1, 1000),
+      autoWindowS: int(env, 'CARETAKER_BLACKLIST_AUTO_WINDOW_S', 3600, 60, 86_400),
+      autoTtlS: int(env, 'CARETAKER_BLACKLIST_AUTO_TTL_S', 86_400, 60, 31_536_000),
+    },
     playground: bool(env, 'CARETAKER_PLAYGROUND', false),
     logLevel,
     cookieSecure: bool(env, 'CARETAKER_COOKIE_SECURE', true),

@@ -604,6 +604,7 @@ export interface Database {
   notification_preferences: NotificationPreferenceTable;
   notices: NoticeTable;
   notice_reads: NoticeReadTable;
+  security_blacklist: SecurityBlacklistTable;
 }
 
 export type User = Selectable<UserTable>;
@@ -692,4 +693,24 @@ export interface ReportSubscriptionTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   deleted_at: Timestamp | null;
+}
+
+/** A blacklist entry (migration 0100 of 2026-11-23; docs/security.md "Blacklist"). */
+export interface SecurityBlacklistTable {
+  id: Generated<number>;
+  uuid: string;
+  kind: 'ip' | 'cidr' | 'account';
+  /** Normalised address ('ip') or range ('cidr'); null for accounts. */
+  value: string | null;
+  user_id: number | null;
+  /** Agency of the blocked account; null for addresses (platform-wide). */
+  agency_id: number | null;
+  reason: string;
+  /** null for automatic entries. */
+  added_by_user_id: number | null;
+  automatic: Generated<boolean>;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+  removed_at: Timestamp | null;
+  removed_by_user_id: number | null;
 }

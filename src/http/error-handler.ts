@@ -38,6 +38,7 @@ export function renderError(err: unknown): { status: number; body: Record<string
     case 'FST_REQ_FILE_TOO_LARGE':
     case 'FST_FILES_LIMIT':
     case 'FST_PARTS_LIMIT':
+    case 'FST_FIELDS_LIMIT':
       return { status: 413, body: errorBody('Request body is too large'), log: false };
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { status: 400, body: errorBody('Malformed JSON in request body'), log: false };
@@ -73,4 +74,16 @@ export function errorHandler(err: unknown, request: FastifyRequest, reply: Fasti
   if (err instanceof AppError && err.headers) void reply.headers(err.headers);
   if (log) request.log.error({ err }, 'request failed');
   void reply.status(status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Fastify's `frameworkErrors`: failures of the router before a route is chosen, in the envelope.
+ * FST_ERR_MAX_PARAM_LENGTH (a path parameter over 100 characters): 414 'Request path is too long';
+ * FST_ERR_BAD_URL (a path that does not decode): 400 'Malformed request path'; anything else 400.
+ * The path is never echoed back.
+ */
+export function frameworkErrorHandler(err: unknown, _request: FastifyRequest, reply: FastifyReply): void {
+  const code = (err as { code?: string } | null)?.code;
+  const [status, text] = code === 'FST_ERR_MAX_PARAM_LENGTH' ? [414, 'Request path is too long'] : [400, 'Malformed request path'];
+  void reply.status(status).type('application/json; charset=utf-8').header('x-content-type-options', 'nosniff').send(errorBody(text));
 }

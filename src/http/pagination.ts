@@ -3,11 +3,11 @@ import { Type, type Static } from 'typebox';
 
 export const Pagination = {
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'page size (1 to 200)' }),
-  offset: Type.Integer({ minimum: 0, default: 0, description: 'rows to skip (>= 0)' }),
+  offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'rows to skip (0 to 1,000,000)' }),
 };
 
 export const PaginationQuery = Type.Object(Pagination, { additionalProperties: false });
 export type PaginationQuery = Static<typeof PaginationQuery>;
 
-/** An ISO date (YYYY-MM-DD) query filter. */
+/** An ISO date (YYYY-MM-DD, years 1900 to 2999: src/lib/dates.ts) query filter. */
 export const IsoDate = (description: string) => Type.String({ format: 'date', description });

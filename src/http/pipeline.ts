@@ -2,8 +2,9 @@
  * The request pipeline (ARCHITECTURE.md "Request flow"), registered once on the root instance:
  *
  * onRequest: draining check -> rate limit per IP -> authenticate -> rate limit per account ->
- * authorize (route's permission key; 403 before any body is read) ; preValidation: CSRF on POST,
- * PUT and DELETE ; onSend: rate-limit and security headers.
+ * authorize (route's permission key; 403 before any body is read) ; preValidation: NUL and lone
+ * surrogates refused, unknown body fields named in X-Ignored-Fields, CSRF on POST, PUT and
+ * DELETE ; onSend: rate-limit and security headers.
  *
  * Every route declares `config.permission`; `assertRoutePermissions` refuses to start otherwise.
  */
@@ -15,6 +16,8 @@ import { isValidRoutePermission } from '../permissions/catalogue.ts';
 import type { AuthContext } from './auth-context.ts';
 import { consumeCsrfToken, presentedCsrfToken } from './csrf.ts';
 import { AppError } from './errors.ts';
+import { reportIgnoredFields } from './ignored-fields.ts';
+import { assertCleanInput } from './input-guard.ts';
 import { rateLimitError, rateLimitHeaders, type LimitResult } from './rate-limit.ts';
 
 declare module 'fastify' {
@@ -37,6 +40,15 @@ declare module 'fastify' {
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+
+/** What the pipeline asks the blacklist (src/modules/security BlacklistGuard). */
+export interface BlockCheck {
+  isAddressBlocked(ip: string): Promise<boolean>;
+  isAccountBlocked(userId: number): Promise<boolean>;
+}
+
+/** 403 for a blacklisted address or account (the same text for both, no detail). */
+const blocked = () => new AppError('forbidden', 'Access denied');
 
 /** Draining flag shared with the shutdown code: true once SIGTERM arrives. */
 export interface Lifecycle {
@@ -71,8 +83,9 @@ export function assertRoutePermissions(routes: RouteOptions[]): void {
 /**
  * Registers the pipeline hooks on the root instance.
  * @param lifecycle the draining flag set on SIGTERM
+ * @param blacklist the blacklist copy checked first on every request (src/modules/security)
  */
-export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle: Lifecycle): void {
+export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle: Lifecycle, blacklist?: BlockCheck): void {
   const { limiter, config } = deps;
   app.decorateRequest('auth', null);
   app.decorateRequest('rateLimit', null);
@@ -88,6 +101,8 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
       void reply.header('connection', 'close');
       throw new AppError('unavailable', 'The service is shutting down. Please retry.');
     }
+    // Blacklisted address: refused before any database or rate-limit work (in-process copy).
+    if (blacklist && (await blacklist.isAddressBlocked(request.ip))) throw blocked();
     const cfg = request.routeOptions.config;
     const route = routeKey(request);
     // An administrator's override of this route (GET/PUT /api/admin/rate-limits) wins.
@@ -104,12 +119,14 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
       // Public routes may still tell an authenticated caller more (status details).
       if (presented.authorization || presented.sessionCookie) {
         request.auth = await authenticate(deps, presented).catch(() => null);
+        if (request.auth && blacklist && (await blacklist.isAccountBlocked(request.auth.userId))) throw blocked();
       }
       return;
     }
     if (permission === 'bearer' && !presented.authorization) throw new AppError('invalid_bearer');
     const auth = await authenticate(deps, permission === 'bearer' ? { authorization: presented.authorization } : presented);
     request.auth = auth;
+    if (blacklist && (await blacklist.isAccountBlocked(auth.userId))) throw blocked();
     await count(request, `acct:${route}:${auth.userId}`, limits.accountMax ?? config.rateLimit.accountMax, windowS);
 
     if (permission !== 'authenticated' && permission !== 'bearer' && !auth.permissions.has(permission)) {
@@ -122,8 +139,11 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     }
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', async (request, reply) => {
+    // NUL and lone surrogates anywhere in path, query or body: 400 before any other work.
+    assertCleanInput(request);
     if (!WRITE_METHODS.has(request.method)) return;
+    reportIgnoredFields(request, reply);
     // A write without a body (CSRF token in the header) validates as an empty object, so a route's
     // required fields are reported by name instead of "body".
     if (request.body === undefined || request.body === null) request.body = {};

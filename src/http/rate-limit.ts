@@ -106,6 +106,16 @@ export class RateLimitStore {
     return toResult(res, max, res.consumedPoints < max);
   }
 
+  /**
+   * Gives back `points` counted against `key` (a reservation that turned out not to be a failure).
+   * Works on the memory and the Redis store alike; a Redis error is ignored (the count only errs
+   * towards refusing).
+   */
+  async refund(key: string, max: number, windowS: number, points = 1): Promise<void> {
+    const { primary, fallback } = this.pair(max, windowS);
+    await Promise.allSettled(primary === fallback ? [primary.reward(key, points)] : [primary.reward(key, points), fallback.reward(key, points)]);
+  }
+
   /** Forgets the count of `key` (after a successful login, for example). */
   async reset(key: string, max: number, windowS: number): Promise<void> {
     const { primary, fallback } = this.pair(max, windowS);

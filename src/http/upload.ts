@@ -5,6 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { AppError, invalidParam } from './errors.ts';
+import { findBadText, isBadText } from './input-guard.ts';
 
 /** The upload as read from the multipart body. */
 export interface Upload {
@@ -20,7 +21,10 @@ export interface Upload {
  * @param tooLargeMessage the 413 text (default: the error handler's "Request body is too large")
  * @returns the file bytes, the client's file name and the text fields
  * @throws 400 'Invalid or missing required parameter: file' when the body is not multipart, has
- *   no `file` part, or carries a file under another name or a second file; 413 above maxBytes
+ *   no `file` part, carries a file under another name or a second file, or cannot be parsed at all
+ *   (no boundary, truncated, mismatched boundary, bad part headers: every parser failure is a 400,
+ *   SECURITY.md promise 27); 400 naming a text field or `file` (its name) holding a NUL or a lone
+ *   surrogate; 413 above maxBytes or over the part limits
  */
 export async function readUpload(request: FastifyRequest, maxBytes: number, tooLargeMessage?: string): Promise<Upload> {
   if (!request.isMultipart()) throw invalidParam('file');
@@ -37,11 +41,17 @@ export async function readUpload(request: FastifyRequest, maxBytes: number, tooL
       }
     }
   } catch (err) {
-    if (tooLargeMessage && (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+    const code = (err as { code?: string }).code;
+    if (tooLargeMessage && code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new AppError('payload_too_large', tooLargeMessage);
     }
-    throw err;
+    if (err instanceof AppError || code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw err;
+    // Anything else comes from the multipart parser (busboy): the body is malformed.
+    throw invalidParam('file');
   }
   if (!file) throw invalidParam('file');
+  if (file.filename !== undefined && isBadText(file.filename)) throw invalidParam('file');
+  const bad = findBadText(fields);
+  if (bad !== undefined) throw invalidParam(bad);
   return { data: file.data, filename: file.filename, fields };
 }

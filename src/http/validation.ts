@@ -7,6 +7,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isValidIsoDate, isValidIsoDateTime } from '../lib/dates.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -19,16 +20,54 @@ function makeAjv(coerce: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv);
+  // One date parser with a valid range (src/lib/dates.ts): years 1900 to 2999 only.
+  ajv.addFormat('date', { type: 'string', validate: isValidIsoDate });
+  ajv.addFormat('date-time', { type: 'string', validate: isValidIsoDateTime });
   return ajv;
 }
 
 const stringAjv = makeAjv(true);
 const bodyAjv = makeAjv(false);
+/** Form-encoded bodies: coerced like query strings (spec 5.3 lets a form carry csrf_token), unknown fields dropped. */
+const formAjv = (() => {
+  const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: true, allErrors: false, strict: false });
+  addFormats(ajv);
+  ajv.addFormat('date', { type: 'string', validate: isValidIsoDate });
+  ajv.addFormat('date-time', { type: 'string', validate: isValidIsoDateTime });
+  return ajv;
+})();
 
-/** Fastify validator compiler choosing the Ajv by the part of the request. */
+/** Marks a parsed body as form-encoded (non-enumerable, so it is never a field). */
+const FORM_BODY = Symbol('form-encoded body');
+
+/**
+ * Parser of `application/x-www-form-urlencoded` bodies for @fastify/formbody: the fields, marked
+ * so that the body validator coerces them like a query string (`priority=4` is the number 4).
+ */
+export function parseFormBody(text: string): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(text)) {
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
+    const prev = fields[key];
+    fields[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  Object.defineProperty(fields, FORM_BODY, { value: true, enumerable: false });
+  return fields;
+}
+
+/** Fastify validator compiler choosing the Ajv by the part of the request (and, for bodies, by JSON or form). */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : stringAjv;
-  return ajv.compile(schema as object) as ValidateFunction;
+  if (httpPart !== 'body') return stringAjv.compile(schema as object) as ValidateFunction;
+  const strict = bodyAjv.compile(schema as object);
+  let loose: ValidateFunction | undefined;
+  const validate = ((data: unknown) => {
+    const isForm = data !== null && typeof data === 'object' && FORM_BODY in data;
+    const fn = isForm ? (loose ??= formAjv.compile(schema as object)) : strict;
+    const ok = fn(data);
+    validate.errors = fn.errors;
+    return ok;
+  }) as ValidateFunction;
+  return validate;
 };
 
 interface AjvLikeError {

@@ -11,6 +11,11 @@ export interface PermissionDef {
   key: string;
   description: string;
   roles: BuiltinRole[];
+  /**
+   * A platform-wide key (it reads or changes every agency): held only by platform roles (SysOps
+   * and global custom roles made by SysOps), never by an agency's role (SECURITY.md promise 25).
+   */
+  platform?: true;
 }
 
 const STAFF: BuiltinRole[] = ['sysops', 'admin', 'agent'];
@@ -32,7 +37,9 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.jobs.update.manage', description: 'Edit the fields of jobs one may write (own branch, agency)', roles: [...STAFF, 'api'] },
   { key: 'api.jobs.transitions.manage', description: 'Move jobs between statuses and cancel them; the transition map decides which moves each party (staff, contractor, tenant) may make', roles: ALL },
   { key: 'api.jobs.assignment.manage', description: 'Assign jobs to contractors with a time slot and date', roles: [...STAFF, 'api'] },
-  { key: 'api.jobs.assignment.respond', description: 'Accept or decline one\'s own job assignments (contractors)', roles: ['contractor'] },
+  // Admins and SysOps hold it too so that they may create contractor accounts (nobody assigns a
+  // role holding a key they lack); the service still lets only the job's contractor respond.
+  { key: 'api.jobs.assignment.respond', description: 'Accept or decline one\'s own job assignments (contractors)', roles: ['contractor', ...ADMINS] },
   { key: 'api.jobs.delete.manage', description: 'Soft-delete closed or cancelled jobs (DELETE /api/jobs/{uuid}?soft_delete=true)', roles: ADMINS },
   { key: 'api.jobs.time-ranges.admin', description: 'Create, rename and retire job time-range slots (agency admins: their agency\'s slots; SysOps: the global ones)', roles: ADMINS },
   { key: 'api.users.manage', description: 'Create, read, update, list, disable, enable and invite the users of one\'s agency (below one\'s own level)', roles: ADMINS },
@@ -60,8 +67,8 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.admin.branches.manage', description: 'Create, rename, close and reopen branches of the agency', roles: ADMINS },
   { key: 'api.agents.view', description: 'List the agents of the agency\'s branches', roles: STAFF },
   { key: 'api.agents.job-assignment.manage', description: 'Give a job an owning agent', roles: STAFF },
-  { key: 'api.admin.rate-limits.manage', description: 'Read and change the rate-limit settings of every route', roles: ['sysops'] },
-  { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper)', roles: ['sysops', 'api'] },
+  { key: 'api.admin.rate-limits.manage', description: 'Read and change the rate-limit settings of every route', roles: ['sysops'], platform: true },
+  { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper; SysOps or a global role made by SysOps)', roles: ['sysops'], platform: true },
   // Outbound webhooks (docs/webhooks.md)
   { key: 'api.webhooks.manage', description: "Manage the agency's outbound webhook endpoints, rotate their secrets, read and retry deliveries", roles: ['admin'] },
   // SLA breach detection (docs/sla.md).
@@ -69,7 +76,7 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.sla.view', description: 'Read the SLA clocks of a job one may see', roles: [...STAFF, 'api'] },
   { key: 'api.sla.compliance.view', description: 'Read the SLA compliance report over the jobs one may see', roles: [...STAFF, 'api'] },
   { key: 'api.sla.settings.manage', description: "Read and change the agency's SLA settings (UK region for working days, at-risk share)", roles: ADMINS },
-  { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper)', roles: ['sysops', 'api'] },  // Insight: dashboard, analytics, reports, search, weather (docs/insight.md).
+  // Insight: dashboard, analytics, reports, search, weather (docs/insight.md).
   { key: 'api.dashboard.view', description: 'Read the dashboard figures of the jobs one may see', roles: ALL },
   { key: 'api.analytics.view', description: 'Read job analytics (volumes, times, first-time fix, cost) over the jobs one may see', roles: [...STAFF, 'api'] },
   { key: 'api.reports.view', description: 'Download the named reports (CSV, XLSX) over the records one may see', roles: [...STAFF, 'api'] },
@@ -82,7 +89,20 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.users.notification-preferences.manage', description: "Read and change one's own notification preferences (channel on or off per message)", roles: ALL },
   { key: 'api.notices.manage', description: 'Publish, edit and withdraw notices of the agency and see who read them', roles: ADMINS },
   { key: 'api.notices.view', description: 'Read the notices addressed to one and mark them read', roles: ALL },
+  // Security (blacklist): SysOps block addresses and any account; agency admins their agency's accounts.
+  { key: 'api.security.blacklist.manage', description: "List, add and lift blacklist entries (SysOps: addresses, CIDR ranges and accounts; agency admins: the agency's accounts)", roles: ADMINS },
 ];
+
+/** The platform-wide keys (see PermissionDef.platform). */
+export const PLATFORM_KEYS: ReadonlySet<string> = new Set(PERMISSIONS.filter((p) => p.platform).map((p) => p.key));
+
+/**
+ * True when a role may hold platform-wide keys: SysOps, or a global (agency-less) custom role.
+ * @param role code, agency and built-in flag of the role
+ */
+export function isPlatformRole(role: { code: string; agency_id: number | null; is_builtin: boolean }): boolean {
+  return role.agency_id === null && (role.code === 'sysops' || !role.is_builtin);
+}
 
 /** Keys by name, for lookups. */
 export const PERMISSION_KEYS: ReadonlySet<string> = new Set(PERMISSIONS.map((p) => p.key));

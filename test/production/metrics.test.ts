@@ -25,10 +25,13 @@ describe('GET /api/system/metrics (Prometheus)', () => {
     expect(text).not.toContain('limit=5');
   });
 
-  it('lets an API account scrape', async () => {
+  it('lets a platform scraper role made by SysOps scrape, not an agency API account', async () => {
     const api = await userClient(t, { role: 'api', agencyId: w.agencyA.id });
-    const res = await api.client.get('/api/system/metrics');
-    expect(res.statusCode).toBe(200);
+    expect((await api.client.get('/api/system/metrics')).statusCode).toBe(403);
+    const role = await w.sysops.client.post('/api/admin/roles', { name: 'Metrics scraper', level: 30, permissions: ['api.system.metrics.view'] });
+    expect(role.statusCode, role.body).toBe(201);
+    const scraper = await userClient(t, { role: role.json().data.code as string });
+    expect((await scraper.client.get('/api/system/metrics')).statusCode).toBe(200);
   });
 
   it('counts rate-limit refusals by route', async () => {

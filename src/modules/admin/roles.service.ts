@@ -5,14 +5,16 @@
  * Anti-escalation, applied to every change of a role (create, update, delete, keys, level):
  * - the role's current level and any new level must be below the caller's own level;
  * - nobody changes their own role;
- * - nobody grants a key they do not hold themselves (keys kept from before are not a grant);
+ * - nobody grants a key they do not hold themselves, nor changes a role that holds one
+ *   (SECURITY.md promise 25);
+ * - platform-wide keys (catalogue `platform`) go only to platform roles (SysOps, global custom);
  * - built-in and global roles are shared by every agency: only SysOps change them;
  * each refusal is 403 and an activity entry `role.deny` with the operation and the reason.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
-import { PERMISSION_KEYS, PERMISSIONS } from '../../permissions/catalogue.ts';
+import { isPlatformRole, PERMISSION_KEYS, PERMISSIONS, PLATFORM_KEYS } from '../../permissions/catalogue.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
 import { agencyScope, conflictOnUnique } from './admin-shared.ts';
 import * as repo from './roles.repository.ts';
@@ -25,6 +27,8 @@ const REASONS = {
   own_role: 'You cannot change your own role',
   level: 'You can only manage roles below your own management level',
   unheld_keys: 'You cannot grant permission keys you do not hold',
+  held_keys: 'You cannot change a role holding permission keys you do not hold',
+  platform_key: 'Platform-wide permission keys belong only to platform roles',
 } as const;
 
 /** Wire shape of a role row. */
@@ -50,7 +54,7 @@ async function deny(deps: AppDeps, actor: Actor, op: Operation, reason: keyof ty
     resourceId: roleId,
     details: { operation: op, reason, ...extra },
   });
-  const detail = reason === 'unheld_keys' ? `${REASONS.unheld_keys}: ${String((extra.keys as string[]).join(', '))}` : REASONS[reason];
+  const detail = Array.isArray(extra.keys) ? `${REASONS[reason]}: ${String((extra.keys as string[]).join(', '))}` : REASONS[reason];
   return forbidden(detail);
 }
 
@@ -63,6 +67,8 @@ export function checkKnownKeys(keys: string[]): string[] {
 
 interface Change {
   op: Operation;
+  /** Where a new role goes (create only): its agency, null for a global role. */
+  newAgencyId?: number | null;
   newLevel?: number | undefined;
   /** Keys the change adds to the role. */
   granted?: string[];
@@ -78,12 +84,18 @@ async function guard(deps: AppDeps, auth: AuthContext, actor: Actor, role: repo.
     if (!isSysOps(auth) && role.agency_id !== auth.agencyId) throw await deny(deps, actor, change.op, 'shared_role', roleId);
     if (role.id === auth.roleId) throw await deny(deps, actor, change.op, 'own_role', roleId);
     if (role.level >= auth.level) throw await deny(deps, actor, change.op, 'level', roleId, { role_level: role.level, own_level: auth.level });
+    const held = role.permissions.filter((k) => !auth.permissions.has(k));
+    if (held.length > 0) throw await deny(deps, actor, change.op, 'held_keys', roleId, { keys: held });
   }
+
   if (change.newLevel !== undefined && change.newLevel >= auth.level) {
     throw await deny(deps, actor, change.op, 'level', roleId, { requested_level: change.newLevel, own_level: auth.level });
   }
   const unheld = (change.granted ?? []).filter((k) => !auth.permissions.has(k));
   if (unheld.length > 0) throw await deny(deps, actor, change.op, 'unheld_keys', roleId, { keys: unheld });
+  const platform = role ? isPlatformRole(role) : change.newAgencyId === null;
+  const platformKeys = (change.granted ?? []).filter((k) => PLATFORM_KEYS.has(k));
+  if (!platform && platformKeys.length > 0) throw await deny(deps, actor, change.op, 'platform_key', roleId, { keys: platformKeys });
 }
 
 /** A role visible to the caller, or 404 "Role not found". */
@@ -136,7 +148,7 @@ export async function createRole(deps: AppDeps, auth: AuthContext, actor: Actor,
     }
     agencyId = auth.agencyId;
   }
-  await guard(deps, auth, actor, null, { op: 'create', newLevel: input.level, granted: keys });
+  await guard(deps, auth, actor, null, { op: 'create', newLevel: input.level, granted: keys, newAgencyId: agencyId });
   if (await repo.nameTaken(deps.db, agencyId, name)) throw conflict(`A role named ${name} already exists`);
   const code = await newRoleCode(deps, agencyId, name);
   const now = deps.clock.now();

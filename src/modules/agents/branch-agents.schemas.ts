@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+import { UserStatus } from '../users/user-status.ts';
 
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 const BRANCH_UUID = "a branch of the caller's agency; only for callers holding api.admin.branches.manage (SysOps: any). Default: the caller's own branch";
@@ -38,7 +39,7 @@ export const Agent = Type.Object(
     name: Type.String(),
     email: Type.String(),
     role: Type.String({ description: 'role name (Agent or a custom role)' }),
-    status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+    status: UserStatus(),
     branch: Type.Object({ uuid: Type.String({ format: 'uuid' }), name: Type.String() }),
   },
   { description: 'A staff account attached to a branch' },

@@ -41,7 +41,9 @@ function failureKeys(email: string, ip: string) {
 }
 
 /**
- * Checks an e-mail and password, throttling failures per account and per IP.
+ * Checks an e-mail and password, throttling failures per account and per IP. The failure is
+ * reserved (counted) atomically BEFORE the password hash is checked and given back on success, so
+ * N parallel wrong passwords check at most the limit (SECURITY.md promise 26).
  * @returns the account row
  * @throws 429 when throttled, 401 'Invalid email or password' (same body for an unknown e-mail and a
  *   wrong password), 403 for a disabled account or a role refused on the playground
@@ -50,9 +52,10 @@ async function checkCredentials(deps: AppDeps, creds: Credentials, meta: Request
   const { limiter, config, clock, db } = deps;
   const rl = config.rateLimit;
   const keys = failureKeys(creds.email, meta.ip);
-  const byAccount = await limiter.peek(keys.account, rl.loginAccountFailures, rl.loginWindowS, { failClosed: true });
-  const byIp = await limiter.peek(keys.ip, rl.loginIpFailures, rl.loginWindowS, { failClosed: true });
-  if (!byAccount.allowed || !byIp.allowed) {
+  const byAccount = await limiter.consume(keys.account, rl.loginAccountFailures, rl.loginWindowS, { failClosed: true });
+  const byIp = byAccount.allowed ? await limiter.consume(keys.ip, rl.loginIpFailures, rl.loginWindowS, { failClosed: true }) : undefined;
+  if (!byAccount.allowed || !byIp?.allowed) {
+    if (byAccount.allowed) await limiter.refund(keys.account, rl.loginAccountFailures, rl.loginWindowS);
     await recordActivity(db, meta, clock.now(), {
       action: `${event}_throttled`,
       resourceType: 'user',
@@ -60,14 +63,13 @@ async function checkCredentials(deps: AppDeps, creds: Credentials, meta: Request
       userId: null,
       userName: creds.email.slice(0, 254),
     });
-    throw rateLimitError(!byAccount.allowed ? byAccount : byIp);
+    if (byIp && !byIp.allowed) await deps.onLoginThrottled?.(meta.ip).catch(() => undefined);
+    throw rateLimitError(!byAccount.allowed ? byAccount : byIp!);
   }
 
   const account = await repo.findUserByEmail(db, creds.email);
   const valid = account ? await verifyPassword(account.password_hash, creds.password) : await verifyAgainstDummy(creds.password);
   if (!account || !valid) {
-    await limiter.consume(keys.account, rl.loginAccountFailures, rl.loginWindowS, { failClosed: true });
-    await limiter.consume(keys.ip, rl.loginIpFailures, rl.loginWindowS, { failClosed: true });
     await recordActivity(db, meta, clock.now(), {
       action: `${event}_failed`,
       resourceType: 'user',
@@ -91,10 +93,12 @@ async function checkCredentials(deps: AppDeps, creds: Credentials, meta: Request
     throw forbidden(message);
   };
   if (account.status !== 'active') await refuse('disabled', 'This account is disabled');
+  if (await deps.accountBlocked?.(account.id)) await refuse('blacklisted', 'Access denied');
   if (config.playground && !['sysops', 'api'].includes(account.role_code)) {
     await refuse('playground', 'Only SysOps and API accounts may log in on the API playground');
   }
   await limiter.reset(keys.account, rl.loginAccountFailures, rl.loginWindowS);
+  await limiter.refund(keys.ip, rl.loginIpFailures, rl.loginWindowS);
   return account;
 }
 

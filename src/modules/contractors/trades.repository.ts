@@ -17,6 +17,18 @@ export function findTrade(db: DbOrTrx, id: number) {
   return db.selectFrom('trades').select(COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * The agency-scoped resolver of a trade id named in a body or query (SECURITY.md promise 24):
+ * a platform trade or one of the agency's own; another agency's trade answers like a missing one.
+ * @param agencyId the agency whose view applies (null: platform trades only)
+ * @returns the trade row, or undefined when missing or not visible
+ */
+export function findVisibleTrade(db: DbOrTrx, agencyId: number | null, id: number) {
+  return db.selectFrom('trades').select(COLUMNS).where('id', '=', id)
+    .where((eb) => (agencyId === null ? eb('agency_id', 'is', null) : eb.or([eb('agency_id', 'is', null), eb('agency_id', '=', agencyId)])))
+    .executeTakeFirst();
+}
+
 /** A trade with this code visible to the agency (platform or its own), if any. */
 export function findByCode(db: DbOrTrx, agencyId: number | null, code: string) {
   return db.selectFrom('trades').select(COLUMNS).where('code', '=', code)

@@ -65,7 +65,8 @@ export async function createTrade(deps: AppDeps, auth: AuthContext, actor: Actor
 
 /**
  * PUT /api/contractors/trades/{id}: renames, retires or restores a trade.
- * @throws 404 trade not visible, 403 a platform trade for a non-SysOps caller, 409 name in use
+ * @throws 400 name (blank, or an empty body with nothing to change), 404 trade not visible, 403 a
+ *   platform trade for a non-SysOps caller, 409 name in use
  */
 export async function updateTrade(deps: AppDeps, auth: AuthContext, actor: Actor, id: number, input: { name?: string; retired?: boolean }): Promise<TradeDto> {
   const trade = await repo.findTrade(deps.db, id);
@@ -73,6 +74,8 @@ export async function updateTrade(deps: AppDeps, auth: AuthContext, actor: Actor
   if (trade.agency_id === null && !isSysOps(auth)) throw forbidden('Platform trades are managed by SysOps');
   const name = input.name?.trim();
   if (input.name !== undefined && !name) throw invalidParam('name');
+  // Nothing to change (an empty body) is a 400, not an UPDATE without a SET list.
+  if (input.name === undefined && input.retired === undefined) throw invalidParam('name');
   if (name && (await repo.findClash(deps.db, trade.agency_id, name, undefined, trade.id))) throw conflict('A trade with this code or name already exists');
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {

@@ -87,7 +87,7 @@ export async function assignJob(deps: AppDeps, auth: AuthContext, actor: Actor, 
   assertStaffMayWrite(auth, current);
   const contractor = await repo.findContractor(deps.db, input.contractor_uuid, current.agency_id);
   if (!contractor) throw notFound('Contractor');
-  if (input.time_range_id !== undefined && !(await repo.findTimeRange(deps.db, input.time_range_id))) throw invalidParam('time_range_id');
+  if (input.time_range_id !== undefined && !(await repo.findTimeRange(deps.db, input.time_range_id, current.agency_id))) throw invalidParam('time_range_id');
   const scheduledFor = input.scheduled_for ? new Date(`${input.scheduled_for}T00:00:00Z`) : null;
   const to = scheduledFor ? STATUS.scheduled : STATUS.assigned;
   const { id } = await withLockedJob(deps, auth, uuid, async (trx, job, now) => {

@@ -254,9 +254,14 @@ export function jobTypeExists(db: DbOrTrx, id: number): Promise<boolean> {
   return lookupExists(db, 'job_types', id);
 }
 
-/** A time range that is not retired. */
-export function findTimeRange(db: DbOrTrx, id: number) {
-  return db.selectFrom('job_time_ranges').select(['id']).where('id', '=', id).where('retired_at', 'is', null).executeTakeFirst();
+/**
+ * The agency-scoped resolver of a time slot named in a body (SECURITY.md promise 24): a live
+ * global slot or one of the agency's own; another agency's slot answers like a missing one.
+ */
+export function findTimeRange(db: DbOrTrx, id: number, agencyId: number) {
+  return db.selectFrom('job_time_ranges').select(['id']).where('id', '=', id).where('retired_at', 'is', null)
+    .where((eb) => eb.or([eb('agency_id', 'is', null), eb('agency_id', '=', agencyId)]))
+    .executeTakeFirst();
 }
 
 /** An address of the agency by uuid. */

@@ -14,6 +14,7 @@ import { emitEvent } from '../../events/index.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-access.ts';
 import { jobScope } from './job-visibility.ts';
 import { placeJob } from './job-placement.ts';
+import { findVisibleTrade } from '../contractors/trades.repository.ts';
 import * as repo from './jobs.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
@@ -55,10 +56,11 @@ export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJ
     statusId: q.status_id,
     jobTypeId: q.job_type_id,
     priority: q.priority,
-    branchId: q.branch_uuid ? await idOf(repo.findBranch(db, q.branch_uuid, null)) : undefined,
-    contractorId: q.contractor_uuid ? await idOf(repo.findContractor(db, q.contractor_uuid, null)) : undefined,
-    tenantId: q.tenant_uuid ? await idOf(repo.findTenant(db, q.tenant_uuid, null)) : undefined,
-    agentUserId: q.agent_uuid ? await idOf(repo.findUser(db, q.agent_uuid, null)) : undefined,
+    // Filter uuids resolve inside the caller's agency (every agency for SysOps).
+    branchId: q.branch_uuid ? await idOf(repo.findBranch(db, q.branch_uuid, auth.agencyId)) : undefined,
+    contractorId: q.contractor_uuid ? await idOf(repo.findContractor(db, q.contractor_uuid, auth.agencyId)) : undefined,
+    tenantId: q.tenant_uuid ? await idOf(repo.findTenant(db, q.tenant_uuid, auth.agencyId)) : undefined,
+    agentUserId: q.agent_uuid ? await idOf(repo.findUser(db, q.agent_uuid, auth.agencyId)) : undefined,
     from,
     to,
     pattern: q.q !== undefined ? containsPattern(q.q) : undefined,
@@ -80,12 +82,14 @@ export async function getJob(deps: AppDeps, auth: AuthContext, uuid: string): Pr
 }
 
 /**
- * Checks lookup ids of a create or edit body.
- * @throws 400 naming job_type_id or trade_id when unknown
+ * Checks lookup ids of a create or edit body; the trade is resolved inside the job's agency
+ * (platform trades and the agency's own), so another agency's trade answers like a missing one.
+ * @param agencyId the agency of the job
+ * @throws 400 naming job_type_id or trade_id when unknown or not visible
  */
-async function checkLookups(db: DbOrTrx, input: { job_type_id?: number | undefined; trade_id?: number | null | undefined }) {
+async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_type_id?: number | undefined; trade_id?: number | null | undefined }) {
   if (input.job_type_id !== undefined && !(await repo.lookupExists(db, 'job_types', input.job_type_id))) throw invalidParam('job_type_id');
-  if (input.trade_id != null && !(await repo.lookupExists(db, 'trades', input.trade_id))) throw invalidParam('trade_id');
+  if (input.trade_id != null && !(await findVisibleTrade(db, agencyId, input.trade_id))) throw invalidParam('trade_id');
 }
 
 /**
@@ -110,8 +114,8 @@ export async function createJob(
     const stored = await findKey(deps.db, claim.userId, claim.key, deps.clock.now());
     if (stored) return { ...replay(stored, claim.hash), replayed: true };
   }
-  await checkLookups(deps.db, input);
   const place = await placeJob(deps.db, auth, input);
+  await checkLookups(deps.db, place.agencyId, input);
   const now = deps.clock.now();
   try {
     const body = await deps.db.transaction().execute(async (trx) => {
@@ -174,7 +178,7 @@ export async function updateJob(deps: AppDeps, auth: AuthContext, actor: Actor, 
   if (names.length === 0) throw invalidParam('body');
   const current = await visibleJob(deps.db, auth, uuid);
   assertStaffMayWrite(auth, current);
-  await checkLookups(deps.db, fields);
+  await checkLookups(deps.db, current.agency_id, fields);
   let addressId: number | null | undefined;
   let tenantId: number | null | undefined;
   if (fields.address_uuid !== undefined) {

@@ -31,7 +31,11 @@ export async function insertRange(db: DbOrTrx, row: Insertable<JobTimeRangeTable
   return (await db.insertInto('job_time_ranges').values(row).returning('id').executeTakeFirstOrThrow()).id;
 }
 
-/** Updates a slot by id. */
-export async function updateRange(db: DbOrTrx, id: number, changes: Updateable<JobTimeRangeTable>): Promise<void> {
-  await db.updateTable('job_time_ranges').set(changes).where('id', '=', id).execute();
+/**
+ * Updates a live (not retired) slot by id.
+ * @returns false when no live slot has the id (retired meanwhile by a concurrent request)
+ */
+export async function updateRange(db: DbOrTrx, id: number, changes: Updateable<JobTimeRangeTable>): Promise<boolean> {
+  const res = await db.updateTable('job_time_ranges').set(changes).where('id', '=', id).where('retired_at', 'is', null).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }

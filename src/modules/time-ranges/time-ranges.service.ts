@@ -107,12 +107,16 @@ export async function updateTimeRange(deps: AppDeps, auth: AuthContext, actor: A
   if (label.toLowerCase() !== row.range_label.toLowerCase()) await checkLabel(deps, row.agency_id, label, row.id);
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await repo.updateRange(trx, row.id, {
+    const live = await repo.updateRange(trx, row.id, {
       range_label: label, starts_at: startsAt, ends_at: endsAt, sort_order: changes.sort_order ?? row.sort_order, updated_at: now,
     });
+    // Retired by a concurrent DELETE since it was read: the same 404 as a missing slot.
+    if (!live) throw notFound('Time range');
     await recordActivity(trx, actor, now, { action: 'time_range.update', resourceType: 'time_range', resourceId: row.id, agencyId: row.agency_id });
   });
-  return toTimeRangeDto((await repo.findRange(deps.db, { kind: 'all' }, row.id))!);
+  const after = await repo.findRange(deps.db, { kind: 'all' }, row.id);
+  if (!after) throw notFound('Time range');
+  return toTimeRangeDto(after);
 }
 
 /**
@@ -123,7 +127,7 @@ export async function retireTimeRange(deps: AppDeps, auth: AuthContext, actor: A
   const row = await changeableRange(deps, auth, id);
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await repo.updateRange(trx, row.id, { retired_at: now, updated_at: now });
+    if (!(await repo.updateRange(trx, row.id, { retired_at: now, updated_at: now }))) throw notFound('Time range');
     await recordActivity(trx, actor, now, { action: 'time_range.retire', resourceType: 'time_range', resourceId: row.id, agencyId: row.agency_id });
   });
 }

@@ -72,7 +72,10 @@ export async function assertManageable(
   }
 }
 
-/** Refuses (403, logged) to assign a role whose level is at or above the caller's. */
+/**
+ * Refuses (403, logged as user.escalation_denied) to assign a role whose level is at or above the
+ * caller's, or that holds a permission key the caller lacks (SECURITY.md promises 10 and 25).
+ */
 export async function assertAssignable(
   deps: AppDeps,
   actor: Actor & { auth: AuthContext },
@@ -86,6 +89,15 @@ export async function assertAssignable(
       role: role.code,
       role_level: role.level,
       own_level: actor.auth.level,
+    });
+  }
+  // SECURITY.md promise 25: a role holding a key the caller lacks would be a side door to it.
+  const unheld = (await repo.roleKeys(deps.db, role.id)).filter((k) => !actor.auth.permissions.has(k));
+  if (unheld.length > 0) {
+    await refuse(deps, actor, target, 'unheld_keys', `You cannot assign a role holding permission keys you do not hold: ${unheld.join(', ')}`, {
+      operation,
+      role: role.code,
+      keys: unheld,
     });
   }
 }

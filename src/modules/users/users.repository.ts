@@ -78,6 +78,12 @@ export function findRole(db: DbOrTrx, ref: number | string, agencyId: number | n
     .executeTakeFirst();
 }
 
+/** The permission keys of a role, sorted. */
+export async function roleKeys(db: DbOrTrx, roleId: number): Promise<string[]> {
+  const rows = await db.selectFrom('role_permissions').select('permission_key').where('role_id', '=', roleId).orderBy('permission_key').execute();
+  return rows.map((r) => r.permission_key);
+}
+
 /** A branch by uuid, or undefined. */
 export function findBranch(db: DbOrTrx, uuid: string) {
   return db.selectFrom('branches').select(['id', 'agency_id', 'closed_at']).where('uuid', '=', uuid).executeTakeFirst();

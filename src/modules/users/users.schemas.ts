@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../lib/passwords.ts';
+import { UserStatus } from './user-status.ts';
 
 const csrf_token = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
@@ -26,6 +27,7 @@ export const CreateUserBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     email: Type.String({ format: 'email', maxLength: 254, description: 'unique across the service, stored in lower case' }),
     role: Type.Optional(RoleRef),
+    role_id: Type.Optional(Type.Integer({ minimum: 1, description: 'the role by its ID, as read back in role_id (or send role)' })),
     branch_uuid: Type.Optional(Nullable(Uuid('branch of the agency (required for agents)'))),
     agency_uuid: Type.Optional(Uuid('SysOps only: the agency (else taken from the branch, tenant or contractor)')),
     tenant_uuid: Type.Optional(Uuid("links the account to this tenant record (the tenant's own login); role defaults to tenant")),
@@ -43,6 +45,7 @@ export const UpdateUserBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
     role: Type.Optional(RoleRef),
+    role_id: Type.Optional(Type.Integer({ minimum: 1, description: 'the role by its ID, as read back in role_id (or send role)' })),
     branch_uuid: Type.Optional(Nullable(Uuid('branch of the agency; null removes it'))),
     csrf_token,
   },
@@ -56,7 +59,7 @@ export const ListUsersQuery = Type.Object(
     role: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'role id or code' })),
     branch_uuid: Type.Optional(Uuid('only users of this branch')),
     agency_uuid: Type.Optional(Uuid('SysOps only: only users of this agency')),
-    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('invited')])),
+    status: Type.Optional(UserStatus()),
     ...Pagination,
   },
   { additionalProperties: false },
@@ -99,7 +102,7 @@ export const UserDto = Type.Object(
     role_code: Type.String(),
     role_id: Type.Integer(),
     level: Type.Integer({ description: 'management level of the role' }),
-    status: Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('invited')]),
+    status: UserStatus(),
     agency_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
     agency_name: Type.Union([Type.String(), Type.Null()]),
     branch_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),

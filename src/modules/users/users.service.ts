@@ -88,6 +88,16 @@ async function placeNewUser(deps: AppDeps, auth: AuthContext, input: CreateUserI
   return { agencyId: agencyId as number, branchId, tenantId, contractorId };
 }
 
+/**
+ * The role named by a write: `role` (id or code) or `role_id` (the field a user reads back).
+ * @throws 400 role_id when both are sent and name different roles
+ */
+function writtenRole(input: { role?: number | string | undefined; role_id?: number | undefined }): number | string | undefined {
+  if (input.role_id === undefined) return input.role;
+  if (input.role !== undefined && String(input.role) !== String(input.role_id)) throw invalidParam('role_id');
+  return input.role ?? input.role_id;
+}
+
 /** Checks that a role fits the account's links: tenant and contractor roles need their record, agents a branch. */
 function assertRoleFits(role: { code: string }, links: { tenantId: number | null; contractorId: number | null; branchId: number | null }) {
   if ((links.tenantId !== null) !== (role.code === 'tenant')) throw invalidParam(links.tenantId !== null ? 'role' : 'tenant_uuid');
@@ -108,7 +118,7 @@ export async function createUser(deps: AppDeps, caller: Caller, input: CreateUse
   if (input.password !== undefined && input.invite === true) throw invalidParam('invite');
   if (input.password === undefined && input.invite !== true) throw invalidParam('password');
   const place = await placeNewUser(deps, auth, input);
-  const roleRef = input.role ?? (place.tenantId !== null ? 'tenant' : place.contractorId !== null ? 'contractor' : undefined);
+  const roleRef = writtenRole(input) ?? (place.tenantId !== null ? 'tenant' : place.contractorId !== null ? 'contractor' : undefined);
   if (roleRef === undefined) throw invalidParam('role');
   const role = await repo.findRole(deps.db, roleRef, place.agencyId);
   if (!role) throw notFound('Role');
@@ -220,8 +230,9 @@ export async function updateUser(deps: AppDeps, caller: Caller, uuid: string, in
   await assertManageable(deps, caller, target, 'update', true);
   const changes: { name?: string; email?: string; role_id?: number; branch_id?: number | null } = {};
   let roleCode = target.role_code;
-  if (input.role !== undefined) {
-    const role = await repo.findRole(deps.db, input.role, target.agency_id);
+  const roleRef = writtenRole(input);
+  if (roleRef !== undefined) {
+    const role = await repo.findRole(deps.db, roleRef, target.agency_id);
     if (!role) throw notFound('Role');
     if (role.id !== target.role_id) {
       if (target.id === caller.auth.userId) {

@@ -14,6 +14,7 @@ import { webhooksStep } from './webhooks.ts';
 import { slaStep } from './sla.ts';
 import { insightStep } from './insight.ts';
 import { messagingStep } from './messaging.ts';
+import { securityStep } from './security.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -28,4 +29,5 @@ export const DEMO_STEPS: DemoStep[] = [
   slaStep,
   insightStep,
   messagingStep,
+  securityStep,
 ];
