@@ -38,6 +38,7 @@ import { addressesRoutes } from './modules/addresses/addresses.routes.ts';
 import { tenantsRoutes } from './modules/tenants/tenants.routes.ts';
 import { contractorsRoutes } from './modules/contractors/contractors.routes.ts';
 import { gdprRoutes } from './modules/gdpr/gdpr.routes.ts';
+import { moneyRoutes } from './modules/money/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -129,6 +130,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     branchesRoutes(deps),
     rateLimitRoutes(deps, routes),
     branchAgentsRoutes(deps),
+    moneyRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -4,6 +4,7 @@
  * hand `backgroundHandlers()` to `dispatchPendingEvents`.
  */
 import type { EventHandler, PeriodicTask } from './events/index.ts';
+import * as money from './modules/money/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -15,6 +16,7 @@ export function backgroundHandlers(): EventHandler[] {
 /** Every periodic task of every module. */
 export function periodicTasks(): PeriodicTask[] {
   return [
-    // ...sla.periodicTasks, ...money.periodicTasks
+    // ...sla.periodicTasks
+    ...money.periodicTasks,
   ];
 }
