@@ -185,12 +185,12 @@ export async function issueInvoice(deps: AppDeps, auth: AuthContext, actor: Acto
     assertDraft(inv, 'issue');
     const job = await lockJob(trx, inv.job_id);
     assertStaffMayWrite(auth, job);
+    const number = await repo.nextNumber(trx, inv.agency_id, 'invoice_number');
     const vat = await lrepo.contractorVat(trx, inv.contractor_id);
     const current = await lrepo.linesOf(trx, 'invoice_id', [inv.id]);
     const lineInput = (current.get(inv.id) ?? []).map((l) => ({ description: l.description, quantity: l.quantity, unit_price_pence: l.unit_price_pence, vat_rate: l.vat_rate as 'standard', price_item_uuid: l.price_item_uuid }));
     const { lines, totals } = await computeLines(trx, inv.agency_id, today, vat.registered, lineInput);
     await lrepo.replaceLines(trx, { invoiceId: inv.id }, lines);
-    const number = await repo.nextNumber(trx, inv.agency_id, 'invoice_number');
     const dueDate = addDays(today, inv.payment_terms_days);
     await repo.updateInvoice(trx, inv.id, {
       ...totals, number, status: 'issued', vat_registered: vat.registered, contractor_vat_number: vat.vat_number, issue_date: today, due_date: dueDate, issued_at: now, updated_at: now,

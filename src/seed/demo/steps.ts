@@ -10,6 +10,7 @@ import { usersStep } from './users.ts';
 import { jobFilesStep } from './job-files.ts';
 import { peopleComplianceStep } from './people-compliance.ts';
 import { organisationStep } from './organisation.ts';
+import { moneyStep } from './money.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -20,4 +21,5 @@ export const DEMO_STEPS: DemoStep[] = [
   jobFilesStep,
   peopleComplianceStep,
   organisationStep,
+  moneyStep,
 ];
