@@ -8,7 +8,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { moneyScope, readAgency } from './access.ts';
+import { emptyBodyAsObject, moneyScope, readAgency } from './access.ts';
 import { billsCsv, paymentsCsv } from './invoice-csv.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import {
@@ -106,6 +106,7 @@ export function invoicesRoutes(deps: AppDeps) {
 
     /** POST /api/invoices/{uuid}/void. */
     app.post('/api/invoices/:uuid/void', {
+      preValidation: emptyBodyAsObject,
       config: { permission: 'api.invoices.issue' },
       schema: { tags, summary: 'Void an invoice', description: 'A draft, or an issued or overdue invoice with nothing paid or credited; the number stays used. Otherwise 409. Needs a CSRF token.', params: UuidParams, body: VoidBody, response: responses(DataEnvelope(Invoice), ERR) },
       handler: async (request) => ok(await svc.voidInvoice(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body?.reason ?? null), 'Invoice voided'),
