@@ -144,3 +144,8 @@ export function markOverdue(trx: DbOrTrx, today: string, now: Date) {
 export function jobOf(db: DbOrTrx, jobId: number) {
   return db.selectFrom('jobs').select(['id', 'uuid', 'reference', 'branch_id', 'agency_id', 'status_id']).where('id', '=', jobId).executeTakeFirstOrThrow();
 }
+
+/** Name and id of the agency of an invoice. */
+export function agencyOfInvoice(db: DbOrTrx, uuid: string) {
+  return db.selectFrom('invoices as i').innerJoin('agencies as a', 'a.id', 'i.agency_id').select(['a.name', 'a.id']).where('i.uuid', '=', uuid).executeTakeFirstOrThrow();
+}

@@ -14,6 +14,7 @@ import { renderInvoicePdf } from './invoice-pdf.ts';
 import {
   CreateInvoiceBody, CreditNoteBody, ExportQuery, Invoice, InvoiceListEnvelope, ListInvoicesQuery, Payment, PaymentBody, PaymentResult, UpdateInvoiceBody, VoidBody,
 } from './invoices.schemas.ts';
+import { agencyOfInvoice } from './invoices.repository.ts';
 import * as svc from './invoices.service.ts';
 import { ListQuotesQuery, UuidParams } from './money.schemas.ts';
 import * as prepo from './pricing.repository.ts';
@@ -150,7 +151,7 @@ export function invoicesRoutes(deps: AppDeps) {
       schema: { tags, summary: 'Download the invoice as PDF', params: UuidParams, response: responses(Type.String({ description: 'application/pdf' }), [400, 401, 403, 404, 429]) },
       handler: async (request, reply) => {
         const inv = await svc.getInvoice(deps, requireAuth(request), request.params.uuid);
-        const row = await deps.db.selectFrom('invoices as i').innerJoin('agencies as a', 'a.id', 'i.agency_id').select(['a.name', 'a.id']).where('i.uuid', '=', inv.uuid).executeTakeFirstOrThrow();
+        const row = await agencyOfInvoice(deps.db, inv.uuid);
         const settings = await prepo.settings(deps.db, row.id);
         const pdf = await renderInvoicePdf(inv, { agencyName: row.name, agencyVatNumber: settings.vat_number }, new Date(inv.updated_at));
         void reply.header('content-type', 'application/pdf').header('content-disposition', `inline; filename="${inv.invoice_number ?? 'draft'}.pdf"`);

@@ -15,6 +15,7 @@ import { computeLines, storedLinesToDto } from './lines.ts';
 import * as lrepo from './lines.repository.ts';
 import type { CreatePriceItemInput, ContractorVatInput, ListPriceItemsFilter, MoneySettingsDto, MoneySettingsInput, PriceItemDto, UpdatePriceItemInput, VatCode } from './money.schemas.ts';
 import * as repo from './pricing.repository.ts';
+import { jobFacts } from './quotes.repository.ts';
 import { isoDate } from './vat.ts';
 
 /** Wire shapes of items with their contractor rates. */
@@ -175,7 +176,7 @@ export async function contractorVat(deps: AppDeps, auth: AuthContext, actor: Act
  */
 export async function estimate(deps: AppDeps, auth: AuthContext, jobUuid: string, contractorUuid?: string) {
   const job = await visibleJob(deps.db, auth, jobUuid);
-  const jobRow = await deps.db.selectFrom('jobs').select(['agency_id', 'job_type_id', 'trade_id', 'contractor_id']).where('id', '=', job.id).executeTakeFirstOrThrow();
+  const jobRow = await jobFacts(deps.db, job.id);
   let contractorId = jobRow.contractor_id;
   let contractorUuidOut = job.contractor_uuid;
   if (contractorUuid) {

@@ -66,5 +66,5 @@ export async function setAgreedCost(db: DbOrTrx, jobId: number, pence: number, n
 
 /** Job columns money rules need. */
 export function jobFacts(db: DbOrTrx, jobId: number) {
-  return db.selectFrom('jobs').select(['id', 'uuid', 'reference', 'agency_id', 'branch_id', 'status_id', 'job_type_id', 'contractor_id']).where('id', '=', jobId).executeTakeFirstOrThrow();
+  return db.selectFrom('jobs').select(['id', 'uuid', 'reference', 'agency_id', 'branch_id', 'status_id', 'job_type_id', 'trade_id', 'contractor_id']).where('id', '=', jobId).executeTakeFirstOrThrow();
 }
