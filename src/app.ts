@@ -50,6 +50,7 @@ import { weatherRoutes } from './modules/weather/index.ts';
 import { messagingRoutes } from './modules/messaging/index.ts';
 import { noticesRoutes } from './modules/notices/index.ts';
 import { BlacklistGuard, blacklistRoutes, loginThrottleTripped } from './modules/security/index.ts';
+import { moneyRoutes } from './modules/money/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -166,6 +167,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     messagingRoutes(deps),
     noticesRoutes(deps),
     blacklistRoutes(deps, blacklist),
+    moneyRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -8,6 +8,7 @@ import * as webhooks from './modules/webhooks/index.ts';
 import * as sla from './modules/sla/index.ts';
 import * as reports from './modules/reports/index.ts';
 import * as messaging from './modules/messaging/index.ts';
+import * as money from './modules/money/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -24,5 +25,6 @@ export function periodicTasks(): PeriodicTask[] {
     ...sla.periodicTasks,
     ...reports.periodicTasks,
     ...messaging.periodicTasks,
+    ...money.periodicTasks,
   ];
 }

@@ -714,3 +714,144 @@ export interface SecurityBlacklistTable {
   removed_at: Timestamp | null;
   removed_by_user_id: number | null;
 }
+
+// Money (migration 2026_11_23_0500; docs/money.md). Declared as a merge of `Database` so the
+// block stays at the end of the file. Dates (`date` columns) are written as 'YYYY-MM-DD' and read
+// through `::text` casts in the money repositories.
+type DateCol = ColumnType<string, string, string>;
+
+export interface VatRateTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  rate_bp: number;
+  effective_from: DateCol;
+  effective_to: DateCol | null;
+}
+export interface MoneySettingsTable {
+  agency_id: number;
+  vat_number: string | null;
+  payment_terms_days: Generated<number>;
+  updated_at: Timestamp;
+}
+export interface QuoteApprovalLimitTable {
+  agency_id: number;
+  job_type_id: number;
+  limit_pence: number;
+}
+export interface ContractorVatTable {
+  contractor_id: number;
+  registered: boolean;
+  vat_number: string | null;
+  updated_at: Timestamp;
+}
+export interface PriceItemTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  code: string;
+  name: string;
+  trade_id: number | null;
+  job_type_id: number | null;
+  unit: string;
+  unit_price_pence: number;
+  vat_rate_code: string;
+  active: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export interface ContractorRateTable {
+  price_item_id: number;
+  contractor_id: number;
+  unit_price_pence: number;
+  updated_at: Timestamp;
+}
+export interface QuoteTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  contractor_id: number;
+  status: string;
+  vat_registered: boolean;
+  net_pence: number;
+  vat_pence: number;
+  gross_pence: number;
+  notes: string | null;
+  submitted_by_user_id: number | null;
+  decided_by_user_id: number | null;
+  decided_at: Timestamp | null;
+  decision_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export interface InvoiceTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  contractor_id: number;
+  kind: string;
+  credited_invoice_id: number | null;
+  number: number | null;
+  status: string;
+  contractor_reference: string | null;
+  vat_registered: boolean;
+  contractor_vat_number: string | null;
+  payment_terms_days: number;
+  issue_date: DateCol | null;
+  due_date: DateCol | null;
+  net_pence: number;
+  vat_pence: number;
+  gross_pence: number;
+  paid_pence: Generated<number>;
+  credited_pence: Generated<number>;
+  notes: string | null;
+  created_by_user_id: number | null;
+  issued_at: Timestamp | null;
+  paid_at: Timestamp | null;
+  overdue_at: Timestamp | null;
+  voided_at: Timestamp | null;
+  void_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export interface MoneyLineTable {
+  id: Generated<number>;
+  quote_id: number | null;
+  invoice_id: number | null;
+  position: number;
+  description: string;
+  quantity_milli: number;
+  unit_price_pence: number;
+  vat_rate_code: string;
+  vat_rate_bp: number;
+  net_pence: number;
+  vat_pence: number;
+  price_item_id: number | null;
+}
+export interface PaymentTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  invoice_id: number;
+  amount_pence: number;
+  paid_on: DateCol;
+  method: string;
+  reference: string | null;
+  recorded_by_user_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  vat_rates: VatRateTable;
+  money_settings: MoneySettingsTable;
+  quote_approval_limits: QuoteApprovalLimitTable;
+  contractor_vat: ContractorVatTable;
+  price_items: PriceItemTable;
+  contractor_rates: ContractorRateTable;
+  quotes: QuoteTable;
+  invoices: InvoiceTable;
+  money_lines: MoneyLineTable;
+  payments: PaymentTable;
+}

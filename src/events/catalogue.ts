@@ -20,6 +20,23 @@ const JobRef = {
   branch_id: Id('branch of the job'),
 };
 
+/** Fields every quote event carries (money). */
+const QuoteRef = {
+  quote_id: Id('the quote'),
+  quote_uuid: Uuid('the quote'),
+  contractor_id: Id('contractor of the quote'),
+  gross_pence: Type.Integer({ minimum: 0, description: 'total incl. VAT, pence' }),
+};
+
+/** Fields every invoice event carries (money). */
+const InvoiceRef = {
+  invoice_id: Id('the invoice'),
+  invoice_uuid: Uuid('the invoice'),
+  invoice_number: Nullable(Type.String({ description: 'INV-000001 once issued' })),
+  contractor_id: Id('contractor of the invoice'),
+  gross_pence: Type.Integer({ minimum: 0, description: 'total incl. VAT, pence' }),
+};
+
 /** One catalogue entry. */
 export interface EventDefinition<P extends TSchema = TSchema> {
   version: number;
@@ -98,6 +115,53 @@ export const EVENT_CATALOGUE = {
     clock_id: Id('the SLA clock'),
     rule_uuid: Uuid('the branch SLA rule'),
     due_at: Type.String({ format: 'date-time', description: 'when the allowed time ran out' }),
+  })),
+  // Money: quotes, invoices, payments, credit notes (docs/money.md). Amounts in integer pence.
+  'quote.submitted': define(1, 'A contractor (or staff on its behalf) submitted a quote for a job.', Type.Object({
+    ...JobRef,
+    ...QuoteRef,
+  })),
+  'quote.approved': define(1, 'A quote was approved; the job carries its gross as agreed cost.', Type.Object({
+    ...JobRef,
+    ...QuoteRef,
+  })),
+  'quote.rejected': define(1, 'A quote was rejected (by hand, or because another quote of the job was approved).', Type.Object({
+    ...JobRef,
+    ...QuoteRef,
+    reason: Nullable(Type.String()),
+  })),
+  'invoice.issued': define(1, 'A contractor invoice was issued with its agency-sequential number.', Type.Object({
+    ...JobRef,
+    ...InvoiceRef,
+    due_date: Type.String({ format: 'date', description: 'ISO date' }),
+  })),
+  'invoice.paid': define(1, 'Payments (and credits) settled an invoice in full.', Type.Object({
+    ...JobRef,
+    ...InvoiceRef,
+  })),
+  'invoice.overdue': define(1, 'An issued invoice passed its due date unpaid (marked once by the periodic task).', Type.Object({
+    ...JobRef,
+    ...InvoiceRef,
+    due_date: Type.String({ format: 'date', description: 'ISO date' }),
+    outstanding_pence: Type.Integer({ minimum: 0 }),
+  })),
+  'invoice.voided': define(1, 'An invoice was voided (a draft, or an issued one with nothing paid; its number stays used).', Type.Object({
+    ...JobRef,
+    ...InvoiceRef,
+    reason: Nullable(Type.String()),
+  })),
+  'payment.recorded': define(1, 'A payment was recorded against an invoice.', Type.Object({
+    ...JobRef,
+    ...InvoiceRef,
+    payment_id: Id('the payment'),
+    amount_pence: Type.Integer({ minimum: 1 }),
+    outstanding_pence: Type.Integer({ minimum: 0 }),
+  })),
+  'credit_note.issued': define(1, 'A credit note was issued against an invoice.', Type.Object({
+    ...JobRef,
+    ...InvoiceRef,
+    credit_note_id: Id('the credit note (an invoices row of kind credit_note)'),
+    credit_note_number: Type.String({ description: 'CN-000001' }),
   })),
 } as const satisfies Record<string, EventDefinition>;
 

@@ -91,6 +91,17 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.notices.view', description: 'Read the notices addressed to one and mark them read', roles: ALL },
   // Security (blacklist): SysOps block addresses and any account; agency admins their agency's accounts.
   { key: 'api.security.blacklist.manage', description: "List, add and lift blacklist entries (SysOps: addresses, CIDR ranges and accounts; agency admins: the agency's accounts)", roles: ADMINS },
+  // Money: pricing, quotes, invoices, payments (docs/money.md). Tenants hold none of these.
+  { key: 'api.pricing.view', description: 'Read the price list, VAT rates and job estimates', roles: [...STAFF, 'api'] },
+  { key: 'api.pricing.manage', description: 'Change the price list, contractor rates, contractor VAT registration and the money settings (VAT number, payment terms, quote approval limits)', roles: ADMINS },
+  { key: 'api.quotes.manage', description: 'List, read and submit quotes (contractors: their own, on jobs assigned to them)', roles: [...STAFF, 'api', 'contractor'] },
+  { key: 'api.quotes.approve', description: 'Approve or reject quotes up to the approval limit of the job type', roles: [...STAFF, 'api'] },
+  { key: 'api.quotes.approve.above-limit', description: 'Approve quotes above the approval limit of the job type', roles: ADMINS },
+  { key: 'api.invoices.view', description: 'List and read invoices, credit notes and payments, and download invoice PDFs (contractors: their own)', roles: [...STAFF, 'api', 'contractor'] },
+  { key: 'api.invoices.manage', description: 'Create and change draft invoices (contractors: their own, on completed jobs assigned to them)', roles: [...STAFF, 'api', 'contractor'] },
+  { key: 'api.invoices.issue', description: 'Issue and void invoices and issue credit notes', roles: [...ADMINS, 'api'] },
+  { key: 'api.invoices.payments.manage', description: 'Record payments against invoices', roles: [...ADMINS, 'api'] },
+  { key: 'api.invoices.export', description: 'Export invoices and payments as CSV for the accounting package', roles: [...ADMINS, 'api'] },
 ];
 
 /** The platform-wide keys (see PermissionDef.platform). */

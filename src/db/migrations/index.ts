@@ -18,6 +18,7 @@ import * as m1400 from './2026_11_23_0400_sla.ts';
 import * as m1700 from './2026_11_23_0700_insight.ts';
 import * as m1600 from './2026_11_23_0600_messaging.ts';
 import * as m1100 from './2026_11_23_0100_hardening.ts';
+import * as m1500 from './2026_11_23_0500_money.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0700_insight': m1700,
   '2026_11_23_0600_messaging': m1600,
   '2026_11_23_0100_hardening': m1100,
+  '2026_11_23_0500_money': m1500,
 };

@@ -15,6 +15,7 @@ import { slaStep } from './sla.ts';
 import { insightStep } from './insight.ts';
 import { messagingStep } from './messaging.ts';
 import { securityStep } from './security.ts';
+import { moneyStep } from './money.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -30,4 +31,5 @@ export const DEMO_STEPS: DemoStep[] = [
   insightStep,
   messagingStep,
   securityStep,
+  moneyStep,
 ];

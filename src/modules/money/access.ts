@@ -1,0 +1,68 @@
+/**
+ * Who sees and writes money records (docs/money.md "Visibility"): SysOps every agency; agency
+ * administrators and API accounts their agency's; agents the jobs of their branch and of sharing
+ * branches (as the jobs module decides); a contractor only its own quotes and invoices; tenants
+ * nothing (their role holds no money key: 403). Another agency's record answers 404.
+ */
+import type { ExpressionBuilder } from 'kysely';
+import { sql } from 'kysely';
+import type { AuthContext } from '../../http/auth-context.ts';
+import { forbidden } from '../../http/errors.ts';
+import { jobScope } from '../jobs/job-visibility.ts';
+
+export type MoneyScope =
+  | { kind: 'all' }
+  | { kind: 'agency'; agencyId: number }
+  | { kind: 'branch'; agencyId: number; branchId: number }
+  | { kind: 'contractor'; contractorId: number }
+  | { kind: 'none' };
+
+/** The caller's money scope (from the job scope; tenants none). */
+export function moneyScope(auth: AuthContext): MoneyScope {
+  const s = jobScope(auth);
+  if (s.kind === 'tenant') return { kind: 'none' };
+  return s;
+}
+
+/**
+ * A where-clause limiting money rows (alias `rowAlias`, with `contractor_id`) joined with their job
+ * (alias `j`) to the scope.
+ */
+export function moneyVisible(eb: ExpressionBuilder<any, any>, scope: MoneyScope, rowAlias: string) {
+  switch (scope.kind) {
+    case 'all':
+      return eb.lit(true);
+    case 'agency':
+      return eb('j.agency_id', '=', scope.agencyId);
+    case 'branch':
+      return eb.or([
+        eb('j.branch_id', '=', scope.branchId),
+        eb('j.branch_id', 'in', sql`(select sb.id from branches sb where sb.agency_id = ${scope.agencyId} and sb.sharing_enabled)`),
+      ]);
+    case 'contractor':
+      return eb(`${rowAlias}.contractor_id`, '=', scope.contractorId);
+    case 'none':
+      return eb.lit(false);
+  }
+}
+
+/**
+ * The agency whose settings and price list the caller manages.
+ * @throws 403 for a caller of no agency (SysOps) or a contractor or tenant
+ */
+export function ownAgency(auth: AuthContext): number {
+  if (auth.agencyId === null || auth.contractorId !== null || auth.tenantId !== null) {
+    throw forbidden('Price lists and money settings belong to an agency: sign in as one of its staff');
+  }
+  return auth.agencyId;
+}
+
+/** The agency whose records the caller reads: null for SysOps (every agency). */
+export function readAgency(auth: AuthContext): number | null {
+  return auth.roleCode === 'sysops' ? null : auth.agencyId;
+}
+
+/** preValidation hook: a POST sent without a body (CSRF token in the header) counts as `{}`. */
+export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
+}

@@ -1,0 +1,28 @@
+/**
+ * The money module's public door (docs/money.md): routes for pricing, quotes, invoices and
+ * payments, and the periodic task that marks invoices overdue.
+ */
+import type { AppDeps } from '../../app-deps.ts';
+import type { EventHandler, PeriodicTask } from '../../events/index.ts';
+import type { App } from '../../http/route-types.ts';
+import { pricingRoutes } from './pricing.routes.ts';
+import { quotesRoutes } from './quotes.routes.ts';
+import { invoicesRoutes } from './invoices.routes.ts';
+import { overdueTask } from './settlement.service.ts';
+
+/** Registers every money route. */
+export function moneyRoutes(deps: AppDeps) {
+  return async function plugin(app: App): Promise<void> {
+    await app.register(pricingRoutes(deps));
+    await app.register(quotesRoutes(deps));
+    await app.register(invoicesRoutes(deps));
+  };
+}
+
+/** Event handlers of the money module (none yet: its events feed messaging and webhooks). */
+export const handlers: EventHandler[] = [];
+
+/** Periodic tasks of the money module. */
+export const periodicTasks: PeriodicTask[] = [overdueTask];
+
+export { markOverdueInvoices } from './settlement.service.ts';
