@@ -71,11 +71,11 @@ export interface Config {
 
 /** Raised for a bad environment variable; the message names it. */
 export class ConfigError extends Error {
-  constructor(
-    public readonly variable: string,
-    detail: string,
-  ) {
+  readonly variable: string;
+
+  constructor(variable: string, detail: string) {
     super(`Invalid configuration: ${variable} ${detail}`);
+    this.variable = variable;
     this.name = 'ConfigError';
   }
 }

@@ -62,7 +62,7 @@ export async function startServer(
   if (options.prepare !== false) await prepareDatabase(runtime, config, (obj, msg) => log.info(obj, msg));
 
   const address = await app.listen({ port: config.port, host: config.host });
-  log.info({ address, engine: runtime.deps.engine, redis: Boolean(runtime.deps.redis) }, 'Caretaker is serving');
+  log.info({ address, engine: runtime.deps.engine, node: process.version, redis: Boolean(runtime.deps.redis) }, 'Caretaker is serving');
 
   let closing: Promise<void> | undefined;
   const close = () => {

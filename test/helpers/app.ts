@@ -143,10 +143,13 @@ export async function csrf(app: FastifyInstance, token: string): Promise<string>
 
 /** An HTTP client bound to one bearer token; writes fetch a CSRF token first unless told not to. */
 export class Client {
-  constructor(
-    readonly app: FastifyInstance,
-    readonly token: string,
-  ) {}
+  readonly app: FastifyInstance;
+  readonly token: string;
+
+  constructor(app: FastifyInstance, token: string) {
+    this.app = app;
+    this.token = token;
+  }
 
   /** GET with the bearer token. */
   get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
