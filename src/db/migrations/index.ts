@@ -3,7 +3,7 @@
  * YYYY_MM_DD_NNNN_what.ts and list it here; a released migration is never edited.
  * (A static list rather than a folder scan, so tsx, vitest and the compiled build all load them.)
  */
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as m0001 from './2026_11_21_0001_foundation.ts';
 import * as m0100 from './2026_11_21_0100_issue3.ts';
 import * as m0200 from './2026_11_21_0200_jobs_core.ts';
