@@ -67,6 +67,19 @@ export interface Config {
   };
   /** Password-reset requests allowed per IP and per e-mail address per window (seconds). */
   passwordReset: { ipMax: number; emailMax: number; windowS: number };
+  /** Background work (docs/events.md): the pg-boss queue, the outbox relay and periodic tasks. */
+  queue: {
+    /** Tries of a failing handler after the first before its job is dead-lettered. */
+    retryLimit: number;
+    /** First retry delay in seconds; doubles on each retry (exponential backoff). */
+    retryDelayS: number;
+    /** A running job without a heartbeat for this long (its worker died) is retried (>= 10). */
+    heartbeatS: number;
+    /** How often the queue's supervisor looks for such jobs and expired ones, in seconds. */
+    superviseS: number;
+    /** How often the relay looks for committed outbox rows, in milliseconds. */
+    relayIntervalMs: number;
+  };
 }
 
 /** Raised for a bad environment variable; the message names it. */
@@ -216,6 +229,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       ipMax: int(env, 'CARETAKER_PASSWORD_RESET_IP_MAX', 20, 1, 100_000),
       emailMax: int(env, 'CARETAKER_PASSWORD_RESET_EMAIL_MAX', 5, 1, 1_000),
       windowS: int(env, 'CARETAKER_PASSWORD_RESET_WINDOW_S', 3600, 60, 86_400),
+    },
+    queue: {
+      retryLimit: int(env, 'CARETAKER_QUEUE_RETRY_LIMIT', 5, 0, 100),
+      retryDelayS: int(env, 'CARETAKER_QUEUE_RETRY_DELAY_S', 5, 1, 3600),
+      heartbeatS: int(env, 'CARETAKER_QUEUE_HEARTBEAT_S', 30, 10, 3600),
+      superviseS: int(env, 'CARETAKER_QUEUE_SUPERVISE_S', 30, 1, 3600),
+      relayIntervalMs: int(env, 'CARETAKER_RELAY_INTERVAL_MS', 1000, 50, 60_000),
     },
   };
   return Object.freeze(config);
