@@ -33,8 +33,7 @@ export interface BackgroundWorker {
 /** Creates the queue, or updates its options when it exists (several instances start at once). */
 async function ensureQueue(boss: PgBoss, name: string, options: Omit<Queue, 'name'>): Promise<void> {
   if (await boss.getQueue(name)) {
-    const { deadLetter, ...rest } = options;
-    await boss.updateQueue(name, { ...rest, ...(deadLetter ? { deadLetter } : {}) });
+    if (Object.keys(options).length > 0) await boss.updateQueue(name, options);
     return;
   }
   await boss.createQueue(name, options).catch(async (err: unknown) => {

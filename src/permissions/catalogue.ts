@@ -62,6 +62,9 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.agents.job-assignment.manage', description: 'Give a job an owning agent', roles: STAFF },
   { key: 'api.admin.rate-limits.manage', description: 'Read and change the rate-limit settings of every route', roles: ['sysops'] },
   { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper)', roles: ['sysops', 'api'] },
+  // Platform: background queue and domain events (docs/events.md)
+  { key: 'api.system.queue.view', description: 'Read the background queue figures (jobs per queue and state, relay lag)', roles: ['sysops'] },
+  { key: 'api.system.events.view', description: 'Read the recent domain events of every agency (the outbox)', roles: ['sysops'] },
 ];
 
 /** Keys by name, for lookups. */

@@ -13,6 +13,7 @@ import * as m0500 from './2026_11_21_0500_administration.ts';
 import * as m0600 from './2026_11_21_0600_people.ts';
 import * as m0700 from './2026_11_21_0700_production_indexes.ts';
 import * as m1000 from './2026_11_23_0000_outbox.ts';
+import * as m1200 from './2026_11_23_0200_platform.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0600_people': m0600,
   '2026_11_21_0700_production_indexes': m0700,
   '2026_11_23_0000_outbox': m1000,
+  '2026_11_23_0200_platform': m1200,
 };
