@@ -37,7 +37,8 @@ recomputation) follow from events, never inside the request.
   whole cluster, whatever the number of instances.
 - **Processes.** \`caretaker serve\` runs the HTTP API and the worker; \`caretaker serve --no-worker\`
   only the API; \`caretaker worker\` only the background work. On PGlite everything runs in the one
-  process that owns the data folder.
+  process that owns the data folder, on its one connection: a handler's transaction holds it, so
+  handlers keep slow outside calls (SMTP, HTTP) out of their transaction.
 - **Writing a handler.** Implement \`EventHandler\` or \`PeriodicTask\` (src/events/handlers.ts),
   export it from the module's index.ts and list it in src/background.ts. Tests deliver events with
   \`dispatchPendingEvents(deps, backgroundHandlers())\` and call a task's \`run(deps)\` directly.

@@ -28,7 +28,7 @@ describe.skipIf(!onPostgres)('periodic tasks on two instances (needs DATABASE_UR
 
   beforeAll(async () => {
     t = await buildTestApp({ CARETAKER_RELAY_INTERVAL_MS: '200' });
-  });
+  }, 600_000);
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.stop(5_000)));
     await t.close();

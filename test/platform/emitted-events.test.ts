@@ -19,7 +19,7 @@ describe('events emitted by the services', () => {
   beforeAll(async () => {
     t = await buildTestApp();
     w = await jobWorld(t);
-  });
+  }, 600_000);
   afterAll(async () => t?.close());
 
   it('job.note_added with the note and the job reference', async () => {

@@ -19,7 +19,7 @@ describe('queue and events endpoints', () => {
       await emitEvent(trx, t.clock.now(), { name: 'tenant.erased', agencyId: w.agencyB.id, payload: { tenant_id: 7 } });
       await emitEvent(trx, t.clock.now(), { name: 'user.created', agencyId: null, payload: { user_id: 2, role_code: 'sysops' } });
     });
-  });
+  }, 600_000);
   afterAll(async () => {
     await t.close();
   });

@@ -39,7 +39,7 @@ describe('outbox and queue', () => {
 
   beforeAll(async () => {
     t = await buildTestApp({ CARETAKER_QUEUE_RETRY_DELAY_S: '1', CARETAKER_RELAY_INTERVAL_MS: '100', CARETAKER_QUEUE_SUPERVISE_S: '5' });
-  });
+  }, 600_000);
   afterAll(async () => {
     await worker?.stop(5_000);
     await t.close();

@@ -61,7 +61,7 @@ export async function outboxLag(db: DbOrTrx): Promise<{ unpublished: number; lag
  */
 export async function listEvents(db: DbOrTrx, filter: { name?: string | undefined; limit: number; offset: number }) {
   let q = db.selectFrom('outbox');
-  if (filter.name !== undefined) q = q.where('name', '=', filter.name);
+  if (filter.name !== undefined) q = q.where('outbox.name', '=', filter.name);
   const [rows, total] = await Promise.all([
     q
       .leftJoin('agencies', 'agencies.id', 'outbox.agency_id')
