@@ -1,7 +1,7 @@
 /**
  * Every migration, in the order applied (by name). Add a new file as
  * YYYY_MM_DD_NNNN_what.ts and list it here; a released migration is never edited.
- * (A static list rather than a folder scan, so tsx, vitest and the compiled build all load them.)
+ * (A static list rather than a folder scan, so Node (type stripping), vitest and the compiled build all load them.)
  */
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './2026_11_21_0001_foundation.ts';
