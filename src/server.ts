@@ -66,6 +66,11 @@ export async function startServer(
   if (options.prepare !== false) await prepareDatabase(runtime, config, (obj, msg) => log.info(obj, msg));
 
   const address = await app.listen({ port: config.port, host: config.host });
+  log.info(
+    { address, engine: runtime.deps.engine, node: process.version, redis: Boolean(runtime.deps.redis), worker: options.background !== false },
+    'Caretaker is serving',
+  );
+  // After listen: the API answers while the worker installs or checks the queue schema.
   const background: BackgroundWorker | undefined =
     options.background === false
       ? undefined
@@ -73,10 +78,6 @@ export async function startServer(
           info: (obj, msg) => log.info(obj, msg),
           error: (obj, msg) => log.error(obj, msg),
         });
-  log.info(
-    { address, engine: runtime.deps.engine, node: process.version, redis: Boolean(runtime.deps.redis), worker: Boolean(background) },
-    'Caretaker is serving',
-  );
 
   let closing: Promise<void> | undefined;
   const close = () => {
