@@ -6,7 +6,7 @@
  * visit dates on the jobs. Then it times in-process requests (app.inject: the whole pipeline,
  * token lookup and rate limits included, no network) one at a time and prints p50/p95/max.
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/insight.ts
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/insight.ts
  *
  * Environment: BENCH_JOBS (default 100000), BENCH_ROUNDS (default 40 per scenario), BENCH_KEEP_DB=true
  * (keep the database to EXPLAIN queries; drop it by hand afterwards).

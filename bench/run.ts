@@ -64,7 +64,7 @@ async function prepare(engine: 'pglite' | 'postgres') {
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; ceilingPort: number }> {
   const port = await freePort();
   const ceilingPort = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/server.ts')], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/server.ts')], {
     cwd: ROOT,
     // `env` is the whole environment (the caller removed DATABASE_URL / REDIS_URL where unwanted).
     env: { ...env, PORT: String(port), CEILING_PORT: String(ceilingPort) },

@@ -7,8 +7,8 @@
  * with the EXPLAIN of the scan's queries (the partial indexes on due_at / at_risk_at of running
  * clocks, not a table scan).
  *
- *   node --import tsx bench/sla.ts                         # PGlite in memory
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/sla.ts
+ *   node bench/sla.ts                         # PGlite in memory
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/sla.ts
  *
  * With DATABASE_URL it creates and drops its own database (caretaker_test_*).
  */

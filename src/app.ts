@@ -30,6 +30,7 @@ import { jobFilesRoutes } from './modules/job-files/job-files.routes.ts';
 import { fileIntegrityRoutes } from './modules/job-files/file-integrity.routes.ts';
 import { calendarRoutes } from './modules/calendar/calendar.routes.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
+import { platformRoutes } from './modules/platform/index.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { slaRulesRoutes } from './modules/sla-rules/sla-rules.routes.ts';
 import { devicesRoutes } from './modules/devices/devices.routes.ts';
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     noticesRoutes(deps),
     blacklistRoutes(deps, blacklist),
     moneyRoutes(deps),
+    platformRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -9,6 +9,7 @@ import * as sla from './modules/sla/index.ts';
 import * as reports from './modules/reports/index.ts';
 import * as messaging from './modules/messaging/index.ts';
 import * as money from './modules/money/index.ts';
+import { certificateExpiryTask } from './modules/contractors/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -26,5 +27,6 @@ export function periodicTasks(): PeriodicTask[] {
     ...reports.periodicTasks,
     ...messaging.periodicTasks,
     ...money.periodicTasks,
+    certificateExpiryTask,
   ];
 }

@@ -8,12 +8,15 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openRuntime } from './runtime.ts';
 import { loadDemoIfEmpty } from './seed/demo/index.ts';
 import { startServer } from './server.ts';
+import { startWorkerProcess } from './worker-process.ts';
 
 const USAGE = `Usage: caretaker <command>
 
 Commands:
-  serve      start the HTTP API (default); migrates the database first
+  serve      start the HTTP API and the background worker (default); migrates first
              --workers N   run N processes sharing the port (needs DATABASE_URL)
+             --no-worker   serve HTTP only (run \`caretaker worker\` elsewhere)
+  worker     run only the background work: outbox relay, event handlers, periodic tasks
   migrate    apply pending database migrations and exit
   demo       load the demo data set into an empty database and exit
   push vapid-keys
@@ -61,8 +64,13 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`${WORKERS_NEED_POSTGRES}\n`);
         return 2;
       }
-      if (workers > 1 || cluster.isWorker) await serveCluster(config, workers);
-      else await startServer(config);
+      const background = !argv.includes('--no-worker');
+      if (workers > 1 || cluster.isWorker) await serveCluster(config, workers, background);
+      else await startServer(config, { background });
+      return -1;
+    }
+    case 'worker': {
+      await startWorkerProcess(config);
       return -1;
     }
     case 'migrate': {

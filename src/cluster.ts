@@ -46,9 +46,9 @@ function log(level: 'info' | 'warn' | 'error', msg: string, extra: Record<string
  * Runs `serve` with `workers` processes: in the primary, prepares and forks; in a worker, serves.
  * @throws Error(WORKERS_NEED_POSTGRES) when workers > 1 and DATABASE_URL is unset
  */
-export async function serveCluster(config: Readonly<Config>, workers: number): Promise<void> {
+export async function serveCluster(config: Readonly<Config>, workers: number, background = true): Promise<void> {
   if (cluster.isWorker) {
-    await startServer(config, { prepare: false, worker: true });
+    await startServer(config, { prepare: false, worker: true, background });
     return;
   }
   if (!config.databaseUrl) throw new Error(WORKERS_NEED_POSTGRES);

@@ -99,15 +99,28 @@ export interface Config {
     /** Daily maximum wind gust (km/h) counted as strong wind. */
     strongWindKmh: number;
   };
+  /** Background work (docs/events.md): the pg-boss queue, the outbox relay and periodic tasks. */
+  queue: {
+    /** Tries of a failing handler after the first before its job is dead-lettered. */
+    retryLimit: number;
+    /** First retry delay in seconds; doubles on each retry (exponential backoff). */
+    retryDelayS: number;
+    /** A running job without a heartbeat for this long (its worker died) is retried (>= 10). */
+    heartbeatS: number;
+    /** How often the queue's supervisor looks for such jobs and expired ones, in seconds. */
+    superviseS: number;
+    /** How often the relay looks for committed outbox rows, in milliseconds. */
+    relayIntervalMs: number;
+  };
 }
 
 /** Raised for a bad environment variable; the message names it. */
 export class ConfigError extends Error {
-  constructor(
-    public readonly variable: string,
-    detail: string,
-  ) {
+  readonly variable: string;
+
+  constructor(variable: string, detail: string) {
     super(`Invalid configuration: ${variable} ${detail}`);
+    this.variable = variable;
     this.name = 'ConfigError';
   }
 }
@@ -265,6 +278,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       geocodeTtlS: int(env, 'CARETAKER_WEATHER_GEOCODE_TTL_S', 30 * 86_400, 1, 365 * 86_400),
       heavyRainMm: int(env, 'CARETAKER_WEATHER_HEAVY_RAIN_MM', 10, 1, 1000),
       strongWindKmh: int(env, 'CARETAKER_WEATHER_STRONG_WIND_KMH', 60, 1, 500),
+    },
+    queue: {
+      retryLimit: int(env, 'CARETAKER_QUEUE_RETRY_LIMIT', 5, 0, 100),
+      retryDelayS: int(env, 'CARETAKER_QUEUE_RETRY_DELAY_S', 5, 1, 3600),
+      heartbeatS: int(env, 'CARETAKER_QUEUE_HEARTBEAT_S', 30, 10, 3600),
+      superviseS: int(env, 'CARETAKER_QUEUE_SUPERVISE_S', 30, 1, 3600),
+      relayIntervalMs: int(env, 'CARETAKER_RELAY_INTERVAL_MS', 1000, 50, 60_000),
     },
   };
   return Object.freeze(config);

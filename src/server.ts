@@ -7,6 +7,8 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import type { Lifecycle } from './http/pipeline.ts';
+import { backgroundHandlers, periodicTasks } from './background.ts';
+import { startBackgroundWorker, type BackgroundWorker } from './events/worker.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { ensureSysOpsAccount } from './seed/first-run.ts';
 import { loadDemoIfEmpty } from './seed/demo/index.ts';
@@ -45,6 +47,8 @@ export interface StartOptions {
   prepare?: boolean;
   /** A cluster worker: a second signal is ignored (the primary enforces the timeout). */
   worker?: boolean;
+  /** Run the background worker (queue, relay, periodic tasks) in this process too (default true). */
+  background?: boolean;
 }
 
 /**
@@ -62,7 +66,18 @@ export async function startServer(
   if (options.prepare !== false) await prepareDatabase(runtime, config, (obj, msg) => log.info(obj, msg));
 
   const address = await app.listen({ port: config.port, host: config.host });
-  log.info({ address, engine: runtime.deps.engine, redis: Boolean(runtime.deps.redis) }, 'Caretaker is serving');
+  log.info(
+    { address, engine: runtime.deps.engine, node: process.version, redis: Boolean(runtime.deps.redis), worker: options.background !== false },
+    'Caretaker is serving',
+  );
+  // After listen: the API answers while the worker installs or checks the queue schema.
+  const background: BackgroundWorker | undefined =
+    options.background === false
+      ? undefined
+      : await startBackgroundWorker(runtime.deps, runtime.database, backgroundHandlers(), periodicTasks(), {
+          info: (obj, msg) => log.info(obj, msg),
+          error: (obj, msg) => log.error(obj, msg),
+        });
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -71,7 +86,7 @@ export async function startServer(
       // Connections that turn idle during the drain are closed at once, not after keepAliveTimeout.
       const sweep = setInterval(() => app.server.closeIdleConnections(), 200);
       try {
-        await app.close();
+        await Promise.all([app.close(), background?.stop()]);
       } finally {
         clearInterval(sweep);
       }

@@ -2,7 +2,7 @@
  * Renders the charts of docs/insight.md from a running Caretaker's analytics (the demo): an SVG
  * drawn here (no chart library: two bar charts), converted to PNG by headless Chromium.
  *
- *   node --import tsx tools/insight-charts.ts http://127.0.0.1:3917 admin@northwind.test 'password'
+ *   node tools/insight-charts.ts http://127.0.0.1:3917 admin@northwind.test 'password'
  *
  * Writes docs/images/insight-volumes.svg|png and docs/images/insight-time-to-complete.svg|png.
  */

@@ -4,7 +4,7 @@
  * are derived from the postcode's letters and the forecast is a fixed pattern (rain and gusts on
  * every third day).
  *
- *   node --import tsx tools/weather-stub.ts 3918
+ *   node tools/weather-stub.ts 3918
  *   CARETAKER_WEATHER_FORECAST_URL=http://127.0.0.1:3918 CARETAKER_WEATHER_GEOCODE_URL=http://127.0.0.1:3918 npm start
  */
 import { createServer } from 'node:http';

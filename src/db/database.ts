@@ -20,6 +20,8 @@ export interface DatabaseHandle {
   engine: 'pglite' | 'postgres';
   /** The pg pool (PostgreSQL only), exposed for metrics. */
   pool?: pg.Pool;
+  /** The PGlite instance (embedded only), for the queue's adapter (src/events/queue.ts). */
+  pglite?: PGlite;
   /** Closes every connection. */
   close(): Promise<void>;
 }
@@ -67,7 +69,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   const pglite = new PGlite(dataDir, { extensions: { pg_trgm } });
   const dialect: Dialect = new PGliteDialect(pglite);
   const db = new Kysely<Database>({ dialect });
-  return { db, engine: 'pglite', close: () => db.destroy() };
+  return { db, engine: 'pglite', pglite, close: () => db.destroy() };
 }
 
 /** Runs `select 1`; resolves true when the database answers within `timeoutMs`. */

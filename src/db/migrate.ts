@@ -2,7 +2,7 @@
  * Runs the Kysely migrations listed in src/db/migrations/index.ts (frozen once released: they use
  * Kysely<any> and never import application code). Called at start and by `caretaker migrate`.
  */
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Db } from './database.ts';
 import { migrations } from './migrations/index.ts';
 

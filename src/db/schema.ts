@@ -605,6 +605,14 @@ export interface Database {
   notices: NoticeTable;
   notice_reads: NoticeReadTable;
   security_blacklist: SecurityBlacklistTable;
+  certificate_expiry_warnings: CertificateExpiryWarningTable;
+}
+
+/** Certificates warned about as expiring, once per expiry date (migration 2026_11_23_0200). */
+export interface CertificateExpiryWarningTable {
+  certification_id: number;
+  expires_on: ColumnType<string, string, string>;
+  warned_at: Timestamp;
 }
 
 export type User = Selectable<UserTable>;

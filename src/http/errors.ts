@@ -62,15 +62,16 @@ export class AppError extends Error {
   /** Response headers that belong to this error (Retry-After and X-RateLimit-* on 429). */
   headers?: Record<string, string>;
 
-  constructor(
-    public readonly code: ErrorCode,
-    detail?: string,
-    /** Extra top-level fields of the error body (for example the 429 fields). */
-    public readonly extra?: Record<string, unknown>,
-  ) {
+  readonly code: ErrorCode;
+  /** Extra top-level fields of the error body (for example the 429 fields). */
+  readonly extra?: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, detail?: string, extra?: Record<string, unknown>) {
     const spec = ERROR_TABLE[code];
     const message = spec.message(detail);
     super(message);
+    this.code = code;
+    this.extra = extra;
     this.name = 'AppError';
     this.statusCode = spec.status;
     this.publicMessage = spec.status >= 500 && code === 'internal' ? ERROR_TABLE.internal.message() : message;

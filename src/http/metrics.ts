@@ -18,6 +18,57 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../app-deps.ts';
 import type { App } from './route-types.ts';
 import { responses } from './envelope.ts';
+import { outboxLag, queueFigures } from '../modules/platform/index.ts';
+
+/**
+ * Background-work gauges (docs/events.md), read from the database at scrape time:
+ * caretaker_queue_depth{queue} (runnable jobs waiting), caretaker_queue_failed{queue} (jobs failed
+ * for good), caretaker_queue_oldest_waiting_seconds{queue}, caretaker_outbox_unpublished and
+ * caretaker_event_lag_seconds (age of the oldest committed event not yet relayed).
+ */
+function registerQueueGauges(register: Registry, deps: AppDeps): void {
+  let pending: Promise<Awaited<ReturnType<typeof queueFigures>>> | undefined;
+  // One read per scrape serves the three per-queue gauges.
+  const figures = () => {
+    pending ??= queueFigures(deps.db).finally(() => setTimeout(() => (pending = undefined), 0));
+    return pending;
+  };
+  const perQueue = (name: string, help: string, pick: (q: Awaited<ReturnType<typeof queueFigures>>[number]) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['queue'] as const,
+      registers: [register],
+      async collect() {
+        this.reset();
+        for (const q of await figures().catch(() => [])) this.set({ queue: q.name }, pick(q));
+      },
+    });
+  perQueue('caretaker_queue_depth', 'Runnable jobs waiting per queue (created + retry)', (q) => q.counts.created + q.counts.retry);
+  perQueue('caretaker_queue_failed', 'Jobs failed for good per queue (after the last retry)', (q) => q.counts.failed);
+  perQueue('caretaker_queue_oldest_waiting_seconds', 'Age of the oldest runnable job per queue', (q) => q.oldest_waiting_s ?? 0);
+  let lag: Promise<{ unpublished: number; lag_s: number }> | undefined;
+  const readLag = () => {
+    lag ??= outboxLag(deps.db).finally(() => setTimeout(() => (lag = undefined), 0));
+    return lag;
+  };
+  new Gauge({
+    name: 'caretaker_outbox_unpublished',
+    help: 'Committed domain events not yet handed to the queue',
+    registers: [register],
+    async collect() {
+      this.set((await readLag().catch(() => ({ unpublished: 0, lag_s: 0 }))).unpublished);
+    },
+  });
+  new Gauge({
+    name: 'caretaker_event_lag_seconds',
+    help: 'Age of the oldest committed domain event not yet handed to the queue (0 when none)',
+    registers: [register],
+    async collect() {
+      this.set((await readLag().catch(() => ({ unpublished: 0, lag_s: 0 }))).lag_s);
+    },
+  });
+}
 
 /** Latency buckets in seconds: 1 ms to 5 s. */
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -74,6 +125,8 @@ export function registerMetrics(app: App, deps: AppDeps): void {
       this.set(pool ? deps.config.databasePoolMax : 1);
     },
   });
+
+  registerQueueGauges(register, deps);
 
   const children = new Map<string, Children>();
   app.addHook('onResponse', (request, reply, done) => {

@@ -25,10 +25,13 @@ export class RateLimitRules {
    * @param db the database holding `rate_limit_overrides`
    * @param ttlMs how old (milliseconds of real time) the copy may get before a lookup reloads it
    */
-  constructor(
-    private readonly db: Db,
-    private readonly ttlMs = 5_000,
-  ) {}
+  private readonly db: Db;
+  private readonly ttlMs: number;
+
+  constructor(db: Db, ttlMs = 5_000) {
+    this.db = db;
+    this.ttlMs = ttlMs;
+  }
 
   /**
    * The override of a route key (`METHOD /path`). A stale copy starts a reload in the background

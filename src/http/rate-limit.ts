@@ -38,10 +38,13 @@ export class RateLimitStore {
    * @param redis connected ioredis client, or undefined for memory only
    * @param prefix key prefix in Redis
    */
-  constructor(
-    private readonly redis: Redis | undefined,
-    private readonly prefix: string,
-  ) {}
+  private readonly redis: Redis | undefined;
+  private readonly prefix: string;
+
+  constructor(redis: Redis | undefined, prefix: string) {
+    this.redis = redis;
+    this.prefix = prefix;
+  }
 
   get backend(): 'redis' | 'memory' {
     return this.redis ? 'redis' : 'memory';

@@ -28,7 +28,11 @@ export interface FileStore {
 
 /** Files on the local disk under `root`. */
 export class LocalFileStore implements FileStore {
-  constructor(private readonly root: string) {}
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = root;
+  }
 
   private resolve(key: string): string {
     if (!/^[0-9]{4}\/[0-9]{2}\/[0-9a-f-]{36}\.[a-z0-9]{1,8}$/.test(key)) throw new Error('Invalid storage key');

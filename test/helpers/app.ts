@@ -15,7 +15,7 @@ import type { Lifecycle } from '../../src/http/pipeline.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { hashPassword } from '../../src/lib/passwords.ts';
-import { openRuntime } from '../../src/runtime.ts';
+import { openRuntime, type Runtime } from '../../src/runtime.ts';
 import { createTestDatabase } from './database.ts';
 
 export interface TestApp {
@@ -24,6 +24,8 @@ export interface TestApp {
   db: Db;
   clock: ManualClock;
   config: Readonly<Config>;
+  /** The opened database (engine, Kysely, PGlite instance), for the background worker. */
+  database: Runtime['database'];
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: { 
     db: runtime.deps.db,
     clock,
     config,
+    database: runtime.database,
     close: async () => {
       await app.close();
       await runtime.close();
@@ -143,10 +146,13 @@ export async function csrf(app: FastifyInstance, token: string): Promise<string>
 
 /** An HTTP client bound to one bearer token; writes fetch a CSRF token first unless told not to. */
 export class Client {
-  constructor(
-    readonly app: FastifyInstance,
-    readonly token: string,
-  ) {}
+  readonly app: FastifyInstance;
+  readonly token: string;
+
+  constructor(app: FastifyInstance, token: string) {
+    this.app = app;
+    this.token = token;
+  }
 
   /** GET with the bearer token. */
   get(url: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {

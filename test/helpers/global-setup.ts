@@ -31,7 +31,7 @@ export default async function setup(): Promise<void> {
     }
   }
   process.stdout.write(
-    `Test databases: ${databaseUrl ? 'PostgreSQL (a fresh database per test file)' : 'PGlite (in memory)'}; ` +
+    `Node ${process.version}; test databases: ${databaseUrl ? 'PostgreSQL (a fresh database per test file)' : 'PGlite (in memory)'}; ` +
       `rate limits: ${redisUrl ? 'Redis' : 'memory'}\n`,
   );
 }

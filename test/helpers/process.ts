@@ -42,10 +42,12 @@ export class CaretakerProcess {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
-  constructor(
-    readonly child: ChildProcess,
-    readonly port: number,
-  ) {
+  readonly child: ChildProcess;
+  readonly port: number;
+
+  constructor(child: ChildProcess, port: number) {
+    this.child = child;
+    this.port = port;
     const collect = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.lines.push(line);
     };
@@ -249,7 +251,13 @@ export class TcpProxy {
   private server: net.Server | undefined;
   port = 0;
 
-  constructor(private readonly targetPort: number, private readonly targetHost = '127.0.0.1') {}
+  private readonly targetPort: number;
+  private readonly targetHost: string;
+
+  constructor(targetPort: number, targetHost = '127.0.0.1') {
+    this.targetPort = targetPort;
+    this.targetHost = targetHost;
+  }
 
   /** Starts listening on a free port. */
   async start(): Promise<this> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import archiver from 'archiver';
+import { ZipArchive } from 'archiver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cfbBytes, heicBytes, jpegBytes, pdfBytes, pngBytes } from '../../src/seed/demo/sample-files.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
@@ -9,7 +9,7 @@ import { form } from '../helpers/upload-form.ts';
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 async function docx(): Promise<Buffer> {
-  const a = archiver('zip');
+  const a = new ZipArchive();
   const chunks: Buffer[] = [];
   a.on('data', (c: Buffer) => chunks.push(c));
   const ended = new Promise((r) => a.on('end', r));

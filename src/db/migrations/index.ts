@@ -1,9 +1,9 @@
 /**
  * Every migration, in the order applied (by name). Add a new file as
  * YYYY_MM_DD_NNNN_what.ts and list it here; a released migration is never edited.
- * (A static list rather than a folder scan, so tsx, vitest and the compiled build all load them.)
+ * (A static list rather than a folder scan, so Node (type stripping), vitest and the compiled build all load them.)
  */
-import type { Migration } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import * as m0001 from './2026_11_21_0001_foundation.ts';
 import * as m0100 from './2026_11_21_0100_issue3.ts';
 import * as m0200 from './2026_11_21_0200_jobs_core.ts';
@@ -19,6 +19,7 @@ import * as m1700 from './2026_11_23_0700_insight.ts';
 import * as m1600 from './2026_11_23_0600_messaging.ts';
 import * as m1100 from './2026_11_23_0100_hardening.ts';
 import * as m1500 from './2026_11_23_0500_money.ts';
+import * as m1200 from './2026_11_23_0200_platform.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0600_messaging': m1600,
   '2026_11_23_0100_hardening': m1100,
   '2026_11_23_0500_money': m1500,
+  '2026_11_23_0200_platform': m1200,
 };

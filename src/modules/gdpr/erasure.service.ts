@@ -13,6 +13,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden } from '../../http/errors.ts';
 import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
+import { emitEvent } from '../../events/index.ts';
 import { likeEscape } from '../addresses/addresses.repository.ts';
 import { getTenantRow } from '../tenants/tenants.service.ts';
 import { openJobCount, usersOfTenant } from './report.repository.ts';
@@ -142,6 +143,7 @@ export async function eraseTenant(deps: AppDeps, auth: AuthContext, actor: Actor
     };
     const { uuid: _u, name: _n, erased_at: _e, ...facts } = result;
     await recordActivity(trx, actor, now, { action: 'tenant.erase', resourceType: 'tenant', resourceId: tenant.id, agencyId: tenant.agency_id, details: facts });
+    await emitEvent(trx, now, { name: 'tenant.erased', agencyId: tenant.agency_id, payload: { tenant_id: tenant.id } });
     return result;
   });
 }

@@ -5,7 +5,7 @@
  * and README.txt. Each export is logged as `tenant.gdpr_export`.
  */
 import { isoOrNull as iso } from '../../lib/fields.ts';
-import archiver from 'archiver';
+import { ZipArchive } from 'archiver';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
@@ -92,7 +92,7 @@ Times are ISO 8601 in UTC. Questions: contact the data controller named above.
 
 /** The report as a zip archive (report.json, README.txt) in memory. */
 export async function reportZip(report: GdprReport): Promise<Buffer> {
-  const archive = archiver('zip', { zlib: { level: 9 } });
+  const archive = new ZipArchive({ zlib: { level: 9 } });
   const chunks: Buffer[] = [];
   archive.on('data', (c: Buffer) => chunks.push(c));
   const finished = new Promise<void>((resolve, reject) => {

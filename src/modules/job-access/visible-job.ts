@@ -13,6 +13,7 @@ export interface VisibleJob {
   uuid: string;
   agencyId: number;
   reference: string;
+  branchId: number;
 }
 
 /** True for staff scopes (SysOps, agency admin or API account, agent): they see internal records. */
@@ -31,12 +32,12 @@ export async function findVisibleJob(db: DbOrTrx, auth: AuthContext, uuid: strin
   // planning them cost more than this lookup.
   const row = await db
     .selectFrom('jobs as j')
-    .select(['j.id', 'j.uuid', 'j.agency_id', 'j.reference'])
+    .select(['j.id', 'j.uuid', 'j.agency_id', 'j.reference', 'j.branch_id'])
     .where('j.uuid', '=', uuid)
     .where('j.deleted_at', 'is', null)
     .where((eb) => visibleTo(eb, scope))
     .executeTakeFirst();
   if (!row) throw notFound('Job');
-  const job: VisibleJob = { id: row.id, uuid: row.uuid, agencyId: row.agency_id, reference: row.reference };
+  const job: VisibleJob = { id: row.id, uuid: row.uuid, agencyId: row.agency_id, reference: row.reference, branchId: row.branch_id };
   return { job, scope, staff: isStaffScope(scope) };
 }

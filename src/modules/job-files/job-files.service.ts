@@ -15,6 +15,7 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
+import { emitEvent } from '../../events/index.ts';
 import { findVisibleJob } from '../job-access/visible-job.ts';
 import { ACCEPTED_TEXT, acceptedType, sanitiseFilename, type FileKind } from './file-policy.ts';
 import * as repo from './job-files.repository.ts';
@@ -121,6 +122,11 @@ export async function uploadJobFile(deps: AppDeps, auth: AuthContext, actor: Act
         resourceId: id,
         agencyId: job.agencyId,
         details: { job_uuid: job.uuid, file_uuid: uuid, mime: type.mime, size_bytes: stored.size },
+      });
+      await emitEvent(trx, now, {
+        name: 'job.file_added',
+        agencyId: job.agencyId,
+        payload: { job_id: job.id, job_uuid: job.uuid, reference: job.reference, branch_id: job.branchId, file_id: id, kind },
       });
     });
   } catch (err) {

@@ -14,6 +14,7 @@ import { AppError, conflict, forbidden, invalidParam, notFound } from '../../htt
 import { addSeconds, SECONDS, toIso } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
+import { emitEvent } from '../../events/index.ts';
 import { findVisibleJob } from '../job-access/visible-job.ts';
 import type { JobScope } from '../jobs/job-visibility.ts';
 import * as repo from './job-notes.repository.ts';
@@ -99,6 +100,11 @@ export async function createJobNote(deps: AppDeps, auth: AuthContext, actor: Act
       resourceId: id,
       agencyId: job.agencyId,
       details: { job_uuid: job.uuid, note_uuid: uuid, visibility },
+    });
+    await emitEvent(trx, now, {
+      name: 'job.note_added',
+      agencyId: job.agencyId,
+      payload: { job_id: job.id, job_uuid: job.uuid, reference: job.reference, branch_id: job.branchId, note_id: id, visibility },
     });
   });
   const row = await repo.findNote(deps.db, job.id, uuid, null);

@@ -90,7 +90,10 @@ export class NodemailerMailer implements Mailer {
   private readonly pending = new Set<Promise<unknown>>();
   readonly kind: 'smtp' | 'file';
 
-  constructor(private readonly options: MailerOptions) {
+  private readonly options: MailerOptions;
+
+  constructor(options: MailerOptions) {
+    this.options = options;
     this.kind = options.smtpUrl ? 'smtp' : 'file';
     this.transporter = options.smtpUrl
       ? nodemailer.createTransport(options.smtpUrl)

@@ -53,8 +53,10 @@ export class BlacklistGuard {
   private loading: Promise<Snapshot> | null = null;
   private subscriber: Redis | null = null;
   private readonly channel: string;
+  private readonly deps: AppDeps;
 
-  constructor(private readonly deps: AppDeps) {
+  constructor(deps: AppDeps) {
+    this.deps = deps;
     this.channel = `${deps.config.redisPrefix}blacklist`;
   }
 

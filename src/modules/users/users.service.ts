@@ -9,6 +9,7 @@ import { conflict, invalidParam, notFound } from '../../http/errors.ts';
 import { newToken, newUuid } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
+import { emitEvent } from '../../events/index.ts';
 import { revokeUserTokens } from '../auth/auth.repository.ts';
 import { agencyScope, assertAssignable, assertManageable, loadVisibleUser, refuse } from './users.policy.ts';
 import * as repo from './users.repository.ts';
@@ -167,6 +168,7 @@ export async function createUser(deps: AppDeps, caller: Caller, input: CreateUse
         agencyId: place.agencyId,
         details: { role: role.code, invite },
       });
+      await emitEvent(trx, now, { name: 'user.created', agencyId: place.agencyId, payload: { user_id: row.id, role_code: role.code } });
       if (invite) invitation = await issueInvitation(trx, caller, { id: row.id, agency_id: place.agencyId }, now);
       return row.id;
     })

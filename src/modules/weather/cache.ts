@@ -2,7 +2,11 @@
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; until: number }>();
 
-  constructor(private readonly maxEntries = 10_000) {}
+  private readonly maxEntries: number;
+
+  constructor(maxEntries = 10_000) {
+    this.maxEntries = maxEntries;
+  }
 
   /** The live value of `key`, or undefined. */
   get(key: string, now: Date): V | undefined {

@@ -84,7 +84,11 @@ function engineMessage(text: string): string | undefined {
 }
 
 export class N8nClient {
-  constructor(private readonly settings: EngineSettings) {}
+  private readonly settings: EngineSettings;
+
+  constructor(settings: EngineSettings) {
+    this.settings = settings;
+  }
 
   /**
    * GET {url}/api/v1{path}?query and check the JSON body against `schema`.

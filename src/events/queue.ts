@@ -1,0 +1,83 @@
+/**
+ * The durable queue (docs/events.md): pg-boss 12 on the application's own database. On PostgreSQL
+ * it has its own small pool; on PGlite it goes through an adapter that shares the single embedded
+ * connection with Kysely, serialised by Kysely's connection queue, so a pg-boss statement never
+ * lands inside an open application transaction. Job tables live in the `pgboss` schema.
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import { PgBoss, fromPglite, type Db as BossDb } from 'pg-boss';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/database.ts';
+
+/** Schema of pg-boss's tables. */
+export const BOSS_SCHEMA = 'pgboss';
+
+/** Queue of an event handler: one per handler, so retries and dead letters are per handler. */
+export function handlerQueue(handlerName: string): string {
+  return `handler.${handlerName}`;
+}
+
+/** Queue of a periodic task (its pg-boss schedule sends one job per tick to it). */
+export function taskQueue(taskName: string): string {
+  return `task.${taskName}`;
+}
+
+/** Where jobs go after their last failed try (kept for inspection and `redrive`). */
+export const DEAD_LETTER_QUEUE = 'dead-letter';
+
+/**
+ * pg-boss's database adapter for PGlite, serialised with Kysely: every statement waits for the one
+ * embedded connection as a Kysely query would (`db.connection()`), then runs through pg-boss's own
+ * PGlite adapter (multi-statement scripts through `exec`, rollback of aborted blocks).
+ */
+export function serialisedPgliteAdapter(db: Db, pglite: PGlite): BossDb {
+  const inner = fromPglite(pglite);
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => db.connection().execute(() => fn());
+  const adapter: BossDb = {
+    executeSql: (text, values) => exclusive(() => inner.executeSql(text, values)),
+  };
+  if (inner.listen) {
+    const listen = inner.listen.bind(inner);
+    adapter.listen = async (channel, onNotification, onReconnect) => {
+      const handle = await exclusive(() => listen(channel, onNotification, onReconnect));
+      return { close: () => exclusive(() => handle.close()) };
+    };
+  }
+  if (inner.setSessionStatements) {
+    const set = inner.setSessionStatements.bind(inner);
+    adapter.setSessionStatements = (statements) => exclusive(() => set(statements));
+  }
+  return adapter;
+}
+
+/** What openBoss needs from the opened database. */
+export interface BossDatabase {
+  db: Db;
+  engine: 'pglite' | 'postgres';
+  pglite?: PGlite | undefined;
+}
+
+/**
+ * Creates (does not start) the pg-boss instance for the configured database.
+ * @param options.schedule run the cron monitor (only the worker needs it)
+ */
+export function createBoss(
+  config: Readonly<Config>,
+  database: BossDatabase,
+  options: { schedule?: boolean; cronWorkerIntervalSeconds?: number } = {},
+): PgBoss {
+  const common = {
+    schema: BOSS_SCHEMA,
+    schedule: options.schedule ?? false,
+    ...(options.cronWorkerIntervalSeconds ? { cronWorkerIntervalSeconds: options.cronWorkerIntervalSeconds } : {}),
+    superviseIntervalSeconds: config.queue.superviseS,
+    monitorIntervalSeconds: Math.max(1, Math.min(60, config.queue.superviseS)),
+    registerInstance: false,
+  };
+  if (database.engine === 'postgres') {
+    if (!config.databaseUrl) throw new Error('PostgreSQL engine without DATABASE_URL');
+    return new PgBoss({ ...common, connectionString: config.databaseUrl, max: 4, useListenNotify: true });
+  }
+  if (!database.pglite) throw new Error('PGlite engine without its instance');
+  return new PgBoss({ ...common, backend: 'pglite', db: serialisedPgliteAdapter(database.db, database.pglite) });
+}

@@ -1,0 +1,55 @@
+/**
+ * The outbox relay (docs/events.md): moves committed outbox rows to the queue. One transaction
+ * claims a batch of unpublished rows (`FOR UPDATE SKIP LOCKED`, so several instances never take
+ * the same row), inserts one pg-boss job per subscribed handler in that same transaction and marks
+ * the rows published: a row is either relayed with all its jobs or not at all.
+ */
+import { fromKysely, type PgBoss } from 'pg-boss';
+import type { AppDeps } from '../app-deps.ts';
+import type { EventHandler } from './handlers.ts';
+import { handlerQueue } from './queue.ts';
+
+/** Data of a handler job: the outbox event it delivers. */
+export interface HandlerJobData {
+  event_id: string;
+}
+
+/**
+ * Relays one batch of committed, unpublished outbox rows (oldest first).
+ * @param handlers the subscribers (their queues must exist: startBackgroundWorker creates them)
+ * @param opts.limit rows per batch (default 100)
+ * @returns the number of rows relayed (0 when none waited)
+ */
+export async function relayOutbox(
+  deps: AppDeps,
+  boss: PgBoss,
+  handlers: readonly EventHandler[],
+  opts: { limit?: number } = {},
+): Promise<number> {
+  return deps.db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('outbox')
+      .select(['id', 'event_id', 'name'])
+      .where('published_at', 'is', null)
+      .orderBy('id')
+      .limit(opts.limit ?? 100)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (rows.length === 0) return 0;
+    const bossDb = fromKysely(trx);
+    for (const row of rows) {
+      for (const handler of handlers) {
+        if (!(handler.events as readonly string[]).includes(row.name)) continue;
+        const data: HandlerJobData = { event_id: row.event_id };
+        await boss.send(handlerQueue(handler.name), data, { db: bossDb });
+      }
+    }
+    await trx
+      .updateTable('outbox')
+      .set({ published_at: deps.clock.now() })
+      .where('id', 'in', rows.map((r) => r.id))
+      .execute();
+    return rows.length;
+  });
+}
