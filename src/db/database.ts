@@ -29,6 +29,11 @@ export interface DatabaseOptions {
   /** PGlite folder; 'memory://' for an in-memory database. */
   dataDir?: string;
   poolMax?: number;
+  /**
+   * PGlite only: a data-folder tarball (from `PGlite.dumpDataDir`) to start from instead of an empty
+   * cluster; skips initdb. Tests use it to clone one migrated database per file.
+   */
+  loadDataDir?: Blob;
 }
 
 // int8 (count(*), bigserial) arrives from pg as a string; every id here is int4 and every count is
@@ -62,7 +67,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     dataDir = path.join(dir, 'pglite');
     mkdirSync(dataDir, { recursive: true });
   }
-  const pglite = new PGlite(dataDir);
+  const pglite = new PGlite(dataDir, options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   const dialect: Dialect = new PGliteDialect(pglite);
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', close: () => db.destroy() };

@@ -1,0 +1,12 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import { migrateToLatest } from '/work/wt-boundaries/src/db/migrate.ts';
+let t = performance.now();
+const lap = (s: string) => { const n = performance.now(); console.log(s, Math.round(n - t)); t = n; };
+const p = new PGlite('memory://'); await p.waitReady; lap('cold start');
+const db = new Kysely<any>({ dialect: new PGliteDialect(p) });
+await migrateToLatest(db as any); lap('migrate');
+const tar = await p.dumpDataDir('none'); lap('dump ' + tar.size);
+const p2 = new PGlite('memory://', { loadDataDir: tar }); await p2.waitReady; lap('load (warm module)');
+console.log((await p2.query('select count(*) from kysely_migration')).rows);
