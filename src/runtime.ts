@@ -13,7 +13,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { syncBuiltinRoles } from './permissions/roles.ts';
 import path from 'node:path';
 import { LocalFileStore } from './storage/file-store.ts';
-import { jsonLineLogger, NodemailerMailer, type MailLogger } from './modules/mail/mailer.ts';
+import { jsonLineLogger, NodemailerMailer, type MailLogger } from './modules/mail/index.ts';
 
 export interface Runtime {
   deps: AppDeps;

@@ -9,8 +9,8 @@
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
-import { authenticate, SESSION_COOKIE } from '../modules/auth/auth.service.ts';
-import { recordActivity } from '../modules/activity/activity.repository.ts';
+import { authenticate, SESSION_COOKIE } from '../modules/auth/index.ts';
+import { recordActivity } from '../modules/activity/index.ts';
 import { isValidRoutePermission } from '../permissions/catalogue.ts';
 import type { AuthContext } from './auth-context.ts';
 import { consumeCsrfToken, presentedCsrfToken } from './csrf.ts';

@@ -1,4 +1,5 @@
 /** GET /api/admin/activity-log (spec 4.6): the paginated audit log. */
+import { DAY_MS } from '../../lib/clock.ts';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps } from '../../http/auth-context.ts';
@@ -6,7 +7,7 @@ import { invalidParam } from '../../http/errors.ts';
 import { ListEnvelope, list, responses } from '../../http/envelope.ts';
 import { IsoDate, Pagination } from '../../http/pagination.ts';
 import { requireAuth, type App } from '../../http/route-types.ts';
-import { COUNT_CAP, listActivity } from '../activity/activity.repository.ts';
+import { COUNT_CAP, listActivity } from '../activity/index.ts';
 
 export const ActivityLogEntry = Type.Object(
   {
@@ -35,7 +36,6 @@ const Query = Type.Object(
   { additionalProperties: false },
 );
 
-const DAY_MS = 86_400_000;
 
 /** Registers the activity-log route. */
 export function activityLogRoutes(deps: AppDeps) {

@@ -13,8 +13,9 @@ import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { PERMISSION_KEYS, PERMISSIONS } from '../../permissions/catalogue.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { agencyScope, conflictOnUnique } from './admin-shared.ts';
+import { recordActivity } from '../activity/index.ts';
+import { readAgency as agencyScope } from '../../http/agency-scope.ts';
+import { conflictOnUnique } from '../../http/errors.ts';
 import * as repo from './roles.repository.ts';
 import type { CreateRoleInput, RoleDto, UpdateRoleInput } from './roles.schemas.ts';
 

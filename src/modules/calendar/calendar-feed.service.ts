@@ -11,8 +11,8 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
 import { SECONDS, toIsoOrNull } from '../../lib/clock.ts';
 import { hashToken, isTokenShaped, newToken } from '../../lib/crypto.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { jobScope, seesInternalFields } from '../jobs/job-visibility.ts';
+import { recordActivity } from '../activity/index.ts';
+import { jobScope, seesInternalFields } from '../jobs/index.ts';
 import * as repo from './calendar.repository.ts';
 import { scheduledEntries } from './calendar.service.ts';
 

@@ -7,7 +7,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { invalidParam } from '../../http/errors.ts';
-import { jobScope, type JobScope } from '../jobs/job-visibility.ts';
+import { jobScope, type JobScope } from '../jobs/index.ts';
 import * as repo from './calendar.repository.ts';
 import type { CalendarEntryDto, CalendarQueryInput } from './calendar.schemas.ts';
 import { addDays, daysBetween, londonDate, londonTime, londonToUtc } from './london-time.ts';

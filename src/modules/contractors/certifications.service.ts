@@ -3,13 +3,14 @@
  * with reference, issue and expiry dates and an optional document (PDF, JPEG or PNG, sniffed from
  * the content and stored in deps.files); the list of certificates expiring soon.
  */
+import { DAY_MS } from '../../lib/clock.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { sniffType } from '../../lib/sniff.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { readAgency } from '../addresses/agency-scope.ts';
+import { recordActivity } from '../activity/index.ts';
+import { readAgency } from '../../http/agency-scope.ts';
 import { certName, isoDay } from './certificates.ts';
 import * as repo from './contractors.repository.ts';
 import type { CertificationDto, CreateCertificationInput } from './contractors.schemas.ts';
@@ -20,7 +21,6 @@ export const EXPIRING_DAYS = 30;
 /** Document types accepted for a certificate. */
 export const DOCUMENT_TYPES = new Set(['application/pdf', 'image/jpeg', 'image/png']);
 
-const DAY_MS = 86_400_000;
 
 /** Whole days from the UTC day of `today` to an ISO date (negative when past). */
 export function daysUntil(day: string, today: Date): number {

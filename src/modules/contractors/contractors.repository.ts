@@ -1,8 +1,8 @@
 /** SQL for contractors, their trades, coverage, contacts and certificates (issue 5 item 6). */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { ContractorCertificationTable, ContractorTable } from '../../db/schema.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
-import { likeEscape } from '../addresses/addresses.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { likeEscape } from '../../db/text-match.ts';
 
 export interface ContractorFilter {
   agencyId: number | null;

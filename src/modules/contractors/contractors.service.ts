@@ -8,9 +8,10 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
-import { readAgency, sameAgency, writeAgency } from '../addresses/agency-scope.ts';
-import { normaliseDistrict } from '../addresses/postcode.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { recordActivity } from '../activity/index.ts';
+import { readAgency, sameAgency, writeAgency } from '../../http/agency-scope.ts';
+import { normaliseDistrict } from '../addresses/index.ts';
 import { toCertificationDto } from './certifications.service.ts';
 import * as repo from './contractors.repository.ts';
 import type {

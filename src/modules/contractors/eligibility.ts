@@ -4,7 +4,7 @@
  * certificate of a type the job's trade requires (REQUIRED_CERTIFICATES in certificates.ts) on
  * the day of the work. Offering the trade is scored by matching, not enforced here.
  */
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { certificateVerdict, isoDay } from './certificates.ts';
 import { certificationsOf } from './contractors.repository.ts';

@@ -7,8 +7,8 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
-import { sameAgency } from '../addresses/agency-scope.ts';
-import { districtOf } from '../addresses/postcode.ts';
+import { sameAgency } from '../../http/agency-scope.ts';
+import { districtOf } from '../addresses/index.ts';
 import { REQUIRED_CERTIFICATES, certName, certificateVerdict, isoDay } from './certificates.ts';
 import * as repo from './contractors.repository.ts';
 import * as trades from './trades.repository.ts';

@@ -6,7 +6,8 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
-import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { recordActivity } from '../activity/index.ts';
 import { REQUIRED_CERTIFICATES } from './certificates.ts';
 import type { TradeDto } from './contractors.schemas.ts';
 import * as repo from './trades.repository.ts';

@@ -12,9 +12,10 @@ import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden } from '../../http/errors.ts';
-import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
-import { likeEscape } from '../addresses/addresses.repository.ts';
-import { getTenantRow } from '../tenants/tenants.service.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { recordActivity } from '../activity/index.ts';
+import { likeEscape } from '../../db/text-match.ts';
+import { getTenantRow } from '../tenants/index.ts';
 import { openJobCount, usersOfTenant } from './report.repository.ts';
 
 export interface ErasureResult {

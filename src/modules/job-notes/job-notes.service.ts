@@ -13,9 +13,9 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { addSeconds, SECONDS, toIso } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { findVisibleJob } from '../job-access/visible-job.ts';
-import type { JobScope } from '../jobs/job-visibility.ts';
+import { recordActivity } from '../activity/index.ts';
+import { findVisibleJob } from '../job-access/index.ts';
+import type { JobScope } from '../jobs/index.ts';
 import * as repo from './job-notes.repository.ts';
 import type { CreateNoteInput, ListNotesInput, NoteDto, NoteVisibility, UpdateNoteInput } from './job-notes.schemas.ts';
 

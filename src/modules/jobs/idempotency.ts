@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { addSeconds, SECONDS } from '../../lib/clock.ts';
 import { conflict } from '../../http/errors.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 
 /** How long a key is kept, in seconds. */
 export const IDEMPOTENCY_TTL_S = 24 * SECONDS.hour;

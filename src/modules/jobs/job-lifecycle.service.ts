@@ -6,8 +6,8 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { assertContractorAssignable } from '../contractors/eligibility.ts';
+import { recordActivity } from '../activity/index.ts';
+import { assertContractorAssignable } from '../contractors/index.ts';
 import { emitEvent } from '../../events/index.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-access.ts';
 import { seesInternalFields, jobScope } from './job-visibility.ts';

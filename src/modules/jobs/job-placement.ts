@@ -5,7 +5,7 @@
  */
 import type { AuthContext } from '../../http/auth-context.ts';
 import { forbidden, invalidParam, notFound } from '../../http/errors.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 import { jobScope } from './job-visibility.ts';
 import * as repo from './jobs.repository.ts';
 import type { CreateJobInput } from './jobs.schemas.ts';

@@ -3,12 +3,15 @@
  * (idempotent, first history row), edit and cancel or soft-delete. Status changes go through
  * job-access.ts `moveJob`; visibility through job-visibility.ts.
  */
+import { containsPattern } from '../../db/text-match.ts';
+import { DAY_MS } from '../../lib/clock.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { ok } from '../../http/envelope.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { recordActivity } from '../activity/index.ts';
 import { claimKey, findKey, KeyTaken, replay, requestHash, storeResponse, type IdempotencyClaim } from './idempotency.ts';
 import { emitEvent } from '../../events/index.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-access.ts';
@@ -25,16 +28,9 @@ export const STATUS_REPORTED = STATUS.reported;
 /** Job type used when none is given. */
 export const DEFAULT_JOB_TYPE = 1;
 
-const DAY_MS = 86_400_000;
-
 /** Formats a reference number: 123 -> JOB-000123. */
 export function formatReference(n: number): string {
   return `JOB-${String(n).padStart(6, '0')}`;
-}
-
-/** Escapes LIKE wildcards (\, %, _) and wraps the text in %...%. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**

@@ -1,8 +1,8 @@
 /** SQL for tenants and their address links (issue 3 item 3, spec 4.9). No rules here. */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { TenantTable } from '../../db/schema.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
-import { likeEscape } from '../addresses/addresses.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { likeEscape } from '../../db/text-match.ts';
 
 export interface TenantFilter {
   agencyId: number | null;

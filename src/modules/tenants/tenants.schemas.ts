@@ -1,7 +1,7 @@
 /** Schemas of the tenants endpoints (issue 3 item 3; spec 4.9, 2.7). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { Address } from '../addresses/addresses.schemas.ts';
+import { Address } from '../addresses/index.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 export const CONTACT_PREFERENCES = ['email', 'phone', 'sms', 'post'] as const;

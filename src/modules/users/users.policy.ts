@@ -8,7 +8,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import * as repo from './users.repository.ts';
 import type { UserRow } from './users.repository.ts';
 

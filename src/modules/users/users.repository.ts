@@ -1,6 +1,6 @@
 /** SQL of the users area (issue 5 items 1 to 4). No rules here: see users.service.ts. */
 import { sql } from 'kysely';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 
 /** A user row with role, agency, branch, tenant and contractor for the wire shape and the rules. */
 export function userQuery(db: DbOrTrx) {
@@ -83,7 +83,7 @@ export function findBranch(db: DbOrTrx, uuid: string) {
   return db.selectFrom('branches').select(['id', 'agency_id', 'closed_at']).where('uuid', '=', uuid).executeTakeFirst();
 }
 
-export { findAgency } from '../admin/branches.repository.ts';
+export { findAgency } from '../admin/index.ts';
 
 /** A tenant by uuid (not erased), or undefined. */
 export function findTenant(db: DbOrTrx, uuid: string) {

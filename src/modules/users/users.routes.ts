@@ -6,8 +6,8 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { PermissionsData } from '../auth/auth.schemas.ts';
-import { resolvedPermissions } from '../auth/me.service.ts';
+import { PermissionsData } from '../auth/index.ts';
+import { resolvedPermissions } from '../auth/index.ts';
 import { reinvite } from './invitations.service.ts';
 import { passwordRoutes } from './password.routes.ts';
 import { sessionsRoutes } from './sessions.routes.ts';

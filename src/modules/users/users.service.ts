@@ -3,13 +3,14 @@
  * invitation), read, update, list, disable and enable, each write with its activity entry in the
  * same transaction. Privilege rules live in users.policy.ts.
  */
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
 import { newToken, newUuid } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { revokeUserTokens } from '../auth/auth.repository.ts';
+import { recordActivity } from '../activity/index.ts';
+import { revokeUserTokens } from '../auth/index.ts';
 import { agencyScope, assertAssignable, assertManageable, loadVisibleUser, refuse } from './users.policy.ts';
 import * as repo from './users.repository.ts';
 import type { UserRow } from './users.repository.ts';
@@ -45,10 +46,6 @@ export function toUserDto(r: UserRow): UserDto {
   };
 }
 
-/** True for a unique-constraint violation (PostgreSQL code 23505). */
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
-}
 
 const EMAIL_TAKEN = 'A user with this e-mail address already exists';
 

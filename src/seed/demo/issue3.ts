@@ -2,10 +2,10 @@
  * Demo step for issue 3: SLA response-time rules for every branch, push device tokens for the demo
  * accounts, dashboard appearance for two Northwind accounts, and a Northwind-only time slot.
  */
+import { DAY_MS } from '../../lib/clock.ts';
 import { hashToken } from '../../lib/crypto.ts';
 import type { DemoContext } from './context.ts';
 
-const DAY_MS = 86_400_000;
 
 interface RuleDef {
   description: string;

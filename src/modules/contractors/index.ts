@@ -1,0 +1,8 @@
+/**
+ * Contractors, their trades, coverage and certifications (spec: contractors).
+ * The module's public door: other modules and the composition root import only this file
+ * (docs/architecture.md, module rule).
+ */
+export { contractorsRoutes } from './contractors.routes.ts';
+export { REQUIRED_CERTIFICATES } from './certificates.ts';
+export { assertContractorAssignable } from './eligibility.ts';
