@@ -1,7 +1,7 @@
 /** Schemas of the contractors endpoints (issue 5 item 6). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CERT_TYPE_CODES } from './certificates.ts';
+import { CERT_TYPE_CODES } from './certification-types.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const IsoDate = (description: string) => Type.String({ format: 'date', description });

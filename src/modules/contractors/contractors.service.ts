@@ -12,7 +12,7 @@ import type { DbOrTrx } from '../../db/types.ts';
 import { recordActivity } from '../activity/index.ts';
 import { readAgency, sameAgency, writeAgency } from '../../http/agency-scope.ts';
 import { normaliseDistrict } from '../addresses/index.ts';
-import { toCertificationDto } from './certifications.service.ts';
+import { toCertificationDto } from './certification-dto.ts';
 import * as repo from './contractors.repository.ts';
 import type {
   ContactInput, ContractorDetailDto, ContractorDto, CreateContractorInput, ListContractorsQuery, UpdateContractorInput,

@@ -4,5 +4,5 @@
  * (docs/architecture.md, module rule).
  */
 export { contractorsRoutes } from './contractors.routes.ts';
-export { REQUIRED_CERTIFICATES } from './certificates.ts';
+export { REQUIRED_CERTIFICATES } from './certification-types.ts';
 export { assertContractorAssignable } from './eligibility.ts';

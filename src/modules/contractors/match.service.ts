@@ -9,7 +9,7 @@ import type { AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
 import { sameAgency } from '../../http/agency-scope.ts';
 import { districtOf } from '../addresses/index.ts';
-import { REQUIRED_CERTIFICATES, certName, certificateVerdict, isoDay } from './certificates.ts';
+import { REQUIRED_CERTIFICATES, certName, certificateVerdict, isoDay } from './certification-types.ts';
 import * as repo from './contractors.repository.ts';
 import * as trades from './trades.repository.ts';
 

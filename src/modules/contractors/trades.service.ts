@@ -8,7 +8,7 @@ import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { recordActivity } from '../activity/index.ts';
-import { REQUIRED_CERTIFICATES } from './certificates.ts';
+import { REQUIRED_CERTIFICATES } from './certification-types.ts';
 import type { TradeDto } from './contractors.schemas.ts';
 import * as repo from './trades.repository.ts';
 
