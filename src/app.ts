@@ -21,7 +21,8 @@ import { branchesRoutes } from './modules/admin/index.ts';
 import { rateLimitRoutes } from './modules/admin/index.ts';
 import { rolesRoutes } from './modules/admin/index.ts';
 import { branchAgentsRoutes } from './modules/agents/index.ts';
-import { authRoutes } from './modules/auth/index.ts';
+import { authenticate, authRoutes, SESSION_COOKIE } from './modules/auth/index.ts';
+import { recordActivity } from './modules/activity/index.ts';
 import { jobsRoutes } from './modules/jobs/index.ts';
 import { jobNotesRoutes } from './modules/job-notes/index.ts';
 import { jobFilesRoutes } from './modules/job-files/index.ts';
@@ -103,7 +104,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     throwFileSizeLimit: true,
   });
   await registerOpenApi(app, deps.config.version);
-  registerPipeline(app, deps, lifecycle);
+  registerPipeline(app, deps, lifecycle, {
+    sessionCookie: SESSION_COOKIE,
+    authenticate: (presented) => authenticate(deps, presented),
+    recordDenial: (auth, ip, at, details) =>
+      recordActivity(deps.db, { auth, ip }, at, { action: 'authorization.deny', resourceType: 'route', details }),
+  });
   registerMetrics(app, deps);
 
   const modules: Array<(app: App) => Promise<void>> = [
