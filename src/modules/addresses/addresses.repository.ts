@@ -1,4 +1,4 @@
-/** SQL for addresses (issue 5 item 7). No rules here. */
+/** SQL for addresses (docs/tenants.md). No rules here. */
 import { sql } from 'kysely';
 import type { Insertable, Updateable } from 'kysely';
 import type { AddressTable } from '../../db/schema.ts';

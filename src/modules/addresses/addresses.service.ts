@@ -1,5 +1,5 @@
 /**
- * Address rules (issue 5 item 7): UK postcodes validated and normalised ("ls6 3hn" -> "LS6 3HN"),
+ * Address rules (docs/tenants.md): UK postcodes validated and normalised ("ls6 3hn" -> "LS6 3HN"),
  * latitude and longitude given together, the branch of the caller's agency, no second address of
  * the agency with the same first line and postcode. Every write is logged in its transaction.
  */

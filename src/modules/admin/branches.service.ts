@@ -1,5 +1,5 @@
 /**
- * Branches (issue 3 item 1, issue 5 item 4): an agency's administrators manage its branches,
+ * Branches (docs/administration.md): an agency's administrators manage its branches,
  * SysOps any. Branches are never deleted, only closed (refused while they have open jobs) and
  * reopened. A branch of another agency is 404; a name already used in the agency is 409.
  */

@@ -1,5 +1,5 @@
 /**
- * Roles, their permission keys and management levels (issue 3 item 1, issue 5 item 3, spec
+ * Roles, their permission keys and management levels (docs/administration.md, spec
  * 4.10; API.md "management levels"; SECURITY.md promise 10).
  *
  * Anti-escalation, applied to every change of a role (create, update, delete, keys, level):

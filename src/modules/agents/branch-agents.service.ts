@@ -1,5 +1,5 @@
 /**
- * Agents area (spec 4.11; issue 3 item 5, issue 5 item 5): the sharing flag of a branch, the
+ * Agents area (spec 4.11; docs/agents.md): the sharing flag of a branch, the
  * agents of branches, and the owning agent of a job.
  *
  * - Sharing: when a branch shares, agents of the agency's other branches see (not edit) its jobs

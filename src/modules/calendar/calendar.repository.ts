@@ -1,4 +1,4 @@
-/** SQL for the calendar and its feed keys (issue 4 item 8). Rules live in the services. */
+/** SQL for the calendar and its feed keys (docs/calendar.md). Rules live in the services. */
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
 import type { JobScope } from '../jobs/index.ts';

@@ -1,4 +1,4 @@
-/** Schemas of the calendar endpoints (issue 4 item 8). */
+/** Schemas of the calendar endpoints (docs/calendar.md). */
 import { Type, type Static } from 'typebox';
 import { IsoDate, Pagination } from '../../http/pagination.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Contractor certificates (issue 5 item 6): GET/POST /api/contractors/{uuid}/certifications,
+ * Contractor certificates (docs/contractors.md): GET/POST /api/contractors/{uuid}/certifications,
  * DELETE .../{cert_uuid}, POST/GET .../{cert_uuid}/document (multipart upload, download) and
  * GET /api/contractors/certifications/expiring.
  */

@@ -1,5 +1,5 @@
 /**
- * Certificates of contractors (issue 5 item 6): Gas Safe, NICEIC, NAPIT, OFTEC, FENSA, CHAS, ...
+ * Certificates of contractors (docs/contractors.md): Gas Safe, NICEIC, NAPIT, OFTEC, FENSA, CHAS, ...
  * with reference, issue and expiry dates and an optional document (PDF, JPEG or PNG, sniffed from
  * the content and stored in deps.files); the list of certificates expiring soon.
  */

@@ -1,4 +1,4 @@
-/** SQL for contractors, their trades, coverage, contacts and certificates (issue 5 item 6). */
+/** SQL for contractors, their trades, coverage, contacts and certificates (docs/contractors.md). */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { ContractorCertificationTable, ContractorTable } from '../../db/schema.ts';
 import type { DbOrTrx } from '../../db/types.ts';

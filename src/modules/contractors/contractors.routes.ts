@@ -1,5 +1,5 @@
 /**
- * Contractors (issue 5 item 6): GET/POST /api/contractors, GET/PUT /api/contractors/{uuid},
+ * Contractors (docs/contractors.md): GET/POST /api/contractors, GET/PUT /api/contractors/{uuid},
  * PUT .../trades, PUT .../coverage, GET /api/contractors/match; registers the trades and
  * certifications routes too.
  */

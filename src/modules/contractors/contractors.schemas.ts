@@ -1,4 +1,4 @@
-/** Schemas of the contractors endpoints (issue 5 item 6). */
+/** Schemas of the contractors endpoints (docs/contractors.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CERT_TYPE_CODES } from './certification-types.ts';

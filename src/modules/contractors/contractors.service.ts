@@ -1,5 +1,5 @@
 /**
- * Contractor rules (issue 5 item 6): companies of the caller's agency with contacts, trades
+ * Contractor rules (docs/contractors.md): companies of the caller's agency with contacts, trades
  * (visible, not retired) and coverage districts (valid outward codes, stored upper case).
  * Another agency's contractor is 404. Writes log in their transaction.
  */

@@ -1,5 +1,5 @@
 /**
- * Whether a contractor may be assigned a job (issue 5 item 6), called by the jobs area when it
+ * Whether a contractor may be assigned a job (docs/contractors.md), called by the jobs area when it
  * assigns: the contractor must belong to the job's agency and be active, and hold a valid
  * certificate of a type the job's trade requires (REQUIRED_CERTIFICATES in certification-types.ts) on
  * the day of the work. Offering the trade is scored by matching, not enforced here.

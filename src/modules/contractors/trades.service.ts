@@ -1,5 +1,5 @@
 /**
- * The managed list of trades (issue 5 item 6): the platform's (seeded: plumbing, electrical,
+ * The managed list of trades (docs/contractors.md): the platform's (seeded: plumbing, electrical,
  * gas, ...; managed by SysOps) and each agency's own (managed by its admins). A retired trade
  * stays on existing links and jobs but cannot be given to a contractor again.
  */

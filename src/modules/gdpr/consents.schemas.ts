@@ -1,4 +1,4 @@
-/** Schemas of the GDPR consent endpoints (issue 5 item 8). */
+/** Schemas of the GDPR consent endpoints (docs/gdpr.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 

@@ -1,5 +1,5 @@
 /**
- * GDPR consents (issue 5 item 8): a person (a tenant, or a user account of the agency) gives
+ * GDPR consents (docs/gdpr.md): a person (a tenant, or a user account of the agency) gives
  * consent for one purpose from a source at a time, and may withdraw it later. At most one consent
  * per person and purpose is in force; recording it again returns the one in force.
  */

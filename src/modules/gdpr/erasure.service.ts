@@ -1,5 +1,5 @@
 /**
- * GDPR erasure of a tenant (issue 5 item 8): anonymises the person for good while jobs and the
+ * GDPR erasure of a tenant (docs/gdpr.md): anonymises the person for good while jobs and the
  * activity log keep their shape. The tenant's name becomes "Erased tenant 4f2a", contact details
  * and notes are cleared, address links removed, consents in force withdrawn; their login
  * accounts are disabled, anonymised and their tokens revoked; their name, e-mail and phone

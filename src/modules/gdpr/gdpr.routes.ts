@@ -1,5 +1,5 @@
 /**
- * GDPR (issue 5 item 8): consents (GET/POST /api/gdpr/consents, POST .../{uuid}/withdraw), the
+ * GDPR (docs/gdpr.md): consents (GET/POST /api/gdpr/consents, POST .../{uuid}/withdraw), the
  * subject-access report GET /api/tenants/{uuid}/gdpr-report (JSON or ?format=zip) and the
  * erasure POST /api/tenants/{uuid}/erase.
  */

@@ -1,4 +1,4 @@
-/** SQL gathering what is held about a tenant, for the subject-access report and erasure (issue 5 item 8). */
+/** SQL gathering what is held about a tenant, for the subject-access report and erasure (docs/gdpr.md). */
 import type { DbOrTrx } from '../../db/types.ts';
 
 /** Login accounts linked to a tenant. */

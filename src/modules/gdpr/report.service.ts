@@ -1,5 +1,5 @@
 /**
- * The GDPR subject-access report of a tenant (issue 5 item 8): the tenant record, login
+ * The GDPR subject-access report of a tenant (docs/gdpr.md): the tenant record, login
  * accounts, addresses, jobs about them (without internal costs), notes shared with them,
  * consents and activity entries about them or by them; as JSON or as a zip holding report.json
  * and README.txt. Each export is logged as `tenant.gdpr_export`.

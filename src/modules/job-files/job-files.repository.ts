@@ -1,4 +1,4 @@
-/** SQL for job documents and photos (issue 4 item 7). Rules live in job-files.service.ts. */
+/** SQL for job documents and photos (docs/job-files.md). Rules live in job-files.service.ts. */
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
 import type { FileKind } from './file-policy.ts';

@@ -1,4 +1,4 @@
-/** Schemas of the documents, photos and file-integrity endpoints (issue 4 item 7). */
+/** Schemas of the documents, photos and file-integrity endpoints (docs/job-files.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';

@@ -1,4 +1,4 @@
-/** SQL for case notes (issue 4 item 6). Rules live in job-notes.service.ts. */
+/** SQL for case notes (docs/job-notes.md). Rules live in job-notes.service.ts. */
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
 import type { NoteVisibility } from './job-notes.schemas.ts';

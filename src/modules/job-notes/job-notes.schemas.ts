@@ -1,4 +1,4 @@
-/** Schemas of the case-note endpoints (issue 4 item 6). */
+/** Schemas of the case-note endpoints (docs/job-notes.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';

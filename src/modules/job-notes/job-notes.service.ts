@@ -1,5 +1,5 @@
 /**
- * Case notes of a job (issue 4 item 6).
+ * Case notes of a job (docs/job-notes.md).
  *
  * Who sees what: staff (SysOps, admin, API account, agent) see every note of the jobs they can
  * see; a tenant sees the notes shared with tenants ('tenant', 'both'); a contractor those shared

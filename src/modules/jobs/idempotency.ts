@@ -1,5 +1,5 @@
 /**
- * Idempotency keys of creating requests (API.md conventions; issue 4 item 3; SECURITY.md anchor
+ * Idempotency keys of creating requests (API.md conventions; docs/jobs.md; SECURITY.md anchor
  * "Stripe's idempotency keys"): a key is per account, kept 24 hours, stored with the SHA-256 of
  * method, path and canonical body and with the first response. The claim is an insert in the
  * creating transaction, so two concurrent first uses of one key create one record: the second

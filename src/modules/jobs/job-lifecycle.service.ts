@@ -1,5 +1,5 @@
 /**
- * Lifecycle endpoints (issue 4 items 2 and 5): transitions, history, the status and type
+ * Lifecycle endpoints (docs/jobs.md): transitions, history, the status and type
  * catalogues, assignment to a contractor with an optional slot and date, and the contractor's
  * accept or decline. Every status change goes through `moveJob` (lifecycle.ts map).
  */
@@ -9,7 +9,7 @@ import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.t
 import { recordActivity } from '../activity/index.ts';
 import { assertContractorAssignable } from '../contractors/index.ts';
 import { emitEvent } from '../../events/index.ts';
-import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-access.ts';
+import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-rules.ts';
 import { seesInternalFields, jobScope } from './job-visibility.ts';
 import * as repo from './jobs.repository.ts';
 import type { AssignmentInput, JobDto, TransitionInput } from './jobs.schemas.ts';

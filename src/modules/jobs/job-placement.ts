@@ -1,5 +1,5 @@
 /**
- * Where a new job belongs (spec 4.16; issue 4 item 3): agency, branch, address and tenant from
+ * Where a new job belongs (spec 4.16; docs/jobs.md): agency, branch, address and tenant from
  * the caller and the body. Tenants report at their own addresses only and may not set branch,
  * tenant or costs; contractors cannot report jobs.
  */

@@ -1,4 +1,4 @@
-/** SQL for jobs (spec 4.16; issue 4). Scope rules come from job-visibility.ts; no other rules here. */
+/** SQL for jobs (spec 4.16; docs/jobs.md). Scope rules come from job-visibility.ts; no other rules here. */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Updateable } from 'kysely';
 import type { Database, JobTable, NewJob } from '../../db/schema.ts';
 import type { DbOrTrx } from '../../db/types.ts';

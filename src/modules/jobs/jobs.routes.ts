@@ -1,4 +1,4 @@
-/** Job records: /api/jobs/manage (spec 4.16), /api/jobs/{uuid}, statuses and types (issue 4). */
+/** Job records: /api/jobs/manage (spec 4.16), /api/jobs/{uuid}, statuses and types (docs/jobs.md). */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';

@@ -1,4 +1,4 @@
-/** Schemas of the jobs endpoints (spec 4.16; API.md "jobs"; issue 4 items 1 to 5). */
+/** Schemas of the jobs endpoints (spec 4.16; API.md "jobs"; docs/jobs.md). */
 import { Type, type Static, type TSchema } from 'typebox';
 import { IsoDate, Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';

@@ -1,7 +1,7 @@
 /**
- * Job records (spec 4.16; issue 4 items 1, 3, 4): list with filters and sorting, read, create
+ * Job records (spec 4.16; docs/jobs.md): list with filters and sorting, read, create
  * (idempotent, first history row), edit and cancel or soft-delete. Status changes go through
- * job-access.ts `moveJob`; visibility through job-visibility.ts.
+ * job-rules.ts `moveJob`; visibility through job-visibility.ts.
  */
 import { containsPattern } from '../../db/text-match.ts';
 import { DAY_MS } from '../../lib/clock.ts';
@@ -14,14 +14,14 @@ import type { DbOrTrx } from '../../db/types.ts';
 import { recordActivity } from '../activity/index.ts';
 import { claimKey, findKey, KeyTaken, replay, requestHash, storeResponse, type IdempotencyClaim } from './idempotency.ts';
 import { emitEvent } from '../../events/index.ts';
-import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-access.ts';
+import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
 import { jobScope } from './job-visibility.ts';
 import { placeJob } from './job-placement.ts';
 import * as repo from './jobs.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
 
-export { toJobDto } from './job-access.ts';
+export { toJobDto } from './job-rules.ts';
 
 /** Status a new job starts in. */
 export const STATUS_REPORTED = STATUS.reported;

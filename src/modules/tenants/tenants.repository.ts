@@ -1,4 +1,4 @@
-/** SQL for tenants and their address links (issue 3 item 3, spec 4.9). No rules here. */
+/** SQL for tenants and their address links (docs/tenants.md, spec 4.9). No rules here. */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { TenantTable } from '../../db/schema.ts';
 import type { DbOrTrx } from '../../db/types.ts';

@@ -1,5 +1,5 @@
 /**
- * Tenants (issue 3 item 3; spec 4.9): GET/POST /api/tenants, GET/PUT /api/tenants/{uuid},
+ * Tenants (docs/tenants.md; spec 4.9): GET/POST /api/tenants, GET/PUT /api/tenants/{uuid},
  * POST /api/tenants/assign-address, DELETE /api/tenants/{uuid}/addresses/{address_uuid}.
  */
 import type { AppDeps } from '../../app-deps.ts';

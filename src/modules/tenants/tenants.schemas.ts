@@ -1,4 +1,4 @@
-/** Schemas of the tenants endpoints (issue 3 item 3; spec 4.9, 2.7). */
+/** Schemas of the tenants endpoints (docs/tenants.md; spec 4.9, 2.7). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { Address } from '../addresses/index.ts';

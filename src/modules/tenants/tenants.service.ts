@@ -1,5 +1,5 @@
 /**
- * Tenant rules (issue 3 item 3; spec 4.9): tenant records of the caller's agency, unique e-mail
+ * Tenant rules (docs/tenants.md; spec 4.9): tenant records of the caller's agency, unique e-mail
  * among the agency's live tenants, erased tenants read-only, and the tenant-address links.
  * A record of another agency is the same 404 as a missing one. Writes log in their transaction.
  */

@@ -1,5 +1,5 @@
 /**
- * Invitations (issue 5 item 1): a single-use token, stored as SHA-256 and valid 7 days, e-mailed
+ * Invitations (docs/users.md): a single-use token, stored as SHA-256 and valid 7 days, e-mailed
  * as a link; redeemed with a new password by POST /api/users/invitations/accept (public).
  */
 import type { AppDeps } from '../../app-deps.ts';

@@ -1,4 +1,4 @@
-/** SQL of the users area (issue 5 items 1 to 4). No rules here: see users.service.ts. */
+/** SQL of the users area (docs/users.md). No rules here: see users.service.ts. */
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Routes of the users area: GET /api/users/permissions (spec 4.5) and user administration
- * (issue 5 item 1): list, create (password or invitation), read, update, disable, enable, invite.
+ * (docs/users.md): list, create (password or invitation), read, update, disable, enable, invite.
  * Sessions and passwords are in sessions.routes.ts and password.routes.ts.
  */
 import type { AppDeps } from '../../app-deps.ts';

@@ -1,4 +1,4 @@
-/** Request and response schemas of the users area (issue 5 items 1 to 4). */
+/** Request and response schemas of the users area (docs/users.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';

@@ -1,5 +1,5 @@
 /**
- * User administration rules (issue 5 item 1): create (with a password or an e-mailed
+ * User administration rules (docs/users.md): create (with a password or an e-mailed
  * invitation), read, update, list, disable and enable, each write with its activity entry in the
  * same transaction. Privilege rules live in users.policy.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Demo step for case notes, documents and photos, and the calendar (issue 4 items 6 to 8): runs
+ * Demo step for case notes, documents and photos, and the calendar (docs/demo-data.md): runs
  * after the base step and works on whatever jobs exist by then.
  * - Calendar: every job from Scheduled onwards gets a scheduled_for (London midnight) and a time
  *   slot when it lacks them, and some Scheduled jobs are moved into the coming four weeks so the

@@ -1,5 +1,5 @@
 /**
- * Demo step for the people areas (issue 5 items 6, 8): certificates of the demo contractors (one
+ * Demo step for the people areas (docs/demo-data.md): certificates of the demo contractors (one
  * for each trade that requires one, CHAS and insurance for some; a handful expiring within 30
  * days and one required certificate expired), coverage districts taken from the agency's
  * addresses, and GDPR consents of some tenants. Runs after the base step and finds contractors
