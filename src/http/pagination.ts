@@ -9,5 +9,3 @@ export const Pagination = {
 export const PaginationQuery = Type.Object(Pagination, { additionalProperties: false });
 export type PaginationQuery = Static<typeof PaginationQuery>;
 
-/** An ISO date (YYYY-MM-DD) query filter. */
-export const IsoDate = (description: string) => Type.String({ format: 'date', description });

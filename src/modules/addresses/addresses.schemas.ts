@@ -59,4 +59,4 @@ export const UpdateAddressBody = Type.Object(
 );
 export type UpdateAddressInput = Static<typeof UpdateAddressBody>;
 
-export const UuidParams = Type.Object({ uuid: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export { UuidParams } from '../../http/schema-primitives.ts';

@@ -5,6 +5,6 @@
  */
 export { addressesRoutes } from './addresses.routes.ts';
 export { addressesOfTenant, findAddressById } from './addresses.repository.ts';
-export { Address, UuidParams } from './addresses.schemas.ts';
+export { Address } from './addresses.schemas.ts';
 export { getAddressRow, toAddressDto } from './addresses.service.ts';
 export { districtOf, normaliseDistrict, postcodePrefix } from './postcode.ts';

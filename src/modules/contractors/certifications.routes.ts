@@ -8,7 +8,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import { readUpload } from '../../http/upload.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { UuidParams } from '../addresses/index.ts';
+import { UuidParams } from '../../http/schema-primitives.ts';
 import {
   attachDocument, createCertification, deleteCertification, listCertifications, listExpiring, readDocument,
 } from './certifications.service.ts';

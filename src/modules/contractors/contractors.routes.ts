@@ -6,7 +6,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { UuidParams } from '../addresses/index.ts';
+import { UuidParams } from '../../http/schema-primitives.ts';
 import { certificationsRoutes } from './certifications.routes.ts';
 import {
   Contractor, ContractorDetail, CreateContractorBody, ListContractorsQuery, MatchEnvelope, MatchQuery, SetCoverageBody, SetTradesBody, UpdateContractorBody,

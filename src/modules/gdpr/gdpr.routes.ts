@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { UuidParams } from '../addresses/index.ts';
+import { UuidParams } from '../../http/schema-primitives.ts';
 import { Consent, CreateConsentBody, ListConsentsQuery, WithdrawConsentBody } from './consents.schemas.ts';
 import { giveConsent, listConsents, withdrawConsent } from './consents.service.ts';
 import { eraseTenant } from './erasure.service.ts';

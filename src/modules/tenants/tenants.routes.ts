@@ -5,7 +5,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { UuidParams } from '../addresses/index.ts';
+import { UuidParams } from '../../http/schema-primitives.ts';
 import {
   AssignAddressBody, CreateTenantBody, ListTenantsQuery, Tenant, TenantDetail, UnlinkParams, UpdateTenantBody,
 } from './tenants.schemas.ts';
