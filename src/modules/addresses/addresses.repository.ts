@@ -89,9 +89,5 @@ export async function updateAddress(db: DbOrTrx, id: number, patch: Updateable<A
   await db.updateTable('addresses').set(patch).where('id', '=', id).execute();
 }
 
-/** A branch of the agency by uuid. */
-export function findBranchOfAgency(db: DbOrTrx, uuid: string, agencyId: number | null) {
-  let q = db.selectFrom('branches').select(['id', 'agency_id']).where('uuid', '=', uuid);
-  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
-  return q.executeTakeFirst();
-}
+/** A branch of the agency by uuid (any agency when agencyId is null): the administration module's lookup. */
+export { findBranchRef as findBranchOfAgency } from '../admin/index.ts';

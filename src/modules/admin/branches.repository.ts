@@ -82,6 +82,16 @@ export function findAgency(db: DbOrTrx, uuid: string) {
   return db.selectFrom('agencies').select(['id', 'name']).where('uuid', '=', uuid).executeTakeFirst();
 }
 
+/**
+ * THE lookup of a branch by uuid for other modules (jobs, users, addresses, SLA rules): id, agency
+ * and closed_at of the branch, within one agency (agencyId null: any agency), open or closed.
+ */
+export function findBranchRef(db: DbOrTrx, uuid: string, agencyId: number | null = null) {
+  let q = db.selectFrom('branches').select(['id', 'agency_id', 'closed_at']).where('uuid', '=', uuid);
+  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
+  return q.executeTakeFirst();
+}
+
 /** One branch by id (any agency), or undefined. */
 export function findBranchById(db: DbOrTrx, id: number) {
   return base(db, null).select(COLUMNS).where('b.id', '=', id).executeTakeFirst();

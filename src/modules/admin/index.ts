@@ -7,5 +7,5 @@ export { activityLogRoutes } from './activity-log.routes.ts';
 export { branchesRoutes } from './branches.routes.ts';
 export { rateLimitRoutes } from './rate-limits.routes.ts';
 export { rolesRoutes } from './roles.routes.ts';
-export { findAgency, findBranchById, updateBranch, type BranchRow } from './branches.repository.ts';
+export { findAgency, findBranchById, findBranchRef, updateBranch, type BranchRow } from './branches.repository.ts';
 export { visibleBranch } from './branches.service.ts';

@@ -6,3 +6,4 @@
 export { contractorsRoutes } from './contractors.routes.ts';
 export { REQUIRED_CERTIFICATES } from './certification-types.ts';
 export { assertContractorAssignable } from './eligibility.ts';
+export { findContractorRef } from './contractors.repository.ts';

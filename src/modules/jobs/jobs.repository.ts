@@ -227,12 +227,10 @@ export async function insertJob(db: DbOrTrx, job: NewJob): Promise<number> {
   return row.id;
 }
 
-/** A branch of the agency by uuid (any agency when agencyId is null), open or closed. */
-export function findBranch(db: DbOrTrx, uuid: string, agencyId: number | null) {
-  let q = db.selectFrom('branches').select(['id', 'agency_id', 'closed_at']).where('uuid', '=', uuid);
-  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
-  return q.executeTakeFirst();
-}
+/** A branch, tenant or contractor by uuid (any agency when agencyId is null): the owning modules' lookups. */
+export { findBranchRef as findBranch } from '../admin/index.ts';
+export { findTenantRef as findTenant } from '../tenants/index.ts';
+export { findContractorRef as findContractor } from '../contractors/index.ts';
 
 /** The open branches of an agency. */
 export function openBranches(db: DbOrTrx, agencyId: number) {
@@ -257,20 +255,6 @@ export function findTimeRange(db: DbOrTrx, id: number) {
 /** An address of the agency by uuid. */
 export function findAddress(db: DbOrTrx, uuid: string, agencyId: number) {
   return db.selectFrom('addresses').select(['id', 'branch_id']).where('uuid', '=', uuid).where('agency_id', '=', agencyId).executeTakeFirst();
-}
-
-/** A tenant of the agency by uuid (any agency when agencyId is null). */
-export function findTenant(db: DbOrTrx, uuid: string, agencyId: number | null) {
-  let q = db.selectFrom('tenants').select(['id']).where('uuid', '=', uuid).where('erased_at', 'is', null);
-  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
-  return q.executeTakeFirst();
-}
-
-/** A contractor of the agency by uuid (any agency when agencyId is null). */
-export function findContractor(db: DbOrTrx, uuid: string, agencyId: number | null) {
-  let q = db.selectFrom('contractors').select(['id', 'agency_id']).where('uuid', '=', uuid);
-  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
-  return q.executeTakeFirst();
 }
 
 /** A user of the agency by uuid (any agency when agencyId is null). */

@@ -56,6 +56,16 @@ export async function listTenants(db: DbOrTrx, f: TenantFilter) {
 
 export type TenantRow = NonNullable<Awaited<ReturnType<typeof findTenantById>>>;
 
+/**
+ * THE lookup of a tenant by uuid for other modules (jobs, users): id and agency of a tenant not
+ * erased, within one agency (agencyId null: any agency).
+ */
+export function findTenantRef(db: DbOrTrx, uuid: string, agencyId: number | null = null) {
+  let q = db.selectFrom('tenants').select(['id', 'agency_id']).where('uuid', '=', uuid).where('erased_at', 'is', null);
+  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
+  return q.executeTakeFirst();
+}
+
 /** One tenant by uuid (any agency). */
 export function findTenantByUuid(db: DbOrTrx, uuid: string) {
   return base(db).where('t.uuid', '=', uuid).executeTakeFirst();

@@ -78,22 +78,10 @@ export function findRole(db: DbOrTrx, ref: number | string, agencyId: number | n
     .executeTakeFirst();
 }
 
-/** A branch by uuid, or undefined. */
-export function findBranch(db: DbOrTrx, uuid: string) {
-  return db.selectFrom('branches').select(['id', 'agency_id', 'closed_at']).where('uuid', '=', uuid).executeTakeFirst();
-}
-
-export { findAgency } from '../admin/index.ts';
-
-/** A tenant by uuid (not erased), or undefined. */
-export function findTenant(db: DbOrTrx, uuid: string) {
-  return db.selectFrom('tenants').select(['id', 'agency_id']).where('uuid', '=', uuid).where('erased_at', 'is', null).executeTakeFirst();
-}
-
-/** A contractor by uuid, or undefined. */
-export function findContractor(db: DbOrTrx, uuid: string) {
-  return db.selectFrom('contractors').select(['id', 'agency_id']).where('uuid', '=', uuid).executeTakeFirst();
-}
+/** An agency, a branch, a tenant or a contractor by uuid (any agency): the owning modules' lookups. */
+export { findAgency, findBranchRef as findBranch } from '../admin/index.ts';
+export { findTenantRef as findTenant } from '../tenants/index.ts';
+export { findContractorRef as findContractor } from '../contractors/index.ts';
 
 /** True when some account already uses the e-mail (optionally other than `exceptUserId`). */
 export async function emailTaken(db: DbOrTrx, email: string, exceptUserId?: number): Promise<boolean> {
