@@ -4,7 +4,7 @@
  * job-rules.ts `moveJob`; visibility through job-visibility.ts.
  */
 import { containsPattern } from '../../db/text-match.ts';
-import { DAY_MS } from '../../lib/clock.ts';
+import { utcDayRange } from '../../http/date-range.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { ok } from '../../http/envelope.ts';
@@ -42,9 +42,7 @@ export function formatReference(n: number): string {
 export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJobsInput) {
   const db = deps.db;
   const scope = jobScope(auth);
-  const from = q.from_date ? new Date(`${q.from_date}T00:00:00Z`) : undefined;
-  const to = q.to_date ? new Date(new Date(`${q.to_date}T00:00:00Z`).getTime() + DAY_MS) : undefined;
-  if (from && to && from >= to) throw invalidParam('to_date');
+  const { from, to } = utcDayRange(q.from_date, q.to_date);
   const idOf = async (p: Promise<{ id: number } | undefined>) => (await p)?.id ?? -1;
   const { rows, total } = await repo.listJobs(db, scope, {
     statusId: q.status_id,
