@@ -119,7 +119,7 @@ export async function acceptAssignment(deps: AppDeps, auth: AuthContext, actor: 
     if (job.contractor_id !== auth.contractorId) throw notFound('Job');
     if (!AWAITING_WORK.has(job.status_id)) throw conflict(`Only an Assigned or Scheduled job can be accepted; this one is ${STATUS_NAMES[job.status_id]}`);
     if (job.contractor_accepted_at !== null) throw conflict('The assignment is already accepted');
-    await trx.updateTable('jobs').set({ contractor_accepted_at: now, updated_at: now }).where('id', '=', job.id).execute();
+    await repo.updateJobFields(trx, job.id, { contractor_accepted_at: now, updated_at: now });
     await recordActivity(trx, actor, now, { action: 'job.assignment_accept', resourceType: 'job', resourceId: job.id, agencyId: job.agency_id });
     await emitEvent(trx, now, { name: 'job.assignment_accepted', agencyId: job.agency_id, payload: { ...jobRef(job), contractor_id: job.contractor_id! } });
   });

@@ -29,7 +29,7 @@ async function placeForTenant(db: DbOrTrx, tenantId: number, input: CreateJobInp
     address = await repo.findAddress(db, input.address_uuid, tenant.agency_id);
     if (!address || !own.includes(address.id)) throw notFound('Address');
   } else if (own.length === 1) {
-    address = await db.selectFrom('addresses').select(['id', 'branch_id']).where('id', '=', own[0]!).executeTakeFirst();
+    address = await repo.findAddressBranch(db, own[0]!);
   } else {
     throw invalidParam('address_uuid');
   }

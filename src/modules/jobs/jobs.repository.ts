@@ -180,6 +180,16 @@ export async function updateJobIfStatus(db: DbOrTrx, id: number, expectedStatus:
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** Sets fields of a job (the caller holds its row lock and has checked the rules). */
+export async function updateJobFields(db: DbOrTrx, id: number, set: JobUpdate): Promise<void> {
+  await db.updateTable('jobs').set(set).where('id', '=', id).execute();
+}
+
+/** An address by id: its id and branch (the caller has resolved the agency). */
+export function findAddressBranch(db: DbOrTrx, id: number) {
+  return db.selectFrom('addresses').select(['id', 'branch_id']).where('id', '=', id).executeTakeFirst();
+}
+
 /** Appends a history row. */
 export async function insertHistory(db: DbOrTrx, row: { jobId: number; from: number | null; to: number; byUserId: number | null; note: string | null; at: Date }) {
   await db
