@@ -1,27 +1,18 @@
 /**
- * Idempotency keys of creating requests (API.md conventions; docs/jobs.md; SECURITY.md anchor
+ * Idempotency keys of creating requests, for every create that takes an `Idempotency-Key` header
+ * (API.md conventions; docs/jobs.md; SECURITY.md anchor
  * "Stripe's idempotency keys"): a key is per account, kept 24 hours, stored with the SHA-256 of
  * method, path and canonical body and with the first response. The claim is an insert in the
  * creating transaction, so two concurrent first uses of one key create one record: the second
  * waits on the first's row (PostgreSQL) or runs after it (PGlite), then replays its response.
  */
 import { createHash } from 'node:crypto';
-import { addSeconds, SECONDS } from '../../lib/clock.ts';
-import { conflict } from '../../http/errors.ts';
-import type { DbOrTrx } from '../../db/types.ts';
+import type { AppDeps } from '../app-deps.ts';
+import { claimKey, findKey, KeyTaken, storeResponse, type IdempotencyClaim } from '../db/idempotency.repository.ts';
+import type { Trx } from '../db/types.ts';
+import { conflict } from './errors.ts';
 
-/** How long a key is kept, in seconds. */
-export const IDEMPOTENCY_TTL_S = 24 * SECONDS.hour;
-
-export interface IdempotencyClaim {
-  userId: number;
-  key: string;
-  /** requestHash(...) of the request. */
-  hash: string;
-}
-
-/** Thrown inside the creating transaction when another request already holds the key. */
-export class KeyTaken extends Error {}
+export { IDEMPOTENCY_TTL_S } from '../db/idempotency.repository.ts';
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -41,43 +32,6 @@ export function requestHash(route: string, body: unknown): string {
   return createHash('sha256').update(`${route}\n${JSON.stringify(canonical(body ?? null))}`).digest('hex');
 }
 
-/** The stored, unexpired key of an account, or undefined. */
-export function findKey(db: DbOrTrx, userId: number, key: string, now: Date) {
-  return db
-    .selectFrom('idempotency_keys')
-    .select(['request_hash', 'response_status', 'response_body'])
-    .where('user_id', '=', userId)
-    .where('key', '=', key)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-}
-
-/**
- * Claims the key inside the creating transaction (drops an expired row of the same key and the
- * account's other expired keys first).
- * @throws KeyTaken when an unexpired row exists (committed by a concurrent request)
- */
-export async function claimKey(trx: DbOrTrx, claim: IdempotencyClaim, now: Date): Promise<void> {
-  await trx.deleteFrom('idempotency_keys').where('user_id', '=', claim.userId).where('expires_at', '<=', now).execute();
-  const row = await trx
-    .insertInto('idempotency_keys')
-    .values({ user_id: claim.userId, key: claim.key, request_hash: claim.hash, created_at: now, expires_at: addSeconds(now, IDEMPOTENCY_TTL_S) })
-    .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
-    .returning('key')
-    .executeTakeFirst();
-  if (!row) throw new KeyTaken();
-}
-
-/** Stores the response of the claimed key in the same transaction. */
-export async function storeResponse(trx: DbOrTrx, claim: IdempotencyClaim, status: number, body: unknown): Promise<void> {
-  await trx
-    .updateTable('idempotency_keys')
-    .set({ response_status: status, response_body: JSON.stringify(body) })
-    .where('user_id', '=', claim.userId)
-    .where('key', '=', claim.key)
-    .execute();
-}
-
 /**
  * The first response for a repeated key.
  * @throws 409 'Idempotency-Key reused with a different body' when the hashes differ
@@ -86,4 +40,51 @@ export function replay(row: { request_hash: string; response_status: number | nu
   if (row.request_hash !== hash || row.response_status === null) throw conflict('Idempotency-Key reused with a different body');
   const body = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
   return { status: row.response_status, body };
+}
+
+/** The outcome of a create: the HTTP status and the response body (the envelope) to send and store. */
+export interface CreateResponse<T> {
+  status: number;
+  body: T;
+}
+
+/**
+ * Runs a create under an optional Idempotency-Key: the first request with a key runs `create` in
+ * a transaction that also claims the key and stores the response; a repeat (same account, key and
+ * body, within IDEMPOTENCY_TTL_S) gets the stored response with `replayed: true` and creates
+ * nothing. Two concurrent first uses of one key create one record.
+ * @param request.route "METHOD path" hashed with the body, e.g. 'POST /api/jobs/manage'
+ * @param create writes the record in `trx` and returns the status and envelope to send
+ * @throws 409 'Idempotency-Key reused with a different body'; whatever `create` throws (nothing is
+ *   written then, the claim included)
+ */
+export async function withIdempotency<T>(
+  deps: AppDeps,
+  request: { userId: number; key: string | undefined; route: string; body: unknown },
+  create: (trx: Trx) => Promise<CreateResponse<T>>,
+): Promise<CreateResponse<T> & { replayed: boolean }> {
+  const claim: IdempotencyClaim | undefined = request.key ? { userId: request.userId, key: request.key, hash: requestHash(request.route, request.body) } : undefined;
+  const replayStored = async (): Promise<(CreateResponse<T> & { replayed: boolean }) | undefined> => {
+    if (!claim) return undefined;
+    const stored = await findKey(deps.db, claim.userId, claim.key, deps.clock.now());
+    if (!stored) return undefined;
+    const { status, body } = replay(stored, claim.hash);
+    return { status, body: body as T, replayed: true };
+  };
+  const earlier = await replayStored();
+  if (earlier) return earlier;
+  try {
+    const response = await deps.db.transaction().execute(async (trx) => {
+      if (claim) await claimKey(trx, claim, deps.clock.now());
+      const created = await create(trx);
+      if (claim) await storeResponse(trx, claim, created.status, created.body);
+      return created;
+    });
+    return { ...response, replayed: false };
+  } catch (err) {
+    if (!(err instanceof KeyTaken) || !claim) throw err;
+    const concurrent = await replayStored();
+    if (!concurrent) throw err;
+    return concurrent;
+  }
 }

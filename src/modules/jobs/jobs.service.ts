@@ -7,12 +7,10 @@ import { containsPattern } from '../../db/text-match.ts';
 import { utcDayRange } from '../../http/date-range.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
-import { ok } from '../../http/envelope.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import type { DbOrTrx } from '../../db/types.ts';
+import type { DbOrTrx, Trx } from '../../db/types.ts';
 import { recordActivity } from '../activity/index.ts';
-import { claimKey, findKey, KeyTaken, replay, requestHash, storeResponse, type IdempotencyClaim } from './idempotency.ts';
 import { emitEvent } from '../../events/index.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
 import { jobScope } from './job-visibility.ts';
@@ -82,73 +80,47 @@ async function checkLookups(db: DbOrTrx, input: { job_type_id?: number | undefin
 
 /**
  * POST /api/jobs/manage: creates a job in status Reported with its first history row
- * (null -> Reported) and activity entry in one transaction. With an Idempotency-Key the first
- * response is replayed for the same key and body from the same account.
- * @returns { status, body, replayed }: 201 and { success, data: JobDto, message }
+ * (null -> Reported), activity entry and `job.created` event, all in `trx` (the route runs it
+ * under withIdempotency, src/http/idempotency.ts, which owns the transaction and the key).
+ * @returns the job as the caller sees it
  * @throws 400 naming a bad field, 403 for contractors, 404 for a branch, address or tenant the
- *   caller cannot use, 409 'Idempotency-Key reused with a different body'
+ *   caller cannot use
  */
-export async function createJob(
-  deps: AppDeps,
-  auth: AuthContext,
-  actor: Actor,
-  input: CreateJobInput,
-  idempotencyKey?: string,
-): Promise<{ status: number; body: unknown; replayed: boolean }> {
-  const claim: IdempotencyClaim | undefined = idempotencyKey
-    ? { userId: auth.userId, key: idempotencyKey, hash: requestHash('POST /api/jobs/manage', input) }
-    : undefined;
-  if (claim) {
-    const stored = await findKey(deps.db, claim.userId, claim.key, deps.clock.now());
-    if (stored) return { ...replay(stored, claim.hash), replayed: true };
-  }
-  await checkLookups(deps.db, input);
-  const place = await placeJob(deps.db, auth, input);
+export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, actor: Actor, input: CreateJobInput): Promise<JobDto> {
+  await checkLookups(trx, input);
+  const place = await placeJob(trx, auth, input);
   const now = deps.clock.now();
-  try {
-    const body = await deps.db.transaction().execute(async (trx) => {
-      if (claim) await claimKey(trx, claim, now);
-      const number = await repo.nextCounter(trx, place.agencyId, 'job_reference');
-      const jobUuid = newUuid();
-      const reference = formatReference(number);
-      const jobId = await repo.insertJob(trx, {
-        uuid: jobUuid,
-        agency_id: place.agencyId,
-        branch_id: place.branchId,
-        reference,
-        title: input.title.trim() || input.title,
-        description: input.description ?? '',
-        priority: input.priority,
-        status_id: STATUS_REPORTED,
-        job_type_id: input.job_type_id ?? DEFAULT_JOB_TYPE,
-        trade_id: input.trade_id ?? null,
-        address_id: place.addressId,
-        tenant_id: place.tenantId,
-        agent_user_id: auth.roleCode === 'agent' ? auth.userId : null,
-        reported_by_user_id: auth.userId,
-        estimated_cost_pence: input.estimated_cost_pence ?? null,
-        agreed_cost_pence: input.agreed_cost_pence ?? null,
-        created_at: now,
-        updated_at: now,
-      });
-      await repo.insertHistory(trx, { jobId, from: null, to: STATUS_REPORTED, byUserId: auth.userId, note: null, at: now });
-      await recordActivity(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: jobId, agencyId: place.agencyId });
-      await emitEvent(trx, now, {
-        name: 'job.created',
-        agencyId: place.agencyId,
-        payload: { job_id: jobId, job_uuid: jobUuid, reference, branch_id: place.branchId, status_id: STATUS_REPORTED, priority: input.priority, tenant_id: place.tenantId },
-      });
-      const envelope = ok(await jobDtoById(trx, auth, jobId), 'Job created');
-      if (claim) await storeResponse(trx, claim, 201, envelope);
-      return envelope;
-    });
-    return { status: 201, body, replayed: false };
-  } catch (err) {
-    if (!(err instanceof KeyTaken) || !claim) throw err;
-    const stored = await findKey(deps.db, claim.userId, claim.key, deps.clock.now());
-    if (!stored) throw err;
-    return { ...replay(stored, claim.hash), replayed: true };
-  }
+  const number = await repo.nextCounter(trx, place.agencyId, 'job_reference');
+  const jobUuid = newUuid();
+  const reference = formatReference(number);
+  const jobId = await repo.insertJob(trx, {
+    uuid: jobUuid,
+    agency_id: place.agencyId,
+    branch_id: place.branchId,
+    reference,
+    title: input.title.trim() || input.title,
+    description: input.description ?? '',
+    priority: input.priority,
+    status_id: STATUS_REPORTED,
+    job_type_id: input.job_type_id ?? DEFAULT_JOB_TYPE,
+    trade_id: input.trade_id ?? null,
+    address_id: place.addressId,
+    tenant_id: place.tenantId,
+    agent_user_id: auth.roleCode === 'agent' ? auth.userId : null,
+    reported_by_user_id: auth.userId,
+    estimated_cost_pence: input.estimated_cost_pence ?? null,
+    agreed_cost_pence: input.agreed_cost_pence ?? null,
+    created_at: now,
+    updated_at: now,
+  });
+  await repo.insertHistory(trx, { jobId, from: null, to: STATUS_REPORTED, byUserId: auth.userId, note: null, at: now });
+  await recordActivity(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: jobId, agencyId: place.agencyId });
+  await emitEvent(trx, now, {
+    name: 'job.created',
+    agencyId: place.agencyId,
+    payload: { job_id: jobId, job_uuid: jobUuid, reference, branch_id: place.branchId, status_id: STATUS_REPORTED, priority: input.priority, tenant_id: place.tenantId },
+  });
+  return jobDtoById(trx, auth, jobId);
 }
 
 const CLOSED = new Set<number>([STATUS.closed, STATUS.cancelled]);
@@ -178,22 +150,18 @@ export async function updateJob(deps: AppDeps, auth: AuthContext, actor: Actor, 
   }
   const { id } = await withLockedJob(deps, auth, uuid, async (trx, job, now) => {
     if (CLOSED.has(job.status_id)) throw conflict(`A ${job.status_id === STATUS.closed ? 'Closed' : 'Cancelled'} job cannot be edited`);
-    await trx
-      .updateTable('jobs')
-      .set({
-        ...(fields.title !== undefined ? { title: fields.title.trim() || fields.title } : {}),
-        ...(fields.priority !== undefined ? { priority: fields.priority } : {}),
-        ...(fields.description !== undefined ? { description: fields.description } : {}),
-        ...(fields.job_type_id !== undefined ? { job_type_id: fields.job_type_id } : {}),
-        ...(fields.trade_id !== undefined ? { trade_id: fields.trade_id } : {}),
-        ...(addressId !== undefined ? { address_id: addressId } : {}),
-        ...(tenantId !== undefined ? { tenant_id: tenantId } : {}),
-        ...(fields.estimated_cost_pence !== undefined ? { estimated_cost_pence: fields.estimated_cost_pence } : {}),
-        ...(fields.agreed_cost_pence !== undefined ? { agreed_cost_pence: fields.agreed_cost_pence } : {}),
-        updated_at: now,
-      })
-      .where('id', '=', job.id)
-      .execute();
+    await repo.updateJobFields(trx, job.id, {
+      ...(fields.title !== undefined ? { title: fields.title.trim() || fields.title } : {}),
+      ...(fields.priority !== undefined ? { priority: fields.priority } : {}),
+      ...(fields.description !== undefined ? { description: fields.description } : {}),
+      ...(fields.job_type_id !== undefined ? { job_type_id: fields.job_type_id } : {}),
+      ...(fields.trade_id !== undefined ? { trade_id: fields.trade_id } : {}),
+      ...(addressId !== undefined ? { address_id: addressId } : {}),
+      ...(tenantId !== undefined ? { tenant_id: tenantId } : {}),
+      ...(fields.estimated_cost_pence !== undefined ? { estimated_cost_pence: fields.estimated_cost_pence } : {}),
+      ...(fields.agreed_cost_pence !== undefined ? { agreed_cost_pence: fields.agreed_cost_pence } : {}),
+      updated_at: now,
+    });
     await recordActivity(trx, actor, now, { action: 'job.update', resourceType: 'job', resourceId: job.id, agencyId: job.agency_id, details: { fields: names } });
     await emitEvent(trx, now, { name: 'job.updated', agencyId: job.agency_id, payload: { ...jobRef(job), fields: names } });
   });
@@ -226,7 +194,7 @@ export async function deleteJob(
     assertStaffMayWrite(auth, job);
     if (!CLOSED.has(job.status_id)) throw conflict('Only a Closed or Cancelled job can be deleted; cancel it first');
     const dto = await jobDtoById(trx, auth, job.id);
-    await trx.updateTable('jobs').set({ deleted_at: now, updated_at: now }).where('id', '=', job.id).execute();
+    await repo.updateJobFields(trx, job.id, { deleted_at: now, updated_at: now });
     await recordActivity(trx, actor, now, { action: 'job.delete', resourceType: 'job', resourceId: job.id, agencyId: job.agency_id });
     return dto;
   });
