@@ -1,5 +1,7 @@
 /** SQL of the users area (docs/users.md). No rules here: see users.service.ts. */
 import { sql } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
+import type { UserTable } from '../../db/schema.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 
 /** A user row with role, agency, branch, tenant and contractor for the wire shape and the rules. */
@@ -82,6 +84,21 @@ export function findRole(db: DbOrTrx, ref: number | string, agencyId: number | n
 export { findAgency, findBranchRef as findBranch } from '../admin/index.ts';
 export { findTenantRef as findTenant } from '../tenants/index.ts';
 export { findContractorRef as findContractor } from '../contractors/index.ts';
+
+/** Inserts a user; returns its id. @throws the database's unique violation for a taken e-mail */
+export async function insertUser(db: DbOrTrx, row: Insertable<UserTable>): Promise<{ id: number }> {
+  return db.insertInto('users').values(row).returning('id').executeTakeFirstOrThrow();
+}
+
+/** Sets fields of a user. @throws the database's unique violation for a taken e-mail */
+export async function updateUser(db: DbOrTrx, id: number, set: Updateable<UserTable>): Promise<void> {
+  await db.updateTable('users').set(set).where('id', '=', id).execute();
+}
+
+/** The tenant and contractor a user account is linked to (null when none). */
+export function linksOf(db: DbOrTrx, id: number) {
+  return db.selectFrom('users').select(['tenant_id', 'contractor_id']).where('id', '=', id).executeTakeFirstOrThrow();
+}
 
 /** True when some account already uses the e-mail (optionally other than `exceptUserId`). */
 export async function emailTaken(db: DbOrTrx, email: string, exceptUserId?: number): Promise<boolean> {

@@ -128,25 +128,21 @@ export async function createUser(deps: AppDeps, caller: Caller, input: CreateUse
   const userId = await deps.db
     .transaction()
     .execute(async (trx) => {
-      const row = await trx
-        .insertInto('users')
-        .values({
-          uuid: newUuid(),
-          agency_id: place.agencyId,
-          branch_id: place.branchId,
-          role_id: role.id,
-          tenant_id: place.tenantId,
-          contractor_id: place.contractorId,
-          name: input.name,
-          email,
-          password_hash: passwordHash,
-          status: invite ? 'invited' : 'active',
-          invited_at: invite ? now : null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const row = await repo.insertUser(trx, {
+        uuid: newUuid(),
+        agency_id: place.agencyId,
+        branch_id: place.branchId,
+        role_id: role.id,
+        tenant_id: place.tenantId,
+        contractor_id: place.contractorId,
+        name: input.name,
+        email,
+        password_hash: passwordHash,
+        status: invite ? 'invited' : 'active',
+        invited_at: invite ? now : null,
+        created_at: now,
+        updated_at: now,
+      });
       await recordActivity(trx, caller, now, {
         action: 'user.create',
         resourceType: 'user',
@@ -239,7 +235,7 @@ export async function updateUser(deps: AppDeps, caller: Caller, uuid: string, in
     }
     if (branchId !== target.branch_id) changes.branch_id = branchId;
   }
-  const links = await deps.db.selectFrom('users').select(['tenant_id', 'contractor_id']).where('id', '=', target.id).executeTakeFirstOrThrow();
+  const links = await repo.linksOf(deps.db, target.id);
   assertRoleFits({ code: roleCode }, { tenantId: links.tenant_id, contractorId: links.contractor_id, branchId });
   if (input.name !== undefined && input.name !== target.name) changes.name = input.name;
   if (input.email !== undefined && input.email.toLowerCase() !== target.email) {
@@ -252,7 +248,7 @@ export async function updateUser(deps: AppDeps, caller: Caller, uuid: string, in
   await deps.db
     .transaction()
     .execute(async (trx) => {
-      await trx.updateTable('users').set({ ...changes, updated_at: now }).where('id', '=', target.id).execute();
+      await repo.updateUser(trx, target.id, { ...changes, updated_at: now });
       await recordActivity(trx, caller, now, {
         action: 'user.update',
         resourceType: 'user',
@@ -287,13 +283,9 @@ export async function setUserEnabled(deps: AppDeps, caller: Caller, uuid: string
   await deps.db.transaction().execute(async (trx) => {
     let revoked = 0;
     if (enabled) {
-      await trx
-        .updateTable('users')
-        .set({ status: target.invited_at !== null ? 'invited' : 'active', disabled_at: null, updated_at: now })
-        .where('id', '=', target.id)
-        .execute();
+      await repo.updateUser(trx, target.id, { status: target.invited_at !== null ? 'invited' : 'active', disabled_at: null, updated_at: now });
     } else {
-      await trx.updateTable('users').set({ status: 'disabled', disabled_at: now, updated_at: now }).where('id', '=', target.id).execute();
+      await repo.updateUser(trx, target.id, { status: 'disabled', disabled_at: now, updated_at: now });
       revoked = await revokeUserTokens(trx, target.id, now, 'user disabled');
       await repo.closeUserTokens(trx, target.id, now);
     }
