@@ -11,6 +11,7 @@ import Fastify from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { pingDatabase } from '../src/db/database.ts';
+import { utcDayRange } from '../src/http/date-range.ts';
 import type { AuthContext } from '../src/http/auth-context.ts';
 import { listActivity } from '../src/modules/activity/activity.repository.ts';
 import { authenticate, login } from '../src/modules/auth/auth.service.ts';
@@ -62,8 +63,7 @@ ceiling.get('/jobs', async (request) => {
 ceiling.get('/activity', async (request) => {
   const q = request.query as Record<string, string>;
   const auth = await who(request.headers.authorization);
-  const from = q.from_date ? new Date(`${q.from_date}T00:00:00Z`) : undefined;
-  const to = q.to_date ? new Date(new Date(`${q.to_date}T00:00:00Z`).getTime() + 86_400_000) : undefined;
+  const { from, to } = utcDayRange(q.from_date, q.to_date);
   const { rows, total } = await listActivity(deps.db, {
     agencyId: auth.agencyId ?? undefined,
     userId: q.user_id ? Number(q.user_id) : undefined,
@@ -76,7 +76,7 @@ ceiling.get('/activity', async (request) => {
 });
 ceiling.post('/jobs', async (request, reply) => {
   const auth = await who(request.headers.authorization);
-  const job = await createJob(deps, auth, { auth, ip: request.ip }, request.body as never);
+  const job = await deps.db.transaction().execute((trx) => createJob(deps, trx, auth, { auth, ip: request.ip }, request.body as never));
   void reply.status(201);
   return { success: true, data: job, message: 'Job created' };
 });

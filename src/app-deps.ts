@@ -10,7 +10,7 @@ import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './http/rate-limit.ts';
 import type { RateLimitRules } from './http/rate-limit-rules.ts';
 import type { FileStore } from './storage/file-store.ts';
-import type { Mailer } from './modules/mail/mailer.ts';
+import type { Mailer } from './modules/mail/index.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;

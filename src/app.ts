@@ -18,29 +18,30 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
 import type { App } from './http/route-types.ts';
 import { parseFormBody, validatorCompiler } from './http/validation.ts';
-import { activityLogRoutes } from './modules/admin/activity-log.routes.ts';
-import { branchesRoutes } from './modules/admin/branches.routes.ts';
-import { rateLimitRoutes } from './modules/admin/rate-limits.routes.ts';
-import { rolesRoutes } from './modules/admin/roles.routes.ts';
-import { branchAgentsRoutes } from './modules/agents/branch-agents.routes.ts';
-import { authRoutes } from './modules/auth/auth.routes.ts';
-import { jobsRoutes } from './modules/jobs/jobs.routes.ts';
-import { jobNotesRoutes } from './modules/job-notes/job-notes.routes.ts';
-import { jobFilesRoutes } from './modules/job-files/job-files.routes.ts';
-import { fileIntegrityRoutes } from './modules/job-files/file-integrity.routes.ts';
-import { calendarRoutes } from './modules/calendar/calendar.routes.ts';
-import { systemRoutes } from './modules/system/system.routes.ts';
+import { activityLogRoutes } from './modules/admin/index.ts';
+import { branchesRoutes } from './modules/admin/index.ts';
+import { rateLimitRoutes } from './modules/admin/index.ts';
+import { rolesRoutes } from './modules/admin/index.ts';
+import { branchAgentsRoutes } from './modules/agents/index.ts';
+import { authenticate, authRoutes, SESSION_COOKIE } from './modules/auth/index.ts';
+import { recordActivity } from './modules/activity/index.ts';
+import { jobsRoutes } from './modules/jobs/index.ts';
+import { jobNotesRoutes } from './modules/job-notes/index.ts';
+import { jobFilesRoutes } from './modules/job-files/index.ts';
+import { fileIntegrityRoutes } from './modules/job-files/index.ts';
+import { calendarRoutes } from './modules/calendar/index.ts';
+import { systemRoutes } from './modules/system/index.ts';
+import { usersRoutes } from './modules/users/index.ts';
+import { slaRulesRoutes } from './modules/sla-rules/index.ts';
+import { devicesRoutes } from './modules/devices/index.ts';
+import { timeRangesRoutes } from './modules/time-ranges/index.ts';
+import { appearanceRoutes } from './modules/appearance/index.ts';
+import { workflowEngineRoutes } from './modules/workflow-engine/index.ts';
+import { addressesRoutes } from './modules/addresses/index.ts';
+import { tenantsRoutes } from './modules/tenants/index.ts';
+import { contractorsRoutes } from './modules/contractors/index.ts';
+import { gdprRoutes } from './modules/gdpr/index.ts';
 import { platformRoutes } from './modules/platform/index.ts';
-import { usersRoutes } from './modules/users/users.routes.ts';
-import { slaRulesRoutes } from './modules/sla-rules/sla-rules.routes.ts';
-import { devicesRoutes } from './modules/devices/devices.routes.ts';
-import { timeRangesRoutes } from './modules/time-ranges/time-ranges.routes.ts';
-import { appearanceRoutes } from './modules/appearance/appearance.routes.ts';
-import { workflowEngineRoutes } from './modules/workflow-engine/workflow-engine.routes.ts';
-import { addressesRoutes } from './modules/addresses/addresses.routes.ts';
-import { tenantsRoutes } from './modules/tenants/tenants.routes.ts';
-import { contractorsRoutes } from './modules/contractors/contractors.routes.ts';
-import { gdprRoutes } from './modules/gdpr/gdpr.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/index.ts';
 import { slaRoutes } from './modules/sla/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
@@ -131,7 +132,13 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.addHook('onClose', async () => blacklist.stop());
   deps.onLoginThrottled = (ip) => loginThrottleTripped(deps, blacklist, ip);
   deps.accountBlocked = (userId) => blacklist.isAccountBlocked(userId);
-  registerPipeline(app, deps, lifecycle, blacklist);
+  registerPipeline(app, deps, lifecycle, {
+    sessionCookie: SESSION_COOKIE,
+    authenticate: (presented) => authenticate(deps, presented),
+    recordDenial: (auth, ip, at, details) =>
+      recordActivity(deps.db, { auth, ip }, at, { action: 'authorization.deny', resourceType: 'route', details }),
+    blacklist,
+  });
   registerMetrics(app, deps);
 
   const modules: Array<(app: App) => Promise<void>> = [

@@ -1,5 +1,5 @@
 /**
- * `caretaker serve --workers N` (issue 6 item 1): N Node processes sharing one port through
+ * `caretaker serve --workers N` (docs/operations.md): N Node processes sharing one port through
  * node:cluster. Only meaningful on PostgreSQL (PGlite is one process with one connection); the
  * state that must hold across processes (sessions, CSRF tokens, revocation) lives in PostgreSQL
  * and the rate-limit counters in Redis.

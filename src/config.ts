@@ -68,7 +68,7 @@ export interface Config {
    * apiKey are both set or both undefined (not configured: 503).
    */
   workflowEngine: { url: string | undefined; apiKey: string | undefined; timeoutMs: number };
-  /** Outgoing e-mail (issue 5): SMTP when smtpUrl is set, else .eml files under <dataDir>/mail. */
+  /** Outgoing e-mail (docs/email.md): SMTP when smtpUrl is set, else .eml files under <dataDir>/mail. */
   mail: {
     /** SMTP_URL, e.g. smtp://user:pass@host:587 (never logged). */
     smtpUrl: string | undefined;

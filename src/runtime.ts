@@ -13,7 +13,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { syncBuiltinRoles } from './permissions/roles.ts';
 import path from 'node:path';
 import { LocalFileStore } from './storage/file-store.ts';
-import { jsonLineLogger, NodemailerMailer, type MailLogger } from './modules/mail/mailer.ts';
+import { jsonLineLogger, NodemailerMailer, type MailLogger } from './modules/mail/index.ts';
 
 export interface Runtime {
   deps: AppDeps;
@@ -57,16 +57,18 @@ export function waitForRedis(redis: Redis, timeoutMs = 3_000): Promise<void> {
  * Opens the database (migrating it), Redis and the rate-limit store.
  * @param options.clock time source (tests pass a ManualClock)
  * @param options.dataDir overrides the PGlite folder ('memory://' in tests)
+ * @param options.loadDataDir PGlite only: a data-folder tarball to start from (tests: a migrated snapshot)
  */
 export async function openRuntime(
   config: Readonly<Config>,
-  options: { clock?: Clock; dataDir?: string; redisPrefix?: string; filesDir?: string; mailDir?: string; mailLogger?: MailLogger } = {},
+  options: { clock?: Clock; dataDir?: string; loadDataDir?: Blob; redisPrefix?: string; filesDir?: string; mailDir?: string; mailLogger?: MailLogger } = {},
 ): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const database = createDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.dataDir ?? config.dataDir,
     poolMax: config.databasePoolMax,
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
   await migrateToLatest(database.db);
   await syncBuiltinRoles(database.db, clock.now());

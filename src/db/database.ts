@@ -32,6 +32,11 @@ export interface DatabaseOptions {
   /** PGlite folder; 'memory://' for an in-memory database. */
   dataDir?: string;
   poolMax?: number;
+  /**
+   * PGlite only: a data-folder tarball (from `PGlite.dumpDataDir`) to start from instead of an empty
+   * cluster; skips initdb. Tests use it to clone one migrated database per file.
+   */
+  loadDataDir?: Blob;
 }
 
 // int8 (count(*), bigserial) arrives from pg as a string; every id here is int4 and every count is
@@ -66,7 +71,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     mkdirSync(dataDir, { recursive: true });
   }
   // pg_trgm ships as a separate contrib bundle in PGlite; the search indexes need it (docs/insight.md).
-  const pglite = new PGlite(dataDir, { extensions: { pg_trgm } });
+  const pglite = new PGlite(dataDir, { extensions: { pg_trgm }, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
   const dialect: Dialect = new PGliteDialect(pglite);
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', pglite, close: () => db.destroy() };

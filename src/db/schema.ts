@@ -274,7 +274,7 @@ export interface JobNoteTable {
   edited_at: Timestamp | null;
 }
 
-/** One status move of a job (issue 4 item 2): from (null for creation), to, by whom, when, note. */
+/** One status move of a job (docs/jobs.md): from (null for creation), to, by whom, when, note. */
 export interface JobStatusHistoryTable {
   id: Generated<number>;
   job_id: number;
@@ -285,7 +285,7 @@ export interface JobStatusHistoryTable {
   created_at: Timestamp;
 }
 
-/** A stored Idempotency-Key of a creating request (issue 4 item 3), kept 24 hours. */
+/** A stored Idempotency-Key of a creating request (docs/jobs.md), kept 24 hours. */
 export interface IdempotencyKeyTable {
   user_id: number;
   key: string;
@@ -355,7 +355,7 @@ export interface UserTokenTable {
   created_by_user_id: number | null;
 }
 
-/** Documents and photos of a job (issue 4 item 7); soft-deleted, bytes kept in the FileStore. */
+/** Documents and photos of a job (docs/job-files.md); soft-deleted, bytes kept in the FileStore. */
 export interface JobFileTable {
   id: Generated<number>;
   uuid: string;
@@ -383,7 +383,7 @@ export interface JobFileTable {
   integrity: Generated<'unverified' | 'ok' | 'mismatch' | 'missing'>;
 }
 
-/** One iCalendar feed key per user (issue 4 item 8); only the SHA-256 of the key is stored. */
+/** One iCalendar feed key per user (docs/calendar.md); only the SHA-256 of the key is stored. */
 export interface CalendarFeedKeyTable {
   user_id: number;
   key_hash: string;

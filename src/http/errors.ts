@@ -3,6 +3,7 @@
  * spec's message (spec section 7). Services throw AppError; the error handler renders it in the
  * error envelope. Messages of 5xx errors never reach the client.
  */
+import { isUniqueViolation } from '../db/errors.ts';
 
 export type ErrorCode =
   | 'bad_request'
@@ -86,3 +87,14 @@ export const invalidParam = (name: string) => new AppError('invalid_parameter', 
 export const conflict = (message: string) => new AppError('conflict', message);
 /** Shorthand for 403; default message from the spec. */
 export const forbidden = (message?: string) => new AppError('forbidden', message);
+
+/**
+ * A `.catch` handler turning a unique violation (a concurrent create or rename that slipped past
+ * the service's own check) into 409 with `message`; any other error is rethrown.
+ */
+export function conflictOnUnique(message: string) {
+  return (err: unknown): never => {
+    if (isUniqueViolation(err)) throw conflict(message);
+    throw err;
+  };
+}

@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (issue 6 item 2): GET /api/system/metrics in the text exposition format,
+ * Prometheus metrics (docs/operations.md): GET /api/system/metrics in the text exposition format,
  * behind the permission key `api.system.metrics.view`.
  *
  * - caretaker_http_requests_total{method,route,status}: counter per route template (never the

@@ -7,11 +7,11 @@
  * DELETE ; onSend: rate-limit and security headers.
  *
  * Every route declares `config.permission`; `assertRoutePermissions` refuses to start otherwise.
+ * The pipeline depends on no feature module: authentication and the activity log are injected as
+ * `PipelineServices` by the composition root (src/app.ts; docs/architecture.md, layers).
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
-import { authenticate, SESSION_COOKIE } from '../modules/auth/auth.service.ts';
-import { recordActivity } from '../modules/activity/activity.repository.ts';
 import { isValidRoutePermission } from '../permissions/catalogue.ts';
 import type { AuthContext } from './auth-context.ts';
 import { consumeCsrfToken, presentedCsrfToken } from './csrf.ts';
@@ -80,12 +80,34 @@ export function assertRoutePermissions(routes: RouteOptions[]): void {
   }
 }
 
+/** Credentials a request presents: the Authorization header and the session cookie, either may be absent. */
+export interface PresentedCredentials {
+  authorization?: string | undefined;
+  sessionCookie?: string | undefined;
+}
+
+/** What the pipeline needs from the feature modules, supplied by the composition root (src/app.ts). */
+export interface PipelineServices {
+  /** Name of the session cookie (spec 5.2). */
+  sessionCookie: string;
+  /**
+   * Resolves the caller (spec 5.1, 5.2).
+   * @throws AppError 401 for missing or bad credentials
+   */
+  authenticate(presented: PresentedCredentials): Promise<AuthContext>;
+  /** Records a refused request (`authorization.deny`, resource type `route`) in the activity log at `at`. */
+  recordDenial(auth: AuthContext, ip: string, at: Date, details: { method: string; route: string | undefined; permission: string }): Promise<void>;
+  /** The blacklist copy, checked first on every request (SECURITY.md promise 28; src/modules/security). */
+  blacklist?: BlockCheck;
+}
+
 /**
  * Registers the pipeline hooks on the root instance.
  * @param lifecycle the draining flag set on SIGTERM
- * @param blacklist the blacklist copy checked first on every request (src/modules/security)
+ * @param services authentication, the activity log and the blacklist copy (src/modules/security), injected by the composition root
  */
-export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle: Lifecycle, blacklist?: BlockCheck): void {
+export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle: Lifecycle, services: PipelineServices): void {
+  const { authenticate, sessionCookie, blacklist } = services;
   const { limiter, config } = deps;
   app.decorateRequest('auth', null);
   app.decorateRequest('rateLimit', null);
@@ -113,28 +135,24 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     const permission = cfg.permission ?? 'public';
     const presented = {
       authorization: request.headers.authorization,
-      sessionCookie: request.cookies?.[SESSION_COOKIE],
+      sessionCookie: request.cookies?.[sessionCookie],
     };
     if (permission === 'public') {
       // Public routes may still tell an authenticated caller more (status details).
       if (presented.authorization || presented.sessionCookie) {
-        request.auth = await authenticate(deps, presented).catch(() => null);
+        request.auth = await authenticate(presented).catch(() => null);
         if (request.auth && blacklist && (await blacklist.isAccountBlocked(request.auth.userId))) throw blocked();
       }
       return;
     }
     if (permission === 'bearer' && !presented.authorization) throw new AppError('invalid_bearer');
-    const auth = await authenticate(deps, permission === 'bearer' ? { authorization: presented.authorization } : presented);
+    const auth = await authenticate(permission === 'bearer' ? { authorization: presented.authorization } : presented);
     request.auth = auth;
     if (blacklist && (await blacklist.isAccountBlocked(auth.userId))) throw blocked();
     await count(request, `acct:${route}:${auth.userId}`, limits.accountMax ?? config.rateLimit.accountMax, windowS);
 
     if (permission !== 'authenticated' && permission !== 'bearer' && !auth.permissions.has(permission)) {
-      await recordActivity(deps.db, { auth, ip: request.ip }, deps.clock.now(), {
-        action: 'authorization.deny',
-        resourceType: 'route',
-        details: { method: request.method, route: request.routeOptions.url, permission },
-      });
+      await services.recordDenial(auth, request.ip, deps.clock.now(), { method: request.method, route: request.routeOptions.url, permission });
       throw new AppError('forbidden');
     }
   });

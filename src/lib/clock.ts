@@ -51,3 +51,6 @@ export function toIso(d: Date | string): string {
 export function toIsoOrNull(d: Date | string | null): string | null {
   return d === null ? null : new Date(d).toISOString();
 }
+
+/** Milliseconds in a day (24 hours; calendar-day arithmetic in London time is in modules/calendar). */
+export const DAY_MS = 86_400_000;

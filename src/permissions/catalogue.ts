@@ -49,7 +49,7 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.jobs.photos.manage', description: 'List, upload, download and delete the photos of the jobs one may see', roles: ALL },
   { key: 'api.calendar.view', description: 'Read the calendar of scheduled jobs one may see and manage one\'s own iCalendar feed key', roles: ALL },
   { key: 'api.security.file-integrity.manage', description: 'Run the file-integrity scan over stored documents and photos', roles: ADMINS },
-  // People: tenants, addresses, contractors, GDPR (issue 3 item 3; issue 5 items 6, 7, 8).
+  // People: tenants, addresses, contractors, GDPR (docs/tenants.md, docs/contractors.md, docs/gdpr.md).
   { key: 'api.tenants.view', description: 'List, search and read tenant records', roles: [...STAFF, 'api'] },
   { key: 'api.tenants.manage', description: 'Create and update tenant records', roles: [...STAFF, 'api'] },
   { key: 'api.addresses.view', description: 'List, search and read property addresses', roles: [...STAFF, 'api'] },

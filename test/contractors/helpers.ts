@@ -1,6 +1,6 @@
 /** Small factories for the contractors and GDPR tests: a job row inserted directly. */
 import type { Db } from '../../src/db/database.ts';
-import { newUuid } from '../../src/lib/crypto.ts';
+import { insertJob as insertJobRow } from '../helpers/factories.ts';
 
 let n = 0;
 
@@ -12,27 +12,22 @@ export async function insertJob(
   const now = new Date('2026-11-20T10:00:00Z');
   const trade = input.tradeCode ? await db.selectFrom('trades').select('id').where('code', '=', input.tradeCode).where('agency_id', 'is', null).executeTakeFirstOrThrow() : null;
   n += 1;
-  return db
-    .insertInto('jobs')
-    .values({
-      uuid: newUuid(),
+  return insertJobRow(
+    db,
+    {
       agency_id: input.agencyId,
       branch_id: input.branchId,
       reference: `T-${n}-${Math.random().toString(36).slice(2, 8)}`,
       title: input.title ?? 'Test job',
       description: input.description ?? '',
-      priority: 3,
       status_id: input.statusId ?? 1,
-      job_type_id: 1,
       address_id: input.addressId ?? null,
       tenant_id: input.tenantId ?? null,
       trade_id: trade?.id ?? null,
       reported_by_user_id: input.reportedBy ?? null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning(['id', 'uuid'])
-    .executeTakeFirstOrThrow();
+    },
+    now,
+  );
 }
 
 /** The id of a platform trade by code. */

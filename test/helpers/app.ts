@@ -48,6 +48,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: { 
   const runtime = await openRuntime(config, {
     clock,
     dataDir: database.dataDir,
+    ...(database.loadDataDir ? { loadDataDir: database.loadDataDir } : {}),
     redisPrefix: `caretaker-test:${randomBytes(6).toString('hex')}:`,
     filesDir: await mkdtemp(path.join(tmpdir(), 'caretaker-files-')),
     mailDir: await mkdtemp(path.join(tmpdir(), 'caretaker-mail-')),

@@ -1,25 +1,57 @@
 /**
- * A fresh, migrated database per test file: PGlite in memory by default, or a new PostgreSQL
- * database created from DATABASE_URL (dropped again on close), so files can run in parallel.
+ * A fresh, migrated database per test file, cloned from one migrated database that the global
+ * setup makes once per run (test/helpers/global-setup.ts), so no file pays for initdb or migrations:
+ * - PGlite (default): a new in-memory PGlite started from the migrated data-folder tarball
+ *   (`loadDataDir`), which skips initdb and finds every migration applied;
+ * - PostgreSQL (DATABASE_URL set): `CREATE DATABASE ... TEMPLATE <migrated template>`, dropped on close.
+ * Files still get separate databases, so they can run in parallel.
  */
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import { inject } from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Path of the migrated PGlite data-folder tarball ('' on PostgreSQL). */
+    pgliteSnapshot: string;
+    /** Name of the migrated PostgreSQL template database ('' on PGlite). */
+    postgresTemplate: string;
+  }
+}
 
 export interface TestDatabase {
   /** Connection string for the fresh database, or undefined for PGlite. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** PGlite only: the migrated data folder to start from (undefined outside a Vitest run). */
+  loadDataDir?: Blob;
   drop(): Promise<void>;
+}
+
+let snapshot: Promise<Blob | undefined> | undefined;
+
+/** The migrated PGlite tarball, read once per worker process. */
+function pgliteSnapshot(): Promise<Blob | undefined> {
+  snapshot ??= (async () => {
+    const file = inject('pgliteSnapshot');
+    return file ? new Blob([await readFile(file)]) : undefined;
+  })();
+  return snapshot;
 }
 
 /** Creates the per-file database. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const base = process.env.DATABASE_URL;
-  if (!base) return { databaseUrl: undefined, dataDir: 'memory://', drop: async () => {} };
+  if (!base) {
+    const loadDataDir = await pgliteSnapshot();
+    return { databaseUrl: undefined, dataDir: 'memory://', ...(loadDataDir ? { loadDataDir } : {}), drop: async () => {} };
+  }
   const name = `caretaker_test_${randomBytes(6).toString('hex')}`;
+  const template = inject('postgresTemplate');
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(base);
   url.pathname = `/${name}`;

@@ -4,12 +4,12 @@
  * of branch A2, an unrelated tenant and contractor, and a job of each agency.
  */
 import type { Db } from '../../src/db/database.ts';
-import { newUuid } from '../../src/lib/crypto.ts';
 import { standardWorld, userClient, type TestApp } from './app.ts';
+import { insertAddress, insertContractor, insertJob as insertJobRow, insertTenant } from './factories.ts';
 
 let counter = 0;
 
-/** Inserts a job with the foundation columns; returns id and uuid. */
+/** Inserts a job with the foundation columns (reference JOB-nnnnnn); returns id, uuid and reference. */
 export async function insertJob(
   db: Db,
   j: {
@@ -27,11 +27,9 @@ export async function insertJob(
   },
 ) {
   counter += 1;
-  const now = new Date('2026-11-20T09:00:00Z');
-  return db
-    .insertInto('jobs')
-    .values({
-      uuid: newUuid(),
+  return insertJobRow(
+    db,
+    {
       agency_id: j.agencyId,
       branch_id: j.branchId,
       reference: `JOB-${String(counter).padStart(6, '0')}`,
@@ -39,18 +37,15 @@ export async function insertJob(
       description: j.description ?? '',
       priority: 2,
       status_id: j.statusId ?? 5,
-      job_type_id: 1,
       address_id: j.addressId ?? null,
       tenant_id: j.tenantId ?? null,
       contractor_id: j.contractorId ?? null,
       time_range_id: j.timeRangeId ?? null,
       scheduled_for: j.scheduledFor ?? null,
       estimated_cost_pence: j.estimatedCostPence ?? null,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning(['id', 'uuid', 'reference'])
-    .executeTakeFirstOrThrow();
+    },
+    new Date('2026-11-20T09:00:00Z'),
+  );
 }
 
 /** Builds the world; see the file comment. */
@@ -58,20 +53,11 @@ export async function jobWorld(t: TestApp) {
   const w = await standardWorld(t);
   const db = t.db;
   const now = new Date();
-  const address = await db
-    .insertInto('addresses')
-    .values({ uuid: newUuid(), agency_id: w.agencyA.id, branch_id: w.a1.id, line1: '12 Acacia Avenue', town: 'Leeds', postcode: 'LS6 2AB', created_at: now, updated_at: now })
-    .returning(['id', 'uuid'])
-    .executeTakeFirstOrThrow();
-  const tenantRow = async (name: string, agencyId: number) =>
-    db.insertInto('tenants').values({ uuid: newUuid(), agency_id: agencyId, name, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-  const contractorRow = async (name: string, agencyId: number) =>
-    db.insertInto('contractors').values({ uuid: newUuid(), agency_id: agencyId, company_name: name, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow();
-  const t1 = await tenantRow('Emily Clarke', w.agencyA.id);
-  await db.insertInto('tenant_addresses').values({ tenant_id: t1.id, address_id: address.id, created_at: now }).execute();
-  const t2 = await tenantRow('Other Tenant', w.agencyA.id);
-  const c1 = await contractorRow('Fletcher Plumbing', w.agencyA.id);
-  const c2 = await contractorRow('Other Trades', w.agencyA.id);
+  const address = await insertAddress(db, { agencyId: w.agencyA.id, branchId: w.a1.id, line1: '12 Acacia Avenue', postcode: 'LS6 2AB' }, now);
+  const t1 = await insertTenant(db, w.agencyA.id, [address.id], 'Emily Clarke', now);
+  const t2 = await insertTenant(db, w.agencyA.id, [], 'Other Tenant', now);
+  const c1 = await insertContractor(db, w.agencyA.id, 'Fletcher Plumbing', now);
+  const c2 = await insertContractor(db, w.agencyA.id, 'Other Trades', now);
   const tenant = await userClient(t, { role: 'tenant', agencyId: w.agencyA.id, tenantId: t1.id, name: 'Emily Clarke' });
   const otherTenant = await userClient(t, { role: 'tenant', agencyId: w.agencyA.id, tenantId: t2.id });
   const contractor = await userClient(t, { role: 'contractor', agencyId: w.agencyA.id, contractorId: c1.id, name: 'Dave Fletcher' });

@@ -1,30 +1,13 @@
 /** Fixtures shared by the administration and agents tests: jobs placed directly, log counts. */
-import { randomBytes } from 'node:crypto';
 import type { Db } from '../../src/db/database.ts';
-import { newUuid } from '../../src/lib/crypto.ts';
+import { insertJob as insertJobRow } from './factories.ts';
 
 /**
  * Inserts a job in a branch.
  * @param statusId job_statuses id (1 Reported ... 9 Closed, 10 Cancelled)
  */
 export async function insertJob(db: Db, agencyId: number, branchId: number, statusId = 1, title = 'Leaking tap') {
-  const now = new Date();
-  return db
-    .insertInto('jobs')
-    .values({
-      uuid: newUuid(),
-      agency_id: agencyId,
-      branch_id: branchId,
-      reference: `T-${randomBytes(4).toString('hex')}`,
-      title,
-      priority: 3,
-      status_id: statusId,
-      job_type_id: 1,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning(['id', 'uuid', 'reference'])
-    .executeTakeFirstOrThrow();
+  return insertJobRow(db, { agency_id: agencyId, branch_id: branchId, status_id: statusId, title });
 }
 
 /** Activity-log entries with this action, oldest first. */

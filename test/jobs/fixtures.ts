@@ -1,61 +1,28 @@
 /** Fixtures of the jobs tests: contractors, tenants, addresses and jobs written straight to the database. */
-import { randomBytes } from 'node:crypto';
 import type { NewJob } from '../../src/db/schema.ts';
-import { newUuid } from '../../src/lib/crypto.ts';
 import { standardWorld, userClient, type TestApp } from '../helpers/app.ts';
+import { insertAddress, insertContractor, insertJob as insertJobRow, insertTenant } from '../helpers/factories.ts';
 
 let seq = 0;
 
-/** Creates a contractor of an agency (optionally with trades by code). */
-export async function createContractor(t: TestApp, agencyId: number, name = `Fixit ${randomBytes(2).toString('hex')}`) {
-  const now = new Date();
-  return t.db
-    .insertInto('contractors')
-    .values({ uuid: newUuid(), agency_id: agencyId, company_name: name, created_at: now, updated_at: now })
-    .returning(['id', 'uuid', 'company_name'])
-    .executeTakeFirstOrThrow();
+/** Creates a contractor of an agency. */
+export async function createContractor(t: TestApp, agencyId: number, name?: string) {
+  return insertContractor(t.db, agencyId, name);
 }
 
 /** Creates an address of an agency in a branch. */
 export async function createAddress(t: TestApp, agencyId: number, branchId: number | null, postcode = 'LS1 1AA') {
-  const now = new Date();
-  return t.db
-    .insertInto('addresses')
-    .values({ uuid: newUuid(), agency_id: agencyId, branch_id: branchId, line1: `${++seq} High Street`, town: 'Leeds', postcode, created_at: now, updated_at: now })
-    .returning(['id', 'uuid'])
-    .executeTakeFirstOrThrow();
+  return insertAddress(t.db, { agencyId, branchId, line1: `${++seq} High Street`, postcode });
 }
 
 /** Creates a tenant of an agency, linked to the given addresses. */
-export async function createTenant(t: TestApp, agencyId: number, addressIds: number[] = [], name = `Tenant ${randomBytes(2).toString('hex')}`) {
-  const now = new Date();
-  const tenant = await t.db
-    .insertInto('tenants')
-    .values({ uuid: newUuid(), agency_id: agencyId, name, created_at: now, updated_at: now })
-    .returning(['id', 'uuid', 'name'])
-    .executeTakeFirstOrThrow();
-  for (const a of addressIds) await t.db.insertInto('tenant_addresses').values({ tenant_id: tenant.id, address_id: a, created_at: now }).execute();
-  return tenant;
+export async function createTenant(t: TestApp, agencyId: number, addressIds: number[] = [], name?: string) {
+  return insertTenant(t.db, agencyId, addressIds, name);
 }
 
 /** Inserts a job directly (any status), with a reference unique in the test. */
 export async function insertJob(t: TestApp, job: Partial<NewJob> & { agency_id: number; branch_id: number }) {
-  const now = t.clock.now();
-  return t.db
-    .insertInto('jobs')
-    .values({
-      uuid: newUuid(),
-      reference: `FIX-${String(++seq).padStart(6, '0')}`,
-      title: 'Fixture job',
-      priority: 3,
-      status_id: 1,
-      job_type_id: 1,
-      created_at: now,
-      updated_at: now,
-      ...job,
-    })
-    .returning(['id', 'uuid'])
-    .executeTakeFirstOrThrow();
+  return insertJobRow(t.db, { reference: `FIX-${String(++seq).padStart(6, '0')}`, title: 'Fixture job', ...job }, t.clock.now());
 }
 
 /**

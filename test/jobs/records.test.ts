@@ -209,7 +209,6 @@ describe('jobs records: create, read, edit, cancel, delete, idempotency', () => 
 
   describe('list filters and sorting', () => {
     let admin: Awaited<ReturnType<typeof userClient>>;
-    let jobs: Array<{ id: number; uuid: string }>;
     let ids: { b1: { uuid: string }; b2: { uuid: string }; con: { uuid: string }; ten: { uuid: string }; agent: Awaited<ReturnType<typeof userClient>> };
     beforeAll(async () => {
       const agency = await createAgency(t.db, 'Agency F');
@@ -222,12 +221,13 @@ describe('jobs records: create, read, edit, cancel, delete, idempotency', () => 
       ids = { b1, b2, con, ten, agent };
       const d = (s: string) => new Date(s);
       const base = { agency_id: agency.id };
-      jobs = [
+      const seeded = [
         await insertJob(t, { ...base, branch_id: b1.id, reference: 'JOB-000001', title: 'Leaking tap', priority: 3, status_id: 1, created_at: d('2026-11-01T10:00:00Z'), updated_at: d('2026-11-05T10:00:00Z') }),
         await insertJob(t, { ...base, branch_id: b1.id, reference: 'JOB-000002', title: 'Boiler 100% dead', priority: 1, status_id: 5, job_type_id: 2, contractor_id: con.id, scheduled_for: d('2026-11-25T00:00:00Z'), created_at: d('2026-11-02T10:00:00Z'), updated_at: d('2026-11-03T10:00:00Z') }),
         await insertJob(t, { ...base, branch_id: b2.id, reference: 'JOB-000003', title: 'Gutter', description: 'clear the under_sink trap', priority: 5, status_id: 1, tenant_id: ten.id, agent_user_id: agent.user.id, created_at: d('2026-11-03T10:00:00Z'), updated_at: d('2026-11-04T10:00:00Z') }),
         await insertJob(t, { ...base, branch_id: b2.id, reference: 'JOB-000004', title: 'Smoke alarm', priority: 3, status_id: 5, job_type_id: 5, scheduled_for: d('2026-11-22T00:00:00Z'), created_at: d('2026-11-03T10:00:00Z'), updated_at: d('2026-11-06T10:00:00Z') }),
       ];
+      expect(seeded).toHaveLength(4);
     });
     const refs = async (qs: string) => {
       const res = await admin.client.get(`/api/jobs/manage?${qs}`);

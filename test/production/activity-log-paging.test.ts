@@ -1,5 +1,5 @@
 /**
- * Activity-log reads that stay fast on big logs (issue 6 item 3): keyset cursors before/after and
+ * Activity-log reads that stay fast on big logs (docs/operations.md): keyset cursors before/after and
  * the count capped at COUNT_CAP with the X-Count-Capped header.
  */
 import { sql } from 'kysely';

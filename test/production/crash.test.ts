@@ -1,5 +1,5 @@
 /**
- * Issue 6 item 4, SECURITY.md promise 22: SIGKILL during a write load, on PGlite and on
+ * docs/operations.md, SECURITY.md promise 22: SIGKILL during a write load, on PGlite and on
  * PostgreSQL. After a restart every job whose creation was answered 2xx exists with its
  * `job.create` activity entry, and nothing half-written is visible (no job without its entry, no
  * entry without its job).

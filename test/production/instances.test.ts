@@ -1,5 +1,5 @@
 /**
- * Issue 6 item 1: two Caretaker processes on one PostgreSQL database and one Redis share sessions,
+ * docs/operations.md: two Caretaker processes on one PostgreSQL database and one Redis share sessions,
  * CSRF tokens, revocation and rate-limit counters.
  */
 import { randomBytes } from 'node:crypto';

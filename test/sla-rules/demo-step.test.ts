@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoContext } from '../../src/seed/demo/load.ts';
-import { issue3Step } from '../../src/seed/demo/issue3.ts';
+import { slaDevicesAppearanceStep } from '../../src/seed/demo/sla-devices-appearance.ts';
 import { buildTestApp, createAgency, createBranch, createUser, login, Client, type TestApp } from '../helpers/app.ts';
 
-describe('issue 3 demo step: every endpoint has something to show', () => {
+describe('SLA rules, devices, appearance and time slots demo step: every endpoint has something to show', () => {
   let t: TestApp;
   let admin: Client;
   let agent: Client;
@@ -19,7 +19,7 @@ describe('issue 3 demo step: every endpoint has something to show', () => {
     const agentUser = await createUser(t.db, { role: 'agent', agencyId: northwind.id, branchId: leeds.id, email: 'agent@northwind.test' });
     const southAdmin = await createUser(t.db, { role: 'admin', agencyId: southbank.id, branchId: london.id, email: 'admin@southbank.test' });
     await t.db.transaction().execute((trx) =>
-      issue3Step(
+      slaDevicesAppearanceStep(
         Object.assign(createDemoContext(trx, { seed: 20_261_121, now: t.clock.now(), passwordHash: '' }), {
           ids: {
             agencies: { northwind: northwind.id, southbank: southbank.id },

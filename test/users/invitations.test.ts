@@ -1,5 +1,5 @@
 /**
- * Invitations (issue 5 item 1) end to end with the .eml file transport (SMTP_URL unset): create
+ * Invitations (docs/users.md) end to end with the .eml file transport (SMTP_URL unset): create
  * with invite: true -> .eml file with the link -> accept with a password -> login. Expiry after 7
  * days, single use, re-invite, disable/enable of an invited account, and a tenant's own login.
  */

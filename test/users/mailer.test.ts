@@ -1,5 +1,5 @@
 /**
- * The mailer (issue 5 item 5): .eml files through nodemailer's stream transport when SMTP_URL is
+ * The mailer (docs/email.md): .eml files through nodemailer's stream transport when SMTP_URL is
  * unset, SMTP otherwise, logs without secrets, and the configuration checks of the new variables.
  */
 import { mkdtemp, readdir, readFile, stat } from 'node:fs/promises';

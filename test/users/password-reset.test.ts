@@ -1,5 +1,5 @@
 /**
- * Password reset by e-mail (issue 5 items 4 and 5), end to end through a real SMTP server started
+ * Password reset by e-mail (docs/users.md, docs/email.md), end to end through a real SMTP server started
  * here (smtp-server): request -> message arrives -> token from the mail -> confirm -> old token
  * 401 -> login with the new password. Same answer for unknown e-mails, single use under
  * concurrency, expiry after one hour (ManualClock), rate limits per IP and per e-mail.

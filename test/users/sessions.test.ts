@@ -1,5 +1,5 @@
 /**
- * Sessions and password change (issue 5 items 2 and 3): one's own sessions (list with the current
+ * Sessions and password change (docs/users.md): one's own sessions (list with the current
  * one marked, sign out everywhere else, revoke one), a user's sessions for administrators, and
  * POST /api/users/me/password revoking the other sessions but not the current one.
  */

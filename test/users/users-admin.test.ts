@@ -1,5 +1,5 @@
 /**
- * User administration (issue 5 item 1): create, read, update, list, disable, enable; agency scope,
+ * User administration (docs/users.md): create, read, update, list, disable, enable; agency scope,
  * privilege rules with their activity entries, no mass assignment, no hash in any response.
  */
 import type { LightMyRequestResponse } from 'fastify';

@@ -1,4 +1,4 @@
-// Jobs lifecycle (issue 4 items 1, 2, 3, 5): status history, the status a job was put on hold
+// Jobs lifecycle (docs/jobs.md): status history, the status a job was put on hold
 // from, the contractor's acceptance, idempotency keys for job creation, and list indexes.
 // Frozen: never import application code here.
 import type { Kysely } from 'kysely';

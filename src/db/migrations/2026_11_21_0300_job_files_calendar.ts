@@ -1,4 +1,4 @@
-// Job documents and photos (issue 4 item 7) and per-user calendar feed keys (issue 4 item 8).
+// Job documents and photos (docs/job-files.md) and per-user calendar feed keys (docs/calendar.md).
 // Frozen: never import application code here.
 import type { Kysely } from 'kysely';
 import { runScript } from '../sql-script.ts';

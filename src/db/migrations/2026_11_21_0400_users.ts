@@ -1,4 +1,4 @@
-// Users area (issue 5 items 1 to 4): single-use tokens for invitations and password resets
+// Users area (docs/users.md): single-use tokens for invitations and password resets
 // (stored as SHA-256 only) and the invitation state of an account. Frozen: never import
 // application code here.
 import type { Kysely } from 'kysely';

@@ -1,6 +1,6 @@
 // People: extends tenants, addresses, contractors and trades of the foundation, and adds
 // contractor contacts, certifications, coverage districts and GDPR consent records
-// (issue 3 item 3; issue 5 items 6, 7, 8). Frozen: never import application code here.
+// (docs/tenants.md, docs/contractors.md, docs/gdpr.md). Frozen: never import application code here.
 import type { Kysely } from 'kysely';
 import { runScript } from '../sql-script.ts';
 

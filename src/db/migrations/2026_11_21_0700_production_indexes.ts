@@ -1,4 +1,4 @@
-// Indexes for production load (issue 6 item 3): list queries whose filters and order they match, so
+// Indexes for production load (docs/operations.md): list queries whose filters and order they match, so
 // the page and its count stay fast as the tables grow (100,000 jobs, 1,000,000 activity entries).
 // - jobs: partial indexes on live rows (deleted_at is null), so the list and its count(*) can be
 //   answered from the index alone (index-only scans) for each visibility scope.

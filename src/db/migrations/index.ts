@@ -5,7 +5,7 @@
  */
 import type { Migration } from 'kysely/migration';
 import * as m0001 from './2026_11_21_0001_foundation.ts';
-import * as m0100 from './2026_11_21_0100_issue3.ts';
+import * as m0100 from './2026_11_21_0100_areas.ts';
 import * as m0200 from './2026_11_21_0200_jobs_core.ts';
 import * as m0300 from './2026_11_21_0300_job_files_calendar.ts';
 import * as m0400 from './2026_11_21_0400_users.ts';
@@ -23,6 +23,9 @@ import * as m1200 from './2026_11_23_0200_platform.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
+  // Recorded under this name in every database migrated so far; the file is 2026_11_21_0100_areas.ts
+  // (SLA rules, devices, time ranges, appearance). The key must never change, or Kysely would
+  // re-run the migration on existing databases. New keys match their file names.
   '2026_11_21_0100_issue3': m0100,
   '2026_11_21_0200_jobs_core': m0200,
   '2026_11_21_0300_job_files_calendar': m0300,

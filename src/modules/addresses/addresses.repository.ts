@@ -1,8 +1,9 @@
-/** SQL for addresses (issue 5 item 7). No rules here. */
+/** SQL for addresses (docs/tenants.md). No rules here. */
 import { sql } from 'kysely';
 import type { Insertable, Updateable } from 'kysely';
 import type { AddressTable } from '../../db/schema.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { likeEscape } from '../../db/text-match.ts';
 
 export interface AddressFilter {
   /** null: every agency (SysOps). */
@@ -19,11 +20,6 @@ const COLUMNS = [
   'a.id', 'a.uuid', 'a.agency_id', 'a.line1', 'a.line2', 'a.line3', 'a.town', 'a.county', 'a.postcode',
   'a.latitude', 'a.longitude', 'a.branch_id', 'b.uuid as branch_uuid', 'b.name as branch_name', 'a.created_at', 'a.updated_at',
 ] as const;
-
-/** Escapes % _ and \ for a LIKE pattern. */
-export function likeEscape(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 function base(db: DbOrTrx) {
   return db.selectFrom('addresses as a').leftJoin('branches as b', 'b.id', 'a.branch_id');
@@ -93,9 +89,5 @@ export async function updateAddress(db: DbOrTrx, id: number, patch: Updateable<A
   await db.updateTable('addresses').set(patch).where('id', '=', id).execute();
 }
 
-/** A branch of the agency by uuid. */
-export function findBranchOfAgency(db: DbOrTrx, uuid: string, agencyId: number | null) {
-  let q = db.selectFrom('branches').select(['id', 'agency_id']).where('uuid', '=', uuid);
-  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
-  return q.executeTakeFirst();
-}
+/** A branch of the agency by uuid (any agency when agencyId is null): the administration module's lookup. */
+export { findBranchRef as findBranchOfAgency } from '../admin/index.ts';

@@ -1,4 +1,4 @@
-/** Addresses (issue 5 item 7): GET/POST /api/addresses, GET/PUT /api/addresses/{uuid}. */
+/** Addresses (docs/tenants.md): GET/POST /api/addresses, GET/PUT /api/addresses/{uuid}. */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';

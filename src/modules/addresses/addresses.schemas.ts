@@ -1,4 +1,4 @@
-/** Schemas of the addresses endpoints (issue 5 item 7; spec 2.7: addresses expose their integer ID). */
+/** Schemas of the addresses endpoints (docs/tenants.md; spec 2.7: addresses expose their integer ID). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 
@@ -59,4 +59,4 @@ export const UpdateAddressBody = Type.Object(
 );
 export type UpdateAddressInput = Static<typeof UpdateAddressBody>;
 
-export const UuidParams = Type.Object({ uuid: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export { UuidParams } from '../../http/schema-primitives.ts';

@@ -1,5 +1,5 @@
 /**
- * Address rules (issue 5 item 7): UK postcodes validated and normalised ("ls6 3hn" -> "LS6 3HN"),
+ * Address rules (docs/tenants.md): UK postcodes validated and normalised ("ls6 3hn" -> "LS6 3HN"),
  * latitude and longitude given together, the branch of the caller's agency, no second address of
  * the agency with the same first line and postcode. Every write is logged in its transaction.
  */
@@ -8,8 +8,9 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
-import { readAgency, sameAgency, writeAgency } from './agency-scope.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { recordActivity } from '../activity/index.ts';
+import { readAgency, sameAgency, writeAgency } from '../../http/agency-scope.ts';
 import * as repo from './addresses.repository.ts';
 import type { AddressDto, CreateAddressInput, ListAddressesQuery, UpdateAddressInput } from './addresses.schemas.ts';
 import { normalisePostcode, postcodePrefix } from './postcode.ts';

@@ -1,5 +1,5 @@
 /**
- * UK postcodes (issue 5 item 7): validation and normalisation of full postcodes ("ls6 3hn" ->
+ * UK postcodes (docs/tenants.md): validation and normalisation of full postcodes ("ls6 3hn" ->
  * "LS6 3HN") and of outward codes, the postcode districts contractors cover ("ls6" -> "LS6").
  * Pure functions; the format is the Royal Mail one (outward code 2-4 characters, inward code a
  * digit and two letters), including the special GIR 0AA.

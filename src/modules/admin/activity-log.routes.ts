@@ -1,12 +1,12 @@
-/** GET /api/admin/activity-log (spec 4.6): the paginated audit log. */
+/** GET /api/admin/activity-log (spec 4.6): the paginated audit log. Rules live in activity-log.service.ts. */
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
-import { isSysOps } from '../../http/auth-context.ts';
-import { invalidParam } from '../../http/errors.ts';
 import { ListEnvelope, list, responses } from '../../http/envelope.ts';
-import { IsoDate, Pagination } from '../../http/pagination.ts';
+import { Pagination } from '../../http/pagination.ts';
+import { IsoDate } from '../../http/schema-primitives.ts';
 import { requireAuth, type App } from '../../http/route-types.ts';
-import { COUNT_CAP, listActivity } from '../activity/activity.repository.ts';
+import { COUNT_CAP } from '../activity/index.ts';
+import { readActivityLog } from './activity-log.service.ts';
 
 export const ActivityLogEntry = Type.Object(
   {
@@ -35,8 +35,6 @@ const Query = Type.Object(
   { additionalProperties: false },
 );
 
-const DAY_MS = 86_400_000;
-
 /** Registers the activity-log route. */
 export function activityLogRoutes(deps: AppDeps) {
   return async function plugin(app: App): Promise<void> {
@@ -56,33 +54,9 @@ export function activityLogRoutes(deps: AppDeps) {
       },
       handler: async (request, reply) => {
         const auth = requireAuth(request);
-        const q = request.query;
-        const from = q.from_date ? new Date(`${q.from_date}T00:00:00Z`) : undefined;
-        const to = q.to_date ? new Date(new Date(`${q.to_date}T00:00:00Z`).getTime() + DAY_MS) : undefined;
-        if (from && to && from >= to) throw invalidParam('to_date');
-        const { rows, total, capped } = await listActivity(deps.db, {
-          agencyId: isSysOps(auth) ? undefined : (auth.agencyId ?? -1),
-          userId: q.user_id,
-          action: q.action,
-          from,
-          to,
-          before: q.before,
-          after: q.after,
-          limit: q.limit,
-          offset: q.offset,
-        });
-        const data = rows.map((r) => ({
-          ID: r.id,
-          user_id: r.user_id ?? 0,
-          user_name: r.user_name,
-          action: r.action,
-          resource_type: r.resource_type,
-          resource_id: r.resource_id,
-          ip_address: r.ip_address,
-          created_at: new Date(r.created_at).toISOString(),
-        }));
+        const { entries, total, capped } = await readActivityLog(deps, auth, request.query);
         if (capped) void reply.header('x-count-capped', 'true');
-        return list(data, total, 'Activity log retrieved');
+        return list(entries, total, 'Activity log retrieved');
       },
     });
   };

@@ -1,7 +1,7 @@
 /** SQL for branches. No rules here. */
 import { sql } from 'kysely';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
-import { containsPattern } from './admin-shared.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { containsPattern } from '../../db/text-match.ts';
 
 const COLUMNS = [
   'b.id', 'b.uuid', 'b.name', 'b.agency_id', 'b.sharing_enabled', 'b.closed_at', 'b.created_at', 'b.updated_at',
@@ -21,7 +21,7 @@ export async function listBranches(
 ) {
   let q = base(db, f.agencyId);
   if (!f.includeClosed) q = q.where('b.closed_at', 'is', null);
-  if (f.q) q = q.where(sql`lower(b.name)`, 'like', containsPattern(f.q));
+  if (f.q) q = q.where(sql`lower(b.name)`, 'like', containsPattern(f.q, { lowerCase: true }));
   const [rows, total] = await Promise.all([
     q.select(COLUMNS).orderBy('a.name').orderBy('b.name').orderBy('b.id').limit(f.limit).offset(f.offset).execute(),
     q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
@@ -80,6 +80,16 @@ export async function lockBranch(db: DbOrTrx, id: number): Promise<void> {
 /** An agency (id, name) by uuid, or undefined; shared by the branches, roles and users areas. */
 export function findAgency(db: DbOrTrx, uuid: string) {
   return db.selectFrom('agencies').select(['id', 'name']).where('uuid', '=', uuid).executeTakeFirst();
+}
+
+/**
+ * THE lookup of a branch by uuid for other modules (jobs, users, addresses, SLA rules): id, agency
+ * and closed_at of the branch, within one agency (agencyId null: any agency), open or closed.
+ */
+export function findBranchRef(db: DbOrTrx, uuid: string, agencyId: number | null = null) {
+  let q = db.selectFrom('branches').select(['id', 'agency_id', 'closed_at']).where('uuid', '=', uuid);
+  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
+  return q.executeTakeFirst();
 }
 
 /** One branch by id (any agency), or undefined. */

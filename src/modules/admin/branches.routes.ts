@@ -1,4 +1,4 @@
-/** Branches of an agency (issue 3 item 1, issue 5 item 4). Rules live in branches.service.ts. */
+/** Branches of an agency (docs/administration.md). Rules live in branches.service.ts. */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';

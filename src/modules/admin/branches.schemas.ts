@@ -1,4 +1,4 @@
-/** Schemas of branches (issue 3 item 1, issue 5 item 4). */
+/** Schemas of branches (docs/administration.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';

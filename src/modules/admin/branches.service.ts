@@ -1,5 +1,5 @@
 /**
- * Branches (issue 3 item 1, issue 5 item 4): an agency's administrators manage its branches,
+ * Branches (docs/administration.md): an agency's administrators manage its branches,
  * SysOps any. Branches are never deleted, only closed (refused while they have open jobs) and
  * reopened. A branch of another agency is 404; a name already used in the agency is 409.
  */
@@ -7,8 +7,9 @@ import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { agencyScope, conflictOnUnique } from './admin-shared.ts';
+import { recordActivity } from '../activity/index.ts';
+import { readAgency as agencyScope } from '../../http/agency-scope.ts';
+import { conflictOnUnique } from '../../http/errors.ts';
 import * as repo from './branches.repository.ts';
 import type { BranchDto, CreateBranchInput, ListBranchesInput, UpdateBranchInput } from './branches.schemas.ts';
 import { toIso } from '../../lib/clock.ts';

@@ -8,7 +8,7 @@ import type { RouteOptions } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor } from '../../http/auth-context.ts';
 import { invalidParam } from '../../http/errors.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 
 /** Effective settings of one route as listed by GET /api/admin/rate-limits. */
 export interface RouteLimits {

@@ -1,7 +1,7 @@
 /** SQL for roles and their permission keys. No rules here. */
 import { sql } from 'kysely';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
-import { containsPattern } from './admin-shared.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { containsPattern } from '../../db/text-match.ts';
 
 export interface RoleFilter {
   /** null: every role (SysOps); a number: built-in and global roles plus this agency's. */
@@ -33,7 +33,7 @@ function roleColumns(agencyId: number | null) {
 export async function listRoles(db: DbOrTrx, f: RoleFilter) {
   let base = scoped(db, f.agencyId);
   if (f.q) {
-    const like = containsPattern(f.q);
+    const like = containsPattern(f.q, { lowerCase: true });
     base = base.where((eb) => eb.or([eb(sql`lower(r.name)`, 'like', like), eb(sql`lower(r.code)`, 'like', like)]));
   }
   const [rows, total] = await Promise.all([

@@ -1,6 +1,6 @@
 /**
- * Roles, the permission catalogue and the user-management policy (spec 4.10; issue 3 items 1 and
- * 4, issue 5 item 3). Rules live in roles.service.ts.
+ * Roles, the permission catalogue and the user-management policy (spec 4.10;
+ * docs/administration.md). Rules live in roles.service.ts.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';

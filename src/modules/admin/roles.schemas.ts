@@ -1,4 +1,4 @@
-/** Schemas of roles, permissions and the user-management policy (spec 4.10; issue 3, 5). */
+/** Schemas of roles, permissions and the user-management policy (spec 4.10; docs/administration.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';

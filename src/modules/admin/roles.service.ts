@@ -1,5 +1,5 @@
 /**
- * Roles, their permission keys and management levels (issue 3 item 1, issue 5 item 3, spec
+ * Roles, their permission keys and management levels (docs/administration.md, spec
  * 4.10; API.md "management levels"; SECURITY.md promise 10).
  *
  * Anti-escalation, applied to every change of a role (create, update, delete, keys, level):
@@ -15,8 +15,9 @@ import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { isPlatformRole, PERMISSION_KEYS, PERMISSIONS, PLATFORM_KEYS } from '../../permissions/catalogue.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { agencyScope, conflictOnUnique } from './admin-shared.ts';
+import { recordActivity } from '../activity/index.ts';
+import { readAgency as agencyScope } from '../../http/agency-scope.ts';
+import { conflictOnUnique } from '../../http/errors.ts';
 import * as repo from './roles.repository.ts';
 import type { CreateRoleInput, RoleDto, UpdateRoleInput } from './roles.schemas.ts';
 

@@ -1,8 +1,8 @@
 /** SQL for the agents of branches and a job's owning agent. No rules here. */
 import { sql } from 'kysely';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
-import { containsPattern } from '../admin/admin-shared.ts';
-import { visibleTo, type JobScope } from '../jobs/job-visibility.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { containsPattern } from '../../db/text-match.ts';
+import { visibleTo, type JobScope } from '../jobs/index.ts';
 
 /**
  * Agents: accounts attached to a branch whose role is the built-in agent role or a custom role,
@@ -26,7 +26,7 @@ export async function listAgents(db: DbOrTrx, f: { agencyId: number | null; bran
   if (f.agencyId !== null) q = q.where('u.agency_id', '=', f.agencyId);
   if (f.branchId !== undefined) q = q.where('u.branch_id', '=', f.branchId);
   if (f.q) {
-    const like = containsPattern(f.q);
+    const like = containsPattern(f.q, { lowerCase: true });
     q = q.where((eb) => eb.or([eb(sql`lower(u.name)`, 'like', like), eb(sql`lower(u.email)`, 'like', like)]));
   }
   const [rows, total] = await Promise.all([

@@ -1,6 +1,6 @@
 /**
  * Agents area routes: branch sharing (spec 4.11), the agents of branches and job assignment to an
- * agent (issue 3 item 5, issue 5 item 5). Rules live in branch-agents.service.ts.
+ * agent (docs/agents.md). Rules live in branch-agents.service.ts.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';

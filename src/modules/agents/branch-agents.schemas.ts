@@ -1,4 +1,4 @@
-/** Schemas of branch sharing, the agent list and job assignment (spec 4.11; issue 3, 5). */
+/** Schemas of branch sharing, the agent list and job assignment (spec 4.11; docs/agents.md). */
 import { Type } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';

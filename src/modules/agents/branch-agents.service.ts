@@ -1,5 +1,5 @@
 /**
- * Agents area (spec 4.11; issue 3 item 5, issue 5 item 5): the sharing flag of a branch, the
+ * Agents area (spec 4.11; docs/agents.md): the sharing flag of a branch, the
  * agents of branches, and the owning agent of a job.
  *
  * - Sharing: when a branch shares, agents of the agency's other branches see (not edit) its jobs
@@ -15,15 +15,15 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import * as branches from '../admin/branches.repository.ts';
-import { agencyScope } from '../admin/admin-shared.ts';
-import { visibleBranch } from '../admin/branches.service.ts';
-import { jobScope } from '../jobs/job-visibility.ts';
+import { recordActivity } from '../activity/index.ts';
+import { findBranchById, updateBranch, type BranchRow } from '../admin/index.ts';
+import { readAgency as agencyScope } from '../../http/agency-scope.ts';
+import { visibleBranch } from '../admin/index.ts';
+import { jobScope } from '../jobs/index.ts';
 import * as repo from './branch-agents.repository.ts';
 
 /** The branch whose sharing flag the caller reads or sets. */
-async function sharingBranch(deps: AppDeps, auth: AuthContext, branchUuid: string | undefined): Promise<branches.BranchRow> {
+async function sharingBranch(deps: AppDeps, auth: AuthContext, branchUuid: string | undefined): Promise<BranchRow> {
   if (branchUuid !== undefined) {
     const branch = await visibleBranch(deps, auth, branchUuid);
     const anyBranch = isSysOps(auth) || auth.permissions.has('api.admin.branches.manage');
@@ -31,7 +31,7 @@ async function sharingBranch(deps: AppDeps, auth: AuthContext, branchUuid: strin
     return branch;
   }
   if (auth.branchId === null) throw invalidParam('branch_uuid');
-  const own = await branches.findBranchById(deps.db, auth.branchId);
+  const own = await findBranchById(deps.db, auth.branchId);
   if (!own) throw notFound('Branch');
   return own;
 }
@@ -55,7 +55,7 @@ export async function setSharing(deps: AppDeps, auth: AuthContext, actor: Actor,
   if (b.closed_at !== null) throw conflict('Branch is closed');
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await branches.updateBranch(trx, b.id, { sharing_enabled: enabled, now });
+    await updateBranch(trx, b.id, { sharing_enabled: enabled, now });
     await recordActivity(trx, actor, now, {
       action: 'branch.sharing_set',
       resourceType: 'branch',

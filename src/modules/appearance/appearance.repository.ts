@@ -1,7 +1,7 @@
 /** SQL for per-user appearance settings (spec 2.5a). */
 import type { UserAppearanceTable } from '../../db/schema.ts';
 import type { Updateable } from 'kysely';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 
 /** The user's appearance row, or undefined when never set. */
 export function findAppearance(db: DbOrTrx, userId: number) {

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { sniffType } from '../../lib/sniff.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import * as repo from './appearance.repository.ts';
 import { BANNER_PATH, type AppearanceBody } from './appearance.schemas.ts';
 

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type pg from 'pg';
 import type { TokenKind } from '../../db/schema.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 
 /** The account row joined with its role, for login. */
 export function findUserByEmail(db: DbOrTrx, email: string) {

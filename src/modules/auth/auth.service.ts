@@ -10,7 +10,7 @@ import { rateLimitError } from '../../http/rate-limit.ts';
 import { addSeconds, SECONDS } from '../../lib/clock.ts';
 import { hashToken, isTokenShaped, newToken } from '../../lib/crypto.ts';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import * as repo from './auth.repository.ts';
 
 /** Lifetimes in seconds (spec 3, 5.2, 8). */

@@ -1,5 +1,5 @@
 /**
- * The iCalendar feed of scheduled jobs (issue 4 item 8). Calendar apps cannot send a bearer
+ * The iCalendar feed of scheduled jobs (docs/calendar.md). Calendar apps cannot send a bearer
  * token, so the feed authenticates by a per-user key in its URL: 32 random bytes as 64 hex
  * characters, shown once, stored as SHA-256 only. Regenerating replaces (and so invalidates) the
  * old key; revoking removes it. The feed shows the key owner's visible jobs from 30 days back to
@@ -11,8 +11,8 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
 import { SECONDS, toIsoOrNull } from '../../lib/clock.ts';
 import { hashToken, isTokenShaped, newToken } from '../../lib/crypto.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { jobScope, seesInternalFields } from '../jobs/job-visibility.ts';
+import { recordActivity } from '../activity/index.ts';
+import { jobScope, seesInternalFields } from '../jobs/index.ts';
 import * as repo from './calendar.repository.ts';
 import { scheduledEntries } from './calendar.service.ts';
 

@@ -1,8 +1,8 @@
-/** SQL for the calendar and its feed keys (issue 4 item 8). Rules live in the services. */
+/** SQL for the calendar and its feed keys (docs/calendar.md). Rules live in the services. */
 import { sql } from 'kysely';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
-import type { JobScope } from '../jobs/job-visibility.ts';
-import { jobsQuery } from '../jobs/jobs.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import type { JobScope } from '../jobs/index.ts';
+import { jobsQuery } from '../jobs/index.ts';
 
 /** Visible, not cancelled jobs scheduled in [from, to). */
 function scheduledQuery(db: DbOrTrx, scope: JobScope, from: Date, to: Date) {

@@ -1,5 +1,5 @@
 /**
- * The calendar (issue 4 item 8): GET /api/calendar (JSON), GET /api/calendar/feed.ics (iCalendar,
+ * The calendar (docs/calendar.md): GET /api/calendar (JSON), GET /api/calendar/feed.ics (iCalendar,
  * authenticated by the feed key in the URL) and the caller's feed key: POST (create or
  * regenerate), GET (exists?), DELETE (revoke) /api/calendar/feed-key.
  */

@@ -1,9 +1,9 @@
-/** Schemas of the calendar endpoints (issue 4 item 8). */
+/** Schemas of the calendar endpoints (docs/calendar.md). */
 import { Type, type Static } from 'typebox';
-import { IsoDate, Pagination } from '../../http/pagination.ts';
+import { IsoDate, Nullable } from '../../http/schema-primitives.ts';
+import { Pagination } from '../../http/pagination.ts';
 import { WeatherBlock } from '../weather/index.ts';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 export const TimeSlot = Type.Object({
   ID: Type.Integer(),

@@ -1,5 +1,5 @@
 /**
- * The calendar of scheduled jobs (issue 4 item 8): jobs with scheduled_for inside a range of
+ * The calendar of scheduled jobs (docs/calendar.md): jobs with scheduled_for inside a range of
  * London dates, for what the caller may see (jobScope), with their time slot. A job's event runs
  * on the London date of scheduled_for from the slot's start to its end (Europe/London); without
  * slot times it is all day when scheduled_for is London midnight, else one hour from it.
@@ -7,7 +7,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { invalidParam } from '../../http/errors.ts';
-import { jobScope, type JobScope } from '../jobs/job-visibility.ts';
+import { jobScope, type JobScope } from '../jobs/index.ts';
 import { weatherBlocks } from '../weather/index.ts';
 import * as repo from './calendar.repository.ts';
 import type { CalendarEntryDto, CalendarQueryInput } from './calendar.schemas.ts';

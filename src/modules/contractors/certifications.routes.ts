@@ -1,5 +1,5 @@
 /**
- * Contractor certificates (issue 5 item 6): GET/POST /api/contractors/{uuid}/certifications,
+ * Contractor certificates (docs/contractors.md): GET/POST /api/contractors/{uuid}/certifications,
  * DELETE .../{cert_uuid}, POST/GET .../{cert_uuid}/document (multipart upload, download) and
  * GET /api/contractors/certifications/expiring.
  */
@@ -8,7 +8,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import { readUpload } from '../../http/upload.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { UuidParams } from '../addresses/addresses.schemas.ts';
+import { UuidParams } from '../../http/schema-primitives.ts';
 import {
   attachDocument, createCertification, deleteCertification, listCertifications, listExpiring, readDocument,
 } from './certifications.service.ts';

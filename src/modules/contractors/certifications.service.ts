@@ -1,5 +1,5 @@
 /**
- * Certificates of contractors (issue 5 item 6): Gas Safe, NICEIC, NAPIT, OFTEC, FENSA, CHAS, ...
+ * Certificates of contractors (docs/contractors.md): Gas Safe, NICEIC, NAPIT, OFTEC, FENSA, CHAS, ...
  * with reference, issue and expiry dates and an optional document (PDF, JPEG or PNG, sniffed from
  * the content and stored in deps.files); the list of certificates expiring soon.
  */
@@ -8,44 +8,18 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { sniffType } from '../../lib/sniff.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { readAgency } from '../addresses/agency-scope.ts';
-import { certName, isoDay } from './certificates.ts';
+import { recordActivity } from '../activity/index.ts';
+import { readAgency } from '../../http/agency-scope.ts';
+import { toCertificationDto } from './certification-dto.ts';
+import { isoDay } from './certification-types.ts';
+import { DAY_MS } from '../../lib/clock.ts';
 import * as repo from './contractors.repository.ts';
 import type { CertificationDto, CreateCertificationInput } from './contractors.schemas.ts';
 import { getContractorRow } from './contractors.service.ts';
 
-/** Days within which a certificate counts as "expiring". */
-export const EXPIRING_DAYS = 30;
 /** Document types accepted for a certificate. */
 export const DOCUMENT_TYPES = new Set(['application/pdf', 'image/jpeg', 'image/png']);
 
-const DAY_MS = 86_400_000;
-
-/** Whole days from the UTC day of `today` to an ISO date (negative when past). */
-export function daysUntil(day: string, today: Date): number {
-  return Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${isoDay(today)}T00:00:00Z`)) / DAY_MS);
-}
-
-/** Wire shape of a certificate row, its status computed for `today`. */
-export function toCertificationDto(c: repo.CertRow, today: Date): CertificationDto {
-  const daysLeft = daysUntil(c.expires_on, today);
-  return {
-    uuid: c.uuid,
-    contractor_uuid: c.contractor_uuid,
-    company_name: c.company_name,
-    cert_type: c.cert_type,
-    cert_name: certName(c.cert_type),
-    reference: c.reference,
-    issued_on: c.issued_on,
-    expires_on: c.expires_on,
-    status: daysLeft < 0 ? 'expired' : daysLeft <= EXPIRING_DAYS ? 'expiring' : 'valid',
-    days_left: daysLeft,
-    has_document: c.file_key !== null,
-    document_mime: c.file_mime,
-    created_at: new Date(c.created_at).toISOString(),
-  };
-}
 
 /** GET /api/contractors/{uuid}/certifications: live certificates by expiry. @throws 404 */
 export async function listCertifications(deps: AppDeps, auth: AuthContext, uuid: string): Promise<CertificationDto[]> {

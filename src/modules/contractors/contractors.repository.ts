@@ -1,8 +1,8 @@
-/** SQL for contractors, their trades, coverage, contacts and certificates (issue 5 item 6). */
+/** SQL for contractors, their trades, coverage, contacts and certificates (docs/contractors.md). */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { ContractorCertificationTable, ContractorTable } from '../../db/schema.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
-import { likeEscape } from '../addresses/addresses.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { likeEscape } from '../../db/text-match.ts';
 
 export interface ContractorFilter {
   agencyId: number | null;
@@ -51,6 +51,16 @@ export async function listContractors(db: DbOrTrx, f: ContractorFilter) {
 export type ContractorRow = Awaited<ReturnType<typeof listContractors>>['rows'][number];
 
 /** One contractor by uuid (any agency). */
+/**
+ * THE lookup of a contractor by uuid for other modules (jobs, users): id and agency, within one
+ * agency (agencyId null: any agency).
+ */
+export function findContractorRef(db: DbOrTrx, uuid: string, agencyId: number | null = null) {
+  let q = db.selectFrom('contractors').select(['id', 'agency_id']).where('uuid', '=', uuid);
+  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
+  return q.executeTakeFirst();
+}
+
 export function findByUuid(db: DbOrTrx, uuid: string) {
   return db.selectFrom('contractors as c').select(COLUMNS).where('c.uuid', '=', uuid).executeTakeFirst();
 }

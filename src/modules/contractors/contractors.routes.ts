@@ -1,12 +1,12 @@
 /**
- * Contractors (issue 5 item 6): GET/POST /api/contractors, GET/PUT /api/contractors/{uuid},
+ * Contractors (docs/contractors.md): GET/POST /api/contractors, GET/PUT /api/contractors/{uuid},
  * PUT .../trades, PUT .../coverage, GET /api/contractors/match; registers the trades and
  * certifications routes too.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { UuidParams } from '../addresses/addresses.schemas.ts';
+import { UuidParams } from '../../http/schema-primitives.ts';
 import { certificationsRoutes } from './certifications.routes.ts';
 import {
   Contractor, ContractorDetail, CreateContractorBody, ListContractorsQuery, MatchEnvelope, MatchQuery, SetCoverageBody, SetTradesBody, UpdateContractorBody,

@@ -1,9 +1,9 @@
-/** Schemas of the contractors endpoints (issue 5 item 6). */
+/** Schemas of the contractors endpoints (docs/contractors.md). */
 import { Type, type Static } from 'typebox';
+import { Nullable } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
-import { CERT_TYPE_CODES } from './certificates.ts';
+import { CERT_TYPE_CODES } from './certification-types.ts';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const IsoDate = (description: string) => Type.String({ format: 'date', description });
 
 export const TradeRef = Type.Object({ ID: Type.Integer(), code: Type.String(), name: Type.String() });

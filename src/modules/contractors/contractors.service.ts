@@ -1,5 +1,5 @@
 /**
- * Contractor rules (issue 5 item 6): companies of the caller's agency with contacts, trades
+ * Contractor rules (docs/contractors.md): companies of the caller's agency with contacts, trades
  * (visible, not retired) and coverage districts (valid outward codes, stored upper case).
  * Another agency's contractor is 404. Writes log in their transaction.
  */
@@ -8,10 +8,11 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
-import { readAgency, sameAgency, writeAgency } from '../addresses/agency-scope.ts';
-import { normaliseDistrict } from '../addresses/postcode.ts';
-import { toCertificationDto } from './certifications.service.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { recordActivity } from '../activity/index.ts';
+import { readAgency, sameAgency, writeAgency } from '../../http/agency-scope.ts';
+import { normaliseDistrict } from '../addresses/index.ts';
+import { toCertificationDto } from './certification-dto.ts';
 import * as repo from './contractors.repository.ts';
 import type {
   ContactInput, ContractorDetailDto, ContractorDto, CreateContractorInput, ListContractorsQuery, UpdateContractorInput,

@@ -1,12 +1,12 @@
 /**
- * Whether a contractor may be assigned a job (issue 5 item 6), called by the jobs area when it
+ * Whether a contractor may be assigned a job (docs/contractors.md), called by the jobs area when it
  * assigns: the contractor must belong to the job's agency and be active, and hold a valid
- * certificate of a type the job's trade requires (REQUIRED_CERTIFICATES in certificates.ts) on
+ * certificate of a type the job's trade requires (REQUIRED_CERTIFICATES in certification-types.ts) on
  * the day of the work. Offering the trade is scored by matching, not enforced here.
  */
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 import { conflict, notFound } from '../../http/errors.ts';
-import { certificateVerdict, isoDay } from './certificates.ts';
+import { certificateVerdict, isoDay } from './certification-types.ts';
 import { certificationsOf } from './contractors.repository.ts';
 import { findTrade } from './trades.repository.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Ranking the agency's contractors for a job (issue 5 item 6): trade offered (50 points),
+ * Ranking the agency's contractors for a job (docs/contractors.md): trade offered (50 points),
  * coverage of the job's postcode district (30) and the certificates the trade requires (20, or 20
  * when none is required). A contractor missing a required valid certificate is not eligible and
  * scores 0. The trade is the job's trade, or General maintenance when the job has none.
@@ -7,9 +7,9 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
-import { sameAgency } from '../addresses/agency-scope.ts';
-import { districtOf } from '../addresses/postcode.ts';
-import { REQUIRED_CERTIFICATES, certName, certificateVerdict, isoDay } from './certificates.ts';
+import { sameAgency } from '../../http/agency-scope.ts';
+import { districtOf } from '../addresses/index.ts';
+import { REQUIRED_CERTIFICATES, certName, certificateVerdict, isoDay } from './certification-types.ts';
 import * as repo from './contractors.repository.ts';
 import * as trades from './trades.repository.ts';
 

@@ -1,5 +1,5 @@
-/** SQL for trades: platform-wide (agency_id null) and an agency's own (issue 5 item 6). */
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+/** SQL for trades: platform-wide (agency_id null) and an agency's own (docs/contractors.md). */
+import type { DbOrTrx } from '../../db/types.ts';
 
 const COLUMNS = ['id', 'code', 'name', 'agency_id', 'retired_at'] as const;
 

@@ -1,4 +1,4 @@
-/** Trades (issue 5 item 6): GET/POST /api/contractors/trades, PUT /api/contractors/trades/{id}. */
+/** Trades (docs/contractors.md): GET/POST /api/contractors/trades, PUT /api/contractors/trades/{id}. */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';

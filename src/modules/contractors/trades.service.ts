@@ -1,13 +1,14 @@
 /**
- * The managed list of trades (issue 5 item 6): the platform's (seeded: plumbing, electrical,
+ * The managed list of trades (docs/contractors.md): the platform's (seeded: plumbing, electrical,
  * gas, ...; managed by SysOps) and each agency's own (managed by its admins). A retired trade
  * stays on existing links and jobs but cannot be given to a contractor again.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
-import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
-import { REQUIRED_CERTIFICATES } from './certificates.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { recordActivity } from '../activity/index.ts';
+import { REQUIRED_CERTIFICATES } from './certification-types.ts';
 import type { TradeDto } from './contractors.schemas.ts';
 import * as repo from './trades.repository.ts';
 

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { DeviceTokenTable } from '../../db/schema.ts';
 import type { Insertable } from 'kysely';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 
 const COLUMNS = ['id', 'user_id', 'device_token', 'platform', 'registered_at'] as const;
 

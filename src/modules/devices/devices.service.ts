@@ -7,7 +7,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { invalidParam, notFound } from '../../http/errors.ts';
 import { hashToken } from '../../lib/crypto.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import { parseWebPushSubscription } from '../push/index.ts';
 import * as repo from './devices.repository.ts';
 import type { DeviceTokenDto, RegisterDeviceInput } from './devices.schemas.ts';

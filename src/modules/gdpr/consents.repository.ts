@@ -1,7 +1,7 @@
-/** SQL for GDPR consents (issue 5 item 8). */
+/** SQL for GDPR consents (docs/gdpr.md). */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { GdprConsentTable } from '../../db/schema.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 
 export interface ConsentFilter {
   agencyId: number | null;

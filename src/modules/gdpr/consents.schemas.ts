@@ -1,5 +1,6 @@
-/** Schemas of the GDPR consent endpoints (issue 5 item 8). */
+/** Schemas of the GDPR consent endpoints (docs/gdpr.md). */
 import { Type, type Static } from 'typebox';
+import { Nullable } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
 
 /** Purposes a consent can be given for. */
@@ -11,7 +12,6 @@ export const CONSENT_SOURCES = ['web_form', 'phone', 'email', 'in_person', 'tena
 
 const Purpose = Type.Union([...CONSENT_PURPOSES, ...SERVICE_MESSAGE_PURPOSES].map((p) => Type.Literal(p)));
 const Source = Type.Union(CONSENT_SOURCES.map((s) => Type.Literal(s)));
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 export const Consent = Type.Object(
   {

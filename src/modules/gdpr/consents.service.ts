@@ -1,5 +1,5 @@
 /**
- * GDPR consents (issue 5 item 8): a person (a tenant, or a user account of the agency) gives
+ * GDPR consents (docs/gdpr.md): a person (a tenant, or a user account of the agency) gives
  * consent for one purpose from a source at a time, and may withdraw it later. At most one consent
  * per person and purpose is in force; recording it again returns the one in force.
  */
@@ -8,9 +8,9 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { readAgency, sameAgency } from '../addresses/agency-scope.ts';
-import { getTenantRow } from '../tenants/tenants.service.ts';
+import { recordActivity } from '../activity/index.ts';
+import { readAgency, sameAgency } from '../../http/agency-scope.ts';
+import { getTenantRow } from '../tenants/index.ts';
 import * as repo from './consents.repository.ts';
 import type { ConsentDto, CreateConsentInput, ListConsentsQuery } from './consents.schemas.ts';
 

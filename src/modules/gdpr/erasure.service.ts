@@ -1,5 +1,5 @@
 /**
- * GDPR erasure of a tenant (issue 5 item 8): anonymises the person for good while jobs and the
+ * GDPR erasure of a tenant (docs/gdpr.md): anonymises the person for good while jobs and the
  * activity log keep their shape. The tenant's name becomes "Erased tenant 4f2a", contact details
  * and notes are cleared, address links removed, consents in force withdrawn; their login
  * accounts are disabled, anonymised and their tokens revoked; their name, e-mail and phone
@@ -8,14 +8,14 @@
  * Logged as `tenant.erase` without the name.
  */
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden } from '../../http/errors.ts';
-import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { recordActivity } from '../activity/index.ts';
+import { getTenantRow } from '../tenants/index.ts';
+import * as repo from './erasure.repository.ts';
 import { emitEvent } from '../../events/index.ts';
-import { likeEscape } from '../addresses/addresses.repository.ts';
-import { getTenantRow } from '../tenants/tenants.service.ts';
 import { openJobCount, usersOfTenant } from './report.repository.ts';
 
 export interface ErasureResult {
@@ -50,38 +50,22 @@ function isAdministrator(auth: AuthContext): boolean {
 }
 
 async function scrubJobs(trx: DbOrTrx, agencyId: number, terms: Term[]) {
-  const any = (col: 'j.title' | 'j.description' | 'n.body') => (eb: any) => eb.or(terms.map((t) => eb(col, 'ilike', `%${likeEscape(t.text)}%`)));
-  const jobs = await trx.selectFrom('jobs as j').select(['j.id', 'j.title', 'j.description']).where('j.agency_id', '=', agencyId)
-    .where((eb) => eb.or([any('j.title')(eb), any('j.description')(eb)])).execute();
-  for (const j of jobs) {
-    await trx.updateTable('jobs').set({ title: scrubText(j.title, terms), description: scrubText(j.description, terms) }).where('id', '=', j.id).execute();
-  }
-  const notes = await trx.selectFrom('job_notes as n').innerJoin('jobs as j', 'j.id', 'n.job_id').select(['n.id', 'n.body'])
-    .where('j.agency_id', '=', agencyId).where((eb) => any('n.body')(eb)).execute();
-  for (const n of notes) await trx.updateTable('job_notes').set({ body: scrubText(n.body, terms) }).where('id', '=', n.id).execute();
+  const texts = terms.map((t) => t.text);
+  const jobs = await repo.jobsContaining(trx, agencyId, texts);
+  for (const j of jobs) await repo.setJobText(trx, j.id, scrubText(j.title, terms), scrubText(j.description, terms));
+  const notes = await repo.notesContaining(trx, agencyId, texts);
+  for (const n of notes) await repo.setNoteBody(trx, n.id, scrubText(n.body, terms));
   return { jobs: jobs.length, notes: notes.length };
 }
 
 async function scrubActivity(trx: DbOrTrx, agencyId: number, userIds: number[], terms: Term[], userName: (id: number) => string, email: string | null) {
   let count = 0;
-  for (const id of userIds) {
-    const r = await trx.updateTable('activity_log').set({ user_name: userName(id) }).where('user_id', '=', id).executeTakeFirst();
-    count += Number(r.numUpdatedRows);
-  }
+  for (const id of userIds) count += await repo.renameActivityUser(trx, id, userName(id));
   const emails = [email, ...terms.map((t) => t.text).filter((t) => t.includes('@'))].filter((e): e is string => !!e);
-  for (const e of new Set(emails.map((x) => x.toLowerCase()))) {
-    const r = await trx.updateTable('activity_log').set({ user_name: '[erased]' }).where(sql`lower(user_name)`, '=', e).executeTakeFirst();
-    count += Number(r.numUpdatedRows);
-  }
-  const rows = await trx.selectFrom('activity_log').select(['id', sql<string>`details::text`.as('details')])
-    .where('details', 'is not', null)
-    .where((eb) => eb.or([eb('agency_id', '=', agencyId), ...(userIds.length ? [eb('user_id', 'in', userIds)] : [])]))
-    .where((eb) => eb.or(terms.map((t) => eb(sql`details::text`, 'ilike', `%${likeEscape(JSON.stringify(t.text).slice(1, -1))}%`))))
-    .execute();
+  for (const e of new Set(emails.map((x) => x.toLowerCase()))) count += await repo.renameActivityName(trx, e, '[erased]');
+  const rows = await repo.activityDetailsContaining(trx, agencyId, userIds, terms.map((t) => JSON.stringify(t.text).slice(1, -1)));
   const jsonTerms = terms.map((t) => ({ text: JSON.stringify(t.text).slice(1, -1), replacement: JSON.stringify(t.replacement).slice(1, -1) }));
-  for (const r of rows) {
-    await trx.updateTable('activity_log').set({ details: scrubText(r.details, jsonTerms) }).where('id', '=', r.id).execute();
-  }
+  for (const r of rows) await repo.setActivityDetails(trx, r.id, scrubText(r.details, jsonTerms));
   return count + rows.length;
 }
 
@@ -120,20 +104,16 @@ export async function eraseTenant(deps: AppDeps, auth: AuthContext, actor: Actor
   terms.sort((a, b) => b.text.length - a.text.length);
 
   return deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable('tenants').set({
-      name: newName, email: null, phone: null, mobile: null, preferred_contact: null, notes: null, erased_at: now, updated_at: now,
-    }).where('id', '=', tenant.id).execute();
-    await trx.deleteFrom('tenant_addresses').where('tenant_id', '=', tenant.id).execute();
-    await trx.updateTable('gdpr_consents').set({ withdrawn_at: now, withdrawn_source: 'erasure' })
-      .where((eb) => eb.or([eb('tenant_id', '=', tenant.id), ...(userIds.length ? [eb('user_id', 'in', userIds)] : [])]))
-      .where('withdrawn_at', 'is', null).execute();
+    await repo.anonymiseTenant(trx, tenant.id, newName, now);
+    await repo.unlinkAddresses(trx, tenant.id);
+    await repo.withdrawConsents(trx, tenant.id, userIds, now);
     const userName = (id: number) => `Erased user ${users.find((u) => u.id === id)!.uuid.replace(/-/g, '').slice(0, 4)}`;
     for (const u of users) {
-      await trx.updateTable('users').set({
-        name: userName(u.id), email: `erased-${u.uuid}@erased.invalid`, password_hash: `!erased:${randomBytes(16).toString('hex')}`,
-        status: 'disabled', disabled_at: u.disabled_at ?? now, updated_at: now,
-      }).where('id', '=', u.id).execute();
-      await trx.updateTable('auth_tokens').set({ revoked_at: now, revoked_reason: 'erased' }).where('user_id', '=', u.id).where('revoked_at', 'is', null).execute();
+      await repo.anonymiseUser(
+        trx,
+        { id: u.id, name: userName(u.id), email: `erased-${u.uuid}@erased.invalid`, passwordHash: `!erased:${randomBytes(16).toString('hex')}`, disabledAt: u.disabled_at ?? now },
+        now,
+      );
     }
     const scrubbed = terms.length ? await scrubJobs(trx, tenant.agency_id, terms) : { jobs: 0, notes: 0 };
     const activity = await scrubActivity(trx, tenant.agency_id, userIds, terms, userName, tenant.email);

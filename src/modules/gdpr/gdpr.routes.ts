@@ -1,5 +1,5 @@
 /**
- * GDPR (issue 5 item 8): consents (GET/POST /api/gdpr/consents, POST .../{uuid}/withdraw), the
+ * GDPR (docs/gdpr.md): consents (GET/POST /api/gdpr/consents, POST .../{uuid}/withdraw), the
  * subject-access report GET /api/tenants/{uuid}/gdpr-report (JSON or ?format=zip) and the
  * erasure POST /api/tenants/{uuid}/erase.
  */
@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { UuidParams } from '../addresses/addresses.schemas.ts';
+import { UuidParams } from '../../http/schema-primitives.ts';
 import { Consent, CreateConsentBody, ListConsentsQuery, WithdrawConsentBody } from './consents.schemas.ts';
 import { giveConsent, listConsents, withdrawConsent } from './consents.service.ts';
 import { eraseTenant } from './erasure.service.ts';

@@ -1,5 +1,5 @@
-/** SQL gathering what is held about a tenant, for the subject-access report and erasure (issue 5 item 8). */
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+/** SQL gathering what is held about a tenant, for the subject-access report and erasure (docs/gdpr.md). */
+import type { DbOrTrx } from '../../db/types.ts';
 
 /** Login accounts linked to a tenant. */
 export function usersOfTenant(db: DbOrTrx, tenantId: number) {

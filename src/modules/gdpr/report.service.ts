@@ -1,5 +1,5 @@
 /**
- * The GDPR subject-access report of a tenant (issue 5 item 8): the tenant record, login
+ * The GDPR subject-access report of a tenant (docs/gdpr.md): the tenant record, login
  * accounts, addresses, jobs about them (without internal costs), notes shared with them,
  * consents and activity entries about them or by them; as JSON or as a zip holding report.json
  * and README.txt. Each export is logged as `tenant.gdpr_export`.
@@ -8,10 +8,10 @@ import { isoOrNull as iso } from '../../lib/fields.ts';
 import { ZipArchive } from 'archiver';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { addressesOfTenant } from '../addresses/addresses.repository.ts';
-import { toAddressDto } from '../addresses/addresses.service.ts';
-import { getTenantRow, toTenantDto } from '../tenants/tenants.service.ts';
+import { recordActivity } from '../activity/index.ts';
+import { addressesOfTenant } from '../addresses/index.ts';
+import { toAddressDto } from '../addresses/index.ts';
+import { getTenantRow, toTenantDto } from '../tenants/index.ts';
 import { consentsOfTenant } from './consents.repository.ts';
 import { toConsentDto } from './consents.service.ts';
 import * as repo from './report.repository.ts';

@@ -4,8 +4,8 @@
  */
 import type { AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
-import { jobScope, visibleTo, type JobScope } from '../jobs/job-visibility.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { jobScope, visibleTo, type JobScope } from '../jobs/index.ts';
 
 /** The fields of a job that notes and files need. */
 export interface VisibleJob {

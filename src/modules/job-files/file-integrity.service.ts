@@ -6,7 +6,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import * as repo from './job-files.repository.ts';
 import type { ScanInput, ScanReportDto } from './job-files.schemas.ts';
 

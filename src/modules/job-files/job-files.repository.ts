@@ -1,6 +1,6 @@
-/** SQL for job documents and photos (issue 4 item 7). Rules live in job-files.service.ts. */
+/** SQL for job documents and photos (docs/job-files.md). Rules live in job-files.service.ts. */
 import { sql } from 'kysely';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 import type { FileKind } from './file-policy.ts';
 
 /** Live (not deleted) files of one kind of a job; internal ones only when `withInternal`. */

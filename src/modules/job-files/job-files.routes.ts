@@ -1,5 +1,5 @@
 /**
- * Documents and photos of a job (issue 4 item 7): under /api/jobs/{uuid}/documents and
+ * Documents and photos of a job (docs/job-files.md): under /api/jobs/{uuid}/documents and
  * /api/jobs/{uuid}/photos, GET (list), POST (multipart upload: field `file`, optional
  * `description`, `internal`), GET /{file_uuid} (download), DELETE /{file_uuid} (soft delete).
  */

@@ -1,9 +1,9 @@
-/** Schemas of the documents, photos and file-integrity endpoints (issue 4 item 7). */
+/** Schemas of the documents, photos and file-integrity endpoints (docs/job-files.md). */
 import { Type, type Static } from 'typebox';
+import { Nullable } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 export const JobFile = Type.Object(
   {

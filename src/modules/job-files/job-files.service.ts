@@ -1,5 +1,5 @@
 /**
- * Documents and photos of a job (issue 4 item 7; SECURITY.md promise 16).
+ * Documents and photos of a job (docs/job-files.md; SECURITY.md promise 16).
  *
  * Who: whoever can see the job lists and downloads its files, except that files marked internal
  * are for staff only (tenants and contractors do not see them). Staff, the job's contractor and
@@ -14,9 +14,9 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
+import { findVisibleJob } from '../job-access/index.ts';
 import { emitEvent } from '../../events/index.ts';
-import { findVisibleJob } from '../job-access/visible-job.ts';
 import { ACCEPTED_TEXT, acceptedType, sanitiseFilename, type FileKind } from './file-policy.ts';
 import * as repo from './job-files.repository.ts';
 import type { JobFileDto } from './job-files.schemas.ts';

@@ -1,6 +1,6 @@
-/** SQL for case notes (issue 4 item 6). Rules live in job-notes.service.ts. */
+/** SQL for case notes (docs/job-notes.md). Rules live in job-notes.service.ts. */
 import { sql } from 'kysely';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 import type { NoteVisibility } from './job-notes.schemas.ts';
 
 /** Notes of a job joined with author and job uuid; `visibilities` null means every note. */

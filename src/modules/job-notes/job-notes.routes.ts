@@ -1,5 +1,5 @@
 /**
- * Case notes of a job (issue 4 item 6): GET/POST /api/jobs/{uuid}/notes and
+ * Case notes of a job (docs/job-notes.md): GET/POST /api/jobs/{uuid}/notes and
  * PUT /api/jobs/{uuid}/notes/{note_uuid}. There is deliberately no DELETE: a note is evidence.
  */
 import type { AppDeps } from '../../app-deps.ts';

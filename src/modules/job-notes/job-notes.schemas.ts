@@ -1,5 +1,6 @@
-/** Schemas of the case-note endpoints (issue 4 item 6). */
+/** Schemas of the case-note endpoints (docs/job-notes.md). */
 import { Type, type Static } from 'typebox';
+import { Nullable } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
@@ -10,7 +11,6 @@ const Visibility = Type.Union([Type.Literal('internal'), Type.Literal('tenant'),
   description: "internal: staff only; tenant: shared with the job's tenant; contractor: shared with the job's contractor; both: shared with both",
 });
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 export const Note = Type.Object(
   {

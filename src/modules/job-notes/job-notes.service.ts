@@ -1,5 +1,5 @@
 /**
- * Case notes of a job (issue 4 item 6).
+ * Case notes of a job (docs/job-notes.md).
  *
  * Who sees what: staff (SysOps, admin, API account, agent) see every note of the jobs they can
  * see; a tenant sees the notes shared with tenants ('tenant', 'both'); a contractor those shared
@@ -13,10 +13,10 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { addSeconds, SECONDS, toIso } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
+import { findVisibleJob } from '../job-access/index.ts';
+import type { JobScope } from '../jobs/index.ts';
 import { emitEvent } from '../../events/index.ts';
-import { findVisibleJob } from '../job-access/visible-job.ts';
-import type { JobScope } from '../jobs/job-visibility.ts';
 import * as repo from './job-notes.repository.ts';
 import type { CreateNoteInput, ListNotesInput, NoteDto, NoteVisibility, UpdateNoteInput } from './job-notes.schemas.ts';
 

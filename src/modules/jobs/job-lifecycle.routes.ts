@@ -1,4 +1,4 @@
-/** Job lifecycle routes (issue 4 items 2 and 5): transitions, history, assignment, accept, decline. */
+/** Job lifecycle routes (docs/jobs.md): transitions, history, assignment, accept, decline. */
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { CsrfOnlyBody as EmptyBody } from '../../http/optional-body.ts';

@@ -1,15 +1,15 @@
 /**
- * Lifecycle endpoints (issue 4 items 2 and 5): transitions, history, the status and type
+ * Lifecycle endpoints (docs/jobs.md): transitions, history, the status and type
  * catalogues, assignment to a contractor with an optional slot and date, and the contractor's
  * accept or decline. Every status change goes through `moveJob` (lifecycle.ts map).
  */
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { assertContractorAssignable } from '../contractors/eligibility.ts';
+import { recordActivity } from '../activity/index.ts';
+import { assertContractorAssignable } from '../contractors/index.ts';
 import { emitEvent } from '../../events/index.ts';
-import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-access.ts';
+import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-rules.ts';
 import { seesInternalFields, jobScope } from './job-visibility.ts';
 import * as repo from './jobs.repository.ts';
 import type { AssignmentInput, JobDto, TransitionInput } from './jobs.schemas.ts';
@@ -120,7 +120,7 @@ export async function acceptAssignment(deps: AppDeps, auth: AuthContext, actor: 
     if (job.contractor_id !== auth.contractorId) throw notFound('Job');
     if (!AWAITING_WORK.has(job.status_id)) throw conflict(`Only an Assigned or Scheduled job can be accepted; this one is ${STATUS_NAMES[job.status_id]}`);
     if (job.contractor_accepted_at !== null) throw conflict('The assignment is already accepted');
-    await trx.updateTable('jobs').set({ contractor_accepted_at: now, updated_at: now }).where('id', '=', job.id).execute();
+    await repo.updateJobFields(trx, job.id, { contractor_accepted_at: now, updated_at: now });
     await recordActivity(trx, actor, now, { action: 'job.assignment_accept', resourceType: 'job', resourceId: job.id, agencyId: job.agency_id });
     await emitEvent(trx, now, { name: 'job.assignment_accepted', agencyId: job.agency_id, payload: { ...jobRef(job), contractor_id: job.contractor_id! } });
     await recomputeJobSla(trx, job.id, now);

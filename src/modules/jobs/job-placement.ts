@@ -1,11 +1,11 @@
 /**
- * Where a new job belongs (spec 4.16; issue 4 item 3): agency, branch, address and tenant from
+ * Where a new job belongs (spec 4.16; docs/jobs.md): agency, branch, address and tenant from
  * the caller and the body. Tenants report at their own addresses only and may not set branch,
  * tenant or costs; contractors cannot report jobs.
  */
 import type { AuthContext } from '../../http/auth-context.ts';
 import { forbidden, invalidParam, notFound } from '../../http/errors.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 import { jobScope } from './job-visibility.ts';
 import * as repo from './jobs.repository.ts';
 import type { CreateJobInput } from './jobs.schemas.ts';
@@ -29,7 +29,7 @@ async function placeForTenant(db: DbOrTrx, tenantId: number, input: CreateJobInp
     address = await repo.findAddress(db, input.address_uuid, tenant.agency_id);
     if (!address || !own.includes(address.id)) throw notFound('Address');
   } else if (own.length === 1) {
-    address = await db.selectFrom('addresses').select(['id', 'branch_id']).where('id', '=', own[0]!).executeTakeFirst();
+    address = await repo.findAddressBranch(db, own[0]!);
   } else {
     throw invalidParam('address_uuid');
   }

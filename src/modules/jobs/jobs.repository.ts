@@ -1,7 +1,7 @@
-/** SQL for jobs (spec 4.16; issue 4). Scope rules come from job-visibility.ts; no other rules here. */
+/** SQL for jobs (spec 4.16; docs/jobs.md). Scope rules come from job-visibility.ts; no other rules here. */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Updateable } from 'kysely';
 import type { Database, JobTable, NewJob } from '../../db/schema.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 import { visibleTo, type JobScope } from './job-visibility.ts';
 import { jobSlaColumns, jobSlaState } from '../sla/index.ts';
 
@@ -185,6 +185,16 @@ export async function updateJobIfStatus(db: DbOrTrx, id: number, expectedStatus:
   return Number(r.numUpdatedRows) === 1;
 }
 
+/** Sets fields of a job (the caller holds its row lock and has checked the rules). */
+export async function updateJobFields(db: DbOrTrx, id: number, set: JobUpdate): Promise<void> {
+  await db.updateTable('jobs').set(set).where('id', '=', id).execute();
+}
+
+/** An address by id: its id and branch (the caller has resolved the agency). */
+export function findAddressBranch(db: DbOrTrx, id: number) {
+  return db.selectFrom('addresses').select(['id', 'branch_id']).where('id', '=', id).executeTakeFirst();
+}
+
 /** Appends a history row. */
 export async function insertHistory(db: DbOrTrx, row: { jobId: number; from: number | null; to: number; byUserId: number | null; note: string | null; at: Date }) {
   await db
@@ -232,12 +242,10 @@ export async function insertJob(db: DbOrTrx, job: NewJob): Promise<number> {
   return row.id;
 }
 
-/** A branch of the agency by uuid (any agency when agencyId is null), open or closed. */
-export function findBranch(db: DbOrTrx, uuid: string, agencyId: number | null) {
-  let q = db.selectFrom('branches').select(['id', 'agency_id', 'closed_at']).where('uuid', '=', uuid);
-  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
-  return q.executeTakeFirst();
-}
+/** A branch, tenant or contractor by uuid (any agency when agencyId is null): the owning modules' lookups. */
+export { findBranchRef as findBranch } from '../admin/index.ts';
+export { findTenantRef as findTenant } from '../tenants/index.ts';
+export { findContractorRef as findContractor } from '../contractors/index.ts';
 
 /** The open branches of an agency. */
 export function openBranches(db: DbOrTrx, agencyId: number) {
@@ -267,20 +275,6 @@ export function findTimeRange(db: DbOrTrx, id: number, agencyId: number) {
 /** An address of the agency by uuid. */
 export function findAddress(db: DbOrTrx, uuid: string, agencyId: number) {
   return db.selectFrom('addresses').select(['id', 'branch_id']).where('uuid', '=', uuid).where('agency_id', '=', agencyId).executeTakeFirst();
-}
-
-/** A tenant of the agency by uuid (any agency when agencyId is null). */
-export function findTenant(db: DbOrTrx, uuid: string, agencyId: number | null) {
-  let q = db.selectFrom('tenants').select(['id']).where('uuid', '=', uuid).where('erased_at', 'is', null);
-  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
-  return q.executeTakeFirst();
-}
-
-/** A contractor of the agency by uuid (any agency when agencyId is null). */
-export function findContractor(db: DbOrTrx, uuid: string, agencyId: number | null) {
-  let q = db.selectFrom('contractors').select(['id', 'agency_id']).where('uuid', '=', uuid);
-  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
-  return q.executeTakeFirst();
 }
 
 /** A user of the agency by uuid (any agency when agencyId is null). */

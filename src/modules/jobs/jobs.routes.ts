@@ -1,6 +1,7 @@
-/** Job records: /api/jobs/manage (spec 4.16), /api/jobs/{uuid}, statuses and types (issue 4). */
+/** Job records: /api/jobs/manage (spec 4.16), /api/jobs/{uuid}, statuses and types (docs/jobs.md). */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
+import { withIdempotency } from '../../http/idempotency.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { jobLifecycleRoutes } from './job-lifecycle.routes.ts';
 import { listJobTypes, listStatuses } from './job-lifecycle.service.ts';
@@ -47,10 +48,14 @@ export function jobsRoutes(deps: AppDeps) {
       },
       handler: async (request, reply) => {
         const auth = requireAuth(request);
-        const result = await createJob(deps, auth, actorOf(request), request.body, request.headers['idempotency-key']);
+        const result = await withIdempotency(
+          deps,
+          { userId: auth.userId, key: request.headers['idempotency-key'], route: 'POST /api/jobs/manage', body: request.body },
+          async (trx) => ({ status: 201, body: ok(await createJob(deps, trx, auth, actorOf(request), request.body), 'Job created') }),
+        );
         void reply.status(result.status);
         if (result.replayed) void reply.header('idempotent-replayed', 'true');
-        return result.body as never;
+        return result.body;
       },
     });
 

@@ -1,9 +1,9 @@
-/** Schemas of the jobs endpoints (spec 4.16; API.md "jobs"; issue 4 items 1 to 5). */
-import { Type, type Static, type TSchema } from 'typebox';
-import { IsoDate, Pagination } from '../../http/pagination.ts';
+/** Schemas of the jobs endpoints (spec 4.16; API.md "jobs"; docs/jobs.md). */
+import { Type, type Static } from 'typebox';
+import { IsoDate, Nullable } from '../../http/schema-primitives.ts';
+import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const DateTime = (description?: string) => Nullable(Type.String({ format: 'date-time', ...(description ? { description } : {}) }));
 const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const Pence = (description: string) => Type.Integer({ minimum: 0, maximum: 2_000_000_000, description: `${description}, in pence` });

@@ -1,17 +1,18 @@
 /**
- * Job records (spec 4.16; issue 4 items 1, 3, 4): list with filters and sorting, read, create
+ * Job records (spec 4.16; docs/jobs.md): list with filters and sorting, read, create
  * (idempotent, first history row), edit and cancel or soft-delete. Status changes go through
- * job-access.ts `moveJob`; visibility through job-visibility.ts.
+ * job-rules.ts `moveJob`; visibility through job-visibility.ts.
  */
+import { containsPattern } from '../../db/text-match.ts';
+import { utcDayRange } from '../../http/date-range.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
-import { ok } from '../../http/envelope.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
-import { claimKey, findKey, KeyTaken, replay, requestHash, storeResponse, type IdempotencyClaim } from './idempotency.ts';
+import type { DbOrTrx, Trx } from '../../db/types.ts';
+import { recordActivity } from '../activity/index.ts';
 import { emitEvent } from '../../events/index.ts';
-import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-access.ts';
+import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
 import { jobScope } from './job-visibility.ts';
 import { placeJob } from './job-placement.ts';
 import { findVisibleTrade } from '../contractors/trades.repository.ts';
@@ -20,23 +21,16 @@ import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jo
 import { STATUS } from './lifecycle.ts';
 import { recomputeJobSla } from '../sla/index.ts';
 
-export { toJobDto } from './job-access.ts';
+export { toJobDto } from './job-rules.ts';
 
 /** Status a new job starts in. */
 export const STATUS_REPORTED = STATUS.reported;
 /** Job type used when none is given. */
 export const DEFAULT_JOB_TYPE = 1;
 
-const DAY_MS = 86_400_000;
-
 /** Formats a reference number: 123 -> JOB-000123. */
 export function formatReference(n: number): string {
   return `JOB-${String(n).padStart(6, '0')}`;
-}
-
-/** Escapes LIKE wildcards (\, %, _) and wraps the text in %...%. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**
@@ -48,9 +42,7 @@ export function containsPattern(text: string): string {
 export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJobsInput) {
   const db = deps.db;
   const scope = jobScope(auth);
-  const from = q.from_date ? new Date(`${q.from_date}T00:00:00Z`) : undefined;
-  const to = q.to_date ? new Date(new Date(`${q.to_date}T00:00:00Z`).getTime() + DAY_MS) : undefined;
-  if (from && to && from >= to) throw invalidParam('to_date');
+  const { from, to } = utcDayRange(q.from_date, q.to_date);
   const idOf = async (p: Promise<{ id: number } | undefined>) => (await p)?.id ?? -1;
   const { rows, total } = await repo.listJobs(db, scope, {
     statusId: q.status_id,
@@ -94,74 +86,48 @@ async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_type_id?
 
 /**
  * POST /api/jobs/manage: creates a job in status Reported with its first history row
- * (null -> Reported) and activity entry in one transaction. With an Idempotency-Key the first
- * response is replayed for the same key and body from the same account.
- * @returns { status, body, replayed }: 201 and { success, data: JobDto, message }
+ * (null -> Reported), activity entry and `job.created` event, all in `trx` (the route runs it
+ * under withIdempotency, src/http/idempotency.ts, which owns the transaction and the key).
+ * @returns the job as the caller sees it
  * @throws 400 naming a bad field, 403 for contractors, 404 for a branch, address or tenant the
- *   caller cannot use, 409 'Idempotency-Key reused with a different body'
+ *   caller cannot use
  */
-export async function createJob(
-  deps: AppDeps,
-  auth: AuthContext,
-  actor: Actor,
-  input: CreateJobInput,
-  idempotencyKey?: string,
-): Promise<{ status: number; body: unknown; replayed: boolean }> {
-  const claim: IdempotencyClaim | undefined = idempotencyKey
-    ? { userId: auth.userId, key: idempotencyKey, hash: requestHash('POST /api/jobs/manage', input) }
-    : undefined;
-  if (claim) {
-    const stored = await findKey(deps.db, claim.userId, claim.key, deps.clock.now());
-    if (stored) return { ...replay(stored, claim.hash), replayed: true };
-  }
-  const place = await placeJob(deps.db, auth, input);
-  await checkLookups(deps.db, place.agencyId, input);
+export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, actor: Actor, input: CreateJobInput): Promise<JobDto> {
+  const place = await placeJob(trx, auth, input);
+  await checkLookups(trx, place.agencyId, input);
   const now = deps.clock.now();
-  try {
-    const body = await deps.db.transaction().execute(async (trx) => {
-      if (claim) await claimKey(trx, claim, now);
-      const number = await repo.nextCounter(trx, place.agencyId, 'job_reference');
-      const jobUuid = newUuid();
-      const reference = formatReference(number);
-      const jobId = await repo.insertJob(trx, {
-        uuid: jobUuid,
-        agency_id: place.agencyId,
-        branch_id: place.branchId,
-        reference,
-        title: input.title.trim() || input.title,
-        description: input.description ?? '',
-        priority: input.priority,
-        status_id: STATUS_REPORTED,
-        job_type_id: input.job_type_id ?? DEFAULT_JOB_TYPE,
-        trade_id: input.trade_id ?? null,
-        address_id: place.addressId,
-        tenant_id: place.tenantId,
-        agent_user_id: auth.roleCode === 'agent' ? auth.userId : null,
-        reported_by_user_id: auth.userId,
-        estimated_cost_pence: input.estimated_cost_pence ?? null,
-        agreed_cost_pence: input.agreed_cost_pence ?? null,
-        created_at: now,
-        updated_at: now,
-      });
-      await repo.insertHistory(trx, { jobId, from: null, to: STATUS_REPORTED, byUserId: auth.userId, note: null, at: now });
-      await recordActivity(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: jobId, agencyId: place.agencyId });
-      await recomputeJobSla(trx, jobId, now);
-      await emitEvent(trx, now, {
-        name: 'job.created',
-        agencyId: place.agencyId,
-        payload: { job_id: jobId, job_uuid: jobUuid, reference, branch_id: place.branchId, status_id: STATUS_REPORTED, priority: input.priority, tenant_id: place.tenantId },
-      });
-      const envelope = ok(await jobDtoById(trx, auth, jobId), 'Job created');
-      if (claim) await storeResponse(trx, claim, 201, envelope);
-      return envelope;
-    });
-    return { status: 201, body, replayed: false };
-  } catch (err) {
-    if (!(err instanceof KeyTaken) || !claim) throw err;
-    const stored = await findKey(deps.db, claim.userId, claim.key, deps.clock.now());
-    if (!stored) throw err;
-    return { ...replay(stored, claim.hash), replayed: true };
-  }
+  const number = await repo.nextCounter(trx, place.agencyId, 'job_reference');
+  const jobUuid = newUuid();
+  const reference = formatReference(number);
+  const jobId = await repo.insertJob(trx, {
+    uuid: jobUuid,
+    agency_id: place.agencyId,
+    branch_id: place.branchId,
+    reference,
+    title: input.title.trim() || input.title,
+    description: input.description ?? '',
+    priority: input.priority,
+    status_id: STATUS_REPORTED,
+    job_type_id: input.job_type_id ?? DEFAULT_JOB_TYPE,
+    trade_id: input.trade_id ?? null,
+    address_id: place.addressId,
+    tenant_id: place.tenantId,
+    agent_user_id: auth.roleCode === 'agent' ? auth.userId : null,
+    reported_by_user_id: auth.userId,
+    estimated_cost_pence: input.estimated_cost_pence ?? null,
+    agreed_cost_pence: input.agreed_cost_pence ?? null,
+    created_at: now,
+    updated_at: now,
+  });
+  await repo.insertHistory(trx, { jobId, from: null, to: STATUS_REPORTED, byUserId: auth.userId, note: null, at: now });
+  await recordActivity(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: jobId, agencyId: place.agencyId });
+  await recomputeJobSla(trx, jobId, now);
+  await emitEvent(trx, now, {
+    name: 'job.created',
+    agencyId: place.agencyId,
+    payload: { job_id: jobId, job_uuid: jobUuid, reference, branch_id: place.branchId, status_id: STATUS_REPORTED, priority: input.priority, tenant_id: place.tenantId },
+  });
+  return jobDtoById(trx, auth, jobId);
 }
 
 const CLOSED = new Set<number>([STATUS.closed, STATUS.cancelled]);
@@ -191,22 +157,18 @@ export async function updateJob(deps: AppDeps, auth: AuthContext, actor: Actor, 
   }
   const { id } = await withLockedJob(deps, auth, uuid, async (trx, job, now) => {
     if (CLOSED.has(job.status_id)) throw conflict(`A ${job.status_id === STATUS.closed ? 'Closed' : 'Cancelled'} job cannot be edited`);
-    await trx
-      .updateTable('jobs')
-      .set({
-        ...(fields.title !== undefined ? { title: fields.title.trim() || fields.title } : {}),
-        ...(fields.priority !== undefined ? { priority: fields.priority } : {}),
-        ...(fields.description !== undefined ? { description: fields.description } : {}),
-        ...(fields.job_type_id !== undefined ? { job_type_id: fields.job_type_id } : {}),
-        ...(fields.trade_id !== undefined ? { trade_id: fields.trade_id } : {}),
-        ...(addressId !== undefined ? { address_id: addressId } : {}),
-        ...(tenantId !== undefined ? { tenant_id: tenantId } : {}),
-        ...(fields.estimated_cost_pence !== undefined ? { estimated_cost_pence: fields.estimated_cost_pence } : {}),
-        ...(fields.agreed_cost_pence !== undefined ? { agreed_cost_pence: fields.agreed_cost_pence } : {}),
-        updated_at: now,
-      })
-      .where('id', '=', job.id)
-      .execute();
+    await repo.updateJobFields(trx, job.id, {
+      ...(fields.title !== undefined ? { title: fields.title.trim() || fields.title } : {}),
+      ...(fields.priority !== undefined ? { priority: fields.priority } : {}),
+      ...(fields.description !== undefined ? { description: fields.description } : {}),
+      ...(fields.job_type_id !== undefined ? { job_type_id: fields.job_type_id } : {}),
+      ...(fields.trade_id !== undefined ? { trade_id: fields.trade_id } : {}),
+      ...(addressId !== undefined ? { address_id: addressId } : {}),
+      ...(tenantId !== undefined ? { tenant_id: tenantId } : {}),
+      ...(fields.estimated_cost_pence !== undefined ? { estimated_cost_pence: fields.estimated_cost_pence } : {}),
+      ...(fields.agreed_cost_pence !== undefined ? { agreed_cost_pence: fields.agreed_cost_pence } : {}),
+      updated_at: now,
+    });
     await recordActivity(trx, actor, now, { action: 'job.update', resourceType: 'job', resourceId: job.id, agencyId: job.agency_id, details: { fields: names } });
     await emitEvent(trx, now, { name: 'job.updated', agencyId: job.agency_id, payload: { ...jobRef(job), fields: names } });
     await recomputeJobSla(trx, job.id, now);
@@ -240,7 +202,7 @@ export async function deleteJob(
     assertStaffMayWrite(auth, job);
     if (!CLOSED.has(job.status_id)) throw conflict('Only a Closed or Cancelled job can be deleted; cancel it first');
     const dto = await jobDtoById(trx, auth, job.id);
-    await trx.updateTable('jobs').set({ deleted_at: now, updated_at: now }).where('id', '=', job.id).execute();
+    await repo.updateJobFields(trx, job.id, { deleted_at: now, updated_at: now });
     await recordActivity(trx, actor, now, { action: 'job.delete', resourceType: 'job', resourceId: job.id, agencyId: job.agency_id });
     return dto;
   });

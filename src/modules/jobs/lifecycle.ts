@@ -1,5 +1,5 @@
 /**
- * The job lifecycle in ONE place (issue 4 item 2): the statuses, every allowed move, the date
+ * The job lifecycle in ONE place (docs/jobs.md): the statuses, every allowed move, the date
  * field each move sets, who may make it and through which endpoint. Every status change in the
  * service is checked against MOVES; docs/jobs.md prints the same table.
  */

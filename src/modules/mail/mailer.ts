@@ -1,5 +1,5 @@
 /**
- * Outgoing e-mail behind one interface (issue 5 item 5; docs/email.md). With SMTP_URL set, messages
+ * Outgoing e-mail behind one interface (docs/email.md). With SMTP_URL set, messages
  * go out through nodemailer's SMTP transport; without it, nodemailer's stream transport renders
  * each message as RFC 822 text, which is written to `<CARETAKER_DATA_DIR>/mail/*.eml`.
  * Every message is logged with its recipient and subject only: never its body, which can hold a

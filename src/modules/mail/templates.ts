@@ -1,5 +1,5 @@
 /**
- * E-mail templates of the users area (issue 5 items 1 and 4): plain text plus simple HTML for
+ * E-mail templates of the users area (docs/email.md): plain text plus simple HTML for
  * the invitation and the password reset. Links are built from CARETAKER_PUBLIC_URL; every value
  * put into HTML is escaped.
  */

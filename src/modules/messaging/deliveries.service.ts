@@ -3,7 +3,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { invalidParam } from '../../http/errors.ts';
 import { toIso } from '../../lib/clock.ts';
-import { writeAgency } from '../addresses/agency-scope.ts';
+import { writeAgency } from '../../http/agency-scope.ts';
 import * as repo from './deliveries.repository.ts';
 import type { DeliveryDto, ListDeliveriesQuery } from './messaging.schemas.ts';
 

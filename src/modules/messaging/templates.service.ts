@@ -9,7 +9,7 @@ import { conflict, invalidParam, notFound } from '../../http/errors.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { toIso } from '../../lib/clock.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
-import { writeAgency } from '../addresses/agency-scope.ts';
+import { writeAgency } from '../../http/agency-scope.ts';
 import { renderTemplate, validateTemplate, type Rendered } from './render.ts';
 import { CHANNELS, MESSAGE_KINDS, PARTS, parseTemplateId, templateId, type Channel, type MessageKind, type TemplateContent } from './template-catalogue.ts';
 import * as repo from './templates.repository.ts';

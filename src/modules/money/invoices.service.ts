@@ -16,7 +16,7 @@ import { toIso, toIsoOrNull } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { emitEvent } from '../../events/index.ts';
 import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
-import { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob } from '../jobs/job-access.ts';
+import { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob } from '../jobs/job-rules.ts';
 import { lockJob } from '../jobs/jobs.repository.ts';
 import { STATUS, STATUS_NAMES } from '../jobs/lifecycle.ts';
 import { moneyScope, readAgency } from './access.ts';

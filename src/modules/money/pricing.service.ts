@@ -9,7 +9,7 @@ import { conflict, invalidParam, notFound } from '../../http/errors.ts';
 import { toIso } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
-import { visibleJob } from '../jobs/job-access.ts';
+import { visibleJob } from '../jobs/job-rules.ts';
 import { ownAgency, readAgency } from './access.ts';
 import { computeLines, storedLinesToDto } from './lines.ts';
 import * as lrepo from './lines.repository.ts';

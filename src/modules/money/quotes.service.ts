@@ -12,7 +12,7 @@ import { toIso, toIsoOrNull } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { emitEvent } from '../../events/index.ts';
 import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
-import { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from '../jobs/job-access.ts';
+import { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from '../jobs/job-rules.ts';
 import { STATUS, STATUS_NAMES } from '../jobs/lifecycle.ts';
 import { moneyScope } from './access.ts';
 import { computeLines } from './lines.ts';

@@ -10,7 +10,7 @@ import { toIso } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { emitEvent, type PeriodicTask } from '../../events/index.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
-import { assertStaffMayWrite, jobRef, partyOf } from '../jobs/job-access.ts';
+import { assertStaffMayWrite, jobRef, partyOf } from '../jobs/job-rules.ts';
 import { computeLines } from './lines.ts';
 import * as lrepo from './lines.repository.ts';
 import type { CreditNoteInput, InvoiceDto, PaymentInput } from './invoices.schemas.ts';

@@ -11,7 +11,7 @@ import { toIso } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
-import { writeAgency } from '../addresses/agency-scope.ts';
+import { writeAgency } from '../../http/agency-scope.ts';
 import * as repo from './notices.repository.ts';
 import type { CreateNoticeInput, CurrentNoticeDto, CurrentNoticesQuery, ListNoticesQuery, NoticeDto, UpdateNoticeInput } from './notices.schemas.ts';
 

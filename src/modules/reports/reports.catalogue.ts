@@ -9,7 +9,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { invalidParam } from '../../http/errors.ts';
 import { IsoDate } from '../../http/pagination.ts';
-import { readAgency } from '../addresses/agency-scope.ts';
+import { readAgency } from '../../http/agency-scope.ts';
 import { addDays, londonToUtc } from '../calendar/london-time.ts';
 import { listExpiring } from '../contractors/certifications.service.ts';
 import { jobScope } from '../jobs/job-visibility.ts';

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { BranchSlaRuleTable } from '../../db/schema.ts';
 import type { Insertable, Updateable } from 'kysely';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 
 /** Which rules a caller reaches: all (SysOps), an agency's, one branch's, or none. */
 export type SlaScope =

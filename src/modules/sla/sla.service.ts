@@ -8,7 +8,7 @@ import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.
 import { invalidParam, notFound } from '../../http/errors.ts';
 import { toIso, toIsoOrNull } from '../../lib/clock.ts';
 import { recordActivity } from '../activity/activity.repository.ts';
-import { visibleJob } from '../jobs/job-access.ts';
+import { visibleJob } from '../jobs/job-rules.ts';
 import { jobScope } from '../jobs/job-visibility.ts';
 import { findBranch, findContractor } from '../jobs/jobs.repository.ts';
 import { secondsLeft } from './clock-engine.ts';

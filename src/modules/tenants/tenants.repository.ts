@@ -1,8 +1,8 @@
-/** SQL for tenants and their address links (issue 3 item 3, spec 4.9). No rules here. */
+/** SQL for tenants and their address links (docs/tenants.md, spec 4.9). No rules here. */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { TenantTable } from '../../db/schema.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
-import { likeEscape } from '../addresses/addresses.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { likeEscape } from '../../db/text-match.ts';
 
 export interface TenantFilter {
   agencyId: number | null;
@@ -55,6 +55,16 @@ export async function listTenants(db: DbOrTrx, f: TenantFilter) {
 }
 
 export type TenantRow = NonNullable<Awaited<ReturnType<typeof findTenantById>>>;
+
+/**
+ * THE lookup of a tenant by uuid for other modules (jobs, users): id and agency of a tenant not
+ * erased, within one agency (agencyId null: any agency).
+ */
+export function findTenantRef(db: DbOrTrx, uuid: string, agencyId: number | null = null) {
+  let q = db.selectFrom('tenants').select(['id', 'agency_id']).where('uuid', '=', uuid).where('erased_at', 'is', null);
+  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
+  return q.executeTakeFirst();
+}
 
 /** One tenant by uuid (any agency). */
 export function findTenantByUuid(db: DbOrTrx, uuid: string) {

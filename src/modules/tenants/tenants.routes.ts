@@ -1,11 +1,11 @@
 /**
- * Tenants (issue 3 item 3; spec 4.9): GET/POST /api/tenants, GET/PUT /api/tenants/{uuid},
+ * Tenants (docs/tenants.md; spec 4.9): GET/POST /api/tenants, GET/PUT /api/tenants/{uuid},
  * POST /api/tenants/assign-address, DELETE /api/tenants/{uuid}/addresses/{address_uuid}.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { UuidParams } from '../addresses/addresses.schemas.ts';
+import { UuidParams } from '../../http/schema-primitives.ts';
 import {
   AssignAddressBody, CreateTenantBody, ListTenantsQuery, Tenant, TenantDetail, UnlinkParams, UpdateTenantBody,
 } from './tenants.schemas.ts';

@@ -1,9 +1,9 @@
-/** Schemas of the tenants endpoints (issue 3 item 3; spec 4.9, 2.7). */
+/** Schemas of the tenants endpoints (docs/tenants.md; spec 4.9, 2.7). */
 import { Type, type Static } from 'typebox';
+import { Nullable } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
-import { Address } from '../addresses/addresses.schemas.ts';
+import { Address } from '../addresses/index.ts';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 export const CONTACT_PREFERENCES = ['email', 'phone', 'sms', 'post'] as const;
 
 export const Tenant = Type.Object(

@@ -1,5 +1,5 @@
 /**
- * Tenant rules (issue 3 item 3; spec 4.9): tenant records of the caller's agency, unique e-mail
+ * Tenant rules (docs/tenants.md; spec 4.9): tenant records of the caller's agency, unique e-mail
  * among the agency's live tenants, erased tenants read-only, and the tenant-address links.
  * A record of another agency is the same 404 as a missing one. Writes log in their transaction.
  */
@@ -9,11 +9,12 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
-import { readAgency, sameAgency, writeAgency } from '../addresses/agency-scope.ts';
-import { findAddressById, addressesOfTenant } from '../addresses/addresses.repository.ts';
-import { getAddressRow, toAddressDto } from '../addresses/addresses.service.ts';
-import { postcodePrefix } from '../addresses/postcode.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { recordActivity } from '../activity/index.ts';
+import { readAgency, sameAgency, writeAgency } from '../../http/agency-scope.ts';
+import { findAddressById, addressesOfTenant } from '../addresses/index.ts';
+import { getAddressRow, toAddressDto } from '../addresses/index.ts';
+import { postcodePrefix } from '../addresses/index.ts';
 import * as repo from './tenants.repository.ts';
 import type {
   AssignAddressInput, CreateTenantInput, ListTenantsQuery, TenantDetailDto, TenantDto, UpdateTenantInput,

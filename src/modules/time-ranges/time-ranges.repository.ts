@@ -1,7 +1,7 @@
 /** SQL for job time ranges (spec 2.5, 4.13). Global slots have agency_id null. */
 import type { Insertable, Updateable } from 'kysely';
 import type { JobTimeRangeTable } from '../../db/schema.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 
 /** Whose slots: every slot (SysOps), or the global ones plus one agency's (null: global only). */
 export type RangeScope = { kind: 'all' } | { kind: 'agency'; agencyId: number | null };

@@ -6,7 +6,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import * as repo from './time-ranges.repository.ts';
 import type { RangeScope, TimeRangeRow } from './time-ranges.repository.ts';
 import type { CreateTimeRangeInput, TimeRangeDto, UpdateTimeRangeInput } from './time-ranges.schemas.ts';

@@ -1,5 +1,5 @@
 /**
- * Invitations (issue 5 item 1): a single-use token, stored as SHA-256 and valid 7 days, e-mailed
+ * Invitations (docs/users.md): a single-use token, stored as SHA-256 and valid 7 days, e-mailed
  * as a link; redeemed with a new password by POST /api/users/invitations/accept (public).
  */
 import type { AppDeps } from '../../app-deps.ts';
@@ -7,8 +7,9 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict } from '../../http/errors.ts';
 import { addSeconds, SECONDS } from '../../lib/clock.ts';
 import { hashToken, newToken } from '../../lib/crypto.ts';
-import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
-import { invitationMail } from '../mail/templates.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { recordActivity } from '../activity/index.ts';
+import { invitationMail } from '../mail/index.ts';
 import { redeemUserToken } from './password.service.ts';
 import { assertManageable, loadVisibleUser } from './users.policy.ts';
 import * as repo from './users.repository.ts';

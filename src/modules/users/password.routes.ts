@@ -1,5 +1,5 @@
 /**
- * Public routes of the users area (issue 5 items 1 and 4): password reset by e-mail and the
+ * Public routes of the users area (docs/users.md): password reset by e-mail and the
  * acceptance of an invitation. No credentials and no CSRF token (there is no session yet).
  */
 import type { AppDeps } from '../../app-deps.ts';

@@ -1,5 +1,5 @@
 /**
- * Passwords (issue 5 items 3 and 4; SECURITY.md promises 5, 11, 12): change by the account holder,
+ * Passwords (docs/users.md; SECURITY.md promises 5, 11, 12): change by the account holder,
  * and reset by e-mail with a single-use token stored as SHA-256 and valid one hour.
  */
 import type { Transaction } from 'kysely';
@@ -11,9 +11,9 @@ import { rateLimitError } from '../../http/rate-limit.ts';
 import { addSeconds, SECONDS } from '../../lib/clock.ts';
 import { hashToken, isTokenShaped, newToken } from '../../lib/crypto.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { findUserByEmail, revokeUserTokens } from '../auth/auth.repository.ts';
-import { passwordResetMail } from '../mail/templates.ts';
+import { recordActivity } from '../activity/index.ts';
+import { findUserByEmail, revokeUserTokens } from '../auth/index.ts';
+import { passwordResetMail } from '../mail/index.ts';
 import * as repo from './users.repository.ts';
 import type { UserRow } from './users.repository.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Sessions and password change of the users area (issue 5 items 2 and 3): one's own sessions
+ * Sessions and password change of the users area (docs/users.md): one's own sessions
  * (`authenticated`), a user's sessions for administrators (`api.users.sessions.manage`), and
  * POST /api/users/me/password.
  */

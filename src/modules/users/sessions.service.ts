@@ -1,5 +1,5 @@
 /**
- * Sessions and tokens of an account (issue 5 item 2; SECURITY.md promise 5): list the active ones
+ * Sessions and tokens of an account (docs/users.md; SECURITY.md promise 5): list the active ones
  * (kind, times, IP, user agent; never the token or its hash) and revoke them, for oneself or, by
  * an administrator, for a user below their level.
  */
@@ -7,9 +7,9 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
 import { addSeconds } from '../../lib/clock.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { revokeToken, revokeUserTokens } from '../auth/auth.repository.ts';
-import { LIFETIMES } from '../auth/auth.service.ts';
+import { recordActivity } from '../activity/index.ts';
+import { revokeToken, revokeUserTokens } from '../auth/index.ts';
+import { LIFETIMES } from '../auth/index.ts';
 import { assertManageable, loadVisibleUser } from './users.policy.ts';
 import * as repo from './users.repository.ts';
 import type { SessionDto } from './users.schemas.ts';

@@ -1,5 +1,5 @@
 /**
- * Who may manage whom (issue 5 item 1; SECURITY.md promises 8 to 10; API.md "management levels"):
+ * Who may manage whom (docs/users.md; SECURITY.md promises 8 to 10; API.md "management levels"):
  * an agency administrator manages the users of their own agency only (another agency's user is
  * 404), only users whose role level is below their own, and only assigns roles below their own;
  * nobody changes their own role. SysOps see every agency but the level rule binds them too.
@@ -8,7 +8,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import * as repo from './users.repository.ts';
 import type { UserRow } from './users.repository.ts';
 

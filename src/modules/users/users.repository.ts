@@ -1,6 +1,8 @@
-/** SQL of the users area (issue 5 items 1 to 4). No rules here: see users.service.ts. */
+/** SQL of the users area (docs/users.md). No rules here: see users.service.ts. */
 import { sql } from 'kysely';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { Insertable, Updateable } from 'kysely';
+import type { UserTable } from '../../db/schema.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 
 /** A user row with role, agency, branch, tenant and contractor for the wire shape and the rules. */
 export function userQuery(db: DbOrTrx) {
@@ -84,21 +86,24 @@ export async function roleKeys(db: DbOrTrx, roleId: number): Promise<string[]> {
   return rows.map((r) => r.permission_key);
 }
 
-/** A branch by uuid, or undefined. */
-export function findBranch(db: DbOrTrx, uuid: string) {
-  return db.selectFrom('branches').select(['id', 'agency_id', 'closed_at']).where('uuid', '=', uuid).executeTakeFirst();
+/** An agency, a branch, a tenant or a contractor by uuid (any agency): the owning modules' lookups. */
+export { findAgency, findBranchRef as findBranch } from '../admin/index.ts';
+export { findTenantRef as findTenant } from '../tenants/index.ts';
+export { findContractorRef as findContractor } from '../contractors/index.ts';
+
+/** Inserts a user; returns its id. @throws the database's unique violation for a taken e-mail */
+export async function insertUser(db: DbOrTrx, row: Insertable<UserTable>): Promise<{ id: number }> {
+  return db.insertInto('users').values(row).returning('id').executeTakeFirstOrThrow();
 }
 
-export { findAgency } from '../admin/branches.repository.ts';
-
-/** A tenant by uuid (not erased), or undefined. */
-export function findTenant(db: DbOrTrx, uuid: string) {
-  return db.selectFrom('tenants').select(['id', 'agency_id']).where('uuid', '=', uuid).where('erased_at', 'is', null).executeTakeFirst();
+/** Sets fields of a user. @throws the database's unique violation for a taken e-mail */
+export async function updateUser(db: DbOrTrx, id: number, set: Updateable<UserTable>): Promise<void> {
+  await db.updateTable('users').set(set).where('id', '=', id).execute();
 }
 
-/** A contractor by uuid, or undefined. */
-export function findContractor(db: DbOrTrx, uuid: string) {
-  return db.selectFrom('contractors').select(['id', 'agency_id']).where('uuid', '=', uuid).executeTakeFirst();
+/** The tenant and contractor a user account is linked to (null when none). */
+export function linksOf(db: DbOrTrx, id: number) {
+  return db.selectFrom('users').select(['tenant_id', 'contractor_id']).where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 /** True when some account already uses the e-mail (optionally other than `exceptUserId`). */

@@ -1,13 +1,13 @@
 /**
  * Routes of the users area: GET /api/users/permissions (spec 4.5) and user administration
- * (issue 5 item 1): list, create (password or invitation), read, update, disable, enable, invite.
+ * (docs/users.md): list, create (password or invitation), read, update, disable, enable, invite.
  * Sessions and passwords are in sessions.routes.ts and password.routes.ts.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { PermissionsData } from '../auth/auth.schemas.ts';
-import { resolvedPermissions } from '../auth/me.service.ts';
+import { PermissionsData } from '../auth/index.ts';
+import { resolvedPermissions } from '../auth/index.ts';
 import { reinvite } from './invitations.service.ts';
 import { passwordRoutes } from './password.routes.ts';
 import { sessionsRoutes } from './sessions.routes.ts';

@@ -1,5 +1,6 @@
-/** Request and response schemas of the users area (issue 5 items 1 to 4). */
+/** Request and response schemas of the users area (docs/users.md). */
 import { Type, type Static } from 'typebox';
+import { Nullable } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../lib/passwords.ts';
@@ -7,7 +8,6 @@ import { UserStatus } from './user-status.ts';
 
 const csrf_token = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 /** A new password: 8 to 128 characters, kept exactly as given. */
 export const Password = (description = 'new password, 8 to 128 characters') =>

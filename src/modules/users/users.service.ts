@@ -1,16 +1,17 @@
 /**
- * User administration rules (issue 5 item 1): create (with a password or an e-mailed
+ * User administration rules (docs/users.md): create (with a password or an e-mailed
  * invitation), read, update, list, disable and enable, each write with its activity entry in the
  * same transaction. Privilege rules live in users.policy.ts.
  */
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
 import { newToken, newUuid } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/passwords.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
+import { revokeUserTokens } from '../auth/index.ts';
 import { emitEvent } from '../../events/index.ts';
-import { revokeUserTokens } from '../auth/auth.repository.ts';
 import { agencyScope, assertAssignable, assertManageable, loadVisibleUser, refuse } from './users.policy.ts';
 import * as repo from './users.repository.ts';
 import type { UserRow } from './users.repository.ts';
@@ -46,10 +47,6 @@ export function toUserDto(r: UserRow): UserDto {
   };
 }
 
-/** True for a unique-constraint violation (PostgreSQL code 23505). */
-function isUniqueViolation(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
-}
 
 const EMAIL_TAKEN = 'A user with this e-mail address already exists';
 
@@ -142,25 +139,21 @@ export async function createUser(deps: AppDeps, caller: Caller, input: CreateUse
   const userId = await deps.db
     .transaction()
     .execute(async (trx) => {
-      const row = await trx
-        .insertInto('users')
-        .values({
-          uuid: newUuid(),
-          agency_id: place.agencyId,
-          branch_id: place.branchId,
-          role_id: role.id,
-          tenant_id: place.tenantId,
-          contractor_id: place.contractorId,
-          name: input.name,
-          email,
-          password_hash: passwordHash,
-          status: invite ? 'invited' : 'active',
-          invited_at: invite ? now : null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const row = await repo.insertUser(trx, {
+        uuid: newUuid(),
+        agency_id: place.agencyId,
+        branch_id: place.branchId,
+        role_id: role.id,
+        tenant_id: place.tenantId,
+        contractor_id: place.contractorId,
+        name: input.name,
+        email,
+        password_hash: passwordHash,
+        status: invite ? 'invited' : 'active',
+        invited_at: invite ? now : null,
+        created_at: now,
+        updated_at: now,
+      });
       await recordActivity(trx, caller, now, {
         action: 'user.create',
         resourceType: 'user',
@@ -255,7 +248,7 @@ export async function updateUser(deps: AppDeps, caller: Caller, uuid: string, in
     }
     if (branchId !== target.branch_id) changes.branch_id = branchId;
   }
-  const links = await deps.db.selectFrom('users').select(['tenant_id', 'contractor_id']).where('id', '=', target.id).executeTakeFirstOrThrow();
+  const links = await repo.linksOf(deps.db, target.id);
   assertRoleFits({ code: roleCode }, { tenantId: links.tenant_id, contractorId: links.contractor_id, branchId });
   if (input.name !== undefined && input.name !== target.name) changes.name = input.name;
   if (input.email !== undefined && input.email.toLowerCase() !== target.email) {
@@ -268,7 +261,7 @@ export async function updateUser(deps: AppDeps, caller: Caller, uuid: string, in
   await deps.db
     .transaction()
     .execute(async (trx) => {
-      await trx.updateTable('users').set({ ...changes, updated_at: now }).where('id', '=', target.id).execute();
+      await repo.updateUser(trx, target.id, { ...changes, updated_at: now });
       await recordActivity(trx, caller, now, {
         action: 'user.update',
         resourceType: 'user',
@@ -303,13 +296,9 @@ export async function setUserEnabled(deps: AppDeps, caller: Caller, uuid: string
   await deps.db.transaction().execute(async (trx) => {
     let revoked = 0;
     if (enabled) {
-      await trx
-        .updateTable('users')
-        .set({ status: target.invited_at !== null ? 'invited' : 'active', disabled_at: null, updated_at: now })
-        .where('id', '=', target.id)
-        .execute();
+      await repo.updateUser(trx, target.id, { status: target.invited_at !== null ? 'invited' : 'active', disabled_at: null, updated_at: now });
     } else {
-      await trx.updateTable('users').set({ status: 'disabled', disabled_at: now, updated_at: now }).where('id', '=', target.id).execute();
+      await repo.updateUser(trx, target.id, { status: 'disabled', disabled_at: now, updated_at: now });
       revoked = await revokeUserTokens(trx, target.id, now, 'user disabled');
       await repo.closeUserTokens(trx, target.id, now);
     }

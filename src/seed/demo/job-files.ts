@@ -1,5 +1,5 @@
 /**
- * Demo step for case notes, documents and photos, and the calendar (issue 4 items 6 to 8): runs
+ * Demo step for case notes, documents and photos, and the calendar (docs/demo-data.md): runs
  * after the base step and works on whatever jobs exist by then.
  * - Calendar: every job from Scheduled onwards gets a scheduled_for (London midnight) and a time
  *   slot when it lacks them, and some Scheduled jobs are moved into the coming four weeks so the
@@ -7,11 +7,11 @@
  * - Notes: internal and shared notes on most jobs, by staff, the job's tenant and its contractor.
  * - Files: small real PNG and JPEG photos and PDF documents on some jobs, through ctx.files.
  */
-import { addDays, londonDate, londonToUtc } from '../../modules/calendar/london-time.ts';
+import { DAY_MS } from '../../lib/clock.ts';
+import { addDays, londonDate, londonToUtc } from '../../modules/calendar/index.ts';
 import type { DemoContext } from './context.ts';
 import { jpegBytes, pdfBytes, pngBytes } from './sample-files.ts';
 
-const DAY_MS = 86_400_000;
 /** Status ids from Scheduled onwards that have a visit date (cancelled and on hold left alone). */
 const VISITED = [5, 6, 7, 8, 9];
 

@@ -1,12 +1,12 @@
 /**
- * Demo step (issue 4 item 2): status history rows for the demo jobs, derived from the status and
+ * Demo step (docs/demo-data.md): status history rows for the demo jobs, derived from the status and
  * the date fields each job already has (created -> Reported, approved_at -> Approved, assigned_at
  * -> Assigned, or Scheduled when the job has a visit date, attended_at -> In progress,
  * completed_at -> Completed, invoiced_at -> Invoiced, closed_at -> Closed, cancelled_at ->
  * Cancelled; Awaiting approval and On hold, which have no date field, just after the last
  * event). Every derived move is one of lifecycle.ts's. Deterministic: no random choices.
  */
-import { STATUS } from '../../modules/jobs/lifecycle.ts';
+import { STATUS } from '../../modules/jobs/index.ts';
 import type { DemoContext } from './context.ts';
 
 export interface JobDates {

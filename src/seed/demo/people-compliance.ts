@@ -1,16 +1,16 @@
 /**
- * Demo step for the people areas (issue 5 items 6, 8): certificates of the demo contractors (one
+ * Demo step for the people areas (docs/demo-data.md): certificates of the demo contractors (one
  * for each trade that requires one, CHAS and insurance for some; a handful expiring within 30
  * days and one required certificate expired), coverage districts taken from the agency's
  * addresses, and GDPR consents of some tenants. Runs after the base step and finds contractors
  * and tenants by query, so it works whatever the base step created. Deterministic: every choice
  * comes from ctx.rng and every date from ctx.now.
  */
-import { REQUIRED_CERTIFICATES } from '../../modules/contractors/certificates.ts';
-import { CONSENT_PURPOSES, CONSENT_SOURCES } from '../../modules/gdpr/consents.schemas.ts';
+import { DAY_MS } from '../../lib/clock.ts';
+import { REQUIRED_CERTIFICATES } from '../../modules/contractors/index.ts';
+import { CONSENT_PURPOSES, CONSENT_SOURCES } from '../../modules/gdpr/index.ts';
 import type { DemoContext } from './context.ts';
 
-const DAY_MS = 86_400_000;
 const day = (base: Date, offset: number) => new Date(base.getTime() + offset * DAY_MS).toISOString().slice(0, 10);
 
 /** The loader's deterministic uuid source. */

@@ -5,7 +5,7 @@
 import type { DemoStep } from './context.ts';
 import { baseStep } from './base.ts';
 import { jobsHistoryStep } from './jobs-history.ts';
-import { issue3Step } from './issue3.ts';
+import { slaDevicesAppearanceStep } from './sla-devices-appearance.ts';
 import { usersStep } from './users.ts';
 import { jobFilesStep } from './job-files.ts';
 import { peopleComplianceStep } from './people-compliance.ts';
@@ -21,7 +21,7 @@ export const DEMO_STEPS: DemoStep[] = [
   baseStep,
   // Areas append their steps below (one import and one entry each).
   jobsHistoryStep,
-  issue3Step,
+  slaDevicesAppearanceStep,
   usersStep,
   jobFilesStep,
   peopleComplianceStep,

@@ -1,5 +1,5 @@
 /**
- * Demo step of the users area (issue 5 items 1 and 2): more staff per branch (agents in Leeds,
+ * Demo step of the users area (docs/demo-data.md): more staff per branch (agents in Leeds,
  * York and London, a second Northwind admin), one disabled former agent, one invited account
  * waiting for its invitation (send it with POST /api/users/{uuid}/invite), and past sessions
  * (revoked or expired only, so no demo token is usable) for the session lists.

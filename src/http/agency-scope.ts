@@ -1,13 +1,16 @@
 /**
- * Which agency's records a caller works on, for the people areas (tenants, addresses,
- * contractors, GDPR): an agency account its own agency; SysOps (no agency) read every agency but
- * create nothing without an agency.
+ * Which agency's records a caller works on (SECURITY.md, agency isolation): an agency account its
+ * own agency; SysOps (no agency) read every agency but create nothing without an agency. Used by
+ * the people areas (tenants, addresses, contractors, GDPR) and the administration.
  */
-import type { AuthContext } from '../../http/auth-context.ts';
-import { isSysOps } from '../../http/auth-context.ts';
-import { forbidden } from '../../http/errors.ts';
+import type { AuthContext } from './auth-context.ts';
+import { isSysOps } from './auth-context.ts';
+import { forbidden } from './errors.ts';
 
-/** Agency id to filter reads by, or null for SysOps (every agency). */
+/**
+ * Agency id to filter reads by: null for SysOps (every agency), else the caller's agency (-1,
+ * matching nothing, for an account without one).
+ */
 export function readAgency(auth: AuthContext): number | null {
   if (isSysOps(auth)) return null;
   return auth.agencyId ?? -1;

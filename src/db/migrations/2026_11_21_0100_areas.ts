@@ -1,4 +1,5 @@
-// Issue 3 tables: branch SLA response-time rules (spec 2.3a, 4.7, 4.8), push-notification device
+// Tables of the SLA-rule, device, time-range and appearance areas (docs/sla-rules.md,
+// docs/devices.md, docs/time-ranges.md, docs/appearance.md): branch SLA response-time rules (spec 2.3a, 4.7, 4.8), push-notification device
 // tokens (2.4, 4.12), per-agency job time ranges (2.5, 4.13) and per-user appearance (2.5a, 4.14).
 // Frozen: never import application code here.
 import type { Kysely } from 'kysely';

@@ -1,11 +1,11 @@
 /**
- * Demo step for issue 3: SLA response-time rules for every branch, push device tokens for the demo
+ * Demo step for the SLA-rule, device, appearance and time-range areas (docs/demo-data.md): SLA response-time rules for every branch, push device tokens for the demo
  * accounts, dashboard appearance for two Northwind accounts, and a Northwind-only time slot.
  */
+import { DAY_MS } from '../../lib/clock.ts';
 import { hashToken } from '../../lib/crypto.ts';
 import type { DemoContext } from './context.ts';
 
-const DAY_MS = 86_400_000;
 
 interface RuleDef {
   description: string;
@@ -37,8 +37,8 @@ function demoToken(ctx: DemoContext, platform: 'ios' | 'android' | 'web'): strin
   return `https://fcm.googleapis.com/fcm/send/${hex(11)}:${hex(140)}`;
 }
 
-/** Writes the issue 3 demo data. */
-export async function issue3Step(ctx: DemoContext): Promise<void> {
+/** Writes the SLA-rule, device, appearance and time-slot demo data. */
+export async function slaDevicesAppearanceStep(ctx: DemoContext): Promise<void> {
   const { trx, now, ids } = ctx;
   const branches = [
     { id: ids.branches.leeds, agency: ids.agencies.northwind },

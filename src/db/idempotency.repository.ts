@@ -1,14 +1,9 @@
 /**
- * Idempotency keys of creating requests (API.md conventions; issue 4 item 3; SECURITY.md anchor
- * "Stripe's idempotency keys"): a key is per account, kept 24 hours, stored with the SHA-256 of
- * method, path and canonical body and with the first response. The claim is an insert in the
- * creating transaction, so two concurrent first uses of one key create one record: the second
- * waits on the first's row (PostgreSQL) or runs after it (PGlite), then replays its response.
+ * SQL of the idempotency keys of creating requests (src/http/idempotency.ts has the rules; API.md
+ * conventions): a key per account, kept IDEMPOTENCY_TTL_S seconds, with the first response.
  */
-import { createHash } from 'node:crypto';
-import { addSeconds, SECONDS } from '../../lib/clock.ts';
-import { conflict } from '../../http/errors.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import { addSeconds, SECONDS } from '../lib/clock.ts';
+import type { DbOrTrx } from './types.ts';
 
 /** How long a key is kept, in seconds. */
 export const IDEMPOTENCY_TTL_S = 24 * SECONDS.hour;
@@ -22,24 +17,6 @@ export interface IdempotencyClaim {
 
 /** Thrown inside the creating transaction when another request already holds the key. */
 export class KeyTaken extends Error {}
-
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value as Record<string, unknown>)
-        .filter((k) => k !== 'csrf_token')
-        .sort()
-        .map((k) => [k, canonical((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
-}
-
-/** SHA-256 (hex) of "METHOD path" and the body as canonical JSON (sorted keys, no csrf_token). */
-export function requestHash(route: string, body: unknown): string {
-  return createHash('sha256').update(`${route}\n${JSON.stringify(canonical(body ?? null))}`).digest('hex');
-}
 
 /** The stored, unexpired key of an account, or undefined. */
 export function findKey(db: DbOrTrx, userId: number, key: string, now: Date) {
@@ -78,12 +55,3 @@ export async function storeResponse(trx: DbOrTrx, claim: IdempotencyClaim, statu
     .execute();
 }
 
-/**
- * The first response for a repeated key.
- * @throws 409 'Idempotency-Key reused with a different body' when the hashes differ
- */
-export function replay(row: { request_hash: string; response_status: number | null; response_body: unknown }, hash: string): { status: number; body: unknown } {
-  if (row.request_hash !== hash || row.response_status === null) throw conflict('Idempotency-Key reused with a different body');
-  const body = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
-  return { status: row.response_status, body };
-}

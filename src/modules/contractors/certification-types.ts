@@ -1,5 +1,5 @@
 /**
- * Certificate types and the ONE map of certificates a trade requires (issue 5 item 6), with the
+ * Certificate types and the ONE map of certificates a trade requires (docs/contractors.md), with the
  * pure verdict both the assignment check (eligibility.ts) and the matching (match.service.ts)
  * use. Dates are ISO dates (YYYY-MM-DD); a certificate is valid through its expiry day.
  */

@@ -1,5 +1,5 @@
 /**
- * Shared rules of the job services (issue 4 items 2 to 5): who the caller is as a party, the
+ * Shared rules of the job services (docs/jobs.md): who the caller is as a party, the
  * visible job by uuid (else 404), who may write (sharing gives read only), the wire shape with
  * field-level hiding for tenants, and `moveJob`, the one function that changes a job's status
  * (checked against lifecycle.ts, compare-and-set, history row and activity entry in the caller's
@@ -10,7 +10,8 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { JobTable } from '../../db/schema.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
-import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+import { recordActivity } from '../activity/index.ts';
 import { jobScope, seesInternalFields, type JobScope } from './job-visibility.ts';
 import * as repo from './jobs.repository.ts';
 import type { JobDto } from './jobs.schemas.ts';
@@ -99,7 +100,7 @@ export async function jobDtoById(db: DbOrTrx, auth: AuthContext, id: number): Pr
 }
 
 /**
- * Staff write rule (issue 4 item 4): SysOps any job, admins and API accounts their agency's, an
+ * Staff write rule (docs/jobs.md): SysOps any job, admins and API accounts their agency's, an
  * agent only its own branch's; a job of another branch seen through sharing is read only.
  * @throws 403 for a shared branch's job or for a non-staff caller
  */

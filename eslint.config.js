@@ -1,0 +1,98 @@
+// ESLint flat config (docs/architecture.md, "Module rule" and "Lint").
+// - typescript-eslint's recommended rules, plus the type-checked rules that catch real bugs here
+//   (promises left floating or passed where a callback's result is ignored, awaiting non-promises);
+// - the module rule (local plugin `caretaker/module-boundaries`, below);
+// - no import cycles in src (eslint-plugin-import-x `no-cycle`).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import js from '@eslint/js';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import tseslint from 'typescript-eslint';
+
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
+const MODULES = path.join(ROOT, 'src', 'modules');
+const NO_FEATURE_LAYERS = ['http', 'db', 'lib', 'events', 'permissions', 'storage'].map((d) => path.join(ROOT, 'src', d));
+
+/** The feature module a file belongs to (its folder under src/modules), or undefined. */
+function moduleOf(file) {
+  const rel = path.relative(MODULES, file);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  const [name, rest] = rel.split(path.sep);
+  return rest === undefined ? undefined : name;
+}
+
+/**
+ * The module rule: a file outside src/modules/<m>/ imports that module only through
+ * src/modules/<m>/index.ts, and the cross-cutting layers (src/http, src/db, src/lib, src/events,
+ * src/permissions, src/storage) import no feature module at all.
+ */
+const moduleBoundaries = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Modules import each other only through index.ts; cross-cutting layers import no module' },
+    schema: [],
+    messages: {
+      deep: "Import '{{source}}' through its module's public door src/modules/{{module}}/index.ts (docs/architecture.md, module rule).",
+      layer: "{{layer}} must not depend on the feature module '{{module}}'; inject what it needs through AppDeps (docs/architecture.md).",
+    },
+  },
+  create(context) {
+    const file = context.filename;
+    const own = moduleOf(file);
+    const layer = NO_FEATURE_LAYERS.find((dir) => file.startsWith(dir + path.sep));
+    function check(node) {
+      const source = node.source?.value;
+      if (typeof source !== 'string' || !source.startsWith('.')) return;
+      const target = path.resolve(path.dirname(file), source);
+      const module = moduleOf(target);
+      if (module === undefined || module === own) return;
+      if (layer) {
+        context.report({ node: node.source, messageId: 'layer', data: { layer: path.relative(ROOT, layer), module } });
+        return;
+      }
+      if (target !== path.join(MODULES, module, 'index.ts')) {
+        context.report({ node: node.source, messageId: 'deep', data: { source, module } });
+      }
+    }
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'scratch/', 'bench/results/', '.ci/out/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: ROOT },
+    },
+    plugins: { caretaker: { rules: { 'module-boundaries': moduleBoundaries } }, 'import-x': importX },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      // Kysely's dynamic expression builders are typed `any` in a few callbacks on purpose.
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
+    },
+    rules: {
+      'caretaker/module-boundaries': 'error',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+);

@@ -1,0 +1,6 @@
+/**
+ * Activity log (spec: activity log; ARCHITECTURE.md, audit): every write records one entry in its transaction.
+ * The module's public door: other modules and the composition root import only this file
+ * (docs/architecture.md, module rule).
+ */
+export { COUNT_CAP, listActivity, recordActivity, type ActivityInput, type ActivityFilter } from './activity.repository.ts';

@@ -1,0 +1,10 @@
+/**
+ * Authentication: login, sessions, tokens and the caller's permissions (spec: authentication; SECURITY.md).
+ * The module's public door: other modules and the composition root import only this file
+ * (docs/architecture.md, module rule).
+ */
+export { authRoutes } from './auth.routes.ts';
+export { findUserByEmail, revokeToken, revokeUserTokens } from './auth.repository.ts';
+export { PermissionsData } from './auth.schemas.ts';
+export { LIFETIMES, SESSION_COOKIE, authenticate } from './auth.service.ts';
+export { resolvedPermissions } from './me.service.ts';

@@ -1,0 +1,84 @@
+/** SQL of the GDPR erasure of a tenant (docs/gdpr.md); the rules and the scrubbing are in erasure.service.ts. */
+import { sql } from 'kysely';
+import { likeEscape } from '../../db/text-match.ts';
+import type { DbOrTrx } from '../../db/types.ts';
+
+/** Jobs of the agency whose title or description contains one of `texts` (case-insensitive). */
+export function jobsContaining(db: DbOrTrx, agencyId: number, texts: string[]) {
+  const any = (col: 'j.title' | 'j.description') => (eb: any) => eb.or(texts.map((t) => eb(col, 'ilike', `%${likeEscape(t)}%`)));
+  return db.selectFrom('jobs as j').select(['j.id', 'j.title', 'j.description']).where('j.agency_id', '=', agencyId)
+    .where((eb) => eb.or([any('j.title')(eb), any('j.description')(eb)])).execute();
+}
+
+/** Sets a job's title and description. */
+export async function setJobText(db: DbOrTrx, id: number, title: string, description: string): Promise<void> {
+  await db.updateTable('jobs').set({ title, description }).where('id', '=', id).execute();
+}
+
+/** Notes on the agency's jobs whose body contains one of `texts` (case-insensitive). */
+export function notesContaining(db: DbOrTrx, agencyId: number, texts: string[]) {
+  return db.selectFrom('job_notes as n').innerJoin('jobs as j', 'j.id', 'n.job_id').select(['n.id', 'n.body'])
+    .where('j.agency_id', '=', agencyId).where((eb) => eb.or(texts.map((t) => eb('n.body', 'ilike', `%${likeEscape(t)}%`)))).execute();
+}
+
+/** Sets a note's body. */
+export async function setNoteBody(db: DbOrTrx, id: number, body: string): Promise<void> {
+  await db.updateTable('job_notes').set({ body }).where('id', '=', id).execute();
+}
+
+/** Renames the actor of a user's activity entries; returns the number of entries changed. */
+export async function renameActivityUser(db: DbOrTrx, userId: number, userName: string): Promise<number> {
+  const r = await db.updateTable('activity_log').set({ user_name: userName }).where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Renames the actor of entries recorded under `lowerName` (a lower-cased e-mail); returns the count. */
+export async function renameActivityName(db: DbOrTrx, lowerName: string, userName: string): Promise<number> {
+  const r = await db.updateTable('activity_log').set({ user_name: userName }).where(sql`lower(user_name)`, '=', lowerName).executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/** Entries of the agency or of the users whose details (as JSON text) contain one of `jsonTexts`. */
+export function activityDetailsContaining(db: DbOrTrx, agencyId: number, userIds: number[], jsonTexts: string[]) {
+  return db.selectFrom('activity_log').select(['id', sql<string>`details::text`.as('details')])
+    .where('details', 'is not', null)
+    .where((eb) => eb.or([eb('agency_id', '=', agencyId), ...(userIds.length ? [eb('user_id', 'in', userIds)] : [])]))
+    .where((eb) => eb.or(jsonTexts.map((t) => eb(sql`details::text`, 'ilike', `%${likeEscape(t)}%`))))
+    .execute();
+}
+
+/** Replaces an entry's details with `detailsJson` (JSON text). */
+export async function setActivityDetails(db: DbOrTrx, id: number, detailsJson: string): Promise<void> {
+  await db.updateTable('activity_log').set({ details: detailsJson }).where('id', '=', id).execute();
+}
+
+/** Anonymises the tenant record: the new name, contact details and notes cleared, erased_at set. */
+export async function anonymiseTenant(db: DbOrTrx, id: number, name: string, now: Date): Promise<void> {
+  await db.updateTable('tenants').set({
+    name, email: null, phone: null, mobile: null, preferred_contact: null, notes: null, erased_at: now, updated_at: now,
+  }).where('id', '=', id).execute();
+}
+
+/** Removes the tenant's address links. */
+export async function unlinkAddresses(db: DbOrTrx, tenantId: number): Promise<void> {
+  await db.deleteFrom('tenant_addresses').where('tenant_id', '=', tenantId).execute();
+}
+
+/** Withdraws (source 'erasure') the consents in force of the tenant and of its user accounts. */
+export async function withdrawConsents(db: DbOrTrx, tenantId: number, userIds: number[], now: Date): Promise<void> {
+  await db.updateTable('gdpr_consents').set({ withdrawn_at: now, withdrawn_source: 'erasure' })
+    .where((eb) => eb.or([eb('tenant_id', '=', tenantId), ...(userIds.length ? [eb('user_id', 'in', userIds)] : [])]))
+    .where('withdrawn_at', 'is', null).execute();
+}
+
+/** Anonymises and disables a user account and revokes its tokens. */
+export async function anonymiseUser(
+  db: DbOrTrx,
+  user: { id: number; name: string; email: string; passwordHash: string; disabledAt: Date },
+  now: Date,
+): Promise<void> {
+  await db.updateTable('users').set({
+    name: user.name, email: user.email, password_hash: user.passwordHash, status: 'disabled', disabled_at: user.disabledAt, updated_at: now,
+  }).where('id', '=', user.id).execute();
+  await db.updateTable('auth_tokens').set({ revoked_at: now, revoked_reason: 'erased' }).where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
+}

@@ -1,0 +1,7 @@
+/**
+ * Job files and their integrity checks (spec: job files).
+ * The module's public door: other modules and the composition root import only this file
+ * (docs/architecture.md, module rule).
+ */
+export { jobFilesRoutes } from './job-files.routes.ts';
+export { fileIntegrityRoutes } from './file-integrity.routes.ts';

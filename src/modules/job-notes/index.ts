@@ -1,0 +1,6 @@
+/**
+ * Job notes (spec: job notes).
+ * The module's public door: other modules and the composition root import only this file
+ * (docs/architecture.md, module rule).
+ */
+export { jobNotesRoutes } from './job-notes.routes.ts';

@@ -1,0 +1,9 @@
+/**
+ * Jobs: create, list, update and the lifecycle (spec: jobs).
+ * The module's public door: other modules and the composition root import only this file
+ * (docs/architecture.md, module rule).
+ */
+export { jobsRoutes } from './jobs.routes.ts';
+export { jobScope, seesInternalFields, visibleTo, type JobScope } from './job-visibility.ts';
+export { findBranch, jobTypeExists, jobsQuery } from './jobs.repository.ts';
+export { STATUS } from './lifecycle.ts';

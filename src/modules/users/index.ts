@@ -1,0 +1,6 @@
+/**
+ * Users, invitations, passwords and sessions (spec: users).
+ * The module's public door: other modules and the composition root import only this file
+ * (docs/architecture.md, module rule).
+ */
+export { usersRoutes } from './users.routes.ts';
