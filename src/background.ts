@@ -4,6 +4,7 @@
  * hand `backgroundHandlers()` to `dispatchPendingEvents`.
  */
 import type { EventHandler, PeriodicTask } from './events/index.ts';
+import * as storage from './modules/storage/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -16,5 +17,6 @@ export function backgroundHandlers(): EventHandler[] {
 export function periodicTasks(): PeriodicTask[] {
   return [
     // ...sla.periodicTasks, ...money.periodicTasks
+    ...storage.periodicTasks,
   ];
 }

@@ -7,6 +7,7 @@ import { parseWorkers, serveCluster, WORKERS_NEED_POSTGRES } from './cluster.ts'
 import { ConfigError, loadConfig } from './config.ts';
 import { openRuntime } from './runtime.ts';
 import { loadDemoIfEmpty } from './seed/demo/index.ts';
+import { storageCommand } from './modules/storage/index.ts';
 import { startServer } from './server.ts';
 
 const USAGE = `Usage: caretaker <command>
@@ -16,6 +17,8 @@ Commands:
              --workers N   run N processes sharing the port (needs DATABASE_URL)
   migrate    apply pending database migrations and exit
   demo       load the demo data set into an empty database and exit
+  storage migrate --from local --to s3
+             copy stored files to the other backend, verifying each hash
   help       show this text
 
 Configuration is read from environment variables; see README.md.`;
@@ -66,6 +69,8 @@ async function main(argv: string[]): Promise<number> {
       await runtime.close();
       return 0;
     }
+    case 'storage':
+      return storageCommand(config, argv.slice(1), (l) => process.stdout.write(`${l}\n`), (l) => process.stderr.write(`${l}\n`));
     default:
       process.stderr.write(`Unknown command '${command}'.\n\n${USAGE}\n`);
       return 2;
