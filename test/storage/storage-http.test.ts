@@ -5,15 +5,12 @@
  * and `storage migrate` from local to S3 verified by hash.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodicTasks } from '../../src/background.ts';
 import { migrateFiles, removeOrphans } from '../../src/modules/storage/index.ts';
 import { pngBytes } from '../../src/seed/demo/sample-files.ts';
-import { hashStream, LocalFileStore, S3FileStore } from '../../src/storage/index.ts';
+import { hashStream, S3FileStore } from '../../src/storage/index.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { jobWorld } from '../helpers/job-world.ts';
 import { s3TestEnv } from '../helpers/s3-server.ts';
@@ -137,11 +134,10 @@ describe('file storage on S3 only', () => {
   });
 
   it('storage migrate copies local files to S3, verifies each hash, and is safe to re-run', async () => {
-    const local = new LocalFileStore(await mkdtemp(path.join(tmpdir(), 'caretaker-migrate-')));
     const lt = await buildTestApp({ STORAGE_DRIVER: 'local' });
     try {
       const lw = await jobWorld(lt);
-      // The app's own local store is a temp dir; point the migration's source at it.
+      // The source is this app's own local folder (a temp dir).
       const source = lt.deps.files;
       const uploads = [pngBytes(3, 3), pngBytes(9, 4), pngBytes(2, 7)];
       for (const [i, png] of uploads.entries()) {
@@ -168,7 +164,6 @@ describe('file storage on S3 only', () => {
       const third = await migrateFiles(lt.db, source, target, () => undefined);
       expect(third.failed).toEqual([{ key: rows[1]!.storage_key, reason: 'missing in the source' }]);
       target.close();
-      void local;
     } finally {
       await lt.close();
     }
