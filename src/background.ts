@@ -10,6 +10,7 @@ import * as reports from './modules/reports/index.ts';
 import * as messaging from './modules/messaging/index.ts';
 import * as money from './modules/money/index.ts';
 import { certificateExpiryTask } from './modules/contractors/index.ts';
+import * as storage from './modules/storage/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -28,5 +29,6 @@ export function periodicTasks(): PeriodicTask[] {
     ...messaging.periodicTasks,
     ...money.periodicTasks,
     certificateExpiryTask,
+    ...storage.periodicTasks,
   ];
 }

@@ -7,6 +7,7 @@ import { parseWorkers, serveCluster, WORKERS_NEED_POSTGRES } from './cluster.ts'
 import { ConfigError, loadConfig } from './config.ts';
 import { openRuntime } from './runtime.ts';
 import { loadDemoIfEmpty } from './seed/demo/index.ts';
+import { storageCommand } from './modules/storage/index.ts';
 import { startServer } from './server.ts';
 import { startWorkerProcess } from './worker-process.ts';
 
@@ -21,6 +22,8 @@ Commands:
   demo       load the demo data set into an empty database and exit
   push vapid-keys
              print a new Web Push VAPID key pair as environment lines (docs/push.md)
+  storage migrate --from local --to s3
+             copy stored files to the other backend, verifying each hash
   help       show this text
 
 Configuration is read from environment variables; see README.md.`;
@@ -86,6 +89,8 @@ async function main(argv: string[]): Promise<number> {
       await runtime.close();
       return 0;
     }
+    case 'storage':
+      return storageCommand(config, argv.slice(1), (l) => process.stdout.write(`${l}\n`), (l) => process.stderr.write(`${l}\n`));
     default:
       process.stderr.write(`Unknown command '${command}'.\n\n${USAGE}\n`);
       return 2;

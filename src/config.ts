@@ -112,6 +112,22 @@ export interface Config {
     /** How often the relay looks for committed outbox rows, in milliseconds. */
     relayIntervalMs: number;
   };
+  /** Where uploaded files live (docs/operations.md "File storage"). */
+  storage: {
+    /** STORAGE_DRIVER: 'local' (<dataDir>/files, default) or 's3'. */
+    driver: 'local' | 's3';
+    /** S3 settings; bucket is set whenever driver is 's3'. */
+    s3: {
+      bucket: string | undefined;
+      region: string;
+      endpoint: string | undefined;
+      forcePathStyle: boolean;
+      /** S3_PRESIGN_TTL_S: downloads answer 302 to a presigned URL valid this long; 0 = off. */
+      presignTtlS: number;
+    };
+    /** Stored objects with no record older than this many hours are removed (orphan cleanup). */
+    orphanMaxAgeH: number;
+  };
 }
 
 /** Raised for a bad environment variable; the message names it. */
@@ -213,6 +229,16 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     throw new ConfigError('CARETAKER_WORKFLOW_ENGINE_URL', 'must be set when CARETAKER_WORKFLOW_ENGINE_API_KEY is set');
   }
 
+  const storageDriver = str(env, 'STORAGE_DRIVER') ?? 'local';
+  if (storageDriver !== 'local' && storageDriver !== 's3') {
+    throw new ConfigError('STORAGE_DRIVER', `must be local or s3 (got '${storageDriver}')`);
+  }
+  const s3Bucket = str(env, 'S3_BUCKET');
+  if (storageDriver === 's3' && !s3Bucket) throw new ConfigError('S3_BUCKET', 'must be set when STORAGE_DRIVER is s3');
+  if (s3Bucket && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(s3Bucket)) {
+    throw new ConfigError('S3_BUCKET', `must be a bucket name (3 to 63 lower-case letters, digits, dots, hyphens; got '${s3Bucket}')`);
+  }
+
   const config: Config = {
     port: int(env, 'PORT', 3000, 0, 65_535),
     host: str(env, 'HOST') ?? '127.0.0.1',
@@ -285,6 +311,17 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       heartbeatS: int(env, 'CARETAKER_QUEUE_HEARTBEAT_S', 30, 10, 3600),
       superviseS: int(env, 'CARETAKER_QUEUE_SUPERVISE_S', 30, 1, 3600),
       relayIntervalMs: int(env, 'CARETAKER_RELAY_INTERVAL_MS', 1000, 50, 60_000),
+    },
+    storage: {
+      driver: storageDriver,
+      s3: {
+        bucket: s3Bucket,
+        region: str(env, 'S3_REGION') ?? str(env, 'AWS_REGION') ?? 'us-east-1',
+        endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:'])?.replace(/\/+$/, ''),
+        forcePathStyle: bool(env, 'S3_FORCE_PATH_STYLE', false),
+        presignTtlS: int(env, 'S3_PRESIGN_TTL_S', 0, 0, 604_800),
+      },
+      orphanMaxAgeH: int(env, 'CARETAKER_STORAGE_ORPHAN_AGE_H', 24, 1, 8_760),
     },
   };
   return Object.freeze(config);

@@ -12,7 +12,7 @@ import { RateLimitRules } from './http/rate-limit-rules.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { syncBuiltinRoles } from './permissions/roles.ts';
 import path from 'node:path';
-import { LocalFileStore } from './storage/file-store.ts';
+import { createFileStore, S3FileStore } from './storage/index.ts';
 import { jsonLineLogger, NodemailerMailer, type MailLogger } from './modules/mail/index.ts';
 
 export interface Runtime {
@@ -75,7 +75,7 @@ export async function openRuntime(
   const redis = config.redisUrl ? openRedis(config.redisUrl) : undefined;
   if (redis) await waitForRedis(redis).catch(() => undefined);
   const limiter = new RateLimitStore(redis, options.redisPrefix ?? config.redisPrefix);
-  const files = new LocalFileStore(options.filesDir ?? path.join(config.dataDir, 'files'));
+  const files = createFileStore(config, options.filesDir ?? path.join(config.dataDir, 'files'));
   const mailer = new NodemailerMailer({
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
@@ -93,6 +93,7 @@ export async function openRuntime(
     close: async () => {
       await mailer.close();
       redis?.disconnect();
+      if (files instanceof S3FileStore) files.close();
       await database.close();
     },
   };

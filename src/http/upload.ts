@@ -6,10 +6,12 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError, invalidParam } from './errors.ts';
 import { findBadText, isBadText } from './input-guard.ts';
+import { spoolToDisk, type SpooledFile } from './upload-spool.ts';
 
 /** The upload as read from the multipart body. */
 export interface Upload {
-  data: Buffer;
+  /** The file, spooled to disk with its size and SHA-256; dispose() it when done. */
+  file: SpooledFile;
   filename: string | undefined;
   /** The text fields sent beside the file. */
   fields: Record<string, string>;
@@ -19,7 +21,8 @@ export interface Upload {
  * Reads the body.
  * @param maxBytes largest accepted file in bytes
  * @param tooLargeMessage the 413 text (default: the error handler's "Request body is too large")
- * @returns the file bytes, the client's file name and the text fields
+ * @returns the spooled file (never held whole in memory), the client's file name and the text
+ *   fields; the caller calls `upload.file.dispose()` when done
  * @throws 400 'Invalid or missing required parameter: file' when the body is not multipart, has
  *   no `file` part, carries a file under another name or a second file, or cannot be parsed at all
  *   (no boundary, truncated, mismatched boundary, bad part headers: every parser failure is a 400,
@@ -28,19 +31,27 @@ export interface Upload {
  */
 export async function readUpload(request: FastifyRequest, maxBytes: number, tooLargeMessage?: string): Promise<Upload> {
   if (!request.isMultipart()) throw invalidParam('file');
-  let file: { data: Buffer; filename: string } | undefined;
+  let file: { data: SpooledFile; filename: string } | undefined;
   const fields: Record<string, string> = {};
   try {
     for await (const part of request.parts({ limits: { fileSize: maxBytes, files: 1 } })) {
       if (part.type === 'file') {
-        const data = await part.toBuffer();
-        if (part.fieldname !== 'file' || file) throw invalidParam('file');
+        const data = await spoolToDisk(part.file);
+        if (part.file.truncated) {
+          await data.dispose();
+          throw new AppError('payload_too_large', tooLargeMessage);
+        }
+        if (part.fieldname !== 'file' || file) {
+          await data.dispose();
+          throw invalidParam('file');
+        }
         file = { data, filename: part.filename };
       } else {
         fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
       }
     }
   } catch (err) {
+    await file?.data.dispose();
     const code = (err as { code?: string }).code;
     if (tooLargeMessage && code === 'FST_REQ_FILE_TOO_LARGE') {
       throw new AppError('payload_too_large', tooLargeMessage);
@@ -50,8 +61,14 @@ export async function readUpload(request: FastifyRequest, maxBytes: number, tooL
     throw invalidParam('file');
   }
   if (!file) throw invalidParam('file');
-  if (file.filename !== undefined && isBadText(file.filename)) throw invalidParam('file');
+  if (file.filename !== undefined && isBadText(file.filename)) {
+    await file.data.dispose();
+    throw invalidParam('file');
+  }
   const bad = findBadText(fields);
-  if (bad !== undefined) throw invalidParam(bad);
-  return { data: file.data, filename: file.filename, fields };
+  if (bad !== undefined) {
+    await file.data.dispose();
+    throw invalidParam(bad);
+  }
+  return { file: file.data, filename: file.filename, fields };
 }

@@ -2,7 +2,7 @@
  * Decides a file's type from its content (never the client's name or Content-Type), through the
  * file-type library (magic numbers). SECURITY.md promise 16.
  */
-import { fileTypeFromBuffer } from 'file-type';
+import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 
 export interface SniffedType {
   /** MIME type, for example image/png. */
@@ -14,5 +14,11 @@ export interface SniffedType {
 /** The detected type of `data`, or undefined when unknown. */
 export async function sniffType(data: Buffer | Uint8Array): Promise<SniffedType | undefined> {
   const found = await fileTypeFromBuffer(data);
+  return found ? { mime: found.mime, ext: found.ext } : undefined;
+}
+
+/** The detected type of the file at `filePath` (reads only the bytes it needs), or undefined. */
+export async function sniffFile(filePath: string): Promise<SniffedType | undefined> {
+  const found = await fileTypeFromFile(filePath);
   return found ? { mime: found.mime, ext: found.ext } : undefined;
 }

@@ -17,6 +17,7 @@ import { newUuid } from '../../src/lib/crypto.ts';
 import { hashPassword } from '../../src/lib/passwords.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
 import { createTestDatabase } from './database.ts';
+import { s3TestEnv, testStorageIsS3 } from './s3-server.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -42,6 +43,8 @@ export async function buildTestApp(env: Record<string, string> = {}, options: { 
     CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '100000',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+    // CARETAKER_TEST_STORAGE=s3: files go to a fresh bucket on a local S3 server.
+    ...(testStorageIsS3() && !env.STORAGE_DRIVER ? await s3TestEnv() : {}),
     ...env,
   });
   const clock = new ManualClock(new Date('2026-11-21T09:00:00Z'));

@@ -1,5 +1,4 @@
-import { appendFile, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStoredFile } from '../../src/modules/job-files/file-integrity.service.ts';
 import { jpegBytes, pdfBytes, pngBytes } from '../../src/seed/demo/sample-files.ts';
@@ -12,7 +11,6 @@ describe('file integrity: verifyStoredFile and POST /api/security/file-integrity
   let w: Awaited<ReturnType<typeof jobWorld>>;
   const scan = '/api/security/file-integrity/scan';
   const uploaded: Array<{ uuid: string; id: number; key: string }> = [];
-  const onDisk = (key: string) => path.join((t.deps.files as unknown as { root: string }).root, key);
 
   beforeAll(async () => {
     t = await buildTestApp();
@@ -42,9 +40,10 @@ describe('file integrity: verifyStoredFile and POST /api/security/file-integrity
     expect(rows.every((r) => r.integrity === 'ok' && r.verified_at !== null)).toBe(true);
   });
 
-  it('detects a file tampered with on disk, and one that went missing', async () => {
-    await appendFile(onDisk(uploaded[0]!.key), Buffer.from('tampered'));
-    await rm(onDisk(uploaded[2]!.key));
+  it('detects a file tampered with in the store (local folder or S3), and one that went missing', async () => {
+    const original = await t.deps.files.get(uploaded[0]!.key);
+    await t.deps.files.putAt(uploaded[0]!.key, Readable.from([original, Buffer.from('tampered')]));
+    await t.deps.files.delete(uploaded[2]!.key);
     const direct = await verifyStoredFile(t.deps, uploaded[0]!.id);
     expect(direct?.status).toBe('mismatch');
     expect(direct?.actual).not.toBe(direct?.expected);

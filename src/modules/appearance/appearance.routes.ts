@@ -3,7 +3,9 @@
  * banner image itself with ?action=banner), set the background, upload and remove the banner.
  */
 import type { AppDeps } from '../../app-deps.ts';
+import { notFound } from '../../http/errors.ts';
 import { readUpload } from '../../http/upload.ts';
+import { sendStoredFile } from '../../http/send-file.ts';
 import { responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { AppearanceEnvelope, AppearanceQuery, UpdateAppearanceBody } from './appearance.schemas.ts';
@@ -32,8 +34,9 @@ export function appearanceRoutes(deps: AppDeps) {
         const auth = requireAuth(request);
         if (request.query.action !== 'banner') return readAppearance(deps, auth);
         const banner = await readBanner(deps, auth);
-        void reply.type(banner.mime).header('etag', `"${banner.sha256}"`).header('content-disposition', 'inline; filename="banner"');
-        return reply.send(banner.data);
+        return sendStoredFile(request, reply, deps.files, {
+          key: banner.key, sha256: banner.sha256, mime: banner.mime, disposition: 'inline; filename="banner"', missing: () => notFound('Banner'),
+        });
       },
     });
 
@@ -67,8 +70,12 @@ export function appearanceRoutes(deps: AppDeps) {
       },
       handler: async (request) => {
         const max = deps.config.uploads.bannerMaxBytes;
-        const { data } = await readUpload(request, max, `The banner must be at most ${max} bytes`);
-        return saveBanner(deps, requireAuth(request), actorOf(request), data);
+        const { file } = await readUpload(request, max, `The banner must be at most ${max} bytes`);
+        try {
+          return await saveBanner(deps, requireAuth(request), actorOf(request), file);
+        } finally {
+          await file.dispose();
+        }
       },
     });
 

@@ -6,7 +6,8 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import { sniffType } from '../../lib/sniff.ts';
+import type { SpooledFile } from '../../http/upload-spool.ts';
+import { sniffFile } from '../../lib/sniff.ts';
 import { recordActivity } from '../activity/index.ts';
 import * as repo from './appearance.repository.ts';
 import { BANNER_PATH, type AppearanceBody } from './appearance.schemas.ts';
@@ -35,15 +36,14 @@ export async function readAppearance(deps: AppDeps, auth: AuthContext): Promise<
 
 /**
  * GET /api/users/appearance?action=banner: the stored banner image.
- * @returns { data: image bytes, mime }
- * @throws 404 "Banner not found" when none is set (or its file is gone)
+ * @returns { key: storage key, mime, sha256 } (the route streams it with sendStoredFile, which
+ *   answers 404 "Banner not found" when the file is gone)
+ * @throws 404 "Banner not found" when none is set
  */
-export async function readBanner(deps: AppDeps, auth: AuthContext): Promise<{ data: Buffer; mime: string; sha256: string }> {
+export async function readBanner(deps: AppDeps, auth: AuthContext): Promise<{ key: string; mime: string; sha256: string }> {
   const row = await repo.findAppearance(deps.db, auth.userId);
   if (!row?.banner_key || !row.banner_mime || !row.banner_sha256) throw notFound('Banner');
-  const data = await deps.files.get(row.banner_key).catch(() => undefined);
-  if (!data) throw notFound('Banner');
-  return { data, mime: row.banner_mime, sha256: row.banner_sha256 };
+  return { key: row.banner_key, mime: row.banner_mime, sha256: row.banner_sha256 };
 }
 
 /**
@@ -61,15 +61,17 @@ export async function updateAppearance(deps: AppDeps, auth: AuthContext, actor: 
 }
 
 /**
- * POST /api/users/appearance/banner: stores `data` as the caller's banner, replacing (and
- * deleting) an earlier one.
- * @throws 400 "The banner must be a PNG, JPEG or WebP image" when the content is anything else
+ * POST /api/users/appearance/banner: stores the spooled upload as the caller's banner (streamed
+ * to the FileStore; the row only after the object is stored), replacing (and deleting) an
+ * earlier one.
+ * @throws 400 "The banner must be a PNG, JPEG or WebP image" when the content is anything else;
+ *   503 when the file store is down (nothing changed)
  */
-export async function saveBanner(deps: AppDeps, auth: AuthContext, actor: Actor, data: Buffer): Promise<AppearanceBody> {
-  const type = await sniffType(data);
+export async function saveBanner(deps: AppDeps, auth: AuthContext, actor: Actor, file: SpooledFile): Promise<AppearanceBody> {
+  const type = file.size > 0 ? await sniffFile(file.path) : undefined;
   if (!type || !BANNER_TYPES.has(type.mime)) throw new AppError('bad_request', 'The banner must be a PNG, JPEG or WebP image');
   const previous = await repo.findAppearance(deps.db, auth.userId);
-  const stored = await deps.files.put(data, type.ext);
+  const stored = await deps.files.putStream(file.open(), type.ext);
   const now = deps.clock.now();
   try {
     await deps.db.transaction().execute(async (trx) => {
@@ -81,10 +83,10 @@ export async function saveBanner(deps: AppDeps, auth: AuthContext, actor: Actor,
       });
     });
   } catch (err) {
-    await deps.files.delete(stored.key);
+    await deps.files.delete(stored.key).catch(() => undefined);
     throw err;
   }
-  if (previous?.banner_key) await deps.files.delete(previous.banner_key);
+  if (previous?.banner_key) await deps.files.delete(previous.banner_key).catch(() => undefined);
   return toBody(await repo.findAppearance(deps.db, auth.userId), 'Banner uploaded');
 }
 
@@ -102,6 +104,7 @@ export async function deleteBanner(deps: AppDeps, auth: AuthContext, actor: Acto
     });
     await recordActivity(trx, actor, now, { action: 'appearance.banner_delete', resourceType: 'user', resourceId: auth.userId });
   });
-  await deps.files.delete(row.banner_key);
+  // A store that is down leaves an orphan the orphan-cleanup task removes later.
+  await deps.files.delete(row.banner_key).catch(() => undefined);
   return toBody(await repo.findAppearance(deps.db, auth.userId), 'Banner removed');
 }

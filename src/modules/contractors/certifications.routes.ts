@@ -5,7 +5,9 @@
  */
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
+import { notFound } from '../../http/errors.ts';
 import { readUpload } from '../../http/upload.ts';
+import { sendStoredFile } from '../../http/send-file.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { UuidParams } from '../../http/schema-primitives.ts';
@@ -95,8 +97,12 @@ export function certificationsRoutes(deps: AppDeps) {
       },
       handler: async (request) => {
         const auth = requireAuth(request);
-        const { data } = await readUpload(request, deps.config.uploads.documentMaxBytes);
-        return ok(await attachDocument(deps, auth, actorOf(request), request.params.uuid, request.params.cert_uuid, data), 'Document uploaded');
+        const { file } = await readUpload(request, deps.config.uploads.documentMaxBytes);
+        try {
+          return ok(await attachDocument(deps, auth, actorOf(request), request.params.uuid, request.params.cert_uuid, file), 'Document uploaded');
+        } finally {
+          await file.dispose();
+        }
       },
     });
 
@@ -111,8 +117,9 @@ export function certificationsRoutes(deps: AppDeps) {
       },
       handler: async (request, reply) => {
         const doc = await readDocument(deps, requireAuth(request), request.params.uuid, request.params.cert_uuid);
-        void reply.type(doc.mime).header('content-disposition', `attachment; filename="${doc.name}"`);
-        return reply.send(doc.data);
+        return sendStoredFile(request, reply, deps.files, {
+          key: doc.key, sha256: doc.sha256, mime: doc.mime, disposition: `attachment; filename="${doc.name}"`, missing: () => notFound('Document'),
+        });
       },
     });
   };

@@ -7,11 +7,12 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { sniffType } from '../../lib/sniff.ts';
+import type { SpooledFile } from '../../http/upload-spool.ts';
+import { sniffFile } from '../../lib/sniff.ts';
 import { recordActivity } from '../activity/index.ts';
 import { readAgency } from '../../http/agency-scope.ts';
 import { toCertificationDto } from './certification-dto.ts';
-import { isoDay } from './certification-types.ts';
+import { certName, isoDay } from './certification-types.ts';
 import { DAY_MS } from '../../lib/clock.ts';
 import * as repo from './contractors.repository.ts';
 import type { CertificationDto, CreateCertificationInput } from './contractors.schemas.ts';
@@ -87,14 +88,15 @@ export async function deleteCertification(deps: AppDeps, auth: AuthContext, acto
 /**
  * POST /api/contractors/{uuid}/certifications/{cert_uuid}/document: stores the scanned
  * certificate, replacing an earlier one. The type is sniffed from the content.
- * @param data the uploaded bytes
- * @throws 400 not a PDF, JPEG or PNG (or empty), 404 contractor or certificate
+ * @param file the spooled upload (streamed to the FileStore; the row only after it is stored)
+ * @throws 400 not a PDF, JPEG or PNG (or empty), 404 contractor or certificate, 503 when the
+ *   file store is down (nothing changed)
  */
-export async function attachDocument(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, certUuid: string, data: Buffer): Promise<CertificationDto> {
+export async function attachDocument(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, certUuid: string, file: SpooledFile): Promise<CertificationDto> {
   const { row, cert } = await certOf(deps, auth, uuid, certUuid);
-  const type = data.length > 0 ? await sniffType(data) : undefined;
+  const type = file.size > 0 ? await sniffFile(file.path) : undefined;
   if (!type || !DOCUMENT_TYPES.has(type.mime)) throw new AppError('bad_request', 'The document must be a PDF, JPEG or PNG file');
-  const stored = await deps.files.put(data, type.ext);
+  const stored = await deps.files.putStream(file.open(), type.ext);
   const now = deps.clock.now();
   try {
     await deps.db.transaction().execute(async (trx) => {
@@ -105,19 +107,22 @@ export async function attachDocument(deps: AppDeps, auth: AuthContext, actor: Ac
       });
     });
   } catch (err) {
-    await deps.files.delete(stored.key);
+    await deps.files.delete(stored.key).catch(() => undefined);
     throw err;
   }
-  if (cert.file_key) await deps.files.delete(cert.file_key);
+  if (cert.file_key) await deps.files.delete(cert.file_key).catch(() => undefined);
   return toCertificationDto((await repo.findCertification(deps.db, row.id, certUuid))!, now);
 }
 
-/** GET .../document: the stored document and its type. @throws 404 when none */
-export async function readDocument(deps: AppDeps, auth: AuthContext, uuid: string, certUuid: string): Promise<{ data: Buffer; mime: string; name: string }> {
+/**
+ * GET .../document: the stored document's key, SHA-256, type and download name (the route
+ * streams it with sendStoredFile). @throws 404 when none
+ */
+export async function readDocument(deps: AppDeps, auth: AuthContext, uuid: string, certUuid: string): Promise<{ key: string; sha256: string; mime: string; name: string }> {
   const { cert } = await certOf(deps, auth, uuid, certUuid);
   if (!cert.file_key || !cert.file_mime) throw notFound('Document');
   const ext = cert.file_key.split('.').pop() ?? 'bin';
-  return { data: await deps.files.get(cert.file_key), mime: cert.file_mime, name: `${cert.cert_type}-${cert.reference.replace(/[^A-Za-z0-9-]/g, '_')}.${ext}` };
+  return { key: cert.file_key, sha256: (cert.file_sha256 ?? '').trim(), mime: cert.file_mime, name: `${cert.cert_type}-${cert.reference.replace(/[^A-Za-z0-9-]/g, '_')}.${ext}` };
 }
 
 /**

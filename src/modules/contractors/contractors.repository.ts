@@ -136,7 +136,7 @@ const CERT_COLUMNS = [
   'cc.id', 'cc.uuid', 'cc.agency_id', 'cc.contractor_id', 'c.uuid as contractor_uuid', 'c.company_name', 'cc.cert_type', 'cc.reference',
   sql<string | null>`to_char(cc.issued_on, 'YYYY-MM-DD')`.as('issued_on'),
   sql<string>`to_char(cc.expires_on, 'YYYY-MM-DD')`.as('expires_on'),
-  'cc.file_key', 'cc.file_mime', 'cc.created_at',
+  'cc.file_key', 'cc.file_mime', 'cc.file_sha256', 'cc.created_at',
 ] as const;
 
 function certBase(db: DbOrTrx) {

@@ -5,7 +5,8 @@
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
-import { sha256Hex } from '../../lib/crypto.ts';
+import type { PeriodicTask } from '../../events/index.ts';
+import { FileMissingError, hashStream } from '../../storage/file-store.ts';
 import { recordActivity } from '../activity/index.ts';
 import * as repo from './job-files.repository.ts';
 import type { ScanInput, ScanReportDto } from './job-files.schemas.ts';
@@ -18,9 +19,11 @@ export interface VerifyResult {
 }
 
 /**
- * Re-reads one stored file and compares its SHA-256 with the recorded one; records the outcome.
+ * Re-reads one stored file (streamed, on either backend) and compares its SHA-256 with the
+ * recorded one; records the outcome.
  * @param fileId job_files.id
  * @returns the outcome, or undefined when no such record exists
+ * @throws 503 (StorageUnavailableError) when the store is down: nothing is recorded
  */
 export async function verifyStoredFile(deps: AppDeps, fileId: number): Promise<VerifyResult | undefined> {
   const row = await repo.findStoredFile(deps.db, fileId);
@@ -28,8 +31,9 @@ export async function verifyStoredFile(deps: AppDeps, fileId: number): Promise<V
   const expected = row.sha256.trim();
   let actual: string | null = null;
   try {
-    actual = sha256Hex(await deps.files.get(row.storage_key));
-  } catch {
+    actual = (await hashStream(await deps.files.open(row.storage_key))).sha256;
+  } catch (err) {
+    if (!(err instanceof FileMissingError)) throw err;
     actual = null;
   }
   const status = actual === null ? 'missing' : actual === expected ? 'ok' : 'mismatch';
@@ -47,6 +51,26 @@ const BATCH = 200;
  */
 export async function scanFiles(deps: AppDeps, auth: AuthContext, actor: Actor, input: ScanInput): Promise<ScanReportDto> {
   const agencyId = isSysOps(auth) ? null : (auth.agencyId ?? -1);
+  const report = await scanScope(deps, agencyId, input);
+  await recordScan(deps, actor, agencyId, report);
+  return report;
+}
+
+/**
+ * Periodic task `storage.file_integrity_scan` (daily, 03:30 UTC, once per cluster through the
+ * scheduler): verifies every stored job file on the configured backend and writes one activity
+ * entry (user "system") with the counts. Idempotent: a re-run re-verifies and records again.
+ */
+export const fileIntegrityScanTask: PeriodicTask = {
+  name: 'storage.file_integrity_scan',
+  cron: '30 3 * * *',
+  async run(deps) {
+    const report = await scanScope(deps, null, {});
+    await recordScan(deps, { auth: null, ip: '127.0.0.1' }, null, report, 'system');
+  },
+};
+
+async function scanScope(deps: AppDeps, agencyId: number | null, input: ScanInput): Promise<ScanReportDto> {
   const onePage = input.limit !== undefined;
   let offset = input.offset ?? 0;
   const report: ScanReportDto = {
@@ -77,14 +101,18 @@ export async function scanFiles(deps: AppDeps, auth: AuthContext, actor: Actor, 
     }
     if (rows.length < limit) break;
   }
+  return report;
+}
+
+async function recordScan(deps: AppDeps, actor: Actor, agencyId: number | null, report: ScanReportDto, userName?: string): Promise<void> {
   await recordActivity(deps.db, actor, deps.clock.now(), {
     action: 'file_integrity.scan',
     resourceType: 'job_file',
     agencyId,
+    ...(userName ? { userName } : {}),
     details: {
       scanned: report.scanned, ok: report.ok, mismatched: report.mismatched, missing: report.missing,
       problems: report.problems.slice(0, 50).map((p) => p.file_uuid),
     },
   });
-  return report;
 }

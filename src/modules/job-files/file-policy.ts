@@ -9,7 +9,8 @@
  * control characters (stored as text/plain, always downloaded as an attachment).
  * Photos: JPEG, PNG, WebP, HEIC/HEIF.
  */
-import { sniffType } from '../../lib/sniff.ts';
+import type { Readable } from 'node:stream';
+import { sniffFile } from '../../lib/sniff.ts';
 
 export type FileKind = 'document' | 'photo';
 
@@ -58,13 +59,33 @@ export function isPlainText(data: Buffer): boolean {
   return !/[\u0000-\u0008\u000B\u000E-\u001F\u007F]/.test(text);
 }
 
+/** Like isPlainText, over a stream read chunk by chunk (never the whole file in memory). */
+export async function isPlainTextStream(body: Readable): Promise<boolean> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for await (const chunk of body) {
+      // eslint-disable-next-line no-control-regex
+      if (/[\u0000-\u0008\u000B\u000E-\u001F\u007F]/.test(decoder.decode(chunk as Buffer, { stream: true }))) {
+        body.destroy();
+        return false;
+      }
+    }
+    decoder.decode();
+    return true;
+  } catch {
+    body.destroy();
+    return false;
+  }
+}
+
 /**
  * The stored type of an upload, decided from its content.
+ * @param file the spooled upload: its path (sniffed) and a stream of it (plain-text check)
  * @param filename the sanitised client name (only used to choose among legacy Office types)
  * @returns the accepted mime and extension, or undefined when the content is not allowed
  */
-export async function acceptedType(kind: FileKind, data: Buffer, filename: string): Promise<AcceptedType | undefined> {
-  const sniffed = await sniffType(data);
+export async function acceptedType(kind: FileKind, file: { path: string; open(): Readable }, filename: string): Promise<AcceptedType | undefined> {
+  const sniffed = await sniffFile(file.path);
   if (kind === 'photo') {
     if (!sniffed) return undefined;
     const mime = PHOTO_TYPES[sniffed.ext];
@@ -72,7 +93,7 @@ export async function acceptedType(kind: FileKind, data: Buffer, filename: strin
     // HEIF brands (mif1, msf1) keep the mime file-type reports (image/heif...).
     return { mime: sniffed.ext === 'heic' ? sniffed.mime : mime, ext: sniffed.ext };
   }
-  if (!sniffed) return isPlainText(data) ? { mime: 'text/plain; charset=utf-8', ext: 'txt' } : undefined;
+  if (!sniffed) return (await isPlainTextStream(file.open())) ? { mime: 'text/plain; charset=utf-8', ext: 'txt' } : undefined;
   if (sniffed.ext === 'cfb') {
     const ext = /\.([a-z]+)$/i.exec(filename)?.[1]?.toLowerCase() ?? '';
     const mime = LEGACY_OFFICE[ext];

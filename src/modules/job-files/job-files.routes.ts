@@ -11,7 +11,9 @@ import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { ACCEPTED_TEXT, contentDisposition, type FileKind } from './file-policy.ts';
 import { FileParams, JobFile, JobParams, ListFilesQuery } from './job-files.schemas.ts';
 import { deleteJobFile, downloadJobFile, listJobFiles, maxBytes, uploadJobFile } from './job-files.service.ts';
+import { notFound } from '../../http/errors.ts';
 import { readUpload } from '../../http/upload.ts';
+import { sendStoredFile } from '../../http/send-file.ts';
 
 const KINDS: Array<{ kind: FileKind; path: string; one: string; permission: string }> = [
   { kind: 'document', path: 'documents', one: 'Document', permission: 'api.jobs.documents.manage' },
@@ -58,9 +60,13 @@ export function jobFilesRoutes(deps: AppDeps) {
         handler: async (request, reply) => {
           const auth = requireAuth(request);
           const upload = await readUpload(request, limit);
-          const file = await uploadJobFile(deps, auth, actorOf(request), request.params.uuid, kind, upload);
-          void reply.status(201);
-          return ok(file, `${one} uploaded`);
+          try {
+            const file = await uploadJobFile(deps, auth, actorOf(request), request.params.uuid, kind, upload);
+            void reply.status(201);
+            return ok(file, `${one} uploaded`);
+          } finally {
+            await upload.file.dispose();
+          }
         },
       });
 
@@ -72,20 +78,23 @@ export function jobFilesRoutes(deps: AppDeps) {
           summary: `Download a ${one.toLowerCase()}`,
           description:
             'The stored bytes with the stored content type, Content-Disposition (attachment for documents, inline for ' +
-            'photos) with the sanitised name, ETag and Repr-Digest carrying the recorded SHA-256.',
+            'photos) with the sanitised name, ETag and Repr-Digest carrying the recorded SHA-256. Streams the bytes; ' +
+            'a single `Range: bytes=` answers 206 with Content-Range (416 when unsatisfiable); If-None-Match answers 304; ' +
+            'with S3_PRESIGN_TTL_S set on an S3 store, 302 to a short-lived presigned URL. 503 when the file store is down.',
           params: FileParams,
-          response: responses(Type.String({ format: 'binary', description: 'the file content' }), [400, 401, 403, 404, 429]),
+          response: responses(Type.String({ format: 'binary', description: 'the file content' }), [400, 401, 403, 404, 429, 503]),
         },
         handler: async (request, reply) => {
           const { uuid, file_uuid } = request.params;
-          const { file, data, downloadName } = await downloadJobFile(deps, requireAuth(request), uuid, kind, file_uuid);
+          const { file, key, downloadName } = await downloadJobFile(deps, requireAuth(request), uuid, kind, file_uuid);
           void reply
-            .type(file.mime)
-            .header('content-disposition', contentDisposition(kind === 'photo' ? 'inline' : 'attachment', downloadName))
-            .header('etag', `"${file.sha256}"`)
             .header('repr-digest', `sha-256=:${Buffer.from(file.sha256, 'hex').toString('base64')}:`)
             .header('content-security-policy', "default-src 'none'; sandbox");
-          return reply.send(data);
+          return sendStoredFile(request, reply, deps.files, {
+            key, sha256: file.sha256, mime: file.mime,
+            disposition: contentDisposition(kind === 'photo' ? 'inline' : 'attachment', downloadName),
+            missing: () => notFound(one),
+          });
         },
       });
 

@@ -75,11 +75,12 @@ function parseInternal(raw: string | undefined, staff: boolean): boolean {
 
 /**
  * POST /api/jobs/{uuid}/documents|photos: stores an upload.
- * @param upload bytes (already limited to maxBytes by the multipart reader), client name and
+ * @param upload the spooled file (already limited to maxBytes by the multipart reader), client name and
  *   the text fields (description up to 500 characters; internal 'true'|'false', staff only)
  * @returns the stored file as JobFileDto
  * @throws 404 "Job not found", 400 for an empty file, an unknown field, a bad description or
- *   internal flag, or content that is not of the kind; 413 above the kind's limit
+ *   internal flag, or content that is not of the kind; 413 above the kind's limit; 503 when the
+ *   file store is down (no row written)
  */
 export async function uploadJobFile(deps: AppDeps, auth: AuthContext, actor: Actor, jobUuid: string, kind: FileKind, upload: Upload): Promise<JobFileDto> {
   const { job, staff } = await findVisibleJob(deps.db, auth, jobUuid);
@@ -89,13 +90,14 @@ export async function uploadJobFile(deps: AppDeps, auth: AuthContext, actor: Act
   const description = upload.fields.description?.trim() || null;
   if (description !== null && description.length > 500) throw invalidParam('description');
   const internal = parseInternal(upload.fields.internal, staff);
-  if (upload.data.length === 0) throw invalidParam('file');
-  if (upload.data.length > maxBytes(deps, kind)) throw new AppError('payload_too_large');
+  if (upload.file.size === 0) throw invalidParam('file');
+  if (upload.file.size > maxBytes(deps, kind)) throw new AppError('payload_too_large');
   const filename = sanitiseFilename(upload.filename, LABEL[kind].one.toLowerCase());
-  const type = await acceptedType(kind, upload.data, filename);
+  const type = await acceptedType(kind, upload.file, filename);
   if (!type) throw new AppError('bad_request', `Unsupported file type: ${LABEL[kind].path} must be ${ACCEPTED_TEXT[kind]}`);
 
-  const stored = await deps.files.put(upload.data, type.ext);
+  // The object first, the row after: a store that is down answers 503 and nothing is recorded.
+  const stored = await deps.files.putStream(upload.file.open(), type.ext);
   const now = deps.clock.now();
   const uuid = newUuid();
   try {
@@ -139,23 +141,21 @@ export async function uploadJobFile(deps: AppDeps, auth: AuthContext, actor: Act
 }
 
 /**
- * GET /api/jobs/{uuid}/documents|photos/{file_uuid}: the stored bytes and their record.
- * @returns { file: JobFileDto, data: Buffer, downloadName } where downloadName ends in the
+ * GET /api/jobs/{uuid}/documents|photos/{file_uuid}: the record of a downloadable file (the
+ * route streams the bytes with sendStoredFile).
+ * @returns { file: JobFileDto, key: storage key, downloadName } where downloadName ends in the
  *   stored type's extension
  * @throws 404 "Job not found" / "Document not found" / "Photo not found" (deleted, internal for
- *   a tenant or contractor, or of another job); 500 when the bytes are gone from the store
+ *   a tenant or contractor, or of another job)
  */
 export async function downloadJobFile(deps: AppDeps, auth: AuthContext, jobUuid: string, kind: FileKind, fileUuid: string) {
   const { job, staff } = await findVisibleJob(deps.db, auth, jobUuid);
   const row = await repo.findFile(deps.db, job.id, kind, fileUuid, staff);
   if (!row) throw notFound(LABEL[kind].one);
-  const data = await deps.files.get(row.storage_key).catch(() => {
-    throw new AppError('internal');
-  });
   const exts = row.ext === 'jpg' ? ['jpg', 'jpeg'] : [row.ext];
   const lower = row.original_filename.toLowerCase();
   const downloadName = exts.some((e) => lower.endsWith(`.${e}`)) ? row.original_filename : `${row.original_filename}.${row.ext}`;
-  return { file: toFileDto(row), data, downloadName };
+  return { file: toFileDto(row), key: row.storage_key, downloadName };
 }
 
 /**

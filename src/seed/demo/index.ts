@@ -2,11 +2,10 @@
  * Entry point of the demo data set (issue "Foundation" item 4, API.md "demo data"); the generator
  * lives beside this file (base.ts and the per-area steps in steps.ts). See docs/demo-data.md.
  */
-import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
-import { LocalFileStore } from '../../storage/file-store.ts';
+import { createFileStore } from '../../storage/index.ts';
 import { loadDemoData } from './load.ts';
 
 export interface DemoResult {
@@ -37,7 +36,7 @@ export async function loadDemoIfEmpty(
   const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   const anyAgency = await db.selectFrom('agencies').select('id').limit(1).executeTakeFirst();
   if (anyUser || anyAgency) return { loaded: false };
-  const files = new LocalFileStore(path.join(config.dataDir, 'files'));
+  const files = createFileStore(config);
   const accounts = await loadDemoData(db, { seed: config.demo.seed, password: config.demo.password, now: startOfUtcDay(now), log, files });
   return { loaded: true, accounts };
 }

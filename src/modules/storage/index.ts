@@ -1,0 +1,15 @@
+/**
+ * The storage module's public door (docs/operations.md "File storage"): the orphan-cleanup
+ * periodic task, the local-to-S3 migration and the `caretaker storage` command. The FileStore
+ * itself lives in src/storage/.
+ */
+import type { PeriodicTask } from '../../events/handlers.ts';
+import { fileIntegrityScanTask } from '../job-files/file-integrity.service.ts';
+import { orphanCleanupTask } from './orphans.ts';
+
+export { removeOrphans, orphanCleanupTask } from './orphans.ts';
+export { migrateFiles, type MigrateReport } from './migrate.ts';
+export { storageCommand, STORAGE_USAGE } from './cli.ts';
+
+/** The periodic tasks of file storage: integrity scan (daily) and orphan cleanup (hourly). */
+export const periodicTasks: PeriodicTask[] = [fileIntegrityScanTask, orphanCleanupTask];
