@@ -41,9 +41,9 @@ import { addressesRoutes } from './modules/addresses/index.ts';
 import { tenantsRoutes } from './modules/tenants/index.ts';
 import { contractorsRoutes } from './modules/contractors/index.ts';
 import { gdprRoutes } from './modules/gdpr/index.ts';
-import { platformRoutes } from './modules/platform/index.ts';
+import { outboxLag, platformRoutes, queueFigures } from './modules/platform/index.ts';
 import { webhooksRoutes } from './modules/webhooks/index.ts';
-import { slaRoutes } from './modules/sla/index.ts';
+import { slaRoutes } from './modules/sla-reports/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { analyticsRoutes } from './modules/analytics/index.ts';
 import { searchRoutes } from './modules/search/index.ts';
@@ -139,7 +139,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       recordActivity(deps.db, { auth, ip }, at, { action: 'authorization.deny', resourceType: 'route', details }),
     blacklist,
   });
-  registerMetrics(app, deps);
+  registerMetrics(app, deps, { queueFigures: () => queueFigures(deps.db), outboxLag: () => outboxLag(deps.db) });
 
   const modules: Array<(app: App) => Promise<void>> = [
     authRoutes(deps),

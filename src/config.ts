@@ -2,9 +2,10 @@
  * Configuration from environment variables (API.md "Further decisions"), parsed once at start
  * into a frozen, typed object. A bad value stops the process with a message naming the variable.
  */
+import { ConfigError } from './config-error.ts';
 import path from 'node:path';
-import { loadPushConfig, type PushConfig } from './modules/push/push.config.ts';
-import { loadWebhooksConfig, type WebhooksConfig } from './modules/webhooks/webhooks.config.ts';
+import { loadPushConfig, type PushConfig } from './modules/push/index.ts';
+import { loadWebhooksConfig, type WebhooksConfig } from './modules/webhooks/index.ts';
 
 export interface Config {
   /** TCP port to listen on (default 3000). */
@@ -130,16 +131,7 @@ export interface Config {
   };
 }
 
-/** Raised for a bad environment variable; the message names it. */
-export class ConfigError extends Error {
-  readonly variable: string;
-
-  constructor(variable: string, detail: string) {
-    super(`Invalid configuration: ${variable} ${detail}`);
-    this.variable = variable;
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError } from './config-error.ts';
 
 type Env = Record<string, string | undefined>;
 

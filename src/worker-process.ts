@@ -8,7 +8,7 @@ import closeWithGrace from 'close-with-grace';
 import { backgroundHandlers, periodicTasks } from './background.ts';
 import type { Config } from './config.ts';
 import { startBackgroundWorker, type BackgroundWorker } from './events/worker.ts';
-import { jsonLineLogger } from './modules/mail/mailer.ts';
+import { jsonLineLogger } from './modules/mail/index.ts';
 import { openRuntime } from './runtime.ts';
 
 /**

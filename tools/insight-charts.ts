@@ -19,7 +19,7 @@ interface Row { period: string; group: { key: string; label: string }; created: 
 async function get(token: string, url: string): Promise<Row[]> {
   const res = await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${token}` } });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()).data as Row[];
+  return ((await res.json()) as { data: Row[] }).data;
 }
 
 /** A grouped bar chart: one group per category, one bar per series. */
@@ -63,7 +63,7 @@ function png(name: string, svg: string): void {
 }
 
 const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
-const token = (await login.json()).token as string;
+const token = ((await login.json()) as { token: string }).token;
 const today = new Date().toISOString().slice(0, 10);
 const from = new Date(Date.now() - 182 * 86_400_000).toISOString().slice(0, 10);
 

@@ -10,6 +10,7 @@ import { invalidParam } from './errors.ts';
 
 /** A NUL, or a high surrogate not followed by a low one, or a low one without a high one before. */
 // No `u` flag: the expression works on UTF-16 code units, where a lone surrogate is visible.
+// eslint-disable-next-line no-control-regex -- the point is to find NUL and lone surrogates in input
 const BAD_TEXT_RE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** True when a string holds a NUL or a lone surrogate. */

@@ -18,7 +18,14 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../app-deps.ts';
 import type { App } from './route-types.ts';
 import { responses } from './envelope.ts';
-import { outboxLag, queueFigures } from '../modules/platform/index.ts';
+
+/** What the background-work gauges read, handed in by the composition root (src/modules/platform). */
+export interface BackgroundFigures {
+  /** Jobs per queue and state, and the oldest waiting age in seconds. */
+  queueFigures(): Promise<Array<{ name: string; counts: Record<string, number> & { created: number; retry: number; failed: number }; oldest_waiting_s: number | null }>>;
+  /** Committed events not yet relayed, and the age of the oldest in seconds. */
+  outboxLag(): Promise<{ unpublished: number; lag_s: number }>;
+}
 
 /**
  * Background-work gauges (docs/events.md), read from the database at scrape time:
@@ -26,14 +33,14 @@ import { outboxLag, queueFigures } from '../modules/platform/index.ts';
  * for good), caretaker_queue_oldest_waiting_seconds{queue}, caretaker_outbox_unpublished and
  * caretaker_event_lag_seconds (age of the oldest committed event not yet relayed).
  */
-function registerQueueGauges(register: Registry, deps: AppDeps): void {
-  let pending: Promise<Awaited<ReturnType<typeof queueFigures>>> | undefined;
+function registerQueueGauges(register: Registry, background: BackgroundFigures): void {
+  let pending: Promise<Awaited<ReturnType<BackgroundFigures['queueFigures']>>> | undefined;
   // One read per scrape serves the three per-queue gauges.
   const figures = () => {
-    pending ??= queueFigures(deps.db).finally(() => setTimeout(() => (pending = undefined), 0));
+    pending ??= background.queueFigures().finally(() => setTimeout(() => (pending = undefined), 0));
     return pending;
   };
-  const perQueue = (name: string, help: string, pick: (q: Awaited<ReturnType<typeof queueFigures>>[number]) => number) =>
+  const perQueue = (name: string, help: string, pick: (q: Awaited<ReturnType<BackgroundFigures['queueFigures']>>[number]) => number) =>
     new Gauge({
       name,
       help,
@@ -49,7 +56,7 @@ function registerQueueGauges(register: Registry, deps: AppDeps): void {
   perQueue('caretaker_queue_oldest_waiting_seconds', 'Age of the oldest runnable job per queue', (q) => q.oldest_waiting_s ?? 0);
   let lag: Promise<{ unpublished: number; lag_s: number }> | undefined;
   const readLag = () => {
-    lag ??= outboxLag(deps.db).finally(() => setTimeout(() => (lag = undefined), 0));
+    lag ??= background.outboxLag().finally(() => setTimeout(() => (lag = undefined), 0));
     return lag;
   };
   new Gauge({
@@ -82,7 +89,7 @@ interface Children {
  * Registers the metrics: the onResponse counting hook (on the root instance, so it sees every
  * route) and the GET /api/system/metrics route.
  */
-export function registerMetrics(app: App, deps: AppDeps): void {
+export function registerMetrics(app: App, deps: AppDeps, background?: BackgroundFigures): void {
   const register = new Registry();
   collectDefaultMetrics({ register, prefix: 'caretaker_' });
   const requests = new Counter({
@@ -126,7 +133,7 @@ export function registerMetrics(app: App, deps: AppDeps): void {
     },
   });
 
-  registerQueueGauges(register, deps);
+  if (background) registerQueueGauges(register, background);
 
   const children = new Map<string, Children>();
   app.addHook('onResponse', (request, reply, done) => {

@@ -9,5 +9,3 @@ export const Pagination = {
 export const PaginationQuery = Type.Object(Pagination, { additionalProperties: false });
 export type PaginationQuery = Static<typeof PaginationQuery>;
 
-/** Re-exported for the list schemas that take a date filter (years 1900 to 2999: src/lib/dates.ts). */
-export { IsoDate } from './schema-primitives.ts';

@@ -4,3 +4,4 @@
  * (docs/architecture.md, module rule).
  */
 export { COUNT_CAP, listActivity, recordActivity, type ActivityInput, type ActivityFilter } from './activity.repository.ts';
+export { type DbOrTrx } from './activity.repository.ts';

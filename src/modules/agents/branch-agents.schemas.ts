@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
-import { UserStatus } from '../users/user-status.ts';
+import { UserStatus } from '../users/index.ts';
 
 const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 const BRANCH_UUID = "a branch of the caller's agency; only for callers holding api.admin.branches.manage (SysOps: any). Default: the caller's own branch";

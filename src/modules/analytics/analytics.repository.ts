@@ -4,7 +4,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
-import { visibleTo, type JobScope } from '../jobs/job-visibility.ts';
+import { visibleTo, type JobScope } from '../jobs/index.ts';
 
 export type Interval = 'week' | 'month';
 export type GroupBy = 'none' | 'branch' | 'trade' | 'contractor' | 'job_type' | 'priority';

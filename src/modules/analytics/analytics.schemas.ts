@@ -1,6 +1,7 @@
 /** Schemas of GET /api/analytics/jobs (docs/insight.md "Analytics"). */
 import { Type, type Static } from 'typebox';
-import { IsoDate, Pagination } from '../../http/pagination.ts';
+import { Pagination } from '../../http/pagination.ts';
+import { IsoDate } from '../../http/schema-primitives.ts';
 
 export const AnalyticsQuery = Type.Object(
   {

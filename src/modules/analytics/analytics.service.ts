@@ -6,8 +6,8 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { invalidParam } from '../../http/errors.ts';
-import { addDays, daysBetween, londonToUtc } from '../calendar/london-time.ts';
-import { jobScope } from '../jobs/job-visibility.ts';
+import { addDays, daysBetween, londonToUtc } from '../../lib/london-time.ts';
+import { jobScope } from '../jobs/index.ts';
 import * as repo from './analytics.repository.ts';
 import type { AnalyticsQueryInput, AnalyticsRowDto } from './analytics.schemas.ts';
 

@@ -11,7 +11,7 @@ import { jobScope, type JobScope } from '../jobs/index.ts';
 import { weatherBlocks } from '../weather/index.ts';
 import * as repo from './calendar.repository.ts';
 import type { CalendarEntryDto, CalendarQueryInput } from './calendar.schemas.ts';
-import { addDays, daysBetween, londonDate, londonTime, londonToUtc } from './london-time.ts';
+import { addDays, daysBetween, londonDate, londonTime, londonToUtc } from '../../lib/london-time.ts';
 
 /** Longest range of one calendar read, in days (inclusive of both ends). */
 export const MAX_RANGE_DAYS = 366;

@@ -4,4 +4,3 @@
  * (docs/architecture.md, module rule).
  */
 export { calendarRoutes } from './calendar.routes.ts';
-export { addDays, londonDate, londonToUtc } from './london-time.ts';

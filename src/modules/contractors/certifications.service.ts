@@ -12,7 +12,7 @@ import { sniffFile } from '../../lib/sniff.ts';
 import { recordActivity } from '../activity/index.ts';
 import { readAgency } from '../../http/agency-scope.ts';
 import { toCertificationDto } from './certification-dto.ts';
-import { certName, isoDay } from './certification-types.ts';
+import { isoDay } from './certification-types.ts';
 import { DAY_MS } from '../../lib/clock.ts';
 import * as repo from './contractors.repository.ts';
 import type { CertificationDto, CreateCertificationInput } from './contractors.schemas.ts';

@@ -8,3 +8,5 @@ export { REQUIRED_CERTIFICATES } from './certification-types.ts';
 export { assertContractorAssignable } from './eligibility.ts';
 export { findContractorRef } from './contractors.repository.ts';
 export { certificateExpiryTask, scanExpiringCertificates, CERTIFICATE_WARNING_DAYS } from './certificate-expiry.task.ts';
+export { findVisibleTrade } from './trades.repository.ts';
+export { listExpiring } from './certifications.service.ts';

@@ -7,7 +7,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { DbOrTrx } from '../../db/types.ts';
-import { visibleTo, type JobScope } from '../jobs/job-visibility.ts';
+import { visibleTo, type JobScope } from '../jobs/index.ts';
 
 /** Instants bounding the dashboard's windows (London days, Monday-based week). */
 export interface DashboardWindows {

@@ -12,7 +12,7 @@
  */
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import type { JobScope } from '../jobs/job-visibility.ts';
+import type { JobScope } from '../jobs/index.ts';
 import type { DashboardWindows } from './dashboard.repository.ts';
 import type { DashboardDto } from './dashboard.schemas.ts';
 

@@ -6,8 +6,8 @@
  */
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import { addDays, londonDate, londonToUtc } from '../calendar/london-time.ts';
-import { jobScope } from '../jobs/job-visibility.ts';
+import { addDays, londonDate, londonToUtc } from '../../lib/london-time.ts';
+import { jobScope } from '../jobs/index.ts';
 import * as repo from './dashboard.repository.ts';
 import type { DashboardDto } from './dashboard.schemas.ts';
 import { DASHBOARD_SECTIONS } from './dashboard.sections.ts';

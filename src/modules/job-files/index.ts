@@ -5,3 +5,4 @@
  */
 export { jobFilesRoutes } from './job-files.routes.ts';
 export { fileIntegrityRoutes } from './file-integrity.routes.ts';
+export { fileIntegrityScanTask } from './file-integrity.service.ts';

@@ -15,7 +15,7 @@ import { emitEvent } from '../../events/index.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
 import { jobScope } from './job-visibility.ts';
 import { placeJob } from './job-placement.ts';
-import { findVisibleTrade } from '../contractors/trades.repository.ts';
+import { findVisibleTrade } from '../contractors/index.ts';
 import * as repo from './jobs.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';

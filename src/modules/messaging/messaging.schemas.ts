@@ -1,6 +1,7 @@
 /** Schemas of the delivery log and the notification preferences (docs/messaging.md). */
 import { Type, type Static } from 'typebox';
-import { IsoDate, Pagination } from '../../http/pagination.ts';
+import { Pagination } from '../../http/pagination.ts';
+import { IsoDate } from '../../http/schema-primitives.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
 /** Text without NUL characters (PostgreSQL text cannot hold them). */

@@ -6,7 +6,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { invalidParam } from '../../http/errors.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import * as repo from './messaging.repository.ts';
 import type { PreferenceDto, SavePreferencesInput } from './messaging.schemas.ts';
 import { MESSAGE_KINDS, type Audience } from './template-catalogue.ts';

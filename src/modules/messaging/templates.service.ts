@@ -8,7 +8,7 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { toIso } from '../../lib/clock.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import { writeAgency } from '../../http/agency-scope.ts';
 import { renderTemplate, validateTemplate, type Rendered } from './render.ts';
 import { CHANNELS, MESSAGE_KINDS, PARTS, parseTemplateId, templateId, type Channel, type MessageKind, type TemplateContent } from './template-catalogue.ts';

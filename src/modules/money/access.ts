@@ -8,7 +8,7 @@ import type { ExpressionBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { forbidden } from '../../http/errors.ts';
-import { jobScope } from '../jobs/job-visibility.ts';
+import { jobScope } from '../jobs/index.ts';
 
 export type MoneyScope =
   | { kind: 'all' }

@@ -26,3 +26,9 @@ export const handlers: EventHandler[] = [];
 export const periodicTasks: PeriodicTask[] = [overdueTask];
 
 export { markOverdueInvoices } from './settlement.service.ts';
+export { computeLines } from './lines.ts';
+export { type LineInputDto } from './money.schemas.ts';
+export { addDays, isoDate } from './vat.ts';
+/** The invoice and line repositories, for the demo data step (src/seed/demo/money.ts) only. */
+export * as invoicesRepo from './invoices.repository.ts';
+export * as linesRepo from './lines.repository.ts';

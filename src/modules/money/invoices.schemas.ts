@@ -1,6 +1,7 @@
 /** Schemas of the invoice, credit-note, payment and export endpoints (docs/money.md "Invoices"). */
 import { Type, type Static } from 'typebox';
-import { IsoDate, Pagination } from '../../http/pagination.ts';
+import { Pagination } from '../../http/pagination.ts';
+import { IsoDate } from '../../http/schema-primitives.ts';
 import { Line, LinesBody, Nullable, Pence, Uuid, csrf_token } from './money.schemas.ts';
 
 export const INVOICE_STATUSES = ['draft', 'issued', 'part_paid', 'paid', 'overdue', 'void'] as const;

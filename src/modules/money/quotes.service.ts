@@ -11,9 +11,9 @@ import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.t
 import { toIso, toIsoOrNull } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { emitEvent } from '../../events/index.ts';
-import { recordActivity, type DbOrTrx } from '../activity/activity.repository.ts';
-import { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from '../jobs/job-rules.ts';
-import { STATUS, STATUS_NAMES } from '../jobs/lifecycle.ts';
+import { recordActivity, type DbOrTrx } from '../activity/index.ts';
+import { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from '../jobs/index.ts';
+import { STATUS, STATUS_NAMES } from '../jobs/index.ts';
 import { moneyScope } from './access.ts';
 import { computeLines } from './lines.ts';
 import * as lrepo from './lines.repository.ts';

@@ -10,7 +10,7 @@ import { invalidParam, notFound } from '../../http/errors.ts';
 import { toIso } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import type { DbOrTrx } from '../../db/types.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import { writeAgency } from '../../http/agency-scope.ts';
 import * as repo from './notices.repository.ts';
 import type { CreateNoticeInput, CurrentNoticeDto, CurrentNoticesQuery, ListNoticesQuery, NoticeDto, UpdateNoticeInput } from './notices.schemas.ts';

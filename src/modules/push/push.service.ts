@@ -5,7 +5,7 @@
  * is deleted, with an activity entry, and reported as `removed`.
  */
 import type { AppDeps } from '../../app-deps.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import { openApns } from './apns.ts';
 import { openFcm } from './fcm.ts';
 import type { PushMessage, PushResult } from './index.ts';

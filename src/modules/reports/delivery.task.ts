@@ -9,7 +9,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { PeriodicTask } from '../../events/handlers.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
-import { londonDate } from '../calendar/london-time.ts';
+import { londonDate } from '../../lib/london-time.ts';
 import { findReport } from './reports.catalogue.ts';
 import { CONTENT_TYPES, renderToBuffer } from './reports.render.ts';
 import * as repo from './subscriptions.repository.ts';

@@ -1,7 +1,7 @@
 /** SQL of the aggregate reports and of report subscriptions (docs/insight.md "Reports"). */
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
-import { visibleTo, type JobScope } from '../jobs/job-visibility.ts';
+import { visibleTo, type JobScope } from '../jobs/index.ts';
 
 /**
  * Per contractor of the agency (null: every agency): its visible jobs created in [from, to):

@@ -10,7 +10,7 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { invalidParam, notFound } from '../../http/errors.ts';
 import { toIso, toIsoOrNull } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import { findReport } from './reports.catalogue.ts';
 import * as repo from './subscriptions.repository.ts';
 import type { CreateSubscriptionInput, SubscriptionDto, UpdateSubscriptionInput } from './subscriptions.schemas.ts';

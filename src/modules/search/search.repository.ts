@@ -6,7 +6,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
-import { visibleTo, type JobScope } from '../jobs/job-visibility.ts';
+import { visibleTo, type JobScope } from '../jobs/index.ts';
 
 /** The normalised query: text as typed, its space-less lower-case form (postcodes, references). */
 export interface SearchTerms {

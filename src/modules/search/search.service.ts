@@ -7,7 +7,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { invalidParam } from '../../http/errors.ts';
-import { jobScope } from '../jobs/job-visibility.ts';
+import { jobScope } from '../jobs/index.ts';
 import { excerpt, highlight } from './highlight.ts';
 import * as repo from './search.repository.ts';
 import type { SearchHitDto, SearchQueryInput, SearchType } from './search.schemas.ts';

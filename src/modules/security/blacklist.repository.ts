@@ -1,7 +1,7 @@
 /** SQL of the security blacklist (table security_blacklist). No rules here. */
 import type { Insertable } from 'kysely';
 import type { SecurityBlacklistTable } from '../../db/schema.ts';
-import type { DbOrTrx } from '../activity/activity.repository.ts';
+import type { DbOrTrx } from '../activity/index.ts';
 
 function base(db: DbOrTrx) {
   return db

@@ -11,7 +11,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import { canonicalAddress, parseAddress, parseRange, type BlacklistGuard } from './blacklist.guard.ts';
 import * as repo from './blacklist.repository.ts';
 import type { BlacklistEntryDto, CreateBlacklistInput } from './blacklist.schemas.ts';

@@ -8,7 +8,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { emitEvent } from '../../events/index.ts';
 import type { Actor } from '../../http/auth-context.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import { planClocks, type ClockPlan } from './clock-engine.ts';
 import * as clocks from './clocks.repository.ts';
 

@@ -4,7 +4,7 @@
  * itself lives in src/storage/.
  */
 import type { PeriodicTask } from '../../events/handlers.ts';
-import { fileIntegrityScanTask } from '../job-files/file-integrity.service.ts';
+import { fileIntegrityScanTask } from '../job-files/index.ts';
 import { orphanCleanupTask } from './orphans.ts';
 
 export { removeOrphans, orphanCleanupTask } from './orphans.ts';

@@ -4,3 +4,4 @@
  * (docs/architecture.md, module rule).
  */
 export { usersRoutes } from './users.routes.ts';
+export { UserStatus } from './user-status.ts';

@@ -1,6 +1,6 @@
 /** SQL of the weather module: a visible job with its trade and address (docs/insight.md "Weather"). */
 import type { DbOrTrx } from '../../db/types.ts';
-import { visibleTo, type JobScope } from '../jobs/job-visibility.ts';
+import { visibleTo, type JobScope } from '../jobs/index.ts';
 
 /** The job by uuid if the scope may open it, with what the forecast needs. */
 export function findJobForWeather(db: DbOrTrx, scope: JobScope, uuid: string) {

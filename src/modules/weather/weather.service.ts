@@ -9,8 +9,8 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
-import { addDays, daysBetween, londonDate } from '../calendar/london-time.ts';
-import { jobScope } from '../jobs/job-visibility.ts';
+import { addDays, daysBetween, londonDate } from '../../lib/london-time.ts';
+import { jobScope } from '../jobs/index.ts';
 import { TtlCache } from './cache.ts';
 import { dailyForecast, geocodePostcode, ProviderError, type Forecast } from './providers.ts';
 import { findJobForWeather } from './weather.repository.ts';

@@ -10,7 +10,7 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { toIso, toIsoOrNull } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
+import { recordActivity } from '../activity/index.ts';
 import * as repo from './webhooks.repository.ts';
 import { queueDelivery } from './webhooks.delivery.ts';
 import type { CreateEndpointInput, DeliveryDto, EndpointDto, ListDeliveriesFilter, UpdateEndpointInput } from './webhooks.schemas.ts';

@@ -8,7 +8,7 @@
  * - Files: small real PNG and JPEG photos and PDF documents on some jobs, through ctx.files.
  */
 import { DAY_MS } from '../../lib/clock.ts';
-import { addDays, londonDate, londonToUtc } from '../../modules/calendar/index.ts';
+import { addDays, londonDate, londonToUtc } from '../../lib/london-time.ts';
 import type { DemoContext } from './context.ts';
 import { jpegBytes, pdfBytes, pngBytes } from './sample-files.ts';
 

@@ -7,11 +7,10 @@
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import * as irepo from '../../modules/money/invoices.repository.ts';
-import { computeLines } from '../../modules/money/lines.ts';
-import * as lrepo from '../../modules/money/lines.repository.ts';
-import type { LineInputDto } from '../../modules/money/money.schemas.ts';
-import { addDays, isoDate } from '../../modules/money/vat.ts';
+import { computeLines } from '../../modules/money/index.ts';
+import { invoicesRepo as irepo, linesRepo as lrepo } from '../../modules/money/index.ts';
+import type { LineInputDto } from '../../modules/money/index.ts';
+import { addDays, isoDate } from '../../modules/money/index.ts';
 import type { DemoContext } from './context.ts';
 
 const ITEMS: Array<[code: string, name: string, trade: string | null, unit: string, pence: number, vat: 'standard' | 'reduced' | 'zero']> = [

@@ -5,8 +5,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
-import { jobsQuery } from '../jobs/jobs.repository.ts';
-import type { JobScope } from '../jobs/job-visibility.ts';
+import { jobsQuery, type JobScope } from '../jobs/index.ts';
 
 /** Filters of the breaches list (ids resolved by the service). */
 export interface BreachFilter {

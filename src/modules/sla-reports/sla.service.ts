@@ -7,15 +7,11 @@ import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { invalidParam, notFound } from '../../http/errors.ts';
 import { toIso, toIsoOrNull } from '../../lib/clock.ts';
-import { recordActivity } from '../activity/activity.repository.ts';
-import { visibleJob } from '../jobs/job-rules.ts';
-import { jobScope } from '../jobs/job-visibility.ts';
-import { findBranch, findContractor } from '../jobs/jobs.repository.ts';
-import { secondsLeft } from './clock-engine.ts';
-import { recomputeOpenJobs } from './recompute.ts';
+import { recordActivity } from '../activity/index.ts';
+import { findBranch, findContractor, jobScope, visibleJob } from '../jobs/index.ts';
+import { recomputeOpenJobs, secondsLeft, type UkRegion } from '../sla/index.ts';
 import * as repo from './sla.repository.ts';
 import type { ComplianceInput, ListBreachesInput, UpdateSettingsInput } from './sla.schemas.ts';
-import type { UkRegion } from './working-time.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -1,6 +1,7 @@
 /** Schemas of the SLA endpoints (docs/sla.md). */
 import { Type, type Static, type TSchema } from 'typebox';
-import { IsoDate, Pagination } from '../../http/pagination.ts';
+import { Pagination } from '../../http/pagination.ts';
+import { IsoDate } from '../../http/schema-primitives.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
