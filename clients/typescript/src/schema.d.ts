@@ -1031,7 +1031,7 @@ export interface paths {
         };
         /**
          * Download a document
-         * @description The stored bytes with the stored content type, Content-Disposition (attachment for documents, inline for photos) with the sanitised name, ETag and Repr-Digest carrying the recorded SHA-256.
+         * @description The stored bytes with the stored content type, Content-Disposition (attachment for documents, inline for photos) with the sanitised name, ETag and Repr-Digest carrying the recorded SHA-256. Streams the bytes; a single `Range: bytes=` answers 206 with Content-Range (416 when unsatisfiable); If-None-Match answers 304; with S3_PRESIGN_TTL_S set on an S3 store, 302 to a short-lived presigned URL. 503 when the file store is down.
          *
          *     **Access:** Permission key `api.jobs.documents.manage`.
          */
@@ -1087,7 +1087,7 @@ export interface paths {
         };
         /**
          * Download a photo
-         * @description The stored bytes with the stored content type, Content-Disposition (attachment for documents, inline for photos) with the sanitised name, ETag and Repr-Digest carrying the recorded SHA-256.
+         * @description The stored bytes with the stored content type, Content-Disposition (attachment for documents, inline for photos) with the sanitised name, ETag and Repr-Digest carrying the recorded SHA-256. Streams the bytes; a single `Range: bytes=` answers 206 with Content-Range (416 when unsatisfiable); If-None-Match answers 304; with S3_PRESIGN_TTL_S set on an S3 store, 302 to a short-lived presigned URL. 503 when the file store is down.
          *
          *     **Access:** Permission key `api.jobs.photos.manage`.
          */
@@ -2034,6 +2034,1348 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Only the caller's agency; another agency's record answers 404 like a missing one.
+         *
+         *     **Access:** Permission key `api.webhooks.manage`.
+         */
+        get: operations["listWebhooksEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description url (https://; http:// to loopback only in development; never a private-network address), events (catalogue names or "*"), description. 201 with the signing secret, shown only here.
+         *
+         *     **Access:** Permission key `api.webhooks.manage`.
+         */
+        post: operations["createWebhooksEndpoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Only the caller's agency; another agency's record answers 404 like a missing one.
+         *
+         *     **Access:** Permission key `api.webhooks.manage`.
+         */
+        get: operations["getWebhooksEndpoints"];
+        /**
+         * Update a webhook endpoint
+         * @description Fields left out keep their values; enabled=true re-enables a disabled endpoint. Only the caller's agency; another agency's record answers 404 like a missing one.
+         *
+         *     **Access:** Permission key `api.webhooks.manage`.
+         */
+        put: operations["updateWebhooksEndpoints"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Only the caller's agency; another agency's record answers 404 like a missing one.
+         *
+         *     **Access:** Permission key `api.webhooks.manage`.
+         */
+        delete: operations["deleteWebhooksEndpoints"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{uuid}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description overlap_seconds (0 to 604800, default 86400): the old secret adds a second signature until then. The new secret is shown only here. Only the caller's agency; another agency's record answers 404 like a missing one.
+         *
+         *     **Access:** Permission key `api.webhooks.manage`.
+         */
+        post: operations["createWebhooksEndpointsRotateSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/endpoints/{uuid}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test ping
+         * @description Queues a webhook.test message; 202 with its delivery. 409 when the endpoint is disabled. Only the caller's agency; another agency's record answers 404 like a missing one.
+         *
+         *     **Access:** Permission key `api.webhooks.manage`.
+         */
+        post: operations["createWebhooksEndpointsTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook delivery log
+         * @description Filters: endpoint_uuid, status (pending, succeeded, failed). Only the caller's agency; another agency's record answers 404 like a missing one.
+         *
+         *     **Access:** Permission key `api.webhooks.manage`.
+         */
+        get: operations["listWebhooksDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/deliveries/{uuid}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a delivery
+         * @description Pending again, due now; the 3-day retry window restarts. 409 when the endpoint is disabled. Only the caller's agency; another agency's record answers 404 like a missing one.
+         *
+         *     **Access:** Permission key `api.webhooks.manage`.
+         */
+        post: operations["createWebhooksDeliveriesRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sla/breaches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SLA clocks at risk or breached
+         * @description Default states at_risk and breached; filters state, branch_uuid, contractor_uuid, priority, job_type_id, from_date/to_date (due date, inclusive); sorted by due_at (order asc by default). Only jobs the caller sees in the jobs list count (same scope); anything else is the same 404 as a missing record.
+         *
+         *     **Access:** Permission key `api.sla.breaches.view`.
+         */
+        get: operations["listSlaBreaches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/sla": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SLA clocks of a job
+         * @description Every clock of the job with its rule and the time left in seconds, by due_at. Only jobs the caller sees in the jobs list count (same scope); anything else is the same 404 as a missing record.
+         *
+         *     **Access:** Permission key `api.sla.view`.
+         */
+        get: operations["listJobsSla"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sla/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SLA compliance report
+         * @description Clocks started between from_date and to_date (inclusive, UTC), grouped by branch (default), contractor, job_type or priority; not_applicable clocks are left out. Only jobs the caller sees in the jobs list count (same scope); anything else is the same 404 as a missing record.
+         *
+         *     **Access:** Permission key `api.sla.compliance.view`.
+         */
+        get: operations["listSlaCompliance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sla/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the agency SLA settings
+         * @description SysOps pass agency_uuid; administrators read their own agency (another agency: 404).
+         *
+         *     **Access:** Permission key `api.sla.settings.manage`.
+         */
+        get: operations["listSlaSettings"];
+        put?: never;
+        /**
+         * Change the agency SLA settings
+         * @description uk_region (england-and-wales, scotland, northern-ireland: whose bank holidays working days skip) and/or at_risk_percent (1 to 99). The open jobs of the agency are measured again. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.sla.settings.manage`.
+         */
+        post: operations["createSlaSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Dashboard metrics of the caller
+         * @description Counts over the jobs the caller may open (SysOps all; agency staff their agency; agents their branch and sharing branches; contractors their assigned jobs; tenants their own). Day windows are London days; the week starts on Monday. `sla` and `unpaid_invoices` are absent until their modules provide them.
+         *
+         *     **Access:** Permission key `api.dashboard.view`.
+         */
+        get: operations["listDashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Job analytics by period and group
+         * @description Over from_date..to_date (London dates, at most 731 days; else 400 naming to_date), by week (Monday) or month and by branch, trade, contractor, job_type or priority: jobs created, completed, cancelled (each counted in the period of its own date); median and 90th percentile of the elapsed seconds from creation to assignment, attendance and completion; first-time fix rate (completed jobs scheduled at most once); agreed cost per completed job in pence. Only jobs the caller may open count. Periods without events are left out.
+         *
+         *     **Access:** Permission key `api.analytics.view`.
+         */
+        get: operations["listAnalyticsJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Global search
+         * @description Full-text (English stemming) and trigram (typos, postcodes with or without the space) search over jobs (reference, title, description, address), tenants, addresses, contractors and users. Each type is searched only when the caller holds the permission that opens it, and only within what it may open; a hit the caller cannot open is never returned nor counted. `count` is the number of visible matches; hits are ranked best first and carry an HTML-escaped snippet with <mark> around matching words. A q without letters or digits is 400.
+         *
+         *     **Access:** Permission key `api.search.view`.
+         */
+        get: operations["listSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my report e-mails
+         * @description **Access:** Permission key `api.reports.subscriptions.manage`.
+         */
+        get: operations["listReportsSubscriptions"];
+        put?: never;
+        /**
+         * Subscribe to a report by e-mail
+         * @description The report runs as the caller (same visibility as a download) and is e-mailed to the caller as an attachment. Filters are checked against the report (400 naming filters). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.reports.subscriptions.manage`.
+         */
+        post: operations["createReportsSubscriptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/subscriptions/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a report e-mail
+         * @description **Access:** Permission key `api.reports.subscriptions.manage`.
+         */
+        get: operations["getReportsSubscriptions"];
+        /**
+         * Change a report e-mail
+         * @description **Access:** Permission key `api.reports.subscriptions.manage`.
+         */
+        put: operations["updateReportsSubscriptions"];
+        post?: never;
+        /**
+         * Stop a report e-mail
+         * @description **Access:** Permission key `api.reports.subscriptions.manage`.
+         */
+        delete: operations["deleteReportsSubscriptions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The named reports
+         * @description **Access:** Permission key `api.reports.view`.
+         */
+        get: operations["listReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/jobs-register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download: Jobs register
+         * @description Every job the caller may see with the filters and order of GET /api/jobs/manage (all pages). Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: reference, title, status, priority, job_type, trade, branch_name, postcode, tenant_name, contractor_name, created_at, scheduled_for, completed_at, estimated_cost_pence, agreed_cost_pence, uuid. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote.
+         *
+         *     **Access:** Permission key `api.reports.view`.
+         */
+        get: operations["listReportsJobsRegister"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/contractor-performance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download: Contractor performance
+         * @description Per contractor, its jobs created in the range (default the last 90 days): assigned, completed, cancelled, median seconds to complete, first-time fix rate, agreed cost of completed jobs (pence). Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: contractor_uuid, company_name, jobs_assigned, completed, cancelled, median_complete_s, first_time_fix_rate, agreed_total_pence. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote.
+         *
+         *     **Access:** Permission key `api.reports.view`.
+         */
+        get: operations["listReportsContractorPerformance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/tenant-jobs-per-property": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download: Tenant jobs per property
+         * @description Per property with jobs the caller may see: its tenants, jobs in total, open jobs and when the latest was reported. Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: address_uuid, line1, town, postcode, tenants, jobs_total, jobs_open, last_job_at. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote.
+         *
+         *     **Access:** Permission key `api.reports.view`.
+         */
+        get: operations["listReportsTenantJobsPerProperty"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/certificates-register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download: Certificates register
+         * @description Certificates of the agency expiring from today through today + days, as GET /api/contractors/certifications/expiring (all pages). Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: company_name, cert_type, cert_name, reference, issued_on, expires_on, status, days_left, uuid. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote.
+         *
+         *     **Access:** Permission key `api.reports.view`.
+         */
+        get: operations["listReportsCertificatesRegister"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/weather": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Weather forecast of a job's visit
+         * @description Open-Meteo daily forecast at the property (coordinates of the address, else postcodes.io) for the London date of scheduled_for, cached. weather_risk: an outdoor trade (roofing, gutters, external painting, landscaping) and heavy rain or strong wind (thresholds in configuration). When a provider is down, or there is no visit date, address or forecast for that day, weather is null and reason says why; the answer is still 200. 404 for a job the caller cannot open.
+         *
+         *     **Access:** Permission key `api.weather.view`.
+         */
+        get: operations["listJobsWeather"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messaging/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the message templates in force
+         * @description Every message kind and channel (email, push, sms): the agency's override or the built-in default, with its variables. Filters event, channel. Agency accounts only (SysOps: 403). Unknown id: 404 "Template not found".
+         *
+         *     **Access:** Permission key `api.messaging.templates.manage`.
+         */
+        get: operations["listMessagingTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messaging/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one message template
+         * @description Agency accounts only (SysOps: 403). Unknown id: 404 "Template not found".
+         *
+         *     **Access:** Permission key `api.messaging.templates.manage`.
+         */
+        get: operations["getMessagingTemplates"];
+        /**
+         * Override a message template (new version)
+         * @description Parts of the channel (email: subject, mjml, text_body; push: title, body; sms: text_body); parts left out keep their text. Liquid variables outside the documented set: 400 "Unknown template variables: a.b, c". Liquid or MJML errors: 400 "Invalid template: <part>: ...". Agency accounts only (SysOps: 403). Unknown id: 404 "Template not found". Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.messaging.templates.manage`.
+         */
+        put: operations["updateMessagingTemplates"];
+        post?: never;
+        /**
+         * Revert a message template to the built-in default
+         * @description Writes a version marked reverted; the history keeps the earlier ones. Already the default: 409. Agency accounts only (SysOps: 403). Unknown id: 404 "Template not found". Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.messaging.templates.manage`.
+         */
+        delete: operations["deleteMessagingTemplates"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messaging/templates/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Version history of a message template
+         * @description Newest first. Agency accounts only (SysOps: 403). Unknown id: 404 "Template not found".
+         *
+         *     **Access:** Permission key `api.messaging.templates.manage`.
+         */
+        get: operations["listMessagingTemplatesVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messaging/templates/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a message template with sample data
+         * @description Renders the template in force, or the parts in the body laid over it (unsaved), with the kind's sample values. Sends nothing. Same 400s as a save. Agency accounts only (SysOps: 403). Unknown id: 404 "Template not found". Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.messaging.templates.manage`.
+         */
+        post: operations["createMessagingTemplatesPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/messaging/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The message delivery log of the agency
+         * @description One row per event, recipient and channel: status queued, sent, failed or suppressed, attempts, last error. Filters status, channel, event, template, recipient (e-mail), from_date, to_date. Agency accounts only.
+         *
+         *     **Access:** Permission key `api.messaging.deliveries.view`.
+         */
+        get: operations["listMessagingDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me/notification-preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My notification preferences
+         * @description Every message kind the caller's role can receive, per channel (email, push): enabled true unless switched off.
+         *
+         *     **Access:** Permission key `api.users.notification-preferences.manage`.
+         */
+        get: operations["listUsersMeNotificationPreferences"];
+        /**
+         * Change my notification preferences
+         * @description preferences: 1 to 50 of {event, channel (email|push), enabled}; others unchanged. A kind the caller cannot receive: 400 naming it. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.users.notification-preferences.manage`.
+         */
+        put: operations["updateUsersMeNotificationPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notices/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The notices addressed to me now
+         * @description Notices of the caller's agency for everyone, the caller's branch or role, between starts_at and expires_at; critical first, then newest; read_at is the caller's read receipt. unread=true: only unread ones.
+         *
+         *     **Access:** Permission key `api.notices.view`.
+         */
+        get: operations["listNoticesCurrent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notices/{uuid}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a notice read
+         * @description Only a notice addressed to the caller and showing now (else 404 "Notice not found"); repeating keeps the first read time. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.notices.view`.
+         */
+        post: operations["createNoticesRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the agency notices
+         * @description Newest start first, with read_count; state active, scheduled or expired. Agency accounts only.
+         *
+         *     **Access:** Permission key `api.notices.manage`.
+         */
+        get: operations["listNotices"];
+        put?: never;
+        /**
+         * Publish a notice
+         * @description title, body required; severity (default info); branch_uuid and/or role_code narrow the audience (404 when not of the agency); starts_at (default now), expires_at (after starts_at, else 400). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.notices.manage`.
+         */
+        post: operations["createNotices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notices/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one notice
+         * @description **Access:** Permission key `api.notices.manage`.
+         */
+        get: operations["getNotices"];
+        /**
+         * Change a notice
+         * @description Any of the create fields (at least one); read receipts are kept. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.notices.manage`.
+         */
+        put: operations["updateNotices"];
+        post?: never;
+        /**
+         * Withdraw a notice
+         * @description Soft delete. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.notices.manage`.
+         */
+        delete: operations["deleteNotices"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notices/{uuid}/reads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who read a notice
+         * @description Readers with their first read time, earliest first.
+         *
+         *     **Access:** Permission key `api.notices.manage`.
+         */
+        get: operations["listNoticesReads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/security/blacklist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the blacklist
+         * @description Live entries (not removed, not expired), newest first. SysOps see every entry; an agency admin the entries of the agency's accounts.
+         *
+         *     **Access:** Permission key `api.security.blacklist.manage`.
+         */
+        get: operations["listSecurityBlacklist"];
+        put?: never;
+        /**
+         * Block an address, a range or an account
+         * @description kind ip (value: IPv4 or IPv6 address) and cidr (value: range) are for SysOps; kind account (user_uuid) for SysOps and the agency's admins. reason required; expires_at optional (future). Refused callers get 403 before any database work. Already blocked: 409. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.security.blacklist.manage`.
+         */
+        post: operations["createSecurityBlacklist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/security/blacklist/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Lift a block
+         * @description The entry is kept with removed_at for the record. Outside the caller's scope: 404. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.security.blacklist.manage`.
+         */
+        delete: operations["deleteSecurityBlacklist"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the price list
+         * @description Filters trade_id, job_type_id, active. Unit prices are pence ex VAT.
+         *
+         *     **Access:** Permission key `api.pricing.view`.
+         */
+        get: operations["listPricingItems"];
+        put?: never;
+        /**
+         * Add a price-list item
+         * @description code unique in the agency (409); unit each, hour, day or m2; vat_rate default standard. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.pricing.manage`.
+         */
+        post: operations["createPricingItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing/items/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a price-list item
+         * @description **Access:** Permission key `api.pricing.view`.
+         */
+        get: operations["getPricingItems"];
+        /**
+         * Change a price-list item
+         * @description Fields left out keep their values; code cannot change. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.pricing.manage`.
+         */
+        put: operations["updatePricingItems"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing/items/{uuid}/contractor-rates/{contractor_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a contractor's rate for an item
+         * @description Overrides the list price in estimates for that contractor. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.pricing.manage`.
+         */
+        put: operations["updatePricingItemsContractorRates"];
+        post?: never;
+        /**
+         * Remove a contractor's rate for an item
+         * @description Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.pricing.manage`.
+         */
+        delete: operations["deletePricingItemsContractorRates"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing/vat-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the VAT rates
+         * @description Every rate row (standard, reduced, zero, exempt) with effective_from and effective_to (exclusive).
+         *
+         *     **Access:** Permission key `api.pricing.view`.
+         */
+        get: operations["listPricingVatRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the agency's money settings
+         * @description **Access:** Permission key `api.pricing.view`.
+         */
+        get: operations["listPricingSettings"];
+        /**
+         * Change the agency's money settings
+         * @description vat_number, payment_terms_days (0 to 120), approval_limits (replaces all; pence per job type). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.pricing.manage`.
+         */
+        put: operations["updatePricingSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing/contractors/{uuid}/vat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a contractor's VAT registration
+         * @description **Access:** Permission key `api.pricing.view`.
+         */
+        get: operations["listPricingContractorsVat"];
+        /**
+         * Set a contractor's VAT registration
+         * @description A contractor not registered charges no VAT on its quotes and invoices. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.pricing.manage`.
+         */
+        put: operations["updatePricingContractorsVat"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Estimate a job from the price list
+         * @description One of each active item matching the job's trade and type (most specific first), at the contractor's rates where set.
+         *
+         *     **Access:** Permission key `api.pricing.view`.
+         */
+        get: operations["listPricingEstimate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a job's quotes
+         * @description **Access:** Permission key `api.quotes.manage`.
+         */
+        get: operations["listJobsQuotes"];
+        put?: never;
+        /**
+         * Submit a quote for a job
+         * @description Lines with quantity, unit price (pence ex VAT) and VAT rate; the server computes VAT per line (half up) and totals. Staff name the contractor (default: the job's). Jobs past In progress: 409. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.quotes.manage`.
+         */
+        post: operations["createJobsQuotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/quotes/{quote_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a quote
+         * @description **Access:** Permission key `api.quotes.manage`.
+         */
+        get: operations["getJobsQuotes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/quotes/{quote_uuid}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a quote
+         * @description Sets the job's agreed_cost_pence to the quote's gross, rejects the job's other open quotes, and moves a Reported or Awaiting approval job to Approved. Above the job type's approval limit needs api.quotes.approve.above-limit (403). Decided already: 409. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.quotes.approve`.
+         */
+        post: operations["createJobsQuotesApprove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/quotes/{quote_uuid}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a quote
+         * @description Optional reason. Decided already: 409. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.quotes.approve`.
+         */
+        post: operations["createJobsQuotesReject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invoices and credit notes
+         * @description Filters status, kind, contractor_uuid, job_uuid, from_date/to_date (issue date). `totals` gives count, gross and outstanding pence per status over the same filters without status. Contractors see their own only.
+         *
+         *     **Access:** Permission key `api.invoices.view`.
+         */
+        get: operations["listInvoices"];
+        put?: never;
+        /**
+         * Create a draft invoice for a completed job
+         * @description Lines with quantity, unit price (pence ex VAT) and VAT rate; the server computes VAT per line (half up) and the totals; no VAT when the contractor is not VAT registered. Job not Completed or Invoiced: 409. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.invoices.manage`.
+         */
+        post: operations["createInvoices"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/export/bills.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export invoices as Xero bills CSV
+         * @description One row per line of every issued, part-paid, paid and overdue invoice and credit note (negative). Streamed.
+         *
+         *     **Access:** Permission key `api.invoices.export`.
+         */
+        get: operations["listInvoicesExportBillsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/export/payments.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export payments as Xero bank statement CSV
+         * @description One row per payment (amount negative: money out). Streamed.
+         *
+         *     **Access:** Permission key `api.invoices.export`.
+         */
+        get: operations["listInvoicesExportPaymentsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an invoice or credit note
+         * @description **Access:** Permission key `api.invoices.view`.
+         */
+        get: operations["getInvoices"];
+        /**
+         * Change a draft invoice
+         * @description Lines, contractor_reference, payment_terms_days, notes. Not a draft: 409 (issued invoices are corrected by credit note). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.invoices.manage`.
+         */
+        put: operations["updateInvoices"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{uuid}/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a draft invoice
+         * @description Recomputes VAT at today's rates, takes the agency's next INV number (no gaps), sets issue and due dates, moves a Completed job to Invoiced. Not a draft: 409. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.invoices.issue`.
+         */
+        post: operations["createInvoicesIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{uuid}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an invoice
+         * @description A draft, or an issued or overdue invoice with nothing paid or credited; the number stays used. Otherwise 409. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.invoices.issue`.
+         */
+        post: operations["createInvoicesVoid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{uuid}/credit-notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a credit note against an invoice
+         * @description Next CN number; reduces the outstanding amount (above it: 409). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.invoices.issue`.
+         */
+        post: operations["createInvoicesCreditNotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{uuid}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an invoice's payments
+         * @description **Access:** Permission key `api.invoices.view`.
+         */
+        get: operations["listInvoicesPayments"];
+        put?: never;
+        /**
+         * Record a payment
+         * @description Part payments allowed; more than the outstanding amount: 409; draft, paid or void invoice: 409. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.invoices.payments.manage`.
+         */
+        post: operations["createInvoicesPayments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invoices/{uuid}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the invoice as PDF
+         * @description **Access:** Permission key `api.invoices.view`.
+         */
+        get: operations["listInvoicesPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/system/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Background queue figures
+         * @description Jobs per pg-boss queue (one per event handler, one per periodic task, and dead-letter) by state, the age in seconds of the oldest runnable job, and the committed events the relay has not handed over yet. SysOps.
+         *
+         *     **Access:** Permission key `api.system.queue.view`.
+         */
+        get: operations["listSystemQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/system/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent domain events
+         * @description Outbox rows of every agency, newest first; `name` filters by event name (docs/events.md). SysOps.
+         *
+         *     **Access:** Permission key `api.system.events.view`.
+         */
+        get: operations["listSystemEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2689,7 +4031,7 @@ export interface operations {
                 status?: "active" | "disabled" | "invited";
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -2831,6 +4173,8 @@ export interface operations {
                     email: string;
                     /** @description role id (integer) or role code (for example "agent") */
                     role?: number | string;
+                    /** @description the role by its ID, as read back in role_id (or send role) */
+                    role_id?: number;
                     branch_uuid?: string | null;
                     /**
                      * Format: uuid
@@ -3125,6 +4469,8 @@ export interface operations {
                     email?: string;
                     /** @description role id (integer) or role code (for example "agent") */
                     role?: number | string;
+                    /** @description the role by its ID, as read back in role_id (or send role) */
+                    role_id?: number;
                     branch_uuid?: string | null;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
@@ -3688,7 +5034,7 @@ export interface operations {
             query?: {
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -3971,7 +5317,7 @@ export interface operations {
             query?: {
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -4508,7 +5854,7 @@ export interface operations {
                 after?: number;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -4618,13 +5964,15 @@ export interface operations {
                 from_date?: string;
                 /** @description jobs created on or before this UTC date (inclusive) */
                 to_date?: string;
+                /** @description state of the most urgent SLA clock (docs/sla.md) */
+                sla_state?: "breached" | "at_risk" | "running" | "paused" | "met";
                 /** @description case-insensitive text in reference, title or description */
                 q?: string;
                 sort?: "created_at" | "updated_at" | "priority" | "scheduled_for";
                 order?: "asc" | "desc";
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -4692,6 +6040,8 @@ export interface operations {
                             invoiced_at: string | null;
                             closed_at: string | null;
                             cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
                         }[];
                         /** @description total number of matching records */
                         count: number;
@@ -4854,6 +6204,8 @@ export interface operations {
                             invoiced_at: string | null;
                             closed_at: string | null;
                             cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
                         };
                         message: string;
                     };
@@ -5186,6 +6538,8 @@ export interface operations {
                             invoiced_at: string | null;
                             closed_at: string | null;
                             cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
                         };
                         message: string;
                     };
@@ -5354,6 +6708,8 @@ export interface operations {
                             invoiced_at: string | null;
                             closed_at: string | null;
                             cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
                         };
                         message: string;
                     };
@@ -5529,6 +6885,8 @@ export interface operations {
                             invoiced_at: string | null;
                             closed_at: string | null;
                             cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
                         };
                         message: string;
                     };
@@ -5704,6 +7062,8 @@ export interface operations {
                             invoiced_at: string | null;
                             closed_at: string | null;
                             cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
                         };
                         message: string;
                     };
@@ -5798,7 +7158,7 @@ export interface operations {
             query?: {
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -5999,6 +7359,8 @@ export interface operations {
                             invoiced_at: string | null;
                             closed_at: string | null;
                             cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
                         };
                         message: string;
                     };
@@ -6171,6 +7533,8 @@ export interface operations {
                             invoiced_at: string | null;
                             closed_at: string | null;
                             cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
                         };
                         message: string;
                     };
@@ -6580,7 +7944,7 @@ export interface operations {
                 branch_uuid?: string;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -6620,6 +7984,11 @@ export interface operations {
                             date_field_to_compare: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
                             /** @description threshold in days */
                             minimum_response_days: number;
+                            /**
+                             * @description how days count: calendar_days (every day) or working_days (weekends and UK bank holidays skipped)
+                             * @enum {string}
+                             */
+                            calendar: "calendar_days" | "working_days";
                             description: string;
                             /** Format: date-time */
                             created_at: string;
@@ -6744,6 +8113,11 @@ export interface operations {
                     job_priority?: number | null;
                     /** @description required on create; whole days, 0 to 3650 */
                     minimum_response_days?: number;
+                    /**
+                     * @description optional; calendar_days (default on create) or working_days (docs/sla.md)
+                     * @enum {string}
+                     */
+                    calendar?: "calendar_days" | "working_days";
                     /** @description optional free text, at most 1000 characters */
                     description?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
@@ -6784,6 +8158,11 @@ export interface operations {
                             date_field_to_compare: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
                             /** @description threshold in days */
                             minimum_response_days: number;
+                            /**
+                             * @description how days count: calendar_days (every day) or working_days (weekends and UK bank holidays skipped)
+                             * @enum {string}
+                             */
+                            calendar: "calendar_days" | "working_days";
                             description: string;
                             /** Format: date-time */
                             created_at: string;
@@ -6975,7 +8354,7 @@ export interface operations {
             query?: {
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -8389,7 +9768,7 @@ export interface operations {
                 visibility?: "internal" | "tenant" | "contractor" | "both";
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -8818,7 +10197,7 @@ export interface operations {
             query?: {
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -9179,6 +10558,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteJobDocument: {
@@ -9294,7 +10686,7 @@ export interface operations {
             query?: {
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -9655,6 +11047,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteJobPhoto: {
@@ -9891,7 +11296,7 @@ export interface operations {
                 to_date?: string;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -9950,6 +11355,30 @@ export interface operations {
                             address_uuid: string | null;
                             branch_name: string;
                             contractor_name: string | null;
+                            /** @description outdoor trades only (roofing, gutters, external painting, landscaping): the forecast of the visit day */
+                            weather?: {
+                                weather: {
+                                    /**
+                                     * Format: date
+                                     * @description London date of the visit
+                                     */
+                                    date: string;
+                                    /** @description WMO weather interpretation code */
+                                    weather_code: number | null;
+                                    summary: string;
+                                    temperature_max_c: number | null;
+                                    temperature_min_c: number | null;
+                                    precipitation_mm: number | null;
+                                    precipitation_probability_pct: number | null;
+                                    wind_speed_max_kmh: number | null;
+                                    wind_gusts_max_kmh: number | null;
+                                    /** @enum {string} */
+                                    source: "open-meteo";
+                                } | null;
+                                weather_risk: boolean;
+                                risks: ("heavy_rain" | "strong_wind")[];
+                                reason: string | null;
+                            };
                         }[];
                         /** @description total number of matching records */
                         count: number;
@@ -10368,7 +11797,7 @@ export interface operations {
                 branch_uuid?: string;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -10908,7 +12337,7 @@ export interface operations {
                 include_erased?: boolean;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -12042,7 +13471,7 @@ export interface operations {
                 days?: number;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -12757,7 +14186,7 @@ export interface operations {
                 active?: boolean;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -13037,7 +14466,7 @@ export interface operations {
                 job_uuid: string;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -13797,12 +15226,12 @@ export interface operations {
             query?: {
                 tenant_uuid?: string;
                 user_uuid?: string;
-                purpose?: "marketing_email" | "sms_updates" | "data_sharing_contractors" | "satisfaction_surveys" | "phone_calls" | "photos_of_property";
+                purpose?: "marketing_email" | "sms_updates" | "data_sharing_contractors" | "satisfaction_surveys" | "phone_calls" | "photos_of_property" | "email_updates" | "push_updates";
                 /** @description true: only consents in force; false: only withdrawn */
                 active?: boolean;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -13825,7 +15254,7 @@ export interface operations {
                             uuid: string;
                             tenant_uuid: string | null;
                             user_uuid: string | null;
-                            /** @description marketing_email | sms_updates | data_sharing_contractors | satisfaction_surveys | phone_calls | photos_of_property */
+                            /** @description marketing_email | sms_updates | data_sharing_contractors | satisfaction_surveys | phone_calls | photos_of_property | email_updates | push_updates */
                             purpose: string;
                             /** @description web_form | phone | email | in_person | tenancy_agreement | api */
                             source: string;
@@ -13939,7 +15368,7 @@ export interface operations {
                      * @description the person: a user account of the agency
                      */
                     user_uuid?: string;
-                    purpose: "marketing_email" | "sms_updates" | "data_sharing_contractors" | "satisfaction_surveys" | "phone_calls" | "photos_of_property";
+                    purpose: "marketing_email" | "sms_updates" | "data_sharing_contractors" | "satisfaction_surveys" | "phone_calls" | "photos_of_property" | "email_updates" | "push_updates";
                     source: "web_form" | "phone" | "email" | "in_person" | "tenancy_agreement" | "api";
                     /**
                      * Format: date-time
@@ -13966,7 +15395,7 @@ export interface operations {
                             uuid: string;
                             tenant_uuid: string | null;
                             user_uuid: string | null;
-                            /** @description marketing_email | sms_updates | data_sharing_contractors | satisfaction_surveys | phone_calls | photos_of_property */
+                            /** @description marketing_email | sms_updates | data_sharing_contractors | satisfaction_surveys | phone_calls | photos_of_property | email_updates | push_updates */
                             purpose: string;
                             /** @description web_form | phone | email | in_person | tenancy_agreement | api */
                             source: string;
@@ -13999,7 +15428,7 @@ export interface operations {
                             uuid: string;
                             tenant_uuid: string | null;
                             user_uuid: string | null;
-                            /** @description marketing_email | sms_updates | data_sharing_contractors | satisfaction_surveys | phone_calls | photos_of_property */
+                            /** @description marketing_email | sms_updates | data_sharing_contractors | satisfaction_surveys | phone_calls | photos_of_property | email_updates | push_updates */
                             purpose: string;
                             /** @description web_form | phone | email | in_person | tenancy_agreement | api */
                             source: string;
@@ -14137,7 +15566,7 @@ export interface operations {
                             uuid: string;
                             tenant_uuid: string | null;
                             user_uuid: string | null;
-                            /** @description marketing_email | sms_updates | data_sharing_contractors | satisfaction_surveys | phone_calls | photos_of_property */
+                            /** @description marketing_email | sms_updates | data_sharing_contractors | satisfaction_surveys | phone_calls | photos_of_property | email_updates | push_updates */
                             purpose: string;
                             /** @description web_form | phone | email | in_person | tenancy_agreement | api */
                             source: string;
@@ -14480,7 +15909,7 @@ export interface operations {
                 q?: string;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -15105,7 +16534,7 @@ export interface operations {
                 q?: string;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -15311,7 +16740,7 @@ export interface operations {
                 agency_uuid?: string;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -15970,7 +17399,7 @@ export interface operations {
                 q?: string;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -16425,7 +17854,7 @@ export interface operations {
                 q?: string;
                 /** @description page size (1 to 200) */
                 limit?: number;
-                /** @description rows to skip (>= 0) */
+                /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
             };
             header?: never;
@@ -16450,7 +17879,7 @@ export interface operations {
                             email: string;
                             /** @description role name (Agent or a custom role) */
                             role: string;
-                            status: "active" | "disabled";
+                            status: "active" | "disabled" | "invited";
                             branch: {
                                 /** Format: uuid */
                                 uuid: string;
@@ -16639,6 +18068,9748 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listWebhooksEndpoints: {
+        parameters: {
+            query?: {
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createWebhooksEndpoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https:// URL of the receiver (http:// to loopback only in development) */
+                    url: string;
+                    /** @description names of subscribed domain events (docs/events.md), or ["*"] for every event */
+                    events: string[];
+                    description?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description whsec_… signing secret; shown once */
+                            secret: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description whsec_… signing secret; shown once */
+                            secret: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getWebhooksEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description Webhook endpoint (the secret is shown only on create and rotation) */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updateWebhooksEndpoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https:// URL of the receiver (http:// to loopback only in development) */
+                    url?: string;
+                    /** @description names of subscribed domain events (docs/events.md), or ["*"] for every event */
+                    events?: string[];
+                    description?: string;
+                    /** @description true re-enables an endpoint disabled after failures */
+                    enabled?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description Webhook endpoint (the secret is shown only on create and rotation) */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhooksEndpoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createWebhooksEndpointsRotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description how long the old secret still signs (0 to 7 days, default 1 day)
+                     * @default 86400
+                     */
+                    overlap_seconds?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            url: string;
+                            description: string;
+                            events: string[];
+                            enabled: boolean;
+                            disabled_reason: string | null;
+                            previous_secret_expires_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description whsec_… signing secret; shown once */
+                            secret: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createWebhooksEndpointsTest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description One message to one endpoint and its delivery state */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            endpoint_uuid: string;
+                            event: string;
+                            /** @description the webhook-id header, the same on every attempt */
+                            message_id: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed";
+                            attempts: number;
+                            next_attempt_at: string | null;
+                            last_attempt_at: string | null;
+                            last_response_code: number | null;
+                            last_duration_ms: number | null;
+                            last_error: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description One message to one endpoint and its delivery state */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            endpoint_uuid: string;
+                            event: string;
+                            /** @description the webhook-id header, the same on every attempt */
+                            message_id: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed";
+                            attempts: number;
+                            next_attempt_at: string | null;
+                            last_attempt_at: string | null;
+                            last_response_code: number | null;
+                            last_duration_ms: number | null;
+                            last_error: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listWebhooksDeliveries: {
+        parameters: {
+            query?: {
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+                endpoint_uuid?: string;
+                status?: "pending" | "succeeded" | "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            endpoint_uuid: string;
+                            event: string;
+                            /** @description the webhook-id header, the same on every attempt */
+                            message_id: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed";
+                            attempts: number;
+                            next_attempt_at: string | null;
+                            last_attempt_at: string | null;
+                            last_response_code: number | null;
+                            last_duration_ms: number | null;
+                            last_error: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createWebhooksDeliveriesRetry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description One message to one endpoint and its delivery state */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            endpoint_uuid: string;
+                            event: string;
+                            /** @description the webhook-id header, the same on every attempt */
+                            message_id: string;
+                            /** @enum {string} */
+                            status: "pending" | "succeeded" | "failed";
+                            attempts: number;
+                            next_attempt_at: string | null;
+                            last_attempt_at: string | null;
+                            last_response_code: number | null;
+                            last_duration_ms: number | null;
+                            last_error: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listSlaBreaches: {
+        parameters: {
+            query?: {
+                /** @description only clocks in this state; default at_risk and breached */
+                state?: "running" | "at_risk" | "breached" | "met" | "paused" | "not_applicable";
+                /** @description only jobs of this branch */
+                branch_uuid?: string;
+                /** @description only jobs assigned to this contractor */
+                contractor_uuid?: string;
+                priority?: number;
+                job_type_id?: number;
+                /** @description clocks due on or after this UTC date */
+                from_date?: string;
+                /** @description clocks due on or before this UTC date (inclusive) */
+                to_date?: string;
+                /** @description by due_at */
+                order?: "asc" | "desc";
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description the SLA clock */
+                            ID: number;
+                            /** @description running, at_risk, breached, met, paused or not_applicable */
+                            state: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            reference: string;
+                            title: string;
+                            /** @description status of the job */
+                            status: string;
+                            priority: number;
+                            job_type_id: number;
+                            job_type: string;
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            /** Format: uuid */
+                            rule_uuid: string;
+                            rule_description: string;
+                            /**
+                             * Format: date-time
+                             * @description the rule's compare field on the job
+                             */
+                            started_at: string;
+                            /**
+                             * Format: date-time
+                             * @description when the allowed time runs out
+                             */
+                            due_at: string;
+                            stopped_at: string | null;
+                            breached_at: string | null;
+                            /** @description seconds from now to due_at (wall clock); negative once past */
+                            seconds_to_due: number;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listJobsSla: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description the SLA clock */
+                            ID: number;
+                            /** @description running, at_risk, breached, met, paused or not_applicable */
+                            state: string;
+                            /** Format: uuid */
+                            rule_uuid: string;
+                            rule_description: string;
+                            /** @description true when the rule was removed after this outcome was decided */
+                            rule_deleted: boolean;
+                            job_status_from_id: number;
+                            job_status_to_id: number;
+                            date_field_to_compare: string;
+                            date_field_to_track: string;
+                            minimum_response_days: number;
+                            /** @description calendar_days or working_days */
+                            calendar: string;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** Format: date-time */
+                            due_at: string;
+                            /**
+                             * Format: date-time
+                             * @description when the agency's at-risk share of the allowed time is reached
+                             */
+                            at_risk_at: string;
+                            stopped_at: string | null;
+                            breached_at: string | null;
+                            /** @description seconds On hold between start and stop (or now) */
+                            paused_seconds: number;
+                            time_left_seconds: number | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listSlaCompliance: {
+        parameters: {
+            query: {
+                /** @description clocks started on or after this UTC date */
+                from_date: string;
+                /** @description clocks started on or before this UTC date (inclusive) */
+                to_date: string;
+                /** @description default branch */
+                group_by?: "branch" | "contractor" | "job_type" | "priority";
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            group_by: string;
+                            key: string | null;
+                            name: string;
+                            met: number;
+                            breached: number;
+                            /** @description still running (running, at_risk or paused) */
+                            running: number;
+                            compliance_percent: number | null;
+                            median_minutes_to_respond: number | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listSlaSettings: {
+        parameters: {
+            query?: {
+                /** @description SysOps: the agency (required); others: their own, may be left out */
+                agency_uuid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            agency_uuid: string;
+                            agency_name: string;
+                            /** @description england-and-wales, scotland or northern-ireland */
+                            uk_region: string;
+                            /** @description share of the allowed time after which a clock is at risk */
+                            at_risk_percent: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createSlaSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description SysOps: the agency (required); others: their own, may be left out
+                     */
+                    agency_uuid?: string;
+                    /**
+                     * @description bank holidays that working days skip
+                     * @enum {string}
+                     */
+                    uk_region?: "england-and-wales" | "scotland" | "northern-ireland";
+                    /** @description 1 to 99 */
+                    at_risk_percent?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            agency_uuid: string;
+                            agency_name: string;
+                            /** @description england-and-wales, scotland or northern-ireland */
+                            uk_region: string;
+                            /** @description share of the allowed time after which a clock is at risk */
+                            at_risk_percent: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listDashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description whose jobs are counted: all, agency, branch, contractor or tenant */
+                            scope: string;
+                            /** Format: date-time */
+                            generated_at: string;
+                            /**
+                             * Format: date
+                             * @description the London date the day windows refer to
+                             */
+                            today: string;
+                            /** @description jobs in a status with is_open (every status but closed and cancelled) */
+                            open_jobs: {
+                                total: number;
+                                by_status: {
+                                    status_id: number;
+                                    code: string;
+                                    name: string;
+                                    count: number;
+                                }[];
+                                by_priority: {
+                                    /** @description 1 emergency to 5 planned */
+                                    priority: number;
+                                    count: number;
+                                }[];
+                            };
+                            /** @description jobs created since London midnight / since Monday 00:00 London */
+                            new_jobs: {
+                                today: number;
+                                this_week: number;
+                            };
+                            visits: {
+                                /** @description assigned or scheduled jobs whose scheduled_for has passed and that nobody attended */
+                                overdue: number;
+                                today: number;
+                                tomorrow: number;
+                            };
+                            /** @description contractor certificates expiring today to 30 days on; absent for tenants, who cannot open certificates */
+                            certificates_expiring_30d?: number;
+                            /** @description absent until the SLA engine provides it */
+                            sla?: {
+                                at_risk: number;
+                                breached: number;
+                            };
+                            /** @description absent until the money module provides it */
+                            unpaid_invoices?: {
+                                count: number;
+                                total_pence: number;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listAnalyticsJobs: {
+        parameters: {
+            query: {
+                /** @description first London date of the range (inclusive) */
+                from_date: string;
+                /** @description last London date of the range (inclusive; at most 731 days after from_date) */
+                to_date: string;
+                /** @description weeks start on Monday */
+                interval?: "week" | "month";
+                group_by?: "none" | "branch" | "trade" | "contractor" | "job_type" | "priority";
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: date
+                             * @description first day of the London week (Monday) or month
+                             */
+                            period: string;
+                            group: {
+                                key: string;
+                                label: string;
+                            };
+                            created: number;
+                            completed: number;
+                            cancelled: number;
+                            time_to_assign: {
+                                /** @description elapsed seconds (not working hours); null without events */
+                                median_s: number | null;
+                                /** @description elapsed seconds (not working hours); null without events */
+                                p90_s: number | null;
+                                jobs: number;
+                            };
+                            time_to_attend: {
+                                /** @description elapsed seconds (not working hours); null without events */
+                                median_s: number | null;
+                                /** @description elapsed seconds (not working hours); null without events */
+                                p90_s: number | null;
+                                jobs: number;
+                            };
+                            time_to_complete: {
+                                /** @description elapsed seconds (not working hours); null without events */
+                                median_s: number | null;
+                                /** @description elapsed seconds (not working hours); null without events */
+                                p90_s: number | null;
+                                jobs: number;
+                            };
+                            /** @description completed jobs that were scheduled at most once / completed jobs; null when none completed */
+                            first_time_fix_rate: number | null;
+                            cost: {
+                                /** @description completed jobs with an agreed cost */
+                                jobs: number;
+                                total_pence: number;
+                                mean_pence: number | null;
+                                median_pence: number | null;
+                            };
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listSearch: {
+        parameters: {
+            query: {
+                /** @description words, a reference, a postcode (with or without its space) */
+                q: string;
+                /** @description comma-separated subset of job, tenant, address, contractor, user, invoice (default: all the caller may open) */
+                types?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            type: "job" | "tenant" | "address" | "contractor" | "user" | "invoice";
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            subtitle: string | null;
+                            /** @description HTML-escaped text with the matching words in <mark>…</mark> */
+                            snippet: string;
+                            /** @description rank, larger is better (2: exact reference; 1.5: exact postcode; ≤ 1 otherwise) */
+                            score: number;
+                            /** @description the API path of the record */
+                            url: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listReportsSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            report: string;
+                            format: "csv" | "xlsx";
+                            frequency: "weekly" | "monthly";
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            /** @description period last delivered: 2026-W48 or 2026-11 */
+                            last_period: string | null;
+                            last_sent_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createReportsSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    report: "jobs-register" | "contractor-performance" | "tenant-jobs-per-property" | "certificates-register";
+                    format?: "csv" | "xlsx";
+                    /** @description weekly: once per ISO week (from Monday 06:00 UTC); monthly: once per month (from the 1st) */
+                    frequency: "weekly" | "monthly";
+                    /** @description the filters of the report (query parameters of its download, without format) */
+                    filters?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            report: string;
+                            format: "csv" | "xlsx";
+                            frequency: "weekly" | "monthly";
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            /** @description period last delivered: 2026-W48 or 2026-11 */
+                            last_period: string | null;
+                            last_sent_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getReportsSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            report: string;
+                            format: "csv" | "xlsx";
+                            frequency: "weekly" | "monthly";
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            /** @description period last delivered: 2026-W48 or 2026-11 */
+                            last_period: string | null;
+                            last_sent_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updateReportsSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    format?: "csv" | "xlsx";
+                    /** @description weekly: once per ISO week (from Monday 06:00 UTC); monthly: once per month (from the 1st) */
+                    frequency?: "weekly" | "monthly";
+                    /** @description the filters of the report (query parameters of its download, without format) */
+                    filters?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            report: string;
+                            format: "csv" | "xlsx";
+                            frequency: "weekly" | "monthly";
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            /** @description period last delivered: 2026-W48 or 2026-11 */
+                            last_period: string | null;
+                            last_sent_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    deleteReportsSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description optional: may be left out entirely */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            name: string;
+                            title: string;
+                            description: string;
+                            formats: string[];
+                            /** @description query parameters accepted besides format */
+                            filters: string[];
+                            url: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listReportsJobsRegister: {
+        parameters: {
+            query?: {
+                format?: "csv" | "xlsx";
+                status_id?: number;
+                job_type_id?: number;
+                priority?: number;
+                branch_uuid?: string;
+                contractor_uuid?: string;
+                tenant_uuid?: string;
+                /** @description owning agent (user uuid) */
+                agent_uuid?: string;
+                /** @description jobs created on or after this UTC date */
+                from_date?: string;
+                /** @description jobs created on or before this UTC date (inclusive) */
+                to_date?: string;
+                /** @description state of the most urgent SLA clock (docs/sla.md) */
+                sla_state?: "breached" | "at_risk" | "running" | "paused" | "met";
+                /** @description case-insensitive text in reference, title or description */
+                q?: string;
+                sort?: "created_at" | "updated_at" | "priority" | "scheduled_for";
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv or XLSX bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listReportsContractorPerformance: {
+        parameters: {
+            query?: {
+                format?: "csv" | "xlsx";
+                /** @description first London date (default 89 days before to_date) */
+                from_date?: string;
+                /** @description last London date (default today) */
+                to_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv or XLSX bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listReportsTenantJobsPerProperty: {
+        parameters: {
+            query?: {
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv or XLSX bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listReportsCertificatesRegister: {
+        parameters: {
+            query?: {
+                format?: "csv" | "xlsx";
+                /** @description window in days from today */
+                days?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv or XLSX bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listJobsWeather: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            job_uuid: string;
+                            reference: string;
+                            trade: {
+                                code: string;
+                                name: string;
+                                outdoor: boolean;
+                            } | null;
+                            visit_date: string | null;
+                            location: {
+                                postcode: string;
+                                latitude: number;
+                                longitude: number;
+                            } | null;
+                            weather: {
+                                /**
+                                 * Format: date
+                                 * @description London date of the visit
+                                 */
+                                date: string;
+                                /** @description WMO weather interpretation code */
+                                weather_code: number | null;
+                                summary: string;
+                                temperature_max_c: number | null;
+                                temperature_min_c: number | null;
+                                precipitation_mm: number | null;
+                                precipitation_probability_pct: number | null;
+                                wind_speed_max_kmh: number | null;
+                                wind_gusts_max_kmh: number | null;
+                                /** @enum {string} */
+                                source: "open-meteo";
+                            } | null;
+                            /** @description outdoor trade and the visit day reaches a threshold (heavy rain or strong wind) */
+                            weather_risk: boolean;
+                            risks: ("heavy_rain" | "strong_wind")[];
+                            /** @description why weather is null: no_visit_date, no_address, postcode_not_found, outside_forecast_range, provider_unavailable */
+                            reason: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listMessagingTemplates: {
+        parameters: {
+            query?: {
+                /** @description message kind */
+                event?: string;
+                channel?: "email" | "push" | "sms";
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description <kind>.<channel>, e.g. job.visit_booked.email */
+                            id: string;
+                            /** @description message kind, e.g. job.visit_booked */
+                            event: string;
+                            /** @description email | push | sms */
+                            channel: string;
+                            description: string;
+                            /** @description the domain event(s) that send it */
+                            trigger: string;
+                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            audience: string;
+                            /** @description default (built in) or override (the agency's) */
+                            source: string;
+                            /** @description latest saved version; 0 when never overridden */
+                            version: number;
+                            parts: {
+                                /** @description e-mail subject (Liquid) */
+                                subject?: string;
+                                /** @description e-mail HTML as MJML with Liquid inside */
+                                mjml?: string;
+                                /** @description plain text of the e-mail, or the SMS text (Liquid) */
+                                text_body?: string;
+                                /** @description push title (Liquid) */
+                                title?: string;
+                                /** @description push body (Liquid) */
+                                body?: string;
+                            };
+                            /** @description the variables the template may use */
+                            variables: string[];
+                            updated_at: string | null;
+                            updated_by: string | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getMessagingTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A message template in force for the agency */
+                        data: {
+                            /** @description <kind>.<channel>, e.g. job.visit_booked.email */
+                            id: string;
+                            /** @description message kind, e.g. job.visit_booked */
+                            event: string;
+                            /** @description email | push | sms */
+                            channel: string;
+                            description: string;
+                            /** @description the domain event(s) that send it */
+                            trigger: string;
+                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            audience: string;
+                            /** @description default (built in) or override (the agency's) */
+                            source: string;
+                            /** @description latest saved version; 0 when never overridden */
+                            version: number;
+                            parts: {
+                                /** @description e-mail subject (Liquid) */
+                                subject?: string;
+                                /** @description e-mail HTML as MJML with Liquid inside */
+                                mjml?: string;
+                                /** @description plain text of the e-mail, or the SMS text (Liquid) */
+                                text_body?: string;
+                                /** @description push title (Liquid) */
+                                title?: string;
+                                /** @description push body (Liquid) */
+                                body?: string;
+                            };
+                            /** @description the variables the template may use */
+                            variables: string[];
+                            updated_at: string | null;
+                            updated_by: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updateMessagingTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description e-mail subject (Liquid) */
+                    subject?: string;
+                    /** @description e-mail HTML as MJML with Liquid inside */
+                    mjml?: string;
+                    /** @description plain text of the e-mail, or the SMS text (Liquid) */
+                    text_body?: string;
+                    /** @description push title (Liquid) */
+                    title?: string;
+                    /** @description push body (Liquid) */
+                    body?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A message template in force for the agency */
+                        data: {
+                            /** @description <kind>.<channel>, e.g. job.visit_booked.email */
+                            id: string;
+                            /** @description message kind, e.g. job.visit_booked */
+                            event: string;
+                            /** @description email | push | sms */
+                            channel: string;
+                            description: string;
+                            /** @description the domain event(s) that send it */
+                            trigger: string;
+                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            audience: string;
+                            /** @description default (built in) or override (the agency's) */
+                            source: string;
+                            /** @description latest saved version; 0 when never overridden */
+                            version: number;
+                            parts: {
+                                /** @description e-mail subject (Liquid) */
+                                subject?: string;
+                                /** @description e-mail HTML as MJML with Liquid inside */
+                                mjml?: string;
+                                /** @description plain text of the e-mail, or the SMS text (Liquid) */
+                                text_body?: string;
+                                /** @description push title (Liquid) */
+                                title?: string;
+                                /** @description push body (Liquid) */
+                                body?: string;
+                            };
+                            /** @description the variables the template may use */
+                            variables: string[];
+                            updated_at: string | null;
+                            updated_by: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    deleteMessagingTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A message template in force for the agency */
+                        data: {
+                            /** @description <kind>.<channel>, e.g. job.visit_booked.email */
+                            id: string;
+                            /** @description message kind, e.g. job.visit_booked */
+                            event: string;
+                            /** @description email | push | sms */
+                            channel: string;
+                            description: string;
+                            /** @description the domain event(s) that send it */
+                            trigger: string;
+                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            audience: string;
+                            /** @description default (built in) or override (the agency's) */
+                            source: string;
+                            /** @description latest saved version; 0 when never overridden */
+                            version: number;
+                            parts: {
+                                /** @description e-mail subject (Liquid) */
+                                subject?: string;
+                                /** @description e-mail HTML as MJML with Liquid inside */
+                                mjml?: string;
+                                /** @description plain text of the e-mail, or the SMS text (Liquid) */
+                                text_body?: string;
+                                /** @description push title (Liquid) */
+                                title?: string;
+                                /** @description push body (Liquid) */
+                                body?: string;
+                            };
+                            /** @description the variables the template may use */
+                            variables: string[];
+                            updated_at: string | null;
+                            updated_by: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listMessagingTemplatesVersions: {
+        parameters: {
+            query?: {
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            version: number;
+                            /** @description true: this version restored the built-in default */
+                            reverted: boolean;
+                            parts: {
+                                /** @description e-mail subject (Liquid) */
+                                subject?: string;
+                                /** @description e-mail HTML as MJML with Liquid inside */
+                                mjml?: string;
+                                /** @description plain text of the e-mail, or the SMS text (Liquid) */
+                                text_body?: string;
+                                /** @description push title (Liquid) */
+                                title?: string;
+                                /** @description push body (Liquid) */
+                                body?: string;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: string | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createMessagingTemplatesPreview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description e-mail subject (Liquid) */
+                    subject?: string;
+                    /** @description e-mail HTML as MJML with Liquid inside */
+                    mjml?: string;
+                    /** @description plain text of the e-mail, or the SMS text (Liquid) */
+                    text_body?: string;
+                    /** @description push title (Liquid) */
+                    title?: string;
+                    /** @description push body (Liquid) */
+                    body?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            subject?: string;
+                            html?: string;
+                            text?: string;
+                            title?: string;
+                            body?: string;
+                            /** @description the sample values used */
+                            sample: {
+                                [key: string]: string;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listMessagingDeliveries: {
+        parameters: {
+            query?: {
+                /** @description delivery status */
+                status?: "queued" | "sent" | "failed" | "suppressed";
+                /** @description channel */
+                channel?: "email" | "push";
+                /** @description domain event name */
+                event?: string;
+                /** @description message kind */
+                template?: string;
+                /** @description exact e-mail address */
+                recipient?: string;
+                /** @description created on or after (UTC) */
+                from_date?: string;
+                /** @description created on or before (UTC) */
+                to_date?: string;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /**
+                             * Format: uuid
+                             * @description the domain event that caused it
+                             */
+                            event_id: string;
+                            /** @description domain event name, e.g. job.assigned */
+                            event: string;
+                            /** @description message kind, e.g. job.visit_booked */
+                            template: string;
+                            /** @description email | push */
+                            channel: string;
+                            recipient: {
+                                /** @description tenant | contractor | agent | admin */
+                                kind: string;
+                                user_uuid: string | null;
+                                name: string | null;
+                                address: string | null;
+                            };
+                            /** @description queued | sent | failed | suppressed */
+                            status: string;
+                            reason: string | null;
+                            attempts: number;
+                            last_error: string | null;
+                            subject: string | null;
+                            next_attempt_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            sent_at: string | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listUsersMeNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description message kind, e.g. job.visit_booked */
+                            event: string;
+                            /** @description email | push */
+                            channel: string;
+                            enabled: boolean;
+                            description: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updateUsersMeNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    preferences: {
+                        event: string;
+                        /**
+                         * @description channel
+                         * @enum {string}
+                         */
+                        channel: "email" | "push";
+                        enabled: boolean;
+                    }[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description message kind, e.g. job.visit_booked */
+                            event: string;
+                            /** @description email | push */
+                            channel: string;
+                            enabled: boolean;
+                            description: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listNoticesCurrent: {
+        parameters: {
+            query?: {
+                /** @description true: only the ones the caller has not read */
+                unread?: boolean;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            body: string;
+                            severity: string;
+                            /** Format: date-time */
+                            starts_at: string;
+                            expires_at: string | null;
+                            read_at: string | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createNoticesRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: date-time */
+                            read_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listNotices: {
+        parameters: {
+            query?: {
+                state?: "active" | "scheduled" | "expired";
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            body: string;
+                            /** @description info | warning | critical */
+                            severity: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            role_code: string | null;
+                            /** Format: date-time */
+                            starts_at: string;
+                            expires_at: string | null;
+                            created_by: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description users who marked it read */
+                            read_count: number;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createNotices: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 200 characters */
+                    title: string;
+                    /** @description 1 to 5,000 characters (plain text) */
+                    body: string;
+                    /**
+                     * @description info | warning | critical
+                     * @enum {string}
+                     */
+                    severity?: "info" | "warning" | "critical";
+                    /** @description a branch of the agency; null or absent: every branch */
+                    branch_uuid?: string | null;
+                    /** @description a role code (agent, tenant, ...); null or absent: every role */
+                    role_code?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when it shows (default now)
+                     */
+                    starts_at?: string;
+                    expires_at?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A notice to the users of an agency, optionally of one branch and/or role */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            body: string;
+                            /** @description info | warning | critical */
+                            severity: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            role_code: string | null;
+                            /** Format: date-time */
+                            starts_at: string;
+                            expires_at: string | null;
+                            created_by: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description users who marked it read */
+                            read_count: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getNotices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A notice to the users of an agency, optionally of one branch and/or role */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            body: string;
+                            /** @description info | warning | critical */
+                            severity: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            role_code: string | null;
+                            /** Format: date-time */
+                            starts_at: string;
+                            expires_at: string | null;
+                            created_by: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description users who marked it read */
+                            read_count: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updateNotices: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 200 characters */
+                    title?: string;
+                    /** @description 1 to 5,000 characters (plain text) */
+                    body?: string;
+                    /**
+                     * @description info | warning | critical
+                     * @enum {string}
+                     */
+                    severity?: "info" | "warning" | "critical";
+                    /** @description a branch of the agency; null or absent: every branch */
+                    branch_uuid?: string | null;
+                    /** @description a role code (agent, tenant, ...); null or absent: every role */
+                    role_code?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when it shows (default now)
+                     */
+                    starts_at?: string;
+                    expires_at?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A notice to the users of an agency, optionally of one branch and/or role */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            body: string;
+                            /** @description info | warning | critical */
+                            severity: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            role_code: string | null;
+                            /** Format: date-time */
+                            starts_at: string;
+                            expires_at: string | null;
+                            created_by: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description users who marked it read */
+                            read_count: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    deleteNotices: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listNoticesReads: {
+        parameters: {
+            query?: {
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            user_uuid: string;
+                            name: string;
+                            /** Format: date-time */
+                            read_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listSecurityBlacklist: {
+        parameters: {
+            query?: {
+                kind?: "ip" | "cidr" | "account";
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            kind: "ip" | "cidr" | "account";
+                            /** @description the address ('ip') or range ('cidr'); null for accounts */
+                            value: string | null;
+                            /** @description the blocked account (kind account) */
+                            user_uuid: string | null;
+                            user_email: string | null;
+                            reason: string;
+                            /** @description added by the login-throttle rule, not a person */
+                            automatic: boolean;
+                            added_by_uuid: string | null;
+                            /** @description null: until removed */
+                            expires_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createSecurityBlacklist: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    kind: "ip" | "cidr" | "account";
+                    /** @description kind ip: an IPv4 or IPv6 address; kind cidr: a range such as 203.0.113.0/24 or 2001:db8::/32 */
+                    value?: string;
+                    /**
+                     * Format: uuid
+                     * @description kind account: the user to block
+                     */
+                    user_uuid?: string;
+                    reason: string;
+                    /** @description optional end of the block (UTC); must be in the future */
+                    expires_at?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            kind: "ip" | "cidr" | "account";
+                            /** @description the address ('ip') or range ('cidr'); null for accounts */
+                            value: string | null;
+                            /** @description the blocked account (kind account) */
+                            user_uuid: string | null;
+                            user_email: string | null;
+                            reason: string;
+                            /** @description added by the login-throttle rule, not a person */
+                            automatic: boolean;
+                            added_by_uuid: string | null;
+                            /** @description null: until removed */
+                            expires_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    deleteSecurityBlacklist: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listPricingItems: {
+        parameters: {
+            query?: {
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+                trade_id?: number;
+                job_type_id?: number;
+                active?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            job_type_id: number | null;
+                            job_type: string | null;
+                            unit: string;
+                            /** @description ex VAT */
+                            unit_price_pence: number;
+                            vat_rate: string;
+                            active: boolean;
+                            contractor_rates: {
+                                /** Format: uuid */
+                                contractor_uuid: string;
+                                contractor_name: string;
+                                unit_price_pence: number;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createPricingItems: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description unique in the agency */
+                    code: string;
+                    name: string;
+                    trade_id?: number | null;
+                    job_type_id?: number | null;
+                    /**
+                     * @description unit of the price
+                     * @enum {string}
+                     */
+                    unit: "each" | "hour" | "day" | "m2";
+                    /** @description unit price ex VAT, integer pence */
+                    unit_price_pence: number;
+                    /**
+                     * @description VAT rate: standard (20 %), reduced (5 %), zero, exempt
+                     * @enum {string}
+                     */
+                    vat_rate?: "standard" | "reduced" | "zero" | "exempt";
+                    active?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            job_type_id: number | null;
+                            job_type: string | null;
+                            unit: string;
+                            /** @description ex VAT */
+                            unit_price_pence: number;
+                            vat_rate: string;
+                            active: boolean;
+                            contractor_rates: {
+                                /** Format: uuid */
+                                contractor_uuid: string;
+                                contractor_name: string;
+                                unit_price_pence: number;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getPricingItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            job_type_id: number | null;
+                            job_type: string | null;
+                            unit: string;
+                            /** @description ex VAT */
+                            unit_price_pence: number;
+                            vat_rate: string;
+                            active: boolean;
+                            contractor_rates: {
+                                /** Format: uuid */
+                                contractor_uuid: string;
+                                contractor_name: string;
+                                unit_price_pence: number;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updatePricingItems: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    trade_id?: number | null;
+                    job_type_id?: number | null;
+                    /**
+                     * @description unit of the price
+                     * @enum {string}
+                     */
+                    unit?: "each" | "hour" | "day" | "m2";
+                    /** @description unit price ex VAT, integer pence */
+                    unit_price_pence?: number;
+                    /**
+                     * @description VAT rate: standard (20 %), reduced (5 %), zero, exempt
+                     * @enum {string}
+                     */
+                    vat_rate?: "standard" | "reduced" | "zero" | "exempt";
+                    active?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            job_type_id: number | null;
+                            job_type: string | null;
+                            unit: string;
+                            /** @description ex VAT */
+                            unit_price_pence: number;
+                            vat_rate: string;
+                            active: boolean;
+                            contractor_rates: {
+                                /** Format: uuid */
+                                contractor_uuid: string;
+                                contractor_name: string;
+                                unit_price_pence: number;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updatePricingItemsContractorRates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+                contractor_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description contractor-specific unit price ex VAT, integer pence */
+                    unit_price_pence: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            job_type_id: number | null;
+                            job_type: string | null;
+                            unit: string;
+                            /** @description ex VAT */
+                            unit_price_pence: number;
+                            vat_rate: string;
+                            active: boolean;
+                            contractor_rates: {
+                                /** Format: uuid */
+                                contractor_uuid: string;
+                                contractor_name: string;
+                                unit_price_pence: number;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    deletePricingItemsContractorRates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+                contractor_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            job_type_id: number | null;
+                            job_type: string | null;
+                            unit: string;
+                            /** @description ex VAT */
+                            unit_price_pence: number;
+                            vat_rate: string;
+                            active: boolean;
+                            contractor_rates: {
+                                /** Format: uuid */
+                                contractor_uuid: string;
+                                contractor_name: string;
+                                unit_price_pence: number;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listPricingVatRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            code: string;
+                            name: string;
+                            /** @description basis points: 2000 = 20 % */
+                            rate_bp: number;
+                            /** Format: date */
+                            effective_from: string;
+                            effective_to: string | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listPricingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            vat_number: string | null;
+                            payment_terms_days: number;
+                            approval_limits: {
+                                job_type_id: number;
+                                limit_pence: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updatePricingSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    vat_number?: string | null;
+                    payment_terms_days?: number;
+                    /** @description replaces every limit; job types left out have no limit */
+                    approval_limits?: {
+                        job_type_id: number;
+                        /** @description quotes above this need api.quotes.approve.above-limit, integer pence */
+                        limit_pence: number;
+                    }[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            vat_number: string | null;
+                            payment_terms_days: number;
+                            approval_limits: {
+                                job_type_id: number;
+                                limit_pence: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listPricingContractorsVat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            registered: boolean;
+                            vat_number: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updatePricingContractorsVat: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    registered: boolean;
+                    vat_number?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            registered: boolean;
+                            vat_number: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listPricingEstimate: {
+        parameters: {
+            query: {
+                /** @description the job to estimate */
+                job_uuid: string;
+                /** @description price with this contractor's rates (default: the job's contractor) */
+                contractor_uuid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            job_uuid: string;
+                            contractor_uuid: string | null;
+                            vat_registered: boolean;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listJobsQuotes: {
+        parameters: {
+            query?: {
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            /** @description submitted, approved or rejected */
+                            status: string;
+                            vat_registered: boolean;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            notes: string | null;
+                            decided_at: string | null;
+                            decision_reason: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createJobsQuotes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description staff submitting on a contractor's behalf; a contractor quotes as itself
+                     */
+                    contractor_uuid?: string;
+                    lines: {
+                        description: string;
+                        /** @description units (up to 3 decimals) */
+                        quantity: number;
+                        /** @description unit price ex VAT, integer pence */
+                        unit_price_pence: number;
+                        /**
+                         * @description VAT rate: standard (20 %), reduced (5 %), zero, exempt
+                         * @enum {string}
+                         */
+                        vat_rate: "standard" | "reduced" | "zero" | "exempt";
+                        price_item_uuid?: string | null;
+                    }[];
+                    notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            /** @description submitted, approved or rejected */
+                            status: string;
+                            vat_registered: boolean;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            notes: string | null;
+                            decided_at: string | null;
+                            decision_reason: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getJobsQuotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+                quote_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            /** @description submitted, approved or rejected */
+                            status: string;
+                            vat_registered: boolean;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            notes: string | null;
+                            decided_at: string | null;
+                            decision_reason: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createJobsQuotesApprove: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+                quote_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            /** @description submitted, approved or rejected */
+                            status: string;
+                            vat_registered: boolean;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            notes: string | null;
+                            decided_at: string | null;
+                            decision_reason: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createJobsQuotesReject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+                quote_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            /** @description submitted, approved or rejected */
+                            status: string;
+                            vat_registered: boolean;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            notes: string | null;
+                            decided_at: string | null;
+                            decision_reason: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listInvoices: {
+        parameters: {
+            query?: {
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+                /** @description draft, issued, part_paid, paid, overdue or void */
+                status?: "draft" | "issued" | "part_paid" | "paid" | "overdue" | "void";
+                kind?: "invoice" | "credit_note";
+                contractor_uuid?: string;
+                job_uuid?: string;
+                /** @description issue date on or after (drafts have none) */
+                from_date?: string;
+                /** @description issue date on or before */
+                to_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description invoice or credit_note */
+                            kind: string;
+                            invoice_number: string | null;
+                            status: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            contractor_reference: string | null;
+                            /** @description false: no VAT charged on any line */
+                            vat_registered: boolean;
+                            contractor_vat_number: string | null;
+                            credited_invoice_uuid: string | null;
+                            issue_date: string | null;
+                            due_date: string | null;
+                            payment_terms_days: number;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            paid_pence: number;
+                            credited_pence: number;
+                            /** @description gross - paid - credited */
+                            outstanding_pence: number;
+                            notes: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            issued_at: string | null;
+                            paid_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        /** @description per status over the other filters: count, gross and outstanding pence */
+                        totals: {
+                            [key: string]: {
+                                count: number;
+                                gross_pence: number;
+                                outstanding_pence: number;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createInvoices: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description a Completed (or Invoiced) job
+                     */
+                    job_uuid: string;
+                    /**
+                     * Format: uuid
+                     * @description staff only; default the job's contractor
+                     */
+                    contractor_uuid?: string;
+                    lines: {
+                        description: string;
+                        /** @description units (up to 3 decimals) */
+                        quantity: number;
+                        /** @description unit price ex VAT, integer pence */
+                        unit_price_pence: number;
+                        /**
+                         * @description VAT rate: standard (20 %), reduced (5 %), zero, exempt
+                         * @enum {string}
+                         */
+                        vat_rate: "standard" | "reduced" | "zero" | "exempt";
+                        price_item_uuid?: string | null;
+                    }[];
+                    contractor_reference?: string | null;
+                    /** @description days from issue to due date (default: the agency's) */
+                    payment_terms_days?: number;
+                    notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description invoice or credit_note */
+                            kind: string;
+                            invoice_number: string | null;
+                            status: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            contractor_reference: string | null;
+                            /** @description false: no VAT charged on any line */
+                            vat_registered: boolean;
+                            contractor_vat_number: string | null;
+                            credited_invoice_uuid: string | null;
+                            issue_date: string | null;
+                            due_date: string | null;
+                            payment_terms_days: number;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            paid_pence: number;
+                            credited_pence: number;
+                            /** @description gross - paid - credited */
+                            outstanding_pence: number;
+                            notes: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            issued_at: string | null;
+                            paid_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listInvoicesExportBillsCsv: {
+        parameters: {
+            query?: {
+                /** @description issue (payments: paid) date on or after */
+                from_date?: string;
+                /** @description on or before */
+                to_date?: string;
+                contractor_uuid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listInvoicesExportPaymentsCsv: {
+        parameters: {
+            query?: {
+                /** @description issue (payments: paid) date on or after */
+                from_date?: string;
+                /** @description on or before */
+                to_date?: string;
+                contractor_uuid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getInvoices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description invoice or credit_note */
+                            kind: string;
+                            invoice_number: string | null;
+                            status: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            contractor_reference: string | null;
+                            /** @description false: no VAT charged on any line */
+                            vat_registered: boolean;
+                            contractor_vat_number: string | null;
+                            credited_invoice_uuid: string | null;
+                            issue_date: string | null;
+                            due_date: string | null;
+                            payment_terms_days: number;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            paid_pence: number;
+                            credited_pence: number;
+                            /** @description gross - paid - credited */
+                            outstanding_pence: number;
+                            notes: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            issued_at: string | null;
+                            paid_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updateInvoices: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lines?: {
+                        description: string;
+                        /** @description units (up to 3 decimals) */
+                        quantity: number;
+                        /** @description unit price ex VAT, integer pence */
+                        unit_price_pence: number;
+                        /**
+                         * @description VAT rate: standard (20 %), reduced (5 %), zero, exempt
+                         * @enum {string}
+                         */
+                        vat_rate: "standard" | "reduced" | "zero" | "exempt";
+                        price_item_uuid?: string | null;
+                    }[];
+                    contractor_reference?: string | null;
+                    /** @description days from issue to due date (default: the agency's) */
+                    payment_terms_days?: number;
+                    notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description invoice or credit_note */
+                            kind: string;
+                            invoice_number: string | null;
+                            status: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            contractor_reference: string | null;
+                            /** @description false: no VAT charged on any line */
+                            vat_registered: boolean;
+                            contractor_vat_number: string | null;
+                            credited_invoice_uuid: string | null;
+                            issue_date: string | null;
+                            due_date: string | null;
+                            payment_terms_days: number;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            paid_pence: number;
+                            credited_pence: number;
+                            /** @description gross - paid - credited */
+                            outstanding_pence: number;
+                            notes: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            issued_at: string | null;
+                            paid_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createInvoicesIssue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description invoice or credit_note */
+                            kind: string;
+                            invoice_number: string | null;
+                            status: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            contractor_reference: string | null;
+                            /** @description false: no VAT charged on any line */
+                            vat_registered: boolean;
+                            contractor_vat_number: string | null;
+                            credited_invoice_uuid: string | null;
+                            issue_date: string | null;
+                            due_date: string | null;
+                            payment_terms_days: number;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            paid_pence: number;
+                            credited_pence: number;
+                            /** @description gross - paid - credited */
+                            outstanding_pence: number;
+                            notes: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            issued_at: string | null;
+                            paid_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createInvoicesVoid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description invoice or credit_note */
+                            kind: string;
+                            invoice_number: string | null;
+                            status: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            contractor_reference: string | null;
+                            /** @description false: no VAT charged on any line */
+                            vat_registered: boolean;
+                            contractor_vat_number: string | null;
+                            credited_invoice_uuid: string | null;
+                            issue_date: string | null;
+                            due_date: string | null;
+                            payment_terms_days: number;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            paid_pence: number;
+                            credited_pence: number;
+                            /** @description gross - paid - credited */
+                            outstanding_pence: number;
+                            notes: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            issued_at: string | null;
+                            paid_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createInvoicesCreditNotes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lines: {
+                        description: string;
+                        /** @description units (up to 3 decimals) */
+                        quantity: number;
+                        /** @description unit price ex VAT, integer pence */
+                        unit_price_pence: number;
+                        /**
+                         * @description VAT rate: standard (20 %), reduced (5 %), zero, exempt
+                         * @enum {string}
+                         */
+                        vat_rate: "standard" | "reduced" | "zero" | "exempt";
+                        price_item_uuid?: string | null;
+                    }[];
+                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description invoice or credit_note */
+                            kind: string;
+                            invoice_number: string | null;
+                            status: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            contractor_reference: string | null;
+                            /** @description false: no VAT charged on any line */
+                            vat_registered: boolean;
+                            contractor_vat_number: string | null;
+                            credited_invoice_uuid: string | null;
+                            issue_date: string | null;
+                            due_date: string | null;
+                            payment_terms_days: number;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            paid_pence: number;
+                            credited_pence: number;
+                            /** @description gross - paid - credited */
+                            outstanding_pence: number;
+                            notes: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            issued_at: string | null;
+                            paid_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listInvoicesPayments: {
+        parameters: {
+            query?: {
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            amount_pence: number;
+                            /** Format: date */
+                            paid_on: string;
+                            method: string;
+                            reference: string | null;
+                            recorded_by: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createInvoicesPayments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description pence; more than the outstanding amount: 409 */
+                    amount_pence: number;
+                    /**
+                     * Format: date
+                     * @description date the money moved (not in the future)
+                     */
+                    paid_on: string;
+                    /** @enum {string} */
+                    method: "bank_transfer" | "card" | "cheque" | "cash" | "direct_debit" | "other";
+                    reference?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            payment: {
+                                /** Format: uuid */
+                                uuid: string;
+                                amount_pence: number;
+                                /** Format: date */
+                                paid_on: string;
+                                method: string;
+                                reference: string | null;
+                                recorded_by: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            };
+                            invoice: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** @description invoice or credit_note */
+                                kind: string;
+                                invoice_number: string | null;
+                                status: string;
+                                /** Format: uuid */
+                                job_uuid: string;
+                                job_reference: string;
+                                /** Format: uuid */
+                                contractor_uuid: string;
+                                contractor_name: string;
+                                contractor_reference: string | null;
+                                /** @description false: no VAT charged on any line */
+                                vat_registered: boolean;
+                                contractor_vat_number: string | null;
+                                credited_invoice_uuid: string | null;
+                                issue_date: string | null;
+                                due_date: string | null;
+                                payment_terms_days: number;
+                                net_pence: number;
+                                vat_pence: number;
+                                gross_pence: number;
+                                paid_pence: number;
+                                credited_pence: number;
+                                /** @description gross - paid - credited */
+                                outstanding_pence: number;
+                                notes: string | null;
+                                lines: {
+                                    position: number;
+                                    description: string;
+                                    quantity: number;
+                                    unit_price_pence: number;
+                                    vat_rate: string;
+                                    /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                    vat_rate_bp: number;
+                                    net_pence: number;
+                                    /** @description net x rate, rounded half up to the penny */
+                                    vat_pence: number;
+                                    price_item_uuid: string | null;
+                                }[];
+                                issued_at: string | null;
+                                paid_at: string | null;
+                                voided_at: string | null;
+                                void_reason: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listInvoicesPdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/pdf */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listSystemQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            queues: {
+                                /** @description pg-boss queue: handler.<handler>, task.<task> or dead-letter */
+                                name: string;
+                                counts: {
+                                    /** @description waiting for a first try */
+                                    created: number;
+                                    /** @description waiting for another try after a failure (backoff) */
+                                    retry: number;
+                                    /** @description running now */
+                                    active: number;
+                                    /** @description done (kept for a while) */
+                                    completed: number;
+                                    /** @description cancelled */
+                                    cancelled: number;
+                                    /** @description failed for good after the last try (a copy is in dead-letter) */
+                                    failed: number;
+                                };
+                                /** @description seconds the oldest runnable job has waited */
+                                oldest_waiting_s: number | null;
+                            }[];
+                            outbox: {
+                                /** @description committed events not yet handed to the queue */
+                                unpublished: number;
+                                /** @description age in seconds of the oldest of them (0 when none) */
+                                lag_s: number;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listSystemEvents: {
+        parameters: {
+            query?: {
+                /** @description only events of this name, e.g. job.created */
+                name?: string;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description event id (the handlers' idempotency key)
+                             */
+                            ID: string;
+                            name: string;
+                            version: number;
+                            agency_uuid: string | null;
+                            /** @description as in docs/events.md */
+                            payload: unknown;
+                            /** Format: date-time */
+                            occurred_at: string;
+                            /** @description when the relay handed it to the queue */
+                            published_at: string | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
