@@ -221,6 +221,8 @@ export interface JobTimeRangeTable {
 
 export interface JobTable {
   id: Generated<number>;
+  /** Full-text search document, a stored generated column (migration 0700; docs/insight.md). Never written. */
+  search_vector: ColumnType<string | null, never, never>;
   uuid: string;
   agency_id: number;
   branch_id: number;

@@ -70,7 +70,7 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.admin.rate-limits.manage', description: 'Read and change the rate-limit settings of every route', roles: ['sysops'], platform: true },
   { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper; SysOps or a global role made by SysOps)', roles: ['sysops'], platform: true },
   // Outbound webhooks (docs/webhooks.md)
-  { key: 'api.webhooks.manage', description: "Manage the agency's outbound webhook endpoints, rotate their secrets, read and retry deliveries", roles: ['admin'] },
+  { key: 'api.webhooks.manage', description: "Manage the agency's outbound webhook endpoints, rotate their secrets, read and retry deliveries", roles: ADMINS },
   // SLA breach detection (docs/sla.md).
   { key: 'api.sla.breaches.view', description: 'List the SLA clocks at risk or breached of the jobs one may see', roles: [...STAFF, 'api'] },
   { key: 'api.sla.view', description: 'Read the SLA clocks of a job one may see', roles: [...STAFF, 'api'] },

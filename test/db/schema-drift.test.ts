@@ -74,7 +74,7 @@ function declaredSchema(): Map<string, Map<string, ColumnShape>> {
 function allowedKinds(udt: string): string[] {
   if (['int2', 'int4', 'float4', 'float8'].includes(udt)) return ['number'];
   if (['int8', 'numeric'].includes(udt)) return ['number', 'string'];
-  if (['text', 'varchar', 'bpchar', 'uuid', 'citext', 'inet'].includes(udt)) return ['string'];
+  if (['text', 'varchar', 'bpchar', 'uuid', 'citext', 'inet', 'tsvector'].includes(udt)) return ['string'];
   if (udt === 'date') return ['string', 'date', 'date|string'];
   if (udt === 'bool') return ['boolean'];
   if (['timestamptz', 'timestamp'].includes(udt)) return ['date', 'date|string'];
