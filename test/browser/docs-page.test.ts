@@ -16,8 +16,6 @@ const PNG = Buffer.from(
 
 /** Opens an operation, presses "Try it out", lets `fill` set its inputs, executes, and returns the status shown. */
 async function tryOut(page: Page, tag: string, operationId: string, fill: (op: ReturnType<Page['locator']>) => Promise<void>): Promise<number> {
-  // The page renders operations lazily: narrow it to the tag first (the filter box), as a person would.
-  await page.locator('.operation-filter-input').fill(tag);
   const op = page.locator(`#operations-${tag.replace(/ /g, '_')}-${operationId}`);
   await op.locator('.opblock-summary').first().click();
   await op.getByRole('button', { name: 'Try it out' }).click();
@@ -60,11 +58,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.goto(`${baseUrl}/docs`);
     await page.locator('#operations-auth-login').waitFor({ timeout: 60_000 });
     const elapsed = Date.now() - started;
-    const operations = await page.evaluate(() => {
-      const ui = (window as unknown as { ui: { specSelectors: { operations(): { size: number } } } }).ui;
-      return ui.specSelectors.operations().size;
-    });
-    expect(operations).toBeGreaterThanOrEqual(121);
+    expect(await page.locator('.opblock').count()).toBeGreaterThanOrEqual(121);
     process.stdout.write(`docs page rendered in ${elapsed} ms\n`);
   });
 
