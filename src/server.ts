@@ -70,14 +70,26 @@ export async function startServer(
     { address, engine: runtime.deps.engine, node: process.version, redis: Boolean(runtime.deps.redis), worker: options.background !== false },
     'Caretaker is serving',
   );
-  // After listen: the API answers while the worker installs or checks the queue schema.
-  const background: BackgroundWorker | undefined =
-    options.background === false
-      ? undefined
-      : await startBackgroundWorker(runtime.deps, runtime.database, backgroundHandlers(), periodicTasks(), {
-          info: (obj, msg) => log.info(obj, msg),
-          error: (obj, msg) => log.error(obj, msg),
-        });
+  // After listen, and without holding up start-up or shutdown: the API answers while the worker
+  // installs or checks the queue schema; a worker that cannot start (database briefly gone) is
+  // logged and tried again, and never takes the API down with it (docs/events.md).
+  let background: BackgroundWorker | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const startWorker = async (): Promise<void> => {
+    try {
+      const started = await startBackgroundWorker(runtime.deps, runtime.database, backgroundHandlers(), periodicTasks(), {
+        info: (obj, msg) => log.info(obj, msg),
+        error: (obj, msg) => log.error(obj, msg),
+      });
+      if (stopped) await started.stop();
+      else background = started;
+    } catch (err) {
+      log.error({ err: (err as Error).message }, 'background worker did not start; trying again in 5 s');
+      if (!stopped) retry = setTimeout(() => void startWorker(), 5_000);
+    }
+  };
+  const workerStarting = options.background === false ? Promise.resolve() : startWorker();
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -85,8 +97,10 @@ export async function startServer(
       lifecycle.draining = true;
       // Connections that turn idle during the drain are closed at once, not after keepAliveTimeout.
       const sweep = setInterval(() => app.server.closeIdleConnections(), 200);
+      stopped = true;
+      clearTimeout(retry);
       try {
-        await Promise.all([app.close(), background?.stop()]);
+        await Promise.all([app.close(), workerStarting.then(() => background?.stop())]);
       } finally {
         clearInterval(sweep);
       }
