@@ -2,11 +2,12 @@
 // - typescript-eslint's recommended rules, plus the type-checked rules that catch real bugs here
 //   (promises left floating or passed where a callback's result is ignored, awaiting non-promises);
 // - the module rule (local plugin `caretaker/module-boundaries`, below);
-// - no import cycles in src (eslint-plugin-import-x `no-cycle`).
+// - no import cycles in src (eslint-plugin-import `no-cycle`; import-x needs native resolver bindings
+//   that this machine's registry does not all carry, so `npm ci` could not install it).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
-import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
@@ -67,7 +68,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: ROOT },
     },
-    plugins: { caretaker: { rules: { 'module-boundaries': moduleBoundaries } }, 'import-x': importX },
+    plugins: { caretaker: { rules: { 'module-boundaries': moduleBoundaries } }, import: importPlugin },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
@@ -82,13 +83,13 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     settings: {
-      'import-x/extensions': ['.ts', '.js'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
+      'import/extensions': ['.ts', '.js'],
+      'import/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import/resolver': { node: { extensions: ['.ts', '.js'] } },
     },
     rules: {
       'caretaker/module-boundaries': 'error',
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {
