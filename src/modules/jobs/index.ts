@@ -5,10 +5,8 @@
  */
 export { jobsRoutes } from './jobs.routes.ts';
 export { jobScope, seesInternalFields, visibleTo, type JobScope } from './job-visibility.ts';
-export { findBranch, findContractor, jobTypeExists, jobsQuery } from './jobs.repository.ts';
-export { STATUS } from './lifecycle.ts';
+export { findBranch, findContractor, jobTypeExists, jobsQuery, lockJob } from './jobs.repository.ts';
+export { STATUS, STATUS_NAMES } from './lifecycle.ts';
 export { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-rules.ts';
-export { lockJob } from './jobs.repository.ts';
-export { STATUS_NAMES } from './lifecycle.ts';
 export { type ListJobsInput, ListJobsQuery } from './jobs.schemas.ts';
 export { listVisibleJobs } from './jobs.service.ts';

@@ -222,19 +222,7 @@ export async function listHistory(db: DbOrTrx, jobId: number, page: { limit: num
   return { rows, total: total.n };
 }
 
-/**
- * Takes the next number of a per-agency counter atomically (row lock on the counter).
- * @returns 1 for the first call, then 2, 3, ...
- */
-export async function nextCounter(db: DbOrTrx, agencyId: number, name: string): Promise<number> {
-  const row = await db
-    .insertInto('agency_counters')
-    .values({ agency_id: agencyId, name, value: 1 })
-    .onConflict((oc) => oc.columns(['agency_id', 'name']).doUpdateSet({ value: sql`agency_counters.value + 1` }))
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  return row.value;
-}
+export { nextCounter } from '../../db/counters.ts';
 
 /** Inserts a job; returns its id. */
 export async function insertJob(db: DbOrTrx, job: NewJob): Promise<number> {

@@ -1,6 +1,7 @@
 /** SQL for invoices, credit notes and payments (docs/money.md "Invoices"). Scope from access.ts. */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { InvoiceTable, PaymentTable } from '../../db/schema.ts';
+import { nextCounter } from '../../db/counters.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { moneyVisible, type MoneyScope } from './access.ts';
 
@@ -96,10 +97,7 @@ export async function updateInvoice(db: DbOrTrx, id: number, set: Updateable<Inv
  * back: numbers have no gaps.
  */
 export async function nextNumber(trx: DbOrTrx, agencyId: number, name: 'invoice_number' | 'credit_note_number'): Promise<number> {
-  const row = await trx.insertInto('agency_counters').values({ agency_id: agencyId, name, value: 1 })
-    .onConflict((oc) => oc.columns(['agency_id', 'name']).doUpdateSet({ value: sql`agency_counters.value + 1` }))
-    .returning('value').executeTakeFirstOrThrow();
-  return row.value;
+  return nextCounter(trx, agencyId, name);
 }
 
 /** Inserts a payment; returns its id. */
