@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',
+    isolate: false,
     maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 180_000,

@@ -12,14 +12,18 @@ type IntegerOptions = Parameters<typeof Type.Integer>[0];
 /** `T` or JSON null. */
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
-/** A uuid (the public id of every record). */
-export const Uuid = (options: StringOptions = {}) => Type.String({ format: 'uuid', ...options });
+/** A description (the common case) or the full string options of a primitive. */
+type Described = string | StringOptions;
+const described = (o: Described | undefined): StringOptions => (typeof o === 'string' ? { description: o } : (o ?? {}));
 
-/** An ISO 8601 timestamp in UTC, e.g. 2026-11-23T09:00:00.000Z. */
-export const DateTime = (options: StringOptions = {}) => Type.String({ format: 'date-time', ...options });
+/** A uuid (the public id of every record); `o`: its description or string options. */
+export const Uuid = (o?: Described) => Type.String({ format: 'uuid', ...described(o) });
 
-/** An ISO date (YYYY-MM-DD), e.g. a query filter. */
-export const IsoDate = (description?: string) => Type.String({ format: 'date', ...(description !== undefined ? { description } : {}) });
+/** An ISO 8601 timestamp in UTC, e.g. 2026-11-23T09:00:00.000Z; `o`: its description or string options. */
+export const DateTime = (o?: Described) => Type.String({ format: 'date-time', ...described(o) });
+
+/** An ISO date (YYYY-MM-DD), e.g. a query filter; `o`: its description or string options. */
+export const IsoDate = (o?: Described) => Type.String({ format: 'date', ...described(o) });
 
 /** An amount of money in integer pence, 0 to the int4 maximum. */
 export const Pence = (options: IntegerOptions = {}) => Type.Integer({ minimum: 0, maximum: 2147483647, description: 'pence', ...options });

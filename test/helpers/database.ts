@@ -31,10 +31,22 @@ export interface TestDatabase {
 
 let snapshot: Promise<Blob | undefined> | undefined;
 
-/** The migrated PGlite tarball, read once per worker process. */
-function pgliteSnapshot(): Promise<Blob | undefined> {
+/**
+ * A value the global setup provided, or '' outside a Vitest run (the benches in bench/ create
+ * their databases with this helper too: they start from an empty database and migrate it).
+ */
+function provided(key: 'pgliteSnapshot' | 'postgresTemplate'): string {
+  try {
+    return inject(key);
+  } catch {
+    return '';
+  }
+}
+
+/** The migrated PGlite tarball, read once per worker process (undefined outside a Vitest run). */
+export function pgliteSnapshot(): Promise<Blob | undefined> {
   snapshot ??= (async () => {
-    const file = inject('pgliteSnapshot');
+    const file = provided('pgliteSnapshot');
     return file ? new Blob([await readFile(file)]) : undefined;
   })();
   return snapshot;
@@ -48,7 +60,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     return { databaseUrl: undefined, dataDir: 'memory://', ...(loadDataDir ? { loadDataDir } : {}), drop: async () => {} };
   }
   const name = `caretaker_test_${randomBytes(6).toString('hex')}`;
-  const template = inject('postgresTemplate');
+  const template = provided('postgresTemplate');
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);

@@ -1,6 +1,6 @@
 /**
  * One factory per entity for rows written straight to the database (docs/architecture.md, tests):
- * jobs, contractors, tenants and addresses. The area fixtures (job-world.ts, jobs/fixtures.ts,
+ * jobs, contractors, tenants and addresses. The area fixtures (attached-records-world.ts, jobs/fixtures.ts,
  * roles-branches.ts, contractors/helpers.ts) are thin adapters over these.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,7 @@
 /** Schemas of the addresses endpoints (docs/tenants.md; spec 2.7: addresses expose their integer ID). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
+import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
 const OptText = (max: number, description?: string) =>
   Type.Optional(Type.Union([Type.String({ maxLength: max, ...(description ? { description } : {}) }), Type.Null()]));
@@ -8,7 +9,7 @@ const OptText = (max: number, description?: string) =>
 export const Address = Type.Object(
   {
     ID: Type.Integer({ description: 'internal id; the address_id of POST /api/tenants/assign-address (spec 4.9)' }),
-    uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
     line1: Type.String(),
     line2: Type.Union([Type.String(), Type.Null()]),
     line3: Type.Union([Type.String(), Type.Null()]),
@@ -17,10 +18,10 @@ export const Address = Type.Object(
     postcode: Type.String({ description: 'UK postcode, upper case with one space (LS6 3HN)' }),
     latitude: Type.Union([Type.Number(), Type.Null()]),
     longitude: Type.Union([Type.Number(), Type.Null()]),
-    branch_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    branch_uuid: Type.Union([Uuid(), Type.Null()]),
     branch_name: Type.Union([Type.String(), Type.Null()]),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
+    created_at: DateTime(),
+    updated_at: DateTime(),
   },
   { description: 'A property address' },
 );
@@ -30,7 +31,7 @@ export const ListAddressesQuery = Type.Object(
   {
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'search in line 1 and town (case-insensitive)' })),
     postcode: Type.Optional(Type.String({ minLength: 1, maxLength: 10, description: 'postcode prefix, case- and space-insensitive ("ls6" or "ls6 3")' })),
-    branch_uuid: Type.Optional(Type.String({ format: 'uuid' })),
+    branch_uuid: Type.Optional(Uuid()),
     ...Pagination,
   },
   { additionalProperties: false },
@@ -46,7 +47,7 @@ const fields = {
   postcode: Type.String({ minLength: 1, maxLength: 10, description: 'UK postcode in any case and spacing; stored as "LS6 3HN"' }),
   latitude: Type.Optional(Type.Union([Type.Number({ minimum: -90, maximum: 90 }), Type.Null()])),
   longitude: Type.Optional(Type.Union([Type.Number({ minimum: -180, maximum: 180 }), Type.Null()])),
-  branch_uuid: Type.Optional(Type.Union([Type.String({ format: 'uuid' }), Type.Null()])),
+  branch_uuid: Type.Optional(Type.Union([Uuid(), Type.Null()])),
   csrf_token: Type.Optional(Type.String()),
 };
 

@@ -2,19 +2,20 @@
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
 const Csrf = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 const Name = Type.String({ minLength: 1, maxLength: 100, description: 'unique within the agency' });
 
 export const Branch = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
     name: Type.String(),
-    agency: Type.Object({ uuid: Type.String({ format: 'uuid' }), name: Type.String() }),
+    agency: Type.Object({ uuid: Uuid(), name: Type.String() }),
     sharing_enabled: Type.Boolean({ description: 'agents of the agency\'s other branches see (not edit) this branch\'s jobs' }),
-    closed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
+    closed_at: Type.Union([DateTime(), Type.Null()]),
+    created_at: DateTime(),
+    updated_at: DateTime(),
   },
   { description: 'A branch of an agency' },
 );
@@ -24,19 +25,19 @@ export const ListBranchesQuery = Type.Object(
   {
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'part of the name' })),
     include_closed: Type.Optional(Type.Boolean({ default: false, description: 'also list closed branches' })),
-    agency_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'SysOps: only this agency' })),
+    agency_uuid: Type.Optional(Uuid({ description: 'SysOps: only this agency' })),
     ...Pagination,
   },
   { additionalProperties: false },
 );
 export type ListBranchesInput = Static<typeof ListBranchesQuery>;
 
-export const BranchParams = Type.Object({ uuid: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export const BranchParams = Type.Object({ uuid: Uuid() }, { additionalProperties: false });
 
 export const CreateBranchBody = Type.Object(
   {
     name: Name,
-    agency_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'required for SysOps; others create in their own agency' })),
+    agency_uuid: Type.Optional(Uuid({ description: 'required for SysOps; others create in their own agency' })),
     sharing_enabled: Type.Optional(Type.Boolean({ default: false })),
     csrf_token: Csrf,
   },

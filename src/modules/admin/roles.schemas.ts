@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+import { Uuid } from '../../http/schema-primitives.ts';
 
 /** Bounds of a management level (API.md "management levels"). */
 export const LEVEL_MIN = 0;
@@ -21,7 +22,7 @@ export const Role = Type.Object(
     code: Type.String({ description: 'built-in code (sysops, admin, agent, api, contractor, tenant) or custom_<agency>_<slug>' }),
     level: Type.Integer({ description: 'management level: a larger level manages smaller ones' }),
     is_builtin: Type.Boolean(),
-    agency_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'null for built-in and global roles' }),
+    agency_uuid: Type.Union([Uuid(), Type.Null()], { description: 'null for built-in and global roles' }),
     description: Type.String(),
     permissions: Type.Array(Type.String(), { description: 'sorted permission keys' }),
     users_count: Type.Integer({ description: 'accounts holding the role (of the caller\'s agency unless SysOps)' }),
@@ -46,7 +47,7 @@ export const CreateRoleBody = Type.Object(
     level: Level('below the caller\'s own level'),
     permissions: Type.Optional(Keys),
     description: Type.Optional(Type.String({ maxLength: 500 })),
-    agency_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'SysOps only: the agency of the role; omitted: a global role' })),
+    agency_uuid: Type.Optional(Uuid({ description: 'SysOps only: the agency of the role; omitted: a global role' })),
     csrf_token: Csrf,
   },
   { additionalProperties: false },

@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { UserStatus } from '../users/index.ts';
+import { Uuid } from '../../http/schema-primitives.ts';
 
-const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 const BRANCH_UUID = "a branch of the caller's agency; only for callers holding api.admin.branches.manage (SysOps: any). Default: the caller's own branch";
 
 export const SharingQuery = Type.Object({ branch_uuid: Type.Optional(Uuid(BRANCH_UUID)) }, { additionalProperties: false });
@@ -19,7 +19,7 @@ export const SharingBody = Type.Object(
 );
 
 export const Sharing = Type.Object({
-  branch_uuid: Type.String({ format: 'uuid' }),
+  branch_uuid: Uuid(),
   branch_name: Type.String(),
   enabled: Type.Boolean(),
 });
@@ -35,12 +35,12 @@ export const AgentsQuery = Type.Object(
 
 export const Agent = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
     name: Type.String(),
     email: Type.String(),
     role: Type.String({ description: 'role name (Agent or a custom role)' }),
     status: UserStatus(),
-    branch: Type.Object({ uuid: Type.String({ format: 'uuid' }), name: Type.String() }),
+    branch: Type.Object({ uuid: Uuid(), name: Type.String() }),
   },
   { description: 'A staff account attached to a branch' },
 );
@@ -55,7 +55,7 @@ export const AssignmentBody = Type.Object(
 );
 
 export const Assignment = Type.Object({
-  job_uuid: Type.String({ format: 'uuid' }),
+  job_uuid: Uuid(),
   reference: Type.String(),
-  agent: Type.Union([Type.Object({ uuid: Type.String({ format: 'uuid' }), name: Type.String(), branch_uuid: Type.String({ format: 'uuid' }) }), Type.Null()]),
+  agent: Type.Union([Type.Object({ uuid: Uuid(), name: Type.String(), branch_uuid: Uuid() }), Type.Null()]),
 });

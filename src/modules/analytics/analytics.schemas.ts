@@ -22,7 +22,7 @@ const Seconds = Type.Union([Type.Number({ minimum: 0 }), Type.Null()], { descrip
 const Percentiles = Type.Object({ median_s: Seconds, p90_s: Seconds, jobs: Type.Integer({ minimum: 0 }) });
 
 export const AnalyticsRowSchema = Type.Object({
-  period: Type.String({ format: 'date', description: 'first day of the London week (Monday) or month' }),
+  period: IsoDate('first day of the London week (Monday) or month'),
   group: Type.Object({ key: Type.String(), label: Type.String() }),
   created: Type.Integer({ minimum: 0 }),
   completed: Type.Integer({ minimum: 0 }),

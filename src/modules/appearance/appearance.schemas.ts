@@ -1,6 +1,7 @@
 /** Schemas of the appearance endpoints (spec 2.5a, 4.14; docs/appearance.md). */
 import { Type, type Static } from 'typebox';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+import { DateTime } from '../../http/schema-primitives.ts';
 
 /** Named background presets a dashboard knows, beside a `#RRGGBB` colour. */
 export const BG_PRESETS = ['default', 'light', 'dark', 'slate', 'ocean', 'forest', 'sunset'] as const;
@@ -16,7 +17,7 @@ const BannerInfo = Type.Union(
       mime: Type.String({ description: 'image/png, image/jpeg or image/webp (from the content)' }),
       size_bytes: Type.Integer(),
       sha256: Type.String({ description: 'SHA-256 of the image, hex' }),
-      uploaded_at: Type.String({ format: 'date-time' }),
+      uploaded_at: DateTime(),
     }),
     Type.Null(),
   ],

@@ -1,6 +1,7 @@
 /** Request and response schemas of the auth and security endpoints (spec 2.6, 4.1 to 4.4). */
 import { Type } from 'typebox';
 import { PASSWORD_MAX } from '../../lib/passwords.ts';
+import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
 export const LoginBody = Type.Object(
   {
@@ -16,7 +17,7 @@ export const LoginResult = Type.Object(
     success: Type.Literal(true),
     token: Type.String({ description: 'bearer token, 64 hex characters' }),
     token_type: Type.Literal('Bearer'),
-    expires_at: Type.String({ format: 'date-time' }),
+    expires_at: DateTime(),
     user: Type.Object({ name: Type.String(), email: Type.String(), account_type: Type.String() }),
     usage: Type.String(),
   },
@@ -33,7 +34,7 @@ export const MobileAuthBody = Type.Object(
 
 export const TokenData = Type.Object({
   token: Type.String({ description: '64 hexadecimal characters' }),
-  expires_at: Type.String({ format: 'date-time' }),
+  expires_at: DateTime(),
 });
 
 export const CsrfWriteBody = Type.Object(
@@ -42,20 +43,20 @@ export const CsrfWriteBody = Type.Object(
 );
 
 export const Me = Type.Object({
-  uuid: Type.String({ format: 'uuid' }),
+  uuid: Uuid(),
   name: Type.String(),
   email: Type.String(),
   role: Type.String(),
   level: Type.Integer(),
-  agency_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  agency_uuid: Type.Union([Uuid(), Type.Null()]),
   agency_name: Type.Union([Type.String(), Type.Null()]),
-  branch_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  branch_uuid: Type.Union([Uuid(), Type.Null()]),
   branch_name: Type.Union([Type.String(), Type.Null()]),
-  session: Type.Object({ kind: Type.String(), expires_at: Type.String({ format: 'date-time' }) }),
+  session: Type.Object({ kind: Type.String(), expires_at: DateTime() }),
 });
 
 export const PermissionsData = Type.Object({
-  user_uuid: Type.String({ format: 'uuid' }),
+  user_uuid: Uuid(),
   role: Type.String(),
   level: Type.Integer(),
   permissions: Type.Array(Type.String()),

@@ -1,6 +1,6 @@
 /** Schemas of the calendar endpoints (docs/calendar.md). */
 import { Type, type Static } from 'typebox';
-import { IsoDate, Nullable } from '../../http/schema-primitives.ts';
+import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
 import { WeatherBlock } from '../weather/index.ts';
 
@@ -14,21 +14,21 @@ export const TimeSlot = Type.Object({
 
 export const CalendarEntry = Type.Object(
   {
-    job_uuid: Type.String({ format: 'uuid', description: 'also the UID of the iCalendar event' }),
+    job_uuid: Uuid({ description: 'also the UID of the iCalendar event' }),
     reference: Type.String(),
     title: Type.String(),
     summary: Type.String({ description: 'reference and title, e.g. "JOB-000123 Boiler not firing"' }),
     status: Type.String(),
     status_id: Type.Integer(),
     priority: Type.Integer(),
-    scheduled_for: Type.String({ format: 'date-time' }),
-    date: Type.String({ format: 'date', description: 'the London date of scheduled_for' }),
+    scheduled_for: DateTime(),
+    date: IsoDate('the London date of scheduled_for'),
     all_day: Type.Boolean(),
-    start: Type.String({ format: 'date-time', description: 'UTC; from the date and the slot start (Europe/London)' }),
-    end: Type.String({ format: 'date-time', description: 'UTC; from the date and the slot end (Europe/London)' }),
+    start: DateTime({ description: 'UTC; from the date and the slot start (Europe/London)' }),
+    end: DateTime({ description: 'UTC; from the date and the slot end (Europe/London)' }),
     time_range: Type.Union([TimeSlot, Type.Null()]),
     location: Nullable(Type.String({ description: 'the job address on one line' })),
-    address_uuid: Nullable(Type.String({ format: 'uuid' })),
+    address_uuid: Nullable(Uuid()),
     branch_name: Type.String(),
     contractor_name: Nullable(Type.String()),
     weather: Type.Optional(WeatherBlock),
@@ -55,13 +55,13 @@ export const FeedQuery = Type.Object(
 export const FeedKeyCreated = Type.Object({
   key: Type.String({ description: '64 hex characters; shown once, only its SHA-256 is stored' }),
   feed_url: Type.String({ description: 'path of the feed with the key' }),
-  created_at: Type.String({ format: 'date-time' }),
+  created_at: DateTime(),
   regenerated: Type.Boolean({ description: 'true when an earlier key was replaced (and stops working)' }),
 });
 
 export const FeedKeyStatus = Type.Object({
   exists: Type.Boolean(),
-  created_at: Nullable(Type.String({ format: 'date-time' })),
-  last_used_at: Nullable(Type.String({ format: 'date-time' })),
+  created_at: Nullable(DateTime()),
+  last_used_at: Nullable(DateTime()),
 });
 

@@ -1,10 +1,9 @@
 /** Schemas of the contractors endpoints (docs/contractors.md). */
 import { Type, type Static } from 'typebox';
-import { Nullable } from '../../http/schema-primitives.ts';
+import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
 import { CERT_TYPE_CODES } from './certification-types.ts';
 
-const IsoDate = (description: string) => Type.String({ format: 'date', description });
 
 export const TradeRef = Type.Object({ ID: Type.Integer(), code: Type.String(), name: Type.String() });
 
@@ -14,7 +13,7 @@ export const Trade = Type.Object(
     code: Type.String(),
     name: Type.String(),
     scope: Type.Union([Type.Literal('platform'), Type.Literal('agency')], { description: "platform-wide, or the caller's agency's own" }),
-    retired_at: Nullable(Type.String({ format: 'date-time' })),
+    retired_at: Nullable(DateTime()),
     required_certificates: Type.Array(Type.String(), { description: 'certificate types of which one valid one is required' }),
   },
   { description: 'A trade (work category)' },
@@ -22,7 +21,7 @@ export const Trade = Type.Object(
 export type TradeDto = Static<typeof Trade>;
 
 export const Contact = Type.Object({
-  uuid: Type.String({ format: 'uuid' }),
+  uuid: Uuid(),
   name: Type.String(),
   role: Nullable(Type.String()),
   email: Nullable(Type.String()),
@@ -32,19 +31,19 @@ export const Contact = Type.Object({
 
 export const Certification = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
-    contractor_uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
+    contractor_uuid: Uuid(),
     company_name: Type.String(),
     cert_type: Type.String({ description: CERT_TYPE_CODES.join(' | ') }),
     cert_name: Type.String({ description: 'display name, e.g. Gas Safe' }),
     reference: Type.String(),
-    issued_on: Nullable(Type.String({ format: 'date' })),
-    expires_on: Type.String({ format: 'date' }),
+    issued_on: Nullable(IsoDate()),
+    expires_on: IsoDate(),
     status: Type.Union([Type.Literal('valid'), Type.Literal('expiring'), Type.Literal('expired')], { description: 'today: expired, expiring within 30 days, or valid' }),
     days_left: Type.Integer({ description: 'days from today to the expiry day (negative once expired)' }),
     has_document: Type.Boolean(),
     document_mime: Nullable(Type.String()),
-    created_at: Type.String({ format: 'date-time' }),
+    created_at: DateTime(),
   },
   { description: 'A certificate of a contractor' },
 );
@@ -52,7 +51,7 @@ export type CertificationDto = Static<typeof Certification>;
 
 export const Contractor = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
     company_name: Type.String(),
     contact_name: Nullable(Type.String()),
     email: Nullable(Type.String()),
@@ -63,8 +62,8 @@ export const Contractor = Type.Object(
     coverage: Type.Array(Type.String(), { description: 'postcode districts, e.g. LS6' }),
     contacts: Type.Array(Contact),
     has_login: Type.Boolean(),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
+    created_at: DateTime(),
+    updated_at: DateTime(),
   },
   { description: 'A contractor company' },
 );
@@ -152,12 +151,12 @@ export const ExpiringQuery = Type.Object(
 );
 
 export const MatchQuery = Type.Object(
-  { job_uuid: Type.String({ format: 'uuid' }), ...Pagination },
+  { job_uuid: Uuid(), ...Pagination },
   { additionalProperties: false },
 );
 
 export const MatchResult = Type.Object({
-  contractor_uuid: Type.String({ format: 'uuid' }),
+  contractor_uuid: Uuid(),
   company_name: Type.String(),
   score: Type.Integer({ description: 'trade 50 + coverage 30 + certificates 20; 0 when not assignable' }),
   eligible: Type.Boolean({ description: 'false when a certificate the trade requires is missing or expired' }),
@@ -169,7 +168,7 @@ export const MatchEnvelope = Type.Object({
   count: Type.Integer(),
   message: Type.String(),
   job: Type.Object({
-    uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
     trade: Nullable(Type.String()),
     district: Nullable(Type.String()),
     required_certificates: Type.Array(Type.String()),
@@ -194,4 +193,4 @@ export const UpdateTradeBody = Type.Object(
 );
 export const TradeParams = Type.Object({ id: Type.Integer({ minimum: 1 }) }, { additionalProperties: false });
 export const TradesQuery = Type.Object({ include_retired: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false });
-export const CertParams = Type.Object({ uuid: Type.String({ format: 'uuid' }), cert_uuid: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export const CertParams = Type.Object({ uuid: Uuid(), cert_uuid: Uuid() }, { additionalProperties: false });

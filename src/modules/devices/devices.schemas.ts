@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+import { DateTime } from '../../http/schema-primitives.ts';
 
 export const PLATFORMS = ['ios', 'android', 'web'] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -14,7 +15,7 @@ export const DeviceToken = Type.Object(
     user_id: Type.Integer(),
     device_token: Type.String(),
     platform: Type.Unsafe<Platform>({ type: 'string', enum: [...PLATFORMS] }),
-    registered_at: Type.String({ format: 'date-time' }),
+    registered_at: DateTime(),
   },
   { description: 'Device token record (spec 2.4)' },
 );

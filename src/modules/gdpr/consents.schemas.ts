@@ -1,6 +1,6 @@
 /** Schemas of the GDPR consent endpoints (docs/gdpr.md). */
 import { Type, type Static } from 'typebox';
-import { Nullable } from '../../http/schema-primitives.ts';
+import { DateTime, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
 
 /** Purposes a consent can be given for. */
@@ -15,17 +15,17 @@ const Source = Type.Union(CONSENT_SOURCES.map((s) => Type.Literal(s)));
 
 export const Consent = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
-    tenant_uuid: Nullable(Type.String({ format: 'uuid' })),
-    user_uuid: Nullable(Type.String({ format: 'uuid' })),
+    uuid: Uuid(),
+    tenant_uuid: Nullable(Uuid()),
+    user_uuid: Nullable(Uuid()),
     purpose: Type.String({ description: [...CONSENT_PURPOSES, ...SERVICE_MESSAGE_PURPOSES].join(' | ') }),
     source: Type.String({ description: CONSENT_SOURCES.join(' | ') }),
-    given_at: Type.String({ format: 'date-time' }),
-    withdrawn_at: Nullable(Type.String({ format: 'date-time' })),
+    given_at: DateTime(),
+    withdrawn_at: Nullable(DateTime()),
     withdrawn_source: Nullable(Type.String()),
     active: Type.Boolean({ description: 'given and not withdrawn' }),
     recorded_by: Nullable(Type.String({ description: 'name of the user who recorded it' })),
-    created_at: Type.String({ format: 'date-time' }),
+    created_at: DateTime(),
   },
   { description: 'A consent of a person for one purpose' },
 );
@@ -33,8 +33,8 @@ export type ConsentDto = Static<typeof Consent>;
 
 export const ListConsentsQuery = Type.Object(
   {
-    tenant_uuid: Type.Optional(Type.String({ format: 'uuid' })),
-    user_uuid: Type.Optional(Type.String({ format: 'uuid' })),
+    tenant_uuid: Type.Optional(Uuid()),
+    user_uuid: Type.Optional(Uuid()),
     purpose: Type.Optional(Purpose),
     active: Type.Optional(Type.Boolean({ description: 'true: only consents in force; false: only withdrawn' })),
     ...Pagination,
@@ -45,11 +45,11 @@ export type ListConsentsQuery = Static<typeof ListConsentsQuery>;
 
 export const CreateConsentBody = Type.Object(
   {
-    tenant_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'the person: a tenant (or send user_uuid)' })),
-    user_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'the person: a user account of the agency' })),
+    tenant_uuid: Type.Optional(Uuid({ description: 'the person: a tenant (or send user_uuid)' })),
+    user_uuid: Type.Optional(Uuid({ description: 'the person: a user account of the agency' })),
     purpose: Purpose,
     source: Source,
-    given_at: Type.Optional(Type.String({ format: 'date-time', description: 'default now; never in the future' })),
+    given_at: Type.Optional(DateTime({ description: 'default now; never in the future' })),
     csrf_token: Type.Optional(Type.String()),
   },
   { additionalProperties: false },

@@ -1,14 +1,14 @@
 /** Schemas of the documents, photos and file-integrity endpoints (docs/job-files.md). */
 import { Type, type Static } from 'typebox';
-import { Nullable } from '../../http/schema-primitives.ts';
+import { DateTime, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
 
 export const JobFile = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
-    job_uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
+    job_uuid: Uuid(),
     kind: Type.Union([Type.Literal('document'), Type.Literal('photo')]),
     filename: Type.String({ description: "the client's file name, sanitised, for display only" }),
     description: Nullable(Type.String()),
@@ -16,19 +16,19 @@ export const JobFile = Type.Object(
     size_bytes: Type.Integer({ minimum: 1 }),
     sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the content, hex' }),
     internal: Type.Boolean({ description: 'staff only when true' }),
-    uploaded_by_uuid: Nullable(Type.String({ format: 'uuid' })),
+    uploaded_by_uuid: Nullable(Uuid()),
     uploaded_by_name: Nullable(Type.String()),
-    created_at: Type.String({ format: 'date-time' }),
+    created_at: DateTime(),
     download_url: Type.String({ description: 'path of the download endpoint' }),
   },
   { description: 'A document or photo of a job' },
 );
 export type JobFileDto = Static<typeof JobFile>;
 
-export const JobParams = Type.Object({ uuid: Type.String({ format: 'uuid', description: 'job uuid' }) });
+export const JobParams = Type.Object({ uuid: Uuid({ description: 'job uuid' }) });
 export const FileParams = Type.Object({
-  uuid: Type.String({ format: 'uuid', description: 'job uuid' }),
-  file_uuid: Type.String({ format: 'uuid' }),
+  uuid: Uuid({ description: 'job uuid' }),
+  file_uuid: Uuid(),
 });
 export const ListFilesQuery = Type.Object({ ...Pagination }, { additionalProperties: false });
 
@@ -43,8 +43,8 @@ export const ScanBody = Type.Object(
 export type ScanInput = Static<typeof ScanBody>;
 
 export const IntegrityProblem = Type.Object({
-  file_uuid: Type.String({ format: 'uuid' }),
-  job_uuid: Type.String({ format: 'uuid' }),
+  file_uuid: Uuid(),
+  job_uuid: Uuid(),
   kind: Type.Union([Type.Literal('document'), Type.Literal('photo')]),
   status: Type.Union([Type.Literal('mismatch'), Type.Literal('missing')]),
   expected_sha256: Type.String(),
@@ -59,6 +59,6 @@ export const ScanReport = Type.Object({
   missing: Type.Integer(),
   next_offset: Type.Union([Type.Integer(), Type.Null()], { description: 'offset of the next page, null when done' }),
   problems: Type.Array(IntegrityProblem),
-  scanned_at: Type.String({ format: 'date-time' }),
+  scanned_at: DateTime(),
 });
 export type ScanReportDto = Static<typeof ScanReport>;

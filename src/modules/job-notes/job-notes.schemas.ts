@@ -1,6 +1,6 @@
 /** Schemas of the case-note endpoints (docs/job-notes.md). */
 import { Type, type Static } from 'typebox';
-import { Nullable } from '../../http/schema-primitives.ts';
+import { DateTime, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
@@ -14,26 +14,26 @@ const Visibility = Type.Union([Type.Literal('internal'), Type.Literal('tenant'),
 
 export const Note = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
-    job_uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
+    job_uuid: Uuid(),
     body: Type.String(),
     visibility: Visibility,
-    author_uuid: Nullable(Type.String({ format: 'uuid' })),
+    author_uuid: Nullable(Uuid()),
     author_name: Nullable(Type.String()),
     author_role: Nullable(Type.String({ description: 'role code of the author: sysops, admin, agent, api, contractor, tenant or a custom role' })),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-    edited_at: Nullable(Type.String({ format: 'date-time' })),
-    editable_until: Type.String({ format: 'date-time', description: 'created_at + 15 minutes; the author may edit until then' }),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    edited_at: Nullable(DateTime()),
+    editable_until: DateTime({ description: 'created_at + 15 minutes; the author may edit until then' }),
   },
   { description: 'A case note of a job. Notes are never deleted: the record is evidence.' },
 );
 export type NoteDto = Static<typeof Note>;
 
-export const JobParams = Type.Object({ uuid: Type.String({ format: 'uuid', description: 'job uuid' }) });
+export const JobParams = Type.Object({ uuid: Uuid({ description: 'job uuid' }) });
 export const NoteParams = Type.Object({
-  uuid: Type.String({ format: 'uuid', description: 'job uuid' }),
-  note_uuid: Type.String({ format: 'uuid' }),
+  uuid: Uuid({ description: 'job uuid' }),
+  note_uuid: Uuid(),
 });
 
 export const ListNotesQuery = Type.Object(

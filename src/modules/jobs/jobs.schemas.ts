@@ -1,11 +1,12 @@
 /** Schemas of the jobs endpoints (spec 4.16; API.md "jobs"; docs/jobs.md). */
 import { Type, type Static } from 'typebox';
-import { IsoDate, Nullable } from '../../http/schema-primitives.ts';
+import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
-const DateTime = (description?: string) => Nullable(Type.String({ format: 'date-time', ...(description ? { description } : {}) }));
-const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+/** A nullable timestamp (`o`: its description). */
+const NullableDateTime = (o?: string) => Nullable(DateTime(o));
+
 const Pence = (description: string) => Type.Integer({ minimum: 0, maximum: 2_000_000_000, description: `${description}, in pence` });
 const csrf_token = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 
@@ -35,7 +36,7 @@ export const Job = Type.Object(
     tenant_name: Nullable(Type.String()),
     contractor_uuid: Nullable(Uuid()),
     contractor_name: Nullable(Type.String()),
-    contractor_accepted_at: DateTime('when the contractor accepted the assignment'),
+    contractor_accepted_at: NullableDateTime('when the contractor accepted the assignment'),
     agent_uuid: Type.Optional(Nullable(Uuid('owning agent (not for tenants)'))),
     agent_name: Type.Optional(Nullable(Type.String())),
     time_range_id: Nullable(Type.Integer()),
@@ -43,18 +44,18 @@ export const Job = Type.Object(
     estimated_cost_pence: Type.Optional(Nullable(Type.Integer({ description: 'pence; absent for tenants' }))),
     agreed_cost_pence: Type.Optional(Nullable(Type.Integer({ description: 'pence; absent for tenants' }))),
     currency: Type.String(),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-    approved_at: DateTime(),
-    assigned_at: DateTime(),
-    scheduled_for: DateTime(),
-    attended_at: DateTime(),
-    completed_at: DateTime(),
-    invoiced_at: DateTime(),
-    closed_at: DateTime(),
-    cancelled_at: DateTime(),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    approved_at: NullableDateTime(),
+    assigned_at: NullableDateTime(),
+    scheduled_for: NullableDateTime(),
+    attended_at: NullableDateTime(),
+    completed_at: NullableDateTime(),
+    invoiced_at: NullableDateTime(),
+    closed_at: NullableDateTime(),
+    cancelled_at: NullableDateTime(),
     sla_state: Nullable(Type.String({ description: 'state of the most urgent SLA clock (docs/sla.md); null without one' })),
-    sla_due_at: DateTime('due_at of the most urgent SLA clock'),
+    sla_due_at: NullableDateTime('due_at of the most urgent SLA clock'),
   },
   { description: 'A job (work order). Costs and the owning agent are absent for tenants.' },
 );
@@ -167,7 +168,7 @@ export const HistoryEntry = Type.Object(
     by_user_uuid: Nullable(Uuid('null for tenants and for system moves')),
     by_user_name: Nullable(Type.String()),
     note: Nullable(Type.String({ description: 'null for tenants' })),
-    created_at: Type.String({ format: 'date-time' }),
+    created_at: DateTime(),
   },
   { description: 'One status move of a job' },
 );

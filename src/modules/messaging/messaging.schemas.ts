@@ -1,26 +1,25 @@
 /** Schemas of the delivery log and the notification preferences (docs/messaging.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { IsoDate } from '../../http/schema-primitives.ts';
+import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
 /** Text without NUL characters (PostgreSQL text cannot hold them). */
 const NO_NUL = '^[^\\u0000]*$';
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const Enum = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
 
 export const DELIVERY_STATUSES = ['queued', 'sent', 'failed', 'suppressed'] as const;
 
 export const Delivery = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
-    event_id: Type.String({ format: 'uuid', description: 'the domain event that caused it' }),
+    uuid: Uuid(),
+    event_id: Uuid({ description: 'the domain event that caused it' }),
     event: Type.String({ description: 'domain event name, e.g. job.assigned' }),
     template: Type.String({ description: 'message kind, e.g. job.visit_booked' }),
     channel: Type.String({ description: 'email | push' }),
     recipient: Type.Object({
       kind: Type.String({ description: 'tenant | contractor | agent | admin' }),
-      user_uuid: Nullable(Type.String({ format: 'uuid' })),
+      user_uuid: Nullable(Uuid()),
       name: Nullable(Type.String()),
       address: Nullable(Type.String({ description: 'e-mail address (email channel)' })),
     }),
@@ -29,10 +28,10 @@ export const Delivery = Type.Object(
     attempts: Type.Integer(),
     last_error: Nullable(Type.String()),
     subject: Nullable(Type.String({ description: 'e-mail subject or push title' })),
-    next_attempt_at: Nullable(Type.String({ format: 'date-time' })),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-    sent_at: Nullable(Type.String({ format: 'date-time' })),
+    next_attempt_at: Nullable(DateTime()),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    sent_at: Nullable(DateTime()),
   },
   { description: 'One message to one recipient on one channel' },
 );

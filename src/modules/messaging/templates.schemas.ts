@@ -2,11 +2,11 @@
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+import { DateTime, Nullable } from '../../http/schema-primitives.ts';
 
 /** Text without NUL characters (PostgreSQL text cannot hold them). */
 const NO_NUL = '^[^\\u0000]*$';
 const Part = (description: string, maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: NO_NUL, description });
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 /** The parts of a template; which ones a channel has: email subject, mjml, text_body; push title, body; sms text_body. */
 export const TemplateParts = Type.Object(
@@ -33,7 +33,7 @@ export const MessageTemplate = Type.Object(
     version: Type.Integer({ description: 'latest saved version; 0 when never overridden' }),
     parts: TemplateParts,
     variables: Type.Array(Type.String(), { description: 'the variables the template may use' }),
-    updated_at: Nullable(Type.String({ format: 'date-time' })),
+    updated_at: Nullable(DateTime()),
     updated_by: Nullable(Type.String()),
   },
   { description: 'A message template in force for the agency' },
@@ -44,7 +44,7 @@ export const TemplateVersion = Type.Object({
   version: Type.Integer(),
   reverted: Type.Boolean({ description: 'true: this version restored the built-in default' }),
   parts: TemplateParts,
-  created_at: Type.String({ format: 'date-time' }),
+  created_at: DateTime(),
   created_by: Nullable(Type.String()),
 });
 

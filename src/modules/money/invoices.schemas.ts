@@ -1,8 +1,8 @@
 /** Schemas of the invoice, credit-note, payment and export endpoints (docs/money.md "Invoices"). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { IsoDate } from '../../http/schema-primitives.ts';
-import { Line, LinesBody, Nullable, Pence, Uuid, csrf_token } from './money.schemas.ts';
+import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
+import { Line, LinesBody, Pence, csrf_token } from './money.schemas.ts';
 
 export const INVOICE_STATUSES = ['draft', 'issued', 'part_paid', 'paid', 'overdue', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -22,8 +22,8 @@ export const Invoice = Type.Object({
   vat_registered: Type.Boolean({ description: 'false: no VAT charged on any line' }),
   contractor_vat_number: Nullable(Type.String()),
   credited_invoice_uuid: Nullable(Uuid('credit notes: the invoice credited')),
-  issue_date: Nullable(Type.String({ format: 'date' })),
-  due_date: Nullable(Type.String({ format: 'date' })),
+  issue_date: Nullable(IsoDate()),
+  due_date: Nullable(IsoDate()),
   payment_terms_days: Type.Integer(),
   net_pence: Type.Integer(),
   vat_pence: Type.Integer(),
@@ -33,12 +33,12 @@ export const Invoice = Type.Object({
   outstanding_pence: Type.Integer({ description: 'gross - paid - credited' }),
   notes: Nullable(Type.String()),
   lines: Type.Array(Line),
-  issued_at: Nullable(Type.String({ format: 'date-time' })),
-  paid_at: Nullable(Type.String({ format: 'date-time' })),
-  voided_at: Nullable(Type.String({ format: 'date-time' })),
+  issued_at: Nullable(DateTime()),
+  paid_at: Nullable(DateTime()),
+  voided_at: Nullable(DateTime()),
   void_reason: Nullable(Type.String()),
-  created_at: Type.String({ format: 'date-time' }),
-  updated_at: Type.String({ format: 'date-time' }),
+  created_at: DateTime(),
+  updated_at: DateTime(),
 });
 export type InvoiceDto = Static<typeof Invoice>;
 
@@ -89,11 +89,11 @@ export type ExportFilter = Static<typeof ExportQuery>;
 export const Payment = Type.Object({
   uuid: Uuid(),
   amount_pence: Type.Integer(),
-  paid_on: Type.String({ format: 'date' }),
+  paid_on: IsoDate(),
   method: Type.String(),
   reference: Nullable(Type.String()),
   recorded_by: Nullable(Type.String()),
-  created_at: Type.String({ format: 'date-time' }),
+  created_at: DateTime(),
 });
 export const PaymentBody = Type.Object(
   {

@@ -1,10 +1,9 @@
 /** Schemas of the pricing and quote endpoints and the money lines they share (docs/money.md). */
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 
-export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 export const Pence = (description: string, maximum = 100_000_000) => Type.Integer({ minimum: 0, maximum, description: `${description}, integer pence` });
 export const csrf_token = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 export const VAT_CODES = ['standard', 'reduced', 'zero', 'exempt'] as const;
@@ -52,8 +51,8 @@ export const VatRate = Type.Object({
   code: Type.String(),
   name: Type.String(),
   rate_bp: Type.Integer({ description: 'basis points: 2000 = 20 %' }),
-  effective_from: Type.String({ format: 'date' }),
-  effective_to: Nullable(Type.String({ format: 'date', description: 'exclusive; null while in force' })),
+  effective_from: IsoDate(),
+  effective_to: Nullable(IsoDate('exclusive; null while in force')),
 });
 
 export const ContractorRate = Type.Object({ contractor_uuid: Uuid(), contractor_name: Type.String(), unit_price_pence: Type.Integer() });
@@ -70,8 +69,8 @@ export const PriceItem = Type.Object({
   vat_rate: Type.String(),
   active: Type.Boolean(),
   contractor_rates: Type.Array(ContractorRate),
-  created_at: Type.String({ format: 'date-time' }),
-  updated_at: Type.String({ format: 'date-time' }),
+  created_at: DateTime(),
+  updated_at: DateTime(),
 });
 export type PriceItemDto = Static<typeof PriceItem>;
 
@@ -171,10 +170,10 @@ export const Quote = Type.Object({
   vat_registered: Type.Boolean(),
   ...TotalsFields,
   notes: Nullable(Type.String()),
-  decided_at: Nullable(Type.String({ format: 'date-time' })),
+  decided_at: Nullable(DateTime()),
   decision_reason: Nullable(Type.String()),
   lines: Type.Array(Line),
-  created_at: Type.String({ format: 'date-time' }),
+  created_at: DateTime(),
 });
 export type QuoteDto = Static<typeof Quote>;
 export const SubmitQuoteBody = Type.Object(

@@ -1,5 +1,6 @@
 /** TypeBox schemas of the platform endpoints (docs/events.md): queue figures and outbox rows. */
 import { Type, type Static } from 'typebox';
+import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 
@@ -35,11 +36,11 @@ export const EventsQuery = Type.Object(
 export type EventsQuery = Static<typeof EventsQuery>;
 
 export const OutboxEvent = Type.Object({
-  ID: Type.String({ format: 'uuid', description: 'event id (the handlers\' idempotency key)' }),
+  ID: Uuid({ description: 'event id (the handlers\' idempotency key)' }),
   name: Type.String(),
   version: Type.Integer(),
-  agency_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+  agency_uuid: Type.Union([Uuid(), Type.Null()]),
   payload: Type.Unknown({ description: 'as in docs/events.md' }),
-  occurred_at: Type.String({ format: 'date-time' }),
-  published_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'when the relay handed it to the queue' }),
+  occurred_at: DateTime(),
+  published_at: Type.Union([DateTime(), Type.Null()], { description: 'when the relay handed it to the queue' }),
 });

@@ -2,9 +2,11 @@
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
 const ReportName = Type.Union([
-  Type.Literal('jobs-register'), Type.Literal('contractor-performance'), Type.Literal('tenant-jobs-per-property'), Type.Literal('certificates-register'),
+  Type.Literal('jobs-register'), Type.Literal('contractor-performance'), Type.Literal('sla-compliance'), Type.Literal('tenant-jobs-per-property'),
+  Type.Literal('certificates-register'),
 ]);
 const Format = Type.Union([Type.Literal('csv'), Type.Literal('xlsx')]);
 const Frequency = Type.Union([Type.Literal('weekly'), Type.Literal('monthly')], {
@@ -28,18 +30,18 @@ export const UpdateSubscriptionBody = Type.Object(
 );
 export type UpdateSubscriptionInput = Static<typeof UpdateSubscriptionBody>;
 
-export const SubscriptionParams = Type.Object({ uuid: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export const SubscriptionParams = Type.Object({ uuid: Uuid() }, { additionalProperties: false });
 export const SubscriptionListQuery = Type.Object(Pagination, { additionalProperties: false });
 
 export const Subscription = Type.Object({
-  uuid: Type.String({ format: 'uuid' }),
+  uuid: Uuid(),
   report: Type.String(),
   format: Format,
   frequency: Type.Union([Type.Literal('weekly'), Type.Literal('monthly')]),
   filters: Type.Record(Type.String(), Type.Unknown()),
   last_period: Type.Union([Type.String(), Type.Null()], { description: 'period last delivered: 2026-W48 or 2026-11' }),
-  last_sent_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  created_at: Type.String({ format: 'date-time' }),
-  updated_at: Type.String({ format: 'date-time' }),
+  last_sent_at: Type.Union([DateTime(), Type.Null()]),
+  created_at: DateTime(),
+  updated_at: DateTime(),
 });
 export type SubscriptionDto = Static<typeof Subscription>;

@@ -1,5 +1,6 @@
 /** Schemas of GET /api/search (docs/insight.md "Search"). */
 import { Type, type Static } from 'typebox';
+import { Uuid } from '../../http/schema-primitives.ts';
 
 export const SEARCH_TYPES = ['job', 'tenant', 'address', 'contractor', 'user', 'invoice'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
@@ -23,11 +24,11 @@ export const SearchHit = Type.Object({
   type: Type.Union([
     Type.Literal('job'), Type.Literal('tenant'), Type.Literal('address'), Type.Literal('contractor'), Type.Literal('user'), Type.Literal('invoice'),
   ]),
-  uuid: Type.String({ format: 'uuid' }),
+  uuid: Uuid(),
   title: Type.String(),
   subtitle: Type.Union([Type.String(), Type.Null()]),
   snippet: Type.String({ description: 'HTML-escaped text with the matching words in <mark>…</mark>' }),
-  score: Type.Number({ description: 'rank, larger is better (2: exact reference; 1.5: exact postcode; ≤ 1 otherwise)' }),
+  score: Type.Number({ description: 'rank, larger is better (2: exact reference or invoice number; 1.5: exact postcode or contractor reference; ≤ 1.2 otherwise)' }),
   url: Type.String({ description: 'the API path of the record' }),
 });
 export type SearchHitDto = Static<typeof SearchHit>;

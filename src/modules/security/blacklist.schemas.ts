@@ -2,20 +2,21 @@
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
 const Kind = Type.Union([Type.Literal('ip'), Type.Literal('cidr'), Type.Literal('account')]);
 
 export const BlacklistEntry = Type.Object({
-  uuid: Type.String({ format: 'uuid' }),
+  uuid: Uuid(),
   kind: Kind,
   value: Type.Union([Type.String(), Type.Null()], { description: "the address ('ip') or range ('cidr'); null for accounts" }),
-  user_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'the blocked account (kind account)' }),
+  user_uuid: Type.Union([Uuid(), Type.Null()], { description: 'the blocked account (kind account)' }),
   user_email: Type.Union([Type.String(), Type.Null()]),
   reason: Type.String(),
   automatic: Type.Boolean({ description: 'added by the login-throttle rule, not a person' }),
-  added_by_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
-  expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'null: until removed' }),
-  created_at: Type.String({ format: 'date-time' }),
+  added_by_uuid: Type.Union([Uuid(), Type.Null()]),
+  expires_at: Type.Union([DateTime(), Type.Null()], { description: 'null: until removed' }),
+  created_at: DateTime(),
 });
 export type BlacklistEntryDto = Static<typeof BlacklistEntry>;
 
@@ -25,13 +26,13 @@ export const CreateBlacklistBody = Type.Object(
   {
     kind: Kind,
     value: Type.Optional(Type.String({ minLength: 2, maxLength: 64, description: "kind ip: an IPv4 or IPv6 address; kind cidr: a range such as 203.0.113.0/24 or 2001:db8::/32" })),
-    user_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'kind account: the user to block' })),
+    user_uuid: Type.Optional(Uuid({ description: 'kind account: the user to block' })),
     reason: Type.String({ minLength: 1, maxLength: 500 }),
-    expires_at: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'optional end of the block (UTC); must be in the future' })),
+    expires_at: Type.Optional(Type.Union([DateTime(), Type.Null()], { description: 'optional end of the block (UTC); must be in the future' })),
     csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );
 export type CreateBlacklistInput = Static<typeof CreateBlacklistBody>;
 
-export const BlacklistParams = Type.Object({ uuid: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export const BlacklistParams = Type.Object({ uuid: Uuid() }, { additionalProperties: false });

@@ -1,12 +1,9 @@
 /** Schemas of the SLA endpoints (docs/sla.md). */
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { IsoDate } from '../../http/schema-primitives.ts';
+import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
-const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 const Enum = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
 
 export const CLOCK_STATES = ['running', 'at_risk', 'breached', 'met', 'paused', 'not_applicable'] as const;

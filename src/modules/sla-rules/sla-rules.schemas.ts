@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
 /** The job date fields a rule may name (columns of `jobs`). */
 export const JOB_DATE_FIELDS = [
@@ -19,8 +20,8 @@ const NullableInt = (options: { minimum: number; maximum?: number; description: 
 
 export const SlaRule = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
-    branch_uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
+    branch_uuid: Uuid(),
     branch_name: Type.String(),
     job_status_from_id: Type.Integer(),
     job_status_to_id: Type.Integer(),
@@ -31,8 +32,8 @@ export const SlaRule = Type.Object(
     minimum_response_days: Type.Integer({ minimum: 0, description: 'threshold in days' }),
     calendar: Calendar('how days count: calendar_days (every day) or working_days (weekends and UK bank holidays skipped)'),
     description: Type.String(),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
+    created_at: DateTime(),
+    updated_at: DateTime(),
   },
   { description: 'A stored branch SLA response-time rule (spec 2.3a plus its identity and times)' },
 );
@@ -40,8 +41,8 @@ export type SlaRuleDto = Static<typeof SlaRule>;
 
 export const UpsertSlaRuleBody = Type.Object(
   {
-    uuid: Type.Optional(Type.String({ format: 'uuid', description: 'rule to update; absent to create' })),
-    branch_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'required on create' })),
+    uuid: Type.Optional(Uuid({ description: 'rule to update; absent to create' })),
+    branch_uuid: Type.Optional(Uuid({ description: 'required on create' })),
     job_status_from_id: Type.Optional(Type.Integer({ minimum: 1, description: 'required on create; a job status id' })),
     job_status_to_id: Type.Optional(Type.Integer({ minimum: 1, description: 'required on create; a job status id other than job_status_from_id' })),
     job_type_id: Type.Optional(NullableInt({ minimum: 1, description: 'optional; null or absent on create: every job type' })),
@@ -59,13 +60,13 @@ export type UpsertSlaRuleInput = Static<typeof UpsertSlaRuleBody>;
 
 export const DeleteSlaRuleBody = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
     csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );
 
 export const ListSlaRulesQuery = Type.Object(
-  { branch_uuid: Type.Optional(Type.String({ format: 'uuid', description: 'only the rules of this branch' })), ...Pagination },
+  { branch_uuid: Type.Optional(Uuid({ description: 'only the rules of this branch' })), ...Pagination },
   { additionalProperties: false },
 );

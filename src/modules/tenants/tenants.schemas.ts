@@ -1,6 +1,6 @@
 /** Schemas of the tenants endpoints (docs/tenants.md; spec 4.9, 2.7). */
 import { Type, type Static } from 'typebox';
-import { Nullable } from '../../http/schema-primitives.ts';
+import { DateTime, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
 import { Address } from '../addresses/index.ts';
 
@@ -8,7 +8,7 @@ export const CONTACT_PREFERENCES = ['email', 'phone', 'sms', 'post'] as const;
 
 export const Tenant = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
     name: Type.String(),
     email: Nullable(Type.String()),
     phone: Nullable(Type.String()),
@@ -17,9 +17,9 @@ export const Tenant = Type.Object(
     notes: Nullable(Type.String()),
     has_login: Type.Boolean({ description: 'true when a user account is linked to the tenant' }),
     address_count: Type.Integer({ minimum: 0 }),
-    erased_at: Nullable(Type.String({ format: 'date-time', description: 'set once the tenant was erased under GDPR' })),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
+    erased_at: Nullable(DateTime({ description: 'set once the tenant was erased under GDPR' })),
+    created_at: DateTime(),
+    updated_at: DateTime(),
   },
   { description: 'A tenant record' },
 );
@@ -30,7 +30,7 @@ export const TenantDetail = Type.Intersect([
   Type.Object({
     addresses: Type.Array(Address, { description: 'addresses linked to the tenant' }),
     login: Type.Union([
-      Type.Object({ user_uuid: Type.String({ format: 'uuid' }), email: Type.String(), status: Type.String() }),
+      Type.Object({ user_uuid: Uuid(), email: Type.String(), status: Type.String() }),
       Type.Null(),
     ]),
   }),
@@ -71,7 +71,7 @@ export type UpdateTenantInput = Static<typeof UpdateTenantBody>;
 /** Spec 4.9: tenant_uuid (UUID), address_id (integer), csrf_token. */
 export const AssignAddressBody = Type.Object(
   {
-    tenant_uuid: Type.String({ format: 'uuid' }),
+    tenant_uuid: Uuid(),
     address_id: Type.Integer({ minimum: 1, description: 'the address ID (integer) as in address responses' }),
     csrf_token: Type.Optional(Type.String()),
   },
@@ -80,6 +80,6 @@ export const AssignAddressBody = Type.Object(
 export type AssignAddressInput = Static<typeof AssignAddressBody>;
 
 export const UnlinkParams = Type.Object(
-  { uuid: Type.String({ format: 'uuid' }), address_uuid: Type.String({ format: 'uuid' }) },
+  { uuid: Uuid(), address_uuid: Uuid() },
   { additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 /** Schemas of the job time-range endpoints (spec 2.5, 4.13; docs/time-ranges.md). */
 import { Type, type Static } from 'typebox';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+import { Uuid } from '../../http/schema-primitives.ts';
 
 const HHMM = (description: string) =>
   Type.Union([Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description }), Type.Null()]);
@@ -12,7 +13,7 @@ export const TimeRange = Type.Object(
     starts_at: Type.Union([Type.String(), Type.Null()], { description: 'HH:MM local time, or null' }),
     ends_at: Type.Union([Type.String(), Type.Null()], { description: 'HH:MM local time, or null' }),
     sort_order: Type.Integer(),
-    agency_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], { description: 'null: a global slot every agency sees' }),
+    agency_uuid: Type.Union([Uuid(), Type.Null()], { description: 'null: a global slot every agency sees' }),
   },
   { description: 'Job time range (spec 2.5) with its times, order and owner' },
 );

@@ -1,13 +1,12 @@
 /** Request and response schemas of the users area (docs/users.md). */
 import { Type, type Static } from 'typebox';
-import { Nullable } from '../../http/schema-primitives.ts';
+import { DateTime, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../lib/passwords.ts';
 import { UserStatus } from './user-status.ts';
 
 const csrf_token = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
-const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 
 /** A new password: 8 to 128 characters, kept exactly as given. */
 export const Password = (description = 'new password, 8 to 128 characters') =>
@@ -95,7 +94,7 @@ export const ResetConfirmBody = Type.Object(
 
 export const UserDto = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
     name: Type.String(),
     email: Type.String(),
     role: Type.String({ description: 'role name' }),
@@ -103,17 +102,17 @@ export const UserDto = Type.Object(
     role_id: Type.Integer(),
     level: Type.Integer({ description: 'management level of the role' }),
     status: UserStatus(),
-    agency_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    agency_uuid: Type.Union([Uuid(), Type.Null()]),
     agency_name: Type.Union([Type.String(), Type.Null()]),
-    branch_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
+    branch_uuid: Type.Union([Uuid(), Type.Null()]),
     branch_name: Type.Union([Type.String(), Type.Null()]),
-    tenant_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
-    contractor_uuid: Type.Union([Type.String({ format: 'uuid' }), Type.Null()]),
-    last_login_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    disabled_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    invited_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
+    tenant_uuid: Type.Union([Uuid(), Type.Null()]),
+    contractor_uuid: Type.Union([Uuid(), Type.Null()]),
+    last_login_at: Type.Union([DateTime(), Type.Null()]),
+    disabled_at: Type.Union([DateTime(), Type.Null()]),
+    invited_at: Type.Union([DateTime(), Type.Null()]),
+    created_at: DateTime(),
+    updated_at: DateTime(),
   },
   { description: 'A user account (never carries a password hash or token)' },
 );
@@ -126,9 +125,9 @@ export const SessionDto = Type.Object(
       description: 'login: 90-day bearer; mobile: one-year bearer; session: browser cookie',
     }),
     remember_me: Type.Boolean(),
-    created_at: Type.String({ format: 'date-time' }),
-    last_used_at: Type.String({ format: 'date-time' }),
-    expires_at: Type.String({ format: 'date-time' }),
+    created_at: DateTime(),
+    last_used_at: DateTime(),
+    expires_at: DateTime(),
     ip_address: Type.Union([Type.String(), Type.Null()]),
     user_agent: Type.Union([Type.String(), Type.Null()]),
     current: Type.Boolean({ description: 'true for the token or session of this request' }),

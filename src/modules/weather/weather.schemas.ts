@@ -1,10 +1,11 @@
 /** Schemas of GET /api/jobs/{uuid}/weather (docs/insight.md "Weather"). */
 import { Type, type Static } from 'typebox';
+import { IsoDate, Uuid } from '../../http/schema-primitives.ts';
 
 const N = Type.Union([Type.Number(), Type.Null()]);
 
 export const DayForecast = Type.Object({
-  date: Type.String({ format: 'date', description: 'London date of the visit' }),
+  date: IsoDate('London date of the visit'),
   weather_code: Type.Union([Type.Integer(), Type.Null()], { description: 'WMO weather interpretation code' }),
   summary: Type.String(),
   temperature_max_c: N,
@@ -18,10 +19,10 @@ export const DayForecast = Type.Object({
 export type DayForecastDto = Static<typeof DayForecast>;
 
 export const JobWeather = Type.Object({
-  job_uuid: Type.String({ format: 'uuid' }),
+  job_uuid: Uuid(),
   reference: Type.String(),
   trade: Type.Union([Type.Object({ code: Type.String(), name: Type.String(), outdoor: Type.Boolean() }), Type.Null()]),
-  visit_date: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+  visit_date: Type.Union([IsoDate(), Type.Null()]),
   location: Type.Union([Type.Object({ postcode: Type.String(), latitude: Type.Number(), longitude: Type.Number() }), Type.Null()]),
   weather: Type.Union([DayForecast, Type.Null()]),
   weather_risk: Type.Boolean({ description: 'outdoor trade and the visit day reaches a threshold (heavy rain or strong wind)' }),
@@ -32,7 +33,7 @@ export const JobWeather = Type.Object({
 });
 export type JobWeatherDto = Static<typeof JobWeather>;
 
-export const JobWeatherParams = Type.Object({ uuid: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export const JobWeatherParams = Type.Object({ uuid: Uuid() }, { additionalProperties: false });
 
 /** The weather block of a calendar entry of an outdoor trade. */
 export const WeatherBlock = Type.Object({

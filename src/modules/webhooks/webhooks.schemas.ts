@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
+import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
 const Url = Type.String({ minLength: 8, maxLength: 2048, description: 'https:// URL of the receiver (http:// to loopback only in development)' });
 const EventNames = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
@@ -12,20 +13,19 @@ const EventNames = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
 });
 const Description = Type.String({ maxLength: 500 });
 const Csrf = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
-const DateTime = Type.String({ format: 'date-time' });
-const NullableDateTime = Type.Union([DateTime, Type.Null()]);
+const NullableDateTime = Type.Union([DateTime(), Type.Null()]);
 
 export const Endpoint = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
     url: Type.String(),
     description: Type.String(),
     events: Type.Array(Type.String()),
     enabled: Type.Boolean(),
     disabled_reason: Type.Union([Type.String(), Type.Null()]),
     previous_secret_expires_at: NullableDateTime,
-    created_at: DateTime,
-    updated_at: DateTime,
+    created_at: DateTime(),
+    updated_at: DateTime(),
   },
   { description: 'Webhook endpoint (the secret is shown only on create and rotation)' },
 );
@@ -64,13 +64,13 @@ export const RotateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const UuidParams = Type.Object({ uuid: Type.String({ format: 'uuid' }) }, { additionalProperties: false });
+export const UuidParams = Type.Object({ uuid: Uuid() }, { additionalProperties: false });
 export const CsrfBody = Type.Optional(Type.Object({ csrf_token: Csrf }, { additionalProperties: false }));
 
 export const Delivery = Type.Object(
   {
-    uuid: Type.String({ format: 'uuid' }),
-    endpoint_uuid: Type.String({ format: 'uuid' }),
+    uuid: Uuid(),
+    endpoint_uuid: Uuid(),
     event: Type.String(),
     message_id: Type.String({ description: 'the webhook-id header, the same on every attempt' }),
     status: Type.Unsafe<'pending' | 'succeeded' | 'failed'>({ type: 'string', enum: ['pending', 'succeeded', 'failed'] }),
@@ -80,7 +80,7 @@ export const Delivery = Type.Object(
     last_response_code: Type.Union([Type.Integer(), Type.Null()]),
     last_duration_ms: Type.Union([Type.Integer(), Type.Null()]),
     last_error: Type.Union([Type.String(), Type.Null()]),
-    created_at: DateTime,
+    created_at: DateTime(),
   },
   { description: 'One message to one endpoint and its delivery state' },
 );
@@ -90,7 +90,7 @@ export const ListEndpointsQuery = Type.Object({ ...Pagination }, { additionalPro
 export const ListDeliveriesQuery = Type.Object(
   {
     ...Pagination,
-    endpoint_uuid: Type.Optional(Type.String({ format: 'uuid' })),
+    endpoint_uuid: Type.Optional(Uuid()),
     status: Type.Optional(Type.Unsafe<'pending' | 'succeeded' | 'failed'>({ type: 'string', enum: ['pending', 'succeeded', 'failed'] })),
   },
   { additionalProperties: false },

@@ -4,6 +4,7 @@
  * the engine (checked with Value.Check before anything is passed on).
  */
 import { Type, type Static } from 'typebox';
+import { DateTime, Nullable } from '../../http/schema-primitives.ts';
 
 export const ACTIONS = ['list', 'get', 'executions', 'active', 'stats'] as const;
 export type Action = (typeof ACTIONS)[number];
@@ -27,14 +28,14 @@ export type WorkflowsQueryInput = Static<typeof WorkflowsQuery>;
 // ---- wire shapes (ours) ----
 
 const Tag = Type.Object({ id: Type.String(), name: Type.String() });
-const DateTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const NullableDateTime = Nullable(DateTime());
 
 export const Workflow = Type.Object({
   id: Type.String(),
   name: Type.String(),
   active: Type.Boolean(),
-  created_at: DateTime,
-  updated_at: DateTime,
+  created_at: NullableDateTime,
+  updated_at: NullableDateTime,
   tags: Type.Array(Tag),
 });
 export type WorkflowDto = Static<typeof Workflow>;
@@ -48,10 +49,10 @@ export const Execution = Type.Object({
   status: Type.Unsafe<ExecutionStatus>({ type: 'string', enum: [...EXECUTION_STATUSES] }),
   finished: Type.Boolean(),
   mode: Type.String({ description: 'manual, trigger, webhook, retry, ...' }),
-  started_at: DateTime,
-  stopped_at: DateTime,
+  started_at: NullableDateTime,
+  stopped_at: NullableDateTime,
   retry_of: Type.Union([Type.String(), Type.Null()]),
-  wait_till: DateTime,
+  wait_till: NullableDateTime,
 });
 export type ExecutionDto = Static<typeof Execution>;
 
@@ -64,8 +65,8 @@ export const Stats = Type.Object({
   success_rate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
     description: 'success / (success + error + crashed + canceled), 4 decimals; null when none of those',
   }),
-  first_started_at: DateTime,
-  last_started_at: DateTime,
+  first_started_at: NullableDateTime,
+  last_started_at: NullableDateTime,
   truncated: Type.Boolean({ description: 'true when more executions exist than the pages read' }),
 });
 export type StatsDto = Static<typeof Stats>;

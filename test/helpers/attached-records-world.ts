@@ -1,5 +1,6 @@
 /**
- * A world with jobs for the areas hanging off a job (notes, files, calendar): on top of
+ * The world of the records attached to a job (notes, files, calendar), not to be confused with the
+ * jobs area's own jobsWorld (test/jobs/fixtures.ts): on top of
  * standardWorld, an address of branch A1 with a tenant, a contractor, their user accounts, an agent
  * of branch A2, an unrelated tenant and contractor, and a job of each agency.
  */
@@ -49,7 +50,7 @@ export async function insertJob(
 }
 
 /** Builds the world; see the file comment. */
-export async function jobWorld(t: TestApp) {
+export async function attachedRecordsWorld(t: TestApp) {
   const w = await standardWorld(t);
   const db = t.db;
   const now = new Date();
