@@ -3,8 +3,9 @@
  * Builds a fresh database with bench/generate.ts (10 agencies x 5 branches, 100,000 jobs over a
  * year), then makes it look like real work, set-based and deterministic: 20,000 addresses with UK
  * postcodes, 20,000 tenants, 500 contractors, thirty real job titles, addresses, contractors and
- * visit dates on the jobs. Then it times in-process requests (app.inject: the whole pipeline,
- * token lookup and rate limits included, no network) one at a time and prints p50/p95/max.
+ * visit dates on the jobs, an SLA clock per job and an invoice per completed job. Then it times
+ * in-process requests (app.inject: the whole pipeline, token lookup and rate limits included, no
+ * network) one at a time and prints p50/p95/max.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node bench/insight.ts
  *
@@ -62,13 +63,36 @@ async function enrich(db: Parameters<typeof generate>[0]): Promise<void> {
       'c' || g || '@example.test', ${now}, ${now}
     from generate_series(1, 500) g`);
   // Each job: a title (spread evenly over agencies: (id / 10) % 30), the address and a contractor of its agency (ids congruent mod 10), and a
-  // visit date from 5 days back to 14 ahead for assigned and scheduled jobs.
+  // visit date from 5 days back to 14 ahead for assigned and scheduled jobs. Inside the subqueries
+  // `jobs.id` is spelled out: a bare `id` would be the address's or contractor's own.
   await run(`update jobs set
       title = (${arr(TITLES)})[(id / 10) % 30 + 1],
       description = 'Tenant reports: ' || lower((${arr(TITLES)})[(id / 10) % 30 + 1]) || '. Access via the side gate; call before visiting.',
-      address_id = (select a.id from addresses a where a.uuid = md5('addr' || (((id / 10) % 1999 + 1) * 10 + (id % 10)))::uuid),
-      contractor_id = case when status_id >= 4 then (select c.id from contractors c where c.uuid = md5('contractor' || (((id / 10) % 49 + 1) * 10 + (id % 10)))::uuid) end,
+      address_id = (select a.id from addresses a where a.uuid = md5('addr' || (((jobs.id / 10) % 1999 + 1) * 10 + (jobs.id % 10)))::uuid),
+      contractor_id = case when status_id >= 4 then (select c.id from contractors c where c.uuid = md5('contractor' || (((jobs.id / 10) % 49 + 1) * 10 + (jobs.id % 10)))::uuid) end,
       scheduled_for = case when status_id in (4, 5) then ${now} + ((id % 20) - 5) * interval '1 day' end`);
+  // SLA: one rule per branch and one clock per job, states spread by id / 10 (4 met, 2 running,
+  // 1 at risk, 2 breached, 1 paused in 10; not by id % 10, which is the job's agency), as the
+  // engine would store them.
+  await run(`insert into branch_sla_rules (uuid, agency_id, branch_id, job_status_from_id, job_status_to_id, date_field_to_track,
+      date_field_to_compare, minimum_response_days, description, created_at, updated_at)
+    select md5('rule' || b.id)::uuid, b.agency_id, b.id, 1, 6, 'attended_at', 'created_at', 5, 'Attended in 5 days', ${now}, ${now}
+    from branches b`);
+  await run(`insert into sla_clocks (agency_id, branch_id, job_id, rule_id, state, started_at, due_at, at_risk_at, created_at, updated_at)
+    select j.agency_id, j.branch_id, j.id, r.id,
+      (array['met', 'met', 'met', 'met', 'running', 'running', 'at_risk', 'breached', 'breached', 'paused'])[(j.id / 10) % 10 + 1],
+      j.created_at, j.created_at + interval '5 days', j.created_at + interval '90 hours', ${now}, ${now}
+    from jobs j join branch_sla_rules r on r.branch_id = j.branch_id`);
+  // Money: an invoice for every completed, invoiced or closed job (about 27,000), states spread by id.
+  await run(`insert into invoices (uuid, agency_id, job_id, contractor_id, kind, number, status, contractor_reference, vat_registered,
+      payment_terms_days, issue_date, due_date, net_pence, vat_pence, gross_pence, paid_pence, credited_pence, created_at, updated_at)
+    select md5('inv' || x.id)::uuid, x.agency_id, x.id, x.contractor_id, 'invoice',
+      case when x.st = 'draft' then null else row_number() over (partition by x.agency_id order by x.id) end, x.st, 'REF-' || x.id, false,
+      30, x.created_at::date + 3, x.created_at::date + 33, x.gross, 0, x.gross,
+      case x.st when 'part_paid' then x.gross / 2 when 'paid' then x.gross else 0 end, 0, ${now}, ${now}
+    from (select j.id, j.agency_id, j.contractor_id, j.created_at, 5000 + (j.id % 200) * 100 as gross,
+        (array['draft', 'issued', 'part_paid', 'paid', 'paid', 'overdue', 'void'])[(j.id / 10) % 7 + 1] as st
+      from jobs j where j.status_id in (7, 8, 9) and j.contractor_id is not null) x`);
   await run('vacuum analyze');
 }
 
@@ -110,6 +134,8 @@ async function main() {
       ['search "ls62ab" (postcode, no space), admin', 'admin', '/api/search?q=ls62ab'],
       ['search "JOB-0054321" (reference), admin', 'admin', '/api/search?q=JOB-0054321'],
       ['search "emily clarke" (tenant name), admin', 'admin', '/api/search?q=emily%20clarke'],
+      ['search "INV-000123" (invoice number), admin', 'admin', '/api/search?q=INV-000123'],
+      ['search "REF-54321" (contractor reference), invoices, admin', 'admin', '/api/search?q=REF-54321&types=invoice'],
       ['search "boiler", SysOps (100,000 jobs)', 'sysops', '/api/search?q=boiler&types=job'],
       ['analytics, a year by month', 'admin', '/api/analytics/jobs?from_date=2025-11-22&to_date=2026-11-21&interval=month'],
       ['analytics, a year by month and contractor', 'admin', '/api/analytics/jobs?from_date=2025-11-22&to_date=2026-11-21&interval=month&group_by=contractor&limit=200'],
@@ -130,7 +156,7 @@ async function main() {
       console.error(line);
     }
     console.log(`\n### Insight on PostgreSQL, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC (load average before: ${load})\n`);
-    console.log(`${JOBS.toLocaleString('en-GB')} jobs, 20,000 addresses, 20,000 tenants, 500 contractors; ${ROUNDS} sequential requests per row after 3 warm-up ones, in process (app.inject: whole pipeline, no network).\n`);
+    console.log(`${JOBS.toLocaleString('en-GB')} jobs (one SLA clock each), ~27,000 invoices, 20,000 addresses, 20,000 tenants, 500 contractors; ${ROUNDS} sequential requests per row after 3 warm-up ones, in process (app.inject: whole pipeline, no network).\n`);
     console.log('| scenario | request | p50 ms | p95 ms | max ms |\n|---|---|---|---|---|');
     console.log(lines.join('\n'));
     await app.close();

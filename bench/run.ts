@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Options, type Result } from 'autocannon';
@@ -35,7 +35,10 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
+  /** The same-SQL ceiling: bare Fastify calling our services (bench/server.ts). */
   ceiling?: { rps: number; p50: number; p99: number };
+  /** The honest limit: bare node:http, one prepared statement, the same bytes (bench/limit.ts). */
+  limit?: { rps: number; p50: number; p99: number };
 }
 
 async function freePort(): Promise<number> {
@@ -61,13 +64,14 @@ async function prepare(engine: 'pglite' | 'postgres') {
   };
 }
 
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; ceilingPort: number }> {
+async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; ceilingPort: number; limitPort: number }> {
   const port = await freePort();
   const ceilingPort = await freePort();
+  const limitPort = await freePort();
   const child = spawn(process.execPath, [path.join(ROOT, 'bench/server.ts')], {
     cwd: ROOT,
     // `env` is the whole environment (the caller removed DATABASE_URL / REDIS_URL where unwanted).
-    env: { ...env, PORT: String(port), CEILING_PORT: String(ceilingPort) },
+    env: { ...env, PORT: String(port), CEILING_PORT: String(ceilingPort), LIMIT_PORT: String(limitPort) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -81,13 +85,26 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
     });
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
-  return { child, port, ceilingPort };
+  return { child, port, ceilingPort, limitPort };
 }
 
 async function cannon(opts: Options): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
   const r: Result = await autocannon({ duration: DURATION, ...opts });
   const errors = r.errors + r.timeouts + r.non2xx;
   return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors };
+}
+
+/**
+ * Fails the run unless both URLs answer the same status and the same body bytes: the limit must do
+ * the same work as Caretaker for its ratio to mean anything.
+ */
+async function sameBytes(realUrl: string, limitUrl: string, headers: Record<string, string>): Promise<number> {
+  const [a, b] = await Promise.all([fetch(realUrl, { headers }), fetch(limitUrl, { headers })]);
+  const [ba, bb] = [Buffer.from(await a.arrayBuffer()), Buffer.from(await b.arrayBuffer())];
+  if (a.status !== b.status || !ba.equals(bb)) {
+    throw new Error(`limit ${limitUrl} answers ${b.status} ${bb.length} bytes, Caretaker ${realUrl} ${a.status} ${ba.length} bytes: not the same response`);
+  }
+  return ba.length;
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
@@ -120,6 +137,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
   });
   const real = `http://127.0.0.1:${server.port}`;
   const top = `http://127.0.0.1:${server.ceilingPort}`;
+  const lim = `http://127.0.0.1:${server.limitPort}`;
   const rows: Row[] = [];
   try {
     const loggedIn = await post(`${real}/api/auth/login`, { email: 'admin-1@bench.test', password: PASSWORD });
@@ -127,38 +145,59 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     const token = loggedIn.token;
     const auth = { authorization: `Bearer ${token}` };
     /** @param perOp requests per operation on the real side (2 for CSRF fetch + POST): req/s is divided by it */
-    const add = async (scenario: string, connections: number, realOpts: Options, ceilingOpts?: Options, perOp = 1) => {
+    /**
+     * @param perOp requests per operation on the real side (2 for CSRF fetch + POST): req/s is divided by it
+     * @param limitPath the limit's path for the same response (checked byte for byte first); runs before Caretaker
+     */
+    const add = async (scenario: string, connections: number, realOpts: Options, ceilingOpts?: Options, perOp = 1, limitPath?: string) => {
+      const row: Row = { engine, size, scenario, connections, rps: 0, p50: 0, p99: 0, errors: 0 };
+      if (limitPath) {
+        const headers = (realOpts.headers ?? {}) as Record<string, string>;
+        const bytes = await sameBytes(String(realOpts.url), `${lim}${limitPath}`, headers);
+        const l = await cannon({ connections, ...realOpts, url: `${lim}${limitPath}` });
+        row.limit = { rps: l.rps, p50: l.p50, p99: l.p99 };
+        if (l.errors > 0) process.stdout.write(`  (limit of ${scenario}: ${l.errors} errors)\n`);
+        process.stdout.write(`  ${engine}/${size} ${scenario}: limit (same ${bytes} bytes) ${l.rps} req/s p50 ${l.p50} p99 ${l.p99}\n`);
+      }
       const r = await cannon({ connections, ...realOpts });
-      r.rps = Math.round(r.rps / perOp);
-      const row: Row = { engine, size, scenario, connections, ...r };
+      Object.assign(row, r, { rps: Math.round(r.rps / perOp) });
       if (ceilingOpts) {
         const c = await cannon({ connections, ...ceilingOpts });
         row.ceiling = { rps: c.rps, p50: c.p50, p99: c.p99 };
         if (c.errors > 0) process.stdout.write(`  (ceiling of ${scenario}: ${c.errors} errors)\n`);
       }
       rows.push(row);
-      const ratio = row.ceiling ? ` | ceiling ${row.ceiling.rps} req/s p50 ${row.ceiling.p50} p99 ${row.ceiling.p99} | ${Math.round((100 * row.rps) / row.ceiling.rps)} %` : '';
-      process.stdout.write(`  ${engine}/${size} ${scenario}: ${row.rps} req/s p50 ${row.p50} ms p99 ${row.p99} ms errors ${row.errors}${ratio}\n`);
+      const ratio = row.ceiling ? ` | same SQL ${row.ceiling.rps} req/s p50 ${row.ceiling.p50} p99 ${row.ceiling.p99} | ${Math.round((100 * row.rps) / row.ceiling.rps)} %` : '';
+      const toLimit = row.limit ? ` | ${Math.round((100 * row.rps) / row.limit.rps)} % of limit` : '';
+      process.stdout.write(`  ${engine}/${size} ${scenario}: ${row.rps} req/s p50 ${row.p50} ms p99 ${row.p99} ms errors ${row.errors}${ratio}${toLimit}\n`);
     };
     const jobs = '/api/jobs/manage?limit=50';
     const activity = '/api/admin/activity-log?user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50';
     const withCeiling = size === 'large';
+    const activityQuery = 'user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50';
     // Growth: one connection, so the figure is the latency of one request, not queueing.
-    await add('growth: GET jobs list, 1 connection', 1, { url: `${real}${jobs}`, headers: auth, duration: Math.max(3, DURATION / 2) });
-    await add('growth: GET activity log, 1 connection', 1, { url: `${real}${activity}`, headers: auth, duration: Math.max(3, DURATION / 2) });
-    await add('GET jobs list (limit=50)', 50, { url: `${real}${jobs}`, headers: auth }, withCeiling ? { url: `${top}/jobs?limit=50`, headers: auth } : undefined);
+    const growth = Math.max(3, DURATION / 2);
+    await add('growth: GET jobs list, 1 connection', 1, { url: `${real}${jobs}`, headers: auth, duration: growth }, undefined, 1, '/jobs?limit=50');
+    await add('growth: GET activity log, 1 connection', 1, { url: `${real}${activity}`, headers: auth, duration: growth }, undefined, 1, `/activity?${activityQuery}`);
+    await add('GET jobs list (limit=50)', 50, { url: `${real}${jobs}`, headers: auth }, withCeiling ? { url: `${top}/jobs?limit=50`, headers: auth } : undefined, 1, '/jobs?limit=50');
     await add(
       'GET activity log (user + 90 days)',
       50,
       { url: `${real}${activity}`, headers: auth },
-      withCeiling ? { url: `${top}/activity?user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50`, headers: auth } : undefined,
+      withCeiling ? { url: `${top}/activity?${activityQuery}`, headers: auth } : undefined,
+      1,
+      `/activity?${activityQuery}`,
     );
     if (size === 'large') {
-      await add('GET activity log, offset 5000', 50, { url: `${real}/api/admin/activity-log?limit=50&offset=5000`, headers: auth }, {
-        url: `${top}/activity?limit=50&offset=5000`,
-        headers: auth,
-      });
-      await add('GET status (public)', 50, { url: `${real}/api/system/status` }, { url: `${top}/status` });
+      await add(
+        'GET activity log, offset 5000',
+        50,
+        { url: `${real}/api/admin/activity-log?limit=50&offset=5000`, headers: auth },
+        { url: `${top}/activity?limit=50&offset=5000`, headers: auth },
+        1,
+        '/activity?limit=50&offset=5000',
+      );
+      await add('GET status (public)', 50, { url: `${real}/api/system/status` }, { url: `${top}/status` }, 1, '/status');
       // Agency 1 has five branches: name the first (uuid md5('branch1'), as the generator writes it).
       const md5 = createHash('md5').update('branch1').digest('hex');
       const branchUuid = `${md5.slice(0, 8)}-${md5.slice(8, 12)}-${md5.slice(12, 16)}-${md5.slice(16, 20)}-${md5.slice(20)}`;
@@ -214,14 +253,17 @@ function stripUndefined(env: NodeJS.ProcessEnv): Record<string, string> {
 
 function table(rows: Row[]): string {
   const lines = [
-    '| engine | data | scenario | conns | req/s | p50 ms | p99 ms | ceiling req/s | ceiling p50 | ceiling p99 | % of ceiling |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| engine | data | scenario | conns | req/s | p50 ms | p99 ms | limit req/s | limit p50 | limit p99 | **% of limit req/s** | p99 ÷ limit p99 | same-SQL req/s | % of same SQL |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
+  const pct = (a: number, b: number | undefined) => (b ? `${Math.round((100 * a) / b)} %` : '');
   for (const r of rows) {
     const c = r.ceiling;
+    const l = r.limit;
     lines.push(
       `| ${r.engine} | ${r.size === 'large' ? '100k jobs / 1M activity' : '10k / 10k'} | ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ` +
-        `${c?.rps ?? ''} | ${c?.p50 ?? ''} | ${c?.p99 ?? ''} | ${c ? `${Math.round((100 * r.rps) / c.rps)} %` : ''} |`,
+        `${l?.rps ?? ''} | ${l?.p50 ?? ''} | ${l?.p99 ?? ''} | ${l ? `**${pct(r.rps, l.rps)}**` : ''} | ${l?.p99 ? (r.p99 / l.p99).toFixed(1) : ''} | ` +
+        `${c?.rps ?? ''} | ${pct(r.rps, c?.rps)} |`,
     );
   }
   return lines.join('\n');
@@ -229,9 +271,10 @@ function table(rows: Row[]): string {
 
 const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').filter((e) => e === 'pglite' || (e === 'postgres' && process.env.DATABASE_URL)) as Array<'pglite' | 'postgres'>;
 const sizes = (process.env.BENCH_SIZES ?? 'small,large').split(',') as Size[];
-process.stdout.write(`Caretaker bench: ${DURATION} s per scenario, engines ${engines.join(', ')}, sizes ${sizes.join(', ')}\n`);
+const machine = () => `${new Date().toISOString()}, load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}`;
+process.stdout.write(`Caretaker bench: ${DURATION} s per scenario, engines ${engines.join(', ')}, sizes ${sizes.join(', ')}; start ${machine()}\n`);
 const passwordHash = await hashPassword(PASSWORD);
 const all: Row[] = [];
 for (const engine of engines) for (const size of sizes) all.push(...(await benchOne(engine, size, passwordHash)));
 const md = table(all);
-process.stdout.write(`\n${md}\n`);
+process.stdout.write(`\n${md}\n\nend ${machine()}\n`);

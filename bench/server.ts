@@ -18,6 +18,7 @@ import { authenticate, login } from '../src/modules/auth/auth.service.ts';
 import { createJob, listVisibleJobs } from '../src/modules/jobs/jobs.service.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { generate } from './generate.ts';
+import { startLimit } from './limit.ts';
 
 const config = loadConfig();
 const runtime = await openRuntime(config);
@@ -86,10 +87,12 @@ ceiling.post('/login', async (request) => {
   return { success: true, token: result.token };
 });
 await ceiling.listen({ port: Number(process.env.CEILING_PORT), host: '127.0.0.1' });
+// The honest limit (bench/limit.ts): bare node:http, one prepared statement, the same bytes.
+const closeLimit = await startLimit(deps, Number(process.env.LIMIT_PORT));
 process.stdout.write(`bench server ready on ${deps.engine}\n`);
 
 process.on('SIGTERM', () => {
-  void Promise.all([app.close(), ceiling.close()])
+  void Promise.all([app.close(), ceiling.close(), closeLimit()])
     .then(() => runtime.close())
     .finally(() => process.exit(0));
 });

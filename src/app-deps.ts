@@ -8,6 +8,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './http/rate-limit.ts';
+import type { AuthEpoch } from './http/auth-epoch.ts';
 import type { RateLimitRules } from './http/rate-limit-rules.ts';
 import type { FileStore } from './storage/file-store.ts';
 import type { Mailer } from './modules/mail/index.ts';
@@ -18,6 +19,8 @@ export interface AppDeps {
   engine: 'pglite' | 'postgres';
   clock: Clock;
   limiter: RateLimitStore;
+  /** Moves on at every committed identity write; cached token lookups are used only under the epoch they were loaded in. */
+  authEpoch: AuthEpoch;
   /** Rate-limit overrides per route set by an administrator (cached copy of the table). */
   rateLimitRules: RateLimitRules;
   redis?: Redis | undefined;

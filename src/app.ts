@@ -7,11 +7,12 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { AppDeps } from './app-deps.ts';
 import { errorBody } from './http/envelope.ts';
 import { errorHandler, frameworkErrorHandler } from './http/error-handler.ts';
 import { boundIntegers } from './http/input-guard.ts';
+import { registerConsole, type ConsoleShell } from './http/console.ts';
 import { registerDocsRoutes, registerOpenApi } from './http/openapi.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -23,7 +24,7 @@ import { branchesRoutes } from './modules/admin/index.ts';
 import { rateLimitRoutes } from './modules/admin/index.ts';
 import { rolesRoutes } from './modules/admin/index.ts';
 import { branchAgentsRoutes } from './modules/agents/index.ts';
-import { authenticate, authRoutes, SESSION_COOKIE } from './modules/auth/index.ts';
+import { authenticate, authRoutes, cachedAccountOf, createTokenCache, SESSION_COOKIE } from './modules/auth/index.ts';
 import { recordActivity } from './modules/activity/index.ts';
 import { jobsRoutes } from './modules/jobs/index.ts';
 import { jobNotesRoutes } from './modules/job-notes/index.ts';
@@ -57,6 +58,8 @@ import { moneyRoutes } from './modules/money/index.ts';
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
   logger?: boolean | Record<string, unknown>;
+  /** A ready pino logger (the server's: pretty in a terminal); takes precedence over `logger`. */
+  loggerInstance?: FastifyBaseLogger;
   /** Shared draining flag (set by the server on SIGTERM). */
   lifecycle?: Lifecycle;
 }
@@ -81,10 +84,14 @@ export const REDACT = [
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const lifecycle = options.lifecycle ?? { draining: false };
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : { level: deps.config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(typeof options.logger === 'object' ? options.logger : {}) },
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance }
+      : {
+          logger:
+            options.logger === false
+              ? false
+              : { level: deps.config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(typeof options.logger === 'object' ? options.logger : {}) },
+        }),
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
     onProtoPoisoning: 'error',
@@ -101,8 +108,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((request, reply) => {
-    void reply.status(404).send(errorBody(`Route ${request.method} ${request.url.split('?')[0]} not found`));
+  // Client routes of the console (GET /jobs/<uuid>, /accept-invitation?token=...) get its app
+  // shell; everything else, every /api and /docs path included, the spec's 404 envelope.
+  const consoleApp: { shell?: ConsoleShell } = {};
+  app.setNotFoundHandler(async (request, reply) => {
+    if (consoleApp.shell && (await consoleApp.shell(request, reply))) return reply;
+    return reply.status(404).send(errorBody(`Route ${request.method} ${request.url.split('?')[0]} not found`));
   });
 
   const routes: RouteOptions[] = [];
@@ -132,9 +143,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.addHook('onClose', async () => blacklist.stop());
   deps.onLoginThrottled = (ip) => loginThrottleTripped(deps, blacklist, ip);
   deps.accountBlocked = (userId) => blacklist.isAccountBlocked(userId);
+  // Token lookups reused for a few seconds under an unchanged auth epoch (docs/security.md).
+  const tokenCache = createTokenCache();
   registerPipeline(app, deps, lifecycle, {
     sessionCookie: SESSION_COOKIE,
-    authenticate: (presented) => authenticate(deps, presented),
+    authenticate: (presented, epoch) => authenticate(deps, presented, { cache: tokenCache, epoch }),
+    cachedAccount: (presented) => cachedAccountOf(tokenCache, presented),
     recordDenial: (auth, ip, at, details) =>
       recordActivity(deps.db, { auth, ip }, at, { action: 'authorization.deny', resourceType: 'route', details }),
     blacklist,
@@ -180,5 +194,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);
+  consoleApp.shell = await registerConsole(app);
   return app;
 }

@@ -6,8 +6,9 @@ import { Redis } from 'ioredis';
 import type { AppDeps } from './app-deps.ts';
 import type { Config } from './config.ts';
 import { createDatabase, type DatabaseHandle } from './db/database.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { migrateToLatest, pendingMigrationCount } from './db/migrate.ts';
 import { RateLimitStore } from './http/rate-limit.ts';
+import { AuthEpoch } from './http/auth-epoch.ts';
 import { RateLimitRules } from './http/rate-limit-rules.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { syncBuiltinRoles } from './permissions/roles.ts';
@@ -58,10 +59,11 @@ export function waitForRedis(redis: Redis, timeoutMs = 3_000): Promise<void> {
  * @param options.clock time source (tests pass a ManualClock)
  * @param options.dataDir overrides the PGlite folder ('memory://' in tests)
  * @param options.loadDataDir PGlite only: a data-folder tarball to start from (tests: a migrated snapshot)
+ * @param options.progress receives start-up progress lines (opening, migrating); `serve` logs them
  */
 export async function openRuntime(
   config: Readonly<Config>,
-  options: { clock?: Clock; dataDir?: string; loadDataDir?: Blob; redisPrefix?: string; filesDir?: string; mailDir?: string; mailLogger?: MailLogger } = {},
+  options: { clock?: Clock; dataDir?: string; loadDataDir?: Blob; redisPrefix?: string; filesDir?: string; mailDir?: string; mailLogger?: MailLogger; progress?: (message: string) => void } = {},
 ): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const database = createDatabase({
@@ -70,11 +72,23 @@ export async function openRuntime(
     poolMax: config.databasePoolMax,
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
   });
+  const progress = options.progress ?? (() => {});
+  progress(
+    database.engine === 'postgres'
+      ? 'opening the database (PostgreSQL)'
+      : `opening the embedded database in ${path.join(options.dataDir ?? config.dataDir, 'pglite')} (a first start creates it, which takes a while)`,
+  );
+  const pending = await pendingMigrationCount(database.db);
+  if (pending > 0) progress(`migrating the database: ${pending} migration${pending === 1 ? '' : 's'} to apply`);
   await migrateToLatest(database.db);
+  if (pending > 0) progress('database migrated');
   await syncBuiltinRoles(database.db, clock.now());
   const redis = config.redisUrl ? openRedis(config.redisUrl) : undefined;
   if (redis) await waitForRedis(redis).catch(() => undefined);
   const limiter = new RateLimitStore(redis, options.redisPrefix ?? config.redisPrefix);
+  // Every committed write to tokens, accounts, roles or permissions makes cached token lookups stale everywhere.
+  const authEpoch = new AuthEpoch(redis, options.redisPrefix ?? config.redisPrefix);
+  database.identityWrites.listener = () => authEpoch.bump();
   const files = createFileStore(config, options.filesDir ?? path.join(config.dataDir, 'files'));
   const mailer = new NodemailerMailer({
     smtpUrl: config.mail.smtpUrl,
@@ -84,7 +98,7 @@ export async function openRuntime(
   });
   const rateLimitRules = new RateLimitRules(database.db);
   const deps: AppDeps = {
-    config, db: database.db, engine: database.engine, clock, limiter, rateLimitRules, redis, files, mailer,
+    config, db: database.db, engine: database.engine, clock, limiter, authEpoch, rateLimitRules, redis, files, mailer,
     startedAt: clock.now(), pool: database.pool,
   };
   return {

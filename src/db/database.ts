@@ -11,6 +11,7 @@ import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { watchIdentityWrites, type IdentityWrites } from './identity-writes.ts';
 
 export type Db = Kysely<Database>;
 
@@ -22,6 +23,8 @@ export interface DatabaseHandle {
   pool?: pg.Pool;
   /** The PGlite instance (embedded only), for the queue's adapter (src/events/queue.ts). */
   pglite?: PGlite;
+  /** Committed writes to identity tables are reported here (src/db/identity-writes.ts). */
+  identityWrites: IdentityWrites;
   /** Closes every connection. */
   close(): Promise<void>;
 }
@@ -61,8 +64,9 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     pool.on('connect', (client) => {
       client.on('error', () => {});
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, engine: 'postgres', pool, close: () => db.destroy() };
+    const identityWrites: IdentityWrites = { listener: null };
+    const db = new Kysely<Database>({ dialect: watchIdentityWrites(new PostgresDialect({ pool }), identityWrites) });
+    return { db, engine: 'postgres', pool, identityWrites, close: () => db.destroy() };
   }
   const dir = options.dataDir ?? './data';
   let dataDir = dir;
@@ -72,9 +76,10 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   }
   // pg_trgm ships as a separate contrib bundle in PGlite; the search indexes need it (docs/insight.md).
   const pglite = new PGlite(dataDir, { extensions: { pg_trgm }, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
-  const dialect: Dialect = new PGliteDialect(pglite);
+  const identityWrites: IdentityWrites = { listener: null };
+  const dialect: Dialect = watchIdentityWrites(new PGliteDialect(pglite), identityWrites);
   const db = new Kysely<Database>({ dialect });
-  return { db, engine: 'pglite', pglite, close: () => db.destroy() };
+  return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
 }
 
 /** Runs `select 1`; resolves true when the database answers within `timeoutMs`. */

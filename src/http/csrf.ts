@@ -21,12 +21,15 @@ export async function issueCsrfToken(deps: AppDeps, auth: AuthContext): Promise<
   const now = deps.clock.now();
   const token = newToken();
   const expiresAt = addSeconds(now, CSRF_TTL_S);
+  // One statement: the caller's spent and expired tokens go, the new one comes.
   await deps.db
-    .deleteFrom('csrf_tokens')
-    .where('auth_token_id', '=', auth.tokenId)
-    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('used_at', 'is not', null)]))
-    .execute();
-  await deps.db
+    .with('spent', (db) =>
+      db
+        .deleteFrom('csrf_tokens')
+        .where('auth_token_id', '=', auth.tokenId)
+        .where((eb) => eb.or([eb('expires_at', '<=', now), eb('used_at', 'is not', null)]))
+        .returning('id'),
+    )
     .insertInto('csrf_tokens')
     .values({ auth_token_id: auth.tokenId, token_hash: hashToken(token), created_at: now, expires_at: expiresAt })
     .execute();

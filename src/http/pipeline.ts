@@ -92,9 +92,12 @@ export interface PipelineServices {
   sessionCookie: string;
   /**
    * Resolves the caller (spec 5.1, 5.2).
+   * @param epoch the auth epoch read before the call (src/http/auth-epoch.ts); null forbids reusing a cached lookup
    * @throws AppError 401 for missing or bad credentials
    */
-  authenticate(presented: PresentedCredentials): Promise<AuthContext>;
+  authenticate(presented: PresentedCredentials, epoch: string | null): Promise<AuthContext>;
+  /** The account of a token looked up before by this process, so both rate limits go in one Redis round trip; undefined when unknown. */
+  cachedAccount?(presented: PresentedCredentials): number | undefined;
   /** Records a refused request (`authorization.deny`, resource type `route`) in the activity log at `at`. */
   recordDenial(auth: AuthContext, ip: string, at: Date, details: { method: string; route: string | undefined; permission: string }): Promise<void>;
   /** The blacklist copy, checked first on every request (SECURITY.md promise 28; src/modules/security). */
@@ -112,8 +115,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
   app.decorateRequest('auth', null);
   app.decorateRequest('rateLimit', null);
 
-  const count = async (request: FastifyRequest, key: string, max: number, windowS: number) => {
-    const result = await limiter.consume(key, max, windowS, { failClosed: request.routeOptions.config.failClosed === true });
+  const note = (request: FastifyRequest, result: LimitResult) => {
     request.rateLimit = tighter(request.rateLimit, result);
     if (!result.allowed) throw rateLimitError(result);
   };
@@ -130,26 +132,45 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     // An administrator's override of this route (GET/PUT /api/admin/rate-limits) wins.
     const limits = { ...cfg.rateLimit, ...(await deps.rateLimitRules.lookup(route)) };
     const windowS = limits.windowS ?? config.rateLimit.windowS;
-    await count(request, `ip:${route}:${request.ip}`, limits.ipMax ?? config.rateLimit.ipMax, windowS);
+    const failClosed = cfg.failClosed === true;
+    const accountCounter = (userId: number) => ({ key: `acct:${route}:${userId}`, max: limits.accountMax ?? config.rateLimit.accountMax });
 
     const permission = cfg.permission ?? 'public';
     const presented = {
       authorization: request.headers.authorization,
       sessionCookie: request.cookies?.[sessionCookie],
     };
+    const credentials = permission === 'bearer' ? { authorization: presented.authorization } : presented;
+    // One round trip: the address's counter, the account's when this process knows the token's
+    // account, and the auth epoch that says whether a cached token lookup may be used.
+    const knownAccount = permission === 'public' ? undefined : services.cachedAccount?.(credentials);
+    const trip = await limiter.consumeRequest(
+      { key: `ip:${route}:${request.ip}`, max: limits.ipMax ?? config.rateLimit.ipMax },
+      knownAccount === undefined ? null : accountCounter(knownAccount),
+      windowS,
+      deps.authEpoch.redisKey ?? '',
+      { failClosed },
+    );
+    note(request, trip.first);
+    const epoch = deps.authEpoch.current(trip.read);
+
     if (permission === 'public') {
       // Public routes may still tell an authenticated caller more (status details).
       if (presented.authorization || presented.sessionCookie) {
-        request.auth = await authenticate(presented).catch(() => null);
+        request.auth = await authenticate(presented, epoch).catch(() => null);
         if (request.auth && blacklist && (await blacklist.isAccountBlocked(request.auth.userId))) throw blocked();
       }
       return;
     }
     if (permission === 'bearer' && !presented.authorization) throw new AppError('invalid_bearer');
-    const auth = await authenticate(permission === 'bearer' ? { authorization: presented.authorization } : presented);
+    const auth = await authenticate(credentials, epoch);
     request.auth = auth;
     if (blacklist && (await blacklist.isAccountBlocked(auth.userId))) throw blocked();
-    await count(request, `acct:${route}:${auth.userId}`, limits.accountMax ?? config.rateLimit.accountMax, windowS);
+    if (trip.second && knownAccount === auth.userId) note(request, trip.second);
+    else {
+      const counter = accountCounter(auth.userId);
+      note(request, await limiter.consume(counter.key, counter.max, windowS, { failClosed }));
+    }
 
     if (permission !== 'authenticated' && permission !== 'bearer' && !auth.permissions.has(permission)) {
       await services.recordDenial(auth, request.ip, deps.clock.now(), { method: request.method, route: request.routeOptions.url, permission });

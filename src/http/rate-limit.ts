@@ -30,6 +30,49 @@ export interface LimitOptions {
 
 type Limiter = RateLimiterMemory | RateLimiterRedis;
 
+/** One counter of a request: its key, and the requests allowed per window. */
+export interface Counter {
+  key: string;
+  max: number;
+}
+
+/** What `consumeRequest` found: both counters, and the value of the key read in the same trip. */
+export interface RequestCount {
+  first: LimitResult;
+  /** null when no second counter was given, or when the first refused (the second is then not counted). */
+  second: LimitResult | null;
+  /** The value read (empty string when unset), or null when it could not be read (Redis unreachable, or memory mode). */
+  read: string | null;
+}
+
+/**
+ * Both counters of a request and one read in a single Redis round trip: rate-limiter-flexible's
+ * fixed-window script (same keys `<prefix>rl:<key>`, same expiry rules, so `consume`, `peek`,
+ * `refund` and `reset` see the same counts), run for the first counter, then for the second only
+ * when the first allows, then a GET.
+ * KEYS: first, second, read. ARGV: window seconds, first max, '1' when there is a second counter.
+ */
+const COUNT_REQUEST_LUA = `
+local function incr(key, win)
+  redis.call('set', key, 0, 'EX', win, 'NX')
+  local consumed = redis.call('incrby', key, 1)
+  local ttl = redis.call('pttl', key)
+  if ttl == -1 then
+    redis.call('expire', key, win)
+    ttl = 1000 * win
+  end
+  return {consumed, ttl}
+end
+local a = incr(KEYS[1], ARGV[1])
+local b = {-1, -1}
+if ARGV[3] == '1' and a[1] <= tonumber(ARGV[2]) then b = incr(KEYS[2], ARGV[1]) end
+local v = redis.call('get', KEYS[3])
+if not v then v = '' end
+return {a[1], a[2], b[1], b[2], v}
+`;
+
+type CountRequestCommand = (first: string, second: string, read: string, windowS: string, firstMax: string, hasSecond: string) => Promise<[number, number, number, number, string]>;
+
 /** Counters shared by the whole process; one per app. */
 export class RateLimitStore {
   private readonly limiters = new Map<string, { primary: Limiter; fallback: RateLimiterMemory }>();
@@ -44,6 +87,43 @@ export class RateLimitStore {
   constructor(redis: Redis | undefined, prefix: string) {
     this.redis = redis;
     this.prefix = prefix;
+    redis?.defineCommand('caretakerCountRequest', { numberOfKeys: 3, lua: COUNT_REQUEST_LUA });
+  }
+
+  /**
+   * Counts one request against two counters (the address, then the account) in one round trip,
+   * and reads `readKey` (a full Redis key) in the same trip. The second counter is counted only
+   * when the first allows, as two `consume` calls in a row would. In memory mode, or when Redis
+   * fails, the counters go through `consume` (with its fallback and failClosed rules) and `read`
+   * is null.
+   * @param windowS window length in seconds, shared by both counters
+   * @throws AppError('unavailable') when Redis is down and options.failClosed is set
+   */
+  async consumeRequest(first: Counter, second: Counter | null, windowS: number, readKey: string, options: LimitOptions = {}): Promise<RequestCount> {
+    const command = (this.redis as unknown as { caretakerCountRequest?: CountRequestCommand } | undefined)?.caretakerCountRequest;
+    if (command) {
+      const key = (k: string) => `${this.prefix}rl:${k}`;
+      try {
+        const [a, aTtl, b, bTtl, read] = await command.call(this.redis, key(first.key), key(second?.key ?? first.key), readKey, String(windowS), String(first.max), second ? '1' : '0');
+        const result = (consumed: number, ttl: number, max: number): LimitResult => {
+          const allowed = consumed <= max;
+          const msLeft = Math.max(0, ttl);
+          return {
+            allowed,
+            limit: max,
+            remaining: allowed ? Math.max(0, max - consumed) : 0,
+            resetAt: Math.ceil((Date.now() + msLeft) / 1000),
+            retryAfter: Math.max(1, Math.ceil(msLeft / 1000)),
+          };
+        };
+        return { first: result(a, aTtl, first.max), second: second && b >= 0 ? result(b, bTtl, second.max) : null, read };
+      } catch {
+        // Redis unreachable: count through consume, which falls back to memory or refuses.
+      }
+    }
+    const firstResult = await this.consume(first.key, first.max, windowS, options);
+    const secondResult = second && firstResult.allowed ? await this.consume(second.key, second.max, windowS, options) : null;
+    return { first: firstResult, second: secondResult, read: null };
   }
 
   get backend(): 'redis' | 'memory' {

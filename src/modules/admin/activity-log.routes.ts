@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { ListEnvelope, list, responses } from '../../http/envelope.ts';
 import { Pagination } from '../../http/pagination.ts';
-import { IsoDate } from '../../http/schema-primitives.ts';
+import { DateTime, IsoDate } from '../../http/schema-primitives.ts';
 import { requireAuth, type App } from '../../http/route-types.ts';
 import { COUNT_CAP } from '../activity/index.ts';
 import { readActivityLog } from './activity-log.service.ts';
@@ -17,7 +17,7 @@ export const ActivityLogEntry = Type.Object(
     resource_type: Type.String(),
     resource_id: Type.Union([Type.Integer(), Type.Null()]),
     ip_address: Type.String(),
-    created_at: Type.String({ format: 'date-time' }),
+    created_at: DateTime(),
   },
   { description: 'ActivityLogEntry (spec 2.3)' },
 );

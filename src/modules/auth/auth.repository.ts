@@ -86,7 +86,7 @@ export async function findTokenWithIdentity(db: DbOrTrx, tokenHash: string, pool
   return result.rows[0];
 }
 
-type TokenRow = NonNullable<Awaited<ReturnType<ReturnType<typeof tokenQuery>['executeTakeFirst']>>>;
+export type TokenRow = NonNullable<Awaited<ReturnType<ReturnType<typeof tokenQuery>['executeTakeFirst']>>>;
 
 function tokenQuery(db: DbOrTrx, tokenHash: string) {
   return db

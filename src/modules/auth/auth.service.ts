@@ -12,6 +12,7 @@ import { hashToken, isTokenShaped, newToken } from '../../lib/crypto.ts';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { recordActivity } from '../activity/index.ts';
 import * as repo from './auth.repository.ts';
+import { TokenCache } from './token-cache.ts';
 
 /** Lifetimes in seconds (spec 3, 5.2, 8). */
 export const LIFETIMES = {
@@ -205,32 +206,71 @@ export interface PresentedCredentials {
   sessionCookie?: string | undefined;
 }
 
+/** How long a token lookup may be reused (milliseconds), under an unchanged auth epoch (token-cache.ts). */
+export const TOKEN_CACHE_MS = 5_000;
+
+/** The token lookups of one app, reused for TOKEN_CACHE_MS (docs/security.md, "Token lookup cache"). */
+export type TokenLookupCache = TokenCache<repo.TokenRow>;
+
+/** A new, empty cache of token lookups; `ttlMs` 0 turns it off. */
+export function createTokenCache(ttlMs = TOKEN_CACHE_MS): TokenLookupCache {
+  return new TokenCache<repo.TokenRow>(ttlMs);
+}
+
+/**
+ * The raw token a request presents: the bearer token, or else the session cookie.
+ * @throws 401 as `authenticate` does, for a malformed header or no credentials
+ */
+function presentedToken({ authorization, sessionCookie }: PresentedCredentials): { raw: string; viaBearer: boolean } {
+  if (authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match?.[1] || !isTokenShaped(match[1])) throw new AppError('invalid_bearer');
+    return { raw: match[1], viaBearer: true };
+  }
+  if (sessionCookie) {
+    if (!isTokenShaped(sessionCookie)) throw new AppError('unauthenticated');
+    return { raw: sessionCookie, viaBearer: false };
+  }
+  throw new AppError('unauthenticated');
+}
+
+/**
+ * The account of the presented token when this process has looked the token up before (any age,
+ * any epoch: a token never changes account), else undefined. Lets the pipeline count the
+ * account's rate limit in the same Redis round trip as the address's; `authenticate` still decides.
+ */
+export function cachedAccountOf(cache: TokenLookupCache, presented: PresentedCredentials): number | undefined {
+  try {
+    return cache.userIdOf(hashToken(presentedToken(presented).raw));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Resolves the caller of a request (spec 5.1, 5.2): a bearer token in the Authorization header,
- * or else the session cookie.
+ * or else the session cookie. With `cached`, the token lookup is reused while fresh and loaded
+ * under the same auth epoch (src/http/auth-epoch.ts), so a revocation anywhere is seen at once;
+ * every rule below is checked on each request either way.
+ * @param cached the app's lookup cache and the auth epoch read before this call (null: do not use the cache)
  * @returns the AuthContext
  * @throws 401 'Unauthorized. Valid Bearer token required.' for a bad bearer token, 401
  *   'Authentication required. Please log in.' for no credentials or a bad session
  */
-export async function authenticate(deps: AppDeps, presented: PresentedCredentials): Promise<AuthContext> {
-  const { authorization, sessionCookie } = presented;
-  let raw: string;
-  let viaBearer: boolean;
-  if (authorization !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match?.[1] || !isTokenShaped(match[1])) throw new AppError('invalid_bearer');
-    raw = match[1];
-    viaBearer = true;
-  } else if (sessionCookie) {
-    raw = sessionCookie;
-    viaBearer = false;
-  } else {
-    throw new AppError('unauthenticated');
-  }
+export async function authenticate(
+  deps: AppDeps,
+  presented: PresentedCredentials,
+  cached?: { cache: TokenLookupCache; epoch: string | null },
+): Promise<AuthContext> {
+  const { raw, viaBearer } = presentedToken(presented);
   const failure = new AppError(viaBearer ? 'invalid_bearer' : 'unauthenticated');
-  if (!isTokenShaped(raw)) throw failure;
 
-  const row = await repo.findTokenWithIdentity(deps.db, hashToken(raw), deps.pool);
+  const hash = hashToken(raw);
+  let row = cached?.cache.get(hash, cached.epoch);
+  if (!row) {
+    row = await repo.findTokenWithIdentity(deps.db, hash, deps.pool);
+    if (row && cached) cached.cache.set(hash, row, cached.epoch);
+  }
   if (!row || row.revoked_at !== null || row.status !== 'active') throw failure;
   if (viaBearer ? row.kind === 'session' : row.kind !== 'session') throw failure;
   const now = deps.clock.now();
@@ -239,7 +279,10 @@ export async function authenticate(deps: AppDeps, presented: PresentedCredential
   if (row.kind === 'session' && !row.remember_me && idleS >= LIFETIMES.sessionIdle) throw failure;
   // Sessions are touched at most once a minute (idle rule); bearer tokens every five minutes
   // (for "last used" in session lists), to keep reads free of writes.
-  if (idleS >= (row.kind === 'session' ? 60 : 300)) await repo.touchToken(deps.db, row.token_id, now);
+  if (idleS >= (row.kind === 'session' ? 60 : 300)) {
+    await repo.touchToken(deps.db, row.token_id, now);
+    row.last_used_at = now;
+  }
 
   return {
     userId: row.user_id,

@@ -6,5 +6,5 @@
 export { authRoutes } from './auth.routes.ts';
 export { findUserByEmail, revokeToken, revokeUserTokens } from './auth.repository.ts';
 export { PermissionsData } from './auth.schemas.ts';
-export { LIFETIMES, SESSION_COOKIE, authenticate } from './auth.service.ts';
+export { LIFETIMES, SESSION_COOKIE, authenticate, cachedAccountOf, createTokenCache, type TokenLookupCache } from './auth.service.ts';
 export { resolvedPermissions } from './me.service.ts';

@@ -6,6 +6,7 @@ import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/enve
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { acceptAssignment, assignJob, declineAssignment, jobHistory, transitionJob } from './job-lifecycle.service.ts';
 import { AssignmentBody, DeclineBody, HistoryEntry, HistoryQuery, Job, JobParams, TransitionBody } from './jobs.schemas.ts';
+import { Uuid } from '../../http/schema-primitives.ts';
 
 
 
@@ -86,7 +87,7 @@ export function jobLifecycleRoutes(deps: AppDeps) {
         params: JobParams,
         body: DeclineBody,
         response: responses(
-          DataEnvelope(Type.Object({ uuid: Type.String({ format: 'uuid' }), status_id: Type.Integer(), status: Type.String() })),
+          DataEnvelope(Type.Object({ uuid: Uuid(), status_id: Type.Integer(), status: Type.String() })),
           [400, 401, 403, 404, 409, 429],
         ),
       },

@@ -26,7 +26,7 @@ export function jobsQuery(db: DbOrTrx, scope: JobScope) {
 }
 
 /** jobsQuery plus trade `tr`, time range `tmr` and owning agent `ag`: what the wire shape needs. */
-function jobDetailQuery(db: DbOrTrx, scope: JobScope) {
+export function jobDetailQuery(db: DbOrTrx, scope: JobScope) {
   return jobsQuery(db, scope)
     .leftJoin('trades as tr', 'tr.id', 'j.trade_id')
     .leftJoin('job_time_ranges as tmr', 'tmr.id', 'j.time_range_id')
@@ -89,7 +89,7 @@ export interface JobFilter {
  * 11 ms of planning per request on PostgreSQL against under 1 ms of execution, and the written
  * order (jobs first, then the tables it points at) is the one the planner picks anyway.
  */
-async function inWrittenJoinOrder<T>(db: DbOrTrx, fn: (q: DbOrTrx) => Promise<T>): Promise<T> {
+export async function inWrittenJoinOrder<T>(db: DbOrTrx, fn: (q: DbOrTrx) => Promise<T>): Promise<T> {
   if (db.isTransaction) {
     await sql`set local join_collapse_limit = 1`.execute(db);
     try {
@@ -105,7 +105,7 @@ async function inWrittenJoinOrder<T>(db: DbOrTrx, fn: (q: DbOrTrx) => Promise<T>
 }
 
 /** The list filters as one where-clause over alias `j` (jobs columns only). */
-function matchesFilter(eb: ExpressionBuilder<Database & { j: Database['jobs'] }, 'j'>, f: JobFilter) {
+export function matchesFilter(eb: ExpressionBuilder<Database & { j: Database['jobs'] }, 'j'>, f: JobFilter) {
   const conds: Expression<SqlBool>[] = [];
   if (f.statusId !== undefined) conds.push(eb('j.status_id', '=', f.statusId));
   if (f.jobTypeId !== undefined) conds.push(eb('j.job_type_id', '=', f.jobTypeId));
@@ -122,37 +122,6 @@ function matchesFilter(eb: ExpressionBuilder<Database & { j: Database['jobs'] },
     conds.push(eb.or([eb('j.reference', 'ilike', p), eb('j.title', 'ilike', p), eb('j.description', 'ilike', p)]));
   }
   return eb.and(conds);
-}
-
-/**
- * One page of visible jobs matching the filter, sorted stably (id breaks ties), and the total.
- * The total is counted on `jobs` alone: the joins of the page query follow required foreign keys
- * or are left joins, so they change no count, and skipping them lets the partial indexes serve it.
- */
-export async function listJobs(db: DbOrTrx, scope: JobScope, f: JobFilter) {
-  return inWrittenJoinOrder(db, async (q) => {
-    const rows = await jobDetailQuery(q, scope)
-      .where((eb) => matchesFilter(eb, f))
-      .select(JOB_DETAIL_COLUMNS)
-      // Only scheduled_for can be null; NULLS LAST on the not-null columns would keep the
-      // (agency|branch, created_at desc, id desc) indexes from serving the page.
-      .orderBy(`j.${f.sort}`, (ob) => {
-        const dir = f.order === 'asc' ? ob.asc() : ob.desc();
-        return f.sort === 'scheduled_for' ? dir.nullsLast() : dir;
-      })
-      .orderBy('j.id', f.order)
-      .limit(f.limit)
-      .offset(f.offset)
-      .execute();
-    const total = await q
-      .selectFrom('jobs as j')
-      .where('j.deleted_at', 'is', null)
-      .where((eb) => visibleTo(eb, scope))
-      .where((eb) => matchesFilter(eb, f))
-      .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow();
-    return { rows, total: total.n };
-  });
 }
 
 /** One visible job by id, or undefined. */
@@ -222,7 +191,30 @@ export async function listHistory(db: DbOrTrx, jobId: number, page: { limit: num
   return { rows, total: total.n };
 }
 
-export { nextCounter } from '../../db/counters.ts';
+/**
+ * Gives a job its reference from the agency's `job_reference` counter in one statement (the
+ * counter row's upsert and the job's update), as `formatReference` writes it: JOB- and the number
+ * padded to six digits. The counter row stays locked until the caller's transaction ends, so
+ * callers take it last (docs/jobs.md: references have no gaps).
+ * @returns the reference
+ */
+export async function assignReference(trx: DbOrTrx, jobId: number, agencyId: number): Promise<string> {
+  const row = await trx
+    .with('c', (db) =>
+      db
+        .insertInto('agency_counters')
+        .values({ agency_id: agencyId, name: 'job_reference', value: 1 })
+        .onConflict((oc) => oc.columns(['agency_id', 'name']).doUpdateSet({ value: sql`agency_counters.value + 1` }))
+        .returning('value'),
+    )
+    .updateTable('jobs')
+    .from('c')
+    .set({ reference: sql<string>`'JOB-' || case when length(c.value::text) >= 6 then c.value::text else lpad(c.value::text, 6, '0') end` })
+    .where('jobs.id', '=', jobId)
+    .returning('jobs.reference')
+    .executeTakeFirstOrThrow();
+  return row.reference;
+}
 
 /** Inserts a job; returns its id. */
 export async function insertJob(db: DbOrTrx, job: NewJob): Promise<number> {

@@ -9,6 +9,7 @@ import {
   CreateJobBody, DeleteJobBody, DeleteJobQuery, IdempotencyHeaders, Job, JobParams, JobType, ListJobsQuery, StatusInfo, UpdateJobBody,
 } from './jobs.schemas.ts';
 import { createJob, deleteJob, getJob, listVisibleJobs, updateJob } from './jobs.service.ts';
+import { JOBS_COUNT_CAP } from './jobs-list.repository.ts';
 
 /** Registers the jobs routes (records here, lifecycle in job-lifecycle.routes.ts). */
 export function jobsRoutes(deps: AppDeps) {
@@ -22,12 +23,14 @@ export function jobsRoutes(deps: AppDeps) {
         description:
           'Agents see their branch (and branches that share), admins their agency, contractors jobs assigned to them, tenants their own jobs. ' +
           'Filters: status_id, job_type_id, priority, branch_uuid, contractor_uuid, tenant_uuid, agent_uuid, from_date/to_date (created_at, UTC dates, inclusive), ' +
-          'q (case-insensitive text in reference, title, description). sort=created_at|updated_at|priority|scheduled_for, order=asc|desc (default created_at desc; id breaks ties; nulls last).',
+          'q (case-insensitive text in reference, title, description). sort=created_at|updated_at|priority|scheduled_for, order=asc|desc (default created_at desc; id breaks ties; nulls last). ' +
+          `count is the number of jobs matching, exact up to ${JOBS_COUNT_CAP}; above that it is ${JOBS_COUNT_CAP} and the header X-Count-Capped: true is sent.`,
         querystring: ListJobsQuery,
         response: responses(ListEnvelope(Job), [400, 401, 403, 429]),
       },
-      handler: async (request) => {
-        const { rows, total } = await listVisibleJobs(deps, requireAuth(request), request.query);
+      handler: async (request, reply) => {
+        const { rows, total, capped } = await listVisibleJobs(deps, requireAuth(request), request.query);
+        if (capped) void reply.header('x-count-capped', 'true');
         return list(rows, total, 'Jobs retrieved');
       },
     });

@@ -17,6 +17,7 @@ import { jobScope } from './job-visibility.ts';
 import { placeJob } from './job-placement.ts';
 import { findVisibleTrade } from '../contractors/index.ts';
 import * as repo from './jobs.repository.ts';
+import { listJobs } from './jobs-list.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
 import { recomputeJobSla } from '../sla/index.ts';
@@ -36,7 +37,7 @@ export function formatReference(n: number): string {
 /**
  * GET /api/jobs/manage: one page of the jobs the caller may see, filtered and sorted.
  * Unknown uuids in filters match nothing. to_date includes the whole day.
- * @returns { rows: JobDto[], total }
+ * @returns { rows: JobDto[], total, capped }: total exact up to JOBS_COUNT_CAP, capped true above it
  * @throws 400 to_date when to_date is before from_date
  */
 export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJobsInput) {
@@ -44,7 +45,7 @@ export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJ
   const scope = jobScope(auth);
   const { from, to } = utcDayRange(q.from_date, q.to_date);
   const idOf = async (p: Promise<{ id: number } | undefined>) => (await p)?.id ?? -1;
-  const { rows, total } = await repo.listJobs(db, scope, {
+  const { rows, total, capped } = await listJobs(db, scope, {
     statusId: q.status_id,
     jobTypeId: q.job_type_id,
     priority: q.priority,
@@ -61,8 +62,8 @@ export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJ
     order: q.order ?? 'desc',
     limit: q.limit,
     offset: q.offset,
-  });
-  return { rows: rows.map((r) => toJobDto(r, scope)), total };
+  }, deps.pool);
+  return { rows: rows.map((r) => toJobDto(r, scope)), total, capped };
 }
 
 /**
@@ -96,14 +97,15 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
   const place = await placeJob(trx, auth, input);
   await checkLookups(trx, place.agencyId, input);
   const now = deps.clock.now();
-  const number = await repo.nextCounter(trx, place.agencyId, 'job_reference');
   const jobUuid = newUuid();
-  const reference = formatReference(number);
+  // The reference comes last (assignReference): the agency's counter row stays locked until
+  // commit, so taking it last lets creates in one agency overlap for all the statements before.
+  // Until then the row carries a placeholder no other transaction can see.
   const jobId = await repo.insertJob(trx, {
     uuid: jobUuid,
     agency_id: place.agencyId,
     branch_id: place.branchId,
-    reference,
+    reference: `pending:${jobUuid}`,
     title: input.title.trim() || input.title,
     description: input.description ?? '',
     priority: input.priority,
@@ -122,12 +124,14 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
   await repo.insertHistory(trx, { jobId, from: null, to: STATUS_REPORTED, byUserId: auth.userId, note: null, at: now });
   await recordActivity(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: jobId, agencyId: place.agencyId });
   await recomputeJobSla(trx, jobId, now);
+  const dto = await jobDtoById(trx, auth, jobId);
+  const reference = await repo.assignReference(trx, jobId, place.agencyId);
   await emitEvent(trx, now, {
     name: 'job.created',
     agencyId: place.agencyId,
     payload: { job_id: jobId, job_uuid: jobUuid, reference, branch_id: place.branchId, status_id: STATUS_REPORTED, priority: input.priority, tenant_id: place.tenantId },
   });
-  return jobDtoById(trx, auth, jobId);
+  return { ...dto, reference };
 }
 
 const CLOSED = new Set<number>([STATUS.closed, STATUS.cancelled]);

@@ -1,0 +1,115 @@
+/**
+ * Tells when a write that changes who a token stands for has become visible: an update or delete
+ * on `auth_tokens`, `users` or `roles`, or any write on `role_permissions` (docs/security.md,
+ * "Token lookup cache"). Wraps the Kysely driver, so it sees every statement of the process,
+ * whatever module wrote it, and calls the listener after the COMMIT of a transaction that made
+ * such a write (or after the statement itself outside a transaction). The listener (the auth
+ * epoch bump, src/http/auth-epoch.ts) makes every instance's cached token lookups stale.
+ *
+ * Not counted, since they change no cached identity: new rows in `auth_tokens` and `users` (a
+ * token that was never looked up is not cached), and updates that set only `last_used_at` or
+ * `last_login_at` (the touch of a token, the stamp of a login).
+ */
+import type { AbortableOperationOptions, CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
+
+const WRITE = /\b(insert\s+into|update|delete\s+from)\s+"?(auth_tokens|users|roles|role_permissions)"?[\s(]/gi;
+const SET_LIST = /^\s*update\s+"?\w+"?\s+set\s+([\s\S]*?)\s+where\s/i;
+const UNTRACKED_COLUMNS = new Set(['last_used_at', 'last_login_at']);
+
+/** True when the SQL text writes identity data (see the file comment). */
+export function writesIdentity(sqlText: string): boolean {
+  for (const m of sqlText.matchAll(WRITE)) {
+    const verb = m[1]!.toLowerCase();
+    const table = m[2]!.toLowerCase();
+    if (verb.startsWith('insert') && table !== 'role_permissions') continue;
+    if (verb === 'update') {
+      const set = SET_LIST.exec(sqlText)?.[1];
+      const columns = set ? [...set.matchAll(/"?(\w+)"?\s*=/g)].map((c) => c[1]!) : [];
+      if (columns.length > 0 && columns.every((c) => UNTRACKED_COLUMNS.has(c))) continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+/** Where the listener is set once the rest of the runtime exists (src/runtime.ts). */
+export interface IdentityWrites {
+  /** Awaited after the write is committed; an error is swallowed (the cache's time limit still applies). */
+  listener: (() => Promise<void>) | null;
+}
+
+interface ConnectionState {
+  inTransaction: boolean;
+  dirty: boolean;
+}
+
+/**
+ * The dialect with its driver wrapped to report identity writes to `watch.listener`.
+ * @param dialect the engine's dialect (PostgreSQL or PGlite)
+ */
+export function watchIdentityWrites(dialect: Dialect, watch: IdentityWrites): Dialect {
+  const states = new WeakMap<DatabaseConnection, ConnectionState>();
+  const notify = async () => {
+    await watch.listener?.().catch(() => undefined);
+  };
+  const stateOf = (connection: DatabaseConnection): ConnectionState => {
+    let state = states.get(connection);
+    if (!state) {
+      state = { inTransaction: false, dirty: false };
+      states.set(connection, state);
+      const execute = connection.executeQuery.bind(connection);
+      const tracked = state;
+      connection.executeQuery = async <R>(query: CompiledQuery, options?: AbortableOperationOptions): Promise<QueryResult<R>> => {
+        const result = await execute<R>(query, options);
+        if (writesIdentity(query.sql)) {
+          if (tracked.inTransaction) tracked.dirty = true;
+          else await notify();
+        }
+        return result;
+      };
+    }
+    return state;
+  };
+  const wrap = (driver: Driver): Driver =>
+    new Proxy(driver, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        const fn = value.bind(target) as (...args: unknown[]) => Promise<unknown>;
+        switch (property) {
+          case 'acquireConnection':
+            return async (...args: unknown[]) => {
+              const connection = (await fn(...args)) as DatabaseConnection;
+              stateOf(connection);
+              return connection;
+            };
+          case 'beginTransaction':
+            return async (connection: DatabaseConnection, ...rest: unknown[]) => {
+              await fn(connection, ...rest);
+              Object.assign(stateOf(connection), { inTransaction: true, dirty: false });
+            };
+          case 'commitTransaction':
+            return async (connection: DatabaseConnection) => {
+              const state = stateOf(connection);
+              await fn(connection);
+              const dirty = state.dirty;
+              Object.assign(state, { inTransaction: false, dirty: false });
+              if (dirty) await notify();
+            };
+          case 'rollbackTransaction':
+            return async (connection: DatabaseConnection) => {
+              Object.assign(stateOf(connection), { inTransaction: false, dirty: false });
+              await fn(connection);
+            };
+          default:
+            return fn;
+        }
+      },
+    });
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => wrap(dialect.createDriver()),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The auth epoch (docs/security.md, "Token lookup cache"): a number that changes whenever a
+ * committed write may have changed what a token stands for (revocation, password change, account
+ * status, role or permissions; src/db/identity-writes.ts tells when). A cached token lookup is
+ * used only while the epoch it was loaded under is still the current one, so a revocation is
+ * seen by the very next request on every instance.
+ *
+ * With Redis the epoch is a counter in Redis (`<prefix>auth-epoch`), read in the same round trip
+ * as the request's rate-limit counters (RateLimitStore.consumeRequest), plus this process's own
+ * count of bumps. Without Redis (PGlite, one process) it is the process's count alone.
+ */
+import type { Redis } from 'ioredis';
+
+export class AuthEpoch {
+  /** The Redis key of the shared counter, or undefined in memory mode. */
+  readonly redisKey: string | undefined;
+  private readonly redis: Redis | undefined;
+  private local = 0;
+
+  /**
+   * @param redis the shared client, or undefined for memory mode
+   * @param prefix the Redis key prefix (CARETAKER_REDIS_PREFIX)
+   */
+  constructor(redis: Redis | undefined, prefix: string) {
+    this.redis = redis;
+    this.redisKey = redis ? `${prefix}auth-epoch` : undefined;
+  }
+
+  /**
+   * The current epoch as an opaque string.
+   * @param shared the value of the Redis counter read this request ('' when unset), or null when
+   *   Redis is configured but could not be read: then the result is null and no cached lookup may be used
+   */
+  current(shared: string | null): string | null {
+    if (!this.redis) return `m${this.local}`;
+    return shared === null ? null : `${shared}:${this.local}`;
+  }
+
+  /**
+   * Moves the epoch on, here and (with Redis) for every instance. A Redis failure is ignored:
+   * instances that cannot read Redis do not use their caches either, and every cached lookup
+   * expires after a few seconds anyway.
+   */
+  async bump(): Promise<void> {
+    this.local += 1;
+    if (this.redis && this.redisKey) await this.redis.incr(this.redisKey).catch(() => undefined);
+  }
+}
