@@ -7,10 +7,9 @@
  * document); changing a payload incompatibly: bump its version.
  */
 import { Type, type Static, type TSchema } from 'typebox';
-import { Nullable } from '../http/schema-primitives.ts';
+import { Nullable, Uuid } from '../http/schema-primitives.ts';
 
 const Id = (description: string) => Type.Integer({ minimum: 1, maximum: 2_147_483_647, description });
-const Uuid = (description: string) => Type.String({ format: 'uuid', description });
 
 /** Fields every job event carries. */
 const JobRef = {

@@ -1,10 +1,13 @@
 /**
  * GET /api/dashboard: every figure against a hand count of the fixed data set (fixture.ts), for
- * each kind of caller; nothing outside the caller's reach is counted.
+ * each kind of caller; nothing outside the caller's reach is counted. SLA and invoice figures over
+ * the clocks and invoices of fixture-sla-money.ts, also checked against the jobs list's sla_state
+ * and the invoices list's totals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { insightWorld } from './fixture.ts';
+import { addSlaAndMoney } from './fixture-sla-money.ts';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof insightWorld>>;
@@ -12,6 +15,7 @@ let w: Awaited<ReturnType<typeof insightWorld>>;
 beforeAll(async () => {
   t = await buildTestApp();
   w = await insightWorld(t);
+  await addSlaAndMoney(t.db, w);
 });
 afterAll(async () => t.close());
 
@@ -36,10 +40,44 @@ describe('GET /api/dashboard', () => {
     expect(d.certificates_expiring_30d).toBe(2);
   });
 
-  it('leaves the SLA and invoice figures absent, not zero, until their modules provide them', async () => {
+  it('counts open jobs at risk and breached from the stored SLA clocks, each job once', async () => {
     const d = await dash(w.adminA.client);
-    expect(d).not.toHaveProperty('sla');
-    expect(d).not.toHaveProperty('unpaid_invoices');
+    // breached: job, j2 (j6 breached too but is closed); at risk: j1, j4, j5 (j2 is breached first)
+    expect(d.sla).toEqual({ at_risk: 3, breached: 2 });
+    // The same as the jobs list's sla_state over the open statuses.
+    for (const state of ['at_risk', 'breached'] as const) {
+      const rows = (await w.adminA.client.get(`/api/jobs/manage?sla_state=${state}&limit=200`)).json().data as Array<{ status: string }>;
+      expect(rows.filter((r) => r.status !== 'Closed' && r.status !== 'Cancelled')).toHaveLength(d.sla[state]);
+    }
+  });
+
+  it('counts only the SLA figures within reach: branch, contractor, agency, SysOps; none for tenants', async () => {
+    expect((await dash(w.agentA1.client)).sla).toEqual({ at_risk: 3, breached: 2 });
+    expect((await dash(w.agentA2.client)).sla).toEqual({ at_risk: 1, breached: 0 });
+    expect((await dash(w.contractor.client)).sla).toEqual({ at_risk: 1, breached: 2 });
+    expect((await dash(w.otherContractor.client)).sla).toEqual({ at_risk: 1, breached: 0 });
+    expect((await dash(w.adminB.client)).sla).toEqual({ at_risk: 0, breached: 1 });
+    expect((await dash(w.sysops.client)).sla).toEqual({ at_risk: 3, breached: 3 });
+    expect(await dash(w.tenant.client)).not.toHaveProperty('sla');
+  });
+
+  it('totals the unpaid invoices (issued, part paid, overdue; not drafts nor credit notes) as the invoices list does', async () => {
+    const d = await dash(w.adminA.client);
+    expect(d.unpaid_invoices).toEqual({ count: 4, total_pence: 33_500, overdue_count: 2, overdue_pence: 7_500 });
+    const totals = (await w.adminA.client.get('/api/invoices?kind=invoice')).json().totals as Record<string, { count: number; outstanding_pence: number }>;
+    const unpaid = ['issued', 'part_paid', 'overdue'].map((s) => totals[s] ?? { count: 0, outstanding_pence: 0 });
+    expect(unpaid.reduce((n, t) => n + t.count, 0)).toBe(d.unpaid_invoices.count);
+    expect(unpaid.reduce((n, t) => n + t.outstanding_pence, 0)).toBe(d.unpaid_invoices.total_pence);
+  });
+
+  it('totals unpaid invoices within reach: a branch, a contractor its own, another agency never; none for tenants', async () => {
+    expect((await dash(w.agentA1.client)).unpaid_invoices).toEqual({ count: 4, total_pence: 33_500, overdue_count: 2, overdue_pence: 7_500 });
+    expect((await dash(w.agentA2.client)).unpaid_invoices).toEqual({ count: 3, total_pence: 21_500, overdue_count: 2, overdue_pence: 7_500 });
+    expect((await dash(w.contractor.client)).unpaid_invoices).toEqual({ count: 3, total_pence: 28_500, overdue_count: 1, overdue_pence: 2_500 });
+    expect((await dash(w.otherContractor.client)).unpaid_invoices).toEqual({ count: 1, total_pence: 5_000, overdue_count: 1, overdue_pence: 5_000 });
+    expect((await dash(w.adminB.client)).unpaid_invoices).toEqual({ count: 1, total_pence: 50_000, overdue_count: 0, overdue_pence: 0 });
+    expect((await dash(w.sysops.client)).unpaid_invoices).toEqual({ count: 5, total_pence: 83_500, overdue_count: 2, overdue_pence: 7_500 });
+    expect(await dash(w.tenant.client)).not.toHaveProperty('unpaid_invoices');
   });
 
   it("counts only a contractor's own jobs and certificates", async () => {

@@ -1,12 +1,12 @@
 /**
- * A small fixed data set for the insight tests, on top of jobWorld (agency A: branches A1, A2
+ * A small fixed data set for the insight tests, on top of attachedRecordsWorld (agency A: branches A1, A2
  * sharing; agency B: B1). Clock: Tuesday 2026-11-24 10:00 UTC (London = UTC in November).
  * Every figure the tests expect is counted by hand from the rows below.
  */
 import type { Db } from '../../src/db/database.ts';
 import { newUuid } from '../../src/lib/crypto.ts';
 import type { TestApp } from '../helpers/app.ts';
-import { jobWorld } from '../helpers/job-world.ts';
+import { attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 
 export const NOW = new Date('2026-11-24T10:00:00Z');
 
@@ -77,7 +77,7 @@ export async function addCertificate(db: Db, agencyId: number, contractorId: num
 }
 
 /**
- * The fixed data set. Besides jobWorld's two jobs (A1 scheduled P2 for contractor c1, created
+ * The fixed data set. Besides attachedRecordsWorld's two jobs (A1 scheduled P2 for contractor c1, created
  * 2026-11-20, scheduled 2026-11-25; B1 scheduled P2), it adds in agency A:
  *  j1 A1 reported P1 tenant t1, created today (24th) 08:00
  *  j2 A1 scheduled P3 c1, created Tue 17th, scheduled Fri 20th (overdue), not attended
@@ -90,7 +90,7 @@ export async function addCertificate(db: Db, agencyId: number, contractorId: num
  */
 export async function insightWorld(t: TestApp) {
   t.clock.set(NOW);
-  const w = await jobWorld(t);
+  const w = await attachedRecordsWorld(t);
   const db = t.db;
   const c2 = await db.selectFrom('contractors').select('id').where('company_name', '=', 'Other Trades').executeTakeFirstOrThrow();
   const A = w.agencyA.id;

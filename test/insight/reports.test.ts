@@ -12,6 +12,7 @@ import { reportDeliveryTask } from '../../src/modules/reports/delivery.task.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { startSmtpServer } from '../users/mail-helpers.ts';
 import { addJob, insightWorld } from './fixture.ts';
+import { addSlaAndMoney } from './fixture-sla-money.ts';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof insightWorld>>;
@@ -22,6 +23,7 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   t = await buildTestApp({ SMTP_URL: smtp.url });
   w = await insightWorld(t);
+  await addSlaAndMoney(t.db, w);
   await addJob(t.db, { agencyId: w.agencyA.id, branchId: w.a1.id, statusId: 1, priority: 3, title: '=HYPERLINK("http://evil.test","x")', createdAt: '2026-11-21T09:00:00Z' });
   await sql`insert into jobs (uuid, agency_id, branch_id, reference, title, description, priority, status_id, job_type_id, created_at, updated_at)
     select gen_random_uuid(), ${w.agencyA.id}, ${w.a2.id}, 'BULK-' || lpad(g::text, 5, '0'), 'Bulk job ' || g, '', 1 + g % 5, 1, 1,
@@ -118,7 +120,82 @@ describe('report downloads', () => {
     expect((await w.contractor.client.get('/api/reports/jobs-register')).statusCode).toBe(403);
     expect((await w.tenant.client.get('/api/reports')).statusCode).toBe(403);
     const catalogue = (await w.adminA.client.get('/api/reports')).json();
-    expect(catalogue.data.map((r: { name: string }) => r.name)).toEqual(['jobs-register', 'contractor-performance', 'tenant-jobs-per-property', 'certificates-register']);
+    expect(catalogue.data.map((r: { name: string }) => r.name)).toEqual(['jobs-register', 'contractor-performance', 'sla-compliance', 'tenant-jobs-per-property', 'certificates-register']);
+  });
+});
+
+describe('SLA compliance report', () => {
+  const RANGE = 'from_date=2026-11-01&to_date=2026-11-30';
+  /** Every page of GET /api/sla/compliance as the report's columns, in text as CSV carries them. */
+  async function listed(client: typeof w.adminA.client, query: string): Promise<Array<Record<string, string>>> {
+    const out: Array<Record<string, string>> = [];
+    for (let offset = 0; ; offset += 200) {
+      const res = await client.get(`/api/sla/compliance?${query}&limit=200&offset=${offset}`);
+      expect(res.statusCode).toBe(200);
+      const rows = res.json().data as Array<Record<string, unknown>>;
+      out.push(...rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v === null ? '' : String(v)]))));
+      if (rows.length < 200) return out;
+    }
+  }
+
+  it('streams CSV matching GET /api/sla/compliance for every grouping, and the hand count by branch', async () => {
+    for (const group of ['', '&group_by=branch', '&group_by=contractor', '&group_by=job_type', '&group_by=priority']) {
+      const res = await w.adminA.client.get(`/api/reports/sla-compliance?format=csv&${RANGE}${group}`);
+      expect(res.statusCode, group).toBe(200);
+      expect(res.headers['content-disposition']).toMatch(/filename="sla-compliance-\d{4}-\d{2}-\d{2}\.csv"/);
+      const rows = parse(res.body, { columns: true }) as Array<Record<string, string>>;
+      expect(rows, group).toEqual(await listed(w.adminA.client, `${RANGE}${group}`));
+    }
+    const byBranch = parse((await w.adminA.client.get(`/api/reports/sla-compliance?${RANGE}`)).body, { columns: true }) as Array<Record<string, string>>;
+    // A1: job and j2 breached; j1 (2), j2, j3, j4 still running or at risk. A2: j5 met in 180 minutes, j5 at risk, j6 breached.
+    expect(byBranch.map((r) => [r.name, r.met, r.breached, r.running, r.compliance_percent, r.median_minutes_to_respond])).toEqual([
+      ['A1', '0', '2', '5', '0', ''],
+      ['A2', '1', '1', '1', '50', '180'],
+    ]);
+  });
+
+  it('streams XLSX that reads back to the same rows, and keeps to the caller\'s jobs', async () => {
+    const res = await w.agentA1.client.get(`/api/reports/sla-compliance?format=xlsx&${RANGE}&group_by=contractor`);
+    expect(res.statusCode).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0]!;
+    const header = (ws.getRow(1).values as unknown[]).slice(1).map(String);
+    const rows: Array<Record<string, string>> = [];
+    ws.eachRow((row, n) => {
+      if (n === 1) return;
+      const values = (row.values as unknown[]).slice(1);
+      rows.push(Object.fromEntries(header.map((h, i) => [h, values[i] === undefined || values[i] === null ? '' : String(values[i])])));
+    });
+    expect(rows).toEqual(await listed(w.agentA1.client, `${RANGE}&group_by=contractor`));
+    const b = parse((await w.adminB.client.get(`/api/reports/sla-compliance?${RANGE}`)).body, { columns: true }) as Array<Record<string, string>>;
+    expect(b.map((r) => [r.name, r.breached])).toEqual([['B1', '1']]);
+  });
+
+  it('defaults to the last 90 days, refuses bad filters with 400 and callers without the SLA permission with 403', async () => {
+    const dflt = parse((await w.adminA.client.get('/api/reports/sla-compliance')).body, { columns: true }) as Array<Record<string, string>>;
+    expect(dflt).toEqual(await listed(w.adminA.client, 'from_date=2026-08-27&to_date=2026-11-24'));
+    for (const bad of ['group_by=planet', 'from_date=2026-11-30&to_date=2026-11-01', 'to_date=24-11-2026']) {
+      const res = await w.adminA.client.get(`/api/reports/sla-compliance?${bad}`);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().success).toBe(false);
+    }
+    const sub = await w.agentA1.client.post('/api/reports/subscriptions', { report: 'sla-compliance', frequency: 'monthly', filters: { group_by: 'contractor' } });
+    expect(sub.statusCode).toBe(201);
+    expect((await w.agentA1.client.post('/api/reports/subscriptions', { report: 'sla-compliance', frequency: 'monthly', filters: { group_by: 'planet' } })).statusCode).toBe(400);
+    expect((await w.agentA1.client.delete(`/api/reports/subscriptions/${sub.json().data.uuid}`)).statusCode).toBe(200);
+    const agent = await t.db.selectFrom('roles').select('id').where('code', '=', 'agent').executeTakeFirstOrThrow();
+    await t.db.deleteFrom('role_permissions').where('role_id', '=', agent.id).where('permission_key', '=', 'api.sla.compliance.view').execute();
+    try {
+      const res = await w.agentA1.client.get('/api/reports/sla-compliance');
+      expect(res.statusCode).toBe(403);
+      expect(res.json().success).toBe(false);
+      const names = (await w.agentA1.client.get('/api/reports')).json().data.map((r: { name: string }) => r.name);
+      expect(names).not.toContain('sla-compliance');
+      expect((await w.agentA1.client.post('/api/reports/subscriptions', { report: 'sla-compliance', frequency: 'weekly' })).statusCode).toBe(403);
+    } finally {
+      await t.db.insertInto('role_permissions').values({ role_id: agent.id, permission_key: 'api.sla.compliance.view' }).execute();
+    }
   });
 });
 
@@ -144,7 +221,8 @@ describe('report subscriptions', () => {
     expect((await w.adminA.client.get('/api/reports/subscriptions')).json().count).toBe(1);
     expect((await w.adminA.client.delete(`/api/reports/subscriptions/${sub.uuid}`)).statusCode).toBe(200);
     expect((await w.adminA.client.get('/api/reports/subscriptions')).json().count).toBe(0);
-    const log = await t.db.selectFrom('activity_log').select('action').where('action', 'like', 'report_subscription.%').orderBy('id').execute();
+    const log = await t.db.selectFrom('activity_log').select('action').where('action', 'like', 'report_subscription.%')
+      .where('user_id', '=', w.adminA.user.id).orderBy('id').execute();
     expect(log.map((l) => l.action)).toEqual(['report_subscription.create', 'report_subscription.update', 'report_subscription.delete']);
   });
 

@@ -1,19 +1,24 @@
 /**
  * GET /api/search: finds by typo, by postcode without its space and by reference; ranks and
  * highlights safely; never returns nor counts a record of another agency or an unshared branch.
+ * Invoices (fixture-sla-money.ts) by number, contractor reference, job reference, contractor name
+ * and address, within the money scope.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { addJob, insightWorld } from './fixture.ts';
+import { addSlaAndMoney } from './fixture-sla-money.ts';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof insightWorld>>;
 let scriptJob: { uuid: string; reference: string };
+let m: Awaited<ReturnType<typeof addSlaAndMoney>>;
 
 beforeAll(async () => {
   t = await buildTestApp();
   w = await insightWorld(t);
   await addJob(t.db, { agencyId: w.agencyB.id, branchId: w.b1.id, statusId: 1, priority: 3, title: 'Boiler service', createdAt: '2026-11-20T09:00:00Z' });
+  m = await addSlaAndMoney(t.db, w);
   scriptJob = await addJob(t.db, { agencyId: w.agencyA.id, branchId: w.a2.id, statusId: 1, priority: 3, title: '<script>alert(1)</script> Shower leaking', createdAt: '2026-11-20T09:00:00Z' });
 });
 afterAll(async () => t.close());
@@ -21,7 +26,7 @@ afterAll(async () => t.close());
 const find = async (client: { get(u: string): Promise<any> }, q: string, extra = '') => {
   const res = await client.get(`/api/search?q=${encodeURIComponent(q)}${extra}`);
   expect(res.statusCode).toBe(200);
-  return res.json() as { count: number; data: Array<{ type: string; uuid: string; title: string; snippet: string; score: number; url: string }> };
+  return res.json() as { count: number; data: Array<{ type: string; uuid: string; title: string; subtitle: string | null; snippet: string; score: number; url: string }> };
 };
 
 describe('GET /api/search', () => {
@@ -91,5 +96,54 @@ describe('GET /api/search', () => {
       expect(res.statusCode, bad).toBe(400);
       expect(res.json().success).toBe(false);
     }
+  });
+
+  describe('invoices', () => {
+    const uuids = (r: { data: Array<{ uuid: string }> }) => r.data.map((h) => h.uuid).sort();
+
+    it('finds an invoice by its number, typed whole, short or as digits, and a credit note apart', async () => {
+      const r = await find(w.adminA.client, 'INV-000001', '&types=invoice');
+      expect(r.count).toBe(1);
+      expect(r.data[0]).toMatchObject({ type: 'invoice', uuid: m.inv1.uuid, title: 'INV-000001 Fletcher Plumbing', score: 2, url: `/api/invoices/${m.inv1.uuid}` });
+      expect(r.data[0]!.snippet).toBe('<mark>INV</mark>-<mark>000001</mark> Fletcher Plumbing');
+      expect(r.data[0]!.subtitle).toBe(`Issued · ${w.job.reference} · 12 Acacia Avenue, Leeds LS6 2AB`);
+      expect(uuids(await find(w.adminA.client, 'inv 3', '&types=invoice'))).toEqual([m.inv3.uuid]);
+      expect(uuids(await find(w.adminA.client, 'CN-000001', '&types=invoice'))).toEqual([m.cn1.uuid]);
+      expect(uuids(await find(w.adminA.client, '1', '&types=invoice'))).toEqual([m.inv1.uuid, m.cn1.uuid].sort());
+    });
+
+    it("finds by the contractor's reference, the job's reference, the contractor's name with a typo and the address", async () => {
+      expect(uuids(await find(w.adminA.client, 'FP-7731', '&types=invoice'))).toEqual([m.inv1.uuid]);
+      const byJob = await find(w.adminA.client, w.j5.reference, '&types=invoice');
+      expect(uuids(byJob)).toEqual([m.inv2.uuid, m.inv4.uuid, m.draft.uuid, m.inv6.uuid].sort());
+      expect(byJob.data.find((h) => h.uuid === m.draft.uuid)!.title).toBe('Draft invoice Fletcher Plumbing');
+      const byName = await find(w.adminA.client, 'Fletcher Plumbng', '&types=invoice');
+      expect(uuids(byName)).toEqual([m.inv1.uuid, m.inv2.uuid, m.inv4.uuid, m.draft.uuid, m.inv6.uuid].sort());
+      expect(byName.count).toBe(5);
+      const byPostcode = await find(w.adminA.client, 'ls62ab', '&types=invoice');
+      expect(uuids(byPostcode)).toEqual([m.inv1.uuid]);
+      expect(byPostcode.data[0]!.snippet).toContain('<mark>LS6</mark> <mark>2AB</mark>');
+    });
+
+    it("never returns nor counts another agency's, another branch's or another contractor's invoice", async () => {
+      // Agency B has its own INV-000001, a contractor also called Fletcher Plumbing and the same reference FP-7731.
+      expect(uuids(await find(w.adminB.client, 'INV-000001'))).toEqual([m.invB.uuid]);
+      const bRef = await find(w.adminB.client, 'FP-7731');
+      expect(uuids(bRef)).toEqual([m.invB.uuid]);
+      expect(bRef.count).toBe(1);
+      expect((await find(w.adminB.client, 'Fletcher Plumbng', '&types=invoice')).count).toBe(1);
+      expect(uuids(await find(w.sysops.client, 'FP-7731', '&types=invoice'))).toEqual([m.inv1.uuid, m.invB.uuid].sort());
+      // Agent of A2: the invoices of A2's job j5 only (INV-000003 and INV-000005 are of j6, also A2, but another contractor).
+      expect(uuids(await find(w.agentA2.client, 'Fletcher Plumbng', '&types=invoice'))).toEqual([m.inv2.uuid, m.inv4.uuid, m.draft.uuid, m.inv6.uuid].sort());
+      expect((await find(w.agentA2.client, 'INV-000001', '&types=invoice')).count).toBe(0);
+      // A contractor: its own invoices only.
+      expect(uuids(await find(w.contractor.client, 'FP-7731'))).toEqual([m.inv1.uuid]);
+      expect((await find(w.contractor.client, 'INV-000003')).count).toBe(0);
+      expect(uuids(await find(w.otherContractor.client, 'INV-000003'))).toEqual([m.inv3.uuid]);
+      expect((await find(w.otherContractor.client, 'Fletcher Plumbng', '&types=invoice')).count).toBe(0);
+      // A tenant holds no invoice permission: nothing, not even counted.
+      const tenant = await find(w.tenant.client, 'INV-000001', '&types=invoice');
+      expect(tenant).toMatchObject({ count: 0, data: [] });
+    });
   });
 });

@@ -22,13 +22,15 @@ export interface DashboardWindows {
 export const AWAITING_VISIT = ['assigned', 'scheduled'] as const;
 
 type J = ExpressionBuilder<Database & { j: Database['jobs'] }, 'j'>;
+/** The caller's scope as a where-clause over jobs alias `j` (scopeFilter). */
+export type ScopeWhere = (eb: J) => ReturnType<typeof visibleTo>;
 
 /**
  * The scope as a where-clause. For a branch scope the sharing branches are resolved first (the
  * same rule as visibleTo: own branch or a sharing branch of the agency) so that
  * `branch_id in (...)` lets the branch indexes serve the counts; other scopes use visibleTo.
  */
-export async function scopeFilter(db: DbOrTrx, scope: JobScope): Promise<(eb: J) => ReturnType<typeof visibleTo>> {
+export async function scopeFilter(db: DbOrTrx, scope: JobScope): Promise<ScopeWhere> {
   if (scope.kind !== 'branch') return (eb) => visibleTo(eb, scope);
   const sharing = await db.selectFrom('branches').select('id').where('agency_id', '=', scope.agencyId).where('sharing_enabled', '=', true).execute();
   const ids = [...new Set([scope.branchId, ...sharing.map((b) => b.id)])];
@@ -36,7 +38,7 @@ export async function scopeFilter(db: DbOrTrx, scope: JobScope): Promise<(eb: J)
 }
 
 /** Open jobs (status is_open) counted by status and priority. */
-export function openJobGroups(db: DbOrTrx, where: (eb: J) => ReturnType<typeof visibleTo>) {
+export function openJobGroups(db: DbOrTrx, where: ScopeWhere) {
   return db
     .selectFrom('jobs as j')
     .where('j.deleted_at', 'is', null)
@@ -48,7 +50,7 @@ export function openJobGroups(db: DbOrTrx, where: (eb: J) => ReturnType<typeof v
 }
 
 /** Jobs created since the start of the week, and since the start of today. */
-export function newJobs(db: DbOrTrx, where: (eb: J) => ReturnType<typeof visibleTo>, w: DashboardWindows) {
+export function newJobs(db: DbOrTrx, where: ScopeWhere, w: DashboardWindows) {
   return db
     .selectFrom('jobs as j')
     .where('j.deleted_at', 'is', null)
@@ -65,7 +67,7 @@ export function newJobs(db: DbOrTrx, where: (eb: J) => ReturnType<typeof visible
  * Visits: overdue (assigned or scheduled, scheduled_for passed, not attended), today's and
  * tomorrow's (not cancelled).
  */
-export function visits(db: DbOrTrx, where: (eb: J) => ReturnType<typeof visibleTo>, w: DashboardWindows) {
+export function visits(db: DbOrTrx, where: ScopeWhere, w: DashboardWindows) {
   return db
     .selectFrom('jobs as j')
     .innerJoin('job_statuses as s', 's.id', 'j.status_id')
@@ -83,6 +85,35 @@ export function visits(db: DbOrTrx, where: (eb: J) => ReturnType<typeof visibleT
       sql<number>`(count(*) filter (where j.scheduled_for >= ${w.todayStart} and j.scheduled_for < ${w.tomorrowStart}
         and s.code <> 'cancelled'))::int`.as('today'),
       sql<number>`(count(*) filter (where j.scheduled_for >= ${w.tomorrowStart} and s.code <> 'cancelled'))::int`.as('tomorrow'),
+    ])
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * SLA figures from the engine's stored clock states (docs/sla.md): of the open, visible jobs,
+ * those with a `breached` clock, and those with an `at_risk` clock but none breached (the order
+ * of the jobs list's `sla_state`: breached before at risk). Each job counts once, so
+ * at_risk + breached <= open_jobs.total. The flagged clocks are read once from their partial
+ * index (agency_id, state, job_id), grouped per job, bounded by the agency when the scope has one
+ * (a clock's agency is its job's), and joined with the visible open jobs.
+ */
+export function slaCounts(db: DbOrTrx, scope: JobScope, where: ScopeWhere) {
+  let flagged = db
+    .selectFrom('sla_clocks as f')
+    .where('f.state', 'in', ['at_risk', 'breached'])
+    .groupBy('f.job_id')
+    .select(['f.job_id', sql<boolean>`bool_or(f.state = 'breached')`.as('breached')]);
+  if (scope.kind === 'agency' || scope.kind === 'branch') flagged = flagged.where('f.agency_id', '=', scope.agencyId);
+  return db
+    .selectFrom('jobs as j')
+    .innerJoin(flagged.as('t'), 't.job_id', 'j.id')
+    .where('j.deleted_at', 'is', null)
+    // The scope clause reads only alias `j`; the join with `t` does not change what it means.
+    .where((eb) => where(eb as unknown as Parameters<ScopeWhere>[0]))
+    .where('j.status_id', 'in', (eb) => eb.selectFrom('job_statuses').select('id').where('is_open', '=', true))
+    .select([
+      sql<number>`(count(*) filter (where t.breached))::int`.as('breached'),
+      sql<number>`(count(*) filter (where not t.breached))::int`.as('at_risk'),
     ])
     .executeTakeFirstOrThrow();
 }

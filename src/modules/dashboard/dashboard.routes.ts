@@ -8,7 +8,7 @@ import { dashboard } from './dashboard.service.ts';
 /** Registers the dashboard route. */
 export function dashboardRoutes(deps: AppDeps) {
   return async function plugin(app: App): Promise<void> {
-    /** GET /api/dashboard: open jobs, new jobs, visits and certificate expiries of the caller's reach. */
+    /** GET /api/dashboard: open jobs, new jobs, visits, certificate expiries, SLA and unpaid invoices of the caller's reach. */
     app.get('/api/dashboard', {
       config: { permission: 'api.dashboard.view' },
       schema: {
@@ -17,7 +17,9 @@ export function dashboardRoutes(deps: AppDeps) {
         description:
           "Counts over the jobs the caller may open (SysOps all; agency staff their agency; agents their branch and sharing " +
           'branches; contractors their assigned jobs; tenants their own). Day windows are London days; the week starts on ' +
-          'Monday. `sla` and `unpaid_invoices` are absent until their modules provide them.',
+          'Monday. `sla` counts open jobs whose most urgent SLA clock is at risk or breached (absent for tenants); ' +
+          '`unpaid_invoices` the issued, part-paid and overdue invoices the caller may open and what is still owed on them ' +
+          '(absent for callers who may not read invoices).',
         response: responses(DataEnvelope(DashboardData), [401, 403, 429]),
       },
       handler: async (request) => ok(await dashboard(deps, requireAuth(request)), 'Dashboard retrieved'),

@@ -4,27 +4,49 @@
  * service merges the sections' results into the response. A figure whose source does not exist
  * yet has no section, so its field is absent (never zero).
  *
- * To add the SLA figures once the SLA engine lands: write
- *   `const slaSection: DashboardSection = async (deps, ctx) => ({ sla: { at_risk, breached } })`
- * counting only jobs matching `visibleTo(eb, ctx.scope)`, and append it to DASHBOARD_SECTIONS.
- * The unpaid invoices total (money module) is the same: `({ unpaid_invoices: { count, total_pence } })`.
- * Both fields are already declared (optional) in dashboard.schemas.ts.
+ * The SLA section (sla: at_risk and breached open jobs, from the SLA engine's stored clock
+ * states) is for everyone but tenants; the unpaid invoices section (money module) for callers
+ * who may read invoices (not tenants; a contractor its own invoices). Both count only within the
+ * caller's reach.
  */
 import type { AppDeps } from '../../app-deps.ts';
+import { unpaidInvoiceTotals } from '../money/index.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import type { JobScope } from '../jobs/index.ts';
-import type { DashboardWindows } from './dashboard.repository.ts';
+import { slaCounts, type DashboardWindows, type ScopeWhere } from './dashboard.repository.ts';
 import type { DashboardDto } from './dashboard.schemas.ts';
 
-/** What a section receives: the caller, its job scope and the dashboard's time windows. */
+/** What a section receives: the caller, its job scope (and as a where-clause) and the dashboard's time windows. */
 export interface DashboardContext {
   auth: AuthContext;
   scope: JobScope;
   windows: DashboardWindows;
+  where: ScopeWhere;
 }
 
 /** One block of optional dashboard fields. */
 export type DashboardSection = (deps: AppDeps, ctx: DashboardContext) => Promise<Partial<DashboardDto> | undefined>;
 
+/**
+ * `sla: { at_risk, breached }`: open jobs of the caller's reach whose most urgent SLA clock is
+ * at risk / breached (docs/sla.md states, as stored by the engine and its scan). Absent for
+ * tenants: the SLA is the agency's promise measured against its contractors, not a tenant's view.
+ */
+export const slaSection: DashboardSection = async (deps, ctx) => {
+  if (ctx.scope.kind === 'tenant' || ctx.scope.kind === 'none') return undefined;
+  const counts = await slaCounts(deps.db, ctx.scope, ctx.where);
+  return { sla: { at_risk: counts.at_risk, breached: counts.breached } };
+};
+
+/**
+ * `unpaid_invoices: { count, total_pence, overdue_count, overdue_pence }`: issued, part-paid and
+ * overdue invoices in the caller's money reach and what is still owed on them (pence). Absent
+ * for callers without `api.invoices.view` (tenants).
+ */
+export const unpaidInvoicesSection: DashboardSection = async (deps, ctx) => {
+  const totals = await unpaidInvoiceTotals(deps.db, ctx.auth);
+  return totals ? { unpaid_invoices: totals } : undefined;
+};
+
 /** Sections run after the core figures, in order; append new ones here. */
-export const DASHBOARD_SECTIONS: DashboardSection[] = [];
+export const DASHBOARD_SECTIONS: DashboardSection[] = [slaSection, unpaidInvoicesSection];

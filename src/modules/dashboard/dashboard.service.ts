@@ -28,17 +28,19 @@ export function dashboardWindows(now: Date): repo.DashboardWindows & { today: st
 
 /**
  * The dashboard of the caller.
- * @returns DashboardDto; sla and unpaid_invoices only when a section provides them
+ * @returns DashboardDto; sla and unpaid_invoices only when their section has figures for the caller
  */
 export async function dashboard(deps: AppDeps, auth: AuthContext): Promise<DashboardDto> {
   const scope = jobScope(auth);
   const w = dashboardWindows(deps.clock.now());
   const where = await repo.scopeFilter(deps.db, scope);
-  const [groups, created, visits, statuses] = await Promise.all([
+  const ctx = { auth, scope, windows: w, where };
+  const [groups, created, visits, statuses, extras] = await Promise.all([
     repo.openJobGroups(deps.db, where),
     repo.newJobs(deps.db, where, w),
     repo.visits(deps.db, where, w),
     repo.statuses(deps.db),
+    Promise.all(DASHBOARD_SECTIONS.map((section) => section(deps, ctx))),
   ]);
   const out: DashboardDto = {
     scope: scope.kind,
@@ -60,8 +62,6 @@ export async function dashboard(deps: AppDeps, auth: AuthContext): Promise<Dashb
   if (scope.kind !== 'tenant' && scope.kind !== 'none') {
     out.certificates_expiring_30d = await repo.certificatesExpiring(deps.db, scope, w.today, addDays(w.today, 30));
   }
-  for (const section of DASHBOARD_SECTIONS) {
-    Object.assign(out, (await section(deps, { auth, scope, windows: w })) ?? {});
-  }
+  for (const extra of extras) Object.assign(out, extra ?? {});
   return out;
 }

@@ -32,3 +32,7 @@ export { addDays, isoDate } from './vat.ts';
 /** The invoice and line repositories, for the demo data step (src/seed/demo/money.ts) only. */
 export * as invoicesRepo from './invoices.repository.ts';
 export * as linesRepo from './lines.repository.ts';
+/** Unpaid invoice totals (dashboard) and the invoice visibility rule (global search). */
+export { unpaidInvoiceTotals, UNPAID_STATUSES, type UnpaidInvoiceTotals } from './unpaid.ts';
+export { moneyScope, moneyVisible, type MoneyScope } from './access.ts';
+export { invoiceNumber } from './invoices.service.ts';

@@ -10,7 +10,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { PeriodicTask } from '../../events/handlers.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { londonDate } from '../../lib/london-time.ts';
-import { findReport } from './reports.catalogue.ts';
+import { findReport, mayDownload } from './reports.catalogue.ts';
 import { CONTENT_TYPES, renderToBuffer } from './reports.render.ts';
 import * as repo from './subscriptions.repository.ts';
 
@@ -49,7 +49,7 @@ export async function deliverDueReports(deps: AppDeps): Promise<number> {
   for (const s of await repo.due(deps.db, keys)) {
     const def = findReport(s.report);
     const auth = await subscriber(deps, s.user_id);
-    if (!def || !auth) continue;
+    if (!def || !auth || !mayDownload(def, auth)) continue;
     const period = keys[s.frequency];
     const filters = (typeof s.filters === 'string' ? JSON.parse(s.filters) : s.filters) as Record<string, unknown>;
     // Rendered before the transaction: PGlite has one connection, which the transaction holds.

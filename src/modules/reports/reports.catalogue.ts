@@ -1,8 +1,8 @@
 /**
  * The named reports (docs/insight.md "Reports"): each has its filters (those of the matching list
  * endpoint), its columns and an async iterator of rows over what the caller may open. Adding a
- * report is one entry here; the routes, downloads and subscriptions pick it up.
- * SLA compliance joins once the SLA engine provides breach records (an entry of the same shape).
+ * report is one entry here; the routes, downloads and subscriptions pick it up. A report with a
+ * `permission` also needs that key (besides api.reports.view), the one of its matching endpoint.
  */
 import { Type, type TSchema } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
@@ -15,6 +15,7 @@ import { listExpiring } from '../contractors/index.ts';
 import { jobScope } from '../jobs/index.ts';
 import { ListJobsQuery, type ListJobsInput } from '../jobs/index.ts';
 import { listVisibleJobs } from '../jobs/index.ts';
+import { ComplianceQuery, complianceReport, type ComplianceInput } from '../sla-reports/index.ts';
 import * as repo from './reports.repository.ts';
 import type { Cell, Column } from './reports.render.ts';
 
@@ -26,6 +27,8 @@ export interface ReportDef {
   description: string;
   /** The filters (query parameters besides `format`). */
   filters: Record<string, TSchema>;
+  /** A permission key needed besides api.reports.view (that of the matching endpoint), if any. */
+  permission?: string;
   columns: Column[];
   rows(deps: AppDeps, auth: AuthContext, filters: Record<string, unknown>): AsyncGenerator<Row>;
 }
@@ -45,6 +48,34 @@ function range(deps: AppDeps, f: Record<string, unknown>) {
   if (fromDate > toDate) throw invalidParam('to_date');
   return { from: londonToUtc(fromDate), to: londonToUtc(addDays(toDate, 1)) };
 }
+
+const { group_by: groupBy } = ComplianceQuery.properties;
+
+/** The SLA compliance entry: GET /api/sla/compliance over every page, dates defaulting to the last 90 days. */
+const slaCompliance: ReportDef = {
+  name: 'sla-compliance',
+  title: 'SLA compliance',
+  description: 'SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance % and median minutes to respond, as GET /api/sla/compliance (all pages).',
+  permission: 'api.sla.compliance.view',
+  filters: {
+    from_date: Type.Optional(IsoDate('clocks started on or after this UTC date (default 89 days before to_date)')),
+    to_date: Type.Optional(IsoDate('clocks started on or before this UTC date (default today)')),
+    group_by: groupBy,
+  },
+  columns: [
+    col('group_by'), col('key'), col('name'), col('met'), col('breached'), col('running'), col('compliance_percent'), col('median_minutes_to_respond'),
+  ],
+  async *rows(deps, auth, f) {
+    const toDate = (f.to_date as string | undefined) ?? deps.clock.now().toISOString().slice(0, 10);
+    const fromDate = (f.from_date as string | undefined) ?? addDays(toDate, -89);
+    const q = { from_date: fromDate, to_date: toDate, group_by: f.group_by as ComplianceInput['group_by'] };
+    for (let offset = 0; ; offset += PAGE) {
+      const { rows } = await complianceReport(deps, auth, { ...q, limit: PAGE, offset });
+      for (const r of rows) yield r;
+      if (rows.length < PAGE) return;
+    }
+  },
+};
 
 export const REPORTS: ReportDef[] = [
   {
@@ -93,6 +124,7 @@ export const REPORTS: ReportDef[] = [
       }
     },
   },
+  slaCompliance,
   {
     name: 'tenant-jobs-per-property',
     title: 'Tenant jobs per property',
@@ -122,6 +154,11 @@ export const REPORTS: ReportDef[] = [
     },
   },
 ];
+
+/** Whether the caller holds the report's extra permission (if it has one). */
+export function mayDownload(def: ReportDef, auth: AuthContext): boolean {
+  return def.permission === undefined || auth.permissions.has(def.permission);
+}
 
 /** A report by name, or undefined. */
 export function findReport(name: string): ReportDef | undefined {

@@ -6,7 +6,8 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { ListEnvelope, list, responses } from '../../http/envelope.ts';
 import { requireAuth, type App } from '../../http/route-types.ts';
-import { REPORTS } from './reports.catalogue.ts';
+import { forbidden } from '../../http/errors.ts';
+import { REPORTS, mayDownload } from './reports.catalogue.ts';
 import { CONTENT_TYPES, renderReport, type ReportFormat } from './reports.render.ts';
 
 const ReportInfo = Type.Object({
@@ -21,16 +22,18 @@ const ReportInfo = Type.Object({
 /** Registers the report routes. */
 export function reportsRoutes(deps: AppDeps) {
   return async function plugin(app: App): Promise<void> {
-    /** GET /api/reports: the named reports. */
+    /** GET /api/reports: the named reports the caller may download. */
     app.get('/api/reports', {
       config: { permission: 'api.reports.view' },
       schema: {
         tags: ['reports'],
         summary: 'The named reports',
+        description: 'Only the reports the caller may download (a report may need the permission of its matching endpoint too).',
         response: responses(ListEnvelope(ReportInfo), [401, 403, 429]),
       },
-      handler: async () => {
-        const rows = REPORTS.map((r) => ({
+      handler: async (request) => {
+        const auth = requireAuth(request);
+        const rows = REPORTS.filter((r) => mayDownload(r, auth)).map((r) => ({
           name: r.name, title: r.title, description: r.description, formats: ['csv', 'xlsx'], filters: Object.keys(r.filters), url: `/api/reports/${r.name}`,
         }));
         return list(rows, rows.length, 'Reports retrieved');
@@ -45,7 +48,8 @@ export function reportsRoutes(deps: AppDeps) {
           tags: ['reports'],
           summary: `Download: ${def.title}`,
           description: `${def.description} Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: ${def.columns.map((c) => c.header).join(', ')}. ` +
-            'Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote.',
+            'Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote.' +
+            (def.permission ? ` Also needs \`${def.permission}\` (403 without).` : ''),
           querystring: Type.Object(
             { format: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], { default: 'csv' }), ...def.filters },
             { additionalProperties: false },
@@ -54,6 +58,7 @@ export function reportsRoutes(deps: AppDeps) {
         },
         handler: async (request, reply) => {
           const auth = requireAuth(request);
+          if (!mayDownload(def, auth)) throw forbidden();
           const { format, ...filters } = request.query as { format: ReportFormat } & Record<string, unknown>;
           const rows = def.rows(deps, auth, filters);
           // Pull the first row before answering, so a bad filter is still a 400 in the envelope.

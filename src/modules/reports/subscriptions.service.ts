@@ -7,11 +7,11 @@ import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
-import { invalidParam, notFound } from '../../http/errors.ts';
+import { forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { toIso, toIsoOrNull } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/index.ts';
-import { findReport } from './reports.catalogue.ts';
+import { findReport, mayDownload } from './reports.catalogue.ts';
 import * as repo from './subscriptions.repository.ts';
 import type { CreateSubscriptionInput, SubscriptionDto, UpdateSubscriptionInput } from './subscriptions.schemas.ts';
 
@@ -48,10 +48,15 @@ export async function getSubscription(deps: AppDeps, auth: AuthContext, uuid: st
   return toDto(row);
 }
 
-/** Creates a subscription of the caller. @throws 400 (filters) */
+/**
+ * Creates a subscription of the caller.
+ * @throws 400 (filters); 403 when the report needs a permission the caller lacks
+ */
 export async function createSubscription(deps: AppDeps, auth: AuthContext, actor: Actor, input: CreateSubscriptionInput): Promise<SubscriptionDto> {
   const filters = input.filters ?? {};
   checkFilters(input.report, filters);
+  const def = findReport(input.report);
+  if (def && !mayDownload(def, auth)) throw forbidden();
   const now = deps.clock.now();
   const uuid = newUuid();
   await deps.db.transaction().execute(async (trx) => {

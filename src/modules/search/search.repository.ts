@@ -7,6 +7,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
 import { visibleTo, type JobScope } from '../jobs/index.ts';
+import { moneyVisible, type MoneyScope } from '../money/index.ts';
 
 /** The normalised query: text as typed, its space-less lower-case form (postcodes, references). */
 export interface SearchTerms {
@@ -163,6 +164,71 @@ export async function searchUsers(db: DbOrTrx, agencyId: number | null, t: Searc
     ])
     .orderBy('score', 'desc')
     .orderBy('u.id', 'desc')
+    .limit(t.limit)
+    .execute();
+}
+
+/**
+ * An invoice or credit note number as typed: `INV-000008`, `inv 8`, `CN-000001`, or digits alone
+ * (either kind). Null when the query is not a number.
+ */
+export function invoiceNumberQuery(q: string): { kind: 'invoice' | 'credit_note' | null; number: number } | null {
+  const m = /^(inv|cn)?[- ]?0*([0-9]{1,9})$/i.exec(q.trim());
+  if (!m || Number(m[2]) === 0) return null;
+  const kind = m[1] === undefined ? null : m[1].toLowerCase() === 'cn' ? 'credit_note' : 'invoice';
+  return { kind, number: Number(m[2]) };
+}
+
+const INVOICE_LABEL = sql<string>`case when i.number is null then 'Draft ' || replace(i.kind, '_', ' ')
+  else (case i.kind when 'credit_note' then 'CN-' else 'INV-' end) || lpad(i.number::text, 6, '0') end`;
+
+/**
+ * Invoices and credit notes the money scope may open, by number (exact), the contractor's own
+ * reference (trigram LIKE), the job's reference (a whole reference, exact), the contractor's name
+ * (typos) or the job's address (postcode with or without its space, first line with typos).
+ * Each condition is an indexable form (number: the (agency, kind, number) unique index; names and
+ * addresses: `= any(array(...))` over their trigram indexes).
+ */
+export async function searchInvoices(db: DbOrTrx, scope: MoneyScope, t: SearchTerms): Promise<RawHit[]> {
+  const parts: RawBuilder<unknown>[] = [];
+  const num = invoiceNumberQuery(t.q);
+  const numberHit = num ? sql`(i.number = ${num.number}${num.kind ? sql` and i.kind = ${num.kind}` : sql``})` : sql`false`;
+  if (num) parts.push(numberHit);
+  const wholeReference = /^[a-z]{1,8}-[0-9]{2,}$/i.test(t.q);
+  if (wholeReference) parts.push(sql`j.reference = ${t.q.toUpperCase()}`);
+  if (t.compact.length >= 3) {
+    parts.push(sql`lower(i.contractor_reference) like ${like(t.compact)}`);
+    parts.push(sql`j.address_id = any(array(select a2.id from addresses a2 where ${POSTCODE('a2')} like ${like(t.compact)}))`);
+  }
+  parts.push(sql`i.contractor_id = any(array(select c2.id from contractors c2 where ${t.q} <% c2.company_name))`);
+  parts.push(sql`j.address_id = any(array(select a3.id from addresses a3 where ${t.q} <% a3.line1))`);
+  let q = db
+    .selectFrom('invoices as i')
+    .innerJoin('jobs as j', 'j.id', 'i.job_id')
+    .innerJoin('contractors as c', 'c.id', 'i.contractor_id')
+    .leftJoin('addresses as a', 'a.id', 'j.address_id')
+    .where((eb) => moneyVisible(eb, scope, 'i'))
+    .where(sql<boolean>`(${sql.join(parts, sql` or `)})`);
+  if (scope.kind === 'agency' || scope.kind === 'branch') q = q.where('i.agency_id', '=', scope.agencyId);
+  return q
+    .select([
+      'i.uuid',
+      sql<number>`greatest(
+        case when ${numberHit} then 2 else 0 end,
+        case when ${wholeReference ? sql`j.reference = ${t.q.toUpperCase()}` : sql`false`} then 1.2 else 0 end,
+        case when lower(i.contractor_reference) = ${t.compact} then 1.5
+          when ${t.compact.length >= 3 ? sql`lower(i.contractor_reference) like ${like(t.compact)}` : sql`false`} then 0.8 else 0 end,
+        case when ${POSTCODE('a')} = ${t.compact} then 1.5 when ${t.compact.length >= 3 ? sql`${POSTCODE('a')} like ${like(t.compact)}` : sql`false`} then 0.8 else 0 end,
+        word_similarity(${t.q}, c.company_name),
+        coalesce(word_similarity(${t.q}, a.line1), 0)
+      )::float8`.as('score'),
+      sql<string>`${INVOICE_LABEL} || ' ' || c.company_name`.as('title'),
+      sql<string>`initcap(replace(i.status, '_', ' ')) || ' · ' || j.reference || coalesce(' · ' || a.line1 || ', ' || a.town || ' ' || a.postcode, '')`.as('subtitle'),
+      sql<string | null>`'Contractor reference ' || i.contractor_reference`.as('body'),
+      sql<number>`(count(*) over ())::int`.as('total'),
+    ])
+    .orderBy('score', 'desc')
+    .orderBy('i.id', 'desc')
     .limit(t.limit)
     .execute();
 }

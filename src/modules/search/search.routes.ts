@@ -16,7 +16,8 @@ export function searchRoutes(deps: AppDeps) {
         summary: 'Global search',
         description:
           'Full-text (English stemming) and trigram (typos, postcodes with or without the space) search over jobs ' +
-          '(reference, title, description, address), tenants, addresses, contractors and users. Each type is searched ' +
+          '(reference, title, description, address), tenants, addresses, contractors, users and invoices (number such as ' +
+          'INV-000008 or CN-000001, contractor reference, job reference, contractor name, address). Each type is searched ' +
           'only when the caller holds the permission that opens it, and only within what it may open; a hit the caller ' +
           'cannot open is never returned nor counted. `count` is the number of visible matches; hits are ranked best first ' +
           'and carry an HTML-escaped snippet with <mark> around matching words. A q without letters or digits is 400.',

@@ -1,13 +1,15 @@
 /**
- * Global search (docs/insight.md "Search"): one query over jobs, tenants, addresses, contractors
- * and users, each type searched only when the caller holds the permission that opens it and only
- * within what it may open (jobs: jobScope; the rest: the caller's agency, SysOps all). Hits are
- * merged by rank; `count` is the number of visible matches over the types searched.
+ * Global search (docs/insight.md "Search"): one query over jobs, tenants, addresses, contractors,
+ * users and invoices, each type searched only when the caller holds the permission that opens it
+ * and only within what it may open (jobs: jobScope; invoices: the money scope; the rest: the
+ * caller's agency, SysOps all). Hits are merged by rank; `count` is the number of visible matches
+ * over the types searched.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { invalidParam } from '../../http/errors.ts';
 import { jobScope } from '../jobs/index.ts';
+import { moneyScope } from '../money/index.ts';
 import { excerpt, highlight } from './highlight.ts';
 import * as repo from './search.repository.ts';
 import type { SearchHitDto, SearchQueryInput, SearchType } from './search.schemas.ts';
@@ -31,8 +33,8 @@ async function searchJobsTwoPhase(deps: AppDeps, auth: AuthContext, t: repo.Sear
 }
 
 /**
- * The searchable types. `invoice` has no provider until the money module adds one here (same
- * shape: permission, path, run returning the caller's visible invoices by number or customer).
+ * The searchable types. Invoices (and credit notes) are searched within the money module's scope
+ * (docs/money.md "Visibility": a contractor its own, tenants none).
  */
 export const SEARCH_PROVIDERS: Partial<Record<SearchType, SearchProvider>> = {
   job: { permission: 'api.jobs.manage.manage', path: (u) => `/api/jobs/${u}`, run: searchJobsTwoPhase },
@@ -40,6 +42,7 @@ export const SEARCH_PROVIDERS: Partial<Record<SearchType, SearchProvider>> = {
   address: { permission: 'api.addresses.view', path: (u) => `/api/addresses/${u}`, run: (d, a, t) => repo.searchAddresses(d.db, a.agencyId, t) },
   contractor: { permission: 'api.contractors.view', path: (u) => `/api/contractors/${u}`, run: (d, a, t) => repo.searchContractors(d.db, a.agencyId, t) },
   user: { permission: 'api.users.manage', path: (u) => `/api/users/${u}`, run: (d, a, t) => repo.searchUsers(d.db, a.agencyId, t) },
+  invoice: { permission: 'api.invoices.view', path: (u) => `/api/invoices/${u}`, run: (d, a, t) => repo.searchInvoices(d.db, moneyScope(a), t) },
 };
 
 /** The snippet of a hit: the first of title, subtitle, body excerpt that has a match, highlighted. */

@@ -4,3 +4,6 @@
  * engine inside its transactions while these reads use the jobs module's scope (no import cycle).
  */
 export { slaRoutes } from './sla.routes.ts';
+/** The compliance report's rules and filters, for the named report `sla-compliance` (reports module). */
+export { complianceReport } from './sla.service.ts';
+export { ComplianceQuery, type ComplianceInput } from './sla.schemas.ts';

@@ -6,14 +6,13 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { invalidParam, notFound } from '../../http/errors.ts';
-import { toIso, toIsoOrNull } from '../../lib/clock.ts';
+import { DAY_MS, toIso, toIsoOrNull } from '../../lib/clock.ts';
 import { recordActivity } from '../activity/index.ts';
 import { findBranch, findContractor, jobScope, visibleJob } from '../jobs/index.ts';
 import { recomputeOpenJobs, secondsLeft, type UkRegion } from '../sla/index.ts';
 import * as repo from './sla.repository.ts';
 import type { ComplianceInput, ListBreachesInput, UpdateSettingsInput } from './sla.schemas.ts';
 
-const DAY_MS = 86_400_000;
 
 /** [from, to) from two inclusive UTC dates. @throws 400 to_date when to_date is before from_date */
 function dayRange(fromDate: string | undefined, toDate: string | undefined) {

@@ -14,12 +14,12 @@
  *   sla.repository.ts (flagDueClocks), so that each is flagged, and announced, once.
  */
 import { addCountedMs, countedMs, type Counting, type Interval, type SlaCalendar, type UkRegion } from './working-time.ts';
+import { DAY_MS } from '../../lib/clock.ts';
 
 /** Status ids the engine needs (table job_statuses). */
 export const ON_HOLD = 11;
 const CLOSED = 9;
 const CANCELLED = 10;
-const DAY_MS = 86_400_000;
 
 /** The live rule as the engine reads it. */
 export interface RuleInput {

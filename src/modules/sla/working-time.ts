@@ -5,6 +5,7 @@
  * (GB with its ENG, SCT and NIR regions), never from a hand-typed list.
  */
 import Holidays from 'date-holidays';
+import { DAY_MS } from '../../lib/clock.ts';
 
 /** UK regions an agency may choose (column agencies.uk_region). */
 export const UK_REGIONS = ['england-and-wales', 'scotland', 'northern-ireland'] as const;
@@ -15,7 +16,6 @@ export const SLA_CALENDARS = ['calendar_days', 'working_days'] as const;
 export type SlaCalendar = (typeof SLA_CALENDARS)[number];
 
 const LIBRARY_STATE: Record<UkRegion, string> = { 'england-and-wales': 'ENG', scotland: 'SCT', 'northern-ireland': 'NIR' };
-const DAY_MS = 86_400_000;
 
 const holidayCache = new Map<string, ReadonlySet<string>>();
 

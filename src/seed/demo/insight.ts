@@ -6,8 +6,8 @@
  * earlier steps created. Deterministic: choices from ctx.rng, dates from ctx.now.
  */
 import type { DemoContext } from './context.ts';
+import { DAY_MS } from '../../lib/clock.ts';
 
-const DAY_MS = 86_400_000;
 const OUTDOOR_JOBS: Array<{ trade: string; title: string; description: string }> = [
   { trade: 'gutters', title: 'Gutter overflowing at the back', description: 'Rainwater pours over the rear gutter onto the patio door; probably leaves blocking the downpipe.' },
   { trade: 'landscaping', title: 'Overgrown hedge blocking the path', description: 'Front hedge has grown across the path to the front door; the tenant cannot get the bins out.' },
