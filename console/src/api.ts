@@ -1,0 +1,53 @@
+/**
+ * The console's API client: the generated typed client (clients/typescript) on the browser
+ * session cookie of spec 5.2, with a fresh CSRF token fetched before every write (spec 5.3). It
+ * remembers when the last request was answered (for the idle expiry shown in the header) and tells
+ * the session when the server answers 401 (session ended) so the sign-in page comes back.
+ */
+import { createCaretakerClient } from '../../clients/typescript/src/index.ts';
+
+export { CaretakerError, RateLimitedError } from '../../clients/typescript/src/index.ts';
+
+type Listener = () => void;
+const activity: Listener[] = [];
+const ended: Listener[] = [];
+let lastActivity = Date.now();
+
+/** Epoch milliseconds of the last answered request. */
+export function lastActivityAt(): number {
+  return lastActivity;
+}
+
+/** Calls `fn` after each answered request; returns the unsubscribe function. */
+export function onActivity(fn: Listener): () => void {
+  activity.push(fn);
+  return () => void activity.splice(activity.indexOf(fn), 1);
+}
+
+/** Calls `fn` when a request gets 401 (the session ended or was revoked). */
+export function onSessionEnded(fn: Listener): () => void {
+  ended.push(fn);
+  return () => void ended.splice(ended.indexOf(fn), 1);
+}
+
+const NO_SESSION = /\/api\/(auth\/login|auth\/me|auth\/password-reset|users\/invitations\/accept)/;
+
+const trackedFetch: typeof fetch = async (input, init) => {
+  const res = await fetch(input, { ...init, credentials: 'same-origin' });
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  if (res.status !== 401) {
+    lastActivity = Date.now();
+    for (const fn of [...activity]) fn();
+  } else if (!NO_SESSION.test(url)) {
+    for (const fn of [...ended]) fn();
+  }
+  return res;
+};
+
+/** The typed client bound to this origin and the session cookie. */
+export const api = createCaretakerClient({ baseUrl: window.location.origin, fetch: trackedFetch, cookieSession: true });
+
+/** A random key for the Idempotency-Key header of a create (a retried report is not doubled). */
+export function idempotencyKey(): string {
+  return crypto.randomUUID();
+}

@@ -1,0 +1,112 @@
+/**
+ * The agent's and admin's dashboard (GET /api/dashboard): open jobs by status and by priority,
+ * new jobs, visits today, tomorrow and overdue, SLA at risk and breached, certificates expiring
+ * and unpaid invoices. Each status, priority and SLA figure links to the filtered job board
+ * (`/jobs?sla=at_risk`), unpaid invoices to the invoice list.
+ */
+import { Link } from 'react-router';
+import { api } from '../api.ts';
+import { PRIORITIES } from '../logic/job-filters.ts';
+import { useSession } from '../session.tsx';
+import { formatPence, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
+
+function Tile({ label, value, to }: { label: string; value: string | number; to?: string }) {
+  const body = (
+    <>
+      <span className="tile-value">{value}</span>
+      <span className="tile-label">{label}</span>
+    </>
+  );
+  return <li className="tile">{to ? <Link to={to}>{body}</Link> : body}</li>;
+}
+
+/** A titled two-column table of counts, each row linking to the filtered job board. */
+function CountTable({
+  id,
+  title,
+  column,
+  rows,
+}: {
+  id: string;
+  title: string;
+  column: string;
+  rows: Array<{ key: number; label: string; to: string; count: number }>;
+}) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{column}</th>
+            <th scope="col">Jobs</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.key}>
+              <td>
+                <Link to={r.to}>{r.label}</Link>
+              </td>
+              <td>{r.count}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** The dashboard page. */
+export function DashboardPage() {
+  const session = useSession();
+  const d = useLoad(async () => (await api.GET('/api/dashboard')).data!.data, []);
+  const x = d.data;
+  return (
+    <>
+      <PageTitle>Dashboard</PageTitle>
+      <ProblemMessage problem={d.problem} onRetry={d.reload} />
+      {x ? (
+        <>
+          <ul className="tiles" aria-label="Today">
+            <Tile label="open jobs" value={x.open_jobs.total} to="/jobs" />
+            <Tile label="new today" value={x.new_jobs.today} />
+            <Tile label="visits today" value={x.visits.today} to="/jobs?sort=scheduled_for&order=asc" />
+            <Tile label="visits overdue" value={x.visits.overdue} />
+            {x.sla ? <Tile label="SLA at risk" value={x.sla.at_risk} to="/jobs?sla=at_risk" /> : null}
+            {x.sla ? <Tile label="SLA breached" value={x.sla.breached} to="/jobs?sla=breached" /> : null}
+            {x.certificates_expiring_30d !== undefined ? <Tile label="certificates expiring in 30 days" value={x.certificates_expiring_30d} /> : null}
+            {x.unpaid_invoices ? (
+              <Tile
+                label="unpaid invoices"
+                value={`${x.unpaid_invoices.count} (${formatPence(x.unpaid_invoices.total_pence)})`}
+                to={session.permissions.has('api.invoices.view') ? '/invoices' : undefined}
+              />
+            ) : null}
+          </ul>
+          <div className="columns">
+            <CountTable
+              id="by-status"
+              title="Open jobs by status"
+              column="Status"
+              rows={x.open_jobs.by_status.map((r) => ({ key: r.status_id, label: r.name, to: `/jobs?status=${r.status_id}`, count: r.count }))}
+            />
+            <CountTable
+              id="by-priority"
+              title="Open jobs by priority"
+              column="Priority"
+              rows={x.open_jobs.by_priority.map((r) => ({
+                key: r.priority,
+                label: PRIORITIES[r.priority] ?? String(r.priority),
+                to: `/jobs?priority=${r.priority}`,
+                count: r.count,
+              }))}
+            />
+          </div>
+        </>
+      ) : d.loading ? (
+        <p>Loading…</p>
+      ) : null}
+    </>
+  );
+}

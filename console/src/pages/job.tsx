@@ -1,0 +1,396 @@
+/**
+ * The job page for every role: details, the legal moves as buttons (logic/transitions.ts over
+ * GET /api/jobs/statuses), assignment to a matched contractor with a visit slot (staff), accept
+ * or decline (the assigned contractor), the history timeline, notes with their visibility, and
+ * photos with previews and upload (the phone's camera on a phone), documents (job-files.tsx), and
+ * for staff the job's SLA state (docs/sla.md).
+ */
+import { useState, type FormEvent } from 'react';
+import { Form } from 'react-aria-components';
+import { Link, useLocation, useParams } from 'react-router';
+import { api } from '../api.ts';
+import { PRIORITIES } from '../logic/job-filters.ts';
+import { canAssign, canDecline, legalMoves, moveLabel, type JobStatus } from '../logic/transitions.ts';
+import { useSession } from '../session.tsx';
+import { Button, formatDate, formatDateTime, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { Documents } from './job-files.tsx';
+import { JobMoney } from './job-money.tsx';
+import { SlaBadge, StatusBadge, type JobRow } from './jobs.tsx';
+import { uploadPhoto } from './report.tsx';
+
+const VISIBILITY: Record<string, string> = {
+  internal: 'Staff only',
+  tenant: 'Shared with the tenant',
+  contractor: 'Shared with the contractor',
+  both: 'Shared with tenant and contractor',
+};
+
+/** The job page. */
+export function JobPage() {
+  const { uuid = '' } = useParams();
+  const location = useLocation();
+  const flash = (location.state as { flash?: string } | null)?.flash;
+  const session = useSession();
+  const path = { params: { path: { uuid } } };
+  const job = useLoad(async () => (await api.GET('/api/jobs/{uuid}', path)).data!.data, [uuid]);
+  const statuses = useLoad(async () => (await api.GET('/api/jobs/statuses')).data!.data, []);
+  const history = useLoad(async () => (await api.GET('/api/jobs/{uuid}/history', path)).data!.data, [uuid]);
+  const reloadAll = () => {
+    job.reload();
+    history.reload();
+  };
+  const j = job.data;
+  if (!j) {
+    return (
+      <>
+        <PageTitle>{job.loading ? 'Loading job…' : 'Job'}</PageTitle>
+        <ProblemMessage problem={job.problem} onRetry={job.reload} />
+      </>
+    );
+  }
+  return (
+    <>
+      <PageTitle>{`${j.reference}: ${j.title}`}</PageTitle>
+      {flash ? (
+        <p className="notice" role="status">
+          {flash}
+        </p>
+      ) : null}
+      <p>
+        <Link to="/jobs">Back to the jobs</Link>
+      </p>
+      <div className="job-layout">
+        <div>
+          <section aria-labelledby="details">
+            <h2 id="details">Details</h2>
+            <dl className="details">
+              <dt>Status</dt>
+              <dd>
+                <StatusBadge status={j.status} statusId={j.status_id} />
+              </dd>
+              {session.party === 'staff' ? (
+                <>
+                  <dt>SLA</dt>
+                  <dd>
+                    {j.sla_state ? (
+                      <>
+                        <SlaBadge state={j.sla_state} />
+                        {j.sla_due_at && j.sla_state !== 'met' ? ` due ${formatDateTime(j.sla_due_at)}` : ''}
+                      </>
+                    ) : (
+                      'no SLA clock'
+                    )}
+                  </dd>
+                </>
+              ) : null}
+              <dt>Priority</dt>
+              <dd>{PRIORITIES[j.priority] ?? j.priority}</dd>
+              <dt>Property</dt>
+              <dd>{[j.address_line1, j.town, j.postcode].filter(Boolean).join(', ') || '-'}</dd>
+              {j.tenant_name ? (
+                <>
+                  <dt>Tenant</dt>
+                  <dd>{j.tenant_name}</dd>
+                </>
+              ) : null}
+              <dt>Contractor</dt>
+              <dd>
+                {j.contractor_name ?? 'not assigned yet'}
+                {j.contractor_name ? (j.contractor_accepted_at ? ' (accepted)' : ' (not accepted yet)') : ''}
+              </dd>
+              <dt>Visit</dt>
+              <dd>{j.scheduled_for ? `${formatDate(j.scheduled_for)}${j.time_range ? `, ${j.time_range}` : ''}` : 'not booked'}</dd>
+              <dt>Branch</dt>
+              <dd>{j.branch_name}</dd>
+              <dt>Reported</dt>
+              <dd>{formatDateTime(j.created_at)}</dd>
+            </dl>
+            {j.description ? <p className="description">{j.description}</p> : null}
+          </section>
+          {statuses.data ? <Actions job={j} statuses={statuses.data} onChanged={reloadAll} /> : null}
+          <Photos uuid={uuid} />
+          <Documents uuid={uuid} />
+          {session.party !== 'tenant' ? <JobMoney jobUuid={uuid} statusId={j.status_id} /> : null}
+          <Notes uuid={uuid} />
+        </div>
+        <section aria-labelledby="timeline" className="timeline">
+          <h2 id="timeline">History</h2>
+          <ProblemMessage problem={history.problem} onRetry={history.reload} />
+          <ol>
+            {(history.data ?? []).map((h) => (
+              <li key={h.ID}>
+                <strong>{h.from_status ? `${h.from_status} → ${h.to_status}` : h.to_status}</strong>
+                <span className="meta">
+                  {formatDateTime(h.created_at)}
+                  {h.by_user_name ? ` by ${h.by_user_name}` : ''}
+                </span>
+                {h.note ? <span className="note">{h.note}</span> : null}
+              </li>
+            ))}
+          </ol>
+        </section>
+      </div>
+      {session.party === 'staff' ? null : <p className="hint">Questions about this job? Add a note and the agency will see it.</p>}
+    </>
+  );
+}
+
+/** The moves the caller may make now, the assignment form and accept / decline. */
+function Actions({ job, statuses, onChanged }: { job: JobRow; statuses: JobStatus[]; onChanged: () => void }) {
+  const session = useSession();
+  const party = session.party;
+  const moves = legalMoves(statuses, job, party);
+  const assign = canAssign(statuses, job, party);
+  const contractorCanRespond = party === 'contractor' && canDecline(statuses, job, party);
+  const action = useAction();
+  const [note, setNote] = useState('');
+  const path = { params: { path: { uuid: job.uuid } } };
+  const move = (to: number) =>
+    action.run(async () => {
+      await api.POST('/api/jobs/{uuid}/transitions', { ...path, body: { to_status_id: to, ...(note.trim() ? { note: note.trim() } : {}) } as never });
+      setNote('');
+      onChanged();
+    });
+  if (moves.length === 0 && !assign && !contractorCanRespond) return null;
+  return (
+    <section aria-labelledby="actions" className="actions">
+      <h2 id="actions">What next</h2>
+      {contractorCanRespond && !job.contractor_accepted_at ? (
+        <div className="button-row">
+          <Button
+            isDisabled={action.busy}
+            onPress={() =>
+              action.run(async () => {
+                await api.POST('/api/jobs/{uuid}/assignment/accept', { ...path, body: {} as never });
+                onChanged();
+              })
+            }
+          >
+            Accept job
+          </Button>
+          <Button
+            variant="danger"
+            isDisabled={action.busy}
+            onPress={() =>
+              action.run(async () => {
+                await api.POST('/api/jobs/{uuid}/assignment/decline', { ...path, body: (note.trim() ? { reason: note.trim() } : {}) as never });
+                onChanged();
+              })
+            }
+          >
+            Decline job
+          </Button>
+        </div>
+      ) : null}
+      {moves.length > 0 ? (
+        <>
+          <div className="field">
+            <label htmlFor="move-note">Note with the change (optional)</label>
+            <textarea id="move-note" rows={2} value={note} onChange={(e) => setNote(e.target.value)} maxLength={1000} />
+          </div>
+          <div className="button-row">
+            {moves.map((m) => (
+              <Button key={m.status_id} variant={m.status_id === 10 ? 'danger' : 'primary'} isDisabled={action.busy} onPress={() => void move(m.status_id)}>
+                {moveLabel(m)}
+              </Button>
+            ))}
+          </div>
+        </>
+      ) : null}
+      <ProblemMessage problem={action.problem} />
+      {assign ? <Assign job={job} onChanged={onChanged} /> : null}
+    </section>
+  );
+}
+
+/** Assignment to a matched contractor with a visit slot (POST /api/jobs/{uuid}/assignment). */
+function Assign({ job, onChanged }: { job: JobRow; onChanged: () => void }) {
+  const matches = useLoad(async () => {
+    const { data } = await api.GET('/api/contractors/match', { params: { query: { job_uuid: job.uuid, limit: 50 } } });
+    return data!.data;
+  }, [job.uuid]);
+  const slots = useLoad(async () => {
+    const { data } = await api.GET('/api/jobs/time-ranges', { params: { query: { action: 'list' } } });
+    return data!.data;
+  }, []);
+  const action = useAction();
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const date = String(f.get('scheduled_for') ?? '');
+    const slot = String(f.get('time_range_id') ?? '');
+    void action.run(async () => {
+      await api.POST('/api/jobs/{uuid}/assignment', {
+        params: { path: { uuid: job.uuid } },
+        body: {
+          contractor_uuid: String(f.get('contractor_uuid')),
+          ...(slot ? { time_range_id: Number(slot) } : {}),
+          ...(date ? { scheduled_for: date } : {}),
+        } as never,
+      });
+      onChanged();
+    });
+  };
+  const field = action.problem?.field;
+  return (
+    <Form className="form assign" onSubmit={onSubmit} aria-labelledby="assign-title">
+      <h3 id="assign-title">{job.contractor_uuid ? 'Reassign or rebook' : 'Assign a contractor'}</h3>
+      <div className="field">
+        <label htmlFor="contractor">Contractor</label>
+        <select
+          id="contractor"
+          name="contractor_uuid"
+          required
+          defaultValue={job.contractor_uuid ?? ''}
+          aria-invalid={field === 'contractor_uuid' || undefined}
+        >
+          <option value="" disabled>
+            {matches.loading ? 'Loading matches…' : 'Choose a contractor'}
+          </option>
+          {(matches.data ?? []).map((m) => (
+            <option key={m.contractor_uuid} value={m.contractor_uuid}>
+              {m.company_name}
+              {m.eligible ? '' : ` (not a match: ${m.reasons.join(', ')})`}
+            </option>
+          ))}
+        </select>
+        {field === 'contractor_uuid' ? <p className="field-error">{action.problem?.message}</p> : null}
+      </div>
+      <div className="field">
+        <label htmlFor="slot">Time slot</label>
+        <select id="slot" name="time_range_id" defaultValue={job.time_range_id ?? ''}>
+          <option value="">No slot yet</option>
+          {(slots.data ?? []).map((s) => (
+            <option key={s.ID} value={s.ID}>
+              {s.range_label}
+            </option>
+          ))}
+        </select>
+        {field === 'time_range_id' ? <p className="field-error">{action.problem?.message}</p> : null}
+      </div>
+      <div className="field">
+        <label htmlFor="visit-date">Visit date</label>
+        <input id="visit-date" name="scheduled_for" type="date" defaultValue={job.scheduled_for?.slice(0, 10) ?? ''} aria-describedby="visit-hint" />
+        <p id="visit-hint" className="hint">
+          With a date the job is Scheduled; without, Assigned.
+        </p>
+        {field === 'scheduled_for' ? <p className="field-error">{action.problem?.message}</p> : null}
+      </div>
+      {action.problem && !field ? <ProblemMessage problem={action.problem} /> : null}
+      <Button type="submit" isDisabled={action.busy}>
+        Assign
+      </Button>
+    </Form>
+  );
+}
+
+/** Photos with previews, and upload. */
+function Photos({ uuid }: { uuid: string }) {
+  const list = useLoad(async () => (await api.GET('/api/jobs/{uuid}/photos', { params: { path: { uuid } } })).data!.data, [uuid]);
+  const action = useAction();
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const file = new FormData(form).get('file');
+    if (!(file instanceof File) || file.size === 0) {
+      action.setProblem({ message: 'Choose a photo first.', field: 'file', retry: false, retryAfterSeconds: null, status: 400 });
+      return;
+    }
+    void action.run(async () => {
+      await uploadPhoto(uuid, file);
+      form.reset();
+      list.reload();
+    });
+  };
+  return (
+    <section aria-labelledby="photos">
+      <h2 id="photos">Photos</h2>
+      <ProblemMessage problem={list.problem} onRetry={list.reload} />
+      {list.data && list.data.length === 0 ? <p>No photos yet.</p> : null}
+      <ul className="photos">
+        {(list.data ?? []).map((p) => (
+          <li key={p.uuid}>
+            <a href={p.download_url} target="_blank" rel="noreferrer">
+              <img src={p.download_url} alt={p.description ?? `Photo ${p.filename}`} width={160} height={120} />
+            </a>
+            <span className="meta">
+              {p.uploaded_by_name ?? ''} {formatDateTime(p.created_at)}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <form className="form inline" onSubmit={onSubmit}>
+        <div className="field">
+          <label htmlFor="photo-upload">Add a photo</label>
+          <input id="photo-upload" name="file" type="file" accept="image/jpeg,image/png,image/webp,image/heic" capture="environment" />
+        </div>
+        <ProblemMessage problem={action.problem} />
+        <Button type="submit" variant="secondary" isDisabled={action.busy}>
+          Upload photo
+        </Button>
+      </form>
+    </section>
+  );
+}
+
+/** Notes with their visibility, and a new note. */
+function Notes({ uuid }: { uuid: string }) {
+  const session = useSession();
+  const list = useLoad(async () => (await api.GET('/api/jobs/{uuid}/notes', { params: { path: { uuid } } })).data!.data, [uuid]);
+  const action = useAction();
+  const staff = session.party === 'staff';
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    const f = new FormData(form);
+    void action.run(async () => {
+      await api.POST('/api/jobs/{uuid}/notes', {
+        params: { path: { uuid } },
+        body: { body: String(f.get('body') ?? ''), ...(staff ? { visibility: String(f.get('visibility')) } : {}) } as never,
+      });
+      form.reset();
+      list.reload();
+    });
+  };
+  return (
+    <section aria-labelledby="notes">
+      <h2 id="notes">Notes</h2>
+      <ProblemMessage problem={list.problem} onRetry={list.reload} />
+      <ul className="notes">
+        {(list.data ?? []).map((n) => (
+          <li key={n.uuid}>
+            <p>{n.body}</p>
+            <span className="meta">
+              {n.author_name ?? 'Someone'}, {formatDateTime(n.created_at)} · {VISIBILITY[n.visibility] ?? n.visibility}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <form className="form" onSubmit={onSubmit}>
+        <div className="field">
+          <label htmlFor="note-body">Add a note</label>
+          <textarea id="note-body" name="body" rows={3} required maxLength={5000} aria-invalid={action.problem?.field === 'body' || undefined} />
+          {action.problem?.field === 'body' ? <p className="field-error">{action.problem.message}</p> : null}
+        </div>
+        {staff ? (
+          <div className="field">
+            <label htmlFor="note-visibility">Who sees it</label>
+            <select id="note-visibility" name="visibility" defaultValue="internal">
+              {Object.entries(VISIBILITY).map(([v, label]) => (
+                <option key={v} value={v}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : (
+          <p className="hint">{session.party === 'tenant' ? 'Your notes are seen by the agency.' : 'Your notes are seen by the agency.'}</p>
+        )}
+        {action.problem?.field !== 'body' ? <ProblemMessage problem={action.problem} /> : null}
+        <Button type="submit" variant="secondary" isDisabled={action.busy}>
+          Add note
+        </Button>
+      </form>
+    </section>
+  );
+}

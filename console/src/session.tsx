@@ -1,0 +1,108 @@
+/**
+ * Who is signed in (GET /api/auth/me and GET /api/users/permissions on the session cookie), and
+ * sign-in / sign-out (POST /api/auth/login, /api/auth/logout). Exposes the session's expiry times
+ * (logic/session.ts) to the header.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api, lastActivityAt, onActivity, onSessionEnded } from './api.ts';
+import { looksRemembered } from './logic/session.ts';
+import { partyOf, type Party } from './logic/transitions.ts';
+import type { Me } from './types.ts';
+
+export type { Me };
+
+interface SessionValue {
+  me: Me | null;
+  /** True until the first GET /api/auth/me has answered. */
+  loading: boolean;
+  party: Party;
+  permissions: Set<string>;
+  rememberMe: boolean;
+  lastActivity: number;
+  /** Why the user is on the sign-in page again (session ended), if so. */
+  endedReason: string | null;
+  signIn(email: string, password: string, rememberMe: boolean): Promise<void>;
+  signOut(): Promise<void>;
+  refresh(): Promise<void>;
+}
+
+const SessionContext = createContext<SessionValue | null>(null);
+
+/** Provides the session to the app. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [me, setMe] = useState<Me | null>(null);
+  const [permissions, setPermissions] = useState<Set<string>>(new Set());
+  const [loading, setLoading] = useState(true);
+  const [lastActivity, setLastActivity] = useState(lastActivityAt());
+  const [endedReason, setEndedReason] = useState<string | null>(null);
+
+  const refresh = useCallback(async () => {
+    try {
+      const { data } = await api.GET('/api/auth/me');
+      const perms = await api.GET('/api/users/permissions');
+      setPermissions(new Set(perms.data!.data.permissions));
+      setMe(data!.data);
+    } catch {
+      setMe(null);
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+    const offActivity = onActivity(() => setLastActivity(lastActivityAt()));
+    const offEnded = onSessionEnded(() => {
+      setMe((current) => {
+        if (current) setEndedReason('Your session has ended. Please sign in again.');
+        return null;
+      });
+    });
+    return () => {
+      offActivity();
+      offEnded();
+    };
+  }, [refresh]);
+
+  const signIn = useCallback(
+    async (email: string, password: string, rememberMe: boolean) => {
+      await api.POST('/api/auth/login', { body: { email, password, remember_me: rememberMe } as never });
+      setEndedReason(null);
+      await refresh();
+    },
+    [refresh],
+  );
+
+  const signOut = useCallback(async () => {
+    try {
+      await api.POST('/api/auth/logout', { body: {} as never });
+    } finally {
+      setMe(null);
+      setEndedReason(null);
+    }
+  }, []);
+
+  const value = useMemo<SessionValue>(
+    () => ({
+      me,
+      loading,
+      party: me ? partyOf(me.role) : 'staff',
+      permissions,
+      rememberMe: me ? looksRemembered(me.session.expires_at, Date.now()) : false,
+      lastActivity,
+      endedReason,
+      signIn,
+      signOut,
+      refresh,
+    }),
+    [me, loading, permissions, lastActivity, endedReason, signIn, signOut, refresh],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+/** The current session (inside SessionProvider). */
+export function useSession(): SessionValue {
+  const v = useContext(SessionContext);
+  if (!v) throw new Error('useSession outside SessionProvider');
+  return v;
+}

@@ -1,0 +1,26 @@
+/**
+ * The records the console shows, taken from the generated OpenAPI types (clients/typescript), so
+ * a change of the API's shapes fails `npm run typecheck` here instead of at run time.
+ */
+import type { paths } from '../../clients/typescript/src/index.ts';
+
+/** The JSON body of a GET's 200 answer. */
+type Ok<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { content: { 'application/json': infer B } } } } } ? B : never;
+/** One element of a list answer's `data`. */
+type Item<P extends keyof paths> = Ok<P> extends { data: Array<infer T> } ? T : never;
+/** The `data` of a single-record answer. */
+type One<P extends keyof paths> = Ok<P> extends { data: infer T } ? T : never;
+
+export type Me = One<'/api/auth/me'>;
+export type Job = One<'/api/jobs/{uuid}'>;
+export type Note = Item<'/api/jobs/{uuid}/notes'>;
+export type Photo = Item<'/api/jobs/{uuid}/photos'>;
+export type Dashboard = One<'/api/dashboard'>;
+export type Visit = Item<'/api/calendar'>;
+export type Contractor = Item<'/api/contractors'>;
+export type Certificate = Item<'/api/contractors/certifications/expiring'>;
+export type Tenant = Item<'/api/tenants'>;
+export type Address = Item<'/api/addresses'>;
+export type User = Item<'/api/users'>;
+export type Branch = Item<'/api/admin/branches'>;
+export type ActivityEntry = Item<'/api/admin/activity-log'>;

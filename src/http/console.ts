@@ -1,0 +1,90 @@
+/**
+ * The Caretaker console (docs/console.md): the built web app (`console/dist`, made by
+ * `npm run console:build`, which `npm install` runs through `prepare`) served at `/` by the same
+ * process as the API. Hashed files under `/assets/` get a year-long immutable cache; `index.html`
+ * is revalidated on every load (`no-cache`) and answers every other GET that is not an API or docs
+ * path, so client routes such as `/jobs/<uuid>` or the e-mail links `/accept-invitation?token=...`
+ * and `/reset-password?token=...` open the app. `/api/...` and `/docs...` never fall back: an
+ * unknown API path stays the spec's 404 envelope.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Where the built console is: `console/dist` of the repository (from src/http or dist/src/http). */
+export function consoleDistDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.resolve(here, '../../console/dist'), path.resolve(here, '../../../console/dist')];
+  return candidates.find((dir) => existsSync(path.join(dir, 'index.html'))) ?? candidates[0]!;
+}
+
+/** True for a path the app shell may answer: not the API, not the docs, not a file with an extension. */
+export function isConsolePath(url: string): boolean {
+  const pathname = url.split('?')[0]!;
+  if (pathname === '/api' || pathname.startsWith('/api/') || pathname === '/docs' || pathname.startsWith('/docs/')) return false;
+  return !/\.[a-z0-9]+$/i.test(pathname);
+}
+
+const NOT_BUILT =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Caretaker</title></head><body>' +
+  '<main><h1>Caretaker</h1><p>The console has not been built yet: run <code>npm run console:build</code> ' +
+  '(<code>npm install</code> does it) and reload. The API is at <a href="/docs">/docs</a>.</p></main></body></html>';
+
+/**
+ * Answers a request the router found no route for with the app shell when it is a GET or HEAD of
+ * a console path (see `isConsolePath`). Called first by the app's not-found handler.
+ * @returns true when it answered, false when the caller should answer 404
+ */
+export type ConsoleShell = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>;
+
+/**
+ * Registers the console routes (all `public`: the page itself holds no data; every API call it
+ * makes is authorised as usual): `/`, `/assets/*`, `/favicon.svg`.
+ * @param dir the built console folder (default `consoleDistDir()`); a missing build serves a
+ *   short page saying how to build it instead of the app
+ * @returns the shell for the not-found handler (client routes such as `/jobs/<uuid>`); not a
+ *   wildcard route, so the router's own answers (414 for an over-long path parameter) stay as
+ *   they are
+ */
+export async function registerConsole(app: FastifyInstance, dir: string = consoleDistDir()): Promise<ConsoleShell> {
+  const indexFile = path.join(dir, 'index.html');
+  const sendShell = async (reply: FastifyReply) => {
+    const html = existsSync(indexFile) ? await readFile(indexFile, 'utf8') : NOT_BUILT;
+    return reply.status(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+  };
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...(route.config as object), permission: 'public' };
+    });
+    if (existsSync(path.join(dir, 'assets'))) {
+      await scope.register(fastifyStatic, {
+        root: path.join(dir, 'assets'),
+        prefix: '/assets/',
+        decorateReply: false,
+        index: false,
+        immutable: true,
+        maxAge: '365d',
+        schemaHide: true,
+      });
+    }
+    scope.get('/', { schema: { hide: true } }, async (_request, reply) => sendShell(reply));
+    for (const file of ['favicon.svg', 'robots.txt']) {
+      scope.get(`/${file}`, { schema: { hide: true } }, async (_request, reply) => {
+        const full = path.join(dir, file);
+        if (!existsSync(full)) return reply.callNotFound();
+        return reply
+          .header('cache-control', 'public, max-age=86400')
+          .type(file.endsWith('.svg') ? 'image/svg+xml' : 'text/plain; charset=utf-8')
+          .send(await readFile(full));
+      });
+    }
+  });
+  return async (request, reply) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || !isConsolePath(request.url)) return false;
+    await sendShell(reply);
+    return true;
+  };
+}

@@ -1,0 +1,541 @@
+/**
+ * The Caretaker console end to end in headless Chromium (docs/console.md): a tenant reports a
+ * repair with a photo, an agent approves it and assigns a contractor with a visit slot, the
+ * contractor accepts, attends, adds a photo and completes it, the agent closes it; each role sees
+ * only its own jobs; an invitation is accepted from the link of its e-mail. Every page is checked
+ * with axe-core (WCAG 2.2 A and AA rules), and the main pages are photographed per role at desktop
+ * (1280 px) and phone (360 px) widths into docs/console/*.png.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newUuid } from '../../src/lib/crypto.ts';
+import type { NodemailerMailer } from '../../src/modules/mail/mailer.ts';
+import { buildTestApp, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
+import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../users/mail-helpers.ts';
+
+/** A 320x240 PNG photo (a sink-blue gradient), made here so the screenshots show a real preview. */
+function photoPng(): Buffer {
+  const [w, h] = [320, 240];
+  const rows = Buffer.alloc((w * 3 + 1) * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) rows.set([40 + (x * 120) / w, 90 + (y * 100) / h, 160], y * (w * 3 + 1) + 1 + x * 3);
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(w, 0);
+  header.writeUInt32BE(h, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+const PNG = photoPng();
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = path.resolve(import.meta.dirname, '../../docs/console');
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 360, height: 740 };
+
+/** Runs axe-core on the page (WCAG 2.0/2.1/2.2 A and AA) and returns the violations as readable lines. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }
+    ).axe;
+    return axe.run((globalThis as unknown as { document: unknown }).document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+    });
+  });
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * Checks the page with axe at both widths; with CONSOLE_SCREENSHOTS=1 (`npm run console:screenshots`)
+ * also writes docs/console/<name>-desktop.png and -phone.png, so an ordinary test run leaves the tree clean.
+ */
+async function checkAndShoot(page: Page, name: string): Promise<void> {
+  for (const [label, size] of [
+    ['phone', PHONE],
+    ['desktop', DESKTOP],
+  ] as const) {
+    await page.setViewportSize(size);
+    expect(await axeViolations(page), `${name} at ${label} width`).toEqual([]);
+    if (process.env.CONSOLE_SCREENSHOTS === '1') {
+      await page.screenshot({ path: path.join(SHOTS, `${name}-${label}.png`), fullPage: true, animations: 'disabled' });
+    }
+  }
+}
+
+/** Prints script errors and refused API calls of a page (shown with a failing test). */
+function watch(page: Page): void {
+  page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
+  page.on('response', (r) => {
+    if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me'))
+      process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
+  });
+}
+
+const TITLE = CHROMIUM ? 'the console in headless Chromium' : 'the console (skipped: Debian chromium is not installed; apt-get install chromium)';
+
+describe.skipIf(!CHROMIUM)(TITLE, () => {
+  let t: TestApp;
+  let browser: Browser;
+  let baseUrl: string;
+  const contexts: BrowserContext[] = [];
+  const users: Record<string, string> = {};
+  let contractorUuid: string;
+  let jobUuid = '';
+  let agencyId: number;
+  let branchUuid: string;
+
+  /** A fresh browser context (its own cookies) signed in as `email`. */
+  async function signedIn(email: string): Promise<Page> {
+    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'Europe/London' });
+    context.setDefaultTimeout(15_000);
+    contexts.push(context);
+    const page = await context.newPage();
+    watch(page);
+    await page.goto(`${baseUrl}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).first().waitFor({ state: 'attached' });
+    return page;
+  }
+
+  async function statusIs(page: Page, status: string): Promise<void> {
+    await page.locator('.details .badge', { hasText: status }).waitFor();
+  }
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    t = await buildTestApp();
+    // The browser's clock is the real one: start the app's clock at the real time, so the session
+    // expiry shown is the real one too.
+    t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const now = new Date();
+    const agency = await createAgency(t.db, 'Northgate Lettings');
+    agencyId = agency.id;
+    const branch = await createBranch(t.db, agency.id, 'Leeds');
+    branchUuid = (await t.db.selectFrom('branches').select('uuid').where('id', '=', branch.id).executeTakeFirstOrThrow()).uuid;
+    const otherAgency = await createAgency(t.db, 'Other Agency');
+    const otherBranch = await createBranch(t.db, otherAgency.id, 'York');
+    const home = await insertAddress(t.db, { agencyId: agency.id, branchId: branch.id, line1: '14 Kirkstall Road', postcode: 'LS3 1HR' }, now);
+    const flat = await insertAddress(t.db, { agencyId: agency.id, branchId: branch.id, line1: '2 Park Row', postcode: 'LS1 5HD' }, now);
+    const tenant = await insertTenant(t.db, agency.id, [home.id], 'Emily Clarke', now);
+    const otherTenant = await insertTenant(t.db, agency.id, [flat.id], 'Oliver Other', now);
+    const firm = await insertContractor(t.db, agency.id, 'Fletcher Plumbing', now);
+    const otherFirm = await insertContractor(t.db, agency.id, 'Other Trades', now);
+    contractorUuid = (await t.db.selectFrom('contractors').select('uuid').where('id', '=', firm.id).executeTakeFirstOrThrow()).uuid;
+    users.agent = (await createUser(t.db, { role: 'agent', agencyId: agency.id, branchId: branch.id, name: 'Tom Hughes' })).email;
+    users.admin = (await createUser(t.db, { role: 'admin', agencyId: agency.id, name: 'Alice Admin' })).email;
+    users.tenant = (await createUser(t.db, { role: 'tenant', agencyId: agency.id, tenantId: tenant.id, name: 'Emily Clarke' })).email;
+    users.otherTenant = (await createUser(t.db, { role: 'tenant', agencyId: agency.id, tenantId: otherTenant.id, name: 'Oliver Other' })).email;
+    users.contractor = (await createUser(t.db, { role: 'contractor', agencyId: agency.id, contractorId: firm.id, name: 'Dave Fletcher' })).email;
+    users.otherContractor = (await createUser(t.db, { role: 'contractor', agencyId: agency.id, contractorId: otherFirm.id, name: 'Olga Other' })).email;
+    // Jobs that are not theirs: the other tenant's (assigned to the other firm), and another agency's.
+    // (References far above the agency counter's, which numbers the jobs reported in the test.)
+    const other = { agency_id: agency.id, branch_id: branch.id, address_id: flat.id, tenant_id: otherTenant.id, contractor_id: otherFirm.id };
+    const shower = await insertJob(t.db, {
+      ...other,
+      reference: 'JOB-900001',
+      title: 'Dripping shower head',
+      status_id: 5,
+      scheduled_for: new Date(now.toISOString().slice(0, 10)),
+    });
+    await insertJob(t.db, { agency_id: otherAgency.id, branch_id: otherBranch.id, reference: 'JOB-900002', title: 'Another agency’s boiler' });
+    // The shower job's SLA clock has run out (docs/sla.md): the dashboard counts it as breached.
+    const rule = await t.db
+      .insertInto('branch_sla_rules')
+      .values({
+        uuid: newUuid(),
+        agency_id: agency.id,
+        branch_id: branch.id,
+        job_status_from_id: 1,
+        job_status_to_id: 9,
+        job_type_id: null,
+        job_priority: null,
+        date_field_to_track: 'completed_at',
+        date_field_to_compare: 'created_at',
+        minimum_response_days: 1,
+        created_by_user_id: null,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const dayAgo = new Date(now.getTime() - 86_400_000);
+    await t.db
+      .insertInto('sla_clocks')
+      .values({
+        agency_id: agency.id,
+        branch_id: branch.id,
+        job_id: shower.id,
+        rule_id: rule.id,
+        state: 'breached',
+        started_at: new Date(now.getTime() - 3 * 86_400_000),
+        due_at: dayAgo,
+        at_risk_at: new Date(now.getTime() - 2 * 86_400_000),
+        stopped_at: null,
+        breached_at: dayAgo,
+        at_risk_flagged_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('serves the app shell at / and for client routes, with hashed assets cached for a year', async () => {
+    const root = await fetch(`${baseUrl}/`);
+    expect(root.status).toBe(200);
+    expect(root.headers.get('cache-control')).toBe('no-cache');
+    const html = await root.text();
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    const js = await fetch(`${baseUrl}${asset}`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get('cache-control')).toContain('immutable');
+    expect((await fetch(`${baseUrl}/jobs/some-client-route`)).headers.get('content-type')).toContain('text/html');
+    const api = await fetch(`${baseUrl}/api/no-such-thing`);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ success: false });
+  });
+
+  it('a tenant reports a repair with a photo from a phone-sized screen', async () => {
+    const page = await signedIn(users.tenant!);
+    await page.getByRole('heading', { name: 'Your repairs' }).waitFor();
+    await page
+      .getByText('Reported', { exact: false })
+      .first()
+      .waitFor({ state: 'attached' })
+      .catch(() => undefined);
+    await checkAndShoot(page, 'tenant-repairs');
+    await page.setViewportSize(PHONE);
+    await page.goto(`${baseUrl}/jobs/new`);
+    await page.getByRole('heading', { name: 'Report a repair' }).waitFor();
+    await checkAndShoot(page, 'tenant-report');
+    await page.setViewportSize(PHONE);
+    await page.getByLabel('What needs repairing?').fill('Leak under the kitchen sink');
+    await page.getByLabel('Details').fill('Water pooling in the cupboard since this morning.');
+    await page.getByLabel('Access notes').fill('Home after 3 pm; the dog is friendly.');
+    await page.getByLabel('How urgent is it?').selectOption('2');
+    await page.getByLabel('Photo (optional)').setInputFiles({ name: 'leak.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByRole('button', { name: 'Report repair' }).click();
+    await page.getByText('Thank you: your repair has been reported.').waitFor();
+    await page.locator('.photos img').first().waitFor();
+    jobUuid = page.url().split('/jobs/')[1]!;
+    const job = await t.db.selectFrom('jobs').select(['title', 'description', 'priority', 'address_id']).where('uuid', '=', jobUuid).executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ title: 'Leak under the kitchen sink', priority: 2 });
+    expect(job.description).toContain('Access: Home after 3 pm');
+    await expect
+      .poll(() =>
+        page
+          .locator('.photos img')
+          .first()
+          .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      )
+      .toBe(320);
+    // A tenant gets no staff moves, only cancelling its own Reported job.
+    expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Cancel job' }).waitFor();
+    await checkAndShoot(page, 'tenant-job');
+  });
+
+  it('an agent sees the dashboard, finds the job on the board, approves and assigns it', async () => {
+    const page = await signedIn(users.agent!);
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.locator('.tiles').waitFor();
+    await checkAndShoot(page, 'agent-dashboard');
+    // The SLA figures link to the board filtered by the SLA state.
+    await page.getByRole('link', { name: /1\s*SLA breached/ }).click();
+    await page.getByRole('link', { name: /Dripping shower head/ }).waitFor();
+    expect(new URL(page.url()).searchParams.get('sla')).toBe('breached');
+    expect(await page.locator('.job-card').count()).toBe(1);
+    expect(await page.locator('select[name="sla"]').inputValue()).toBe('breached');
+    await page.locator('.job-card .badge', { hasText: 'SLA breached' }).waitFor();
+    // The header's search finds the tenant's repair and opens it.
+    await page.getByLabel('Search everything').fill('kitchen sink');
+    await page.getByLabel('Search everything').press('Enter');
+    await page.getByRole('heading', { name: 'Search: kitchen sink' }).waitFor();
+    await page.locator('.search-hits li', { hasText: 'Job' }).first().waitFor();
+    expect(await page.locator('.search-hits mark').count()).toBeGreaterThan(0);
+    await checkAndShoot(page, 'agent-search');
+    await page.locator('.search-hits').getByRole('link', { name: /Leak under the kitchen sink/ }).click();
+    await page.getByRole('heading', { name: /Leak under the kitchen sink/ }).waitFor();
+    await page.goto(`${baseUrl}/jobs?q=kitchen&sort=priority&order=asc`);
+    await page.getByRole('link', { name: /Leak under the kitchen sink/ }).waitFor();
+    expect(await page.locator('.job-card').count()).toBe(1);
+    await expect.poll(() => page.getByLabel('Search', { exact: true }).inputValue()).toBe('kitchen');
+    await checkAndShoot(page, 'agent-job-board');
+    await page.getByRole('link', { name: /Leak under the kitchen sink/ }).click();
+    await statusIs(page, 'Reported');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await statusIs(page, 'Approved');
+    await page.getByLabel('Contractor', { exact: true }).selectOption(contractorUuid);
+    await page.getByLabel('Time slot').selectOption({ index: 1 });
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Visit date').fill(tomorrow);
+    await page.getByRole('button', { name: 'Assign', exact: true }).click();
+    await statusIs(page, 'Scheduled');
+    await page.getByText('Fletcher Plumbing (not accepted yet)').waitFor();
+    await page.getByLabel('Add a note').fill('Approved within the landlord limit.');
+    await page.getByLabel('Who sees it').selectOption('both');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await page.locator('.notes li', { hasText: 'Approved within the landlord limit.' }).waitFor();
+    // A document beside the photos (plain text is a document type; docs/job-files.md).
+    await page.getByLabel('Add a document').setInputFiles({ name: 'landlord-approval.txt', mimeType: 'text/plain', buffer: Buffer.from('Approved up to £250.\n') });
+    await page.getByLabel('Staff only (not shown to the tenant or contractor)').check();
+    await page.getByRole('button', { name: 'Upload document' }).click();
+    await page.locator('.documents li', { hasText: 'landlord-approval.txt' }).getByText('staff only', { exact: false }).waitFor();
+    await checkAndShoot(page, 'agent-job');
+  });
+
+  it('the contractor accepts, attends, adds a photo and completes the job', async () => {
+    const page = await signedIn(users.contractor!);
+    await page.getByRole('heading', { name: 'Your jobs' }).waitFor();
+    await page.getByRole('link', { name: /Leak under the kitchen sink/ }).waitFor();
+    expect(await page.locator('.job-card').count()).toBe(1);
+    await checkAndShoot(page, 'contractor-jobs');
+    await page.setViewportSize(PHONE);
+    await page.getByRole('link', { name: /Leak under the kitchen sink/ }).click();
+    await page.getByRole('button', { name: 'Accept job' }).click();
+    await page.getByText('Fletcher Plumbing (accepted)').waitFor();
+    await page.getByRole('button', { name: 'Mark attended' }).click();
+    await statusIs(page, 'In progress');
+    await page.getByLabel('Add a photo').setInputFiles({ name: 'fixed.png', mimeType: 'image/png', buffer: PNG });
+    await page.getByRole('button', { name: 'Upload photo' }).click();
+    await expect.poll(() => page.locator('.photos img').count()).toBe(2);
+    // The agent's staff-only document is not listed for the contractor.
+    await page.getByText('No documents yet.').waitFor();
+    // A quote while the job is in progress (an unreadable price is told under its field).
+    await page.getByLabel('Work or part').fill('Replace trap and waste pipe');
+    await page.getByLabel('Unit price in pounds, before VAT').fill('about 80');
+    await page.getByRole('button', { name: 'Submit a quote' }).click();
+    await page.getByText('Enter the price in pounds, such as 79.50.').waitFor();
+    await page.getByLabel('Unit price in pounds, before VAT').fill('79.50');
+    await page.getByRole('button', { name: 'Submit a quote' }).click();
+    await page.getByText('Quote submitted.').waitFor();
+    await page.locator('#money ~ ul li', { hasText: '£79.50' }).waitFor();
+    await checkAndShoot(page, 'contractor-job');
+    await page.getByRole('button', { name: 'Mark completed' }).click();
+    await statusIs(page, 'Completed');
+    // Once completed, a draft invoice instead of a quote.
+    await page.getByLabel('Work or part').fill('Replace trap and waste pipe');
+    await page.getByLabel('Unit price in pounds, before VAT').fill('79.50');
+    await page.getByRole('button', { name: 'Submit an invoice' }).click();
+    await page.getByText('Invoice submitted as a draft for the agency to issue.').waitFor();
+    await page.locator('#money ~ ul li', { hasText: 'Invoice (draft)' }).waitFor();
+    await checkAndShoot(page, 'contractor-money');
+    const invoice = await t.db.selectFrom('invoices').select(['status', 'gross_pence']).executeTakeFirstOrThrow();
+    expect(invoice).toMatchObject({ status: 'draft', gross_pence: 7950 });
+    // Staff moves are not offered to the contractor.
+    expect(await page.getByRole('button', { name: 'Close job' }).count()).toBe(0);
+  });
+
+  it('the agent closes the job; the timeline shows every move', async () => {
+    const page = await signedIn(users.agent!);
+    await page.goto(`${baseUrl}/jobs/${jobUuid}`);
+    await statusIs(page, 'Completed');
+    await page.getByLabel('Note with the change (optional)').fill('Tenant confirmed the fix.');
+    await page.getByRole('button', { name: 'Close job' }).click();
+    await statusIs(page, 'Closed');
+    const timeline = page.locator('.timeline li');
+    await expect.poll(() => timeline.count()).toBe(6);
+    expect(await timeline.allInnerTexts()).toEqual([
+      expect.stringContaining('Reported'),
+      expect.stringContaining('Reported → Approved'),
+      expect.stringContaining('Approved → Scheduled'),
+      expect.stringContaining('Scheduled → In progress'),
+      expect.stringContaining('In progress → Completed'),
+      expect.stringContaining('Completed → Closed'),
+    ]);
+    expect(await page.getByRole('button', { name: /Approve|Close job|Cancel job/ }).count()).toBe(0);
+    const row = await t.db.selectFrom('jobs').select(['status_id', 'closed_at']).where('uuid', '=', jobUuid).executeTakeFirstOrThrow();
+    expect(row.status_id).toBe(9);
+    // The contractor's draft invoice on the invoice list, with the totals per status; the status filter is in the URL.
+    await page.getByRole('link', { name: 'Invoices' }).first().click();
+    await page.getByRole('region', { name: 'Invoices' }).getByRole('cell', { name: 'Fletcher Plumbing' }).waitFor();
+    await expect
+      .poll(() => page.getByRole('region', { name: 'Totals by status' }).locator('tbody tr').allInnerTexts())
+      .toEqual([
+        expect.stringMatching(/^Draft\s+1\s+£79\.50\s+£79\.50$/),
+        ...['Issued', 'Part paid', 'Overdue', 'Paid', 'Void'].map((st) => expect.stringMatching(new RegExp(`^${st}\\s+0\\s+£0\\.00\\s+£0\\.00$`))),
+      ]);
+    await checkAndShoot(page, 'agent-invoices');
+    await page.locator('select[name="status"]').selectOption('paid');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('0 invoices and credit notes').waitFor();
+    expect(new URL(page.url()).searchParams.get('status')).toBe('paid');
+  });
+
+  it('each role sees only its own jobs', async () => {
+    const seen = async (email: string) => {
+      const page = await signedIn(email);
+      await page.goto(`${baseUrl}/jobs`);
+      await page.locator('.count', { hasText: /\d+ jobs?/ }).waitFor();
+      return page.locator('.job-card .job-link').allInnerTexts();
+    };
+    expect((await seen(users.tenant!)).join('|')).toMatch(/^JOB-\d+ Leak under the kitchen sink$/);
+    expect((await seen(users.otherTenant!)).join('|')).toMatch(/^JOB-\d+ Dripping shower head$/);
+    expect(await seen(users.otherContractor!)).toEqual([expect.stringContaining('Dripping shower head')]);
+    const agentSees = await seen(users.agent!);
+    expect(agentSees).toHaveLength(2);
+    expect(agentSees.join('|')).not.toContain('Another agency');
+    // The other tenant cannot open the job by its address either.
+    const page = await signedIn(users.otherTenant!);
+    await page.goto(`${baseUrl}/jobs/${jobUuid}`);
+    await page.getByRole('alert').getByText('Job not found').waitFor();
+  });
+
+  it("an admin's calendar, directory and administration pages", async () => {
+    const page = await signedIn(users.admin!);
+    await page.goto(`${baseUrl}/calendar`);
+    await page.getByRole('link', { name: /Dripping shower head/ }).waitFor();
+    await checkAndShoot(page, 'admin-calendar');
+    await page.getByRole('link', { name: 'Contractors' }).first().click();
+    await page.getByRole('cell', { name: 'Fletcher Plumbing' }).waitFor();
+    await checkAndShoot(page, 'admin-contractors');
+    for (const [path, text] of [
+      ['/tenants', 'Emily Clarke'],
+      ['/addresses', '14 Kirkstall Road'],
+      ['/branches', 'Leeds'],
+    ] as const) {
+      await page.goto(`${baseUrl}${path}`);
+      await page.getByRole('cell', { name: text }).first().waitFor();
+      expect(await axeViolations(page), path).toEqual([]);
+    }
+    await page.goto(`${baseUrl}/users?q=Tom`);
+    await page.getByRole('cell', { name: 'Tom Hughes' }).waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await checkAndShoot(page, 'admin-users');
+    // Filtered by action (the first page of the whole log holds whatever came last: logins of the other tests).
+    await page.goto(`${baseUrl}/activity`);
+    await page.getByLabel('Action', { exact: true }).fill('job.transition');
+    await page.getByRole('button', { name: 'Filter', exact: true }).click();
+    await page.getByRole('cell', { name: 'job.transition' }).first().waitFor();
+    expect(new URL(page.url()).searchParams.get('action')).toBe('job.transition');
+    await expect.poll(async () => new Set(await page.locator('tbody tr td:nth-child(3)').allInnerTexts())).toEqual(new Set(['job.transition']));
+    await checkAndShoot(page, 'admin-activity');
+
+    // Offline: the failed load says so and offers a retry, which works once the network is back.
+    await page.getByRole('link', { name: 'Tenants' }).click();
+    await page.getByRole('cell', { name: 'Emily Clarke' }).waitFor();
+    // The tenants request is also refused at the network layer until the retry, so that nothing but
+    // the button (not the browser coming back online) can load the list again.
+    const tenantsRequest = /\/api\/tenants\?/;
+    await page.route(tenantsRequest, (route) => route.abort('internetdisconnected'));
+    await page.context().setOffline(true);
+    await page.getByLabel('Search', { exact: true }).fill('Oliver');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/offline/)
+      .waitFor();
+    await page.context().setOffline(false);
+    await page.unroute(tenantsRequest);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('cell', { name: 'Oliver Other' }).waitFor();
+    await page.getByRole('alert').waitFor({ state: 'detached' });
+
+    // 31 minutes without a request: the next call is refused and the sign-in page says why.
+    t.clock.advance(31 * 60);
+    await page.getByRole('link', { name: 'Addresses' }).click();
+    await page.getByText('Your session has ended. Please sign in again.').waitFor();
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/addresses');
+  });
+
+  it('an invitation is accepted from the link in its e-mail; the new user signs in, changes the password, signs out and resets it from the e-mail link', async () => {
+    const adminToken = await login(t.app, users.admin!);
+    const csrf = (await t.app.inject({ method: 'GET', url: '/api/security/csrf-token', headers: { authorization: `Bearer ${adminToken}` } })).json().data
+      .token as string;
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: { authorization: `Bearer ${adminToken}`, 'x-csrf-token': csrf },
+      payload: { name: 'Ivy Invited', email: 'ivy@northgate.test', role: 'agent', branch_uuid: branchUuid, invite: true },
+    });
+    expect(invited.statusCode).toBe(201);
+    const dir = (t.deps.mailer as NodemailerMailer).dir;
+    const mail = await waitFor(async () => mailTo(await readEmlFiles(dir), 'ivy@northgate.test'));
+    const link = /https?:\/\/\S+?(\/accept-invitation\?token=[0-9a-f]{64})/.exec(decodeQuotedPrintable(mail.raw))?.[1];
+    expect(link).toBeDefined();
+    const context = await browser.newContext({ viewport: PHONE, locale: 'en-GB', timezoneId: 'Europe/London' });
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}${link}`);
+    await page.getByRole('heading', { name: 'Accept your invitation' }).waitFor();
+    await checkAndShoot(page, 'invitation');
+    await page.getByLabel('Choose a password').fill('ivy chose this password');
+    await page.getByRole('button', { name: 'Accept invitation' }).click();
+    await page.getByText('Invitation accepted.').waitFor();
+    await checkAndShoot(page, 'sign-in');
+    await page.getByLabel('E-mail address').fill('ivy@northgate.test');
+    await page.getByLabel('Password').fill('ivy chose this password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const user = await t.db.selectFrom('users').select(['status', 'agency_id']).where('email', '=', 'ivy@northgate.test').executeTakeFirstOrThrow();
+    expect(user).toMatchObject({ status: 'active', agency_id: agencyId });
+
+    // Change the password on the account page (a wrong current password is told under the form).
+    await page.goto(`${baseUrl}/account`);
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password').fill('ivy changed it once');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('alert').waitFor();
+    await page.getByLabel('Current password').fill('ivy chose this password');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed.').waitFor();
+    await checkAndShoot(page, 'account');
+
+    // Sign out, then reset the forgotten password from the link in the reset e-mail.
+    await page.setViewportSize(DESKTOP);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You have signed out.').waitFor();
+    await page.getByRole('link', { name: 'Forgotten your password?' }).click();
+    await page.getByLabel('E-mail address').fill('ivy@northgate.test');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText('an e-mail with a reset link is on its way').waitFor();
+    const reset = await waitFor(async () => {
+      const mails = (await readEmlFiles(dir)).reverse().filter((m) => /reset-password\?token=/.test(decodeQuotedPrintable(m.raw)));
+      return mailTo(mails, 'ivy@northgate.test');
+    });
+    const resetLink = /https?:\/\/\S+?(\/reset-password\?token=[0-9a-f]{64})/.exec(decodeQuotedPrintable(reset.raw))?.[1];
+    expect(resetLink).toBeDefined();
+    await page.goto(`${baseUrl}${resetLink}`);
+    await page.getByLabel('New password').fill('ivy reset it here');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.getByText('Password changed. Sign in with the new password.').waitFor();
+    await page.getByLabel('E-mail address').fill('ivy@northgate.test');
+    await page.getByLabel('Password').fill('ivy reset it here');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  });
+});

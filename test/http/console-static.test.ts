@@ -1,0 +1,78 @@
+/**
+ * Serving the console (src/http/console.ts, docs/console.md): index.html with no-cache at / and
+ * for client routes, hashed assets with a year-long immutable cache, never a fallback for /api or
+ * /docs paths, and a page saying how to build when there is no build. On a bare Fastify instance
+ * with a fake build, so it needs neither Vite nor a database.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isConsolePath, registerConsole, type ConsoleShell } from '../../src/http/console.ts';
+
+describe('console static files', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'console-dist-'));
+    await mkdir(path.join(dir, 'assets'));
+    await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Caretaker</title><script type="module" src="/assets/index-abc123.js"></script>');
+    await writeFile(path.join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    await writeFile(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  });
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  async function app(root: string) {
+    const a = Fastify();
+    const holder: { shell?: ConsoleShell } = {};
+    a.setNotFoundHandler(async (request, reply) => {
+      if (holder.shell && (await holder.shell(request, reply))) return reply;
+      return reply.status(404).send({ success: false, error: `Route ${request.method} ${request.url} not found` });
+    });
+    holder.shell = await registerConsole(a, root);
+    return a;
+  }
+
+  it('serves the shell at / and at client routes (with their query), never cached', async () => {
+    const a = await app(dir);
+    for (const url of ['/', '/jobs', '/jobs/1f0c9d5e-0000-4000-8000-000000000000', '/accept-invitation?token=abc', '/reset-password?token=abc']) {
+      const res = await a.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('/assets/index-abc123.js');
+    }
+    const head = await a.inject({ method: 'HEAD', url: '/jobs' });
+    expect(head.statusCode).toBe(200);
+  });
+
+  it('serves hashed assets for a year, immutable; a missing asset is 404', async () => {
+    const a = await app(dir);
+    const res = await a.inject({ url: '/assets/index-abc123.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await a.inject({ url: '/assets/nope-000.js' })).statusCode).toBe(404);
+    expect((await a.inject({ url: '/favicon.svg' })).headers['content-type']).toContain('image/svg+xml');
+  });
+
+  it('never answers /api or /docs paths, nor other files, with the shell', async () => {
+    const a = await app(dir);
+    for (const url of ['/api/nope', '/api', '/docs/nope', '/robots.txt', '/something.php']) {
+      const res = await a.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toMatchObject({ success: false });
+    }
+    expect((await a.inject({ method: 'POST', url: '/jobs' })).statusCode).toBe(404);
+    expect(isConsolePath('/jobs?q=a.b')).toBe(true);
+    expect(isConsolePath('/api/jobs')).toBe(false);
+    expect(isConsolePath('/docs')).toBe(false);
+    expect(isConsolePath('/apiary')).toBe(true);
+  });
+
+  it('without a build, / says how to build the console', async () => {
+    const a = await app(path.join(dir, 'missing'));
+    const res = await a.inject({ url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('npm run console:build');
+  });
+});
