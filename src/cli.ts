@@ -1,108 +1,206 @@
 /**
- * The `caretaker` command: `serve` (default), `migrate`, `demo` (load the demo data into an empty
- * database), `push vapid-keys` (a new Web Push key pair), `help`. Configuration comes from the environment (see README).
+ * The `caretaker` command (README "Command line"), parsed by commander: `serve` (default),
+ * `worker`, `migrate`, `demo`, `config check`, `doctor`, `push vapid-keys`, `storage migrate`,
+ * `help [command]`, and `--help` on every command and `--version`. Help and version never open
+ * the database or start the server. Configuration comes from the environment (.env.example).
+ *
+ * Exit codes: 0 done; 1 a start-up failure (one line naming the variable, its value and the fix)
+ * or a check that found a problem; 2 a usage error or an invalid variable.
  */
 import cluster from 'node:cluster';
-import { parseWorkers, serveCluster, WORKERS_NEED_POSTGRES } from './cluster.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { openRuntime } from './runtime.ts';
-import { loadDemoIfEmpty } from './seed/demo/index.ts';
-import { storageCommand } from './modules/storage/index.ts';
-import { startServer } from './server.ts';
-import { startWorkerProcess } from './worker-process.ts';
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 
-const USAGE = `Usage: caretaker <command>
+// Each action imports what it needs when it runs, so --help and --version answer at once
+// instead of loading the whole application first.
+const startup = () => import('./startup.ts');
 
-Commands:
-  serve      start the HTTP API and the background worker (default); migrates first
-             --workers N   run N processes sharing the port (needs DATABASE_URL)
-             --no-worker   serve HTTP only (run \`caretaker worker\` elsewhere)
-  worker     run only the background work: outbox relay, event handlers, periodic tasks
-  migrate    apply pending database migrations and exit
-  demo       load the demo data set into an empty database and exit
-  push vapid-keys
-             print a new Web Push VAPID key pair as environment lines (docs/push.md)
-  storage migrate --from local --to s3
-             copy stored files to the other backend, verifying each hash
-  help       show this text
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-Configuration is read from environment variables; see README.md.`;
+/** Thrown by actions to end with a code after printing their own message. */
+class Exit extends Error {
+  readonly code: number;
 
-async function main(argv: string[]): Promise<number> {
-  const command = argv[0] ?? 'serve';
-  if (command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
+  constructor(code: number) {
+    super(`exit ${code}`);
+    this.code = code;
   }
-  if (command === 'push') {
-    if (argv[1] !== 'vapid-keys') {
-      process.stderr.write(`Unknown push command '${argv[1] ?? ''}'.\n\n${USAGE}\n`);
-      return 2;
-    }
-    const { generateVapidKeys } = await import('./modules/push/index.ts');
-    const keys = generateVapidKeys();
-    process.stdout.write(`CARETAKER_VAPID_PUBLIC_KEY=${keys.publicKey}\nCARETAKER_VAPID_PRIVATE_KEY=${keys.privateKey}\nCARETAKER_VAPID_SUBJECT=mailto:ops@example.com\n`);
-    return 0;
-  }
-  let config;
+}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The configuration, or exit 2 with the ConfigError's one line. */
+function config(): Readonly<Config> {
   try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      return 2;
+    return loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      err(`caretaker: ${e.message}`);
+      throw new Exit(2);
     }
-    throw err;
+    throw e;
   }
-  switch (command) {
-    case 'serve': {
+}
+
+/** Builds the program; `state.code` is the exit code once an action finished (undefined: keep running). */
+function program(state: { code: number | undefined }): Command {
+  const cli = new Command('caretaker')
+    .description('Caretaker: property maintenance and job management REST API for letting agencies')
+    .version(VERSION, '-V, --version', 'print the version and exit')
+    .helpCommand('help [command]', 'show the help of a command')
+    .showHelpAfterError('(caretaker --help lists the commands)')
+    .exitOverride()
+    .addHelpText('after', '\nConfiguration is read from environment variables: .env.example lists every one with its default.\nREADME.md "Command line" describes each command.');
+
+  cli
+    .command('serve')
+    .description('start the HTTP API and the background worker (default); migrates the database first')
+    .addOption(new Option('--workers <n>', 'run N processes sharing the port (1 to 64; above 1 needs DATABASE_URL)'))
+    .option('--no-worker', 'serve HTTP only (run `caretaker worker` elsewhere)')
+    .action(async (opts: { workers?: string; worker: boolean }) => {
+      const c = config();
+      const { parseWorkers, serveCluster, WORKERS_NEED_POSTGRES } = await import('./cluster.ts');
+      const { preflight } = await startup();
       let workers: number;
       try {
-        workers = parseWorkers(argv.slice(1));
-      } catch (err) {
-        process.stderr.write(`${(err as Error).message}\n`);
-        return 2;
+        workers = parseWorkers(opts.workers === undefined ? [] : ['--workers', opts.workers]);
+      } catch (e) {
+        err(`caretaker: ${(e as Error).message}`);
+        throw new Exit(2);
       }
-      if (workers > 1 && !config.databaseUrl) {
-        process.stderr.write(`${WORKERS_NEED_POSTGRES}\n`);
-        return 2;
+      if (workers > 1 && !c.databaseUrl) {
+        err(`caretaker: ${WORKERS_NEED_POSTGRES}`);
+        throw new Exit(2);
       }
-      const background = !argv.includes('--no-worker');
-      if (workers > 1 || cluster.isWorker) await serveCluster(config, workers, background);
-      else await startServer(config, { background });
-      return -1;
-    }
-    case 'worker': {
-      await startWorkerProcess(config);
-      return -1;
-    }
-    case 'migrate': {
-      const runtime = await openRuntime(config);
-      process.stdout.write(`Database (${runtime.deps.engine}) is at the latest migration.\n`);
+      if (workers > 1 || cluster.isWorker) {
+        if (cluster.isPrimary) await preflight(c, process.env, { listen: true });
+        await serveCluster(c, workers, opts.worker);
+      } else {
+        await preflight(c, process.env, { listen: true });
+        const { startServer } = await import('./server.ts');
+        await startServer(c, { background: opts.worker });
+      }
+    });
+
+  cli
+    .command('worker')
+    .description('run only the background work: outbox relay, event handlers, periodic tasks (no HTTP)')
+    .action(async () => {
+      const c = config();
+      await (await startup()).preflight(c, process.env, { listen: false });
+      const { startWorkerProcess } = await import('./worker-process.ts');
+      await startWorkerProcess(c);
+    });
+
+  cli
+    .command('migrate')
+    .description('apply pending database migrations and exit')
+    .action(async () => {
+      const c = config();
+      await (await startup()).preflight(c, process.env, { listen: false });
+      const { openRuntime } = await import('./runtime.ts');
+      const runtime = await openRuntime(c, { progress: out });
+      out(`Database (${runtime.deps.engine}) is at the latest migration.`);
       await runtime.close();
-      return 0;
-    }
-    case 'demo': {
-      const runtime = await openRuntime(config);
-      const result = await loadDemoIfEmpty(runtime.deps.db, config, runtime.deps.clock.now(), (m) => process.stdout.write(`${m}\n`));
-      process.stdout.write(result.loaded ? 'Demo data loaded.\n' : 'The database already holds data; nothing loaded.\n');
+      state.code = 0;
+    });
+
+  cli
+    .command('demo')
+    .description('load the demo data set into an empty database and exit')
+    .action(async () => {
+      const c = config();
+      await (await startup()).preflight(c, process.env, { listen: false });
+      const { openRuntime } = await import('./runtime.ts');
+      const { loadDemoIfEmpty } = await import('./seed/demo/index.ts');
+      const runtime = await openRuntime(c, { progress: out });
+      const result = await loadDemoIfEmpty(runtime.deps.db, c, runtime.deps.clock.now(), out);
+      out(result.loaded ? 'Demo data loaded.' : 'Demo skipped: the database already holds data; nothing loaded.');
       await runtime.close();
-      return 0;
+      state.code = 0;
+    });
+
+  const configCmd = cli.command('config').description('configuration commands');
+  configCmd
+    .command('check')
+    .description('validate the environment and reach the database, Redis and SMTP when configured; exit 1 on a problem')
+    .action(async () => {
+      const { configCheck } = await import('./cli/config-check.ts');
+      state.code = await configCheck(process.env, out);
+    });
+
+  cli
+    .command('doctor')
+    .description("ask a running instance over HTTP: liveness, readiness, status and the queue (SysOps token in CARETAKER_TOKEN)")
+    .option('--url <url>', 'base URL of the instance (default: CARETAKER_PUBLIC_URL, else http://HOST:PORT)')
+    .addHelpText(
+      'after',
+      '\nThe status details and the queue need authentication: set CARETAKER_TOKEN to the bearer token of a SysOps\n' +
+        'account (POST /api/auth/login). It is read from the environment so it stays out of shell history.\n' +
+        'Exit code 0 when ready and status ok, 1 otherwise.',
+    )
+    .action(async (opts: { url?: string }) => {
+      let c: Readonly<Config> | undefined;
+      try {
+        c = loadConfig();
+      } catch {
+        c = undefined;
+      }
+      const token = process.env.CARETAKER_TOKEN?.trim() || undefined;
+      const { doctor, doctorDefaultUrl } = await import('./cli/doctor.ts');
+      state.code = await doctor(opts.url ?? doctorDefaultUrl(c), token, out);
+    });
+
+  const push = cli.command('push').description('push notification commands (docs/push.md)');
+  push
+    .command('vapid-keys')
+    .description('print a new Web Push VAPID key pair as environment lines')
+    .action(async () => {
+      const { generateVapidKeys } = await import('./modules/push/index.ts');
+      const keys = generateVapidKeys();
+      out(`CARETAKER_VAPID_PUBLIC_KEY=${keys.publicKey}\nCARETAKER_VAPID_PRIVATE_KEY=${keys.privateKey}\nCARETAKER_VAPID_SUBJECT=mailto:ops@example.com`);
+      state.code = 0;
+    });
+
+  const storage = cli.command('storage').description('file storage commands (docs/operations.md "File storage")');
+  storage
+    .command('migrate')
+    .description('copy stored files to the other backend, verifying each hash')
+    .addOption(new Option('--from <backend>', 'where the files are now').choices(['local', 's3']).makeOptionMandatory())
+    .addOption(new Option('--to <backend>', 'where they go').choices(['local', 's3']).makeOptionMandatory())
+    .action(async (opts: { from: string; to: string }) => {
+      const { storageCommand } = await import('./modules/storage/index.ts');
+      state.code = await storageCommand(config(), ['migrate', '--from', opts.from, '--to', opts.to], out, err);
+    });
+  return cli;
+}
+
+async function main(argv: string[]): Promise<number | undefined> {
+  const state: { code: number | undefined } = { code: undefined };
+  try {
+    // No words at all means serve (npm start, containers); anything else is parsed as given, so a
+    // misspelt command is an "unknown command", not arguments of serve.
+    await program(state).parseAsync(argv.length === 0 ? ['serve'] : argv, { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof Exit) return e.code;
+    if (e instanceof (await startup()).StartupError) {
+      err(e.message);
+      return 1;
     }
-    case 'storage':
-      return storageCommand(config, argv.slice(1), (l) => process.stdout.write(`${l}\n`), (l) => process.stderr.write(`${l}\n`));
-    default:
-      process.stderr.write(`Unknown command '${command}'.\n\n${USAGE}\n`);
-      return 2;
+    throw e;
   }
+  return state.code;
 }
 
 main(process.argv.slice(2)).then(
   (code) => {
-    if (code >= 0) process.exit(code);
+    if (code !== undefined) process.exit(code);
   },
-  (err: unknown) => {
-    process.stderr.write(`caretaker: ${err instanceof Error ? err.message : String(err)}\n`);
+  (e: unknown) => {
+    process.stderr.write(`caretaker: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   },
 );

@@ -75,7 +75,7 @@ export interface Config {
     smtpUrl: string | undefined;
     /** CARETAKER_MAIL_FROM: the From header. */
     from: string;
-    /** CARETAKER_PUBLIC_URL without a trailing slash: base of links in e-mails. */
+    /** CARETAKER_PUBLIC_URL without a trailing slash: base of links in e-mails; default http://HOST:PORT. */
     publicUrl: string;
   };
   /** Password-reset requests allowed per IP and per e-mail address per window (seconds). */
@@ -174,6 +174,16 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+/**
+ * The base of e-mail links when CARETAKER_PUBLIC_URL is unset: this process's own address, so an
+ * invitation sent by an instance on port 4000 links to port 4000. A wildcard HOST (0.0.0.0, ::)
+ * becomes localhost; an IPv6 address gets its brackets.
+ */
+function defaultPublicUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /**
@@ -231,9 +241,11 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     throw new ConfigError('S3_BUCKET', `must be a bucket name (3 to 63 lower-case letters, digits, dots, hyphens; got '${s3Bucket}')`);
   }
 
+  const port = int(env, 'PORT', 3000, 0, 65_535);
+  const host = str(env, 'HOST') ?? '127.0.0.1';
   const config: Config = {
-    port: int(env, 'PORT', 3000, 0, 65_535),
-    host: str(env, 'HOST') ?? '127.0.0.1',
+    port,
+    host,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     databasePoolMax: int(env, 'DATABASE_POOL_MAX', 10, 1, 500),
     dataDir: path.resolve(str(env, 'CARETAKER_DATA_DIR') ?? './data'),
@@ -279,7 +291,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     mail: {
       smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
       from: mailFrom,
-      publicUrl: (url(env, 'CARETAKER_PUBLIC_URL', ['http:', 'https:']) ?? 'http://127.0.0.1:3000').replace(/\/+$/, ''),
+      publicUrl: (url(env, 'CARETAKER_PUBLIC_URL', ['http:', 'https:']) ?? defaultPublicUrl(host, port)).replace(/\/+$/, ''),
     },
     passwordReset: {
       ipMax: int(env, 'CARETAKER_PASSWORD_RESET_IP_MAX', 20, 1, 100_000),

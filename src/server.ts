@@ -4,7 +4,9 @@
  * requests in flight finish, the process exits within CARETAKER_SHUTDOWN_TIMEOUT_S.
  */
 import closeWithGrace from 'close-with-grace';
-import { buildApp } from './app.ts';
+import type { Logger } from 'pino';
+import { buildApp, REDACT } from './app.ts';
+import { displayValue } from './config-catalogue.ts';
 import type { Config } from './config.ts';
 import type { Lifecycle } from './http/pipeline.ts';
 import { backgroundHandlers, periodicTasks } from './background.ts';
@@ -12,6 +14,23 @@ import { startBackgroundWorker, type BackgroundWorker } from './events/worker.ts
 import { openRuntime, type Runtime } from './runtime.ts';
 import { ensureSysOpsAccount } from './seed/first-run.ts';
 import { loadDemoIfEmpty } from './seed/demo/index.ts';
+import { createLogger } from './startup.ts';
+
+/**
+ * The loud warning of a configured but unreachable Redis: one line on stderr and a warn log line.
+ * Logins then answer 503 and readiness fails until Redis answers (docs/operations.md).
+ * @returns true when it warned
+ */
+export function warnIfRedisDown(runtime: Runtime, log: Pick<Logger, 'warn'>): boolean {
+  const { redis, config } = runtime.deps;
+  if (!redis || redis.status === 'ready') return false;
+  const line =
+    `WARNING: REDIS_URL=${displayValue('REDIS_URL', config.redisUrl)} is unreachable: logins answer 503 and readiness fails until it ` +
+    'answers. Fix: start Redis there, correct REDIS_URL, or unset it (a single instance then keeps its counters in memory)';
+  process.stderr.write(`${line}\n`);
+  log.warn({ redis: 'down' }, line);
+  return true;
+}
 
 /**
  * First-start work that must run once per database, before any request: the demo data (when
@@ -25,10 +44,16 @@ export async function prepareDatabase(
   log: (obj: Record<string, unknown>, msg: string) => void,
 ): Promise<void> {
   if (config.demo.enabled) {
-    const demo = await loadDemoIfEmpty(runtime.deps.db, config, runtime.deps.clock.now(), (m) => log({}, m));
+    let started = false;
+    const demo = await loadDemoIfEmpty(runtime.deps.db, config, runtime.deps.clock.now(), (m) => {
+      if (!started) log({}, 'loading the demo data (CARETAKER_DEMO=true, empty database)');
+      started = true;
+      log({}, m);
+    });
     if (demo.loaded) log({ accounts: demo.accounts }, 'demo data loaded');
+    else log({}, 'demo skipped: the database already holds data (CARETAKER_DEMO loads only into an empty database)');
   }
-  const first = await ensureSysOpsAccount(runtime.deps.db, config, runtime.deps.clock.now());
+  const first = await ensureSysOpsAccount(runtime.deps.db, config, runtime.deps.clock.now(), (m) => log({}, m));
   if (first.created) {
     if (first.generatedPassword) {
       // Printed once, to the console only (not the JSON log): the operator must store it now.
@@ -59,9 +84,11 @@ export async function startServer(
   config: Readonly<Config>,
   options: StartOptions = {},
 ): Promise<{ address: string; close: () => Promise<void> }> {
-  const runtime = await openRuntime(config);
+  const logger = createLogger(config, REDACT);
+  const runtime = await openRuntime(config, { progress: (m) => logger.info(m) });
+  warnIfRedisDown(runtime, logger);
   const lifecycle: Lifecycle = { draining: false };
-  const app = await buildApp(runtime.deps, { lifecycle });
+  const app = await buildApp(runtime.deps, { lifecycle, loggerInstance: logger });
   const log = app.log;
   if (options.prepare !== false) await prepareDatabase(runtime, config, (obj, msg) => log.info(obj, msg));
 

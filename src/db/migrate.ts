@@ -27,3 +27,9 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** How many migrations are not yet applied (all of them on a new database). */
+export async function pendingMigrationCount(db: Db): Promise<number> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+  return (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).length;
+}

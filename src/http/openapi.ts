@@ -7,7 +7,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { toOpenApi30 } from './openapi-ui.ts';
 import { operationIdFor } from './operation-ids.ts';
 
 /** Tags of the document, in the order the docs page shows them. */
@@ -157,26 +158,42 @@ function serveDocument(document: unknown): ServedDocument {
  * ETag and 304, cached for a minute then revalidated) and the /docs page, all public.
  */
 export async function registerDocsRoutes(app: FastifyInstance): Promise<void> {
-  let served: ServedDocument | undefined;
+  let api: ServedDocument | undefined;
+  let page: ServedDocument | undefined;
+  const send = (served: ServedDocument, request: FastifyRequest, reply: FastifyReply) => {
+    void reply.header('etag', served.etag).header('cache-control', 'public, max-age=60, must-revalidate').header('vary', 'accept-encoding');
+    if (request.headers['if-none-match'] === served.etag) return reply.status(304).send();
+    void reply.type('application/json; charset=utf-8');
+    const accepted = String(request.headers['accept-encoding'] ?? '');
+    if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(served.brotli);
+    if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(served.gzip);
+    return reply.send(served.json);
+  };
+  // Built and compressed once when the app is ready, not on the first visitor's request.
+  app.addHook('onReady', async () => {
+    api ??= serveDocument(app.swagger());
+    page ??= serveDocument(toOpenApi30(app.swagger()));
+  });
   await app.register(async (docs) => {
     docs.addHook('onRoute', (route) => {
       route.config = { ...(route.config as object), permission: 'public' };
     });
-    docs.get('/api/openapi.json', { schema: { hide: true } }, async (request, reply) => {
-      served ??= serveDocument(app.swagger());
-      void reply.header('etag', served.etag).header('cache-control', 'public, max-age=60, must-revalidate').header('vary', 'accept-encoding');
-      if (request.headers['if-none-match'] === served.etag) return reply.status(304).send();
-      void reply.type('application/json; charset=utf-8');
-      const accepted = String(request.headers['accept-encoding'] ?? '');
-      if (/\bbr\b/.test(accepted)) return reply.header('content-encoding', 'br').send(served.brotli);
-      if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(served.gzip);
-      return reply.send(served.json);
-    });
+    docs.get('/api/openapi.json', { schema: { hide: true } }, async (request, reply) => send((api ??= serveDocument(app.swagger())), request, reply));
     await docs.register(swaggerUi, {
       routePrefix: '/docs',
+      // Swagger UI always loads its document from /docs/json (the plugin overrides uiConfig.url).
+      // That route answers with the OpenAPI 3.0 equivalent of /api/openapi.json (src/http/openapi-ui.ts:
+      // Swagger UI draws it about three times faster than 3.1), compressed and ETag-cached likewise.
+      uiHooks: {
+        onRequest: (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+          if (request.routeOptions.url === '/docs/json') void send((page ??= serveDocument(toOpenApi30(app.swagger()))), request, reply);
+          else done();
+        },
+      },
       uiConfig: {
-        url: '/api/openapi.json',
-        docExpansion: 'list',
+        // Tags start collapsed: drawing all 200 operations at once took most of the page's first
+        // second(s); a tag opens on click, and a deep link (#/tag/operationId) opens its operation.
+        docExpansion: 'none',
         filter: true,
         deepLinking: true,
         persistAuthorization: true,

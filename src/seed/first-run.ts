@@ -17,14 +17,23 @@ export interface FirstRunResult {
   generatedPassword?: string;
 }
 
-/** Creates the SysOps account when the users table is empty. */
-export async function ensureSysOpsAccount(db: Kysely<Database>, config: Readonly<Config>, now: Date): Promise<FirstRunResult> {
+/**
+ * Creates the SysOps account when the users table is empty.
+ * @param progress told 'creating the SysOps account ...' before the (slow) password hashing
+ */
+export async function ensureSysOpsAccount(
+  db: Kysely<Database>,
+  config: Readonly<Config>,
+  now: Date,
+  progress: (message: string) => void = () => {},
+): Promise<FirstRunResult> {
   const any = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (any) return { created: false };
   const role = await db.selectFrom('roles').select('id').where('code', '=', 'sysops').executeTakeFirstOrThrow();
   const email = config.admin.email ?? 'sysops@caretaker.test';
   const generated = config.admin.password === undefined ? randomBytes(12).toString('base64url') : undefined;
   const password = config.admin.password ?? generated!;
+  progress(`creating the SysOps account ${email} (the database holds no account yet)`);
   await db
     .insertInto('users')
     .values({

@@ -3,7 +3,7 @@ import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { insertJob, jobWorld } from '../helpers/job-world.ts';
+import { insertJob, attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 
 interface Entry {
   job_uuid: string;
@@ -35,12 +35,12 @@ function parseFeed(text: string) {
 
 describe('calendar: GET /api/calendar, feed keys and the iCalendar feed', () => {
   let t: TestApp;
-  let w: Awaited<ReturnType<typeof jobWorld>>;
+  let w: Awaited<ReturnType<typeof attachedRecordsWorld>>;
   const jobs: Record<string, { uuid: string; reference: string }> = {};
 
   beforeAll(async () => {
     t = await buildTestApp();
-    w = await jobWorld(t);
+    w = await attachedRecordsWorld(t);
     const base = { agencyId: w.agencyA.id, branchId: w.a1.id };
     jobs.main = w.job; // 2026-11-25, Morning 08:00-12:00, tenant and contractor
     jobs.allDay = await insertJob(t.db, { ...base, title: 'Annual gas safety check', scheduledFor: new Date('2026-12-02T00:00:00Z') });

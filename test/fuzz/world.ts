@@ -6,7 +6,7 @@
  */
 import { newUuid } from '../../src/lib/crypto.ts';
 import { createUser, type TestApp } from '../helpers/app.ts';
-import { insertJob, jobWorld } from '../helpers/job-world.ts';
+import { insertJob, attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 import { mintBearer } from './tokens.ts';
 
 export const FOREIGN_MARKER = 'Zforeignmarkerq';
@@ -28,7 +28,7 @@ export interface FuzzWorld {
 
 /** Builds the world on a fresh test app. */
 export async function buildFuzzWorld(t: TestApp): Promise<FuzzWorld> {
-  const w = await jobWorld(t);
+  const w = await attachedRecordsWorld(t);
   const db = t.db;
   const now = new Date('2026-11-20T09:00:00Z');
   await db.updateTable('agencies').set({ name: `Agency B ${FOREIGN_MARKER}` }).where('id', '=', w.agencyB.id).execute();

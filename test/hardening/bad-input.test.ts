@@ -5,15 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { jobWorld } from '../helpers/job-world.ts';
+import { attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 
 describe('bad input is a 4xx in the envelope, never a 5xx', () => {
   let t: TestApp;
-  let w: Awaited<ReturnType<typeof jobWorld>>;
+  let w: Awaited<ReturnType<typeof attachedRecordsWorld>>;
   let contractorUuid: string;
   beforeAll(async () => {
     t = await buildTestApp();
-    w = await jobWorld(t);
+    w = await attachedRecordsWorld(t);
     contractorUuid = (await t.db.selectFrom('contractors').select('uuid').where('id', '=', w.contractorId).executeTakeFirstOrThrow()).uuid;
   });
   afterAll(async () => t?.close());

@@ -6,11 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS } from '../../src/modules/jobs/lifecycle.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { insertJob, jobWorld } from '../helpers/job-world.ts';
+import { insertJob, attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 
 describe('cross-agency references in bodies and queries', () => {
   let t: TestApp;
-  let w: Awaited<ReturnType<typeof jobWorld>>;
+  let w: Awaited<ReturnType<typeof attachedRecordsWorld>>;
   let foreignTradeId: number;
   let ownTradeId: number;
   let foreignSlotId: number;
@@ -18,7 +18,7 @@ describe('cross-agency references in bodies and queries', () => {
 
   beforeAll(async () => {
     t = await buildTestApp();
-    w = await jobWorld(t);
+    w = await attachedRecordsWorld(t);
     // Job references of the fixture's jobs are inserted directly; start the API's counter past them.
     await t.db.insertInto('agency_counters').values([{ agency_id: w.agencyA.id, name: 'job_reference', value: 1000 }, { agency_id: w.agencyB.id, name: 'job_reference', value: 1000 }]).execute();
     foreignTradeId = (await t.db.insertInto('trades').values({ code: 'secret_b', name: 'Secret trade of B', agency_id: w.agencyB.id }).returning('id').executeTakeFirstOrThrow()).id;

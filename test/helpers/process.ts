@@ -16,7 +16,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { hashPassword } from '../../src/lib/passwords.ts';
 import { syncBuiltinRoles } from '../../src/permissions/roles.ts';
-import { createTestDatabase } from './database.ts';
+import { createTestDatabase, pgliteSnapshot } from './database.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin/caretaker.js');
@@ -91,7 +91,7 @@ export class CaretakerProcess {
    * Waits until GET /api/system/health/ready answers 200.
    * @throws Error with the child's log when it exits first or `timeoutMs` passes
    */
-  async waitReady(timeoutMs = 30_000): Promise<void> {
+  async waitReady(timeoutMs = 90_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (!this.running) throw new Error(`caretaker exited before it was ready (${JSON.stringify(this.exitInfo)}):\n${this.log}`);
@@ -162,6 +162,40 @@ export async function startCaretaker(env: Record<string, string>, args: string[]
   return proc;
 }
 
+/**
+ * Runs `node bin/caretaker.js ...args` to its end (commands that exit: --version, help, config
+ * check, doctor, and start-up failures) and collects its output.
+ * @param env variables on top of BASE_ENV; DATABASE_URL and REDIS_URL are not inherited
+ * @throws Error when it has not exited after `timeoutMs` (it is killed)
+ */
+export async function runCaretaker(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const inherited = { ...process.env };
+  delete inherited.DATABASE_URL;
+  delete inherited.REDIS_URL;
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...inherited, ...BASE_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`caretaker ${args.join(' ')} did not exit within ${timeoutMs} ms:\n${stdout}\n${stderr}`));
+      }, timeoutMs);
+      child.once('exit', (c) => resolve(c));
+    });
+    return { code, stdout, stderr };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Kills every child still running (afterAll / afterEach). */
 export async function stopAllProcesses(): Promise<void> {
   await Promise.all([...children].map((c) => c.kill()));
@@ -194,7 +228,10 @@ export async function createProcessWorld(engine: 'pglite' | 'postgres'): Promise
   if (engine === 'postgres' && !pgdb?.databaseUrl) throw new Error('createProcessWorld(postgres) needs DATABASE_URL');
   const databaseUrl = pgdb?.databaseUrl;
   const open = () => createDatabase({ databaseUrl, dataDir, poolMax: 4 });
-  const handle = open();
+  // PGlite starts from the suite's migrated snapshot (no initdb, no migrations); PostgreSQL is
+  // already a copy of the migrated template.
+  const snapshot = databaseUrl ? undefined : await pgliteSnapshot();
+  const handle = createDatabase({ databaseUrl, dataDir, poolMax: 4, ...(snapshot ? { loadDataDir: snapshot } : {}) });
   const now = new Date();
   const email = 'admin@process.test';
   try {

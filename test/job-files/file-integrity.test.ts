@@ -3,18 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStoredFile } from '../../src/modules/job-files/file-integrity.service.ts';
 import { jpegBytes, pdfBytes, pngBytes } from '../../src/seed/demo/sample-files.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { insertJob, jobWorld } from '../helpers/job-world.ts';
+import { insertJob, attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 import { form } from '../helpers/upload-form.ts';
 
 describe('file integrity: verifyStoredFile and POST /api/security/file-integrity/scan', () => {
   let t: TestApp;
-  let w: Awaited<ReturnType<typeof jobWorld>>;
+  let w: Awaited<ReturnType<typeof attachedRecordsWorld>>;
   const scan = '/api/security/file-integrity/scan';
   const uploaded: Array<{ uuid: string; id: number; key: string }> = [];
 
   beforeAll(async () => {
     t = await buildTestApp();
-    w = await jobWorld(t);
+    w = await attachedRecordsWorld(t);
     const files: Array<[string, Buffer, string]> = [
       ['photos', pngBytes(), 'a.png'],
       ['photos', jpegBytes(), 'b.jpg'],

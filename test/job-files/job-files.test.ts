@@ -3,7 +3,7 @@ import { ZipArchive } from 'archiver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cfbBytes, heicBytes, jpegBytes, pdfBytes, pngBytes } from '../../src/seed/demo/sample-files.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { jobWorld } from '../helpers/job-world.ts';
+import { attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 import { form } from '../helpers/upload-form.ts';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -25,14 +25,14 @@ async function docx(): Promise<Buffer> {
 
 describe('job documents and photos', () => {
   let t: TestApp;
-  let w: Awaited<ReturnType<typeof jobWorld>>;
+  let w: Awaited<ReturnType<typeof attachedRecordsWorld>>;
   let docs: string;
   let photos: string;
   const count = async () => Number((await t.db.selectFrom('job_files').select(t.db.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 
   beforeAll(async () => {
     t = await buildTestApp({ CARETAKER_UPLOAD_PHOTO_MAX_BYTES: '4096', CARETAKER_UPLOAD_DOCUMENT_MAX_BYTES: '8192' });
-    w = await jobWorld(t);
+    w = await attachedRecordsWorld(t);
     docs = `/api/jobs/${w.job.uuid}/documents`;
     photos = `/api/jobs/${w.job.uuid}/photos`;
   });

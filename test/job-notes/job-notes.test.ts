@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { jobWorld } from '../helpers/job-world.ts';
+import { attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 
 describe('case notes: GET/POST /api/jobs/{uuid}/notes, PUT /api/jobs/{uuid}/notes/{note_uuid}', () => {
   let t: TestApp;
-  let w: Awaited<ReturnType<typeof jobWorld>>;
+  let w: Awaited<ReturnType<typeof attachedRecordsWorld>>;
   let url: string;
   const notes: Record<string, string> = {};
 
   beforeAll(async () => {
     t = await buildTestApp();
-    w = await jobWorld(t);
+    w = await attachedRecordsWorld(t);
     url = `/api/jobs/${w.job.uuid}/notes`;
     for (const visibility of ['internal', 'tenant', 'contractor', 'both'] as const) {
       const res = await w.agentA1.client.post(url, { body: `Agent note (${visibility})`, visibility });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { insertJob } from '../helpers/job-world.ts';
+import { insertJob } from '../helpers/attached-records-world.ts';
 import { LINES, moneyWorld } from './world.ts';
 
 let t: TestApp;

@@ -1,11 +1,11 @@
-/** The money test world: jobWorld plus a completed job, VAT registration and an agency VAT number. */
-import { jobWorld } from '../helpers/job-world.ts';
-import { insertJob } from '../helpers/job-world.ts';
+/** The money test world: attachedRecordsWorld plus a completed job, VAT registration and an agency VAT number. */
+import { attachedRecordsWorld } from '../helpers/attached-records-world.ts';
+import { insertJob } from '../helpers/attached-records-world.ts';
 import type { TestApp } from '../helpers/app.ts';
 
 /** Builds the world; `completed` is a Completed job of agency A assigned to the contractor. */
 export async function moneyWorld(t: TestApp) {
-  const w = await jobWorld(t);
+  const w = await attachedRecordsWorld(t);
   const completed = await insertJob(t.db, { agencyId: w.agencyA.id, branchId: w.a1.id, contractorId: w.contractorId, statusId: 7, title: 'Replace tap' });
   const contractorUuid = (await t.db.selectFrom('contractors').select('uuid').where('id', '=', w.contractorId).executeTakeFirstOrThrow()).uuid;
   await w.adminA.client.put(`/api/pricing/contractors/${contractorUuid}/vat`, { registered: true, vat_number: 'GB123456789' });

@@ -10,11 +10,12 @@ import type { PeriodicTask } from '../../src/events/index.ts';
 import { taskQueue } from '../../src/events/queue.ts';
 import { startBackgroundWorker, type BackgroundWorker } from '../../src/events/worker.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { skipWithout } from '../helpers/skip.ts';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const quiet = { info: () => {}, error: () => {} };
 
-describe.skipIf(!onPostgres)('periodic tasks on two instances (needs DATABASE_URL: PGlite cannot be shared by two instances)', () => {
+describe.skipIf(skipWithout(onPostgres, 'periodic tasks on two instances need PostgreSQL (set DATABASE_URL; CI\'s second run does): PGlite cannot be shared by two instances'))('periodic tasks on two instances (needs DATABASE_URL: PGlite cannot be shared by two instances)', () => {
   let t: TestApp;
   const workers: BackgroundWorker[] = [];
   const runs: string[] = [];

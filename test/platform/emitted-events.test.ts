@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { scanExpiringCertificates } from '../../src/modules/contractors/index.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { jobWorld } from '../helpers/job-world.ts';
+import { attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 
 describe('events emitted by the services', () => {
   let t: TestApp;
-  let w: Awaited<ReturnType<typeof jobWorld>>;
+  let w: Awaited<ReturnType<typeof attachedRecordsWorld>>;
   const events = async (name: string) =>
     (await t.db.selectFrom('outbox').select(['name', 'agency_id', 'payload']).where('name', '=', name).orderBy('id').execute()).map((r) => ({
       ...r,
@@ -18,7 +18,7 @@ describe('events emitted by the services', () => {
     }));
   beforeAll(async () => {
     t = await buildTestApp();
-    w = await jobWorld(t);
+    w = await attachedRecordsWorld(t);
   }, 600_000);
   afterAll(async () => t?.close());
 

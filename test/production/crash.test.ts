@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { createProcessWorld, httpCsrf, httpLogin, startCaretaker, stopAllProcesses, type ProcessWorld } from '../helpers/process.ts';
+import { skipWithout } from '../helpers/skip.ts';
 
 const WRITERS = 6;
 
@@ -20,7 +21,7 @@ afterEach(async () => {
 async function crashDuringWrites(engine: 'pglite' | 'postgres') {
   world = await createProcessWorld(engine);
   let server = await startCaretaker(world.env);
-  await server.waitReady(60_000);
+  await server.waitReady();
   const { token } = await httpLogin(server.url, world.admin.email, world.admin.password);
   const acknowledged: string[] = [];
   let stop = false;
@@ -50,7 +51,7 @@ async function crashDuringWrites(engine: 'pglite' | 'postgres') {
 
   // Restart on the same data; it must come up and serve.
   server = await startCaretaker(world.env);
-  await server.waitReady(60_000);
+  await server.waitReady();
   const again = await httpLogin(server.url, world.admin.email, world.admin.password);
   const listed = await fetch(`${server.url}/api/jobs/manage?limit=1`, { headers: { authorization: `Bearer ${again.token}` } });
   expect(listed.status).toBe(200);
@@ -91,7 +92,7 @@ describe('SIGKILL during a write load', () => {
     expect(await crashDuringWrites('pglite')).toBeGreaterThanOrEqual(20);
   }, 180_000);
 
-  it.skipIf(!process.env.DATABASE_URL)('loses no acknowledged job and shows nothing half-written (PostgreSQL)', async () => { // needs PostgreSQL; CI's second run sets DATABASE_URL
+  it.skipIf(skipWithout(process.env.DATABASE_URL, 'the PostgreSQL crash test needs DATABASE_URL (CI\'s second run sets it)'))('loses no acknowledged job and shows nothing half-written (PostgreSQL)', async () => { // needs PostgreSQL; CI's second run sets DATABASE_URL
     expect(await crashDuringWrites('postgres')).toBeGreaterThanOrEqual(20);
   }, 180_000);
 });

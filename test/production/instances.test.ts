@@ -5,10 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProcessWorld, httpCsrf, httpLogin, startCaretaker, stopAllProcesses, type CaretakerProcess, type ProcessWorld } from '../helpers/process.ts';
+import { skipWithout } from '../helpers/skip.ts';
 
 const RATE_MAX = 10;
 
-describe.skipIf(!process.env.DATABASE_URL || !process.env.REDIS_URL)('two instances on PostgreSQL and Redis', () => { // needs PostgreSQL (several processes cannot share PGlite) and Redis (shared counters); CI's second run sets both
+describe.skipIf(skipWithout(process.env.DATABASE_URL && process.env.REDIS_URL, 'two instances need PostgreSQL and Redis (set DATABASE_URL and REDIS_URL; CI\'s second run does): several processes cannot share PGlite or in-process counters'))('two instances on PostgreSQL and Redis', () => { // needs PostgreSQL (several processes cannot share PGlite) and Redis (shared counters); CI's second run sets both
   let world: ProcessWorld;
   let a: CaretakerProcess;
   let b: CaretakerProcess;
@@ -75,6 +76,25 @@ describe.skipIf(!process.env.DATABASE_URL || !process.env.REDIS_URL)('two instan
     expect(await refused.json()).toEqual({ success: false, error: 'Unauthorized. Valid Bearer token required.' });
   });
 
+  it('a token that A has just looked up (and keeps for a few seconds) is refused by A at once after B revokes it', async () => {
+    const issued = await fetch(`${a.url}/api/security/mobile-auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: world.admin.email, password: world.admin.password }),
+    });
+    const mobile = ((await issued.json()) as { data: { token: string } }).data.token;
+    // Twice on A: the second answer comes from A's cached lookup.
+    for (let i = 0; i < 2; i++) expect((await fetch(`${a.url}/api/jobs/manage`, { headers: { authorization: `Bearer ${mobile}` } })).status).toBe(200);
+    const csrf = await httpCsrf(b.url, mobile);
+    const revoked = await fetch(`${b.url}/api/security/mobile-auth`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${mobile}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ csrf_token: csrf }),
+    });
+    expect(revoked.status).toBe(200);
+    expect((await fetch(`${a.url}/api/jobs/manage`, { headers: { authorization: `Bearer ${mobile}` } })).status).toBe(401);
+  });
+
   it('a session logged out on B is refused on A', async () => {
     const { cookie, token } = await httpLogin(a.url, world.admin.email, world.admin.password);
     const csrfRes = await fetch(`${a.url}/api/security/csrf-token`, { headers: { cookie } });
@@ -117,7 +137,7 @@ describe('serve --workers', () => {
     expect(proc.log).toContain('--workers above 1 needs PostgreSQL: set DATABASE_URL');
   });
 
-  it.skipIf(!process.env.DATABASE_URL)('runs N workers on one port, replaces a crashed worker and stops them all on SIGTERM', async () => { // needs PostgreSQL: PGlite is one process
+  it.skipIf(skipWithout(process.env.DATABASE_URL, 'serve --workers N needs PostgreSQL (set DATABASE_URL): PGlite is one process'))('runs N workers on one port, replaces a crashed worker and stops them all on SIGTERM', async () => { // needs PostgreSQL: PGlite is one process
     const world = await createProcessWorld('postgres');
     try {
       const proc = await startCaretaker({ ...world.env, CARETAKER_SHUTDOWN_TIMEOUT_S: '5' }, ['--workers', '2']);

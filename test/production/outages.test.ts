@@ -12,6 +12,7 @@ import {
   TcpProxy,
   type ProcessWorld,
 } from '../helpers/process.ts';
+import { skipWithout } from '../helpers/skip.ts';
 
 const UNAVAILABLE = { success: false, error: 'Service temporarily unavailable. Please try again.' };
 
@@ -27,7 +28,7 @@ async function getJson(url: string, headers: Record<string, string> = {}) {
   return { status: res.status, body: body as Record<string, unknown> };
 }
 
-describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL unreachable', () => { // needs PostgreSQL behind a proxy (PGlite runs in-process and cannot go away); CI's second run sets DATABASE_URL
+describe.skipIf(skipWithout(process.env.DATABASE_URL, 'the PostgreSQL outage test needs DATABASE_URL (CI\'s second run sets it): PGlite runs in-process and cannot go away'))('PostgreSQL unreachable', () => { // needs PostgreSQL behind a proxy (PGlite runs in-process and cannot go away); CI's second run sets DATABASE_URL
   let world: ProcessWorld | undefined;
   let proxy: TcpProxy | undefined;
   afterAll(async () => {
@@ -72,7 +73,7 @@ describe.skipIf(!process.env.DATABASE_URL)('PostgreSQL unreachable', () => { // 
   }, 60_000);
 });
 
-describe.skipIf(!process.env.REDIS_URL)('Redis unreachable', () => { // needs Redis behind a proxy; CI's second run sets REDIS_URL
+describe.skipIf(skipWithout(process.env.REDIS_URL, 'the Redis outage test needs REDIS_URL (CI\'s second run sets it)'))('Redis unreachable', () => { // needs Redis behind a proxy; CI's second run sets REDIS_URL
   let world: ProcessWorld | undefined;
   let proxy: TcpProxy | undefined;
   afterEach(async () => {
@@ -111,12 +112,14 @@ describe.skipIf(!process.env.REDIS_URL)('Redis unreachable', () => { // needs Re
     expect(jobs.body).toMatchObject({ success: true });
     const status = await getJson(`${server.url}/api/system/status`, auth);
     expect(status).toMatchObject({ status: 200, body: { data: { status: 'degraded', checks: { database: 'ok', cache: 'down' } } } });
-    expect((await getJson(`${server.url}/api/system/health/ready`)).status).toBe(200);
+    // Not ready while logins cannot be served: a balancer routes to an instance that can.
+    expect(await getJson(`${server.url}/api/system/health/ready`)).toEqual({ status: 503, body: { success: false, error: 'Redis unreachable' } });
 
     proxy.up();
     await expect
       .poll(async () => ((await getJson(`${server.url}/api/system/status`)).body.data as { status: string }).status, { timeout: 20_000, interval: 250 })
       .toBe('ok');
+    await expect.poll(async () => (await getJson(`${server.url}/api/system/health/ready`)).status, { timeout: 20_000, interval: 250 }).toBe(200);
     const again = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: credentials });
     expect(again.status).toBe(200);
     expect(server.log).not.toMatch(/"statusCode":500/);

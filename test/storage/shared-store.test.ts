@@ -11,15 +11,16 @@ import { buildApp } from '../../src/app.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
 import { pngBytes } from '../../src/seed/demo/sample-files.ts';
 import { buildTestApp, Client, type TestApp } from '../helpers/app.ts';
-import { jobWorld } from '../helpers/job-world.ts';
+import { attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 import { s3TestEnv } from '../helpers/s3-server.ts';
 import { form } from '../helpers/upload-form.ts';
 import type { FastifyInstance } from 'fastify';
+import { skipWithout } from '../helpers/skip.ts';
 
-describe.skipIf(!process.env.DATABASE_URL)('two instances sharing files through S3 (needs PostgreSQL: PGlite is a single-process database)', () => {
+describe.skipIf(skipWithout(process.env.DATABASE_URL, 'two instances sharing S3 files need PostgreSQL (set DATABASE_URL; CI\'s second run does): PGlite is a single-process database'))('two instances sharing files through S3 (needs PostgreSQL: PGlite is a single-process database)', () => {
   let a: TestApp;
   let b: { app: FastifyInstance; runtime: Runtime };
-  let w: Awaited<ReturnType<typeof jobWorld>>;
+  let w: Awaited<ReturnType<typeof attachedRecordsWorld>>;
 
   beforeAll(async () => {
     a = await buildTestApp(await s3TestEnv());
@@ -28,7 +29,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances sharing files through 
     const app = await buildApp(runtime.deps, { logger: false });
     await app.ready();
     b = { app, runtime };
-    w = await jobWorld(a);
+    w = await attachedRecordsWorld(a);
   });
   afterAll(async () => {
     await b?.app.close();

@@ -12,7 +12,7 @@ import { migrateFiles, removeOrphans } from '../../src/modules/storage/index.ts'
 import { pngBytes } from '../../src/seed/demo/sample-files.ts';
 import { hashStream, S3FileStore } from '../../src/storage/index.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { jobWorld } from '../helpers/job-world.ts';
+import { attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 import { s3TestEnv } from '../helpers/s3-server.ts';
 import { form } from '../helpers/upload-form.ts';
 
@@ -21,13 +21,13 @@ const task = (name: string) => periodicTasks().find((p) => p.name === name)!;
 
 describe.each(['local', 's3'] as const)('file storage through the API on %s', (driver) => {
   let t: TestApp;
-  let w: Awaited<ReturnType<typeof jobWorld>>;
+  let w: Awaited<ReturnType<typeof attachedRecordsWorld>>;
   let photos: string;
   const png = pngBytes(40, 30);
 
   beforeAll(async () => {
     t = await buildTestApp(driver === 's3' ? await s3TestEnv() : { STORAGE_DRIVER: 'local' });
-    w = await jobWorld(t);
+    w = await attachedRecordsWorld(t);
     photos = `/api/jobs/${w.job.uuid}/photos`;
   });
   afterAll(async () => t?.close());
@@ -94,13 +94,13 @@ describe.each(['local', 's3'] as const)('file storage through the API on %s', (d
 
 describe('file storage on S3 only', () => {
   let t: TestApp;
-  let w: Awaited<ReturnType<typeof jobWorld>>;
+  let w: Awaited<ReturnType<typeof attachedRecordsWorld>>;
   let env: Record<string, string>;
 
   beforeAll(async () => {
     env = await s3TestEnv();
     t = await buildTestApp({ ...env, S3_PRESIGN_TTL_S: '300' });
-    w = await jobWorld(t);
+    w = await attachedRecordsWorld(t);
   });
   afterAll(async () => t?.close());
 
@@ -120,7 +120,7 @@ describe('file storage on S3 only', () => {
   it('a store that is down answers 503 in the envelope and writes no row', async () => {
     const down = await buildTestApp({ ...env, S3_ENDPOINT: 'http://127.0.0.1:9' });
     try {
-      const dw = await jobWorld(down);
+      const dw = await attachedRecordsWorld(down);
       const res = await dw.agentA1.client.post(`/api/jobs/${dw.job.uuid}/photos`, form(pngBytes(4, 4), 'x.png'));
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ success: false, error: 'File storage is temporarily unavailable. Please try again.' });
@@ -136,7 +136,7 @@ describe('file storage on S3 only', () => {
   it('storage migrate copies local files to S3, verifies each hash, and is safe to re-run', async () => {
     const lt = await buildTestApp({ STORAGE_DRIVER: 'local' });
     try {
-      const lw = await jobWorld(lt);
+      const lw = await attachedRecordsWorld(lt);
       // The source is this app's own local folder (a temp dir).
       const source = lt.deps.files;
       const uploads = [pngBytes(3, 3), pngBytes(9, 4), pngBytes(2, 7)];

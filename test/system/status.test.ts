@@ -4,6 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, standardWorld, type TestApp } from '../helpers/app.ts';
+import { brotliDecompressSync } from 'node:zlib';
+import { toOpenApi30 } from '../../src/http/openapi-ui.ts';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof standardWorld>>;
@@ -59,6 +61,20 @@ describe('API document', () => {
     expect(find('get', '/api/admin/activity-log')?.op['x-permission']).toBe('api.admin.activity-log.manage');
     expect(find('post', '/api/jobs/manage')?.op['x-permission']).toBe('api.jobs.manage.manage');
     expect(find('delete', '/api/security/mobile-auth')?.op['x-permission']).toBe('bearer');
+  });
+
+  it('gives the docs page (/docs/json) the OpenAPI 3.0 equivalent of /api/openapi.json, compressed and ETag-cached', async () => {
+    const headers = { 'accept-encoding': 'gzip, deflate, br' };
+    const api = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    const page = await t.app.inject({ method: 'GET', url: '/docs/json', headers });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-encoding']).toBe('br');
+    const served = JSON.parse(brotliDecompressSync(page.rawPayload).toString('utf8')) as Record<string, unknown>;
+    expect(served.openapi).toBe('3.0.3');
+    expect(served).toEqual(toOpenApi30(api.json()));
+    expect(JSON.stringify(served)).not.toContain('"type":"null"');
+    const again = await t.app.inject({ method: 'GET', url: '/docs/json', headers: { ...headers, 'if-none-match': String(page.headers.etag) } });
+    expect(again.statusCode).toBe(304);
   });
 
   it('serves the interactive reference at /docs', async () => {

@@ -14,6 +14,16 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(c)).toBe(true);
   });
 
+  it('CARETAKER_PUBLIC_URL defaults to the host and port in use, so e-mail links reach this process', () => {
+    expect(loadConfig({}).mail.publicUrl).toBe('http://127.0.0.1:3000');
+    expect(loadConfig({ PORT: '4000' }).mail.publicUrl).toBe('http://127.0.0.1:4000');
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '8080' }).mail.publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ HOST: '::1', PORT: '8080' }).mail.publicUrl).toBe('http://[::1]:8080');
+    expect(loadConfig({ HOST: 'caretaker.internal', PORT: '4000', CARETAKER_PUBLIC_URL: 'https://caretaker.example.com/' }).mail.publicUrl).toBe(
+      'https://caretaker.example.com',
+    );
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],

@@ -5,12 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, userClient, type TestApp } from '../helpers/app.ts';
+import { skipWithout } from '../helpers/skip.ts';
 
 const URL_ = process.env.N8N_TEST_URL;
 const KEY = process.env.N8N_TEST_API_KEY;
 const PATH = '/api/workflow-engine/workflows';
 
-describe.skipIf(!URL_ || !KEY)('workflow engine against a real n8n (skipped: set N8N_TEST_URL and N8N_TEST_API_KEY to run)', () => {
+describe.skipIf(skipWithout(URL_ && KEY, 'the real-n8n check needs N8N_TEST_URL and N8N_TEST_API_KEY'))('workflow engine against a real n8n (skipped: set N8N_TEST_URL and N8N_TEST_API_KEY to run)', () => {
   let t: TestApp;
   let get: (query: string) => Promise<{ statusCode: number; json(): any }>;
 

@@ -46,6 +46,11 @@ export interface ClientOptions {
   token?: string;
   /** A fetch implementation (defaults to the global one). */
   fetch?: typeof fetch;
+  /**
+   * Browser use with the session cookie of spec 5.2 (sent by the browser on same-origin calls):
+   * fetch a CSRF token before every write even without a bearer token.
+   */
+  cookieSession?: boolean;
 }
 
 /**
@@ -65,8 +70,9 @@ export function createCaretakerClient(options: ClientOptions) {
     async onRequest({ request }) {
       if (token) request.headers.set('Authorization', `Bearer ${token}`);
       const method = request.method.toUpperCase();
-      if ((method === 'POST' || method === 'PUT' || method === 'DELETE') && token && !CSRF_FREE.test(new URL(request.url).pathname)) {
-        const res = await fetchImpl(new URL('/api/security/csrf-token', options.baseUrl), { headers: { Authorization: `Bearer ${token}` } });
+      const credentials = token !== undefined || options.cookieSession === true;
+      if ((method === 'POST' || method === 'PUT' || method === 'DELETE') && credentials && !CSRF_FREE.test(new URL(request.url).pathname)) {
+        const res = await fetchImpl(new URL('/api/security/csrf-token', options.baseUrl), { headers: token ? { Authorization: `Bearer ${token}` } : {} });
         await throwIfError(res, 'GET /api/security/csrf-token');
         const body = (await res.json()) as { data: { token: string } };
         request.headers.set('X-CSRF-Token', body.data.token);

@@ -473,7 +473,7 @@ export interface paths {
         };
         /**
          * List the jobs the caller may see
-         * @description Agents see their branch (and branches that share), admins their agency, contractors jobs assigned to them, tenants their own jobs. Filters: status_id, job_type_id, priority, branch_uuid, contractor_uuid, tenant_uuid, agent_uuid, from_date/to_date (created_at, UTC dates, inclusive), q (case-insensitive text in reference, title, description). sort=created_at|updated_at|priority|scheduled_for, order=asc|desc (default created_at desc; id breaks ties; nulls last).
+         * @description Agents see their branch (and branches that share), admins their agency, contractors jobs assigned to them, tenants their own jobs. Filters: status_id, job_type_id, priority, branch_uuid, contractor_uuid, tenant_uuid, agent_uuid, from_date/to_date (created_at, UTC dates, inclusive), q (case-insensitive text in reference, title, description). sort=created_at|updated_at|priority|scheduled_for, order=asc|desc (default created_at desc; id breaks ties; nulls last). count is the number of jobs matching, exact up to 10000; above that it is 10000 and the header X-Count-Capped: true is sent.
          *
          *     **Access:** Permission key `api.jobs.manage.manage`.
          */
@@ -731,7 +731,9 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description **Access:** No authentication.
+         * @description 200 when the database answers, Redis answers (when configured) and the process is not shutting down; else 503.
+         *
+         *     **Access:** No authentication.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -2287,7 +2289,7 @@ export interface paths {
         };
         /**
          * Dashboard metrics of the caller
-         * @description Counts over the jobs the caller may open (SysOps all; agency staff their agency; agents their branch and sharing branches; contractors their assigned jobs; tenants their own). Day windows are London days; the week starts on Monday. `sla` and `unpaid_invoices` are absent until their modules provide them.
+         * @description Counts over the jobs the caller may open (SysOps all; agency staff their agency; agents their branch and sharing branches; contractors their assigned jobs; tenants their own). Day windows are London days; the week starts on Monday. `sla` counts open jobs whose most urgent SLA clock is at risk or breached (absent for tenants); `unpaid_invoices` the issued, part-paid and overdue invoices the caller may open and what is still owed on them (absent for callers who may not read invoices).
          *
          *     **Access:** Permission key `api.dashboard.view`.
          */
@@ -2331,7 +2333,7 @@ export interface paths {
         };
         /**
          * Global search
-         * @description Full-text (English stemming) and trigram (typos, postcodes with or without the space) search over jobs (reference, title, description, address), tenants, addresses, contractors and users. Each type is searched only when the caller holds the permission that opens it, and only within what it may open; a hit the caller cannot open is never returned nor counted. `count` is the number of visible matches; hits are ranked best first and carry an HTML-escaped snippet with <mark> around matching words. A q without letters or digits is 400.
+         * @description Full-text (English stemming) and trigram (typos, postcodes with or without the space) search over jobs (reference, title, description, address), tenants, addresses, contractors, users and invoices (number such as INV-000008 or CN-000001, contractor reference, job reference, contractor name, address). Each type is searched only when the caller holds the permission that opens it, and only within what it may open; a hit the caller cannot open is never returned nor counted. `count` is the number of visible matches; hits are ranked best first and carry an HTML-escaped snippet with <mark> around matching words. A q without letters or digits is 400.
          *
          *     **Access:** Permission key `api.search.view`.
          */
@@ -2407,7 +2409,9 @@ export interface paths {
         };
         /**
          * The named reports
-         * @description **Access:** Permission key `api.reports.view`.
+         * @description Only the reports the caller may download (a report may need the permission of its matching endpoint too).
+         *
+         *     **Access:** Permission key `api.reports.view`.
          */
         get: operations["listReports"];
         put?: never;
@@ -2454,6 +2458,28 @@ export interface paths {
          *     **Access:** Permission key `api.reports.view`.
          */
         get: operations["listReportsContractorPerformance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/sla-compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download: SLA compliance
+         * @description SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance % and median minutes to respond, as GET /api/sla/compliance (all pages). Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: group_by, key, name, met, breached, running, compliance_percent, median_minutes_to_respond. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.sla.compliance.view` (403 without).
+         *
+         *     **Access:** Permission key `api.reports.view`.
+         */
+        get: operations["listReportsSlaCompliance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -19894,15 +19920,23 @@ export interface operations {
                             };
                             /** @description contractor certificates expiring today to 30 days on; absent for tenants, who cannot open certificates */
                             certificates_expiring_30d?: number;
-                            /** @description absent until the SLA engine provides it */
+                            /** @description from the SLA engine's stored clock states (docs/sla.md); each job counted once; absent for tenants */
                             sla?: {
+                                /** @description open jobs whose most urgent SLA clock is at_risk */
                                 at_risk: number;
+                                /** @description open jobs with a breached SLA clock */
                                 breached: number;
                             };
-                            /** @description absent until the money module provides it */
+                            /** @description invoices the caller may open (a contractor: its own); absent without api.invoices.view (tenants) */
                             unpaid_invoices?: {
+                                /** @description issued, part-paid and overdue invoices (not drafts, not credit notes) */
                                 count: number;
+                                /** @description still owed on them: gross - paid - credited, pence */
                                 total_pence: number;
+                                /** @description of which overdue */
+                                overdue_count: number;
+                                /** @description owed on the overdue ones, pence */
+                                overdue_pence: number;
                             };
                         };
                         message: string;
@@ -20125,7 +20159,7 @@ export interface operations {
                             subtitle: string | null;
                             /** @description HTML-escaped text with the matching words in <mark>…</mark> */
                             snippet: string;
-                            /** @description rank, larger is better (2: exact reference; 1.5: exact postcode; ≤ 1 otherwise) */
+                            /** @description rank, larger is better (2: exact reference or invoice number; 1.5: exact postcode or contractor reference; ≤ 1.2 otherwise) */
                             score: number;
                             /** @description the API path of the record */
                             url: string;
@@ -20311,7 +20345,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    report: "jobs-register" | "contractor-performance" | "tenant-jobs-per-property" | "certificates-register";
+                    report: "jobs-register" | "contractor-performance" | "sla-compliance" | "tenant-jobs-per-property" | "certificates-register";
                     format?: "csv" | "xlsx";
                     /** @description weekly: once per ISO week (from Monday 06:00 UTC); monthly: once per month (from the 1st) */
                     frequency: "weekly" | "monthly";
@@ -20942,6 +20976,90 @@ export interface operations {
                 from_date?: string;
                 /** @description last London date (default today) */
                 to_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv or XLSX bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listReportsSlaCompliance: {
+        parameters: {
+            query?: {
+                format?: "csv" | "xlsx";
+                /** @description clocks started on or after this UTC date (default 89 days before to_date) */
+                from_date?: string;
+                /** @description clocks started on or before this UTC date (default today) */
+                to_date?: string;
+                /** @description default branch */
+                group_by?: "branch" | "contractor" | "job_type" | "priority";
             };
             header?: never;
             path?: never;

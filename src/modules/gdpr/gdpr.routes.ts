@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { UuidParams } from '../../http/schema-primitives.ts';
+import { DateTime, Uuid, UuidParams } from '../../http/schema-primitives.ts';
 import { Consent, CreateConsentBody, ListConsentsQuery, WithdrawConsentBody } from './consents.schemas.ts';
 import { giveConsent, listConsents, withdrawConsent } from './consents.service.ts';
 import { eraseTenant } from './erasure.service.ts';
@@ -26,9 +26,9 @@ const EraseBody = Type.Object(
   { additionalProperties: false },
 );
 const ErasureData = Type.Object({
-  uuid: Type.String({ format: 'uuid' }),
+  uuid: Uuid(),
   name: Type.String({ description: 'the anonymous name now on the record' }),
-  erased_at: Type.String({ format: 'date-time' }),
+  erased_at: DateTime(),
   forced: Type.Boolean(),
   open_jobs: Type.Integer(),
   users_disabled: Type.Integer(),

@@ -6,6 +6,7 @@ import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { Type } from 'typebox';
 import { CreateNoticeBody, CurrentNotice, CurrentNoticesQuery, ListNoticesQuery, Notice, NoticeParams, NoticeRead, UpdateNoticeBody } from './notices.schemas.ts';
 import { createNotice, currentNotices, deleteNotice, getNotice, listNotices, noticeReads, readNotice, updateNotice } from './notices.service.ts';
+import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
 const MANAGE = 'api.notices.manage';
 const VIEW = 'api.notices.view';
@@ -34,7 +35,7 @@ export function noticesRoutes(deps: AppDeps) {
       schema: {
         tags: ['notices'], summary: 'Mark a notice read',
         description: 'Only a notice addressed to the caller and showing now (else 404 "Notice not found"); repeating keeps the first read time. Needs a CSRF token.',
-        params: NoticeParams, response: responses(DataEnvelope(Type.Object({ uuid: Type.String({ format: 'uuid' }), read_at: Type.String({ format: 'date-time' }) })), [400, 401, 403, 404, 429]),
+        params: NoticeParams, response: responses(DataEnvelope(Type.Object({ uuid: Uuid(), read_at: DateTime() })), [400, 401, 403, 404, 429]),
       },
       handler: async (request) => ok(await readNotice(deps, requireAuth(request), request.params.uuid), 'Notice marked read'),
     });

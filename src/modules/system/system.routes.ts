@@ -72,17 +72,22 @@ export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle) {
       handler: async () => ok({ status: 'ok' }, 'Alive'),
     });
 
-    /** Readiness: the database answers and the process is not shutting down; else 503. */
+    /**
+     * Readiness: the process is not shutting down, the database answers, and Redis answers when
+     * REDIS_URL is set (without it logins answer 503, so a balancer should route elsewhere); else 503.
+     */
     app.get('/api/system/health/ready', {
       config: { permission: 'public' },
       schema: {
         tags: ['system'],
         summary: 'Readiness probe',
+        description: '200 when the database answers, Redis answers (when configured) and the process is not shutting down; else 503.',
         response: responses(DataEnvelope(Type.Object({ status: Type.String() })), [429, 503]),
       },
       handler: async (_request, reply) => {
         if (lifecycle.draining) return reply.status(503).send(errorBody('Shutting down'));
         if (!(await pingDatabase(deps.db))) return reply.status(503).send(errorBody('Database unreachable'));
+        if ((await pingRedis(deps)) === 'down') return reply.status(503).send(errorBody('Redis unreachable'));
         return ok({ status: 'ready' }, 'Ready');
       },
     });

@@ -1,0 +1,196 @@
+/**
+ * The catalogue of every environment variable Caretaker reads: name, default and meaning. It is
+ * the source of `.env.example` (`npm run env:example`, checked in CI by `npm run env:check`) and of
+ * the secret masking in start-up messages and `caretaker config check`. scripts/env-example.ts
+ * proves it complete against src/config.ts: every variable loadConfig reads is listed here, and
+ * setting a listed default changes nothing in the parsed configuration.
+ */
+
+export interface ConfigVariable {
+  name: string;
+  /** The value that behaves like leaving it unset; undefined when unset means "off" or "derived". */
+  default: string | undefined;
+  /** One line: what it does, with units. */
+  meaning: string;
+  /** Never printed in full (passwords, keys, URLs with credentials). */
+  secret?: boolean;
+  /** Read only when another variable is set (not read by loadConfig on an empty environment). */
+  conditional?: boolean;
+  /** Read by a library (the AWS SDK), not by loadConfig. */
+  external?: boolean;
+}
+
+export interface ConfigGroup {
+  title: string;
+  variables: ConfigVariable[];
+}
+
+const v = (name: string, def: string | undefined, meaning: string, extra: Partial<ConfigVariable> = {}): ConfigVariable => ({
+  name,
+  default: def,
+  meaning,
+  ...extra,
+});
+
+/** Every variable, grouped as in the README; order is the order of .env.example. */
+export const CONFIG_GROUPS: ConfigGroup[] = [
+  {
+    title: 'Server',
+    variables: [
+      v('PORT', '3000', 'TCP port to listen on (0 to 65535)'),
+      v('HOST', '127.0.0.1', 'interface to bind: an IP address or host name (0.0.0.0 for every IPv4 interface)'),
+      v('LOG_LEVEL', 'info', 'fatal, error, warn, info, debug, trace or silent; logs are JSON lines, human-readable when stdout is a terminal'),
+      v('CARETAKER_PUBLIC_URL', undefined, 'base of links in e-mails (invitations, password resets); unset: http://HOST:PORT of this process'),
+      v('CARETAKER_TRUST_PROXY', undefined, 'comma-separated proxy IPs or CIDRs whose X-Forwarded-For is believed (or loopback); unset: none'),
+      v('CARETAKER_COOKIE_SECURE', 'true', 'Secure flag on the session cookie; false only for plain-http development'),
+      v('CARETAKER_BODY_LIMIT_BYTES', '1048576', 'largest accepted request body in bytes (413 above)'),
+      v('CARETAKER_UPLOAD_DOCUMENT_MAX_BYTES', '20971520', 'largest job document upload in bytes'),
+      v('CARETAKER_UPLOAD_PHOTO_MAX_BYTES', '15728640', 'largest job photo upload in bytes'),
+      v('CARETAKER_UPLOAD_BANNER_MAX_BYTES', '2097152', 'largest appearance banner upload in bytes'),
+      v('CARETAKER_SHUTDOWN_TIMEOUT_S', '10', 'seconds requests in flight get to finish on SIGTERM'),
+      v('CARETAKER_PLAYGROUND', 'false', 'playground mode: only SysOps and API accounts may log in'),
+    ],
+  },
+  {
+    title: 'Database',
+    variables: [
+      v('DATABASE_URL', undefined, 'postgres://user:password@host:5432/db; unset: the embedded PGlite database in CARETAKER_DATA_DIR', { secret: true }),
+      v('DATABASE_POOL_MAX', '10', 'connections in the PostgreSQL pool (1 to 500)'),
+      v('CARETAKER_DATA_DIR', './data', 'folder of the embedded database, stored files and .eml mail; must be writable'),
+    ],
+  },
+  {
+    title: 'Redis',
+    variables: [
+      v('REDIS_URL', undefined, 'redis://host:6379 for shared rate limits and login throttling; unset: in-process counters (one instance only)', { secret: true }),
+      v('CARETAKER_REDIS_PREFIX', 'caretaker:', 'prefix of every Redis key this instance writes'),
+    ],
+  },
+  {
+    title: 'First start and demo',
+    variables: [
+      v('CARETAKER_ADMIN_EMAIL', undefined, 'e-mail of the SysOps account created on first start; unset: sysops@caretaker.test'),
+      v('CARETAKER_ADMIN_PASSWORD', undefined, 'its password (8 to 128 characters); unset: a generated one, printed once', { secret: true }),
+      v('CARETAKER_DEMO', 'false', 'load the demo agencies, people and jobs on start when the database is empty'),
+      v('CARETAKER_DEMO_PASSWORD', 'caretaker-demo', 'password of every demo account', { secret: true }),
+      v('CARETAKER_DEMO_SEED', '20261121', 'seed of the demo data generator (same seed, same data)'),
+    ],
+  },
+  {
+    title: 'Rate limits and blacklist',
+    variables: [
+      v('CARETAKER_RATE_LIMIT_IP_MAX', '300', 'requests per IP address per route per window'),
+      v('CARETAKER_RATE_LIMIT_ACCOUNT_MAX', '600', 'requests per account per route per window'),
+      v('CARETAKER_RATE_LIMIT_WINDOW_S', '60', 'rate-limit window in seconds'),
+      v('CARETAKER_LOGIN_ACCOUNT_FAILURES', '10', 'failed logins allowed per account per login window'),
+      v('CARETAKER_LOGIN_IP_FAILURES', '50', 'failed logins allowed per IP address per login window'),
+      v('CARETAKER_LOGIN_WINDOW_S', '900', 'login failure window in seconds'),
+      v('CARETAKER_PASSWORD_RESET_IP_MAX', '20', 'password-reset requests per IP address per window'),
+      v('CARETAKER_PASSWORD_RESET_EMAIL_MAX', '5', 'password-reset requests per e-mail address per window'),
+      v('CARETAKER_PASSWORD_RESET_WINDOW_S', '3600', 'password-reset window in seconds'),
+      v('CARETAKER_BLACKLIST_REFRESH_S', '30', 'seconds an instance trusts its cached copy of the blacklist'),
+      v('CARETAKER_BLACKLIST_AUTO_TRIPS', '5', 'login-throttle trips of one address that add an automatic blacklist entry'),
+      v('CARETAKER_BLACKLIST_AUTO_WINDOW_S', '3600', 'window of those trips in seconds'),
+      v('CARETAKER_BLACKLIST_AUTO_TTL_S', '86400', 'lifetime of an automatic entry in seconds'),
+    ],
+  },
+  {
+    title: 'E-mail',
+    variables: [
+      v('SMTP_URL', undefined, 'smtp://user:pass@host:587 or smtps://...; unset: messages are written as .eml files under CARETAKER_DATA_DIR/mail', { secret: true }),
+      v('CARETAKER_MAIL_FROM', 'Caretaker <no-reply@caretaker.test>', 'the From header of outgoing mail'),
+    ],
+  },
+  {
+    title: 'File storage',
+    variables: [
+      v('STORAGE_DRIVER', 'local', 'local (CARETAKER_DATA_DIR/files) or s3'),
+      v('S3_BUCKET', undefined, 'bucket name; required when STORAGE_DRIVER is s3'),
+      v('S3_REGION', undefined, 'region; unset: AWS_REGION, else us-east-1'),
+      v('AWS_REGION', undefined, 'region when S3_REGION is unset'),
+      v('S3_ENDPOINT', undefined, 'endpoint of an S3-compatible service (MinIO, R2); unset: AWS'),
+      v('S3_FORCE_PATH_STYLE', 'false', 'path-style bucket addressing (MinIO)'),
+      v('S3_PRESIGN_TTL_S', '0', 'downloads answer 302 to a presigned URL valid this many seconds; 0: streamed through Caretaker'),
+      v('CARETAKER_STORAGE_ORPHAN_AGE_H', '24', 'stored objects without a record older than this many hours are removed'),
+      v('AWS_ACCESS_KEY_ID', undefined, 'S3 credentials (read by the AWS SDK; or a profile or an instance role)', { external: true }),
+      v('AWS_SECRET_ACCESS_KEY', undefined, 'S3 credentials (read by the AWS SDK)', { external: true, secret: true }),
+    ],
+  },
+  {
+    title: 'Background queue',
+    variables: [
+      v('CARETAKER_QUEUE_RETRY_LIMIT', '5', 'retries of a failing handler before its job is dead-lettered'),
+      v('CARETAKER_QUEUE_RETRY_DELAY_S', '5', 'first retry delay in seconds (doubles on each retry)'),
+      v('CARETAKER_QUEUE_HEARTBEAT_S', '30', 'a running job silent this long (its worker died) is retried, seconds (10 or more)'),
+      v('CARETAKER_QUEUE_SUPERVISE_S', '30', 'how often the queue looks for such jobs, seconds'),
+      v('CARETAKER_RELAY_INTERVAL_MS', '1000', 'how often the outbox relay looks for committed events, milliseconds'),
+    ],
+  },
+  {
+    title: 'Webhooks and workflow engine',
+    variables: [
+      v('CARETAKER_WEBHOOKS_ALLOW_LOOPBACK', 'false', 'development mode: http:// and loopback webhook targets allowed'),
+      v('CARETAKER_WEBHOOKS_TIMEOUT_MS', '10000', 'deadline of one webhook delivery attempt, milliseconds'),
+      v('CARETAKER_WORKFLOW_ENGINE_URL', undefined, 'base URL of the connected n8n instance (with CARETAKER_WORKFLOW_ENGINE_API_KEY)'),
+      v('CARETAKER_WORKFLOW_ENGINE_API_KEY', undefined, 'its API key', { secret: true }),
+      v('CARETAKER_WORKFLOW_ENGINE_TIMEOUT_MS', '5000', 'deadline of a call to it, milliseconds'),
+    ],
+  },
+  {
+    title: 'Push notifications (docs/push.md)',
+    variables: [
+      v('CARETAKER_FCM_SERVICE_ACCOUNT', undefined, 'Firebase service-account JSON, inline or a file path', { secret: true }),
+      v('CARETAKER_FCM_URL', 'https://fcm.googleapis.com', 'FCM API base URL', { conditional: true }),
+      v('CARETAKER_APNS_KEY_ID', undefined, 'APNs key id (with TEAM_ID, PRIVATE_KEY and TOPIC)'),
+      v('CARETAKER_APNS_TEAM_ID', undefined, 'APNs team id'),
+      v('CARETAKER_APNS_PRIVATE_KEY', undefined, 'APNs .p8 key (PEM), inline or a file path', { secret: true }),
+      v('CARETAKER_APNS_TOPIC', undefined, "the app's bundle id"),
+      v('CARETAKER_APNS_PRODUCTION', 'false', 'production APNs host instead of the sandbox', { conditional: true }),
+      v('CARETAKER_APNS_URL', undefined, 'APNs base URL; unset: from CARETAKER_APNS_PRODUCTION', { conditional: true }),
+      v('CARETAKER_VAPID_PUBLIC_KEY', undefined, 'Web Push public key (caretaker push vapid-keys)'),
+      v('CARETAKER_VAPID_PRIVATE_KEY', undefined, 'Web Push private key', { secret: true }),
+      v('CARETAKER_VAPID_SUBJECT', undefined, 'Web Push contact: mailto: address or https: URL'),
+      v('CARETAKER_PUSH_TIMEOUT_MS', '10000', 'deadline of a push provider call, milliseconds'),
+      v('CARETAKER_PUSH_ALLOW_PRIVATE_ENDPOINTS', 'false', 'allow Web Push endpoints on private addresses (tests only)'),
+      v('CARETAKER_PUSH_CA_FILE', undefined, 'extra PEM CA certificates for push calls (tests only)'),
+    ],
+  },
+  {
+    title: 'Weather (docs/insight.md)',
+    variables: [
+      v('CARETAKER_WEATHER_FORECAST_URL', 'https://api.open-meteo.com', 'Open-Meteo forecast API base URL'),
+      v('CARETAKER_WEATHER_GEOCODE_URL', 'https://api.postcodes.io', 'postcodes.io geocoding API base URL'),
+      v('CARETAKER_WEATHER_TIMEOUT_MS', '3000', 'deadline of a weather call, milliseconds'),
+      v('CARETAKER_WEATHER_FORECAST_TTL_S', '3600', 'seconds a forecast is cached'),
+      v('CARETAKER_WEATHER_GEOCODE_TTL_S', '2592000', 'seconds a geocoded postcode is cached'),
+      v('CARETAKER_WEATHER_HEAVY_RAIN_MM', '10', 'daily precipitation (mm) counted as heavy rain'),
+      v('CARETAKER_WEATHER_STRONG_WIND_KMH', '60', 'daily maximum gust (km/h) counted as strong wind'),
+    ],
+  },
+];
+
+/** Every variable, flat. */
+export const CONFIG_VARIABLES: ConfigVariable[] = CONFIG_GROUPS.flatMap((g) => g.variables);
+
+const SECRET = new Set(CONFIG_VARIABLES.filter((x) => x.secret).map((x) => x.name));
+
+/**
+ * A value safe to print: secrets masked. A URL keeps its scheme, host, port and path and loses
+ * its password (postgres://app:****@db:5432/caretaker); any other secret becomes '****'.
+ * @param name the variable
+ * @param value its raw value
+ */
+export function displayValue(name: string, value: string | undefined): string {
+  if (value === undefined) return '(unset)';
+  if (!SECRET.has(name)) return value;
+  try {
+    const u = new URL(value);
+    if (u.host) {
+      if (u.password) u.password = '****';
+      return u.toString();
+    }
+  } catch {
+    // not a URL: mask it all
+  }
+  return '****';
+}
