@@ -1,5 +1,5 @@
 /**
- * Benchmark data (issue 6 item 3): a deterministic data set written with set-based SQL
+ * Benchmark data (bench/README.md): a deterministic data set written with set-based SQL
  * (`insert ... select ... from generate_series(...)`), so 100,000 jobs and 1,000,000 activity
  * entries take seconds, not minutes. Runs on PGlite and PostgreSQL.
  *
