@@ -16,20 +16,11 @@ import http from 'node:http';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { AppDeps } from '../src/app-deps.ts';
+import { jsonValueSql, type JsonKind } from '../src/modules/jobs/job-json.ts';
 
-/** A JSON fragment for a column: `"name":<value>` built in SQL. */
-type Kind = 'str' | 'num' | 'bool' | 'time';
-const jsonValue = (expr: string, kind: Kind): string => {
-  switch (kind) {
-    case 'str':
-      return `coalesce(to_json(${expr})::text, 'null')`;
-    case 'num':
-    case 'bool':
-      return `coalesce((${expr})::text, 'null')`;
-    case 'time':
-      return `coalesce(to_json(to_char(${expr} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text, 'null')`;
-  }
-};
+/** A JSON fragment for a column: `"name":<value>` built in SQL (the same value writer as the jobs list). */
+type Kind = JsonKind;
+const jsonValue = jsonValueSql;
 const jsonObject = (fields: Array<[string, string, Kind]>): string =>
   `'{' || ${fields.map(([name, expr, kind], i) => `'${i ? ',' : ''}"${name}":' || ${jsonValue(expr, kind)}`).join(' || ')} || '}'`;
 

@@ -15,7 +15,8 @@ import { utcDayRange } from '../src/http/date-range.ts';
 import type { AuthContext } from '../src/http/auth-context.ts';
 import { listActivity } from '../src/modules/activity/activity.repository.ts';
 import { authenticate, login } from '../src/modules/auth/auth.service.ts';
-import { createJob, listVisibleJobs } from '../src/modules/jobs/jobs.service.ts';
+import { listOfJson } from '../src/http/envelope.ts';
+import { createJob, listVisibleJobsJson } from '../src/modules/jobs/jobs.service.ts';
 import { openRuntime } from '../src/runtime.ts';
 import { generate } from './generate.ts';
 import { startLimit } from './limit.ts';
@@ -55,11 +56,11 @@ ceiling.get('/status', async () => {
   const [database] = await Promise.all([pingDatabase(deps.db), deps.redis?.ping()]);
   return { success: true, data: { status: database ? 'ok' : 'down', version: config.version } };
 });
-ceiling.get('/jobs', async (request) => {
+ceiling.get('/jobs', async (request, reply) => {
   const q = request.query as Record<string, string>;
   const auth = await who(request.headers.authorization);
-  const { rows, total } = await listVisibleJobs(deps, auth, { limit: num(q.limit, 50), offset: num(q.offset, 0) } as never);
-  return { success: true, data: rows, count: total, message: 'Jobs retrieved' };
+  const { json, total } = await listVisibleJobsJson(deps, auth, { limit: num(q.limit, 50), offset: num(q.offset, 0) } as never);
+  return reply.type('application/json; charset=utf-8').send(listOfJson(json, total, 'Jobs retrieved'));
 });
 ceiling.get('/activity', async (request) => {
   const q = request.query as Record<string, string>;

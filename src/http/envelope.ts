@@ -14,6 +14,16 @@ export function list<T>(data: T[], count: number, message = 'OK') {
   return { success: true as const, data, count, message };
 }
 
+/**
+ * The list envelope of `list()` around items already written as JSON (by the database): the same
+ * bytes Fastify's serializer writes for `list(items, count, message)`.
+ * @param itemsJson the items' JSON objects joined by commas ('' for none)
+ * @returns the body as a Buffer, sent as is (reply.type('application/json; charset=utf-8'))
+ */
+export function listOfJson(itemsJson: string, count: number, message: string): Buffer {
+  return Buffer.from(`{"success":true,"data":[${itemsJson}],"count":${count},"message":${JSON.stringify(message)}}`);
+}
+
 /** Body of a write with nothing to return: { success, message }. */
 export function done(message: string): { success: true; message: string } {
   return { success: true, message };

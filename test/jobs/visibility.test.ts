@@ -114,4 +114,35 @@ describe('jobs visibility: who sees and moves what (list, read, history, transit
       expect(res.json().error).toBe('You do not have permission to perform this action');
     }
   });
+  it('the list writes each job exactly as GET /api/jobs/{uuid} does, for every party (the page is JSON from the database)', async () => {
+    const trade = await t.db.selectFrom('trades').select('id').where('agency_id', 'is', null).orderBy('id').executeTakeFirstOrThrow();
+    const slot = await t.db.selectFrom('job_time_ranges').select('id').where('agency_id', 'is', null).orderBy('id').executeTakeFirstOrThrow();
+    const at = (ms: number) => new Date(Date.UTC(2026, 10, 20, 9, 30, 15, ms));
+    // Strings JSON must escape (quote, backslash, newline, tab, a control character) and others it must not.
+    const odd = await insertJob(t, {
+      agency_id: w.agencyA.id, branch_id: w.a1.id, status_id: STATUS.completed, contractor_id: w.contractor.id, tenant_id: w.tenant.id,
+      address_id: w.address.id, agent_user_id: w.agentA1.user.id, trade_id: trade.id, time_range_id: slot.id,
+      title: 'Tap "drips" \\ fast\n\tnow \u0001 — 🚿 café </script>', description: 'Line one\r\nline two / ünïcode',
+      estimated_cost_pence: 12_345, agreed_cost_pence: 0,
+      contractor_accepted_at: at(1), approved_at: at(20), assigned_at: at(300), scheduled_for: at(0), attended_at: at(999), completed_at: at(7),
+    });
+    for (const [name, { c }] of Object.entries(who())) {
+      const listed = await c.client.get('/api/jobs/manage?limit=200&sort=updated_at&order=asc');
+      expect(listed.statusCode, name).toBe(200);
+      expect(listed.headers['content-type'], name).toBe('application/json; charset=utf-8');
+      const body = listed.json();
+      expect(Object.keys(body), name).toEqual(['success', 'data', 'count', 'message']);
+      expect(body.message).toBe('Jobs retrieved');
+      for (const item of body.data as Array<{ uuid: string }>) {
+        const single = (await c.client.get(`/api/jobs/${item.uuid}`)).json().data;
+        // Same keys in the same order and the same values: the same bytes.
+        expect(JSON.stringify(item), `${name} ${item.uuid}`).toBe(JSON.stringify(single));
+      }
+      if (name === 'tenant' || name === 'adminA') expect(body.data.map((x: { uuid: string }) => x.uuid), name).toContain(odd.uuid);
+    }
+    // An empty page past the end still counts the matching jobs.
+    const past = (await w.adminA.client.get('/api/jobs/manage?limit=10&offset=500')).json();
+    expect(past.data).toEqual([]);
+    expect(past.count).toBeGreaterThan(0);
+  });
 });

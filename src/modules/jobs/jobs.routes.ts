@@ -1,6 +1,6 @@
 /** Job records: /api/jobs/manage (spec 4.16), /api/jobs/{uuid}, statuses and types (docs/jobs.md). */
 import type { AppDeps } from '../../app-deps.ts';
-import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
+import { DataEnvelope, ListEnvelope, list, listOfJson, ok, responses } from '../../http/envelope.ts';
 import { withIdempotency } from '../../http/idempotency.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { jobLifecycleRoutes } from './job-lifecycle.routes.ts';
@@ -8,7 +8,7 @@ import { listJobTypes, listStatuses } from './job-lifecycle.service.ts';
 import {
   CreateJobBody, DeleteJobBody, DeleteJobQuery, IdempotencyHeaders, Job, JobParams, JobType, ListJobsQuery, StatusInfo, UpdateJobBody,
 } from './jobs.schemas.ts';
-import { createJob, deleteJob, getJob, listVisibleJobs, updateJob } from './jobs.service.ts';
+import { createJob, deleteJob, getJob, listVisibleJobsJson, updateJob } from './jobs.service.ts';
 import { JOBS_COUNT_CAP } from './jobs-list.repository.ts';
 
 /** Registers the jobs routes (records here, lifecycle in job-lifecycle.routes.ts). */
@@ -29,9 +29,10 @@ export function jobsRoutes(deps: AppDeps) {
         response: responses(ListEnvelope(Job), [400, 401, 403, 429]),
       },
       handler: async (request, reply) => {
-        const { rows, total, capped } = await listVisibleJobs(deps, requireAuth(request), request.query);
+        // The page is written as JSON by the database (job-json.ts); the bytes are those of list().
+        const { json, total, capped } = await listVisibleJobsJson(deps, requireAuth(request), request.query);
         if (capped) void reply.header('x-count-capped', 'true');
-        return list(rows, total, 'Jobs retrieved');
+        return reply.type('application/json; charset=utf-8').send(listOfJson(json, total, 'Jobs retrieved'));
       },
     });
 

@@ -13,11 +13,12 @@ import type { DbOrTrx, Trx } from '../../db/types.ts';
 import { recordActivity } from '../activity/index.ts';
 import { emitEvent } from '../../events/index.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
-import { jobScope } from './job-visibility.ts';
+import { jobScope, seesInternalFields } from './job-visibility.ts';
 import { placeJob } from './job-placement.ts';
 import { findVisibleTrade } from '../contractors/index.ts';
 import * as repo from './jobs.repository.ts';
-import { listJobs } from './jobs-list.repository.ts';
+import type { JobFilter } from './jobs.repository.ts';
+import { listJobs, listJobsJson } from './jobs-list.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
 import { recomputeJobSla } from '../sla/index.ts';
@@ -34,18 +35,12 @@ export function formatReference(n: number): string {
   return `JOB-${String(n).padStart(6, '0')}`;
 }
 
-/**
- * GET /api/jobs/manage: one page of the jobs the caller may see, filtered and sorted.
- * Unknown uuids in filters match nothing. to_date includes the whole day.
- * @returns { rows: JobDto[], total, capped }: total exact up to JOBS_COUNT_CAP, capped true above it
- * @throws 400 to_date when to_date is before from_date
- */
-export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJobsInput) {
+/** The list query's filter with the caller's uuids resolved inside its agency (unknown ones match nothing). */
+async function listFilter(deps: AppDeps, auth: AuthContext, q: ListJobsInput): Promise<JobFilter> {
   const db = deps.db;
-  const scope = jobScope(auth);
   const { from, to } = utcDayRange(q.from_date, q.to_date);
   const idOf = async (p: Promise<{ id: number } | undefined>) => (await p)?.id ?? -1;
-  const { rows, total, capped } = await listJobs(db, scope, {
+  return {
     statusId: q.status_id,
     jobTypeId: q.job_type_id,
     priority: q.priority,
@@ -62,8 +57,31 @@ export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJ
     order: q.order ?? 'desc',
     limit: q.limit,
     offset: q.offset,
-  }, deps.pool);
+  };
+}
+
+/**
+ * One page of the jobs the caller may see, filtered and sorted (spec 4.16), as JobDto objects
+ * (the reports' jobs register reads it page by page). Unknown uuids in filters match nothing.
+ * to_date includes the whole day.
+ * @returns { rows: JobDto[], total, capped }: total exact up to JOBS_COUNT_CAP, capped true above it
+ * @throws 400 to_date when to_date is before from_date
+ */
+export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJobsInput) {
+  const scope = jobScope(auth);
+  const { rows, total, capped } = await listJobs(deps.db, scope, await listFilter(deps, auth, q), deps.pool);
   return { rows: rows.map((r) => toJobDto(r, scope)), total, capped };
+}
+
+/**
+ * GET /api/jobs/manage: the same page as listVisibleJobs, written as JSON by the database
+ * (job-json.ts), for the route to wrap in the list envelope without building objects.
+ * @returns { json: the page's job objects joined by commas, total, capped }
+ * @throws 400 to_date when to_date is before from_date
+ */
+export async function listVisibleJobsJson(deps: AppDeps, auth: AuthContext, q: ListJobsInput) {
+  const scope = jobScope(auth);
+  return listJobsJson(deps.db, scope, await listFilter(deps, auth, q), seesInternalFields(scope), { pool: deps.pool, plannedPool: deps.plannedPool });
 }
 
 /**
