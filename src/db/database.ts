@@ -21,6 +21,13 @@ export interface DatabaseHandle {
   engine: 'pglite' | 'postgres';
   /** The pg pool (PostgreSQL only), exposed for metrics. */
   pool?: pg.Pool;
+  /**
+   * PostgreSQL only: a second pool whose sessions keep the written join order and generic plans
+   * (`join_collapse_limit=1`, `plan_cache_mode=force_generic_plan`), for hot reads of the ten-table
+   * job join run as named prepared statements (the jobs list; bench/README.md): one round trip, no
+   * transaction, planned once per connection. Read-only use.
+   */
+  plannedPool?: pg.Pool;
   /** The PGlite instance (embedded only), for the queue's adapter (src/events/queue.ts). */
   pglite?: PGlite;
   /** Committed writes to identity tables are reported here (src/db/identity-writes.ts). */
@@ -45,6 +52,11 @@ export interface DatabaseOptions {
 // int8 (count(*), bigserial) arrives from pg as a string; every id here is int4 and every count is
 // cast to int in SQL, so no parser override is needed. Dates arrive as Date from both drivers.
 
+/** Connections of the planned-reads pool for a main pool of `poolMax`: half of it, at least 2. */
+export function plannedPoolMax(poolMax: number): number {
+  return Math.max(2, Math.ceil(poolMax / 2));
+}
+
 /**
  * Creates the Kysely instance for the configured engine.
  * @returns a handle with the Kysely instance and a close function
@@ -64,9 +76,31 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     pool.on('connect', (client) => {
       client.on('error', () => {});
     });
+    const plannedPool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      // Half the main pool (at least 2): docs/operations.md, "Sizing the connection pool".
+      max: plannedPoolMax(options.poolMax ?? 10),
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      options: '-c join_collapse_limit=1 -c plan_cache_mode=force_generic_plan',
+    });
+    plannedPool.on('error', () => {});
+    plannedPool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const identityWrites: IdentityWrites = { listener: null };
     const db = new Kysely<Database>({ dialect: watchIdentityWrites(new PostgresDialect({ pool }), identityWrites) });
-    return { db, engine: 'postgres', pool, identityWrites, close: () => db.destroy() };
+    return {
+      db,
+      engine: 'postgres',
+      pool,
+      plannedPool,
+      identityWrites,
+      close: async () => {
+        await db.destroy();
+        await plannedPool.end();
+      },
+    };
   }
   const dir = options.dataDir ?? './data';
   let dataDir = dir;
