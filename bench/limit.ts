@@ -16,7 +16,7 @@ import http from 'node:http';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { AppDeps } from '../src/app-deps.ts';
-import { jsonValueSql, type JsonKind } from '../src/modules/jobs/job-json.ts';
+import { jsonValueSql, type JsonKind } from '../src/db/json-sql.ts';
 
 /** A JSON fragment for a column: `"name":<value>` built in SQL (the same value writer as the jobs list). */
 type Kind = JsonKind;

@@ -11,9 +11,8 @@ import Fastify from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { pingDatabase } from '../src/db/database.ts';
-import { utcDayRange } from '../src/http/date-range.ts';
 import type { AuthContext } from '../src/http/auth-context.ts';
-import { listActivity } from '../src/modules/activity/activity.repository.ts';
+import { readActivityLogJson } from '../src/modules/admin/activity-log.service.ts';
 import { authenticate, login } from '../src/modules/auth/auth.service.ts';
 import { listOfJson } from '../src/http/envelope.ts';
 import { createJob, listVisibleJobsJson } from '../src/modules/jobs/jobs.service.ts';
@@ -62,19 +61,17 @@ ceiling.get('/jobs', async (request, reply) => {
   const { json, total } = await listVisibleJobsJson(deps, auth, { limit: num(q.limit, 50), offset: num(q.offset, 0) } as never);
   return reply.type('application/json; charset=utf-8').send(listOfJson(json, total, 'Jobs retrieved'));
 });
-ceiling.get('/activity', async (request) => {
+ceiling.get('/activity', async (request, reply) => {
   const q = request.query as Record<string, string>;
   const auth = await who(request.headers.authorization);
-  const { from, to } = utcDayRange(q.from_date, q.to_date);
-  const { rows, total } = await listActivity(deps.db, {
-    agencyId: auth.agencyId ?? undefined,
-    userId: q.user_id ? Number(q.user_id) : undefined,
-    from,
-    to,
+  const { json, total } = await readActivityLogJson(deps, auth, {
+    ...(q.user_id ? { user_id: Number(q.user_id) } : {}),
+    ...(q.from_date ? { from_date: q.from_date } : {}),
+    ...(q.to_date ? { to_date: q.to_date } : {}),
     limit: num(q.limit, 50),
     offset: num(q.offset, 0),
   });
-  return { success: true, data: rows, count: total, message: 'Activity log retrieved' };
+  return reply.type('application/json; charset=utf-8').send(listOfJson(json, total, 'Activity log retrieved'));
 });
 ceiling.post('/jobs', async (request, reply) => {
   const auth = await who(request.headers.authorization);

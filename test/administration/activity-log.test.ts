@@ -33,6 +33,14 @@ describe('GET /api/admin/activity-log', () => {
     const times = body.data.map((e: { created_at: string }) => e.created_at);
     expect(times).toEqual([...times].sort().reverse());
     for (const e of body.data) expect(e.action).toMatch(/^[a-z_]+\.[a-z_]+$/);
+    // The bytes: the envelope and each entry in the order of spec 2.3 (written by the database).
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Object.keys(body)).toEqual(['success', 'data', 'count', 'message']);
+    for (const e of body.data) {
+      expect(Object.keys(e)).toEqual(['ID', 'user_id', 'user_name', 'action', 'resource_type', 'resource_id', 'ip_address', 'created_at']);
+      expect(e.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(Number.isInteger(e.user_id)).toBe(true);
+    }
   });
 
   it('records a write with who, what, when and where, in the same transaction', async () => {

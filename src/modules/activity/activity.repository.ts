@@ -4,6 +4,8 @@
  * or rolls back with it (ARCHITECTURE.md data rules).
  */
 import { sql } from 'kysely';
+import type pg from 'pg';
+import { QueryTemplates, slot } from '../../db/query-templates.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import type { Actor } from '../../http/auth-context.ts';
 
@@ -105,4 +107,44 @@ export async function listActivity(db: DbOrTrx, f: ActivityFilter) {
   ]);
   if (ascending) rows.reverse();
   return { rows, total: Math.min(total.n, COUNT_CAP), capped: total.n > COUNT_CAP };
+}
+
+const listTemplates = new QueryTemplates();
+
+/**
+ * The page of listActivity and its capped count in one statement, the page written as JSON by
+ * the database (src/db/json-sql.ts): `json` is the entries' objects joined by commas, newest first
+ * ('' for none). Compiled once per set of filters; with `pool` (PostgreSQL, outside a transaction)
+ * it runs as a named prepared statement.
+ * @param objectSql the SQL writing one row of the subquery `p` (activity_log's columns) as its wire object
+ * @returns json, total (<= COUNT_CAP) and capped (true when more entries match)
+ */
+export async function listActivityJson(db: DbOrTrx, f: ActivityFilter, objectSql: string, pool?: pg.Pool) {
+  const values: Record<string, unknown> = {};
+  const set = (Object.keys(f) as Array<keyof ActivityFilter>).filter((k) => f[k] !== undefined);
+  for (const k of set) values[k] = f[k];
+  const ascending = f.after !== undefined && f.before === undefined;
+  const build = () => {
+    let q = db.selectFrom('activity_log');
+    if (f.agencyId !== undefined) q = q.where('agency_id', '=', slot<number>('agencyId'));
+    if (f.userId !== undefined) q = q.where('user_id', '=', slot<number>('userId'));
+    if (f.action !== undefined) q = q.where('action', '=', slot<string>('action'));
+    if (f.from !== undefined) q = q.where('created_at', '>=', slot<Date>('from'));
+    if (f.to !== undefined) q = q.where('created_at', '<', slot<Date>('to'));
+    let page = q;
+    const cursor = (name: string) => sql`(select c.created_at, c.id from activity_log c where c.id = ${slot<number>(name)})`;
+    if (f.before !== undefined) page = page.where(sql<boolean>`(created_at, id) < ${cursor('before')}`);
+    if (f.after !== undefined) page = page.where(sql<boolean>`(created_at, id) > ${cursor('after')}`);
+    const direction = ascending ? 'asc' : 'desc';
+    const rows = page.selectAll().orderBy('created_at', direction).orderBy('id', direction).limit(slot<number>('limit')).offset(slot<number>('offset'));
+    const count = db.selectFrom(q.select(sql`1`.as('one')).limit(COUNT_CAP + 1).as('m')).select(sql<number>`count(*)::int`.as('n'));
+    return db.selectNoFrom([
+      sql<string | null>`(select string_agg(${sql.raw(objectSql)}, ',' order by p.created_at desc, p.id desc) from (${rows}) p)`.as('json'),
+      sql<number>`(${count})`.as('n'),
+    ]);
+  };
+  const key = JSON.stringify({ set, ascending, objectSql });
+  const [row] = await listTemplates.rows<{ json: string | null; n: number }>(db, pool, key, build, values);
+  const n = row?.n ?? 0;
+  return { json: row?.json ?? '', total: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP };
 }
