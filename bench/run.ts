@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 6 item 3): generates the data sets, starts bench/server.ts (the real app
+ * `npm run bench` (bench/README.md): generates the data sets, starts bench/server.ts (the real app
  * and its ceiling on one pool) and drives each scenario with autocannon, printing requests per
  * second and p50/p99 latency beside the ceiling's, and the growth comparison (10,000 rows vs
  * 100,000 jobs / 1,000,000 activity entries).
@@ -10,7 +10,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,6 +40,23 @@ interface Row {
   /** The honest limit: bare node:http, one prepared statement, the same bytes (bench/limit.ts). */
   limit?: { rps: number; p50: number; p99: number };
 }
+
+/** Resident memory of a process in MiB (VmRSS from /proc; Linux only, else undefined). */
+async function rssMiB(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+  return kb ? Math.round(Number(kb) / 1024) : undefined;
+}
+
+/** Memory of the bench server: idle after start, and the peak while Caretaker served the 50-connection jobs list. */
+interface Memory {
+  engine: string;
+  size: Size;
+  idle?: number | undefined;
+  peak?: number | undefined;
+}
+const memory: Memory[] = [];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -144,12 +161,16 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     if (typeof loggedIn.token !== 'string') throw new Error(`bench login failed: ${JSON.stringify(loggedIn)}`);
     const token = loggedIn.token;
     const auth = { authorization: `Bearer ${token}` };
-    /** @param perOp requests per operation on the real side (2 for CSRF fetch + POST): req/s is divided by it */
+    // Idle: after start-up, a login and two seconds of quiet (data generation ran in this process too).
+    await new Promise((r) => setTimeout(r, 2_000));
+    const mem: Memory = { engine, size, idle: await rssMiB(server.child.pid) };
+    memory.push(mem);
     /**
      * @param perOp requests per operation on the real side (2 for CSRF fetch + POST): req/s is divided by it
      * @param limitPath the limit's path for the same response (checked byte for byte first); runs before Caretaker
+     * @param samplePeak sample the server's RSS every 100 ms while Caretaker is under load (mem.peak)
      */
-    const add = async (scenario: string, connections: number, realOpts: Options, ceilingOpts?: Options, perOp = 1, limitPath?: string) => {
+    const add = async (scenario: string, connections: number, realOpts: Options, ceilingOpts?: Options, perOp = 1, limitPath?: string, samplePeak = false) => {
       const row: Row = { engine, size, scenario, connections, rps: 0, p50: 0, p99: 0, errors: 0 };
       if (limitPath) {
         const headers = (realOpts.headers ?? {}) as Record<string, string>;
@@ -159,7 +180,16 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
         if (l.errors > 0) process.stdout.write(`  (limit of ${scenario}: ${l.errors} errors)\n`);
         process.stdout.write(`  ${engine}/${size} ${scenario}: limit (same ${bytes} bytes) ${l.rps} req/s p50 ${l.p50} p99 ${l.p99}\n`);
       }
+      let sampling: NodeJS.Timeout | undefined;
+      if (samplePeak) {
+        sampling = setInterval(() => {
+          void rssMiB(server.child.pid).then((m) => {
+            if (m !== undefined) mem.peak = Math.max(mem.peak ?? 0, m);
+          });
+        }, 100);
+      }
       const r = await cannon({ connections, ...realOpts });
+      if (sampling) clearInterval(sampling);
       Object.assign(row, r, { rps: Math.round(r.rps / perOp) });
       if (ceilingOpts) {
         const c = await cannon({ connections, ...ceilingOpts });
@@ -179,7 +209,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     const growth = Math.max(3, DURATION / 2);
     await add('growth: GET jobs list, 1 connection', 1, { url: `${real}${jobs}`, headers: auth, duration: growth }, undefined, 1, '/jobs?limit=50');
     await add('growth: GET activity log, 1 connection', 1, { url: `${real}${activity}`, headers: auth, duration: growth }, undefined, 1, `/activity?${activityQuery}`);
-    await add('GET jobs list (limit=50)', 50, { url: `${real}${jobs}`, headers: auth }, withCeiling ? { url: `${top}/jobs?limit=50`, headers: auth } : undefined, 1, '/jobs?limit=50');
+    await add('GET jobs list (limit=50)', 50, { url: `${real}${jobs}`, headers: auth }, withCeiling ? { url: `${top}/jobs?limit=50`, headers: auth } : undefined, 1, '/jobs?limit=50', true);
     await add(
       'GET activity log (user + 90 days)',
       50,
@@ -276,5 +306,11 @@ process.stdout.write(`Caretaker bench: ${DURATION} s per scenario, engines ${eng
 const passwordHash = await hashPassword(PASSWORD);
 const all: Row[] = [];
 for (const engine of engines) for (const size of sizes) all.push(...(await benchOne(engine, size, passwordHash)));
-const md = table(all);
+const md = [
+  table(all),
+  '',
+  '| engine | data | idle RSS MiB | peak RSS MiB (Caretaker, jobs list at 50 connections) |',
+  '|---|---|---|---|',
+  ...memory.map((m) => `| ${m.engine} | ${m.size === 'large' ? '100k jobs / 1M activity' : '10k / 10k'} | ${m.idle ?? '?'} | ${m.peak ?? '?'} |`),
+].join('\n');
 process.stdout.write(`\n${md}\n\nend ${machine()}\n`);
