@@ -64,6 +64,11 @@ export async function generate(db: Db, o: GenerateOptions): Promise<number> {
     select ${users} + g, md5('login' || g)::uuid, 1, null, ${admin}, 'Login user ' || g, 'login-' || g || '@bench.test',
       '${hash}', ${now}, ${now}
     from generate_series(1, ${o.loginAccounts}) g`);
+  // A SysOps account (sysops@bench.test) who sees every job: the growth scenario over all of them.
+  const sysops = roles.get('sysops');
+  if (!sysops) throw new Error('built-in role sysops missing: migrate and sync first');
+  await run(db, `insert into users (id, uuid, agency_id, branch_id, role_id, name, email, password_hash, created_at, updated_at)
+    values (${users + o.loginAccounts + 1}, md5('sysops')::uuid, null, null, ${sysops}, 'Bench SysOps', 'sysops@bench.test', '${hash}', ${now}, ${now})`);
 
   // Jobs: agency (g % 10) + 1, one of its five branches, spread over the year before "now".
   await run(db, `insert into jobs (id, uuid, agency_id, branch_id, reference, title, description, priority, status_id,

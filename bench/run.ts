@@ -208,6 +208,10 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     // Growth: one connection, so the figure is the latency of one request, not queueing.
     const growth = Math.max(3, DURATION / 2);
     await add('growth: GET jobs list, 1 connection', 1, { url: `${real}${jobs}`, headers: auth, duration: growth }, undefined, 1, '/jobs?limit=50');
+    // Every job visible (SysOps): 10,000 in the small set, 100,000 in the large one.
+    const sysops = await post(`${real}/api/auth/login`, { email: 'sysops@bench.test', password: PASSWORD });
+    if (typeof sysops.token !== 'string') throw new Error(`bench SysOps login failed: ${JSON.stringify(sysops)}`);
+    await add('growth: GET jobs list, SysOps (every job visible), 1 connection', 1, { url: `${real}${jobs}`, headers: { authorization: `Bearer ${sysops.token}` }, duration: growth });
     await add('growth: GET activity log, 1 connection', 1, { url: `${real}${activity}`, headers: auth, duration: growth }, undefined, 1, `/activity?${activityQuery}`);
     await add('GET jobs list (limit=50)', 50, { url: `${real}${jobs}`, headers: auth }, withCeiling ? { url: `${top}/jobs?limit=50`, headers: auth } : undefined, 1, '/jobs?limit=50', true);
     await add(

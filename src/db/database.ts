@@ -23,9 +23,11 @@ export interface DatabaseHandle {
   pool?: pg.Pool;
   /**
    * PostgreSQL only: a second pool whose sessions keep the written join order and generic plans
-   * (`join_collapse_limit=1`, `plan_cache_mode=force_generic_plan`), for hot reads of the ten-table
-   * job join run as named prepared statements (the jobs list; bench/README.md): one round trip, no
-   * transaction, planned once per connection. Read-only use.
+   * (`join_collapse_limit=1`, `plan_cache_mode=force_generic_plan`) and start no parallel workers
+   * (`max_parallel_workers_per_gather=0`: a generic plan cannot see the page size, planned for
+   * thousands of rows, and launching workers cost 40 ms of a 3 ms page for SysOps at 100,000 jobs),
+   * for hot reads of the ten-table job join run as named prepared statements (the jobs list;
+   * bench/README.md): one round trip, no transaction, planned once per connection. Read-only use.
    */
   plannedPool?: pg.Pool;
   /** The PGlite instance (embedded only), for the queue's adapter (src/events/queue.ts). */
@@ -82,7 +84,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       max: plannedPoolMax(options.poolMax ?? 10),
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
-      options: '-c join_collapse_limit=1 -c plan_cache_mode=force_generic_plan',
+      options: '-c join_collapse_limit=1 -c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0',
     });
     plannedPool.on('error', () => {});
     plannedPool.on('connect', (client) => {
