@@ -6,6 +6,7 @@
 import closeWithGrace from 'close-with-grace';
 import type { Logger } from 'pino';
 import { buildApp, REDACT } from './app.ts';
+import { warmDocs } from './http/openapi.ts';
 import { displayValue } from './config-catalogue.ts';
 import type { Config } from './config.ts';
 import type { Lifecycle } from './http/pipeline.ts';
@@ -97,6 +98,9 @@ export async function startServer(
     { address, engine: runtime.deps.engine, node: process.version, redis: Boolean(runtime.deps.redis), worker: options.background !== false },
     'Caretaker is serving',
   );
+  // The OpenAPI documents are built and compressed now, off the start-up path, so the first
+  // visitor of /docs does not wait for them (src/http/openapi.ts).
+  setImmediate(() => warmDocs(app));
   // After listen, and without holding up start-up or shutdown: the API answers while the worker
   // installs or checks the queue schema; a worker that cannot start (database briefly gone) is
   // logged and tried again, and never takes the API down with it (docs/events.md).
