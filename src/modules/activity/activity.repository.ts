@@ -71,50 +71,13 @@ export interface ActivityFilter {
  */
 export const COUNT_CAP = 10_000;
 
-/**
- * One page of entries, newest first, and the number of entries matching the filters (cursors
- * aside), exact up to COUNT_CAP.
- * @returns rows, total (<= COUNT_CAP) and capped (true when more entries match)
- */
-export async function listActivity(db: DbOrTrx, f: ActivityFilter) {
-  let q = db.selectFrom('activity_log');
-  if (f.agencyId !== undefined) q = q.where('agency_id', '=', f.agencyId);
-  if (f.userId !== undefined) q = q.where('user_id', '=', f.userId);
-  if (f.action !== undefined) q = q.where('action', '=', f.action);
-  if (f.from !== undefined) q = q.where('created_at', '>=', f.from);
-  if (f.to !== undefined) q = q.where('created_at', '<', f.to);
-  let page = q;
-  // Row-value comparison on (created_at, id), the list order: matches the (…, created_at desc,
-  // id desc) indexes, so a deep page costs what the first one does.
-  const cursor = (id: number) => sql`(select c.created_at, c.id from activity_log c where c.id = ${id})`;
-  if (f.before !== undefined) page = page.where(sql<boolean>`(created_at, id) < ${cursor(f.before)}`);
-  if (f.after !== undefined) page = page.where(sql<boolean>`(created_at, id) > ${cursor(f.after)}`);
-  // With only `after`, take the entries just above the cursor (ascending), then restore the order.
-  const ascending = f.after !== undefined && f.before === undefined;
-  const direction = ascending ? 'asc' : 'desc';
-  const [rows, total] = await Promise.all([
-    page
-      .select(['id', 'user_id', 'user_name', 'action', 'resource_type', 'resource_id', 'ip_address', 'created_at'])
-      .orderBy('created_at', direction)
-      .orderBy('id', direction)
-      .limit(f.limit)
-      .offset(f.offset)
-      .execute(),
-    db
-      .selectFrom(q.select(sql`1`.as('one')).limit(COUNT_CAP + 1).as('m'))
-      .select(sql<number>`count(*)::int`.as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  if (ascending) rows.reverse();
-  return { rows, total: Math.min(total.n, COUNT_CAP), capped: total.n > COUNT_CAP };
-}
-
 const listTemplates = new QueryTemplates();
 
 /**
- * The page of listActivity and its capped count in one statement, the page written as JSON by
- * the database (src/db/json-sql.ts): `json` is the entries' objects joined by commas, newest first
- * ('' for none). Compiled once per set of filters; with `pool` (PostgreSQL, outside a transaction)
+ * One page of entries, newest first, and the number of entries matching the filters (cursors
+ * aside, exact up to COUNT_CAP) in one statement, the page written as JSON by the database
+ * (src/db/json-sql.ts): `json` is the entries' objects joined by commas ('' for none). The cursors
+ * compare (created_at, id), the list order, so a deep page costs what the first one does. Compiled once per set of filters; with `pool` (PostgreSQL, outside a transaction)
  * it runs as a named prepared statement.
  * @param objectSql the SQL writing one row of the subquery `p` (activity_log's columns) as its wire object
  * @returns json, total (<= COUNT_CAP) and capped (true when more entries match)
