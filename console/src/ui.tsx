@@ -42,6 +42,19 @@ export function Field(props: {
   );
 }
 
+/** The <option>s of a select, one per entry of `labels` (value: label), in the object's order. */
+export function Options({ labels }: { labels: Record<string | number, string> }) {
+  return (
+    <>
+      {Object.entries(labels).map(([value, label]) => (
+        <option key={value} value={value}>
+          {label}
+        </option>
+      ))}
+    </>
+  );
+}
+
 /** A button; `variant` picks the look (primary, secondary, danger). */
 export function Button({ variant = 'primary', className, ...rest }: ButtonProps & { variant?: 'primary' | 'secondary' | 'danger' }) {
   return <AriaButton {...rest} className={`btn btn-${variant}${className ? ` ${className}` : ''}`} />;

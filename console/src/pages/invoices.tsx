@@ -7,7 +7,7 @@ import { type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
-import { Button, formatDate, formatPence, Pager, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
+import { Button, formatDate, formatPence, Options, Pager, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
 
 /** Invoice statuses (docs/money.md) and their labels. */
 export const INVOICE_STATUSES: Record<string, string> = {
@@ -81,11 +81,7 @@ export function InvoicesPage() {
           Status
           <select name="status" defaultValue={status}>
             <option value="">Any status</option>
-            {Object.entries(INVOICE_STATUSES).map(([k, label]) => (
-              <option key={k} value={k}>
-                {label}
-              </option>
-            ))}
+            <Options labels={INVOICE_STATUSES} />
           </select>
         </label>
         <Button type="submit" variant="secondary">

@@ -10,7 +10,7 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
 import { moneyActions, poundsToPence } from '../logic/money.ts';
 import { useSession } from '../session.tsx';
-import { Button, formatPence, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { Button, formatPence, Options, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 import { INVOICE_STATUSES } from './invoices.tsx';
 
 const VAT_RATES: Record<string, string> = { standard: 'Standard (20 %)', reduced: 'Reduced (5 %)', zero: 'Zero', exempt: 'Exempt' };
@@ -106,11 +106,7 @@ function MoneyForm({ kind, jobUuid, onDone }: { kind: 'quote' | 'invoice'; jobUu
       <div className="field">
         <label htmlFor="money-vat">VAT rate</label>
         <select id="money-vat" name="vat_rate" defaultValue="standard">
-          {Object.entries(VAT_RATES).map(([k, label]) => (
-            <option key={k} value={k}>
-              {label}
-            </option>
-          ))}
+          <Options labels={VAT_RATES} />
         </select>
       </div>
       {field !== 'price' ? <ProblemMessage problem={action.problem} /> : null}

@@ -12,7 +12,7 @@ import { api } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
 import { canAssign, canDecline, legalMoves, moveLabel, type JobStatus } from '../logic/transitions.ts';
 import { useSession } from '../session.tsx';
-import { Button, formatDate, formatDateTime, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { Button, formatDate, formatDateTime, Options, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 import { Documents } from './job-files.tsx';
 import { JobMoney } from './job-money.tsx';
 import { SlaBadge, StatusBadge, type JobRow } from './jobs.tsx';
@@ -376,15 +376,11 @@ function Notes({ uuid }: { uuid: string }) {
           <div className="field">
             <label htmlFor="note-visibility">Who sees it</label>
             <select id="note-visibility" name="visibility" defaultValue="internal">
-              {Object.entries(VISIBILITY).map(([v, label]) => (
-                <option key={v} value={v}>
-                  {label}
-                </option>
-              ))}
+              <Options labels={VISIBILITY} />
             </select>
           </div>
         ) : (
-          <p className="hint">{session.party === 'tenant' ? 'Your notes are seen by the agency.' : 'Your notes are seen by the agency.'}</p>
+          <p className="hint">Your notes are seen by the agency.</p>
         )}
         {action.problem?.field !== 'body' ? <ProblemMessage problem={action.problem} /> : null}
         <Button type="submit" variant="secondary" isDisabled={action.busy}>

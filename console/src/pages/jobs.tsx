@@ -9,7 +9,7 @@ import { api } from '../api.ts';
 import { filtersToQuery, filtersToSearch, pageCount, parseFilters, PRIORITIES, SLA_STATES, SORTS, type JobFilters, type SlaState } from '../logic/job-filters.ts';
 import { useSession } from '../session.tsx';
 import type { Job } from '../types.ts';
-import { Button, formatDate, formatDateTime, Pager, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
+import { Button, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
 
 /** A job as the list and the detail return it. */
 export type JobRow = Job;
@@ -87,11 +87,7 @@ export function Jobs() {
           Priority
           <select name="priority" defaultValue={filters.priority ?? ''}>
             <option value="">Any priority</option>
-            {Object.entries(PRIORITIES).map(([n, label]) => (
-              <option key={n} value={n}>
-                {label}
-              </option>
-            ))}
+            <Options labels={PRIORITIES} />
           </select>
         </label>
         {session.party === 'staff' ? (
@@ -99,11 +95,7 @@ export function Jobs() {
             SLA
             <select name="sla" defaultValue={filters.sla_state ?? ''}>
               <option value="">Any SLA state</option>
-              {Object.entries(SLA_STATES).map(([v, label]) => (
-                <option key={v} value={v}>
-                  {label}
-                </option>
-              ))}
+              <Options labels={SLA_STATES} />
             </select>
           </label>
         ) : null}

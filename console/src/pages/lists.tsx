@@ -10,7 +10,7 @@ import { useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import type { ActivityEntry, Address, Branch, Certificate, Contractor, Tenant, User } from '../types.ts';
-import { Button, Field, formatDate, formatDateTime, Pager, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { Button, Field, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 
 interface Column<T> {
   header: string;
@@ -252,11 +252,7 @@ export function UsersPage() {
         <div className="field">
           <label htmlFor="invite-role">Role</label>
           <select id="invite-role" name="role" defaultValue="agent">
-            {Object.entries(INVITE_ROLES).map(([v, l]) => (
-              <option key={v} value={v}>
-                {l}
-              </option>
-            ))}
+            <Options labels={INVITE_ROLES} />
           </select>
         </div>
         <div className="field">
