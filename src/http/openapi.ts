@@ -8,7 +8,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { toOpenApi30 } from './openapi-ui.ts';
+import { docsPageHtml, docsPageOutline, docsPageScript } from './docs-page.ts';
+import { docsPageDocument } from './openapi-ui.ts';
 import { operationIdFor } from './operation-ids.ts';
 
 /** Tags of the document, in the order the docs page shows them. */
@@ -198,34 +199,44 @@ export async function registerDocsRoutes(app: FastifyInstance): Promise<void> {
   // Built and compressed on first use, or ahead of it by warmDocs (which `serve` calls right after
   // listening, so the first visitor does not wait): not in onReady, which every test app passes
   // through (about half a second of CPU each for the two documents).
+  let html: string | undefined;
+  const pageHtml = () => docsPageHtml('/docs', 'Caretaker API reference', docsPageOutline(app.swagger() as never));
   docWarmers.set(app, () => {
     api ??= serveDocument(app.swagger());
-    page ??= serveDocument(toOpenApi30(app.swagger()));
+    page ??= serveDocument(docsPageDocument(app.swagger()));
+    html ??= pageHtml();
   });
   await app.register(async (docs) => {
     docs.addHook('onRoute', (route) => {
       route.config = { ...(route.config as object), permission: 'public' };
     });
     docs.get('/api/openapi.json', { schema: { hide: true } }, async (request, reply) => send((api ??= serveDocument(app.swagger())), request, reply));
+    const uiConfig = {
+      // Tags start collapsed: drawing all 200 operations at once took most of the page's first
+      // second(s); a tag opens on click, and a deep link (#/tag/operationId) opens its operation.
+      docExpansion: 'none',
+      // No "Schemas" section: each operation shows its own.
+      defaultModelsExpandDepth: -1,
+      filter: true,
+      deepLinking: true,
+      persistAuthorization: true,
+      requestInterceptor,
+    };
+    const script = docsPageScript('/docs', uiConfig);
     await docs.register(swaggerUi, {
       routePrefix: '/docs',
-      // Swagger UI always loads its document from /docs/json (the plugin overrides uiConfig.url).
-      // That route answers with the OpenAPI 3.0 equivalent of /api/openapi.json (src/http/openapi-ui.ts:
-      // Swagger UI draws it about three times faster than 3.1), compressed and ETag-cached likewise.
+      // The plugin serves Swagger UI's files; the page, its start-up script and the document are
+      // ours (src/http/docs-page.ts). /docs/json answers with the OpenAPI 3.0 equivalent of
+      // /api/openapi.json, repeated schemas shared (src/http/openapi-ui.ts: Swagger UI draws it
+      // several times faster than the 3.1 document), compressed and ETag-cached likewise.
       uiHooks: {
         onRequest: (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-          if (request.routeOptions.url === '/docs/json') void send((page ??= serveDocument(toOpenApi30(app.swagger()))), request, reply);
+          const url = request.routeOptions.url;
+          if (url === '/docs/json') void send((page ??= serveDocument(docsPageDocument(app.swagger()))), request, reply);
+          else if (url === '/docs' || url === '/docs/') void reply.type('text/html; charset=utf-8').send((html ??= pageHtml()));
+          else if (url === '/docs/static/swagger-initializer.js') void reply.type('application/javascript; charset=utf-8').send(script);
           else done();
         },
-      },
-      uiConfig: {
-        // Tags start collapsed: drawing all 200 operations at once took most of the page's first
-        // second(s); a tag opens on click, and a deep link (#/tag/operationId) opens its operation.
-        docExpansion: 'none',
-        filter: true,
-        deepLinking: true,
-        persistAuthorization: true,
-        requestInterceptor: requestInterceptor as never,
       },
     });
   });

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, standardWorld, type TestApp } from '../helpers/app.ts';
 import { brotliDecompressSync } from 'node:zlib';
-import { toOpenApi30 } from '../../src/http/openapi-ui.ts';
+import { docsPageDocument } from '../../src/http/openapi-ui.ts';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof standardWorld>>;
@@ -71,7 +71,7 @@ describe('API document', () => {
     expect(page.headers['content-encoding']).toBe('br');
     const served = JSON.parse(brotliDecompressSync(page.rawPayload).toString('utf8')) as Record<string, unknown>;
     expect(served.openapi).toBe('3.0.3');
-    expect(served).toEqual(toOpenApi30(api.json()));
+    expect(served).toEqual(docsPageDocument(api.json()));
     expect(JSON.stringify(served)).not.toContain('"type":"null"');
     const again = await t.app.inject({ method: 'GET', url: '/docs/json', headers: { ...headers, 'if-none-match': String(page.headers.etag) } });
     expect(again.statusCode).toBe(304);
