@@ -6,7 +6,9 @@
  *
  * Environment: BENCH_DURATION_S (default 10), BENCH_ENGINES (default "pglite,postgres"; postgres
  * needs DATABASE_URL, a server the bench may create databases on), REDIS_URL (used with
- * PostgreSQL), BENCH_SIZES (default "small,large"). Only 127.0.0.1.
+ * PostgreSQL), BENCH_SIZES (default "small,large"), BENCH_SCENARIOS (parts of scenario names to
+ * run, comma-separated; default all), BENCH_CPU_PROF (a folder for the server's CPU profile). Only
+ * 127.0.0.1.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -21,6 +23,8 @@ import { hashPassword } from '../src/lib/passwords.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
+/** BENCH_SCENARIOS: comma-separated parts of scenario names to run (e.g. "POST job"); unset: all. */
+const ONLY = process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
 const PASSWORD = 'bench password 2026';
 const LOGIN_ACCOUNTS = 20;
 const SIZES = { small: { jobs: 10_000, activity: 10_000 }, large: { jobs: 100_000, activity: 1_000_000 } } as const;
@@ -85,7 +89,9 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   const port = await freePort();
   const ceilingPort = await freePort();
   const limitPort = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench/server.ts')], {
+  // BENCH_CPU_PROF=dir: the server writes a V8 CPU profile there when it exits (for the profile tables in bench/README.md).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, path.join(ROOT, 'bench/server.ts')], {
     cwd: ROOT,
     // `env` is the whole environment (the caller removed DATABASE_URL / REDIS_URL where unwanted).
     env: { ...env, PORT: String(port), CEILING_PORT: String(ceilingPort), LIMIT_PORT: String(limitPort) },
@@ -171,6 +177,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
      * @param samplePeak sample the server's RSS every 100 ms while Caretaker is under load (mem.peak)
      */
     const add = async (scenario: string, connections: number, realOpts: Options, ceilingOpts?: Options, perOp = 1, limitPath?: string, samplePeak = false) => {
+      if (ONLY && !ONLY.some((part) => scenario.includes(part))) return;
       const row: Row = { engine, size, scenario, connections, rps: 0, p50: 0, p99: 0, errors: 0 };
       if (limitPath) {
         const headers = (realOpts.headers ?? {}) as Record<string, string>;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanSlaClocks, slaScanTask } from '../../src/modules/sla/index.ts';
+import { recomputeJobSla, scanSlaClocks, slaScanTask } from '../../src/modules/sla/index.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { clocksOf, createJob, createRule, eventCount, move, RULES, slaWorld } from './sla-world.ts';
 
@@ -147,5 +147,30 @@ describe('SLA clocks follow every job change and the periodic scan', () => {
     await move(agent, uuid, 10);
     expect((await clocksOf(agent, uuid))[0]).toMatchObject({ state: 'not_applicable', time_left_seconds: null });
     expect((await agent.get(`/api/jobs/${uuid}`)).json().data.sla_state).toBeNull();
+  });
+
+  it('a new job starts with the clocks a full recompute would write, a zero-day rule breached at once with its event', async () => {
+    const agent = w.agentA1.client;
+    t.clock.set(new Date('2026-12-04T16:00:00Z'));
+    // Job type 4 is used by no other test here: these rules apply to this job only.
+    await createRule(agent, {
+      branch_uuid: w.a1.uuid, job_type_id: 4, job_status_from_id: 1, job_status_to_id: 3,
+      date_field_to_compare: 'created_at', date_field_to_track: 'approved_at', minimum_response_days: 0, description: 'Approved the same instant',
+    });
+    await createRule(agent, {
+      branch_uuid: w.a1.uuid, job_type_id: 4, job_status_from_id: 1, job_status_to_id: 6, calendar: 'working_days',
+      date_field_to_compare: 'created_at', date_field_to_track: 'attended_at', minimum_response_days: 2, description: 'Attended within 2 working days',
+    });
+    const breachedBefore = await eventCount(t, 'sla.breached');
+    const uuid = await createJob(agent, { priority: 2, job_type_id: 4, branch_uuid: w.a1.uuid });
+    const job = await t.db.selectFrom('jobs').select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow();
+    const clocks = () => t.db.selectFrom('sla_clocks').selectAll().where('job_id', '=', job.id).orderBy('rule_id').execute();
+    const started = await clocks();
+    expect(started.map((c) => c.state)).toEqual(['breached', 'running']);
+    expect(await eventCount(t, 'sla.breached')).toBe(breachedBefore + 1);
+    // Recomputing from what is stored (the job row, its history, the clocks) changes nothing.
+    await t.db.transaction().execute((trx) => recomputeJobSla(trx, job.id, t.clock.now()));
+    expect(await clocks()).toEqual(started);
+    expect(await eventCount(t, 'sla.breached')).toBe(breachedBefore + 1);
   });
 });

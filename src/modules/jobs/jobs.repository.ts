@@ -216,6 +216,35 @@ export async function assignReference(trx: DbOrTrx, jobId: number, agencyId: num
   return row.reference;
 }
 
+/**
+ * Inserts a new job and its first status-history row (from nothing to the job's status, at its
+ * creation time) in one statement.
+ * @param job the row (status_id and created_at are the history row's status and time)
+ * @param byUserId the reporting user, or null
+ * @returns the new job's id
+ */
+export async function insertJobWithHistory(db: DbOrTrx, job: NewJob & { status_id: number; created_at: Date }, byUserId: number | null): Promise<number> {
+  const row = await db
+    .with('j', (q) => q.insertInto('jobs').values(job).returning('id'))
+    .insertInto('job_status_history')
+    .columns(['job_id', 'from_status_id', 'to_status_id', 'by_user_id', 'note', 'created_at'])
+    .expression((eb) =>
+      eb
+        .selectFrom('j')
+        .select([
+          'j.id',
+          sql<null>`null::integer`.as('from_status_id'),
+          sql<number>`${job.status_id}::integer`.as('to_status_id'),
+          sql<number | null>`${byUserId}::integer`.as('by_user_id'),
+          sql<null>`null::text`.as('note'),
+          sql<Date>`${job.created_at}::timestamptz`.as('created_at'),
+        ]),
+    )
+    .returning('job_id')
+    .executeTakeFirstOrThrow();
+  return row.job_id;
+}
+
 /** Inserts a job; returns its id. */
 export async function insertJob(db: DbOrTrx, job: NewJob): Promise<number> {
   const row = await db.insertInto('jobs').values(job).returning('id').executeTakeFirstOrThrow();

@@ -21,7 +21,7 @@ import type { JobFilter } from './jobs.repository.ts';
 import { listJobs, listJobsJson } from './jobs-list.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
-import { recomputeJobSla } from '../sla/index.ts';
+import { newJobDates, recomputeJobSla, startJobSla } from '../sla/index.ts';
 
 export { toJobDto } from './job-rules.ts';
 
@@ -119,7 +119,7 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
   // The reference comes last (assignReference): the agency's counter row stays locked until
   // commit, so taking it last lets creates in one agency overlap for all the statements before.
   // Until then the row carries a placeholder no other transaction can see.
-  const jobId = await repo.insertJob(trx, {
+  const row = {
     uuid: jobUuid,
     agency_id: place.agencyId,
     branch_id: place.branchId,
@@ -138,10 +138,12 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
     agreed_cost_pence: input.agreed_cost_pence ?? null,
     created_at: now,
     updated_at: now,
-  });
-  await repo.insertHistory(trx, { jobId, from: null, to: STATUS_REPORTED, byUserId: auth.userId, note: null, at: now });
+  };
+  // The job and its first history row in one statement; the SLA clocks from what was just written
+  // (the same clocks recomputeJobSla would write, without reading the job back).
+  const jobId = await repo.insertJobWithHistory(trx, row, auth.userId);
   await recordActivity(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: jobId, agencyId: place.agencyId });
-  await recomputeJobSla(trx, jobId, now);
+  await startJobSla(trx, { id: jobId, agency_id: row.agency_id, branch_id: row.branch_id, job_type_id: row.job_type_id, priority: row.priority, status_id: row.status_id, dates: newJobDates(now) }, now);
   const dto = await jobDtoById(trx, auth, jobId);
   const reference = await repo.assignReference(trx, jobId, place.agencyId);
   await emitEvent(trx, now, {

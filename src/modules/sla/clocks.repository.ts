@@ -5,13 +5,21 @@
  */
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
-import type { ClockPlan, ExistingClock, HistoryInput, JobInput, RuleInput } from './clock-engine.ts';
+import type { AgencySettings, ClockPlan, ExistingClock, HistoryInput, JobInput, RuleInput } from './clock-engine.ts';
 import type { UkRegion } from './working-time.ts';
 
 const DATE_FIELDS = [
   'created_at', 'approved_at', 'assigned_at', 'scheduled_for', 'attended_at',
   'completed_at', 'invoiced_at', 'closed_at', 'cancelled_at', 'updated_at',
 ] as const;
+
+/**
+ * The engine's date fields of a job created at `now`: created_at and updated_at set, every other
+ * one null (as loadJobs would read the new row).
+ */
+export function newJobDates(now: Date): Record<string, Date | null> {
+  return Object.fromEntries(DATE_FIELDS.map((f) => [f, f === 'created_at' || f === 'updated_at' ? now : null]));
+}
 
 /** Jobs by id (not deleted), locked for the rest of the transaction, as the engine reads them. */
 export async function loadJobs(trx: DbOrTrx, ids: readonly number[]): Promise<JobInput[]> {
@@ -84,6 +92,36 @@ export async function loadAgencySettings(trx: DbOrTrx, agencyIds: readonly numbe
     ? await trx.selectFrom('agencies').select(['id', 'uk_region', 'sla_at_risk_percent']).where('id', 'in', agencyIds).execute()
     : [];
   return new Map(rows.map((r) => [r.id, { region: r.uk_region as UkRegion, atRiskPercent: r.sla_at_risk_percent }]));
+}
+
+/**
+ * What starting a new job's clocks needs, in one statement: the live rules of its branch (by id)
+ * and its agency's settings (undefined when the agency row is missing).
+ */
+export async function loadStartInputs(trx: DbOrTrx, branchId: number, agencyId: number): Promise<{ rules: RuleInput[]; settings: AgencySettings | undefined }> {
+  const row = await trx
+    .selectFrom('agencies as a')
+    .select((eb) => [
+      'a.uk_region',
+      'a.sla_at_risk_percent',
+      eb
+        .selectFrom('branch_sla_rules as r')
+        .select(
+          sql<RuleInput[]>`coalesce(json_agg(json_build_object(
+            'id', r.id, 'job_status_from_id', r.job_status_from_id, 'job_status_to_id', r.job_status_to_id,
+            'job_type_id', r.job_type_id, 'job_priority', r.job_priority, 'date_field_to_compare', r.date_field_to_compare,
+            'date_field_to_track', r.date_field_to_track, 'minimum_response_days', r.minimum_response_days, 'calendar', r.calendar
+          ) order by r.id), '[]'::json)`.as('rules'),
+        )
+        .where('r.branch_id', '=', branchId)
+        .where('r.deleted_at', 'is', null)
+        .as('rules'),
+    ])
+    .where('a.id', '=', agencyId)
+    .executeTakeFirst();
+  if (!row) return { rules: (await loadRules(trx, [branchId])).get(branchId) ?? [], settings: undefined };
+  const rules = typeof row.rules === 'string' ? (JSON.parse(row.rules) as RuleInput[]) : (row.rules ?? []);
+  return { rules, settings: { region: row.uk_region as UkRegion, atRiskPercent: row.sla_at_risk_percent } };
 }
 
 /** Stored clocks of the jobs, grouped by job id. */

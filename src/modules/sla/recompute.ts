@@ -9,11 +9,14 @@ import type { DbOrTrx } from '../../db/types.ts';
 import { emitEvent } from '../../events/index.ts';
 import type { Actor } from '../../http/auth-context.ts';
 import { recordActivity } from '../activity/index.ts';
-import { planClocks, type ClockPlan } from './clock-engine.ts';
+import { planClocks, type AgencySettings, type ClockPlan, type JobInput } from './clock-engine.ts';
 import * as clocks from './clocks.repository.ts';
 
 /** The actor of entries written by the service itself (scan, recompute). */
 export const SYSTEM_ACTOR: Actor = { auth: null, ip: '127.0.0.1' };
+
+/** An agency's settings when its row is missing (never, in practice). */
+const DEFAULT_SETTINGS: AgencySettings = { region: 'england-and-wales', atRiskPercent: 75 };
 
 /** Jobs recomputed per transaction by recomputeOpenJobs. */
 export const RECOMPUTE_BATCH = 500;
@@ -71,7 +74,7 @@ export async function recomputeJobs(trx: DbOrTrx, jobIds: readonly number[], now
   const upserts: Array<ClockPlan & { job_id: number; agency_id: number; branch_id: number }> = [];
   const deletes: number[] = [];
   for (const job of jobs) {
-    const agency = settings.get(job.agency_id) ?? { region: 'england-and-wales' as const, atRiskPercent: 75 };
+    const agency = settings.get(job.agency_id) ?? DEFAULT_SETTINGS;
     const plan = planClocks(job, history.get(job.id) ?? [], rules.get(job.branch_id) ?? [], existing.get(job.id) ?? [], agency, now);
     for (const u of plan.upserts) upserts.push({ ...u, job_id: job.id, agency_id: job.agency_id, branch_id: job.branch_id });
     deletes.push(...plan.deleteIds);
@@ -94,6 +97,29 @@ export async function recomputeJobs(trx: DbOrTrx, jobIds: readonly number[], now
  */
 export function recomputeJobSla(trx: DbOrTrx, jobId: number, now: Date): Promise<void> {
   return recomputeJobs(trx, [jobId], now);
+}
+
+/**
+ * Starts the SLA clocks of a job created in the caller's transaction: what recomputeJobSla would
+ * write, without reading back what the caller has just written (the job's row, its one history
+ * row at creation, no clocks yet); flags and announces a clock already at risk or breached (a rule
+ * of zero days), as recomputeJobSla does.
+ * @param job the new job as the engine reads it (every date but created_at null)
+ * @param now the creation instant (UTC), also the first history row's time
+ */
+export async function startJobSla(trx: DbOrTrx, job: JobInput, now: Date): Promise<void> {
+  const { rules, settings } = await clocks.loadStartInputs(trx, job.branch_id, job.agency_id);
+  if (rules.length === 0) return;
+  const plan = planClocks(job, [{ to_status_id: job.status_id, created_at: now }], rules, [], settings ?? DEFAULT_SETTINGS, now);
+  await clocks.upsertClocks(trx, plan.upserts.map((u) => ({ ...u, job_id: job.id, agency_id: job.agency_id, branch_id: job.branch_id })), now);
+  // The flags' own conditions (clocks.flagBreached, clocks.flagAtRisk), checked on the plan first.
+  const t = now.getTime();
+  if (plan.upserts.some((u) => (u.state === 'running' || u.state === 'at_risk') && u.due_at.getTime() <= t)) {
+    await announceFlagged(trx, now, 'breached', await clocks.flagBreached(trx, now, 100_000, [job.id]));
+  }
+  if (plan.upserts.some((u) => u.state === 'running' && u.at_risk_at.getTime() <= t && u.due_at.getTime() > t)) {
+    await announceFlagged(trx, now, 'at_risk', await clocks.flagAtRisk(trx, now, 100_000, [job.id]));
+  }
 }
 
 /**
