@@ -10,6 +10,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { prepareMarkedQueries } from './prepared.ts';
 import type { Database } from './schema.ts';
 import { watchIdentityWrites, type IdentityWrites } from './identity-writes.ts';
 
@@ -77,6 +78,8 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     pool.on('error', () => {});
     pool.on('connect', (client) => {
       client.on('error', () => {});
+      // Texts marked by asPrepared run as named prepared statements (src/db/prepared.ts).
+      prepareMarkedQueries(client);
     });
     const plannedPool = new pg.Pool({
       connectionString: options.databaseUrl,

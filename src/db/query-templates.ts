@@ -3,12 +3,14 @@
  * request (building and compiling the jobs list's ten-table query with Kysely took about 1 ms a
  * request; bench/README.md). A query is built once per shape with `Slot` placeholders where the
  * request's values go; each request puts its values in the placeholders' parameter positions.
- * On PostgreSQL, outside a transaction, the text runs as a named prepared statement, so the
- * server parses it once per connection and may keep a generic plan.
+ * On PostgreSQL the text runs as a named prepared statement (outside a transaction on the pool
+ * given, inside one on its connection: src/db/prepared.ts), so the server parses it once per
+ * connection and may keep a generic plan.
  */
 import { createHash } from 'node:crypto';
 import { CompiledQuery, type Compilable } from 'kysely';
 import type pg from 'pg';
+import { asPrepared } from './prepared.ts';
 import type { DbOrTrx } from './types.ts';
 
 /** A placeholder for the request value named `name` (pass it where the value would go, cast to its type). */
@@ -65,7 +67,9 @@ export class QueryTemplates {
       const result = await pool.query({ name: template.name, text: template.sql, values: parameters });
       return result.rows as R[];
     }
-    const result = await db.executeQuery<R>(CompiledQuery.raw(template.sql, parameters));
+    // In a transaction (or without the pool): on the transaction's own connection, still as the
+    // named prepared statement on PostgreSQL (src/db/prepared.ts).
+    const result = await db.executeQuery<R>(CompiledQuery.raw(asPrepared(template.name, template.sql), parameters));
     return [...result.rows];
   }
 }

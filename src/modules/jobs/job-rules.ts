@@ -91,10 +91,15 @@ export async function visibleJob(db: DbOrTrx, auth: AuthContext, uuid: string): 
   return row;
 }
 
-/** The job as the caller sees it, as JobDto (after a write). */
-export async function jobDtoById(db: DbOrTrx, auth: AuthContext, id: number): Promise<JobDto> {
+/**
+ * The job as the caller sees it, as JobDto (after a write).
+ * @param postgres true on PostgreSQL (`deps.pool` set): the read runs as a prepared statement
+ *   (repo.findAnyJobById)
+ * @throws 404 'Job not found' when missing or deleted
+ */
+export async function jobDtoById(db: DbOrTrx, auth: AuthContext, id: number, postgres = false): Promise<JobDto> {
   const scope = jobScope(auth);
-  const row = await repo.findJobById(db, { kind: 'all' }, id);
+  const row = await repo.findAnyJobById(db, id, postgres);
   if (!row) throw notFound('Job');
   return toJobDto(row, scope);
 }

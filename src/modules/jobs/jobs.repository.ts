@@ -2,6 +2,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Updateable } from 'kysely';
 import type { Database, JobTable, NewJob } from '../../db/schema.ts';
 import type { DbOrTrx } from '../../db/types.ts';
+import { QueryTemplates, slot } from '../../db/query-templates.ts';
 import { visibleTo, type JobScope } from './job-visibility.ts';
 import { jobSlaColumns, jobSlaState } from '../sla/index.ts';
 
@@ -127,6 +128,21 @@ export function matchesFilter(eb: ExpressionBuilder<Database & { j: Database['jo
 /** One visible job by id, or undefined. */
 export function findJobById(db: DbOrTrx, scope: JobScope, id: number) {
   return inWrittenJoinOrder(db, (q) => jobDetailQuery(q, scope).select(JOB_DETAIL_COLUMNS).where('j.id', '=', id).executeTakeFirst());
+}
+
+const byIdTemplates = new QueryTemplates(1);
+
+/**
+ * Any job by id (not deleted), whatever the scope, or undefined: findJobById for the `all` scope.
+ * On PostgreSQL (`postgres` true) it runs as one named prepared statement, compiled once per
+ * process and planned once per connection, so it needs no SET LOCAL around it (the ten-table join
+ * costs about 11 ms to plan from scratch); in a write's transaction that saves two round trips.
+ * On PGlite it is findJobById.
+ */
+export async function findAnyJobById(db: DbOrTrx, id: number, postgres: boolean): Promise<JobRow | undefined> {
+  if (!postgres) return findJobById(db, { kind: 'all' }, id);
+  const [row] = await byIdTemplates.rows(db, undefined, 'job_by_id', () => jobDetailQuery(db, { kind: 'all' }).select(JOB_DETAIL_COLUMNS).where('j.id', '=', slot<number>('id')), { id });
+  return row;
 }
 
 /** One visible job by uuid, or undefined. */

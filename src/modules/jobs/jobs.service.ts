@@ -144,7 +144,7 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
   const jobId = await repo.insertJobWithHistory(trx, row, auth.userId);
   await recordActivity(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: jobId, agencyId: place.agencyId });
   await startJobSla(trx, { id: jobId, agency_id: row.agency_id, branch_id: row.branch_id, job_type_id: row.job_type_id, priority: row.priority, status_id: row.status_id, dates: newJobDates(now) }, now);
-  const dto = await jobDtoById(trx, auth, jobId);
+  const dto = await jobDtoById(trx, auth, jobId, deps.pool !== undefined);
   const reference = await repo.assignReference(trx, jobId, place.agencyId);
   await emitEvent(trx, now, {
     name: 'job.created',
