@@ -9,14 +9,18 @@
  * - GET /jobs?limit=N: the body of `GET /api/jobs/manage?limit=N` (newest first, exact count);
  * - GET /activity?user_id=U&from_date=D&to_date=D&limit=N, or ?limit=N&offset=M: the body of
  *   `GET /api/admin/activity-log` with those parameters (count capped at 10,000);
- * - GET /status: the body of the public `GET /api/system/status` (one `select 1` and a Redis PING).
+ * - GET /status: the body of the public `GET /api/system/status` (one `select 1` and a Redis PING);
+ * - GET /csrf-token and POST /jobs: `GET /api/security/csrf-token` and `POST /api/jobs/manage`
+ *   (title, priority, branch_uuid; X-CSRF-Token), each one statement: the same writes, a response
+ *   of the same shape (the runner compares keys and types; new ids and times differ).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { AppDeps } from '../src/app-deps.ts';
 import { jsonValueSql, type JsonKind } from '../src/db/json-sql.ts';
+import { CSRF_TTL_S } from '../src/http/csrf.ts';
 
 /** A JSON fragment for a column: `"name":<value>` built in SQL (the same value writer as the jobs list). */
 type Kind = JsonKind;
@@ -102,6 +106,55 @@ select exists (select 1 from me) as ok,
 export const ACTIVITY_USER_RANGE_SQL = activitySql('a.user_id = $4 and a.created_at >= $5 and a.created_at < $6');
 export const ACTIVITY_ALL_SQL = activitySql('');
 
+/**
+ * GET /csrf-token: the caller's spent and expired CSRF tokens deleted and a new one stored, as
+ * `issueCsrfToken` does; $1 bearer token hash, $2 the new token's hash. Body built in JS (the token
+ * is made there).
+ */
+export const CSRF_SQL = `with ${ME.replace('select u.agency_id', 'select t.id as token_id, u.agency_id')},
+spent as (delete from csrf_tokens where auth_token_id = (select token_id from me) and (expires_at <= now() or used_at is not null) returning id),
+ins as (insert into csrf_tokens (auth_token_id, token_hash, created_at, expires_at)
+  select token_id, $2, now(), now() + interval '${CSRF_TTL_S} seconds' from me returning expires_at)
+select exists (select 1 from me) as ok, (select to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from ins) as expires_at`;
+
+/**
+ * POST /jobs: what `POST /api/jobs/manage` writes for an agency admin, in one statement: the CSRF
+ * token consumed (single use), the branch resolved in the caller's agency (open), the reference
+ * taken, the job, its first history row, its activity entry and its `job.created` outbox row
+ * inserted, the branch's SLA rules read (the bench's branches have none, as Caretaker finds), and
+ * the created job's JSON as the response body. $1 token hash, $2 CSRF token hash, $3 branch uuid,
+ * $4 title, $5 priority. No CSRF token: not ok (403).
+ */
+export const CREATE_JOB_SQL = `with ${ME.replace('select u.agency_id', 'select t.id as token_id, u.id as user_id, u.name as user_name, u.agency_id')},
+csrf as (update csrf_tokens set used_at = now() where token_hash = $2 and auth_token_id = (select token_id from me)
+  and used_at is null and expires_at > now() returning id),
+br as (select b.id, b.agency_id from branches b, me where exists (select 1 from csrf) and b.uuid = $3::uuid and b.agency_id = me.agency_id and b.closed_at is null),
+rules as (select count(*) as n from branch_sla_rules r, br where r.branch_id = br.id and r.deleted_at is null),
+ctr as (insert into agency_counters (agency_id, name, value) select agency_id, 'job_reference', 1 from br
+  on conflict (agency_id, name) do update set value = agency_counters.value + 1 returning value),
+j as (insert into jobs (uuid, agency_id, branch_id, reference, title, description, priority, status_id, job_type_id, reported_by_user_id, created_at, updated_at)
+  select gen_random_uuid(), br.agency_id, br.id, 'JOB-' || case when length(ctr.value::text) >= 6 then ctr.value::text else lpad(ctr.value::text, 6, '0') end,
+    $4, '', $5::int, 1, 1, me.user_id, now(), now() from br, ctr, me returning *),
+h as (insert into job_status_history (job_id, from_status_id, to_status_id, by_user_id, note, created_at) select id, null, 1, reported_by_user_id, null, created_at from j),
+a as (insert into activity_log (agency_id, user_id, user_name, action, resource_type, resource_id, ip_address, details, created_at)
+  select j.agency_id, me.user_id, me.user_name, 'job.create', 'job', j.id, '127.0.0.1', null, j.created_at from j, me),
+o as (insert into outbox (event_id, name, version, agency_id, payload, occurred_at)
+  select gen_random_uuid(), 'job.created', 1, agency_id, jsonb_build_object('job_id', id, 'job_uuid', uuid, 'reference', reference, 'branch_id', branch_id,
+    'status_id', status_id, 'priority', priority, 'tenant_id', tenant_id), created_at from j)
+select exists (select 1 from me) as ok, exists (select 1 from csrf) as csrf, (select n from rules) as rules,
+  (select '{"success":true,"data":' || ${jsonObject(JOB_FIELDS)} || ',"message":"Job created"}'
+   from j
+   join job_statuses s on s.id = j.status_id
+   join job_types jt on jt.id = j.job_type_id
+   join branches b on b.id = j.branch_id
+   left join addresses ad on ad.id = j.address_id
+   left join tenants te on te.id = j.tenant_id
+   left join contractors c on c.id = j.contractor_id
+   left join trades tr on tr.id = j.trade_id
+   left join job_time_ranges tmr on tmr.id = j.time_range_id
+   left join users ag on ag.id = j.agent_user_id
+   left join lateral (select null::text as state, null::timestamptz as due_at) sla on true) as body`;
+
 interface Runner {
   (name: string, text: string, values: unknown[]): Promise<Array<Record<string, unknown>>>;
 }
@@ -134,6 +187,15 @@ const dayStart = (d: string | null) => (d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? `${
 const dayEnd = (d: string | null) => (d && /^\d{4}-\d{2}-\d{2}$/.test(d) ? new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString() : null);
 const int = (v: string | null, fallback: number) => (v && /^\d+$/.test(v) ? Number(v) : fallback);
 
+/** The request body as text. */
+const readBody = (req: http.IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+
 /** Starts the limit server on 127.0.0.1:port; resolves to its close function. */
 export async function startLimit(deps: AppDeps, port: number): Promise<() => Promise<void>> {
   const run = runner(deps);
@@ -151,6 +213,20 @@ export async function startLimit(deps: AppDeps, port: number): Promise<() => Pro
       }
       const hash = tokenHash(req.headers.authorization);
       if (!hash) return [401, '{"success":false,"error":"Invalid bearer token"}'];
+      if (url.pathname === '/csrf-token' && req.method === 'GET') {
+        const token = randomBytes(32).toString('hex');
+        const [csrf] = await run('limit_csrf', CSRF_SQL, [hash, createHash('sha256').update(token, 'utf8').digest('hex')]);
+        if (!csrf?.ok) return [401, '{"success":false,"error":"Invalid bearer token"}'];
+        return [200, `{"success":true,"data":{"token":"${token}","expires_at":"${String(csrf.expires_at)}"},"message":"CSRF token issued"}`];
+      }
+      if (url.pathname === '/jobs' && req.method === 'POST') {
+        const body = JSON.parse(await readBody(req)) as { title?: string; priority?: number; branch_uuid?: string };
+        const csrfToken = String(req.headers['x-csrf-token'] ?? '');
+        const [created] = await run('limit_create_job', CREATE_JOB_SQL, [hash, createHash('sha256').update(csrfToken, 'utf8').digest('hex'), body.branch_uuid, body.title, body.priority]);
+        if (!created?.ok) return [401, '{"success":false,"error":"Invalid bearer token"}'];
+        if (!created.csrf) return [403, '{"success":false,"error":"Invalid or missing CSRF token"}'];
+        return created.body ? [201, created.body as string] : [404, '{"success":false,"error":"Branch not found"}'];
+      }
       let row: Record<string, unknown> | undefined;
       if (url.pathname === '/jobs') [row] = await run('limit_jobs', JOBS_SQL, [hash, int(q.get('limit'), 50)]);
       else if (url.pathname === '/activity' && q.get('user_id') && q.get('from_date') && q.get('to_date'))

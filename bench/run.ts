@@ -130,6 +130,33 @@ async function sameBytes(realUrl: string, limitUrl: string, headers: Record<stri
   return ba.length;
 }
 
+/** The JSON's shape: every key path with its value's type (values themselves left out). */
+function shapeOf(value: unknown, at = ''): string[] {
+  if (Array.isArray(value)) return [`${at}:array`, ...value.flatMap((v, i) => shapeOf(v, `${at}[${i}]`))];
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => [`${at}.${k}`, ...shapeOf(v, `${at}.${k}`)]);
+  return [`${at}:${value === null ? 'null' : typeof value}`];
+}
+
+/**
+ * Creates one job through Caretaker (CSRF token, then POST /api/jobs/manage) and one through the
+ * limit (GET /csrf-token, POST /jobs), and checks that both answers have the same status, keys in
+ * the same order and value types (new ids and times differ).
+ * @returns the size of Caretaker's create response in bytes
+ * @throws Error when they differ
+ */
+async function sameCreate(real: string, lim: string, headers: Record<string, string>, body: string): Promise<number> {
+  const create = async (csrfUrl: string, postUrl: string) => {
+    const token = ((await (await fetch(csrfUrl, { headers })).json()) as { data: { token: string } }).data.token;
+    const res = await fetch(postUrl, { method: 'POST', headers: { ...headers, 'content-type': 'application/json', 'x-csrf-token': token }, body });
+    return { status: res.status, text: await res.text() };
+  };
+  const a = await create(`${real}/api/security/csrf-token`, `${real}/api/jobs/manage`);
+  const b = await create(`${lim}/csrf-token`, `${lim}/jobs`);
+  const [sa, sb] = [shapeOf(JSON.parse(a.text)).join('\n'), shapeOf(JSON.parse(b.text)).join('\n')];
+  if (a.status !== b.status || sa !== sb) throw new Error(`limit create answers ${b.status} ${b.text}; Caretaker ${a.status} ${a.text}: not the same shape`);
+  return Buffer.byteLength(a.text);
+}
+
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   return (await res.json()) as Record<string, unknown>;
@@ -173,16 +200,18 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     memory.push(mem);
     /**
      * @param perOp requests per operation on the real side (2 for CSRF fetch + POST): req/s is divided by it
-     * @param limitPath the limit's path for the same response (checked byte for byte first); runs before Caretaker
+     * @param limitPath the limit's path for the same response (checked byte for byte first), or its
+     *   own options with the check already done (job creation); runs before Caretaker
      * @param samplePeak sample the server's RSS every 100 ms while Caretaker is under load (mem.peak)
      */
-    const add = async (scenario: string, connections: number, realOpts: Options, ceilingOpts?: Options, perOp = 1, limitPath?: string, samplePeak = false) => {
+    const add = async (scenario: string, connections: number, realOpts: Options, ceilingOpts?: Options, perOp = 1, limitPath?: string | { opts: Options; bytes: number }, samplePeak = false) => {
       if (ONLY && !ONLY.some((part) => scenario.includes(part))) return;
       const row: Row = { engine, size, scenario, connections, rps: 0, p50: 0, p99: 0, errors: 0 };
       if (limitPath) {
         const headers = (realOpts.headers ?? {}) as Record<string, string>;
-        const bytes = await sameBytes(String(realOpts.url), `${lim}${limitPath}`, headers);
-        const l = await cannon({ connections, ...realOpts, url: `${lim}${limitPath}` });
+        const bytes = typeof limitPath === 'string' ? await sameBytes(String(realOpts.url), `${lim}${limitPath}`, headers) : limitPath.bytes;
+        const l = await cannon(typeof limitPath === 'string' ? { connections, ...realOpts, url: `${lim}${limitPath}` } : { connections, ...limitPath.opts });
+        if (typeof limitPath !== 'string') l.rps = Math.round(l.rps / perOp);
         row.limit = { rps: l.rps, p50: l.p50, p99: l.p99 };
         if (l.errors > 0) process.stdout.write(`  (limit of ${scenario}: ${l.errors} errors)\n`);
         process.stdout.write(`  ${engine}/${size} ${scenario}: limit (same ${bytes} bytes) ${l.rps} req/s p50 ${l.p50} p99 ${l.p99}\n`);
@@ -243,33 +272,37 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
       const md5 = createHash('md5').update('branch1').digest('hex');
       const branchUuid = `${md5.slice(0, 8)}-${md5.slice(8, 12)}-${md5.slice(12, 16)}-${md5.slice(16, 20)}-${md5.slice(20)}`;
       const body = JSON.stringify({ title: 'Bench write', priority: 3, branch_uuid: branchUuid });
+      // Each job: a fresh CSRF token, then the POST with it (autocannon request chaining).
+      const createFlow = (url: string, csrfPath: string, postPath: string): Options => ({
+        url,
+        requests: [
+          {
+            method: 'GET',
+            path: csrfPath,
+            headers: auth,
+            onResponse: (_status, resBody, context) => {
+              (context as { csrf?: string }).csrf = (JSON.parse(resBody) as { data: { token: string } }).data.token;
+            },
+          },
+          {
+            method: 'POST',
+            path: postPath,
+            body,
+            setupRequest: (req, context) => ({
+              ...req,
+              headers: { ...auth, 'content-type': 'application/json', 'x-csrf-token': String((context as { csrf?: string }).csrf) },
+            }),
+          },
+        ],
+      });
+      const createBytes = ONLY && !ONLY.some((part) => 'POST job (+ CSRF fetch), jobs/s'.includes(part)) ? 0 : await sameCreate(real, lim, auth, body);
       await add(
         'POST job (+ CSRF fetch), jobs/s',
         20,
-        {
-          url: real,
-          requests: [
-            {
-              method: 'GET',
-              path: '/api/security/csrf-token',
-              headers: auth,
-              onResponse: (_status, resBody, context) => {
-                (context as { csrf?: string }).csrf = (JSON.parse(resBody) as { data: { token: string } }).data.token;
-              },
-            },
-            {
-              method: 'POST',
-              path: '/api/jobs/manage',
-              body,
-              setupRequest: (req, context) => ({
-                ...req,
-                headers: { ...auth, 'content-type': 'application/json', 'x-csrf-token': String((context as { csrf?: string }).csrf) },
-              }),
-            },
-          ],
-        },
+        createFlow(real, '/api/security/csrf-token', '/api/jobs/manage'),
         { url: `${top}/jobs`, method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body },
         2,
+        { opts: createFlow(lim, '/csrf-token', '/jobs'), bytes: createBytes },
       );
       let n = 0;
       const loginBody = () => JSON.stringify({ email: `login-${(n++ % LOGIN_ACCOUNTS) + 1}@bench.test`, password: PASSWORD });
