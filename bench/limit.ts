@@ -12,7 +12,8 @@
  * - GET /status: the body of the public `GET /api/system/status` (one `select 1` and a Redis PING);
  * - GET /csrf-token and POST /jobs: `GET /api/security/csrf-token` and `POST /api/jobs/manage`
  *   (title, priority, branch_uuid; X-CSRF-Token), each one statement: the same writes, a response
- *   of the same shape (the runner compares keys and types; new ids and times differ).
+ *   of the same shape (the runner compares keys and types; new ids and times differ);
+ * - POST /login: `POST /api/auth/login` (argon2id check, then one statement for its writes).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -21,6 +22,11 @@ import pg from 'pg';
 import type { AppDeps } from '../src/app-deps.ts';
 import { jsonValueSql, type JsonKind } from '../src/db/json-sql.ts';
 import { CSRF_TTL_S } from '../src/http/csrf.ts';
+import { verifyPassword } from '../src/lib/passwords.ts';
+
+/** Lifetimes of the login token and the session (the auth module's LIFETIMES.login and .session). */
+const LOGIN_LIFETIME_S = 90 * 86_400;
+const SESSION_LIFETIME_S = 2 * 3_600;
 
 /** A JSON fragment for a column: `"name":<value>` built in SQL (the same value writer as the jobs list). */
 type Kind = JsonKind;
@@ -155,6 +161,27 @@ select exists (select 1 from me) as ok, exists (select 1 from csrf) as csrf, (se
    left join users ag on ag.id = j.agent_user_id
    left join lateral (select null::text as state, null::timestamptz as due_at) sla on true) as body`;
 
+/** POST /login, first statement: the active account by e-mail ($1, lower case) with its password hash. */
+export const LOGIN_FIND_SQL = `select u.id, u.password_hash, u.agency_id, u.name, u.email, r.name as role_name
+  from users u join roles r on r.id = u.role_id where u.email = $1 and u.status = 'active'`;
+
+/**
+ * POST /login, second statement (after the password matched): what `login` writes, in one
+ * statement: the account's earlier tokens revoked, the 90-day bearer token and the 2-hour session
+ * stored, the login time stamped and the `auth.login` activity entry written. $1 user id,
+ * $2 token hash, $3 session hash, $4 agency id, $5 user name; returns the token's expiry.
+ */
+export const LOGIN_WRITE_SQL = `with revoked as (update auth_tokens set revoked_at = now(), revoked_reason = 'superseded by a new login'
+    where user_id = $1 and revoked_at is null returning id),
+  tokens as (insert into auth_tokens (user_id, token_hash, kind, remember_me, created_at, expires_at, last_used_at, ip_address, user_agent)
+    values ($1, $2, 'login', false, now(), now() + interval '${LOGIN_LIFETIME_S} seconds', now(), '127.0.0.1', null),
+           ($1, $3, 'session', false, now(), now() + interval '${SESSION_LIFETIME_S} seconds', now(), '127.0.0.1', null)
+    returning kind, expires_at),
+  stamp as (update users set last_login_at = now() where id = $1),
+  entry as (insert into activity_log (agency_id, user_id, user_name, action, resource_type, resource_id, ip_address, details, created_at)
+    select $4, $1, $5, 'auth.login', 'user', $1, '127.0.0.1', json_build_object('revoked_tokens', (select count(*) from revoked), 'remember_me', false)::jsonb, now())
+select to_char((select expires_at from tokens where kind = 'login') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as expires_at`;
+
 interface Runner {
   (name: string, text: string, values: unknown[]): Promise<Array<Record<string, unknown>>>;
 }
@@ -203,6 +230,23 @@ export async function startLimit(deps: AppDeps, port: number): Promise<() => Pro
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   };
+  const login = async (text: string, res: http.ServerResponse): Promise<[number, string]> => {
+    const body = JSON.parse(text) as { email?: string; password?: string };
+    const [account] = await run('limit_login_find', LOGIN_FIND_SQL, [String(body.email ?? '').toLowerCase()]);
+    if (!account || !(await verifyPassword(String(account.password_hash), String(body.password ?? '')))) {
+      return [401, '{"success":false,"error":"Invalid e-mail or password"}'];
+    }
+    const [token, session] = [randomBytes(32).toString('hex'), randomBytes(32).toString('hex')];
+    const sha = (t: string) => createHash('sha256').update(t, 'utf8').digest('hex');
+    const [written] = await run('limit_login_write', LOGIN_WRITE_SQL, [account.id, sha(token), sha(session), account.agency_id, account.name]);
+    res.setHeader('set-cookie', `caretaker_session=${session}; Max-Age=${SESSION_LIFETIME_S}; Path=/; HttpOnly; SameSite=Lax`);
+    const user = JSON.stringify({ name: account.name, email: account.email, account_type: account.role_name });
+    return [
+      200,
+      `{"success":true,"token":"${token}","token_type":"Bearer","expires_at":"${String(written?.expires_at)}","user":${user},` +
+        `"usage":${JSON.stringify('Send the token on every request as the header "Authorization: Bearer <token>". Fetch a CSRF token from GET /api/security/csrf-token before each POST, PUT or DELETE.')}}`,
+    ];
+  };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://limit');
     const q = url.searchParams;
@@ -211,6 +255,7 @@ export async function startLimit(deps: AppDeps, port: number): Promise<() => Pro
         const [rows] = await Promise.all([run('limit_status', 'select 1 as one', []), deps.redis?.ping()]);
         return [200, `{"success":true,"data":{"status":"${rows.length ? 'ok' : 'down'}","version":${JSON.stringify(deps.config.version)}},"message":"Platform status: ok"}`];
       }
+      if (url.pathname === '/login' && req.method === 'POST') return login(await readBody(req), res);
       const hash = tokenHash(req.headers.authorization);
       if (!hash) return [401, '{"success":false,"error":"Invalid bearer token"}'];
       if (url.pathname === '/csrf-token' && req.method === 'GET') {

@@ -157,6 +157,24 @@ async function sameCreate(real: string, lim: string, headers: Record<string, str
   return Buffer.byteLength(a.text);
 }
 
+/**
+ * Logs one account in through Caretaker and another through the limit, and checks that both
+ * answers have the same status, keys in the same order and value types.
+ * @returns the size of Caretaker's response in bytes
+ * @throws Error when they differ
+ */
+async function sameLogin(real: string, lim: string, bodies: [string, string]): Promise<number> {
+  const send = async (url: string, body: string) => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    return { status: res.status, text: await res.text() };
+  };
+  const [a, b] = [await send(`${real}/api/auth/login`, bodies[0]), await send(`${lim}/login`, bodies[1])];
+  if (a.status !== b.status || shapeOf(JSON.parse(a.text)).join('\n') !== shapeOf(JSON.parse(b.text)).join('\n')) {
+    throw new Error(`limit login answers ${b.status} ${b.text}; Caretaker ${a.status} ${a.text}: not the same shape`);
+  }
+  return Buffer.byteLength(a.text);
+}
+
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   return (await res.json()) as Record<string, unknown>;
@@ -306,12 +324,12 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
       );
       let n = 0;
       const loginBody = () => JSON.stringify({ email: `login-${(n++ % LOGIN_ACCOUNTS) + 1}@bench.test`, password: PASSWORD });
-      await add(
-        'POST login (argon2id)',
-        20,
-        { url: real, requests: [{ method: 'POST', path: '/api/auth/login', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: loginBody() }) }] },
-        { url: top, requests: [{ method: 'POST', path: '/login', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: loginBody() }) }] },
-      );
+      const loginFlow = (url: string, path: string): Options => ({
+        url,
+        requests: [{ method: 'POST', path, headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: loginBody() }) }],
+      });
+      const loginBytes = ONLY && !ONLY.some((part) => 'POST login (argon2id)'.includes(part)) ? 0 : await sameLogin(real, lim, [loginBody(), loginBody()]);
+      await add('POST login (argon2id)', 20, loginFlow(real, '/api/auth/login'), loginFlow(top, '/login'), 1, { opts: loginFlow(lim, '/login'), bytes: loginBytes });
     }
   } finally {
     server.child.kill('SIGTERM');
