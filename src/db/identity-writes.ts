@@ -16,8 +16,21 @@ const WRITE = /\b(insert\s+into|update|delete\s+from)\s+"?(auth_tokens|users|rol
 const SET_LIST = /^\s*update\s+"?\w+"?\s+set\s+([\s\S]*?)\s+where\s/i;
 const UNTRACKED_COLUMNS = new Set(['last_used_at', 'last_login_at']);
 
+/** Answers by SQL text: a process runs the same few hundred texts again and again. */
+const known = new Map<string, boolean>();
+
 /** True when the SQL text writes identity data (see the file comment). */
 export function writesIdentity(sqlText: string): boolean {
+  let answer = known.get(sqlText);
+  if (answer === undefined) {
+    answer = scan(sqlText);
+    if (known.size >= 2_000) known.clear();
+    known.set(sqlText, answer);
+  }
+  return answer;
+}
+
+function scan(sqlText: string): boolean {
   for (const m of sqlText.matchAll(WRITE)) {
     const verb = m[1]!.toLowerCase();
     const table = m[2]!.toLowerCase();
