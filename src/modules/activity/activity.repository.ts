@@ -3,7 +3,7 @@
  * authorisation calls `recordActivity`; a write passes its own transaction so the entry commits
  * or rolls back with it (ARCHITECTURE.md data rules).
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type pg from 'pg';
 import { QueryTemplates, slot } from '../../db/query-templates.ts';
 import type { DbOrTrx } from '../../db/types.ts';
@@ -32,20 +32,28 @@ export interface ActivityInput {
  * @param at UTC time of the event
  */
 export async function recordActivity(db: DbOrTrx, actor: Actor, at: Date, input: ActivityInput): Promise<void> {
-  await db
-    .insertInto('activity_log')
-    .values({
-      agency_id: input.agencyId !== undefined ? input.agencyId : (actor.auth?.agencyId ?? null),
-      user_id: input.userId !== undefined ? input.userId : (actor.auth?.userId ?? null),
-      user_name: input.userName ?? actor.auth?.name ?? 'anonymous',
-      action: input.action,
-      resource_type: input.resourceType,
-      resource_id: input.resourceId ?? null,
-      ip_address: actor.ip,
-      details: input.details ? JSON.stringify(input.details) : null,
-      created_at: at,
-    })
-    .execute();
+  await activityInsert(db, actor, at, input).execute();
+}
+
+/**
+ * The insert of one entry, not yet run, for a write that records its entry in the same statement
+ * as the record itself (a CTE of the record's insert: `resourceId` may then be an SQL expression
+ * such as `(select id from j)`). recordActivity runs it on its own.
+ * @param db the write's transaction
+ * @returns the insert query builder
+ */
+export function activityInsert(db: DbOrTrx, actor: Actor, at: Date, input: Omit<ActivityInput, 'resourceId'> & { resourceId?: number | null | RawBuilder<number> }) {
+  return db.insertInto('activity_log').values({
+    agency_id: input.agencyId !== undefined ? input.agencyId : (actor.auth?.agencyId ?? null),
+    user_id: input.userId !== undefined ? input.userId : (actor.auth?.userId ?? null),
+    user_name: input.userName ?? actor.auth?.name ?? 'anonymous',
+    action: input.action,
+    resource_type: input.resourceType,
+    resource_id: input.resourceId ?? null,
+    ip_address: actor.ip,
+    details: input.details ? JSON.stringify(input.details) : null,
+    created_at: at,
+  });
 }
 
 export interface ActivityFilter {

@@ -1,5 +1,5 @@
 /** SQL for jobs (spec 4.16; docs/jobs.md). Scope rules come from job-visibility.ts; no other rules here. */
-import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Updateable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type InsertQueryBuilder, type InsertResult, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
 import type { Database, JobTable, NewJob } from '../../db/schema.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { QueryTemplates, slot } from '../../db/query-templates.ts';
@@ -233,15 +233,23 @@ export async function assignReference(trx: DbOrTrx, jobId: number, agencyId: num
 }
 
 /**
- * Inserts a new job and its first status-history row (from nothing to the job's status, at its
- * creation time) in one statement.
+ * Inserts a new job, its first status-history row (from nothing to the job's status, at its
+ * creation time) and its activity entry in one statement.
  * @param job the row (status_id and created_at are the history row's status and time)
  * @param byUserId the reporting user, or null
+ * @param entry the activity entry's insert (the activity module's activityInsert) given the new
+ *   job's id as an SQL expression
  * @returns the new job's id
  */
-export async function insertJobWithHistory(db: DbOrTrx, job: NewJob & { status_id: number; created_at: Date }, byUserId: number | null): Promise<number> {
+export async function insertJobWithHistory(
+  db: DbOrTrx,
+  job: NewJob & { status_id: number; created_at: Date },
+  byUserId: number | null,
+  entry: (jobId: RawBuilder<number>) => InsertQueryBuilder<Database, 'activity_log', InsertResult>,
+): Promise<number> {
   const row = await db
     .with('j', (q) => q.insertInto('jobs').values(job).returning('id'))
+    .with('a', () => entry(sql<number>`(select id from j)`))
     .insertInto('job_status_history')
     .columns(['job_id', 'from_status_id', 'to_status_id', 'by_user_id', 'note', 'created_at'])
     .expression((eb) =>

@@ -10,7 +10,7 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import type { DbOrTrx, Trx } from '../../db/types.ts';
-import { recordActivity } from '../activity/index.ts';
+import { activityInsert, recordActivity } from '../activity/index.ts';
 import { emitEvent } from '../../events/index.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
 import { jobScope, seesInternalFields } from './job-visibility.ts';
@@ -139,10 +139,11 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
     created_at: now,
     updated_at: now,
   };
-  // The job and its first history row in one statement; the SLA clocks from what was just written
+  // The job, its first history row and its activity entry in one statement; the SLA clocks from what was just written
   // (the same clocks recomputeJobSla would write, without reading the job back).
-  const jobId = await repo.insertJobWithHistory(trx, row, auth.userId);
-  await recordActivity(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: jobId, agencyId: place.agencyId });
+  const jobId = await repo.insertJobWithHistory(trx, row, auth.userId, (id) =>
+    activityInsert(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: id, agencyId: place.agencyId }),
+  );
   await startJobSla(trx, { id: jobId, agency_id: row.agency_id, branch_id: row.branch_id, job_type_id: row.job_type_id, priority: row.priority, status_id: row.status_id, dates: newJobDates(now) }, now);
   const dto = await jobDtoById(trx, auth, jobId, deps.pool !== undefined);
   const reference = await repo.assignReference(trx, jobId, place.agencyId);
