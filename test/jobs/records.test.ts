@@ -35,6 +35,20 @@ describe('jobs records: create, read, edit, cancel, delete, idempotency', () => 
     const read = await w.adminA.client.get(`/api/jobs/${job.uuid}`);
     expect(read.statusCode).toBe(200);
     expect(read.json()).toEqual({ success: true, data: job, message: 'Job retrieved' });
+    // Its history, activity entry and job.created event are written with it (the event by the
+    // statement that takes the reference: the reference in the payload is the job's).
+    const row = await t.db.selectFrom('jobs').select(['id', 'branch_id', 'tenant_id', 'agency_id']).where('uuid', '=', job.uuid).executeTakeFirstOrThrow();
+    const history = await t.db.selectFrom('job_status_history').select(['from_status_id', 'to_status_id', 'by_user_id', 'created_at']).where('job_id', '=', row.id).execute();
+    expect(history).toEqual([{ from_status_id: null, to_status_id: 1, by_user_id: w.agentA1.user.id, created_at: expect.anything() }]);
+    expect(new Date(history[0]!.created_at).toISOString()).toBe(job.created_at);
+    const entry = await t.db.selectFrom('activity_log').select(['user_id', 'agency_id']).where('action', '=', 'job.create').where('resource_id', '=', row.id).execute();
+    expect(entry).toEqual([{ user_id: w.agentA1.user.id, agency_id: row.agency_id }]);
+    const events = await t.db.selectFrom('outbox').select(['payload', 'agency_id']).where('name', '=', 'job.created').execute();
+    const event = events.map((e) => ({ ...e, payload: (typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload) as Record<string, unknown> })).find((e) => e.payload.job_uuid === job.uuid);
+    expect(event).toEqual({
+      agency_id: row.agency_id,
+      payload: { job_id: row.id, job_uuid: job.uuid, reference: job.reference, branch_id: row.branch_id, status_id: 1, priority: 2, tenant_id: row.tenant_id },
+    });
   });
 
   it('POST: bad fields are 400/404 and write nothing; contractors 403; no CSRF 403', async () => {

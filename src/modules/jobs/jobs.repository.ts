@@ -210,11 +210,19 @@ export async function listHistory(db: DbOrTrx, jobId: number, page: { limit: num
 /**
  * Gives a job its reference from the agency's `job_reference` counter in one statement (the
  * counter row's upsert and the job's update), as `formatReference` writes it: JOB- and the number
- * padded to six digits. The counter row stays locked until the caller's transaction ends, so
- * callers take it last (docs/jobs.md: references have no gaps).
+ * padded to six digits, and writes the job's creation event (given the reference as an SQL
+ * expression) in the same statement. The counter row stays locked until the caller's transaction
+ * ends, so callers take it last, and then wait on each other for the commit only (docs/jobs.md:
+ * references have no gaps).
+ * @param event the outbox insert (the events module's outboxInsert) given the reference
  * @returns the reference
  */
-export async function assignReference(trx: DbOrTrx, jobId: number, agencyId: number): Promise<string> {
+export async function assignReference(
+  trx: DbOrTrx,
+  jobId: number,
+  agencyId: number,
+  event: (reference: RawBuilder<string>) => InsertQueryBuilder<Database, 'outbox', InsertResult>,
+): Promise<string> {
   const row = await trx
     .with('c', (db) =>
       db
@@ -223,11 +231,17 @@ export async function assignReference(trx: DbOrTrx, jobId: number, agencyId: num
         .onConflict((oc) => oc.columns(['agency_id', 'name']).doUpdateSet({ value: sql`agency_counters.value + 1` }))
         .returning('value'),
     )
-    .updateTable('jobs')
-    .from('c')
-    .set({ reference: sql<string>`'JOB-' || case when length(c.value::text) >= 6 then c.value::text else lpad(c.value::text, 6, '0') end` })
-    .where('jobs.id', '=', jobId)
-    .returning('jobs.reference')
+    .with('u', (db) =>
+      db
+        .updateTable('jobs')
+        .from('c')
+        .set({ reference: sql<string>`'JOB-' || case when length(c.value::text) >= 6 then c.value::text else lpad(c.value::text, 6, '0') end` })
+        .where('jobs.id', '=', jobId)
+        .returning('jobs.reference'),
+    )
+    .with('o', () => event(sql<string>`(select reference from u)`))
+    .selectFrom('u')
+    .select('u.reference')
     .executeTakeFirstOrThrow();
   return row.reference;
 }

@@ -11,7 +11,7 @@ import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.t
 import { newUuid } from '../../lib/crypto.ts';
 import type { DbOrTrx, Trx } from '../../db/types.ts';
 import { activityInsert, recordActivity } from '../activity/index.ts';
-import { emitEvent } from '../../events/index.ts';
+import { emitEvent, outboxInsert } from '../../events/index.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
 import { jobScope, seesInternalFields } from './job-visibility.ts';
 import { placeJob } from './job-placement.ts';
@@ -146,12 +146,19 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
   );
   await startJobSla(trx, { id: jobId, agency_id: row.agency_id, branch_id: row.branch_id, job_type_id: row.job_type_id, priority: row.priority, status_id: row.status_id, dates: newJobDates(now) }, now);
   const dto = await jobDtoById(trx, auth, jobId, deps.pool !== undefined);
-  const reference = await repo.assignReference(trx, jobId, place.agencyId);
-  await emitEvent(trx, now, {
-    name: 'job.created',
-    agencyId: place.agencyId,
-    payload: { job_id: jobId, job_uuid: jobUuid, reference, branch_id: place.branchId, status_id: STATUS_REPORTED, priority: input.priority, tenant_id: place.tenantId },
-  });
+  // The job.created event is written by the reference's statement, with the reference it takes.
+  const reference = await repo.assignReference(trx, jobId, place.agencyId, (ref) =>
+    outboxInsert(
+      trx,
+      now,
+      {
+        name: 'job.created',
+        agencyId: place.agencyId,
+        payload: { job_id: jobId, job_uuid: jobUuid, reference: row.reference, branch_id: place.branchId, status_id: STATUS_REPORTED, priority: input.priority, tenant_id: place.tenantId },
+      },
+      { reference: ref },
+    ).insert,
+  );
   return { ...dto, reference };
 }
 
