@@ -253,14 +253,17 @@ export async function assignReference(
  * @param byUserId the reporting user, or null
  * @param entry the activity entry's insert (the activity module's activityInsert) given the new
  *   job's id as an SQL expression
- * @returns the new job's id
+ * @param alsoRead an SQL value read by the same statement (what starting the job's SLA clocks
+ *   needs: the SLA module's startInputsSql), so that it costs no statement of its own
+ * @returns the new job's id and that value
  */
 export async function insertJobWithHistory(
   db: DbOrTrx,
   job: NewJob & { status_id: number; created_at: Date },
   byUserId: number | null,
   entry: (jobId: RawBuilder<number>) => InsertQueryBuilder<Database, 'activity_log', InsertResult>,
-): Promise<number> {
+  alsoRead: RawBuilder<unknown>,
+): Promise<{ id: number; read: unknown }> {
   const row = await db
     .with('j', (q) => q.insertInto('jobs').values(job).returning('id'))
     .with('a', () => entry(sql<number>`(select id from j)`))
@@ -278,9 +281,9 @@ export async function insertJobWithHistory(
           sql<Date>`${job.created_at}::timestamptz`.as('created_at'),
         ]),
     )
-    .returning('job_id')
+    .returning(['job_id', alsoRead.as('also_read')])
     .executeTakeFirstOrThrow();
-  return row.job_id;
+  return { id: row.job_id, read: row.also_read };
 }
 
 /** Inserts a job; returns its id. */

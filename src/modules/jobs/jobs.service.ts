@@ -21,7 +21,7 @@ import type { JobFilter } from './jobs.repository.ts';
 import { listJobs, listJobsJson } from './jobs-list.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
-import { newJobDates, recomputeJobSla, startJobSla } from '../sla/index.ts';
+import { newJobDates, recomputeJobSla, startInputsSql, startJobSla } from '../sla/index.ts';
 
 export { toJobDto } from './job-rules.ts';
 
@@ -139,12 +139,17 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
     created_at: now,
     updated_at: now,
   };
-  // The job, its first history row and its activity entry in one statement; the SLA clocks from what was just written
+  // The job, its first history row and its activity entry in one statement, which also reads what
+  // starting the SLA clocks needs; the clocks from what was just written
   // (the same clocks recomputeJobSla would write, without reading the job back).
-  const jobId = await repo.insertJobWithHistory(trx, row, auth.userId, (id) =>
-    activityInsert(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: id, agencyId: place.agencyId }),
+  const { id: jobId, read: slaInputs } = await repo.insertJobWithHistory(
+    trx,
+    row,
+    auth.userId,
+    (id) => activityInsert(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: id, agencyId: place.agencyId }),
+    startInputsSql(place.branchId, place.agencyId),
   );
-  await startJobSla(trx, { id: jobId, agency_id: row.agency_id, branch_id: row.branch_id, job_type_id: row.job_type_id, priority: row.priority, status_id: row.status_id, dates: newJobDates(now) }, now);
+  await startJobSla(trx, { id: jobId, agency_id: row.agency_id, branch_id: row.branch_id, job_type_id: row.job_type_id, priority: row.priority, status_id: row.status_id, dates: newJobDates(now) }, now, slaInputs);
   const dto = await jobDtoById(trx, auth, jobId, deps.pool !== undefined);
   // The job.created event is written by the reference's statement, with the reference it takes.
   const reference = await repo.assignReference(trx, jobId, place.agencyId, (ref) =>

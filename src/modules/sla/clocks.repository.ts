@@ -3,7 +3,7 @@
  * writing its plan, and the conditional updates that move running clocks to at_risk and breached
  * (each clock moves once even when two instances scan at the same time).
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
 import type { AgencySettings, ClockPlan, ExistingClock, HistoryInput, JobInput, RuleInput } from './clock-engine.ts';
 import type { UkRegion } from './working-time.ts';
@@ -94,34 +94,43 @@ export async function loadAgencySettings(trx: DbOrTrx, agencyIds: readonly numbe
   return new Map(rows.map((r) => [r.id, { region: r.uk_region as UkRegion, atRiskPercent: r.sla_at_risk_percent }]));
 }
 
+/** What starting a new job's clocks needs: the live rules of its branch and its agency's settings. */
+export interface StartInputs {
+  rules: RuleInput[];
+  /** undefined when the agency row is missing */
+  settings: AgencySettings | undefined;
+}
+
 /**
- * What starting a new job's clocks needs, in one statement: the live rules of its branch (by id)
- * and its agency's settings (undefined when the agency row is missing).
+ * StartInputs as one SQL value (a JSON object, or null without the agency row), for a statement of
+ * the caller's (the job's insert carries it in its RETURNING list: no statement of its own).
+ * Read it with parseStartInputs.
  */
-export async function loadStartInputs(trx: DbOrTrx, branchId: number, agencyId: number): Promise<{ rules: RuleInput[]; settings: AgencySettings | undefined }> {
-  const row = await trx
-    .selectFrom('agencies as a')
-    .select((eb) => [
-      'a.uk_region',
-      'a.sla_at_risk_percent',
-      eb
-        .selectFrom('branch_sla_rules as r')
-        .select(
-          sql<RuleInput[]>`coalesce(json_agg(json_build_object(
-            'id', r.id, 'job_status_from_id', r.job_status_from_id, 'job_status_to_id', r.job_status_to_id,
-            'job_type_id', r.job_type_id, 'job_priority', r.job_priority, 'date_field_to_compare', r.date_field_to_compare,
-            'date_field_to_track', r.date_field_to_track, 'minimum_response_days', r.minimum_response_days, 'calendar', r.calendar
-          ) order by r.id), '[]'::json)`.as('rules'),
-        )
-        .where('r.branch_id', '=', branchId)
-        .where('r.deleted_at', 'is', null)
-        .as('rules'),
-    ])
-    .where('a.id', '=', agencyId)
-    .executeTakeFirst();
-  if (!row) return { rules: (await loadRules(trx, [branchId])).get(branchId) ?? [], settings: undefined };
-  const rules = typeof row.rules === 'string' ? (JSON.parse(row.rules) as RuleInput[]) : (row.rules ?? []);
-  return { rules, settings: { region: row.uk_region as UkRegion, atRiskPercent: row.sla_at_risk_percent } };
+export function startInputsSql(branchId: number, agencyId: number): RawBuilder<unknown> {
+  return sql`(select json_build_object('region', a.uk_region, 'at_risk_percent', a.sla_at_risk_percent, 'rules', coalesce((
+      select json_agg(json_build_object(
+        'id', r.id, 'job_status_from_id', r.job_status_from_id, 'job_status_to_id', r.job_status_to_id,
+        'job_type_id', r.job_type_id, 'job_priority', r.job_priority, 'date_field_to_compare', r.date_field_to_compare,
+        'date_field_to_track', r.date_field_to_track, 'minimum_response_days', r.minimum_response_days, 'calendar', r.calendar
+      ) order by r.id)
+      from branch_sla_rules r where r.branch_id = ${branchId} and r.deleted_at is null), '[]'::json))
+    from agencies a where a.id = ${agencyId})`;
+}
+
+/**
+ * Reads the value of startInputsSql (PostgreSQL hands JSON back parsed, PGlite as text).
+ * @returns the inputs, or undefined without the agency row (then read the rules with loadRules)
+ */
+export function parseStartInputs(value: unknown): StartInputs | undefined {
+  const v = (typeof value === 'string' ? JSON.parse(value) : value) as { region: string; at_risk_percent: number; rules: RuleInput[] } | null;
+  if (!v) return undefined;
+  return { rules: v.rules, settings: { region: v.region as UkRegion, atRiskPercent: v.at_risk_percent } };
+}
+
+/** StartInputs in one statement of its own. */
+export async function loadStartInputs(trx: DbOrTrx, branchId: number, agencyId: number): Promise<StartInputs> {
+  const row = await trx.selectNoFrom(startInputsSql(branchId, agencyId).as('inputs')).executeTakeFirstOrThrow();
+  return parseStartInputs(row.inputs) ?? { rules: (await loadRules(trx, [branchId])).get(branchId) ?? [], settings: undefined };
 }
 
 /** Stored clocks of the jobs, grouped by job id. */
