@@ -18,6 +18,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
 import type { App } from './http/route-types.ts';
+import { serializerCompiler } from './http/serialization.ts';
 import { parseFormBody, validatorCompiler } from './http/validation.ts';
 import { activityLogRoutes } from './modules/admin/index.ts';
 import { branchesRoutes } from './modules/admin/index.ts';
@@ -107,6 +108,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   // Client routes of the console (GET /jobs/<uuid>, /accept-invitation?token=...) get its app
   // shell; everything else, every /api and /docs path included, the spec's 404 envelope.

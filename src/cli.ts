@@ -10,11 +10,14 @@
 import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import type { Config } from './config.ts';
+import { ConfigError } from './config-error.ts';
 
 // Each action imports what it needs when it runs, so --help and --version answer at once
-// instead of loading the whole application first.
+// instead of loading the whole application first. That includes the configuration: config.ts
+// reads the push and webhook settings through their modules, which load TypeBox and Kysely.
 const startup = () => import('./startup.ts');
+const loadConfig = async () => (await import('./config.ts')).loadConfig();
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -32,9 +35,9 @@ const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
 /** The configuration, or exit 2 with the ConfigError's one line. */
-function config(): Readonly<Config> {
+async function config(): Promise<Readonly<Config>> {
   try {
-    return loadConfig();
+    return await loadConfig();
   } catch (e) {
     if (e instanceof ConfigError) {
       err(`caretaker: ${e.message}`);
@@ -60,7 +63,7 @@ function program(state: { code: number | undefined }): Command {
     .addOption(new Option('--workers <n>', 'run N processes sharing the port (1 to 64; above 1 needs DATABASE_URL)'))
     .option('--no-worker', 'serve HTTP only (run `caretaker worker` elsewhere)')
     .action(async (opts: { workers?: string; worker: boolean }) => {
-      const c = config();
+      const c = await config();
       const { parseWorkers, serveCluster, WORKERS_NEED_POSTGRES } = await import('./cluster.ts');
       const { preflight } = await startup();
       let workers: number;
@@ -88,7 +91,7 @@ function program(state: { code: number | undefined }): Command {
     .command('worker')
     .description('run only the background work: outbox relay, event handlers, periodic tasks (no HTTP)')
     .action(async () => {
-      const c = config();
+      const c = await config();
       await (await startup()).preflight(c, process.env, { listen: false });
       const { startWorkerProcess } = await import('./worker-process.ts');
       await startWorkerProcess(c);
@@ -98,7 +101,7 @@ function program(state: { code: number | undefined }): Command {
     .command('migrate')
     .description('apply pending database migrations and exit')
     .action(async () => {
-      const c = config();
+      const c = await config();
       await (await startup()).preflight(c, process.env, { listen: false });
       const { openRuntime } = await import('./runtime.ts');
       const runtime = await openRuntime(c, { progress: out });
@@ -111,7 +114,7 @@ function program(state: { code: number | undefined }): Command {
     .command('demo')
     .description('load the demo data set into an empty database and exit')
     .action(async () => {
-      const c = config();
+      const c = await config();
       await (await startup()).preflight(c, process.env, { listen: false });
       const { openRuntime } = await import('./runtime.ts');
       const { loadDemoIfEmpty } = await import('./seed/demo/index.ts');
@@ -144,7 +147,7 @@ function program(state: { code: number | undefined }): Command {
     .action(async (opts: { url?: string }) => {
       let c: Readonly<Config> | undefined;
       try {
-        c = loadConfig();
+        c = await loadConfig();
       } catch {
         c = undefined;
       }
@@ -172,7 +175,7 @@ function program(state: { code: number | undefined }): Command {
     .addOption(new Option('--to <backend>', 'where they go').choices(['local', 's3']).makeOptionMandatory())
     .action(async (opts: { from: string; to: string }) => {
       const { storageCommand } = await import('./modules/storage/index.ts');
-      state.code = await storageCommand(config(), ['migrate', '--from', opts.from, '--to', opts.to], out, err);
+      state.code = await storageCommand(await config(), ['migrate', '--from', opts.from, '--to', opts.to], out, err);
     });
   return cli;
 }

@@ -16,6 +16,7 @@ import { migrateToLatest } from '../../src/db/migrate.ts';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { hashPassword } from '../../src/lib/passwords.ts';
 import { syncBuiltinRoles } from '../../src/permissions/roles.ts';
+import { COMPILE_CACHE_ENV } from './child-env.ts';
 import { createTestDatabase, pgliteSnapshot } from './database.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -135,6 +136,7 @@ export class CaretakerProcess {
 
 /** Environment variables a child gets unless the test says otherwise. */
 const BASE_ENV = {
+  ...COMPILE_CACHE_ENV,
   LOG_LEVEL: 'info',
   HOST: '127.0.0.1',
   CARETAKER_COOKIE_SECURE: 'false',

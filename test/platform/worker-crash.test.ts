@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { COMPILE_CACHE_ENV, migratedDataFolder } from '../helpers/child-env.ts';
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/slow-worker.ts');
 
@@ -21,7 +22,7 @@ interface Child {
 }
 
 function startChild(env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, [FIXTURE], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [FIXTURE], { env: { ...process.env, ...COMPILE_CACHE_ENV, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: Array<Record<string, unknown>> = [];
   let text = '';
   const onData = (chunk: Buffer) => {
@@ -69,6 +70,8 @@ describe('a worker killed mid-job', () => {
   it('runs the job again after a restart and completes it', { timeout: 900_000 }, async () => {
     database = await createTestDatabase();
     dir = await mkdtemp(path.join(tmpdir(), 'caretaker-crash-'));
+    // PGlite: the folder starts migrated (the first-start test covers an empty one).
+    if (!database.databaseUrl) await migratedDataFolder(dir);
     const env = {
       CARETAKER_DATA_DIR: dir,
       ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),

@@ -12,6 +12,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { COMPILE_CACHE_ENV } from '../helpers/child-env.ts';
 import { freePort, runCaretaker, startCaretaker, stopAllProcesses } from '../helpers/process.ts';
 
 const dirs: string[] = [];
@@ -130,7 +131,7 @@ describe('first start, restart and log format', () => {
     const port = await freePort();
     const child = spawn('/usr/bin/script', ['-qec', `${process.execPath} bin/caretaker.js serve`, '/dev/null'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
-      env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', CARETAKER_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' },
+      env: { ...process.env, ...COMPILE_CACHE_ENV, DATABASE_URL: '', REDIS_URL: '', CARETAKER_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
