@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import KnownDurationsSequencer from './test/helpers/sequencer.ts';
 
 export default defineConfig({
   // Vitest starts the files that took longest last time first, from the durations it keeps in
@@ -15,5 +16,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     globalSetup: ['test/helpers/global-setup.ts'],
     reporters: ['default'],
+    // Longest files first, also on a clean clone without Vitest's history (test/helpers/sequencer.ts).
+    sequence: { sequencer: KnownDurationsSequencer },
   },
 });
