@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, standardWorld, type TestApp } from '../helpers/app.ts';
 import { brotliDecompressSync } from 'node:zlib';
-import { docsPageDocument } from '../../src/http/openapi-ui.ts';
+import { docsPageDocument, toOpenApi30 } from '../../src/http/openapi-ui.ts';
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof standardWorld>>;
@@ -72,6 +72,17 @@ describe('API document', () => {
     const served = JSON.parse(brotliDecompressSync(page.rawPayload).toString('utf8')) as Record<string, unknown>;
     expect(served.openapi).toBe('3.0.3');
     expect(served).toEqual(docsPageDocument(api.json()));
+    // Repeated schemas, parameters and responses are shared by $ref; resolving them gives back
+    // the plain 3.0 conversion of every operation.
+    const inline = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(inline);
+      if (typeof node !== 'object' || node === null) return node;
+      const ref = (node as { $ref?: string }).$ref;
+      if (ref) return inline(ref.slice(2).split('/').reduce((at: any, key) => at[key], served));
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inline(v)]));
+    };
+    expect(inline(served.paths)).toEqual(toOpenApi30(api.json()).paths);
+    expect(JSON.stringify(served).length).toBeLessThan(JSON.stringify(toOpenApi30(api.json())).length * 0.6);
     expect(JSON.stringify(served)).not.toContain('"type":"null"');
     const again = await t.app.inject({ method: 'GET', url: '/docs/json', headers: { ...headers, 'if-none-match': String(page.headers.etag) } });
     expect(again.statusCode).toBe(304);
