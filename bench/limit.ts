@@ -56,15 +56,16 @@ const SCHEMA_JOB_FIELDS: Array<[string, string, Kind]> = [
 ];
 const JOB_FIELDS = [...SCHEMA_JOB_FIELDS.filter((f) => !OPTIONAL_JOB_FIELDS.has(f[0])), ...SCHEMA_JOB_FIELDS.filter((f) => OPTIONAL_JOB_FIELDS.has(f[0]))];
 
-/** The caller's agency when the bearer token ($1, its SHA-256 hex) is live and its account active. */
-const ME = `me as (select u.agency_id from auth_tokens t join users u on u.id = t.user_id
+/**
+ * The CTE `me`: the caller (`columns` of auth_tokens t and users u) when the bearer token ($1, its
+ * SHA-256 hex) is live and its account active.
+ */
+const me = (columns = 'u.agency_id') => `me as (select ${columns} from auth_tokens t join users u on u.id = t.user_id
   where t.token_hash = $1 and t.revoked_at is null and t.kind <> 'session' and t.expires_at > now() and u.status = 'active')`;
+const ME = me();
 
-export const JOBS_SQL = `with ${ME},
-page as (select p.* from me cross join lateral (
-  select j.created_at, j.id, ${jsonObject(JOB_FIELDS)} as r
-  from jobs j
-  join job_statuses s on s.id = j.status_id
+/** What the job's wire shape reads besides the jobs row `j`: the lookups and the most urgent SLA clock. */
+const JOB_JOINS = `join job_statuses s on s.id = j.status_id
   join job_types jt on jt.id = j.job_type_id
   join branches b on b.id = j.branch_id
   left join addresses ad on ad.id = j.address_id
@@ -76,7 +77,13 @@ page as (select p.* from me cross join lateral (
   left join lateral (
     select sc.state, sc.due_at from sla_clocks sc where sc.job_id = j.id and sc.state <> 'not_applicable'
     order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'running' then 2 when 'paused' then 3 else 4 end, sc.due_at
-    limit 1) sla on true
+    limit 1) sla on true`;
+
+export const JOBS_SQL = `with ${ME},
+page as (select p.* from me cross join lateral (
+  select j.created_at, j.id, ${jsonObject(JOB_FIELDS)} as r
+  from jobs j
+  ${JOB_JOINS}
   where j.agency_id = me.agency_id and j.deleted_at is null
   order by j.created_at desc, j.id desc
   limit $2) p)
@@ -117,7 +124,7 @@ export const ACTIVITY_ALL_SQL = activitySql('');
  * `issueCsrfToken` does; $1 bearer token hash, $2 the new token's hash. Body built in JS (the token
  * is made there).
  */
-export const CSRF_SQL = `with ${ME.replace('select u.agency_id', 'select t.id as token_id, u.agency_id')},
+export const CSRF_SQL = `with ${me('t.id as token_id, u.agency_id')},
 spent as (delete from csrf_tokens where auth_token_id = (select token_id from me) and (expires_at <= now() or used_at is not null) returning id),
 ins as (insert into csrf_tokens (auth_token_id, token_hash, created_at, expires_at)
   select token_id, $2, now(), now() + interval '${CSRF_TTL_S} seconds' from me returning expires_at)
@@ -131,7 +138,7 @@ select exists (select 1 from me) as ok, (select to_char(expires_at at time zone 
  * the created job's JSON as the response body. $1 token hash, $2 CSRF token hash, $3 branch uuid,
  * $4 title, $5 priority. No CSRF token: not ok (403).
  */
-export const CREATE_JOB_SQL = `with ${ME.replace('select u.agency_id', 'select t.id as token_id, u.id as user_id, u.name as user_name, u.agency_id')},
+export const CREATE_JOB_SQL = `with ${me('t.id as token_id, u.id as user_id, u.name as user_name, u.agency_id')},
 csrf as (update csrf_tokens set used_at = now() where token_hash = $2 and auth_token_id = (select token_id from me)
   and used_at is null and expires_at > now() returning id),
 br as (select b.id, b.agency_id from branches b, me where exists (select 1 from csrf) and b.uuid = $3::uuid and b.agency_id = me.agency_id and b.closed_at is null),
@@ -150,16 +157,7 @@ o as (insert into outbox (event_id, name, version, agency_id, payload, occurred_
 select exists (select 1 from me) as ok, exists (select 1 from csrf) as csrf, (select n from rules) as rules,
   (select '{"success":true,"data":' || ${jsonObject(JOB_FIELDS)} || ',"message":"Job created"}'
    from j
-   join job_statuses s on s.id = j.status_id
-   join job_types jt on jt.id = j.job_type_id
-   join branches b on b.id = j.branch_id
-   left join addresses ad on ad.id = j.address_id
-   left join tenants te on te.id = j.tenant_id
-   left join contractors c on c.id = j.contractor_id
-   left join trades tr on tr.id = j.trade_id
-   left join job_time_ranges tmr on tmr.id = j.time_range_id
-   left join users ag on ag.id = j.agent_user_id
-   left join lateral (select null::text as state, null::timestamptz as due_at) sla on true) as body`;
+   ${JOB_JOINS}) as body`;
 
 /** POST /login, first statement: the active account by e-mail ($1, lower case) with its password hash. */
 export const LOGIN_FIND_SQL = `select u.id, u.password_hash, u.agency_id, u.name, u.email, r.name as role_name

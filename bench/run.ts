@@ -138,6 +138,18 @@ function shapeOf(value: unknown, at = ''): string[] {
 }
 
 /**
+ * Caretaker's answer `a` and the limit's `b` have the same status and JSON shape (shapeOf).
+ * @returns the size of Caretaker's answer in bytes
+ * @throws Error naming `what` when they differ
+ */
+function sameShape(what: string, a: { status: number; text: string }, b: { status: number; text: string }): number {
+  if (a.status !== b.status || shapeOf(JSON.parse(a.text)).join('\n') !== shapeOf(JSON.parse(b.text)).join('\n')) {
+    throw new Error(`limit ${what} answers ${b.status} ${b.text}; Caretaker ${a.status} ${a.text}: not the same shape`);
+  }
+  return Buffer.byteLength(a.text);
+}
+
+/**
  * Creates one job through Caretaker (CSRF token, then POST /api/jobs/manage) and one through the
  * limit (GET /csrf-token, POST /jobs), and checks that both answers have the same status, keys in
  * the same order and value types (new ids and times differ).
@@ -151,10 +163,7 @@ async function sameCreate(real: string, lim: string, headers: Record<string, str
     return { status: res.status, text: await res.text() };
   };
   const a = await create(`${real}/api/security/csrf-token`, `${real}/api/jobs/manage`);
-  const b = await create(`${lim}/csrf-token`, `${lim}/jobs`);
-  const [sa, sb] = [shapeOf(JSON.parse(a.text)).join('\n'), shapeOf(JSON.parse(b.text)).join('\n')];
-  if (a.status !== b.status || sa !== sb) throw new Error(`limit create answers ${b.status} ${b.text}; Caretaker ${a.status} ${a.text}: not the same shape`);
-  return Buffer.byteLength(a.text);
+  return sameShape('create', a, await create(`${lim}/csrf-token`, `${lim}/jobs`));
 }
 
 /**
@@ -168,11 +177,7 @@ async function sameLogin(real: string, lim: string, bodies: [string, string]): P
     const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     return { status: res.status, text: await res.text() };
   };
-  const [a, b] = [await send(`${real}/api/auth/login`, bodies[0]), await send(`${lim}/login`, bodies[1])];
-  if (a.status !== b.status || shapeOf(JSON.parse(a.text)).join('\n') !== shapeOf(JSON.parse(b.text)).join('\n')) {
-    throw new Error(`limit login answers ${b.status} ${b.text}; Caretaker ${a.status} ${a.text}: not the same shape`);
-  }
-  return Buffer.byteLength(a.text);
+  return sameShape('login', await send(`${real}/api/auth/login`, bodies[0]), await send(`${lim}/login`, bodies[1]));
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {

@@ -30,7 +30,8 @@ export function prepareMarkedQueries(client: pg.ClientBase): void {
   const query = client.query.bind(client) as Query;
   (client as unknown as { query: Query }).query = (...args: unknown[]) => {
     const [text, values, callback] = args;
-    const name = typeof text === 'string' ? MARK.exec(text)?.[1] : undefined;
+    // Most texts carry no mark: the cheap test first, the pattern only on a candidate.
+    const name = typeof text === 'string' && text.endsWith('*/') ? MARK.exec(text)?.[1] : undefined;
     if (name === undefined) return query(...args);
     const config = { name, text, values: Array.isArray(values) ? values : [] };
     const done = typeof values === 'function' ? values : callback;
