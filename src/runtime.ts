@@ -2,6 +2,7 @@
  * Opens what the app needs from the configuration: database (migrated), Redis (optional) and the
  * rate-limit store, and closes them again. Shared by the server, the CLI and the tests.
  */
+import type { PGlite } from '@electric-sql/pglite';
 import { Redis } from 'ioredis';
 import type { AppDeps } from './app-deps.ts';
 import type { Config } from './config.ts';
@@ -59,11 +60,12 @@ export function waitForRedis(redis: Redis, timeoutMs = 3_000): Promise<void> {
  * @param options.clock time source (tests pass a ManualClock)
  * @param options.dataDir overrides the PGlite folder ('memory://' in tests)
  * @param options.loadDataDir PGlite only: a data-folder tarball to start from (tests: a migrated snapshot)
+ * @param options.pglite PGlite only: an open instance to use (tests: the worker's reused instance)
  * @param options.progress receives start-up progress lines (opening, migrating); `serve` logs them
  */
 export async function openRuntime(
   config: Readonly<Config>,
-  options: { clock?: Clock; dataDir?: string; loadDataDir?: Blob; redisPrefix?: string; filesDir?: string; mailDir?: string; mailLogger?: MailLogger; progress?: (message: string) => void } = {},
+  options: { clock?: Clock; dataDir?: string; loadDataDir?: Blob; pglite?: PGlite; redisPrefix?: string; filesDir?: string; mailDir?: string; mailLogger?: MailLogger; progress?: (message: string) => void } = {},
 ): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const database = createDatabase({
@@ -71,6 +73,7 @@ export async function openRuntime(
     dataDir: options.dataDir ?? config.dataDir,
     poolMax: config.databasePoolMax,
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    ...(options.pglite ? { pglite: options.pglite } : {}),
   });
   const progress = options.progress ?? (() => {});
   progress(

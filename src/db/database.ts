@@ -50,6 +50,12 @@ export interface DatabaseOptions {
    * cluster; skips initdb. Tests use it to clone one migrated database per file.
    */
   loadDataDir?: Blob;
+  /**
+   * PGlite only: an open instance to use instead of opening one (`dataDir` and `loadDataDir` are then
+   * ignored); closing the handle calls its `close()`. The tests lend each file their worker's
+   * instance, reset between files (test/helpers/pglite-reuse.ts).
+   */
+  pglite?: PGlite;
 }
 
 // int8 (count(*), bigserial) arrives from pg as a string; every id here is int4 and every count is
@@ -107,18 +113,25 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       },
     };
   }
-  const dir = options.dataDir ?? './data';
+  const pglite = options.pglite ?? openPglite(options.dataDir ?? './data', options.loadDataDir);
+  const identityWrites: IdentityWrites = { listener: null };
+  const dialect: Dialect = watchIdentityWrites(new PGliteDialect(pglite), identityWrites);
+  const db = new Kysely<Database>({ dialect });
+  return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
+}
+
+/**
+ * Opens PGlite in `<dir>/pglite` (created if missing), or in memory for a `memory://` dir.
+ * @param loadDataDir a data-folder tarball to start from instead of an empty cluster
+ */
+function openPglite(dir: string, loadDataDir: Blob | undefined): PGlite {
   let dataDir = dir;
   if (!dir.startsWith('memory://')) {
     dataDir = path.join(dir, 'pglite');
     mkdirSync(dataDir, { recursive: true });
   }
   // pg_trgm ships as a separate contrib bundle in PGlite; the search indexes need it (docs/insight.md).
-  const pglite = new PGlite(dataDir, { extensions: { pg_trgm }, ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}) });
-  const identityWrites: IdentityWrites = { listener: null };
-  const dialect: Dialect = watchIdentityWrites(new PGliteDialect(pglite), identityWrites);
-  const db = new Kysely<Database>({ dialect });
-  return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
+  return new PGlite(dataDir, { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
 }
 
 /** Runs `select 1`; resolves true when the database answers within `timeoutMs`. */

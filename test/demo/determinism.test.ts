@@ -26,6 +26,7 @@ async function loadedRuntime(now: Date, opened: Array<{ runtime: Runtime; databa
   const runtime = await openRuntime(config, {
     dataDir: database.dataDir,
     ...(database.loadDataDir ? { loadDataDir: database.loadDataDir } : {}),
+    ...(database.pglite ? { pglite: database.pglite } : {}),
     redisPrefix: `caretaker-test:${randomBytes(6).toString('hex')}:`,
     filesDir: await mkdtemp(path.join(tmpdir(), 'caretaker-files-')),
   });

@@ -52,6 +52,7 @@ export async function buildTestApp(env: Record<string, string> = {}, options: { 
     clock,
     dataDir: database.dataDir,
     ...(database.loadDataDir ? { loadDataDir: database.loadDataDir } : {}),
+    ...(database.pglite ? { pglite: database.pglite } : {}),
     redisPrefix: `caretaker-test:${randomBytes(6).toString('hex')}:`,
     filesDir: await mkdtemp(path.join(tmpdir(), 'caretaker-files-')),
     mailDir: await mkdtemp(path.join(tmpdir(), 'caretaker-mail-')),

@@ -1,15 +1,19 @@
 /**
  * A fresh, migrated database per test file, cloned from one migrated database that the global
  * setup makes once per run (test/helpers/global-setup.ts), so no file pays for initdb or migrations:
- * - PGlite (default): a new in-memory PGlite started from the migrated data-folder tarball
- *   (`loadDataDir`), which skips initdb and finds every migration applied;
+ * - PGlite (default): the worker's in-memory PGlite, started once from the migrated data-folder
+ *   tarball and reset to it between files (test/helpers/pglite-reuse.ts); a second database in the
+ *   same file is a new instance started from the tarball (`loadDataDir`). Either skips initdb and
+ *   finds every migration applied;
  * - PostgreSQL (DATABASE_URL set): `CREATE DATABASE ... TEMPLATE <migrated template>`, dropped on close.
  * Files still get separate databases, so they can run in parallel.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
+import { borrowWorkerPglite } from './pglite-reuse.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,6 +30,8 @@ export interface TestDatabase {
   dataDir: string;
   /** PGlite only: the migrated data folder to start from (undefined outside a Vitest run). */
   loadDataDir?: Blob;
+  /** PGlite only: an open instance holding the migrated database, lent to this file (used instead of loadDataDir). */
+  pglite?: PGlite;
   drop(): Promise<void>;
 }
 
@@ -57,6 +63,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const base = process.env.DATABASE_URL;
   if (!base) {
     const loadDataDir = await pgliteSnapshot();
+    const loan = loadDataDir ? await borrowWorkerPglite(loadDataDir) : undefined;
+    if (loan) return { databaseUrl: undefined, dataDir: 'memory://', pglite: loan.pglite, drop: async () => loan.release() };
     return { databaseUrl: undefined, dataDir: 'memory://', ...(loadDataDir ? { loadDataDir } : {}), drop: async () => {} };
   }
   const name = `caretaker_test_${randomBytes(6).toString('hex')}`;
