@@ -220,10 +220,14 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     const html = await root.text();
     const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(asset).toBeDefined();
+    // Every body is read: an unread one keeps its connection busy, and the app's close waits for it.
     const js = await fetch(`${baseUrl}${asset}`);
     expect(js.status).toBe(200);
     expect(js.headers.get('cache-control')).toContain('immutable');
-    expect((await fetch(`${baseUrl}/jobs/some-client-route`)).headers.get('content-type')).toContain('text/html');
+    expect((await js.text()).length).toBeGreaterThan(0);
+    const route = await fetch(`${baseUrl}/jobs/some-client-route`);
+    expect(route.headers.get('content-type')).toContain('text/html');
+    expect(await route.text()).toBe(html);
     const api = await fetch(`${baseUrl}/api/no-such-thing`);
     expect(api.status).toBe(404);
     expect(await api.json()).toMatchObject({ success: false });
