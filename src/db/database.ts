@@ -121,10 +121,11 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
 }
 
 /**
- * Opens PGlite in `<dir>/pglite` (created if missing), or in memory for a `memory://` dir.
+ * Opens PGlite, with the pg_trgm extension, in `<dir>/pglite` (created if missing), or in memory
+ * for a `memory://` dir. Resolves nothing itself: await `waitReady` or the first query.
  * @param loadDataDir a data-folder tarball to start from instead of an empty cluster
  */
-function openPglite(dir: string, loadDataDir: Blob | undefined): PGlite {
+export function openPglite(dir: string, loadDataDir: Blob | undefined): PGlite {
   let dataDir = dir;
   if (!dir.startsWith('memory://')) {
     dataDir = path.join(dir, 'pglite');

@@ -13,7 +13,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import type { TestProject } from 'vitest/node';
-import { createDatabase, type Db } from '../../src/db/database.ts';
+import { createDatabase, openPglite, type Db } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/schema.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 
@@ -77,11 +77,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('pgliteSnapshot', '');
     teardown = () => admin(`drop database if exists ${template} with (force)`);
   } else {
-    const { PGlite } = await import('@electric-sql/pglite');
     const { Kysely } = await import('kysely');
     const { PGliteDialect } = await import('kysely-pglite-dialect');
-    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-    const pglite = new PGlite('memory://', { extensions: { pg_trgm } });
+    const pglite = openPglite('memory://', undefined);
     const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
     const dir = await mkdtemp(path.join(tmpdir(), 'caretaker-pglite-'));
     const file = path.join(dir, 'migrated.tar');

@@ -21,9 +21,9 @@
  * A file that asks for a second database while it holds the worker's instance (two apps in one
  * file) gets a fresh instance of its own, as every file did before.
  */
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { expect } from 'vitest';
+import { openPglite } from '../../src/db/database.ts';
 
 const SEED = 'caretaker_test_seed';
 const APP_SCHEMAS = `n.nspname not like 'pg\\_%' and n.nspname not in ('information_schema', '${SEED}')`;
@@ -55,7 +55,6 @@ interface Lendable {
   fingerprint: string;
   /** The file that holds it now, or undefined when it is free. */
   holder: { file: string; proxy: { revoke(): void } } | undefined;
-  dirty: boolean;
 }
 
 let worker: Lendable | undefined;
@@ -79,7 +78,7 @@ const quoteIdent = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** Loads a fresh instance from the snapshot (`loadDataDir`). */
 export async function loadPglite(snapshot: Blob): Promise<PGlite> {
-  const pglite = new PGlite('memory://', { extensions: { pg_trgm }, loadDataDir: snapshot });
+  const pglite = openPglite('memory://', snapshot);
   await pglite.waitReady;
   return pglite;
 }
@@ -106,9 +105,9 @@ async function prepareLendable(pglite: PGlite): Promise<Lendable> {
   await pglite.exec(`create schema ${SEED};\n${filled.map((t) => `create table ${seedName(t)} as table ${qualified(t)};`).join('\n')}`);
   const sequences = (
     await pglite.query<{ name: string; value: string; called: boolean }>(
-      `select quote_ident(schemaname) || '.' || quote_ident(sequencename) as name,
+      `select quote_ident(s.schemaname) || '.' || quote_ident(s.sequencename) as name,
          coalesce(last_value, start_value)::text as value, last_value is not null as called
-       from pg_sequences where schemaname not like 'pg\\_%' and schemaname not in ('information_schema', '${SEED}')`,
+       from pg_sequences s join pg_namespace n on n.nspname = s.schemaname where ${APP_SCHEMAS}`,
     )
   ).rows;
   const resetSql = [
@@ -122,7 +121,7 @@ async function prepareLendable(pglite: PGlite): Promise<Lendable> {
     ...sequences.map((s) => `select setval('${s.name.replace(/'/g, "''")}', ${s.value}, ${s.called});`),
   ].join('\n');
   const fingerprint = (await pglite.query<{ fingerprint: string }>(FINGERPRINT_SQL)).rows[0]!.fingerprint;
-  return { pglite, resetSql, fingerprint, holder: undefined, dirty: false };
+  return { pglite, resetSql, fingerprint, holder: undefined };
 }
 
 /** Resolves `work`, or rejects after `ms` milliseconds (a reset stuck behind a lock). */
@@ -193,19 +192,20 @@ export async function borrowWorkerPglite(snapshot: Blob): Promise<{ pglite: PGli
     worker.holder.proxy.revoke();
     worker.holder = undefined;
   }
-  if (worker?.dirty && !(await reset(worker))) {
+  // An instance kept by the worker has been lent before (it is lent as soon as it is loaded).
+  if (worker && !(await reset(worker))) {
     const stale = worker.pglite;
     worker = undefined;
     stats.discarded += 1;
     if (!stale.closed) void stale.close().catch(() => undefined);
   }
-  if (worker?.dirty) stats.reset += 1;
-  if (!worker) {
+  if (worker) {
+    stats.reset += 1;
+  } else {
     worker = await prepareLendable(await loadPglite(snapshot));
     stats.loaded += 1;
   }
   const lendable = worker;
-  lendable.dirty = true;
   const release = () => {
     if (lendable.holder === holder) lendable.holder = undefined;
     loan.revoke();
