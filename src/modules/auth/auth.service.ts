@@ -8,7 +8,7 @@ import type { AuthContext, Actor } from '../../http/auth-context.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import { rateLimitError } from '../../http/rate-limit.ts';
 import { addSeconds, SECONDS } from '../../lib/clock.ts';
-import { hashToken, isTokenShaped, newToken } from '../../lib/crypto.ts';
+import { hashToken, isTokenShaped, newToken, newUuid } from '../../lib/crypto.ts';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { recordActivity } from '../activity/index.ts';
 import * as repo from './auth.repository.ts';
@@ -126,7 +126,8 @@ export async function login(deps: AppDeps, creds: Credentials & { rememberMe: bo
   await deps.db.transaction().execute(async (trx) => {
     await repo.lockUser(trx, account.id);
     const revoked = await repo.revokeUserTokens(trx, account.id, now, 'superseded by a new login');
-    const base = { userId: account.id, createdAt: now, ip: meta.ip, userAgent: meta.userAgent };
+    // Both credentials of one login share a login id: logging out with either ends both.
+    const base = { userId: account.id, createdAt: now, ip: meta.ip, userAgent: meta.userAgent, loginId: newUuid() };
     await repo.insertToken(trx, { ...base, tokenHash: hashToken(token), kind: 'login', rememberMe: false, expiresAt });
     await repo.insertToken(trx, {
       ...base,
@@ -188,13 +189,14 @@ export async function issueMobileToken(deps: AppDeps, creds: Credentials, meta: 
 }
 
 /**
- * Revokes the token or session the request presented (DELETE /api/security/mobile-auth, POST
- * /api/auth/logout) and logs `action`.
+ * Revokes the token or session the request presented and logs `action` (DELETE
+ * /api/security/mobile-auth, POST /api/auth/logout). A login's bearer token and session are one
+ * login: revoking either revokes both (docs/security.md "Logout"); a mobile token stands alone.
  */
 export async function revokeCurrentToken(deps: AppDeps, auth: AuthContext, meta: Actor, action: string): Promise<void> {
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await repo.revokeToken(trx, auth.tokenId, now, action);
+    await repo.revokeLogin(trx, auth.tokenId, now, action);
     await recordActivity(trx, meta, now, { action, resourceType: 'auth_token', resourceId: auth.tokenId });
   });
 }
