@@ -140,8 +140,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   await registerOpenApi(app, deps.config.version);
   // The blacklist is checked first in the pipeline, from an in-process copy (SECURITY.md promise 28).
-  const blacklist = new BlacklistGuard(deps);
+  const blacklist = new BlacklistGuard(deps, app.log);
   await blacklist.start();
+  deps.blacklistFeedProblem = () => blacklist.subscriptionProblem();
   app.addHook('onClose', async () => blacklist.stop());
   deps.onLoginThrottled = (ip) => loginThrottleTripped(deps, blacklist, ip);
   deps.accountBlocked = (userId) => blacklist.isAccountBlocked(userId);
