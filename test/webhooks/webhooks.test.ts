@@ -56,10 +56,16 @@ describe('outbound webhooks: endpoints, Standard Webhooks signatures, retries an
   });
 
   it('refuses private-network, non-http(s) and credentialed targets and unknown events with 400, storing nothing', async () => {
-    for (const url of ['https://10.0.0.1/hook', 'http://192.168.1.20/hook', 'https://169.254.169.254/latest/meta-data', 'https://[fd00::1]/x', 'ftp://127.0.0.1/x', `http://user:pw@127.0.0.1:1/x`]) {
+    const refused: Array<[string, string]> = [
+      ['https://10.0.0.1/hook', 'resolves to a private address'], ['http://192.168.1.20/hook', 'resolves to a private address'],
+      ['https://169.254.169.254/latest/meta-data', 'resolves to a private address'], ['https://[fd00::1]/x', 'resolves to a private address'],
+      ['https://[::a00:1]/', 'resolves to a private address'], ['https://[2002:a00:1::1]/', 'resolves to a private address'],
+      ['ftp://127.0.0.1/x', 'only https is allowed'], ['http://user:pw@127.0.0.1:1/x', 'credentials are not allowed in the URL'],
+    ];
+    for (const [url, why] of refused) {
       const res = await w.adminA.client.post(ENDPOINTS, { url, events: ['job.created'] });
       expect(res.statusCode, url).toBe(400);
-      expect(res.json()).toEqual({ success: false, error: 'Invalid or missing required parameter: url' });
+      expect(res.json()).toEqual({ success: false, error: `Invalid or missing required parameter: url (${why})` });
     }
     const unknown = await w.adminA.client.post(ENDPOINTS, { url: `${rx.url}/x`, events: ['job.exploded'] });
     expect(unknown.json()).toEqual({ success: false, error: 'Invalid or missing required parameter: events' });
