@@ -15,6 +15,7 @@ import { boundIntegers } from './http/input-guard.ts';
 import { registerConsole, type ConsoleShell } from './http/console.ts';
 import { registerDocsRoutes, registerOpenApi } from './http/openapi.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { registerRequestIdLog, requestIdFor } from './http/request-id.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
 import type { App } from './http/route-types.ts';
@@ -97,8 +98,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    requestIdHeader: 'x-request-id',
-    genReqId: () => crypto.randomUUID(),
+    // A client's X-Request-Id only when it is a bounded safe token (src/http/request-id.ts).
+    requestIdHeader: false,
+    genReqId: requestIdFor,
     // During shutdown the pipeline's draining check answers 503 in the spec's envelope.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
@@ -110,6 +112,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  registerRequestIdLog(app);
   // Client routes of the console (GET /jobs/<uuid>, /accept-invitation?token=...) get its app
   // shell; everything else, every /api and /docs path included, the spec's 404 envelope.
   const consoleApp: { shell?: ConsoleShell } = {};
