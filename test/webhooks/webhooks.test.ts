@@ -154,6 +154,38 @@ describe('outbound webhooks: endpoints, Standard Webhooks signatures, retries an
     expect((await w.adminA.client.get(`/api/webhooks/deliveries?endpoint_uuid=${ep.uuid}`)).json().data[0]).toMatchObject({ status: 'succeeded', last_response_code: 200 });
   });
 
+  it('counts the attempts of a delivery re-sent after a worker died between sending and recording', async () => {
+    const ep = await createEndpoint(['job.created'], '/crash');
+    rx.answer([], 200);
+    const before = rx.received.length;
+    await jobCreated(w.agencyA.id, w.a1.id, 'JOB-000404');
+    // A worker that dies once its request has reached the receiver: every later write of a
+    // delivery row fails, as if the process had been killed there.
+    const crashes = () => rx.received.slice(before).filter((r) => r.path === '/crash');
+    const db = new Proxy(t.db, {
+      get(target, prop) {
+        if (prop === 'updateTable') {
+          return (table: string) => {
+            if (table === 'webhook_deliveries' && crashes().length > 0) throw new Error('worker killed');
+            return target.updateTable(table as 'webhook_deliveries');
+          };
+        }
+        const value = Reflect.get(target, prop) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    await expect(task().run({ ...t.deps, db })).rejects.toThrow('worker killed');
+    expect(crashes()).toHaveLength(1);
+    t.clock.advance(120); // past the claim of the dead worker's attempt
+    await tick();
+    const got = crashes();
+    expect(got).toHaveLength(2);
+    expect(got[1]!.headers['webhook-id']).toBe(got[0]!.headers['webhook-id']);
+    const log = (await w.adminA.client.get(`/api/webhooks/deliveries?endpoint_uuid=${ep.uuid}`)).json().data;
+    expect(log).toEqual([expect.objectContaining({ status: 'succeeded', attempts: 2, last_response_code: 200 })]);
+    await w.adminA.client.delete(`${ENDPOINTS}/${ep.uuid}`, {});
+  });
+
   it('sends nothing for a change whose transaction rolled back', async () => {
     const ep = await createEndpoint(['job.created'], '/rollback');
     const before = rx.received.length;
