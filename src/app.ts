@@ -1,7 +1,7 @@
 /**
  * buildApp: the composition root. Creates the Fastify instance, registers the request pipeline,
  * the OpenAPI generator and every module explicitly (no autoload), and checks at ready time that
- * every route declares a permission key (SECURITY.md promise 7).
+ * every route declares a permission key (docs/security.md promise 7).
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -66,7 +66,7 @@ export interface BuildOptions {
   lifecycle?: Lifecycle;
 }
 
-/** Paths whose values never reach a log line (SECURITY.md promise 18). */
+/** Paths whose values never reach a log line (docs/security.md promise 18). */
 export const REDACT = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -105,7 +105,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
     // Errors raised by the router before any route runs (over-long or malformed paths) get the
-    // spec's envelope too (SECURITY.md promise 27).
+    // spec's envelope too (docs/security.md promise 27).
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -123,7 +123,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
-    // int32 bounds on every request integer without its own (SECURITY.md promise 27).
+    // int32 bounds on every request integer without its own (docs/security.md promise 27).
     const schema = route.schema as Record<string, unknown> | undefined;
     for (const part of ['body', 'querystring', 'params']) boundIntegers(schema?.[part]);
     routes.push(route as RouteOptions);
@@ -142,7 +142,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     throwFileSizeLimit: true,
   });
   await registerOpenApi(app, deps.config.version);
-  // The blacklist is checked first in the pipeline, from an in-process copy (SECURITY.md promise 28).
+  // The blacklist is checked first in the pipeline, from an in-process copy (docs/security.md promise 28).
   const blacklist = new BlacklistGuard(deps, app.log);
   await blacklist.start();
   deps.blacklistFeedProblem = () => blacklist.subscriptionProblem();

@@ -1,5 +1,5 @@
 /**
- * Authentication rules (spec 3, 4.1 to 4.3, 5.1, 5.2; SECURITY.md promises 1 to 3, 11 to 13):
+ * Authentication rules (spec 3, 4.1 to 4.3, 5.1, 5.2; docs/security.md promises 1 to 3, 11 to 13):
  * credential checks with throttling, login and mobile-auth token issue, token resolution for every
  * request, and revocation.
  */
@@ -44,7 +44,7 @@ function failureKeys(email: string, ip: string) {
 /**
  * Checks an e-mail and password, throttling failures per account and per IP. The failure is
  * reserved (counted) atomically BEFORE the password hash is checked and given back on success, so
- * N parallel wrong passwords check at most the limit (SECURITY.md promise 26).
+ * N parallel wrong passwords check at most the limit (docs/security.md promise 26).
  * @returns the account row
  * @throws 429 when throttled, 401 'Invalid email or password' (same body for an unknown e-mail and a
  *   wrong password), 403 for a disabled account or a role refused on the playground
