@@ -92,7 +92,10 @@ export class BlacklistGuard {
       if (channel === this.channel) this.invalidate();
     });
     sub.on('ready', () => void this.subscribe(sub));
-    sub.on('error', (err: Error) => this.down(`Redis error: ${err.message}`));
+    // An error on a live subscription is followed by 'close' when it matters; before, it says why.
+    sub.on('error', (err: Error) => {
+      if (!this.subscribed) this.down(`Redis error: ${err.message}`);
+    });
     sub.on('close', () => this.down('Redis connection closed'));
     try {
       await sub.connect();
