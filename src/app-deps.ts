@@ -41,4 +41,6 @@ export interface AppDeps {
   onLoginThrottled?: ((ip: string) => Promise<void>) | undefined;
   /** True when the account is blacklisted (set by buildApp; a login of such an account is 403). */
   accountBlocked?: ((userId: number) => Promise<boolean>) | undefined;
+  /** Why blacklist changes of other instances do not arrive through Redis, or null (set by buildApp; readiness fails with it). */
+  blacklistFeedProblem?: (() => string | null) | undefined;
 }

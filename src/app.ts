@@ -1,7 +1,7 @@
 /**
  * buildApp: the composition root. Creates the Fastify instance, registers the request pipeline,
  * the OpenAPI generator and every module explicitly (no autoload), and checks at ready time that
- * every route declares a permission key (SECURITY.md promise 7).
+ * every route declares a permission key (docs/security.md promise 7).
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -15,6 +15,7 @@ import { boundIntegers } from './http/input-guard.ts';
 import { registerConsole, type ConsoleShell } from './http/console.ts';
 import { registerDocsRoutes, registerOpenApi } from './http/openapi.ts';
 import { registerMetrics } from './http/metrics.ts';
+import { registerRequestIdLog, requestIdFor } from './http/request-id.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
 import type { App } from './http/route-types.ts';
@@ -65,7 +66,7 @@ export interface BuildOptions {
   lifecycle?: Lifecycle;
 }
 
-/** Paths whose values never reach a log line (SECURITY.md promise 18). */
+/** Paths whose values never reach a log line (docs/security.md promise 18). */
 export const REDACT = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -97,19 +98,21 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    requestIdHeader: 'x-request-id',
-    genReqId: () => crypto.randomUUID(),
+    // A client's X-Request-Id only when it is a bounded safe token (src/http/request-id.ts).
+    requestIdHeader: false,
+    genReqId: requestIdFor,
     // During shutdown the pipeline's draining check answers 503 in the spec's envelope.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
     // Errors raised by the router before any route runs (over-long or malformed paths) get the
-    // spec's envelope too (SECURITY.md promise 27).
+    // spec's envelope too (docs/security.md promise 27).
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  registerRequestIdLog(app);
   // Client routes of the console (GET /jobs/<uuid>, /accept-invitation?token=...) get its app
   // shell; everything else, every /api and /docs path included, the spec's 404 envelope.
   const consoleApp: { shell?: ConsoleShell } = {};
@@ -120,7 +123,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
-    // int32 bounds on every request integer without its own (SECURITY.md promise 27).
+    // int32 bounds on every request integer without its own (docs/security.md promise 27).
     const schema = route.schema as Record<string, unknown> | undefined;
     for (const part of ['body', 'querystring', 'params']) boundIntegers(schema?.[part]);
     routes.push(route as RouteOptions);
@@ -139,9 +142,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     throwFileSizeLimit: true,
   });
   await registerOpenApi(app, deps.config.version);
-  // The blacklist is checked first in the pipeline, from an in-process copy (SECURITY.md promise 28).
-  const blacklist = new BlacklistGuard(deps);
+  // The blacklist is checked first in the pipeline, from an in-process copy (docs/security.md promise 28).
+  const blacklist = new BlacklistGuard(deps, app.log);
   await blacklist.start();
+  deps.blacklistFeedProblem = () => blacklist.subscriptionProblem();
   app.addHook('onClose', async () => blacklist.stop());
   deps.onLoginThrottled = (ip) => loginThrottleTripped(deps, blacklist, ip);
   deps.accountBlocked = (userId) => blacklist.isAccountBlocked(userId);

@@ -161,6 +161,8 @@ export interface AuthTokenTable {
   revoked_reason: string | null;
   ip_address: string | null;
   user_agent: string | null;
+  /** Shared by the bearer token and the session of one login (revoked together); null otherwise. */
+  login_id: string | null;
 }
 
 export interface CsrfTokenTable {

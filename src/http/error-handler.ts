@@ -2,7 +2,9 @@
  * Renders every failure in the spec's error envelope (spec 2.1, 7): AppError by its code, schema
  * failures as 400 "Invalid or missing required parameter: <name>", malformed or oversized bodies
  * as 400/413, an unreachable database as 503, anything else as 500 with the spec's text and no
- * internals (the details go to the log only).
+ * internals (the details go to the log only). An expected failure of an outside service (an
+ * AppError 502 or 503: workflow engine, Redis, file store, shutting down) is logged as a warning
+ * without a stack trace; unexpected failures at error level with one.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './envelope.ts';
@@ -23,10 +25,14 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return /timeout exceeded when trying to connect|Connection terminated|connect ECONNREFUSED|Client has encountered a connection error/i.test(msg);
 }
 
-/** Maps an error to { status, body }. */
-export function renderError(err: unknown): { status: number; body: Record<string, unknown>; log: boolean } {
+/** How a failure is logged: at error level with its stack, as a warning without one, or not at all. */
+export type ErrorLog = 'error' | 'warn' | false;
+
+/** Maps an error to { status, body, log }. */
+export function renderError(err: unknown): { status: number; body: Record<string, unknown>; log: ErrorLog } {
   if (err instanceof AppError) {
-    return { status: err.statusCode, body: errorBody(err.publicMessage, err.extra), log: err.statusCode >= 500 };
+    const log: ErrorLog = err.statusCode < 500 ? false : err.code === 'internal' ? 'error' : 'warn';
+    return { status: err.statusCode, body: errorBody(err.publicMessage, err.extra), log };
   }
   const fe = err as FastifyError & { validation?: unknown[]; validationContext?: string };
   if (fe && Array.isArray(fe.validation)) {
@@ -56,7 +62,7 @@ export function renderError(err: unknown): { status: number; body: Record<string
     return { status: 400, body: errorBody('Malformed JSON in request body'), log: false };
   }
   if (isDatabaseUnavailable(err)) {
-    return { status: 503, body: errorBody(ERROR_TABLE.unavailable.message()), log: true };
+    return { status: 503, body: errorBody(ERROR_TABLE.unavailable.message()), log: 'error' };
   }
   const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) {
@@ -65,14 +71,15 @@ export function renderError(err: unknown): { status: number; body: Record<string
     const text = status === 413 ? 'Request body is too large' : status === 404 ? 'Resource not found' : 'Bad request';
     return { status: status === 415 ? 400 : status, body: errorBody(text), log: false };
   }
-  return { status: 500, body: errorBody(ERROR_TABLE.internal.message()), log: true };
+  return { status: 500, body: errorBody(ERROR_TABLE.internal.message()), log: 'error' };
 }
 
 /** Fastify error handler using renderError. */
 export function errorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const { status, body, log } = renderError(err);
   if (err instanceof AppError && err.headers) void reply.headers(err.headers);
-  if (log) request.log.error({ err }, 'request failed');
+  if (log === 'error') request.log.error({ err }, 'request failed');
+  else if (log === 'warn') request.log.warn({ status, error: (err as Error).message }, 'outside service failed');
   void reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 

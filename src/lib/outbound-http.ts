@@ -2,14 +2,16 @@
  * One HTTP(S) request to an outside service (push providers, receivers): a deadline on the whole
  * exchange, a cap on the response size, optional extra trusted CA certificates, and optional
  * refusal of targets on loopback, private, link-local and other non-public addresses (SSRF): every
- * address the name resolves to is checked, and the connection goes to a checked address, so a
- * DNS answer cannot change between the check and the connect.
+ * address the name resolves to is checked (IPv6 forms that embed an IPv4 address are judged by it),
+ * and the connection goes to a checked address, so a DNS answer cannot change between the check
+ * and the connect.
  */
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
+import ipaddr from 'ipaddr.js';
 
 export interface OutboundRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -43,39 +45,78 @@ export class RefusedTargetError extends Error {
   }
 }
 
-const BLOCKED = new net.BlockList();
-for (const [net4, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net4, bits, 'ipv4');
-for (const [net6, bits] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
-  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) BLOCKED.addSubnet(net6, bits, 'ipv6');
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+
+/** The IPv4 address at bits `from`..`from + 32` of an IPv6 address. */
+function ipv4At(addr: ipaddr.IPv6, from: number): ipaddr.IPv4 {
+  const bytes = addr.toByteArray();
+  return new ipaddr.IPv4(bytes.slice(from / 8, from / 8 + 4));
+}
+
+/** True for 2000::/3, the IPv6 global unicast space. */
+const GLOBAL_UNICAST: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('2000::'), 3];
+/** ::/96 (IPv4-compatible, deprecated): the last 32 bits are an IPv4 address. */
+const IPV4_COMPATIBLE: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('::'), 96];
+/** 64:ff9b::/96, NAT64's well-known prefix (RFC 6052): the last 32 bits are the IPv4 target. */
+const NAT64: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('64:ff9b::'), 96];
 
 /**
- * True when `address` (an IPv4 or IPv6 literal) is a public unicast address: not loopback,
- * private (RFC 1918, unique local), link-local, carrier-grade NAT, documentation, multicast or
- * reserved. IPv4-mapped IPv6 addresses are judged by their IPv4 part.
+ * The IPv4 addresses an IPv6 address stands for, every IPv4-embedding form unwrapped:
+ * IPv4-mapped (::ffff:0:0/96) and RFC 6145 translated (::ffff:0:0:0/96), IPv4-compatible (::/96),
+ * NAT64 (64:ff9b::/96), 6to4 (2002::/16, bits 16 to 48) and Teredo (2001::/32: the server at bits
+ * 32 to 64 and the client, inverted, in the last 32 bits). Empty for a plain IPv6 address.
+ */
+export function embeddedIPv4(addr: ipaddr.IPv6): ipaddr.IPv4[] {
+  const range = addr.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return [ipv4At(addr, 96)];
+  if (range === '6to4') return [ipv4At(addr, 16)];
+  if (range === 'teredo') {
+    const client = ipv4At(addr, 96).octets.map((o) => o ^ 0xff);
+    return [ipv4At(addr, 32), new ipaddr.IPv4(client)];
+  }
+  if (addr.match(NAT64)) return [ipv4At(addr, 96)];
+  if (addr.match(IPV4_COMPATIBLE) && range !== 'unspecified' && range !== 'loopback') return [ipv4At(addr, 96)];
+  return [];
+}
+
+/** Parses an IP literal (brackets allowed); null when it is not one. */
+function parseAddress(address: string): Address | null {
+  const text = address.replace(/^\[|\]$/g, '');
+  if (net.isIP(text) === 0) return null;
+  try {
+    return ipaddr.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * True when `address` (an IPv4 or IPv6 literal) is plain public unicast (docs/security.md
+ * "Outbound requests"): an IPv4 address whose ipaddr.js range is `unicast` (not loopback, private,
+ * link-local, carrier-grade NAT, documentation, benchmarking, multicast, broadcast or reserved); an
+ * IPv6 address that embeds IPv4 (see embeddedIPv4) when every embedded IPv4 address is; any other
+ * IPv6 address when it is global unicast (2000::/3) with range `unicast` (so no unique-local,
+ * link-local, documentation, ORCHID, local-use NAT64 or other special range).
  */
 export function isPublicAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 0) return false;
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped) return isPublicAddress(mapped[1]!);
-    if (/^::ffff:/i.test(address)) return false;
-    return !BLOCKED.check(address, 'ipv6');
-  }
-  return !BLOCKED.check(address, 'ipv4');
+  const addr = parseAddress(address);
+  if (!addr) return false;
+  if (addr.kind() === 'ipv4') return addr.range() === 'unicast';
+  const v6 = addr as ipaddr.IPv6;
+  const embedded = embeddedIPv4(v6);
+  if (embedded.length > 0) return embedded.every((v4) => v4.range() === 'unicast');
+  return v6.match(GLOBAL_UNICAST) && v6.range() === 'unicast';
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
 
-/** True for 127.0.0.0/8, ::1 and IPv4-mapped loopback. */
+/** True for 127.0.0.0/8, ::1 and IPv6 forms that embed an IPv4 loopback address. */
 export function isLoopbackAddress(address: string): boolean {
-  return /^(::ffff:)?127\./i.test(address) || address === '::1';
+  const addr = parseAddress(address);
+  if (!addr) return false;
+  if (addr.kind() === 'ipv4') return addr.range() === 'loopback';
+  const embedded = embeddedIPv4(addr as ipaddr.IPv6);
+  return embedded.length > 0 ? embedded.every((v4) => v4.range() === 'loopback') : addr.range() === 'loopback';
 }
 
 /** True when a request may connect to `address` under the guard. */

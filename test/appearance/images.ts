@@ -27,6 +27,23 @@ export function tinyPng(rgb: [number, number, number] = [51, 102, 153]): Buffer 
   ]);
 }
 
+/**
+ * A small PNG whose header declares `width` x `height` pixels (one compressed row of zeros: a
+ * decompression bomb's header, a few hundred bytes on disk).
+ */
+export function pngDeclaring(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(width + 1))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /** An 8x8 mid-grey baseline JPEG (DC difference 0, end of block at once). */
 export function tinyJpeg(): Buffer {
   const seg = (marker: number, body: number[]) => [0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 0xff, ...body];

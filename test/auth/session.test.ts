@@ -1,5 +1,5 @@
 /**
- * Spec 5.2 and SECURITY.md promises 3 and 4: the browser session cookie, its flags, and the
+ * Spec 5.2 and docs/security.md promises 3 and 4: the browser session cookie, its flags, and the
  * 2 h absolute / 30 min idle / 30 days Remember Me rules, checked with a controllable clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +100,37 @@ describe('session cookie', () => {
     const cleared = out.cookies.find((c) => c.name === 'caretaker_session');
     expect(cleared?.value).toBe('');
     expect((await withCookie(second.cookie.value)).statusCode).toBe(401);
+  });
+});
+
+describe('logout ends the whole login (docs/security.md "Logout")', () => {
+  const withBearer = (token: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
+  const logout = async (credential: { cookie?: string; bearer?: string }) => {
+    const auth = credential.cookie ? { cookies: { caretaker_session: credential.cookie } } : { headers: { authorization: `Bearer ${credential.bearer}` } };
+    const token = (await t.app.inject({ method: 'GET', url: '/api/security/csrf-token', ...auth })).json().data.token as string;
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/logout', ...auth, headers: { ...(auth.headers ?? {}), 'x-csrf-token': token } });
+    expect(out.statusCode).toBe(200);
+  };
+
+  it('signing out with the session cookie also revokes the bearer token of the same login', async () => {
+    const { cookie, token } = await browserLogin();
+    expect((await withBearer(token)).statusCode).toBe(200);
+    await logout({ cookie: cookie.value });
+    expect((await withCookie(cookie.value)).statusCode).toBe(401);
+    expect((await withBearer(token)).statusCode).toBe(401);
+  });
+
+  it('signing out with the bearer token also ends the session cookie, and leaves a mobile token alone', async () => {
+    const { cookie, token, user } = await browserLogin();
+    const mobile = (await t.app.inject({ method: 'POST', url: '/api/security/mobile-auth', payload: { email: user.email, password: TEST_PASSWORD } })).json().data.token as string;
+    await logout({ bearer: token });
+    expect((await withBearer(token)).statusCode).toBe(401);
+    expect((await withCookie(cookie.value)).statusCode).toBe(401);
+    expect((await withBearer(mobile)).statusCode).toBe(200);
+    const rows = await t.db.selectFrom('auth_tokens').select(['kind', 'revoked_reason', 'login_id']).where('user_id', '=', user.id).orderBy('id').execute();
+    expect(rows.map((r) => [r.kind, r.revoked_reason])).toEqual([['login', 'auth.logout'], ['session', 'auth.logout'], ['mobile', null]]);
+    expect(rows[0]!.login_id).toBe(rows[1]!.login_id);
+    expect(rows[2]!.login_id).toBeNull();
   });
 });
 

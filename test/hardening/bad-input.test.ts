@@ -1,5 +1,5 @@
 /**
- * SECURITY.md promise 27: no input produces a 5xx. NUL bytes, lone surrogates, out-of-range
+ * docs/security.md promise 27: no input produces a 5xx. NUL bytes, lone surrogates, out-of-range
  * integers and dates, malformed multipart, empty bodies and over-long paths all get a 4xx in the
  * envelope, and nothing is written.
  */
@@ -47,6 +47,16 @@ describe('bad input is a 4xx in the envelope, never a 5xx', () => {
     expectEnvelope(await w.adminA.client.get('/api/admin/activity-log?user_id=99999999999'), 400, 'Invalid or missing required parameter: user_id');
     expectEnvelope(await w.adminA.client.put('/api/contractors/trades/2147483648', { name: 'x' }), 400);
     expectEnvelope(await w.adminA.client.post('/api/jobs/manage', { title: 'Leak', priority: 3, branch_uuid: w.a1.uuid, trade_id: 2 ** 31 }), 400, 'Invalid or missing required parameter: trade_id');
+  });
+
+  it('answers a role given as digits beyond the integer range like an unknown role (users list, create, update)', async () => {
+    const before = await activityCount();
+    for (const role of ['2147483648', '99999999999999999999', '0']) {
+      expectEnvelope(await w.adminA.client.get(`/api/users?role=${role}`), 404, 'Role not found');
+      expectEnvelope(await w.adminA.client.post('/api/users', { name: 'Digits', email: `d${role.length}@example.test`, password: 'a long enough password', role, branch_uuid: w.a1.uuid }), 404, 'Role not found');
+      expectEnvelope(await w.adminA.client.put(`/api/users/${w.agentA1.user.uuid}`, { role }), 404, 'Role not found');
+    }
+    expect(await activityCount()).toBe(before);
   });
 
   it('refuses dates outside 1900-2999 on certificates and the calendar', async () => {

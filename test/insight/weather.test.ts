@@ -112,7 +112,8 @@ describe('GET /api/jobs/{uuid}/weather', () => {
   });
 
   it('answers null weather with a reason for an unknown postcode, no visit date or a day out of range', async () => {
-    expect(await weather(unknownPostcodeJob.uuid)).toMatchObject({ weather: null, weather_risk: false, reason: 'postcode_not_found' });
+    // An outdoor job whose weather is unknown: the risk is unknown (null), not false.
+    expect(await weather(unknownPostcodeJob.uuid)).toMatchObject({ trade: { outdoor: true }, weather: null, weather_risk: null, reason: 'postcode_not_found' });
     expect(await weather(w.j1.uuid)).toMatchObject({ visit_date: null, weather: null, reason: 'no_visit_date' });
     expect(await weather(w.j2.uuid)).toMatchObject({ visit_date: '2026-11-20', weather: null, reason: 'outside_forecast_range' });
   });
@@ -138,10 +139,12 @@ describe('GET /api/jobs/{uuid}/weather', () => {
     await new Promise<void>((r) => p.server.close(() => r()));
     t.clock.advance(2 * 3600); // forecast cache (1 h) expired
     const d = await weather(roofJob.uuid);
-    expect(d).toMatchObject({ job_uuid: roofJob.uuid, visit_date: '2026-11-25', weather: null, weather_risk: false, reason: 'provider_unavailable' });
+    expect(d).toMatchObject({ job_uuid: roofJob.uuid, visit_date: '2026-11-25', weather: null, weather_risk: null, reason: 'provider_unavailable' });
+    // A past visit is out of the forecast's range, whatever the providers' state.
+    expect(await weather(w.j2.uuid)).toMatchObject({ visit_date: '2026-11-20', weather: null, reason: 'outside_forecast_range' });
     const cal = await w.adminA.client.get('/api/calendar?from_date=2026-11-25&to_date=2026-11-26');
     expect(cal.statusCode).toBe(200);
     const roof = (cal.json().data as Array<{ job_uuid: string; weather?: any }>).find((e) => e.job_uuid === roofJob.uuid)!;
-    expect(roof.weather).toEqual({ weather: null, weather_risk: false, risks: [], reason: 'provider_unavailable' });
+    expect(roof.weather).toEqual({ weather: null, weather_risk: null, risks: [], reason: 'provider_unavailable' });
   });
 });

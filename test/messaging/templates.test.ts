@@ -102,4 +102,17 @@ describe('message templates', () => {
     expect(smtp.state.messages.length).toBe(from);
     expect((await w.sysops.client.get('/api/messaging/templates')).statusCode).toBe(403);
   });
+
+  it('refuses the tags that read other templates (include, render, layout) with 400 on save and preview', async () => {
+    const versions = () => t.db.selectFrom('message_template_versions').select('id').execute();
+    const before = await versions();
+    for (const tag of ['{% include "header" %}', "{% render 'x' %}", '{% layout "base" %}Hi', '{% include job.title %}', '{%- render "a" with job as j -%}']) {
+      for (const [method, url] of [['put', ID], ['post', `${ID}/preview`]] as const) {
+        const res = await w.adminA.client[method](url, { subject: `Hi ${tag}` });
+        expect(res.statusCode, `${method} ${tag}`).toBe(400);
+        expect(res.json().error, tag).toMatch(/^Invalid template: subject: the (include|render|layout) tag is not allowed/);
+      }
+    }
+    expect(await versions()).toEqual(before);
+  });
 });

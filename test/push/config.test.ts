@@ -64,10 +64,10 @@ describe('push configuration from the environment', () => {
 
 describe('outbound HTTP guard and deadline', () => {
   it('treats loopback, private, link-local, CGNAT, unique-local and IPv4-mapped private addresses as non-public', () => {
-    for (const a of ['127.0.0.1', '10.0.0.5', '172.16.3.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1', '::ffff:7f00:1']) {
+    for (const a of ['127.0.0.1', '10.0.0.5', '172.16.3.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1', '::ffff:7f00:1', '::7f00:1', '2002:7f00:1::', '64:ff9b::a00:1', '2001:0:808:808::f5f5:f5fe']) {
       expect(isPublicAddress(a), a).toBe(false);
     }
-    for (const a of ['142.250.180.10', '17.188.166.10', '2a00:1450:4009:81f::200a', '::ffff:8.8.8.8']) expect(isPublicAddress(a), a).toBe(true);
+    for (const a of ['142.250.180.10', '17.188.166.10', '2a00:1450:4009:81f::200a', '::ffff:8.8.8.8', '64:ff9b::808:808']) expect(isPublicAddress(a), a).toBe(true);
   });
 
   it('ends a request that gets no answer at its deadline', async () => {

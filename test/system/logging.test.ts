@@ -1,5 +1,5 @@
 /**
- * SECURITY.md promise 18: no token, password, CSRF token or cookie value in any log line, with the
+ * docs/security.md promise 18: no token, password, CSRF token or cookie value in any log line, with the
  * request logger at its most verbose.
  */
 import { Writable } from 'node:stream';
@@ -39,5 +39,31 @@ describe('logs', () => {
     for (const secret of [token, cookie, csrfToken, TEST_PASSWORD, 'a-wrong-password']) {
       expect(log).not.toContain(secret);
     }
+  });
+});
+
+describe('expected failures of outside services', () => {
+  it('log the workflow engine\'s 503 (not configured) and 502 (engine down) as warnings without a stack trace', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        done();
+      },
+    });
+    const engineDown = { ...t.config, workflowEngine: { url: 'http://127.0.0.1:1', apiKey: 'k', timeoutMs: 500 } };
+    const agency = await createAgency(t.db);
+    const user = await createUser(t.db, { role: 'admin', agencyId: agency.id });
+    for (const [deps, status] of [[t.deps, 503], [{ ...t.deps, config: engineDown }, 502]] as const) {
+      const app = await buildApp(deps, { logger: { level: 'info', stream } });
+      await app.ready();
+      const token = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: TEST_PASSWORD } })).json().token as string;
+      const res = await app.inject({ method: 'GET', url: '/api/workflow-engine/workflows?action=list', headers: { authorization: `Bearer ${token}` } });
+      expect(res.statusCode, res.body).toBe(status);
+      await app.close();
+    }
+    const failures = lines.filter((l) => typeof l.msg === 'string' && /failed/.test(l.msg));
+    expect(failures.map((l) => [l.level, l.status])).toEqual([[40, 503], [40, 502]]);
+    expect(JSON.stringify(failures)).not.toMatch(/stack|\n\s+at /);
   });
 });

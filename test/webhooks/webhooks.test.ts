@@ -56,10 +56,16 @@ describe('outbound webhooks: endpoints, Standard Webhooks signatures, retries an
   });
 
   it('refuses private-network, non-http(s) and credentialed targets and unknown events with 400, storing nothing', async () => {
-    for (const url of ['https://10.0.0.1/hook', 'http://192.168.1.20/hook', 'https://169.254.169.254/latest/meta-data', 'https://[fd00::1]/x', 'ftp://127.0.0.1/x', `http://user:pw@127.0.0.1:1/x`]) {
+    const refused: Array<[string, string]> = [
+      ['https://10.0.0.1/hook', 'resolves to a private address'], ['http://192.168.1.20/hook', 'resolves to a private address'],
+      ['https://169.254.169.254/latest/meta-data', 'resolves to a private address'], ['https://[fd00::1]/x', 'resolves to a private address'],
+      ['https://[::a00:1]/', 'resolves to a private address'], ['https://[2002:a00:1::1]/', 'resolves to a private address'],
+      ['ftp://127.0.0.1/x', 'only https is allowed'], ['http://user:pw@127.0.0.1:1/x', 'credentials are not allowed in the URL'],
+    ];
+    for (const [url, why] of refused) {
       const res = await w.adminA.client.post(ENDPOINTS, { url, events: ['job.created'] });
       expect(res.statusCode, url).toBe(400);
-      expect(res.json()).toEqual({ success: false, error: 'Invalid or missing required parameter: url' });
+      expect(res.json()).toEqual({ success: false, error: `Invalid or missing required parameter: url (${why})` });
     }
     const unknown = await w.adminA.client.post(ENDPOINTS, { url: `${rx.url}/x`, events: ['job.exploded'] });
     expect(unknown.json()).toEqual({ success: false, error: 'Invalid or missing required parameter: events' });
@@ -146,6 +152,38 @@ describe('outbound webhooks: endpoints, Standard Webhooks signatures, retries an
     expect((await w.adminA.client.post(retry, {})).json().data).toMatchObject({ status: 'pending' });
     await tick();
     expect((await w.adminA.client.get(`/api/webhooks/deliveries?endpoint_uuid=${ep.uuid}`)).json().data[0]).toMatchObject({ status: 'succeeded', last_response_code: 200 });
+  });
+
+  it('counts the attempts of a delivery re-sent after a worker died between sending and recording', async () => {
+    const ep = await createEndpoint(['job.created'], '/crash');
+    rx.answer([], 200);
+    const before = rx.received.length;
+    await jobCreated(w.agencyA.id, w.a1.id, 'JOB-000404');
+    // A worker that dies once its request has reached the receiver: every later write of a
+    // delivery row fails, as if the process had been killed there.
+    const crashes = () => rx.received.slice(before).filter((r) => r.path === '/crash');
+    const db = new Proxy(t.db, {
+      get(target, prop) {
+        if (prop === 'updateTable') {
+          return (table: string) => {
+            if (table === 'webhook_deliveries' && crashes().length > 0) throw new Error('worker killed');
+            return target.updateTable(table as 'webhook_deliveries');
+          };
+        }
+        const value = Reflect.get(target, prop) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    await expect(task().run({ ...t.deps, db })).rejects.toThrow('worker killed');
+    expect(crashes()).toHaveLength(1);
+    t.clock.advance(120); // past the claim of the dead worker's attempt
+    await tick();
+    const got = crashes();
+    expect(got).toHaveLength(2);
+    expect(got[1]!.headers['webhook-id']).toBe(got[0]!.headers['webhook-id']);
+    const log = (await w.adminA.client.get(`/api/webhooks/deliveries?endpoint_uuid=${ep.uuid}`)).json().data;
+    expect(log).toEqual([expect.objectContaining({ status: 'succeeded', attempts: 2, last_response_code: 200 })]);
+    await w.adminA.client.delete(`${ENDPOINTS}/${ep.uuid}`, {});
   });
 
   it('sends nothing for a change whose transaction rolled back', async () => {

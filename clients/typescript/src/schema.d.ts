@@ -731,7 +731,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description 200 when the database answers, Redis answers (when configured) and the process is not shutting down; else 503.
+         * @description 200 when the database answers, Redis answers and the blacklist change feed is subscribed (when configured) and the process is not shutting down; else 503.
          *
          *     **Access:** No authentication.
          */
@@ -11401,7 +11401,8 @@ export interface operations {
                                     /** @enum {string} */
                                     source: "open-meteo";
                                 } | null;
-                                weather_risk: boolean;
+                                /** @description null when the weather is unknown (see reason) */
+                                weather_risk: boolean | null;
                                 risks: ("heavy_rain" | "strong_wind")[];
                                 reason: string | null;
                             };
@@ -21345,8 +21346,8 @@ export interface operations {
                                 /** @enum {string} */
                                 source: "open-meteo";
                             } | null;
-                            /** @description outdoor trade and the visit day reaches a threshold (heavy rain or strong wind) */
-                            weather_risk: boolean;
+                            /** @description outdoor trade and the visit day reaches a threshold (heavy rain or strong wind); null for an outdoor trade whose visit-day weather is unknown (see reason); false for other trades */
+                            weather_risk: boolean | null;
                             risks: ("heavy_rain" | "strong_wind")[];
                             /** @description why weather is null: no_visit_date, no_address, postcode_not_found, outside_forecast_range, provider_unavailable */
                             reason: string | null;

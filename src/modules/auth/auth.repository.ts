@@ -50,6 +50,8 @@ export interface NewTokenRow {
   expiresAt: Date;
   ip: string;
   userAgent: string | null;
+  /** The login both tokens of one login share (revoked together); omitted for mobile tokens. */
+  loginId?: string;
 }
 
 /** Inserts a token row (hash only) and returns its id. */
@@ -66,6 +68,7 @@ export async function insertToken(db: DbOrTrx, t: NewTokenRow): Promise<number> 
       last_used_at: t.createdAt,
       ip_address: t.ip,
       user_agent: t.userAgent?.slice(0, 400) ?? null,
+      login_id: t.loginId ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -119,6 +122,25 @@ export async function revokeToken(db: DbOrTrx, tokenId: number, at: Date, reason
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
+}
+
+/**
+ * Revokes a token and every other active token of the same login (the bearer token and the
+ * session a login issued together); returns how many were active.
+ */
+export async function revokeLogin(db: DbOrTrx, tokenId: number, at: Date, reason: string): Promise<number> {
+  const r = await db
+    .updateTable('auth_tokens')
+    .set({ revoked_at: at, revoked_reason: reason })
+    .where('revoked_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('id', '=', tokenId),
+        eb('login_id', '=', eb.selectFrom('auth_tokens as same').select('same.login_id').where('same.id', '=', tokenId)),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }
 
 /** Stamps the account's last login. */

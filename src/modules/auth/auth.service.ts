@@ -1,5 +1,5 @@
 /**
- * Authentication rules (spec 3, 4.1 to 4.3, 5.1, 5.2; SECURITY.md promises 1 to 3, 11 to 13):
+ * Authentication rules (spec 3, 4.1 to 4.3, 5.1, 5.2; docs/security.md promises 1 to 3, 11 to 13):
  * credential checks with throttling, login and mobile-auth token issue, token resolution for every
  * request, and revocation.
  */
@@ -8,7 +8,7 @@ import type { AuthContext, Actor } from '../../http/auth-context.ts';
 import { AppError, forbidden } from '../../http/errors.ts';
 import { rateLimitError } from '../../http/rate-limit.ts';
 import { addSeconds, SECONDS } from '../../lib/clock.ts';
-import { hashToken, isTokenShaped, newToken } from '../../lib/crypto.ts';
+import { hashToken, isTokenShaped, newToken, newUuid } from '../../lib/crypto.ts';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords.ts';
 import { recordActivity } from '../activity/index.ts';
 import * as repo from './auth.repository.ts';
@@ -44,7 +44,7 @@ function failureKeys(email: string, ip: string) {
 /**
  * Checks an e-mail and password, throttling failures per account and per IP. The failure is
  * reserved (counted) atomically BEFORE the password hash is checked and given back on success, so
- * N parallel wrong passwords check at most the limit (SECURITY.md promise 26).
+ * N parallel wrong passwords check at most the limit (docs/security.md promise 26).
  * @returns the account row
  * @throws 429 when throttled, 401 'Invalid email or password' (same body for an unknown e-mail and a
  *   wrong password), 403 for a disabled account or a role refused on the playground
@@ -126,7 +126,8 @@ export async function login(deps: AppDeps, creds: Credentials & { rememberMe: bo
   await deps.db.transaction().execute(async (trx) => {
     await repo.lockUser(trx, account.id);
     const revoked = await repo.revokeUserTokens(trx, account.id, now, 'superseded by a new login');
-    const base = { userId: account.id, createdAt: now, ip: meta.ip, userAgent: meta.userAgent };
+    // Both credentials of one login share a login id: logging out with either ends both.
+    const base = { userId: account.id, createdAt: now, ip: meta.ip, userAgent: meta.userAgent, loginId: newUuid() };
     await repo.insertToken(trx, { ...base, tokenHash: hashToken(token), kind: 'login', rememberMe: false, expiresAt });
     await repo.insertToken(trx, {
       ...base,
@@ -188,13 +189,14 @@ export async function issueMobileToken(deps: AppDeps, creds: Credentials, meta: 
 }
 
 /**
- * Revokes the token or session the request presented (DELETE /api/security/mobile-auth, POST
- * /api/auth/logout) and logs `action`.
+ * Revokes the token or session the request presented and logs `action` (DELETE
+ * /api/security/mobile-auth, POST /api/auth/logout). A login's bearer token and session are one
+ * login: revoking either revokes both (docs/security.md "Logout"); a mobile token stands alone.
  */
 export async function revokeCurrentToken(deps: AppDeps, auth: AuthContext, meta: Actor, action: string): Promise<void> {
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await repo.revokeToken(trx, auth.tokenId, now, action);
+    await repo.revokeLogin(trx, auth.tokenId, now, action);
     await recordActivity(trx, meta, now, { action, resourceType: 'auth_token', resourceId: auth.tokenId });
   });
 }

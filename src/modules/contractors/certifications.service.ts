@@ -8,6 +8,7 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import type { SpooledFile } from '../../http/upload-spool.ts';
+import { assertImageWithinLimit } from '../../lib/image-limits.ts';
 import { sniffFile } from '../../lib/sniff.ts';
 import { recordActivity } from '../activity/index.ts';
 import { readAgency } from '../../http/agency-scope.ts';
@@ -89,13 +90,14 @@ export async function deleteCertification(deps: AppDeps, auth: AuthContext, acto
  * POST /api/contractors/{uuid}/certifications/{cert_uuid}/document: stores the scanned
  * certificate, replacing an earlier one. The type is sniffed from the content.
  * @param file the spooled upload (streamed to the FileStore; the row only after it is stored)
- * @throws 400 not a PDF, JPEG or PNG (or empty), 404 contractor or certificate, 503 when the
+ * @throws 400 not a PDF, JPEG or PNG (or empty), or an image above 50 megapixels; 404 contractor or certificate, 503 when the
  *   file store is down (nothing changed)
  */
 export async function attachDocument(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, certUuid: string, file: SpooledFile): Promise<CertificationDto> {
   const { row, cert } = await certOf(deps, auth, uuid, certUuid);
   const type = file.size > 0 ? await sniffFile(file.path) : undefined;
   if (!type || !DOCUMENT_TYPES.has(type.mime)) throw new AppError('bad_request', 'The document must be a PDF, JPEG or PNG file');
+  if (type.mime.startsWith('image/')) await assertImageWithinLimit(file.path);
   const stored = await deps.files.putStream(file.open(), type.ext);
   const now = deps.clock.now();
   try {

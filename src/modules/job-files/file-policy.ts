@@ -1,5 +1,5 @@
 /**
- * What a document or a photo may be (docs/job-files.md; SECURITY.md promise 16): the type is decided
+ * What a document or a photo may be (docs/job-files.md; docs/security.md promise 16): the type is decided
  * from the CONTENT with sniffType (file-type magic numbers), never from the client's name or
  * Content-Type. Plus the sanitising of client file names and a safe Content-Disposition.
  *
@@ -104,12 +104,21 @@ export async function acceptedType(kind: FileKind, file: { path: string; open():
 }
 
 /**
- * A client file name made safe for display: the last path segment, no control characters or
- * quotes, whitespace collapsed, at most 200 characters; `fallback` when nothing remains.
+ * Bidirectional control characters (U+202A-U+202E embeddings and overrides, U+2066-U+2069
+ * isolates, U+200E/U+200F marks, U+061C Arabic letter mark): a right-to-left override makes
+ * `invoice\u202Efdp.exe` display as `invoiceexe.pdf`, so file names never keep them.
+ */
+export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+
+/**
+ * A client file name made safe for display: the last path segment, no control characters,
+ * bidirectional controls (BIDI_CONTROLS) or quotes, whitespace collapsed, at most 200
+ * characters; `fallback` when nothing remains.
  */
 export function sanitiseFilename(name: string | undefined, fallback: string): string {
   const last = (name ?? '').split(/[/\\]/).pop() ?? '';
   const clean = last
+    .replace(BIDI_CONTROLS, '')
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001F\u007F"<>|*?:]/g, '')
     .replace(/\s+/g, ' ')
@@ -121,10 +130,12 @@ export function sanitiseFilename(name: string | undefined, fallback: string): st
 }
 
 /**
- * A Content-Disposition header value (RFC 6266): an ASCII fallback name plus the UTF-8 name.
+ * A Content-Disposition header value (RFC 6266): an ASCII fallback name plus the UTF-8 name, both
+ * without bidirectional controls (names stored before they were stripped on upload included).
  * @param disposition 'attachment' or 'inline'
  */
-export function contentDisposition(disposition: 'attachment' | 'inline', filename: string): string {
+export function contentDisposition(disposition: 'attachment' | 'inline', name: string): string {
+  const filename = name.replace(BIDI_CONTROLS, '');
   const ascii = filename.replace(/[^\x20-\x7E]/g, '_').replace(/["\\%;]/g, '_');
   const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encoded}`;

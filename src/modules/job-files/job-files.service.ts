@@ -1,5 +1,5 @@
 /**
- * Documents and photos of a job (docs/job-files.md; SECURITY.md promise 16).
+ * Documents and photos of a job (docs/job-files.md; docs/security.md promise 16).
  *
  * Who: whoever can see the job lists and downloads its files, except that files marked internal
  * are for staff only (tenants and contractors do not see them). Staff, the job's contractor and
@@ -17,6 +17,7 @@ import { newUuid } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/index.ts';
 import { findVisibleJob } from '../job-access/index.ts';
 import { emitEvent } from '../../events/index.ts';
+import { assertImageWithinLimit } from '../../lib/image-limits.ts';
 import { ACCEPTED_TEXT, acceptedType, sanitiseFilename, type FileKind } from './file-policy.ts';
 import * as repo from './job-files.repository.ts';
 import type { JobFileDto } from './job-files.schemas.ts';
@@ -79,7 +80,8 @@ function parseInternal(raw: string | undefined, staff: boolean): boolean {
  *   the text fields (description up to 500 characters; internal 'true'|'false', staff only)
  * @returns the stored file as JobFileDto
  * @throws 404 "Job not found", 400 for an empty file, an unknown field, a bad description or
- *   internal flag, or content that is not of the kind; 413 above the kind's limit; 503 when the
+ *   internal flag, or content that is not of the kind, or a photo above 50 megapixels (src/lib/image-limits.ts);
+ *   413 above the kind's limit; 503 when the
  *   file store is down (no row written)
  */
 export async function uploadJobFile(deps: AppDeps, auth: AuthContext, actor: Actor, jobUuid: string, kind: FileKind, upload: Upload): Promise<JobFileDto> {
@@ -95,6 +97,7 @@ export async function uploadJobFile(deps: AppDeps, auth: AuthContext, actor: Act
   const filename = sanitiseFilename(upload.filename, LABEL[kind].one.toLowerCase());
   const type = await acceptedType(kind, upload.file, filename);
   if (!type) throw new AppError('bad_request', `Unsupported file type: ${LABEL[kind].path} must be ${ACCEPTED_TEXT[kind]}`);
+  if (kind === 'photo') await assertImageWithinLimit(upload.file.path);
 
   // The object first, the row after: a store that is down answers 503 and nothing is recorded.
   const stored = await deps.files.putStream(upload.file.open(), type.ext);

@@ -3,17 +3,37 @@
  * (mjml) for responsive e-mail HTML. MJML is loaded on first use (its import costs about half a
  * second) and each MJML source is compiled once and cached, with the Liquid tags left in; Liquid
  * then fills the variables per message, HTML-escaped in the e-mail HTML. Liquid has no file
- * system here (`include`/`render` find nothing) and runs under parse, render and memory limits.
+ * system here: the tags that read other templates (`include`, `render`, `layout`) are refused when a
+ * template is parsed (400 "Invalid template: ..."), and it runs under parse, render and memory limits.
  */
-import { Liquid, type Template } from 'liquidjs';
+import { Liquid, Tag, type Liquid as LiquidEngine, type TagToken, type Template, type TopLevelToken } from 'liquidjs';
 import { AppError } from '../../http/errors.ts';
 import { PARTS, nestVariables, type Channel, type MessageKind, type TemplateContent, type TemplatePart } from './template-catalogue.ts';
 
 const LIMITS = { templates: {}, strictFilters: true, ownPropertyOnly: true, parseLimit: 100_000, renderLimit: 1_000, memoryLimit: 10_000_000 };
+/** Tags that read another template by name: a stored template stands alone. */
+export const REFUSED_TAGS = ['include', 'render', 'layout'] as const;
+
+/** Replaces a tag that reads other templates: parsing a template that uses it fails. */
+class RefusedTag extends Tag {
+  constructor(token: TagToken, remain: TopLevelToken[], liquid: LiquidEngine) {
+    super(token, remain, liquid);
+    throw new Error(`the ${token.name} tag is not allowed`);
+  }
+
+  *render(): Generator<unknown, void, unknown> {}
+}
+
+/** A Liquid engine under LIMITS without the tags that read other templates. */
+function engine(options: Record<string, unknown>): Liquid {
+  const liquid = new Liquid({ ...LIMITS, ...options });
+  for (const name of REFUSED_TAGS) liquid.registerTag(name, RefusedTag);
+  return liquid;
+}
 /** For subjects, push, SMS and plain text: no escaping. */
-const plain = new Liquid({ ...LIMITS });
+const plain = engine({});
 /** For the HTML of e-mails: every output escaped. */
-const html = new Liquid({ ...LIMITS, outputEscape: 'escape' });
+const html = engine({ outputEscape: 'escape' });
 
 /** Largest number of compiled sources kept (MJML and Liquid caches). */
 const CACHE_MAX = 500;

@@ -4,10 +4,13 @@
  * - invoices and credit notes in Xero's bills import layout (one row per line; a credit note's
  *   amounts negative, which Xero imports as a credit note);
  * - payments in Xero's bank statement import layout (money out negative), for reconciliation.
- * Dates are DD/MM/YYYY as Xero's UK import expects; amounts are pounds with two decimals.
+ * Dates are DD/MM/YYYY as Xero's UK import expects; amounts are pounds with two decimals. Every
+ * row passes through safeRow (src/lib/spreadsheet-safe.ts), so a contractor's reference or line
+ * description never reaches the agency's spreadsheet as a formula.
  */
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
+import { safeRow } from '../../lib/spreadsheet-safe.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import type { MoneyScope } from './access.ts';
 import * as repo from './invoices.repository.ts';
@@ -52,11 +55,11 @@ async function* billRows(db: DbOrTrx, scope: MoneyScope, filter: repo.InvoiceFil
     for (const inv of page) {
       const sign = inv.kind === 'credit_note' ? -1 : 1;
       for (const l of lines.get(inv.id) ?? []) {
-        yield [
+        yield safeRow([
           inv.contractor_name, inv.contractor_email ?? '', invoiceNumber(inv.kind, inv.number), inv.contractor_reference ?? inv.job_reference,
           ukDate(inv.issue_date), ukDate(inv.due_date), decimalPounds(sign * inv.gross_pence), l.description, String(l.quantity),
           decimalPounds(sign * l.unit_price_pence), ACCOUNT_CODE, taxType(inv.vat_registered, l.vat_rate), decimalPounds(sign * l.vat_pence), 'GBP',
-        ];
+        ]);
       }
     }
     after = page[page.length - 1]!.id;
@@ -70,7 +73,7 @@ async function* paymentRows(db: DbOrTrx, scope: MoneyScope, filter: { from?: str
     const page = await repo.paymentExportPage(db, scope, filter, after, PAGE);
     if (page.length === 0) return;
     for (const p of page) {
-      yield [ukDate(p.paid_on), decimalPounds(-p.amount_pence), p.contractor_name, `${invoiceNumber(p.kind, p.number)} ${p.job_reference} (${p.method})`, p.reference ?? ''];
+      yield safeRow([ukDate(p.paid_on), decimalPounds(-p.amount_pence), p.contractor_name, `${invoiceNumber(p.kind, p.number)} ${p.job_reference} (${p.method})`, p.reference ?? '']);
     }
     after = page[page.length - 1]!.id;
   }

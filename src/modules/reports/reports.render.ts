@@ -7,6 +7,7 @@ import { PassThrough, Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
+import { safeCell } from '../../lib/spreadsheet-safe.ts';
 
 export type Cell = string | number | null;
 export interface Column {
@@ -20,18 +21,10 @@ export const CONTENT_TYPES: Record<ReportFormat, string> = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };
 
-/**
- * A spreadsheet formula starts with one of these; a cell beginning so is prefixed with a quote
- * (OWASP "CSV injection") so opening a report never runs stored text as a formula.
- */
-function safeText(v: Cell): Cell {
-  return typeof v === 'string' && /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-}
-
 async function writeCsv(columns: Column[], rows: AsyncIterable<Record<string, Cell>>, out: Writable) {
   const source = Readable.from(
     (async function* () {
-      for await (const r of rows) yield columns.map((c) => safeText(r[c.key] ?? null));
+      for await (const r of rows) yield columns.map((c) => safeCell(r[c.key] ?? null));
     })(),
   );
   await pipeline(source, stringify({ header: true, columns: columns.map((c) => c.header), bom: false }), out);
@@ -42,7 +35,7 @@ async function writeXlsx(columns: Column[], rows: AsyncIterable<Record<string, C
   const ws = wb.addWorksheet(sheet.slice(0, 31));
   ws.columns = columns.map((c) => ({ header: c.header, key: c.key, width: Math.max(12, c.header.length + 2) }));
   for await (const r of rows) {
-    ws.addRow(columns.map((c) => safeText(r[c.key] ?? null))).commit();
+    ws.addRow(columns.map((c) => safeCell(r[c.key] ?? null))).commit();
   }
   ws.commit();
   await wb.commit();

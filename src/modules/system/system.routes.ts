@@ -1,5 +1,5 @@
 /**
- * GET /api/system/status (spec 4.17; API.md), and liveness and readiness for orchestrators at
+ * GET /api/system/status (spec 4.17; docs/api.md), and liveness and readiness for orchestrators at
  * /api/system/health/live and /api/system/health/ready.
  */
 import { Type } from 'typebox';
@@ -74,20 +74,23 @@ export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle) {
 
     /**
      * Readiness: the process is not shutting down, the database answers, and Redis answers when
-     * REDIS_URL is set (without it logins answer 503, so a balancer should route elsewhere); else 503.
+     * REDIS_URL is set (without it logins answer 503, so a balancer should route elsewhere) and the
+     * blacklist change feed is subscribed (docs/security.md "Blacklist"); else 503.
      */
     app.get('/api/system/health/ready', {
       config: { permission: 'public' },
       schema: {
         tags: ['system'],
         summary: 'Readiness probe',
-        description: '200 when the database answers, Redis answers (when configured) and the process is not shutting down; else 503.',
+        description: '200 when the database answers, Redis answers and the blacklist change feed is subscribed (when configured) and the process is not shutting down; else 503.',
         response: responses(DataEnvelope(Type.Object({ status: Type.String() })), [429, 503]),
       },
       handler: async (_request, reply) => {
         if (lifecycle.draining) return reply.status(503).send(errorBody('Shutting down'));
         if (!(await pingDatabase(deps.db))) return reply.status(503).send(errorBody('Database unreachable'));
         if ((await pingRedis(deps)) === 'down') return reply.status(503).send(errorBody('Redis unreachable'));
+        const feed = deps.blacklistFeedProblem?.();
+        if (feed) return reply.status(503).send(errorBody(feed));
         return ok({ status: 'ready' }, 'Ready');
       },
     });

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Insertable, Updateable } from 'kysely';
 import type { UserTable } from '../../db/schema.ts';
 import type { DbOrTrx } from '../../db/types.ts';
+import { rowIdFromDigits } from '../../lib/row-id.ts';
 
 /** A user row with role, agency, branch, tenant and contractor for the wire shape and the rules. */
 export function userQuery(db: DbOrTrx) {
@@ -70,10 +71,14 @@ export async function listUsers(db: DbOrTrx, f: UserFilter) {
 /**
  * A role by id or code that the given agency may use (built-in or its own), or undefined.
  * @param agencyId the agency; null: built-in roles only; 'any': every role (SysOps filters)
+ * @param ref a role id (digits beyond the integer range match nothing) or a role code
  */
-export function findRole(db: DbOrTrx, ref: number | string, agencyId: number | null | 'any') {
+export async function findRole(db: DbOrTrx, ref: number | string, agencyId: number | null | 'any') {
   let q = db.selectFrom('roles').select(['id', 'code', 'name', 'level', 'agency_id']);
-  q = typeof ref === 'number' || /^\d+$/.test(ref) ? q.where('id', '=', Number(ref)) : q.where('code', '=', ref);
+  const id = typeof ref === 'number' ? ref : rowIdFromDigits(ref);
+  // Digits beyond the id column's range name no role (they never reach the database).
+  if (id === undefined) return undefined;
+  q = id === null ? q.where('code', '=', String(ref)) : q.where('id', '=', id);
   if (agencyId === 'any') return q.executeTakeFirst();
   return q
     .where((eb) => (agencyId === null ? eb('agency_id', 'is', null) : eb.or([eb('agency_id', 'is', null), eb('agency_id', '=', agencyId)])))

@@ -25,7 +25,9 @@ export const JobWeather = Type.Object({
   visit_date: Type.Union([IsoDate(), Type.Null()]),
   location: Type.Union([Type.Object({ postcode: Type.String(), latitude: Type.Number(), longitude: Type.Number() }), Type.Null()]),
   weather: Type.Union([DayForecast, Type.Null()]),
-  weather_risk: Type.Boolean({ description: 'outdoor trade and the visit day reaches a threshold (heavy rain or strong wind)' }),
+  weather_risk: Type.Union([Type.Boolean(), Type.Null()], {
+    description: 'outdoor trade and the visit day reaches a threshold (heavy rain or strong wind); null for an outdoor trade whose visit-day weather is unknown (see reason); false for other trades',
+  }),
   risks: Type.Array(Type.Union([Type.Literal('heavy_rain'), Type.Literal('strong_wind')])),
   reason: Type.Union([Type.String(), Type.Null()], {
     description: 'why weather is null: no_visit_date, no_address, postcode_not_found, outside_forecast_range, provider_unavailable',
@@ -38,7 +40,7 @@ export const JobWeatherParams = Type.Object({ uuid: Uuid() }, { additionalProper
 /** The weather block of a calendar entry of an outdoor trade. */
 export const WeatherBlock = Type.Object({
   weather: Type.Union([DayForecast, Type.Null()]),
-  weather_risk: Type.Boolean(),
+  weather_risk: Type.Union([Type.Boolean(), Type.Null()], { description: 'null when the weather is unknown (see reason)' }),
   risks: Type.Array(Type.Union([Type.Literal('heavy_rain'), Type.Literal('strong_wind')])),
   reason: Type.Union([Type.String(), Type.Null()]),
 }, { description: 'outdoor trades only (roofing, gutters, external painting, landscaping): the forecast of the visit day' });

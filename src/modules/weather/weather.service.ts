@@ -3,8 +3,9 @@
  * address, else geocoded from the postcode through postcodes.io), the Open-Meteo daily forecast
  * for the London date of scheduled_for, both cached in memory (TTLs in config). A visit day with
  * precipitation_sum >= heavyRainMm or wind gusts >= strongWindKmh is a risk; `weather_risk` is
- * set for outdoor trades only. A provider that is down never fails the request: weather is null
- * with a reason.
+ * set for outdoor trades only: true or false when the day's weather is known, null (unknown) when it
+ * is not. A provider that is down never fails the request: weather is null with a reason; a past
+ * day, or one beyond the forecast, is `outside_forecast_range` whatever the providers' state.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
@@ -85,6 +86,14 @@ export async function forecastAt(
   const now = clock.now();
   const c = caches(deps);
   let point: Point | null = place.latitude !== null && place.longitude !== null ? { latitude: place.latitude, longitude: place.longitude } : null;
+  // A day the forecast cannot cover (past, or too far ahead) is out of range whatever the providers'
+  // state: decided before any provider is asked.
+  const today = londonDate(now);
+  const ahead = daysBetween(today, date);
+  if (ahead < 0 || ahead >= FORECAST_DAYS) {
+    const known = point ?? (place.postcode ? c.geo.get(place.postcode.toUpperCase().replace(/\s+/g, ''), now) ?? null : null);
+    return { point: known ? { postcode: place.postcode ?? '', ...known } : null, weather: null, reason: 'outside_forecast_range' };
+  }
   if (c.down.get('any', now)) return { point: null, weather: null, reason: 'provider_unavailable' };
   try {
     if (!point) {
@@ -99,9 +108,6 @@ export async function forecastAt(
       point = geo;
     }
     const located = { postcode: place.postcode ?? '', ...point };
-    const today = londonDate(now);
-    const ahead = daysBetween(today, date);
-    if (ahead < 0 || ahead >= FORECAST_DAYS) return { point: located, weather: null, reason: 'outside_forecast_range' };
     const key = `${point.latitude.toFixed(2)},${point.longitude.toFixed(2)},${today}`;
     let f = c.forecast.get(key, now);
     if (!f) {
@@ -134,7 +140,8 @@ export async function jobWeather(deps: AppDeps, auth: AuthContext, uuid: string)
     visit_date: job.scheduled_for ? londonDate(new Date(job.scheduled_for)) : null,
     location: null,
     weather: null,
-    weather_risk: false,
+    // An outdoor job whose visit-day weather is unknown has an unknown risk (null), not none.
+    weather_risk: outdoor ? null : false,
     risks: [],
     reason: null,
   };
@@ -162,6 +169,6 @@ export async function weatherBlocks(
     if (it.outdoor !== true) return undefined;
     const r = await forecastAt(deps, it, it.date);
     const risks = r.weather ? risksOf(deps, r.weather) : [];
-    return { weather: r.weather, weather_risk: risks.length > 0, risks, reason: r.reason };
+    return { weather: r.weather, weather_risk: r.weather ? risks.length > 0 : null, risks, reason: r.reason };
   }));
 }

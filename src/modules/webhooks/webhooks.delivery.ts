@@ -93,14 +93,22 @@ async function disableEndpoint(deps: AppDeps, endpoint: repo.EndpointRow, now: D
   }
 }
 
+/** Seconds past the request deadline that a claimed attempt stays claimed (then it is due again). */
+export const LEASE_MARGIN_S = 60;
+
 /**
  * Makes one attempt at a delivery and records it: succeeded on a 2xx; else pending with the next
- * attempt after the backoff, or failed when that would fall outside the 3-day window.
+ * attempt after the backoff, or failed when that would fall outside the 3-day window. The attempt
+ * is counted before the request is sent (repo.claimDelivery), so one re-sent after a worker died
+ * mid-send counts as the next attempt, never again as the first.
  */
 export async function attemptDelivery(deps: AppDeps, delivery: repo.DeliveryRow): Promise<void> {
   const endpoint = await repo.endpointById(deps.db, delivery.endpoint_id);
   if (!endpoint) return;
   const now = deps.clock.now();
+  const lease = new Date(now.getTime() + deps.config.webhooks.timeoutMs + LEASE_MARGIN_S * 1000);
+  const attempts = await repo.claimDelivery(deps.db, delivery.id, now, lease);
+  if (attempts === undefined) return;
   const body = typeof delivery.payload === 'string' ? delivery.payload : JSON.stringify(delivery.payload);
   const started = process.hrtime.bigint();
   let code: number | null = null;
@@ -128,8 +136,7 @@ export async function attemptDelivery(deps: AppDeps, delivery: repo.DeliveryRow)
     error = err instanceof Error ? err.message : String(err);
   }
   const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
-  const attempts = delivery.attempts + 1;
-  const common = { attempts, last_attempt_at: now, last_response_code: code, last_duration_ms: durationMs, last_error: error };
+  const common = { last_attempt_at: now, last_response_code: code, last_duration_ms: durationMs, last_error: error };
   if (error === null) {
     await repo.updateDelivery(deps.db, delivery.id, { ...common, status: 'succeeded', next_attempt_at: null });
     return;

@@ -100,6 +100,24 @@ export function dueDeliveries(db: DbOrTrx, now: Date, limit: number) {
     .execute();
 }
 
+/**
+ * Claims a due delivery for one attempt before it is sent: counts the attempt and moves
+ * next_attempt_at to `leaseUntil`, so a worker that dies mid-send leaves the attempt counted and the
+ * delivery due again after the lease, and two workers never send the same attempt.
+ * @returns the attempt's number (1 for the first), or undefined when the delivery is no longer due
+ */
+export async function claimDelivery(db: DbOrTrx, id: number, now: Date, leaseUntil: Date): Promise<number | undefined> {
+  const row = await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), last_attempt_at: now, next_attempt_at: leaseUntil }))
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .returning('attempts')
+    .executeTakeFirst();
+  return row?.attempts;
+}
+
 export async function updateDelivery(db: DbOrTrx, id: number, set: Updateable<WebhookDeliveryTable>): Promise<void> {
   await db.updateTable('webhook_deliveries').set(set).where('id', '=', id).execute();
 }

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../../app-deps.ts';
 import { EVENT_CATALOGUE } from '../../events/index.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
-import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
+import { AppError, conflict, ERROR_TABLE, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { toIso, toIsoOrNull } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/index.ts';
@@ -55,10 +55,14 @@ export function toDeliveryDto(row: repo.DeliveryRow): DeliveryDto {
   };
 }
 
-/** @throws 400 url / events when the target is refused or an event name is unknown */
+/**
+ * @throws 400 `Invalid or missing required parameter: url (<why>)` for a refused target (why: see
+ *   targetProblem), 400 events for an unknown event name
+ */
 async function validate(deps: AppDeps, input: { url?: string | undefined; events?: string[] | undefined }): Promise<void> {
   if (input.events && !input.events.every((e) => e === '*' || e in EVENT_CATALOGUE)) throw invalidParam('events');
-  if (input.url !== undefined && (await targetProblem(input.url, deps.config.webhooks))) throw invalidParam('url');
+  const problem = input.url === undefined ? undefined : await targetProblem(input.url, deps.config.webhooks);
+  if (problem) throw new AppError('bad_request', `${ERROR_TABLE.invalid_parameter.message('url')} (${problem})`);
 }
 
 /** GET /api/webhooks/endpoints: one page of the agency's endpoints. */

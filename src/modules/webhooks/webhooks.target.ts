@@ -12,17 +12,20 @@ import type { WebhooksConfig } from './webhooks.config.ts';
 
 /**
  * Checks a receiver URL.
- * @returns undefined when allowed, else the reason (for the docs and tests; the API answers 400 url)
+ * @returns undefined when allowed, else the reason, which the API adds to its 400
+ *   (`Invalid or missing required parameter: url (resolves to a private address)`): "is not a URL",
+ *   "credentials are not allowed in the URL", "http is not allowed", "only https is allowed",
+ *   "the host does not resolve", "resolves to a private address"
  */
 export async function targetProblem(raw: string, cfg: WebhooksConfig): Promise<string | undefined> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    return 'not a URL';
+    return 'is not a URL';
   }
-  if (url.username || url.password) return 'credentials in the URL';
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && cfg.allowLoopback)) return 'not https';
+  if (url.username || url.password) return 'credentials are not allowed in the URL';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && cfg.allowLoopback)) return url.protocol === 'http:' ? 'http is not allowed' : 'only https is allowed';
   const host = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: string[];
   if (net.isIP(host)) addresses = [host];
@@ -30,10 +33,10 @@ export async function targetProblem(raw: string, cfg: WebhooksConfig): Promise<s
     try {
       addresses = (await dns.lookup(host, { all: true })).map((a) => a.address);
     } catch {
-      return 'host does not resolve';
+      return 'the host does not resolve';
     }
   }
-  if (addresses.length === 0 || addresses.some((a) => !addressAllowed(a, cfg.allowLoopback))) return 'non-public address';
-  if (url.protocol === 'http:' && !addresses.every(isLoopbackAddress)) return 'http only to loopback';
+  if (addresses.length === 0 || addresses.some((a) => !addressAllowed(a, cfg.allowLoopback))) return 'resolves to a private address';
+  if (url.protocol === 'http:' && !addresses.every(isLoopbackAddress)) return 'http is not allowed';
   return undefined;
 }

@@ -101,10 +101,21 @@ export function pdfBytes(text = 'Gas safety certificate'): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-/** An ISO-BMFF ftyp box with major brand 'heic' (what file-type needs to say HEIC), padded. */
+/** An ISO-BMFF ftyp box with major brand 'heic' (what file-type needs to say HEIC) and a meta box declaring its size, padded. */
 export function heicBytes(): Buffer {
   const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from('ftypheic', 'ascii'), Buffer.from([0, 0, 0, 0]), Buffer.from('mif1heic', 'ascii')]);
-  return Buffer.concat([ftyp, Buffer.alloc(64)]);
+  // meta > iprp > ipco > ispe: the image's declared size (4032 x 3024), read by the pixel limit.
+  const box = (type: string, body: Buffer, full = false) => {
+    const head = Buffer.alloc(full ? 12 : 8);
+    head.writeUInt32BE(head.length + body.length, 0);
+    head.write(type, 4, 'ascii');
+    return Buffer.concat([head, body]);
+  };
+  const size = Buffer.alloc(8);
+  size.writeUInt32BE(4032, 0);
+  size.writeUInt32BE(3024, 4);
+  const meta = box('meta', box('iprp', box('ipco', box('ispe', size, true))), true);
+  return Buffer.concat([ftyp, meta, Buffer.alloc(64)]);
 }
 
 /** An OLE compound file header (legacy .doc/.xls), which file-type reports as 'cfb'. */
