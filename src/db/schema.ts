@@ -300,6 +300,17 @@ export interface IdempotencyKeyTable {
 }
 
 /** A branch SLA response-time rule (spec 2.3a; docs/sla-rules.md). Soft-deleted. */
+/** An agency's office hours on one weekday (docs/sla.md); no rows: Monday to Friday 09:00 to 17:30. */
+export interface AgencyOfficeHoursTable {
+  agency_id: number;
+  /** 0 Monday ... 6 Sunday. */
+  weekday: number;
+  /** London wall-clock minutes after midnight. */
+  opens_minute: number;
+  closes_minute: number;
+  updated_at: Timestamp;
+}
+
 export interface BranchSlaRuleTable {
   id: Generated<number>;
   uuid: string;
@@ -314,8 +325,10 @@ export interface BranchSlaRuleTable {
   date_field_to_track: string;
   date_field_to_compare: string;
   minimum_response_days: number;
-  /** calendar_days (default) or working_days (docs/sla.md). */
+  /** calendar_hours, calendar_days (default), working_days or office_hours (docs/sla.md). */
   calendar: Generated<string>;
+  /** Allowance of the hour modes (calendar_hours, office_hours); null for the day modes. */
+  response_hours: Generated<number | null>;
   description: Generated<string>;
   created_by_user_id: number | null;
   created_at: Timestamp;
@@ -584,6 +597,7 @@ export interface Database {
   job_status_history: JobStatusHistoryTable;
   idempotency_keys: IdempotencyKeyTable;
   branch_sla_rules: BranchSlaRuleTable;
+  agency_office_hours: AgencyOfficeHoursTable;
   device_tokens: DeviceTokenTable;
   user_appearance: UserAppearanceTable;
   user_tokens: UserTokenTable;

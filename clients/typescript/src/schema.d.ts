@@ -2475,7 +2475,7 @@ export interface paths {
         };
         /**
          * Download: SLA compliance
-         * @description SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance % and median minutes to respond, as GET /api/sla/compliance (all pages). Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: group_by, key, name, met, breached, running, compliance_percent, median_minutes_to_respond. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.sla.compliance.view` (403 without).
+         * @description SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance %, median minutes to respond and how the rules of the group count time (calendars), as GET /api/sla/compliance (all pages). Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: group_by, key, name, met, breached, running, compliance_percent, median_minutes_to_respond, calendars. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.sla.compliance.view` (403 without).
          *
          *     **Access:** Permission key `api.reports.view`.
          */
@@ -8008,13 +8008,14 @@ export interface operations {
                              * @enum {string}
                              */
                             date_field_to_compare: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
-                            /** @description threshold in days */
+                            /** @description allowance in days of the day modes (calendar_days, working_days); 0 for the hour modes */
                             minimum_response_days: number;
+                            response_hours: number | null;
                             /**
-                             * @description how days count: calendar_days (every day) or working_days (weekends and UK bank holidays skipped)
+                             * @description how time counts (docs/sla.md): calendar_hours, calendar_days (London dates), working_days (London dates, weekends and the region's bank holidays skipped) or office_hours (the agency's office hours, bank holidays skipped)
                              * @enum {string}
                              */
-                            calendar: "calendar_days" | "working_days";
+                            calendar: "calendar_hours" | "calendar_days" | "working_days" | "office_hours";
                             description: string;
                             /** Format: date-time */
                             created_at: string;
@@ -8137,13 +8138,14 @@ export interface operations {
                      */
                     date_field_to_compare?: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
                     job_priority?: number | null;
-                    /** @description required on create; whole days, 0 to 3650 */
+                    /** @description whole days, 0 to 3650; required on create with a day mode (calendar_days, working_days) */
                     minimum_response_days?: number;
+                    response_hours?: number | null;
                     /**
-                     * @description optional; calendar_days (default on create) or working_days (docs/sla.md)
+                     * @description optional; calendar_hours, calendar_days (default on create), working_days or office_hours (docs/sla.md)
                      * @enum {string}
                      */
-                    calendar?: "calendar_days" | "working_days";
+                    calendar?: "calendar_hours" | "calendar_days" | "working_days" | "office_hours";
                     /** @description optional free text, at most 1000 characters */
                     description?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
@@ -8182,13 +8184,14 @@ export interface operations {
                              * @enum {string}
                              */
                             date_field_to_compare: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
-                            /** @description threshold in days */
+                            /** @description allowance in days of the day modes (calendar_days, working_days); 0 for the hour modes */
                             minimum_response_days: number;
+                            response_hours: number | null;
                             /**
-                             * @description how days count: calendar_days (every day) or working_days (weekends and UK bank holidays skipped)
+                             * @description how time counts (docs/sla.md): calendar_hours, calendar_days (London dates), working_days (London dates, weekends and the region's bank holidays skipped) or office_hours (the agency's office hours, bank holidays skipped)
                              * @enum {string}
                              */
-                            calendar: "calendar_days" | "working_days";
+                            calendar: "calendar_hours" | "calendar_days" | "working_days" | "office_hours";
                             description: string;
                             /** Format: date-time */
                             created_at: string;
@@ -19309,6 +19312,11 @@ export interface operations {
                             /** Format: uuid */
                             rule_uuid: string;
                             rule_description: string;
+                            /** @description how the rule counts time: calendar_hours, calendar_days, working_days or office_hours (docs/sla.md) */
+                            calendar: string;
+                            /** @description allowance of the day modes; 0 for the hour modes */
+                            minimum_response_days: number;
+                            response_hours: number | null;
                             /**
                              * Format: date-time
                              * @description the rule's compare field on the job
@@ -19436,8 +19444,10 @@ export interface operations {
                             job_status_to_id: number;
                             date_field_to_compare: string;
                             date_field_to_track: string;
+                            /** @description allowance of the day modes; 0 for the hour modes */
                             minimum_response_days: number;
-                            /** @description calendar_days or working_days */
+                            response_hours: number | null;
+                            /** @description calendar_hours, calendar_days, working_days or office_hours (docs/sla.md) */
                             calendar: string;
                             /** Format: date-time */
                             started_at: string;
@@ -19570,6 +19580,8 @@ export interface operations {
                             running: number;
                             compliance_percent: number | null;
                             median_minutes_to_respond: number | null;
+                            /** @description how the rules measured in the group count time, comma-separated and sorted (calendar_hours, calendar_days, working_days, office_hours) */
+                            calendars: string;
                         }[];
                         /** @description total number of matching records */
                         count: number;
@@ -19664,6 +19676,53 @@ export interface operations {
                             uk_region: string;
                             /** @description share of the allowed time after which a clock is at risk */
                             at_risk_percent: number;
+                            /** @description office hours per weekday; at least one day open; bank holidays of uk_region are closed */
+                            office_hours: {
+                                mon: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                tue: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                wed: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                thu: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                fri: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                sat: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                sun: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                            };
+                            /** @description true while the agency has not set its own (Monday to Friday 09:00 to 17:30) */
+                            office_hours_default: boolean;
                         };
                         message: string;
                     };
@@ -19765,6 +19824,51 @@ export interface operations {
                     uk_region?: "england-and-wales" | "scotland" | "northern-ireland";
                     /** @description 1 to 99 */
                     at_risk_percent?: number;
+                    /** @description office hours per weekday; at least one day open; bank holidays of uk_region are closed */
+                    office_hours?: {
+                        mon: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        tue: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        wed: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        thu: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        fri: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        sat: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        sun: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                    };
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -19788,6 +19892,53 @@ export interface operations {
                             uk_region: string;
                             /** @description share of the allowed time after which a clock is at risk */
                             at_risk_percent: number;
+                            /** @description office hours per weekday; at least one day open; bank holidays of uk_region are closed */
+                            office_hours: {
+                                mon: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                tue: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                wed: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                thu: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                fri: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                sat: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                sun: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                            };
+                            /** @description true while the agency has not set its own (Monday to Friday 09:00 to 17:30) */
+                            office_hours_default: boolean;
                         };
                         message: string;
                     };

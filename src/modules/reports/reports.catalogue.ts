@@ -55,7 +55,7 @@ const { group_by: groupBy } = ComplianceQuery.properties;
 const slaCompliance: ReportDef = {
   name: 'sla-compliance',
   title: 'SLA compliance',
-  description: 'SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance % and median minutes to respond, as GET /api/sla/compliance (all pages).',
+  description: 'SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance %, median minutes to respond and how the rules of the group count time (calendars), as GET /api/sla/compliance (all pages).',
   permission: 'api.sla.compliance.view',
   filters: {
     from_date: Type.Optional(IsoDate('clocks started on or after this UTC date (default 89 days before to_date)')),
@@ -63,7 +63,7 @@ const slaCompliance: ReportDef = {
     group_by: groupBy,
   },
   columns: [
-    col('group_by'), col('key'), col('name'), col('met'), col('breached'), col('running'), col('compliance_percent'), col('median_minutes_to_respond'),
+    col('group_by'), col('key'), col('name'), col('met'), col('breached'), col('running'), col('compliance_percent'), col('median_minutes_to_respond'), col('calendars'),
   ],
   async *rows(deps, auth, f) {
     const toDate = (f.to_date as string | undefined) ?? deps.clock.now().toISOString().slice(0, 10);
