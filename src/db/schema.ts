@@ -311,6 +311,50 @@ export interface AgencyOfficeHoursTable {
   updated_at: Timestamp;
 }
 
+/** A type of compliance item of an agency (docs/compliance.md). */
+export interface ComplianceItemTypeTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  code: string;
+  name: string;
+  /** Legal interval between certificates; null: none (checked at each tenancy start, or once). */
+  interval_months: number | null;
+  at_tenancy_start: Generated<boolean>;
+  hmo_only: Generated<boolean>;
+  required_document: string;
+  due_soon_days: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A compliance item a property needs (one per property and type). */
+export interface ComplianceItemTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  address_id: number;
+  type_id: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A certificate satisfying a compliance item. */
+export interface ComplianceCertificateTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  item_id: number;
+  issued_on: ColumnType<string, string, string>;
+  expires_on: ColumnType<string | null, string | null, string | null>;
+  reference: Generated<string>;
+  contractor_id: number | null;
+  job_id: number | null;
+  job_file_id: number | null;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+}
+
 export interface BranchSlaRuleTable {
   id: Generated<number>;
   uuid: string;
@@ -598,6 +642,9 @@ export interface Database {
   idempotency_keys: IdempotencyKeyTable;
   branch_sla_rules: BranchSlaRuleTable;
   agency_office_hours: AgencyOfficeHoursTable;
+  compliance_item_types: ComplianceItemTypeTable;
+  compliance_items: ComplianceItemTable;
+  compliance_certificates: ComplianceCertificateTable;
   device_tokens: DeviceTokenTable;
   user_appearance: UserAppearanceTable;
   user_tokens: UserTokenTable;

@@ -2488,6 +2488,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reports/compliance-register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download: Compliance register
+         * @description Every compliance item of the agency's properties with its status today (valid, due_soon, expired, missing), latest certificate and issuer, as GET /api/compliance (all pages) with its filters. Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: status, address, branch_name, type_name, issued_on, expires_on, contractor_name, required_document, uuid, address_uuid, certificate_uuid. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.compliance.view` (403 without).
+         *
+         *     **Access:** Permission key `api.reports.view`.
+         */
+        get: operations["listReportsComplianceRegister"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reports/tenant-jobs-per-property": {
         parameters: {
             query?: never;
@@ -3396,6 +3418,114 @@ export interface paths {
         get: operations["listSystemEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The compliance register of the agency's properties
+         * @description Every compliance item of the properties of the caller's agency with its latest certificate and status on today's London date (valid, due_soon, expired, missing), most urgent first. Filters: status, branch_uuid, type (code), address_uuid. totals counts the items per status matching every filter but status.
+         *
+         *     **Access:** Permission key `api.compliance.view`.
+         */
+        get: operations["listCompliance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agency's compliance item types
+         * @description Seeded on first use with the UK types (gas safety record, EICR, EPC, smoke and CO alarms, legionella, HMO fire risk assessment, HMO licence).
+         *
+         *     **Access:** Permission key `api.compliance.view`.
+         */
+        get: operations["listComplianceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a compliance item to a property
+         * @description Body: address_uuid, type (code). Idempotent: an item the property already has answers 200 with it. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        post: operations["createComplianceItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/items/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a compliance item
+         * @description **Access:** Permission key `api.compliance.view`.
+         */
+        get: operations["getComplianceItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/items/{uuid}/certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a certificate of a compliance item
+         * @description issued_on (London date, not in the future); expires_on defaults to issued_on plus the type's legal interval; contractor_uuid (who issued it) and job_file_uuid (the document, uploaded as a job file) optional. Answers the item with its new status. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        post: operations["createComplianceItemsCertificates"];
         delete?: never;
         options?: never;
         head?: never;
@@ -20089,6 +20219,13 @@ export interface operations {
                                 /** @description owed on the overdue ones, pence */
                                 overdue_pence: number;
                             };
+                            /** @description compliance items of the agency's properties per status today (docs/compliance.md); absent for contractors and tenants */
+                            compliance?: {
+                                valid: number;
+                                due_soon: number;
+                                expired: number;
+                                missing: number;
+                            };
                         };
                         message: string;
                     };
@@ -21211,6 +21348,92 @@ export interface operations {
                 to_date?: string;
                 /** @description default branch */
                 group_by?: "branch" | "contractor" | "job_type" | "priority";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv or XLSX bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listReportsComplianceRegister: {
+        parameters: {
+            query?: {
+                format?: "csv" | "xlsx";
+                /** @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate) */
+                status?: "valid" | "due_soon" | "expired" | "missing";
+                /** @description only properties of this branch */
+                branch_uuid?: string;
+                /** @description a compliance item type code, e.g. gas_safety */
+                type?: string;
+                /** @description only this property */
+                address_uuid?: string;
             };
             header?: never;
             path?: never;
@@ -28079,6 +28302,696 @@ export interface operations {
             };
             /** @description Missing permission or CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listCompliance: {
+        parameters: {
+            query?: {
+                /** @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate) */
+                status?: "valid" | "due_soon" | "expired" | "missing";
+                /** @description only properties of this branch */
+                branch_uuid?: string;
+                /** @description a compliance item type code, e.g. gas_safety */
+                type?: string;
+                /** @description only this property */
+                address_uuid?: string;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the compliance item
+                             */
+                            uuid: string;
+                            /**
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @enum {string}
+                             */
+                            status: "valid" | "due_soon" | "expired" | "missing";
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town and postcode */
+                            address: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            type_code: string;
+                            type_name: string;
+                            interval_months: number | null;
+                            required_document: string;
+                            certificate_uuid: string | null;
+                            issued_on: string | null;
+                            expires_on: string | null;
+                            expires_on_text: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            file_uuid: string | null;
+                        }[];
+                        /** @description items matching every filter */
+                        count: number;
+                        /** @description items per status matching every filter but status */
+                        totals: {
+                            valid: number;
+                            due_soon: number;
+                            expired: number;
+                            missing: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listComplianceTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            interval_months: number | null;
+                            /** @description checked at the start of each tenancy */
+                            at_tenancy_start: boolean;
+                            /** @description needed by houses in multiple occupation only */
+                            hmo_only: boolean;
+                            required_document: string;
+                            /** @description days before expiry an item is due_soon */
+                            due_soon_days: number;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createComplianceItems: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description the property
+                     */
+                    address_uuid: string;
+                    /** @description a compliance item type code, e.g. gas_safety */
+                    type: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the compliance item
+                             */
+                            uuid: string;
+                            /**
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @enum {string}
+                             */
+                            status: "valid" | "due_soon" | "expired" | "missing";
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town and postcode */
+                            address: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            type_code: string;
+                            type_name: string;
+                            interval_months: number | null;
+                            required_document: string;
+                            certificate_uuid: string | null;
+                            issued_on: string | null;
+                            expires_on: string | null;
+                            expires_on_text: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            file_uuid: string | null;
+                            /** @description every certificate, newest issue first */
+                            certificates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date */
+                                issued_on: string;
+                                expires_on: string | null;
+                                reference: string;
+                                contractor_uuid: string | null;
+                                contractor_name: string | null;
+                                job_uuid: string | null;
+                                file_uuid: string | null;
+                                file_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getComplianceItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the compliance item
+                             */
+                            uuid: string;
+                            /**
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @enum {string}
+                             */
+                            status: "valid" | "due_soon" | "expired" | "missing";
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town and postcode */
+                            address: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            type_code: string;
+                            type_name: string;
+                            interval_months: number | null;
+                            required_document: string;
+                            certificate_uuid: string | null;
+                            issued_on: string | null;
+                            expires_on: string | null;
+                            expires_on_text: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            file_uuid: string | null;
+                            /** @description every certificate, newest issue first */
+                            certificates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date */
+                                issued_on: string;
+                                expires_on: string | null;
+                                reference: string;
+                                contractor_uuid: string | null;
+                                contractor_name: string | null;
+                                job_uuid: string | null;
+                                file_uuid: string | null;
+                                file_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createComplianceItemsCertificates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description London date of issue; not in the future
+                     */
+                    issued_on: string;
+                    expires_on?: string | null;
+                    /** @description the certificate's own number */
+                    reference?: string;
+                    /**
+                     * Format: uuid
+                     * @description the contractor who issued it
+                     */
+                    contractor_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description the job file (document) holding it, uploaded through the job files endpoints
+                     */
+                    job_file_uuid?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the compliance item
+                             */
+                            uuid: string;
+                            /**
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @enum {string}
+                             */
+                            status: "valid" | "due_soon" | "expired" | "missing";
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town and postcode */
+                            address: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            type_code: string;
+                            type_name: string;
+                            interval_months: number | null;
+                            required_document: string;
+                            certificate_uuid: string | null;
+                            issued_on: string | null;
+                            expires_on: string | null;
+                            expires_on_text: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            file_uuid: string | null;
+                            /** @description every certificate, newest issue first */
+                            certificates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date */
+                                issued_on: string;
+                                expires_on: string | null;
+                                reference: string;
+                                contractor_uuid: string | null;
+                                contractor_name: string | null;
+                                job_uuid: string | null;
+                                file_uuid: string | null;
+                                file_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
