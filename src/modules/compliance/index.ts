@@ -7,3 +7,4 @@ export { complianceRoutes } from './compliance.routes.ts';
 export { complianceTotals, listRegister } from './compliance.service.ts';
 export { RegisterQuery } from './compliance.schemas.ts';
 export { COMPLIANCE_STATUSES } from './compliance.repository.ts';
+export { UK_COMPLIANCE_TYPES } from './compliance-types.ts';
