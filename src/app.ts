@@ -42,6 +42,7 @@ import { appearanceRoutes } from './modules/appearance/index.ts';
 import { workflowEngineRoutes } from './modules/workflow-engine/index.ts';
 import { addressesRoutes } from './modules/addresses/index.ts';
 import { tenantsRoutes } from './modules/tenants/index.ts';
+import { complianceRoutes } from './modules/compliance/index.ts';
 import { contractorsRoutes } from './modules/contractors/index.ts';
 import { gdprRoutes } from './modules/gdpr/index.ts';
 import { outboxLag, platformRoutes, queueFigures } from './modules/platform/index.ts';
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     blacklistRoutes(deps, blacklist),
     moneyRoutes(deps),
     platformRoutes(deps),
+    complianceRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -302,6 +302,61 @@ export interface IdempotencyKeyTable {
 }
 
 /** A branch SLA response-time rule (spec 2.3a; docs/sla-rules.md). Soft-deleted. */
+/** An agency's office hours on one weekday (docs/sla.md); no rows: Monday to Friday 09:00 to 17:30. */
+export interface AgencyOfficeHoursTable {
+  agency_id: number;
+  /** 0 Monday ... 6 Sunday. */
+  weekday: number;
+  /** London wall-clock minutes after midnight. */
+  opens_minute: number;
+  closes_minute: number;
+  updated_at: Timestamp;
+}
+
+/** A type of compliance item of an agency (docs/compliance.md). */
+export interface ComplianceItemTypeTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  code: string;
+  name: string;
+  /** Legal interval between certificates; null: none (checked at each tenancy start, or once). */
+  interval_months: number | null;
+  at_tenancy_start: Generated<boolean>;
+  hmo_only: Generated<boolean>;
+  required_document: string;
+  due_soon_days: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A compliance item a property needs (one per property and type). */
+export interface ComplianceItemTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  address_id: number;
+  type_id: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A certificate satisfying a compliance item. */
+export interface ComplianceCertificateTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  item_id: number;
+  issued_on: ColumnType<string, string, string>;
+  expires_on: ColumnType<string | null, string | null, string | null>;
+  reference: Generated<string>;
+  contractor_id: number | null;
+  job_id: number | null;
+  job_file_id: number | null;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+}
+
 export interface BranchSlaRuleTable {
   id: Generated<number>;
   uuid: string;
@@ -316,8 +371,10 @@ export interface BranchSlaRuleTable {
   date_field_to_track: string;
   date_field_to_compare: string;
   minimum_response_days: number;
-  /** calendar_days (default) or working_days (docs/sla.md). */
+  /** calendar_hours, calendar_days (default), working_days or office_hours (docs/sla.md). */
   calendar: Generated<string>;
+  /** Allowance of the hour modes (calendar_hours, office_hours); null for the day modes. */
+  response_hours: Generated<number | null>;
   description: Generated<string>;
   created_by_user_id: number | null;
   created_at: Timestamp;
@@ -586,6 +643,10 @@ export interface Database {
   job_status_history: JobStatusHistoryTable;
   idempotency_keys: IdempotencyKeyTable;
   branch_sla_rules: BranchSlaRuleTable;
+  agency_office_hours: AgencyOfficeHoursTable;
+  compliance_item_types: ComplianceItemTypeTable;
+  compliance_items: ComplianceItemTable;
+  compliance_certificates: ComplianceCertificateTable;
   device_tokens: DeviceTokenTable;
   user_appearance: UserAppearanceTable;
   user_tokens: UserTokenTable;

@@ -62,3 +62,24 @@ export function addDays(date: string, days: number): string {
 export function daysBetween(a: string, b: string): number {
   return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 }
+
+const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A London date for people, e.g. "Thu 26 Nov 2026". @param date YYYY-MM-DD */
+export function humanDate(date: string): string {
+  const d = new Date(`${date}T12:00:00Z`);
+  return `${DAY_NAMES[d.getUTCDay()]} ${d.getUTCDate()} ${MONTH_NAMES[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
+/** An instant for people in London time, e.g. "Thu 26 Nov 2026 14:05 GMT" (BST in summer). */
+export function humanDateTime(instant: Date): string {
+  return `${humanDate(londonDate(instant))} ${londonTime(instant)} ${londonOffsetMinutes(instant) === 0 ? 'GMT' : 'BST'}`;
+}
+
+/** Adds whole months to a YYYY-MM-DD date (the 31st becomes the month's last day). */
+export function addMonths(date: string, months: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const last = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last))).toISOString().slice(0, 10);
+}

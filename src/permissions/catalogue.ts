@@ -75,7 +75,10 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.sla.breaches.view', description: 'List the SLA clocks at risk or breached of the jobs one may see', roles: [...STAFF, 'api'] },
   { key: 'api.sla.view', description: 'Read the SLA clocks of a job one may see', roles: [...STAFF, 'api'] },
   { key: 'api.sla.compliance.view', description: 'Read the SLA compliance report over the jobs one may see', roles: [...STAFF, 'api'] },
-  { key: 'api.sla.settings.manage', description: "Read and change the agency's SLA settings (UK region for working days, at-risk share)", roles: ADMINS },
+  { key: 'api.sla.settings.manage', description: "Read and change the agency's SLA settings (UK region for working days, at-risk share, office hours)", roles: ADMINS },
+  // Compliance register (docs/compliance.md).
+  { key: 'api.compliance.view', description: "Read the compliance register of the agency's properties and its item types", roles: [...STAFF, 'api'] },
+  { key: 'api.compliance.manage', description: 'Add compliance items to properties and record their certificates', roles: [...STAFF, 'api'] },
   // Insight: dashboard, analytics, reports, search, weather (docs/insight.md).
   { key: 'api.dashboard.view', description: 'Read the dashboard figures of the jobs one may see', roles: ALL },
   { key: 'api.analytics.view', description: 'Read job analytics (volumes, times, first-time fix, cost) over the jobs one may see', roles: [...STAFF, 'api'] },

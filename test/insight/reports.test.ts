@@ -120,7 +120,7 @@ describe('report downloads', () => {
     expect((await w.contractor.client.get('/api/reports/jobs-register')).statusCode).toBe(403);
     expect((await w.tenant.client.get('/api/reports')).statusCode).toBe(403);
     const catalogue = (await w.adminA.client.get('/api/reports')).json();
-    expect(catalogue.data.map((r: { name: string }) => r.name)).toEqual(['jobs-register', 'contractor-performance', 'sla-compliance', 'tenant-jobs-per-property', 'certificates-register']);
+    expect(catalogue.data.map((r: { name: string }) => r.name)).toEqual(['jobs-register', 'contractor-performance', 'sla-compliance', 'tenant-jobs-per-property', 'certificates-register', 'compliance-register']);
   });
 });
 

@@ -50,7 +50,7 @@ describe('SLA clock planning', () => {
   };
   const rule = (id: number, days: number, extra: Partial<RuleInput> = {}): RuleInput => ({
     id, job_status_from_id: 1, job_status_to_id: 6, job_type_id: null, job_priority: null,
-    date_field_to_compare: 'created_at', date_field_to_track: 'attended_at', minimum_response_days: days, calendar: 'calendar_days', ...extra,
+    date_field_to_compare: 'created_at', date_field_to_track: 'attended_at', minimum_response_days: days, response_hours: null, calendar: 'calendar_days', ...extra,
   });
   const settings = { region: 'england-and-wales' as const, atRiskPercent: 75 };
   const history = [{ to_status_id: 1, created_at: new Date('2026-11-21T09:00:00Z') }];

@@ -2475,11 +2475,33 @@ export interface paths {
         };
         /**
          * Download: SLA compliance
-         * @description SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance % and median minutes to respond, as GET /api/sla/compliance (all pages). Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: group_by, key, name, met, breached, running, compliance_percent, median_minutes_to_respond. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.sla.compliance.view` (403 without).
+         * @description SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance %, median minutes to respond and how the rules of the group count time (calendars), as GET /api/sla/compliance (all pages). Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: group_by, key, name, met, breached, running, compliance_percent, median_minutes_to_respond, calendars. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.sla.compliance.view` (403 without).
          *
          *     **Access:** Permission key `api.reports.view`.
          */
         get: operations["listReportsSlaCompliance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/compliance-register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download: Compliance register
+         * @description Every compliance item of the agency's properties with its status today (valid, due_soon, expired, missing), latest certificate and issuer, as GET /api/compliance (all pages) with its filters. Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: status, address, branch_name, type_name, issued_on, expires_on, contractor_name, required_document, uuid, address_uuid, certificate_uuid. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.compliance.view` (403 without).
+         *
+         *     **Access:** Permission key `api.reports.view`.
+         */
+        get: operations["listReportsComplianceRegister"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3396,6 +3418,114 @@ export interface paths {
         get: operations["listSystemEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The compliance register of the agency's properties
+         * @description Every compliance item of the properties of the caller's agency with its latest certificate and status on today's London date (valid, due_soon, expired, missing), most urgent first. Filters: status, branch_uuid, type (code), address_uuid. totals counts the items per status matching every filter but status.
+         *
+         *     **Access:** Permission key `api.compliance.view`.
+         */
+        get: operations["listCompliance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agency's compliance item types
+         * @description Seeded on first use with the UK types (gas safety record, EICR, EPC, smoke and CO alarms, legionella, HMO fire risk assessment, HMO licence).
+         *
+         *     **Access:** Permission key `api.compliance.view`.
+         */
+        get: operations["listComplianceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a compliance item to a property
+         * @description Body: address_uuid, type (code). Idempotent: an item the property already has answers 200 with it. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        post: operations["createComplianceItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/items/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a compliance item
+         * @description **Access:** Permission key `api.compliance.view`.
+         */
+        get: operations["getComplianceItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/items/{uuid}/certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a certificate of a compliance item
+         * @description issued_on (London date, not in the future); expires_on defaults to issued_on plus the type's legal interval; contractor_uuid (who issued it) and job_file_uuid (the document, uploaded as a job file) optional. Answers the item with its new status. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        post: operations["createComplianceItemsCertificates"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8008,13 +8138,14 @@ export interface operations {
                              * @enum {string}
                              */
                             date_field_to_compare: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
-                            /** @description threshold in days */
+                            /** @description allowance in days of the day modes (calendar_days, working_days); 0 for the hour modes */
                             minimum_response_days: number;
+                            response_hours: number | null;
                             /**
-                             * @description how days count: calendar_days (every day) or working_days (weekends and UK bank holidays skipped)
+                             * @description how time counts (docs/sla.md): calendar_hours, calendar_days (London dates), working_days (London dates, weekends and the region's bank holidays skipped) or office_hours (the agency's office hours, bank holidays skipped)
                              * @enum {string}
                              */
-                            calendar: "calendar_days" | "working_days";
+                            calendar: "calendar_hours" | "calendar_days" | "working_days" | "office_hours";
                             description: string;
                             /** Format: date-time */
                             created_at: string;
@@ -8137,13 +8268,14 @@ export interface operations {
                      */
                     date_field_to_compare?: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
                     job_priority?: number | null;
-                    /** @description required on create; whole days, 0 to 3650 */
+                    /** @description whole days, 0 to 3650; required on create with a day mode (calendar_days, working_days) */
                     minimum_response_days?: number;
+                    response_hours?: number | null;
                     /**
-                     * @description optional; calendar_days (default on create) or working_days (docs/sla.md)
+                     * @description optional; calendar_hours, calendar_days (default on create), working_days or office_hours (docs/sla.md)
                      * @enum {string}
                      */
-                    calendar?: "calendar_days" | "working_days";
+                    calendar?: "calendar_hours" | "calendar_days" | "working_days" | "office_hours";
                     /** @description optional free text, at most 1000 characters */
                     description?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
@@ -8182,13 +8314,14 @@ export interface operations {
                              * @enum {string}
                              */
                             date_field_to_compare: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
-                            /** @description threshold in days */
+                            /** @description allowance in days of the day modes (calendar_days, working_days); 0 for the hour modes */
                             minimum_response_days: number;
+                            response_hours: number | null;
                             /**
-                             * @description how days count: calendar_days (every day) or working_days (weekends and UK bank holidays skipped)
+                             * @description how time counts (docs/sla.md): calendar_hours, calendar_days (London dates), working_days (London dates, weekends and the region's bank holidays skipped) or office_hours (the agency's office hours, bank holidays skipped)
                              * @enum {string}
                              */
-                            calendar: "calendar_days" | "working_days";
+                            calendar: "calendar_hours" | "calendar_days" | "working_days" | "office_hours";
                             description: string;
                             /** Format: date-time */
                             created_at: string;
@@ -19310,6 +19443,11 @@ export interface operations {
                             /** Format: uuid */
                             rule_uuid: string;
                             rule_description: string;
+                            /** @description how the rule counts time: calendar_hours, calendar_days, working_days or office_hours (docs/sla.md) */
+                            calendar: string;
+                            /** @description allowance of the day modes; 0 for the hour modes */
+                            minimum_response_days: number;
+                            response_hours: number | null;
                             /**
                              * Format: date-time
                              * @description the rule's compare field on the job
@@ -19437,8 +19575,10 @@ export interface operations {
                             job_status_to_id: number;
                             date_field_to_compare: string;
                             date_field_to_track: string;
+                            /** @description allowance of the day modes; 0 for the hour modes */
                             minimum_response_days: number;
-                            /** @description calendar_days or working_days */
+                            response_hours: number | null;
+                            /** @description calendar_hours, calendar_days, working_days or office_hours (docs/sla.md) */
                             calendar: string;
                             /** Format: date-time */
                             started_at: string;
@@ -19571,6 +19711,8 @@ export interface operations {
                             running: number;
                             compliance_percent: number | null;
                             median_minutes_to_respond: number | null;
+                            /** @description how the rules measured in the group count time, comma-separated and sorted (calendar_hours, calendar_days, working_days, office_hours) */
+                            calendars: string;
                         }[];
                         /** @description total number of matching records */
                         count: number;
@@ -19665,6 +19807,53 @@ export interface operations {
                             uk_region: string;
                             /** @description share of the allowed time after which a clock is at risk */
                             at_risk_percent: number;
+                            /** @description office hours per weekday; at least one day open; bank holidays of uk_region are closed */
+                            office_hours: {
+                                mon: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                tue: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                wed: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                thu: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                fri: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                sat: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                sun: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                            };
+                            /** @description true while the agency has not set its own (Monday to Friday 09:00 to 17:30) */
+                            office_hours_default: boolean;
                         };
                         message: string;
                     };
@@ -19766,6 +19955,51 @@ export interface operations {
                     uk_region?: "england-and-wales" | "scotland" | "northern-ireland";
                     /** @description 1 to 99 */
                     at_risk_percent?: number;
+                    /** @description office hours per weekday; at least one day open; bank holidays of uk_region are closed */
+                    office_hours?: {
+                        mon: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        tue: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        wed: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        thu: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        fri: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        sat: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        sun: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                    };
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -19789,6 +20023,53 @@ export interface operations {
                             uk_region: string;
                             /** @description share of the allowed time after which a clock is at risk */
                             at_risk_percent: number;
+                            /** @description office hours per weekday; at least one day open; bank holidays of uk_region are closed */
+                            office_hours: {
+                                mon: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                tue: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                wed: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                thu: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                fri: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                sat: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                sun: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                            };
+                            /** @description true while the agency has not set its own (Monday to Friday 09:00 to 17:30) */
+                            office_hours_default: boolean;
                         };
                         message: string;
                     };
@@ -19938,6 +20219,13 @@ export interface operations {
                                 overdue_count: number;
                                 /** @description owed on the overdue ones, pence */
                                 overdue_pence: number;
+                            };
+                            /** @description compliance items of the agency's properties per status today (docs/compliance.md); absent for contractors and tenants */
+                            compliance?: {
+                                valid: number;
+                                due_soon: number;
+                                expired: number;
+                                missing: number;
                             };
                         };
                         message: string;
@@ -21061,6 +21349,92 @@ export interface operations {
                 to_date?: string;
                 /** @description default branch */
                 group_by?: "branch" | "contractor" | "job_type" | "priority";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv or XLSX bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listReportsComplianceRegister: {
+        parameters: {
+            query?: {
+                format?: "csv" | "xlsx";
+                /** @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate) */
+                status?: "valid" | "due_soon" | "expired" | "missing";
+                /** @description only properties of this branch */
+                branch_uuid?: string;
+                /** @description a compliance item type code, e.g. gas_safety */
+                type?: string;
+                /** @description only this property */
+                address_uuid?: string;
             };
             header?: never;
             path?: never;
@@ -27929,6 +28303,696 @@ export interface operations {
             };
             /** @description Missing permission or CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listCompliance: {
+        parameters: {
+            query?: {
+                /** @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate) */
+                status?: "valid" | "due_soon" | "expired" | "missing";
+                /** @description only properties of this branch */
+                branch_uuid?: string;
+                /** @description a compliance item type code, e.g. gas_safety */
+                type?: string;
+                /** @description only this property */
+                address_uuid?: string;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the compliance item
+                             */
+                            uuid: string;
+                            /**
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @enum {string}
+                             */
+                            status: "valid" | "due_soon" | "expired" | "missing";
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town and postcode */
+                            address: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            type_code: string;
+                            type_name: string;
+                            interval_months: number | null;
+                            required_document: string;
+                            certificate_uuid: string | null;
+                            issued_on: string | null;
+                            expires_on: string | null;
+                            expires_on_text: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            file_uuid: string | null;
+                        }[];
+                        /** @description items matching every filter */
+                        count: number;
+                        /** @description items per status matching every filter but status */
+                        totals: {
+                            valid: number;
+                            due_soon: number;
+                            expired: number;
+                            missing: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listComplianceTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            interval_months: number | null;
+                            /** @description checked at the start of each tenancy */
+                            at_tenancy_start: boolean;
+                            /** @description needed by houses in multiple occupation only */
+                            hmo_only: boolean;
+                            required_document: string;
+                            /** @description days before expiry an item is due_soon */
+                            due_soon_days: number;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createComplianceItems: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description the property
+                     */
+                    address_uuid: string;
+                    /** @description a compliance item type code, e.g. gas_safety */
+                    type: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the compliance item
+                             */
+                            uuid: string;
+                            /**
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @enum {string}
+                             */
+                            status: "valid" | "due_soon" | "expired" | "missing";
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town and postcode */
+                            address: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            type_code: string;
+                            type_name: string;
+                            interval_months: number | null;
+                            required_document: string;
+                            certificate_uuid: string | null;
+                            issued_on: string | null;
+                            expires_on: string | null;
+                            expires_on_text: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            file_uuid: string | null;
+                            /** @description every certificate, newest issue first */
+                            certificates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date */
+                                issued_on: string;
+                                expires_on: string | null;
+                                reference: string;
+                                contractor_uuid: string | null;
+                                contractor_name: string | null;
+                                job_uuid: string | null;
+                                file_uuid: string | null;
+                                file_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getComplianceItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the compliance item
+                             */
+                            uuid: string;
+                            /**
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @enum {string}
+                             */
+                            status: "valid" | "due_soon" | "expired" | "missing";
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town and postcode */
+                            address: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            type_code: string;
+                            type_name: string;
+                            interval_months: number | null;
+                            required_document: string;
+                            certificate_uuid: string | null;
+                            issued_on: string | null;
+                            expires_on: string | null;
+                            expires_on_text: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            file_uuid: string | null;
+                            /** @description every certificate, newest issue first */
+                            certificates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date */
+                                issued_on: string;
+                                expires_on: string | null;
+                                reference: string;
+                                contractor_uuid: string | null;
+                                contractor_name: string | null;
+                                job_uuid: string | null;
+                                file_uuid: string | null;
+                                file_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createComplianceItemsCertificates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description London date of issue; not in the future
+                     */
+                    issued_on: string;
+                    expires_on?: string | null;
+                    /** @description the certificate's own number */
+                    reference?: string;
+                    /**
+                     * Format: uuid
+                     * @description the contractor who issued it
+                     */
+                    contractor_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description the job file (document) holding it, uploaded through the job files endpoints
+                     */
+                    job_file_uuid?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the compliance item
+                             */
+                            uuid: string;
+                            /**
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @enum {string}
+                             */
+                            status: "valid" | "due_soon" | "expired" | "missing";
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town and postcode */
+                            address: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            type_code: string;
+                            type_name: string;
+                            interval_months: number | null;
+                            required_document: string;
+                            certificate_uuid: string | null;
+                            issued_on: string | null;
+                            expires_on: string | null;
+                            expires_on_text: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            file_uuid: string | null;
+                            /** @description every certificate, newest issue first */
+                            certificates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date */
+                                issued_on: string;
+                                expires_on: string | null;
+                                reference: string;
+                                contractor_uuid: string | null;
+                                contractor_name: string | null;
+                                job_uuid: string | null;
+                                file_uuid: string | null;
+                                file_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 /**
  * The agent's and admin's dashboard (GET /api/dashboard): open jobs by status and by priority,
- * new jobs, visits today, tomorrow and overdue, SLA at risk and breached, certificates expiring
- * and unpaid invoices. Each status, priority and SLA figure links to the filtered job board
+ * new jobs, visits today, tomorrow and overdue, SLA at risk and breached, certificates expiring,
+ * compliance items expired, missing and due soon (docs/compliance.md) and unpaid invoices. Each status, priority and SLA figure links to the filtered job board
  * (`/jobs?sla=at_risk`), unpaid invoices to the invoice list.
  */
 import { Link } from 'react-router';
@@ -76,6 +76,9 @@ export function DashboardPage() {
             {x.sla ? <Tile label="SLA at risk" value={x.sla.at_risk} to="/jobs?sla=at_risk" /> : null}
             {x.sla ? <Tile label="SLA breached" value={x.sla.breached} to="/jobs?sla=breached" /> : null}
             {x.certificates_expiring_30d !== undefined ? <Tile label="certificates expiring in 30 days" value={x.certificates_expiring_30d} /> : null}
+            {x.compliance ? <Tile label="compliance items expired" value={x.compliance.expired} /> : null}
+            {x.compliance ? <Tile label="compliance items missing" value={x.compliance.missing} /> : null}
+            {x.compliance ? <Tile label="compliance items due soon" value={x.compliance.due_soon} /> : null}
             {x.unpaid_invoices ? (
               <Tile
                 label="unpaid invoices"

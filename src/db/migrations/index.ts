@@ -22,6 +22,8 @@ import * as m1500 from './2026_11_23_0500_money.ts';
 import * as m1200 from './2026_11_23_0200_platform.ts';
 import * as m1800 from './2026_11_23_0800_insight_figures.ts';
 import * as m2100 from './2026_11_26_0100_login_link.ts';
+import * as m2700 from './2026_11_26_0700_sla_office_hours.ts';
+import * as m2710 from './2026_11_26_0710_compliance.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -45,4 +47,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0200_platform': m1200,
   '2026_11_23_0800_insight_figures': m1800,
   '2026_11_26_0100_login_link': m2100,
+  '2026_11_26_0700_sla_office_hours': m2700,
+  '2026_11_26_0710_compliance': m2710,
 };

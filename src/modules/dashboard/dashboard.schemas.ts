@@ -37,6 +37,12 @@ export const DashboardData = Type.Object(
       overdue_count: Type.Integer({ minimum: 0, description: 'of which overdue' }),
       overdue_pence: Type.Integer({ minimum: 0, description: 'owed on the overdue ones, pence' }),
     }, { description: 'invoices the caller may open (a contractor: its own); absent without api.invoices.view (tenants)' })),
+    compliance: Type.Optional(Type.Object({
+      valid: Count,
+      due_soon: Count,
+      expired: Count,
+      missing: Count,
+    }, { description: 'compliance items of the agency\'s properties per status today (docs/compliance.md); absent for contractors and tenants' })),
   },
   { additionalProperties: false },
 );

@@ -11,6 +11,7 @@
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { unpaidInvoiceTotals } from '../money/index.ts';
+import { complianceTotals } from '../compliance/index.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import type { JobScope } from '../jobs/index.ts';
 import { slaCounts, type DashboardWindows, type ScopeWhere } from './dashboard.repository.ts';
@@ -48,5 +49,14 @@ export const unpaidInvoicesSection: DashboardSection = async (deps, ctx) => {
   return totals ? { unpaid_invoices: totals } : undefined;
 };
 
+/**
+ * `compliance: { valid, due_soon, expired, missing }`: compliance items of the properties of the
+ * caller's agency per status today (docs/compliance.md). Absent for contractors and tenants.
+ */
+export const complianceSection: DashboardSection = async (deps, ctx) => {
+  if (ctx.scope.kind === 'tenant' || ctx.scope.kind === 'contractor' || ctx.scope.kind === 'none') return undefined;
+  return { compliance: await complianceTotals(deps, ctx.auth) };
+};
+
 /** Sections run after the core figures, in order; append new ones here. */
-export const DASHBOARD_SECTIONS: DashboardSection[] = [slaSection, unpaidInvoicesSection];
+export const DASHBOARD_SECTIONS: DashboardSection[] = [slaSection, unpaidInvoicesSection, complianceSection];

@@ -16,6 +16,7 @@ import { jobScope } from '../jobs/index.ts';
 import { ListJobsQuery, type ListJobsInput } from '../jobs/index.ts';
 import { listVisibleJobs } from '../jobs/index.ts';
 import { ComplianceQuery, complianceReport, type ComplianceInput } from '../sla-reports/index.ts';
+import { listRegister, RegisterQuery } from '../compliance/index.ts';
 import * as repo from './reports.repository.ts';
 import type { Cell, Column } from './reports.render.ts';
 
@@ -55,7 +56,7 @@ const { group_by: groupBy } = ComplianceQuery.properties;
 const slaCompliance: ReportDef = {
   name: 'sla-compliance',
   title: 'SLA compliance',
-  description: 'SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance % and median minutes to respond, as GET /api/sla/compliance (all pages).',
+  description: 'SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance %, median minutes to respond and how the rules of the group count time (calendars), as GET /api/sla/compliance (all pages).',
   permission: 'api.sla.compliance.view',
   filters: {
     from_date: Type.Optional(IsoDate('clocks started on or after this UTC date (default 89 days before to_date)')),
@@ -63,7 +64,7 @@ const slaCompliance: ReportDef = {
     group_by: groupBy,
   },
   columns: [
-    col('group_by'), col('key'), col('name'), col('met'), col('breached'), col('running'), col('compliance_percent'), col('median_minutes_to_respond'),
+    col('group_by'), col('key'), col('name'), col('met'), col('breached'), col('running'), col('compliance_percent'), col('median_minutes_to_respond'), col('calendars'),
   ],
   async *rows(deps, auth, f) {
     const toDate = (f.to_date as string | undefined) ?? deps.clock.now().toISOString().slice(0, 10);
@@ -72,6 +73,33 @@ const slaCompliance: ReportDef = {
     for (let offset = 0; ; offset += PAGE) {
       const { rows } = await complianceReport(deps, auth, { ...q, limit: PAGE, offset });
       for (const r of rows) yield r;
+      if (rows.length < PAGE) return;
+    }
+  },
+};
+
+const { limit: _cl, offset: _co, ...registerFilters } = RegisterQuery.properties;
+
+/** The compliance register: GET /api/compliance over every page (docs/compliance.md). */
+const complianceRegister: ReportDef = {
+  name: 'compliance-register',
+  title: 'Compliance register',
+  description: 'Every compliance item of the agency\'s properties with its status today (valid, due_soon, expired, missing), latest certificate and issuer, as GET /api/compliance (all pages) with its filters.',
+  permission: 'api.compliance.view',
+  filters: registerFilters,
+  columns: [
+    col('status'), col('address'), col('branch_name'), col('type_name'), col('issued_on'), col('expires_on'), col('contractor_name'),
+    col('required_document'), col('uuid'), col('address_uuid'), col('certificate_uuid'),
+  ],
+  async *rows(deps, auth, f) {
+    for (let offset = 0; ; offset += PAGE) {
+      const { rows } = await listRegister(deps, auth, { ...(f as Record<string, never>), limit: PAGE, offset });
+      for (const r of rows) {
+        yield {
+          status: r.status, address: r.address, branch_name: r.branch_name, type_name: r.type_name, issued_on: r.issued_on, expires_on: r.expires_on,
+          contractor_name: r.contractor_name, required_document: r.required_document, uuid: r.uuid, address_uuid: r.address_uuid, certificate_uuid: r.certificate_uuid,
+        };
+      }
       if (rows.length < PAGE) return;
     }
   },
@@ -153,6 +181,7 @@ export const REPORTS: ReportDef[] = [
       }
     },
   },
+  complianceRegister,
 ];
 
 /** Whether the caller holds the report's extra permission (if it has one). */

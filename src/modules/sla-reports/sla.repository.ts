@@ -45,7 +45,7 @@ export async function listBreaches(db: DbOrTrx, scope: JobScope, f: BreachFilter
         'j.uuid as job_uuid', 'j.reference', 'j.title', 'j.priority', 'j.job_type_id', 'jt.name as job_type',
         's.name as status', 'b.uuid as branch_uuid', 'b.name as branch_name',
         'c.uuid as contractor_uuid', 'c.company_name as contractor_name',
-        'r.uuid as rule_uuid', 'r.description as rule_description',
+        'r.uuid as rule_uuid', 'r.description as rule_description', 'r.calendar', 'r.minimum_response_days', 'r.response_hours',
       ])
       .orderBy('sc.due_at', f.order)
       .orderBy('sc.id', f.order)
@@ -66,7 +66,7 @@ export function listJobClocks(db: DbOrTrx, jobId: number) {
     .select([
       'sc.id', 'sc.state', 'sc.started_at', 'sc.due_at', 'sc.at_risk_at', 'sc.stopped_at', 'sc.paused_seconds', 'sc.breached_at',
       'r.id as rule_id', 'r.uuid as rule_uuid', 'r.description', 'r.job_status_from_id', 'r.job_status_to_id', 'r.job_type_id',
-      'r.job_priority', 'r.date_field_to_compare', 'r.date_field_to_track', 'r.minimum_response_days', 'r.calendar',
+      'r.job_priority', 'r.date_field_to_compare', 'r.date_field_to_track', 'r.minimum_response_days', 'r.response_hours', 'r.calendar',
       'r.deleted_at as rule_deleted_at',
     ])
     .where('sc.job_id', '=', jobId)
@@ -121,6 +121,7 @@ export async function compliance(db: DbOrTrx, scope: JobScope, f: { group: Compl
       sql<number>`count(*) filter (where sc.state = 'met')::int`.as('met'),
       sql<number>`count(*) filter (where sc.state = 'breached')::int`.as('breached'),
       sql<number>`count(*) filter (where sc.state in ('running', 'at_risk', 'paused'))::int`.as('running'),
+      sql<string>`string_agg(distinct r.calendar, ',' order by r.calendar)`.as('calendars'),
       sql<number | null>`percentile_cont(0.5) within group (order by extract(epoch from sc.stopped_at - sc.started_at) / 60) filter (where sc.stopped_at is not null and sc.state in ('met', 'breached'))`.as('median_minutes'),
     ])
     .groupBy([g.key, g.name]);
@@ -139,6 +140,12 @@ export function agencySettings(db: DbOrTrx, agencyId: number) {
 /** An agency by uuid (id only). */
 export function agencyByUuid(db: DbOrTrx, uuid: string) {
   return db.selectFrom('agencies').select(['id']).where('uuid', '=', uuid).executeTakeFirst();
+}
+
+/** Replaces an agency's office hours with one row per open weekday (0 = Monday). */
+export async function replaceOfficeHours(db: DbOrTrx, agencyId: number, days: Array<{ weekday: number; opens_minute: number; closes_minute: number }>, now: Date) {
+  await db.deleteFrom('agency_office_hours').where('agency_id', '=', agencyId).execute();
+  if (days.length) await db.insertInto('agency_office_hours').values(days.map((d) => ({ ...d, agency_id: agencyId, updated_at: now }))).execute();
 }
 
 /** Changes an agency's SLA settings. */

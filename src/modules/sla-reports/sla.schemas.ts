@@ -25,6 +25,9 @@ export const Breach = Type.Object(
     contractor_name: Nullable(Type.String()),
     rule_uuid: Uuid(),
     rule_description: Type.String(),
+    calendar: Type.String({ description: 'how the rule counts time: calendar_hours, calendar_days, working_days or office_hours (docs/sla.md)' }),
+    minimum_response_days: Type.Integer({ description: 'allowance of the day modes; 0 for the hour modes' }),
+    response_hours: Nullable(Type.Integer({ description: 'allowance of the hour modes; null for the day modes' })),
     started_at: DateTime('the rule\'s compare field on the job'),
     due_at: DateTime('when the allowed time runs out'),
     stopped_at: Nullable(DateTime('the rule\'s track field, once set')),
@@ -61,8 +64,9 @@ export const JobClock = Type.Object(
     job_status_to_id: Type.Integer(),
     date_field_to_compare: Type.String(),
     date_field_to_track: Type.String(),
-    minimum_response_days: Type.Integer(),
-    calendar: Type.String({ description: 'calendar_days or working_days' }),
+    minimum_response_days: Type.Integer({ description: 'allowance of the day modes; 0 for the hour modes' }),
+    response_hours: Nullable(Type.Integer({ description: 'allowance of the hour modes; null for the day modes' })),
+    calendar: Type.String({ description: 'calendar_hours, calendar_days, working_days or office_hours (docs/sla.md)' }),
     started_at: DateTime(),
     due_at: DateTime(),
     at_risk_at: DateTime('when the agency\'s at-risk share of the allowed time is reached'),
@@ -99,15 +103,33 @@ export const ComplianceRow = Type.Object(
     running: Type.Integer({ description: 'still running (running, at_risk or paused)' }),
     compliance_percent: Nullable(Type.Number({ description: 'met / (met + breached) x 100, one decimal; null when none finished' })),
     median_minutes_to_respond: Nullable(Type.Number({ description: 'median minutes from start to stop of the finished clocks, one decimal' })),
+    calendars: Type.String({ description: 'how the rules measured in the group count time, comma-separated and sorted (calendar_hours, calendar_days, working_days, office_hours)' }),
   },
   { description: 'SLA compliance of one group' },
 );
+
+const HHMM = (description: string) => Type.String({ pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$', description });
+const OfficeDay = Nullable(
+  Type.Object(
+    { opens: HHMM('London wall-clock opening time, HH:MM'), closes: HHMM('London wall-clock closing time, HH:MM (24:00 allowed), after opens') },
+    { additionalProperties: false, description: 'null: closed all day' },
+  ),
+);
+
+/** The agency's office hours per weekday (London wall-clock), which office_hours rules count. */
+export const OfficeHoursWeek = Type.Object(
+  { mon: OfficeDay, tue: OfficeDay, wed: OfficeDay, thu: OfficeDay, fri: OfficeDay, sat: OfficeDay, sun: OfficeDay },
+  { additionalProperties: false, description: 'office hours per weekday; at least one day open; bank holidays of uk_region are closed' },
+);
+export type OfficeHoursWeekDto = Static<typeof OfficeHoursWeek>;
 
 export const SlaSettings = Type.Object({
   agency_uuid: Uuid(),
   agency_name: Type.String(),
   uk_region: Type.String({ description: 'england-and-wales, scotland or northern-ireland' }),
   at_risk_percent: Type.Integer({ description: 'share of the allowed time after which a clock is at risk' }),
+  office_hours: OfficeHoursWeek,
+  office_hours_default: Type.Boolean({ description: 'true while the agency has not set its own (Monday to Friday 09:00 to 17:30)' }),
 });
 
 export const SettingsQuery = Type.Object(
@@ -120,6 +142,7 @@ export const UpdateSettingsBody = Type.Object(
     agency_uuid: Type.Optional(Uuid('SysOps: the agency (required); others: their own, may be left out')),
     uk_region: Type.Optional(Enum(['england-and-wales', 'scotland', 'northern-ireland'] as const, 'bank holidays that working days skip')),
     at_risk_percent: Type.Optional(Type.Integer({ minimum: 1, maximum: 99, description: '1 to 99' })),
+    office_hours: Type.Optional(OfficeHoursWeek),
     csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },

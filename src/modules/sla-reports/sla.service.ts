@@ -9,9 +9,9 @@ import { invalidParam, notFound } from '../../http/errors.ts';
 import { DAY_MS, toIso, toIsoOrNull } from '../../lib/clock.ts';
 import { recordActivity } from '../activity/index.ts';
 import { findBranch, findContractor, jobScope, visibleJob } from '../jobs/index.ts';
-import { recomputeOpenJobs, secondsLeft, type UkRegion } from '../sla/index.ts';
+import { DEFAULT_OFFICE_HOURS, loadOfficeHours, officeHoursOf, recomputeOpenJobs, secondsLeft, WEEKDAYS, type UkRegion } from '../sla/index.ts';
 import * as repo from './sla.repository.ts';
-import type { ComplianceInput, ListBreachesInput, UpdateSettingsInput } from './sla.schemas.ts';
+import type { ComplianceInput, ListBreachesInput, OfficeHoursWeekDto, UpdateSettingsInput } from './sla.schemas.ts';
 
 
 /** [from, to) from two inclusive UTC dates. @throws 400 to_date when to_date is before from_date */
@@ -77,6 +77,9 @@ export async function listBreaches(deps: AppDeps, auth: AuthContext, q: ListBrea
       contractor_name: r.contractor_name,
       rule_uuid: r.rule_uuid,
       rule_description: r.rule_description,
+      calendar: r.calendar,
+      minimum_response_days: r.minimum_response_days,
+      response_hours: r.response_hours,
       started_at: toIso(r.started_at),
       due_at: toIso(r.due_at),
       stopped_at: toIsoOrNull(r.stopped_at),
@@ -100,7 +103,8 @@ export async function jobClocks(deps: AppDeps, auth: AuthContext, uuid: string) 
   const now = deps.clock.now();
   const input = { ...timing.job, dates: timing.job as unknown as Record<string, Date | null> };
   const history = timing.history.map((h) => ({ to_status_id: h.to_status_id, created_at: new Date(h.created_at) }));
-  const settings = { region: timing.job.uk_region as UkRegion, atRiskPercent: timing.job.sla_at_risk_percent };
+  const hours = (await loadOfficeHours(deps.db, [timing.job.agency_id])).get(timing.job.agency_id);
+  const settings = { region: timing.job.uk_region as UkRegion, atRiskPercent: timing.job.sla_at_risk_percent, officeHours: officeHoursOf(hours) };
   return rows.map((r) => ({
     ID: r.id,
     state: r.state,
@@ -112,6 +116,7 @@ export async function jobClocks(deps: AppDeps, auth: AuthContext, uuid: string) 
     date_field_to_compare: r.date_field_to_compare,
     date_field_to_track: r.date_field_to_track,
     minimum_response_days: r.minimum_response_days,
+    response_hours: r.response_hours,
     calendar: r.calendar,
     started_at: toIso(r.started_at),
     due_at: toIso(r.due_at),
@@ -144,6 +149,7 @@ export async function complianceReport(deps: AppDeps, auth: AuthContext, q: Comp
       running: r.running,
       compliance_percent: r.met + r.breached > 0 ? round1((100 * r.met) / (r.met + r.breached)) : null,
       median_minutes_to_respond: r.median_minutes === null ? null : round1(Number(r.median_minutes)),
+      calendars: r.calendars ?? '',
     })),
     total,
   };
@@ -169,11 +175,37 @@ async function settingsAgency(deps: AppDeps, auth: AuthContext, agencyUuid: stri
   return auth.agencyId;
 }
 
+const hhmm = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+const minuteOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
 /** Wire shape of an agency's settings. */
 async function settingsDto(deps: AppDeps, agencyId: number) {
   const a = await repo.agencySettings(deps.db, agencyId);
   if (!a) throw notFound('Agency');
-  return { agency_uuid: a.uuid, agency_name: a.name, uk_region: a.uk_region, at_risk_percent: a.sla_at_risk_percent };
+  const stored = officeHoursOf((await loadOfficeHours(deps.db, [agencyId])).get(agencyId));
+  const week = stored ?? DEFAULT_OFFICE_HOURS;
+  const office_hours = Object.fromEntries(
+    WEEKDAYS.map((d, i) => [d, week[i] ? { opens: hhmm(week[i]![0]), closes: hhmm(week[i]![1]) } : null]),
+  ) as OfficeHoursWeekDto;
+  return { agency_uuid: a.uuid, agency_name: a.name, uk_region: a.uk_region, at_risk_percent: a.sla_at_risk_percent, office_hours, office_hours_default: !stored };
+}
+
+/**
+ * Office hours rows from the wire week (0 = Monday).
+ * @throws 400 office_hours when a day closes before it opens or every day is closed
+ */
+function officeHoursRows(week: OfficeHoursWeekDto) {
+  const rows: Array<{ weekday: number; opens_minute: number; closes_minute: number }> = [];
+  WEEKDAYS.forEach((d, weekday) => {
+    const day = week[d];
+    if (!day) return;
+    const opens_minute = minuteOf(day.opens);
+    const closes_minute = minuteOf(day.closes);
+    if (closes_minute <= opens_minute) throw invalidParam('office_hours');
+    rows.push({ weekday, opens_minute, closes_minute });
+  });
+  if (rows.length === 0) throw invalidParam('office_hours');
+  return rows;
 }
 
 /**
@@ -185,15 +217,18 @@ export async function getSettings(deps: AppDeps, auth: AuthContext, agencyUuid: 
 }
 
 /**
- * POST /api/sla/settings: changes the agency's UK region and/or at-risk share (activity entry
+ * POST /api/sla/settings: changes the agency's UK region, at-risk share and/or office hours (the
+ * whole week replaced; activity entry
  * `sla_settings.update` in the same transaction), then recomputes the clocks of its open jobs.
  * @throws 400 body (nothing to change), agency_uuid; 404 "Agency not found"
  */
 export async function updateSettings(deps: AppDeps, auth: AuthContext, actor: Actor, input: UpdateSettingsInput) {
   const agencyId = await settingsAgency(deps, auth, input.agency_uuid);
-  if (input.uk_region === undefined && input.at_risk_percent === undefined) throw invalidParam('body');
+  if (input.uk_region === undefined && input.at_risk_percent === undefined && input.office_hours === undefined) throw invalidParam('body');
+  const hours = input.office_hours === undefined ? undefined : officeHoursRows(input.office_hours);
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
+    if (hours) await repo.replaceOfficeHours(trx, agencyId, hours, now);
     await repo.updateAgencySettings(trx, agencyId, {
       ...(input.uk_region !== undefined ? { uk_region: input.uk_region } : {}),
       ...(input.at_risk_percent !== undefined ? { sla_at_risk_percent: input.at_risk_percent } : {}),
@@ -203,7 +238,7 @@ export async function updateSettings(deps: AppDeps, auth: AuthContext, actor: Ac
       resourceType: 'agency',
       resourceId: agencyId,
       agencyId,
-      details: { uk_region: input.uk_region, at_risk_percent: input.at_risk_percent },
+      details: { uk_region: input.uk_region, at_risk_percent: input.at_risk_percent, office_hours: input.office_hours },
     });
   });
   await recomputeOpenJobs(deps, { agencyId });

@@ -14,7 +14,7 @@ export type SlaScope =
 const COLUMNS = [
   'r.id', 'r.uuid', 'r.agency_id', 'r.branch_id', 'b.uuid as branch_uuid', 'b.name as branch_name',
   'r.job_status_from_id', 'r.job_status_to_id', 'r.job_type_id', 'r.job_priority',
-  'r.date_field_to_track', 'r.date_field_to_compare', 'r.minimum_response_days', 'r.calendar', 'r.description',
+  'r.date_field_to_track', 'r.date_field_to_compare', 'r.minimum_response_days', 'r.response_hours', 'r.calendar', 'r.description',
   'r.created_at', 'r.updated_at',
 ] as const;
 

@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, Uuid } from '../../http/schema-primitives.ts';
+import { SLA_CALENDARS, type SlaCalendar } from '../sla/index.ts';
 
 /** The job date fields a rule may name (columns of `jobs`). */
 export const JOB_DATE_FIELDS = [
@@ -14,7 +15,7 @@ export type JobDateField = (typeof JOB_DATE_FIELDS)[number];
 const DateField = (description: string) =>
   Type.Unsafe<JobDateField>({ type: 'string', enum: [...JOB_DATE_FIELDS], description });
 const Calendar = (description: string) =>
-  Type.Unsafe<'calendar_days' | 'working_days'>({ type: 'string', enum: ['calendar_days', 'working_days'], description });
+  Type.Unsafe<SlaCalendar>({ type: 'string', enum: [...SLA_CALENDARS], description });
 const NullableInt = (options: { minimum: number; maximum?: number; description: string }) =>
   Type.Union([Type.Integer(options), Type.Null()]);
 
@@ -29,8 +30,9 @@ export const SlaRule = Type.Object(
     job_priority: NullableInt({ minimum: 1, maximum: 5, description: 'null: every priority' }),
     date_field_to_track: DateField('job date field whose value is measured'),
     date_field_to_compare: DateField('job date field the measurement starts from'),
-    minimum_response_days: Type.Integer({ minimum: 0, description: 'threshold in days' }),
-    calendar: Calendar('how days count: calendar_days (every day) or working_days (weekends and UK bank holidays skipped)'),
+    minimum_response_days: Type.Integer({ minimum: 0, description: 'allowance in days of the day modes (calendar_days, working_days); 0 for the hour modes' }),
+    response_hours: NullableInt({ minimum: 1, description: 'allowance in hours of the hour modes (calendar_hours, office_hours); null for the day modes' }),
+    calendar: Calendar('how time counts (docs/sla.md): calendar_hours, calendar_days (London dates), working_days (London dates, weekends and the region\'s bank holidays skipped) or office_hours (the agency\'s office hours, bank holidays skipped)'),
     description: Type.String(),
     created_at: DateTime(),
     updated_at: DateTime(),
@@ -49,8 +51,9 @@ export const UpsertSlaRuleBody = Type.Object(
     date_field_to_track: Type.Optional(DateField('required on create')),
     date_field_to_compare: Type.Optional(DateField('required on create; differs from date_field_to_track')),
     job_priority: Type.Optional(NullableInt({ minimum: 1, maximum: 5, description: 'optional; 1 emergency to 5 planned; null: every priority' })),
-    minimum_response_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'required on create; whole days, 0 to 3650' })),
-    calendar: Type.Optional(Calendar('optional; calendar_days (default on create) or working_days (docs/sla.md)')),
+    minimum_response_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'whole days, 0 to 3650; required on create with a day mode (calendar_days, working_days)' })),
+    response_hours: Type.Optional(NullableInt({ minimum: 1, maximum: 87600, description: 'whole hours, 1 to 87600; required with an hour mode (calendar_hours, office_hours), null or absent with a day mode' })),
+    calendar: Type.Optional(Calendar('optional; calendar_hours, calendar_days (default on create), working_days or office_hours (docs/sla.md)')),
     description: Type.Optional(Type.String({ maxLength: 1000, description: 'optional free text, at most 1000 characters' })),
     csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },

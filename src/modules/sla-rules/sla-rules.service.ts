@@ -12,7 +12,7 @@ import { findBranch, jobTypeExists } from '../jobs/index.ts';
 import * as repo from './sla-rules.repository.ts';
 import type { SlaScope, SlaRuleRow } from './sla-rules.repository.ts';
 import type { JobDateField, SlaRuleDto, UpsertSlaRuleInput } from './sla-rules.schemas.ts';
-import { recomputeOpenJobs, type SlaCalendar } from '../sla/index.ts';
+import { HOUR_CALENDARS, recomputeOpenJobs, type SlaCalendar } from '../sla/index.ts';
 
 /** Level from which a role with a branch still reaches its whole agency (Admin is 80). */
 const AGENCY_WIDE_LEVEL = 80;
@@ -39,6 +39,7 @@ export function toSlaRuleDto(row: SlaRuleRow): SlaRuleDto {
     date_field_to_track: row.date_field_to_track as JobDateField,
     date_field_to_compare: row.date_field_to_compare as JobDateField,
     minimum_response_days: row.minimum_response_days,
+    response_hours: row.response_hours,
     calendar: row.calendar as SlaCalendar,
     description: row.description,
     created_at: new Date(row.created_at).toISOString(),
@@ -78,7 +79,7 @@ export async function listSlaRules(deps: AppDeps, auth: AuthContext, q: { branch
 }
 
 const REQUIRED_ON_CREATE = [
-  'branch_uuid', 'job_status_from_id', 'job_status_to_id', 'date_field_to_track', 'date_field_to_compare', 'minimum_response_days',
+  'branch_uuid', 'job_status_from_id', 'job_status_to_id', 'date_field_to_track', 'date_field_to_compare',
 ] as const;
 
 /**
@@ -106,10 +107,21 @@ export async function upsertSlaRule(deps: AppDeps, auth: AuthContext, actor: Act
     job_priority: input.job_priority !== undefined ? input.job_priority : (existing?.job_priority ?? null),
     date_field_to_track: input.date_field_to_track ?? (existing!.date_field_to_track as JobDateField),
     date_field_to_compare: input.date_field_to_compare ?? (existing!.date_field_to_compare as JobDateField),
-    minimum_response_days: input.minimum_response_days ?? existing!.minimum_response_days,
+    minimum_response_days: input.minimum_response_days ?? existing?.minimum_response_days,
+    response_hours: input.response_hours !== undefined ? input.response_hours : (existing?.response_hours ?? null),
     calendar: input.calendar ?? ((existing?.calendar ?? 'calendar_days') as SlaCalendar),
     description: (input.description ?? existing?.description ?? '').trim(),
   };
+  // The day modes need days and take no hours; the hour modes need hours (days are then 0).
+  const hourMode = HOUR_CALENDARS.includes(merged.calendar);
+  if (hourMode) {
+    if (merged.response_hours === null) throw invalidParam('response_hours');
+    if (input.minimum_response_days === undefined) merged.minimum_response_days = 0;
+  } else {
+    if (merged.minimum_response_days === undefined) throw invalidParam('minimum_response_days');
+    if (input.response_hours !== undefined && input.response_hours !== null) throw invalidParam('response_hours');
+    merged.response_hours = null;
+  }
   const statuses = await repo.existingStatusIds(deps.db, [merged.job_status_from_id, merged.job_status_to_id]);
   if (!statuses.has(merged.job_status_from_id)) throw invalidParam('job_status_from_id');
   if (!statuses.has(merged.job_status_to_id) || merged.job_status_to_id === merged.job_status_from_id) {
@@ -124,10 +136,11 @@ export async function upsertSlaRule(deps: AppDeps, auth: AuthContext, actor: Act
     let ruleId: number;
     if (existing) {
       ruleId = existing.id;
-      await repo.updateRule(trx, ruleId, { ...merged, branch_id: branch.id, agency_id: branch.agency_id, updated_at: now });
+      await repo.updateRule(trx, ruleId, { ...merged, minimum_response_days: merged.minimum_response_days ?? 0, branch_id: branch.id, agency_id: branch.agency_id, updated_at: now });
     } else {
       ruleId = await repo.insertRule(trx, {
         ...merged,
+        minimum_response_days: merged.minimum_response_days ?? 0,
         uuid,
         agency_id: branch.agency_id,
         branch_id: branch.id,

@@ -6,14 +6,14 @@
  * - A rule applies to a job when branch, type (or any) and priority (or any) match, the job has
  *   reached the rule's from-status, and its compare field is set.
  * - Among the rules that apply to the same transition (from-status, to-status), the strictest wins:
- *   fewest days, then calendar days before working days, then earliest due_at, then oldest rule.
+ *   least allowed time, then calendar hours or days before working days or office hours, then earliest due_at, then oldest rule.
  *   The others are kept as `not_applicable`.
  * - Time On hold does not count; working days skip weekends and bank holidays (working-time.ts).
  * - `met` and `breached` are final: never changed again (only a missing stopped_at is filled).
  * - Escalation to `at_risk` and `breached` is not decided here but by the conditional updates of
  *   sla.repository.ts (flagDueClocks), so that each is flagged, and announced, once.
  */
-import { addCountedMs, countedMs, type Counting, type Interval, type SlaCalendar, type UkRegion } from './working-time.ts';
+import { addCountedMs, countedMs, HOUR_CALENDARS, type Counting, type Interval, type OfficeHours, type SlaCalendar, type UkRegion } from './working-time.ts';
 import { DAY_MS } from '../../lib/clock.ts';
 
 /** Status ids the engine needs (table job_statuses). */
@@ -31,7 +31,17 @@ export interface RuleInput {
   date_field_to_compare: string;
   date_field_to_track: string;
   minimum_response_days: number;
+  /** The allowance of the hour modes (calendar_hours, office_hours); null for the day modes. */
+  response_hours: number | null;
   calendar: string;
+}
+
+/**
+ * The rule's allowance in counted ms: response_hours hours for calendar_hours and office_hours,
+ * minimum_response_days days otherwise.
+ */
+export function allowedMs(rule: Pick<RuleInput, 'calendar' | 'minimum_response_days' | 'response_hours'>): number {
+  return HOUR_CALENDARS.includes(rule.calendar as SlaCalendar) ? (rule.response_hours ?? 0) * 3_600_000 : rule.minimum_response_days * DAY_MS;
 }
 
 /** The job as the engine reads it: ids, status and every date field a rule may name. */
@@ -64,6 +74,8 @@ export interface ExistingClock {
 export interface AgencySettings {
   region: UkRegion;
   atRiskPercent: number;
+  /** The agency's office hours (office_hours rules); the default week when absent. */
+  officeHours?: OfficeHours;
 }
 
 /** A clock to insert or update (keyed by job and rule). */
@@ -114,8 +126,8 @@ export function measure(rule: RuleInput, job: JobInput, pauses: readonly Interva
   const started = job.dates[rule.date_field_to_compare] ?? null;
   if (!started) return null;
   const stopped = job.dates[rule.date_field_to_track] ?? null;
-  const counting: Counting = { calendar: rule.calendar as SlaCalendar, region: settings.region, pauses };
-  const allowed = rule.minimum_response_days * DAY_MS;
+  const counting: Counting = { calendar: rule.calendar as SlaCalendar, region: settings.region, pauses, officeHours: settings.officeHours };
+  const allowed = allowedMs(rule);
   const s = started.getTime();
   const due = addCountedMs(s, allowed, counting);
   const atRisk = addCountedMs(s, Math.floor((allowed * settings.atRiskPercent) / 100), counting);
@@ -135,11 +147,14 @@ export function secondsLeft(rule: RuleInput, job: JobInput, history: readonly Hi
   return Math.round((m.allowed - countedMs(m.started.getTime(), end, m.counting)) / 1000);
 }
 
+/** 0 for the modes where every second counts (calendar hours and days), 1 for working days and office hours. */
+const elapsedFirst = (rule: RuleInput) => (rule.calendar === 'calendar_days' || rule.calendar === 'calendar_hours' ? 0 : 1);
+
 /** Orders candidate rules of one transition, strictest first. */
 function stricter(a: { rule: RuleInput; due: Date }, b: { rule: RuleInput; due: Date }): number {
   return (
-    a.rule.minimum_response_days - b.rule.minimum_response_days ||
-    (a.rule.calendar === 'calendar_days' ? 0 : 1) - (b.rule.calendar === 'calendar_days' ? 0 : 1) ||
+    allowedMs(a.rule) - allowedMs(b.rule) ||
+    elapsedFirst(a.rule) - elapsedFirst(b.rule) ||
     a.due.getTime() - b.due.getTime() ||
     a.rule.id - b.rule.id
   );

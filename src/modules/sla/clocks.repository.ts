@@ -6,7 +6,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
 import type { AgencySettings, ClockPlan, ExistingClock, HistoryInput, JobInput, RuleInput } from './clock-engine.ts';
-import type { UkRegion } from './working-time.ts';
+import type { OfficeHours, UkRegion } from './working-time.ts';
 
 const DATE_FIELDS = [
   'created_at', 'approved_at', 'assigned_at', 'scheduled_for', 'attended_at',
@@ -72,7 +72,7 @@ export async function loadRules(trx: DbOrTrx, branchIds: readonly number[]): Pro
     .selectFrom('branch_sla_rules')
     .select([
       'id', 'branch_id', 'job_status_from_id', 'job_status_to_id', 'job_type_id', 'job_priority',
-      'date_field_to_compare', 'date_field_to_track', 'minimum_response_days', 'calendar',
+      'date_field_to_compare', 'date_field_to_track', 'minimum_response_days', 'response_hours', 'calendar',
     ])
     .where('branch_id', 'in', branchIds)
     .where('deleted_at', 'is', null)
@@ -86,12 +86,50 @@ export async function loadRules(trx: DbOrTrx, branchIds: readonly number[]): Pro
   return out;
 }
 
-/** Region and at-risk share of the agencies, by agency id. */
-export async function loadAgencySettings(trx: DbOrTrx, agencyIds: readonly number[]) {
-  const rows = agencyIds.length
-    ? await trx.selectFrom('agencies').select(['id', 'uk_region', 'sla_at_risk_percent']).where('id', 'in', agencyIds).execute()
-    : [];
-  return new Map(rows.map((r) => [r.id, { region: r.uk_region as UkRegion, atRiskPercent: r.sla_at_risk_percent }]));
+/** One stored weekday of office hours (table agency_office_hours). */
+export interface OfficeHoursRow {
+  weekday: number;
+  opens_minute: number;
+  closes_minute: number;
+}
+
+/**
+ * An agency's office hours from its rows (weekday 0 = Monday); undefined without rows (the engine
+ * then uses DEFAULT_OFFICE_HOURS).
+ */
+export function officeHoursOf(rows: readonly OfficeHoursRow[] | null | undefined): OfficeHours | undefined {
+  if (!rows || rows.length === 0) return undefined;
+  const week: Array<readonly [number, number] | null> = [null, null, null, null, null, null, null];
+  for (const r of rows) week[r.weekday] = [r.opens_minute, r.closes_minute];
+  return week;
+}
+
+/** Office hours rows of the agencies, grouped by agency id. */
+export async function loadOfficeHours(trx: DbOrTrx, agencyIds: readonly number[]): Promise<Map<number, OfficeHoursRow[]>> {
+  const out = new Map<number, OfficeHoursRow[]>();
+  if (agencyIds.length === 0) return out;
+  const rows = await trx
+    .selectFrom('agency_office_hours')
+    .select(['agency_id', 'weekday', 'opens_minute', 'closes_minute'])
+    .where('agency_id', 'in', agencyIds)
+    .orderBy('agency_id')
+    .orderBy('weekday')
+    .execute();
+  for (const { agency_id, ...r } of rows) out.set(agency_id, [...(out.get(agency_id) ?? []), r]);
+  return out;
+}
+
+/** Region, at-risk share and office hours of the agencies, by agency id. */
+export async function loadAgencySettings(trx: DbOrTrx, agencyIds: readonly number[]): Promise<Map<number, AgencySettings>> {
+  const [rows, hours] = agencyIds.length
+    ? await Promise.all([
+        trx.selectFrom('agencies').select(['id', 'uk_region', 'sla_at_risk_percent']).where('id', 'in', agencyIds).execute(),
+        loadOfficeHours(trx, agencyIds),
+      ])
+    : [[], new Map<number, OfficeHoursRow[]>()];
+  return new Map(
+    rows.map((r) => [r.id, { region: r.uk_region as UkRegion, atRiskPercent: r.sla_at_risk_percent, officeHours: officeHoursOf(hours.get(r.id)) }]),
+  );
 }
 
 /** What starting a new job's clocks needs: the live rules of its branch and its agency's settings. */
@@ -107,11 +145,14 @@ export interface StartInputs {
  * Read it with parseStartInputs.
  */
 export function startInputsSql(branchId: number, agencyId: number): RawBuilder<unknown> {
-  return sql`(select json_build_object('region', a.uk_region, 'at_risk_percent', a.sla_at_risk_percent, 'rules', coalesce((
+  return sql`(select json_build_object('region', a.uk_region, 'at_risk_percent', a.sla_at_risk_percent, 'office_hours', (
+      select json_agg(json_build_object('weekday', h.weekday, 'opens_minute', h.opens_minute, 'closes_minute', h.closes_minute) order by h.weekday)
+      from agency_office_hours h where h.agency_id = a.id), 'rules', coalesce((
       select json_agg(json_build_object(
         'id', r.id, 'job_status_from_id', r.job_status_from_id, 'job_status_to_id', r.job_status_to_id,
         'job_type_id', r.job_type_id, 'job_priority', r.job_priority, 'date_field_to_compare', r.date_field_to_compare,
-        'date_field_to_track', r.date_field_to_track, 'minimum_response_days', r.minimum_response_days, 'calendar', r.calendar
+        'date_field_to_track', r.date_field_to_track, 'minimum_response_days', r.minimum_response_days,
+        'response_hours', r.response_hours, 'calendar', r.calendar
       ) order by r.id)
       from branch_sla_rules r where r.branch_id = ${branchId} and r.deleted_at is null), '[]'::json))
     from agencies a where a.id = ${agencyId})`;
@@ -122,9 +163,11 @@ export function startInputsSql(branchId: number, agencyId: number): RawBuilder<u
  * @returns the inputs, or undefined without the agency row (then read the rules with loadRules)
  */
 export function parseStartInputs(value: unknown): StartInputs | undefined {
-  const v = (typeof value === 'string' ? JSON.parse(value) : value) as { region: string; at_risk_percent: number; rules: RuleInput[] } | null;
+  const v = (typeof value === 'string' ? JSON.parse(value) : value) as
+    | { region: string; at_risk_percent: number; office_hours: OfficeHoursRow[] | null; rules: RuleInput[] }
+    | null;
   if (!v) return undefined;
-  return { rules: v.rules, settings: { region: v.region as UkRegion, atRiskPercent: v.at_risk_percent } };
+  return { rules: v.rules, settings: { region: v.region as UkRegion, atRiskPercent: v.at_risk_percent, officeHours: officeHoursOf(v.office_hours) } };
 }
 
 /** StartInputs in one statement of its own. */

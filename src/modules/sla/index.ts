@@ -10,7 +10,9 @@ export { newJobDates, startInputsSql } from './clocks.repository.ts';
 export { jobSlaColumns, jobSlaState, SLA_SUMMARY_STATES } from './job-sla-columns.ts';
 export { scanSlaClocks, slaScanTask } from './scan.ts';
 export { secondsLeft } from './clock-engine.ts';
-export { SLA_CALENDARS, UK_REGIONS, type SlaCalendar, type UkRegion } from './working-time.ts';
+export { DEFAULT_OFFICE_HOURS, HOUR_CALENDARS, SLA_CALENDARS, UK_REGIONS, WEEKDAYS, type OfficeHours, type SlaCalendar, type UkRegion, type Weekday } from './working-time.ts';
+export { loadOfficeHours, officeHoursOf } from './clocks.repository.ts';
+export { allowedMs } from './clock-engine.ts';
 
 /** The module's periodic tasks (listed in src/background.ts). */
 export const periodicTasks = [slaScanTask];

@@ -1,0 +1,10 @@
+/**
+ * The compliance register of properties (docs/compliance.md).
+ * The module's public door: other modules and the composition root import only this file
+ * (docs/architecture.md, module rule).
+ */
+export { complianceRoutes } from './compliance.routes.ts';
+export { complianceTotals, listRegister } from './compliance.service.ts';
+export { RegisterQuery } from './compliance.schemas.ts';
+export { COMPLIANCE_STATUSES } from './compliance.repository.ts';
+export { UK_COMPLIANCE_TYPES } from './compliance-types.ts';
