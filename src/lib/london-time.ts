@@ -62,3 +62,25 @@ export function addDays(date: string, days: number): string {
 export function daysBetween(a: string, b: string): number {
   return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 }
+
+const SHORT_DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * An instant's London date as people read it in a message or a document: `Thu 26 Nov 2026`.
+ * Built from the wall-clock parts, so the text is the same on every ICU version (no locale
+ * punctuation such as "Thu, 26 Nov").
+ */
+export function formatLondonDate(instant: Date): string {
+  const w = wallClock(instant);
+  const weekday = new Date(Date.UTC(w.y, w.m - 1, w.d)).getUTCDay();
+  return `${SHORT_DAYS[weekday]} ${w.d} ${SHORT_MONTHS[w.m - 1]} ${w.y}`;
+}
+
+/**
+ * An instant as a London date and 24-hour time for people: `Thu 26 Nov 2026, 18:07` (GMT or BST
+ * as in force on that day; messages never show ISO timestamps: docs/messaging.md, "Dates").
+ */
+export function formatLondonDateTime(instant: Date): string {
+  return `${formatLondonDate(instant)}, ${londonTime(instant)}`;
+}
