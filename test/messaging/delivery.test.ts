@@ -111,6 +111,10 @@ describe('transactional e-mail on domain events', () => {
     expect(got.filter(([, s]) => s.startsWith('SLA breached')).map(([to]) => to).sort()).toEqual([w.agentA1.user.email, agentA1b.user.email].sort());
     expect(got.filter(([, s]) => s.startsWith('Certificate expiring')).map(([to]) => to)).toEqual([w.adminA.user.email]);
     expect(got).toHaveLength(3);
+    // People's dates: the due time in London terms, never ISO (docs/messaging.md, "Dates")
+    const breach = smtp.state.messages.slice(from).find((m) => m.subject.startsWith('SLA breached'))!;
+    expect(breach.text).toContain('It was due Tue 24 Nov 2026, 17:00 (London time).');
+    expect(breach.text).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
   });
 
   it('an event naming another agency job sends nothing; a rolled-back change emits and sends nothing', async () => {

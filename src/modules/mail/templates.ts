@@ -1,8 +1,10 @@
 /**
  * E-mail templates of the users area (docs/email.md): plain text plus simple HTML for
  * the invitation and the password reset. Links are built from CARETAKER_PUBLIC_URL; every value
- * put into HTML is escaped.
+ * put into HTML is escaped. Times are London times for people ("Thu 26 Nov 2026, 18:07"), and no
+ * message names an API path: the link's page is the way in for every reader.
  */
+import { formatLondonDateTime } from '../../lib/london-time.ts';
 import type { MailMessage } from './mailer.ts';
 
 /** Escapes text for HTML element content and attribute values. */
@@ -43,12 +45,11 @@ export function invitationMail(i: InvitationInput): MailMessage {
   const lines = [
     `Hello ${i.name},`,
     `${i.inviterName} has created a Caretaker account for you${where}. Choose a password to start using it.`,
-    `This invitation can be used once and expires at ${i.expiresAt.toISOString()} (UTC).`,
+    `This invitation can be used once and expires on ${formatLondonDateTime(i.expiresAt)} (London time).`,
   ];
   const text = [
     ...lines,
     `Choose your password: ${link}`,
-    `API clients: POST /api/users/invitations/accept with {"token": "${i.token}", "password": "..."}.`,
     'If you did not expect this e-mail, you can ignore it.',
   ].join('\n\n');
   return { to: i.to, subject, text: `${text}\n`, html: html(subject, lines, link, 'Choose a password') };
@@ -69,12 +70,11 @@ export function passwordResetMail(r: ResetInput): MailMessage {
   const lines = [
     `Hello ${r.name},`,
     'Someone asked to reset the password of your Caretaker account. If it was you, choose a new password with the link below.',
-    `The link can be used once and expires at ${r.expiresAt.toISOString()} (UTC). Resetting signs you out everywhere.`,
+    `The link can be used once and expires on ${formatLondonDateTime(r.expiresAt)} (London time). Resetting signs you out everywhere.`,
   ];
   const text = [
     ...lines,
     `Reset your password: ${link}`,
-    `API clients: POST /api/auth/password-reset/confirm with {"token": "${r.token}", "new_password": "..."}.`,
     'If you did not ask for this, ignore this e-mail: your password stays as it is.',
   ].join('\n\n');
   return { to: r.to, subject, text: `${text}\n`, html: html(subject, lines, link, 'Reset password') };

@@ -6,6 +6,7 @@
  */
 import type { DomainEvent } from '../../events/index.ts';
 import type { DbOrTrx } from '../../db/types.ts';
+import { formatLondonDateTime } from '../../lib/london-time.ts';
 
 /** One person a message goes to. */
 export interface Recipient {
@@ -173,7 +174,7 @@ export async function planMessages(db: DbOrTrx, event: DomainEvent, publicUrl: s
     case 'sla.at_risk':
     case 'sla.breached': {
       const rule = await db.selectFrom('branch_sla_rules').select('description').where('uuid', '=', String(p.rule_uuid)).where('agency_id', '=', agencyId).executeTakeFirst();
-      add(event.name, await branchAgents(db, agencyId, job.branch_id), { 'sla.due_at': String(p.due_at), 'sla.rule': rule?.description || `rule ${String(p.rule_uuid)}` });
+      add(event.name, await branchAgents(db, agencyId, job.branch_id), { 'sla.due_at': formatLondonDateTime(new Date(String(p.due_at))), 'sla.rule': rule?.description || `rule ${String(p.rule_uuid)}` });
       break;
     }
     default:

@@ -9,7 +9,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { PeriodicTask } from '../../events/index.ts';
 import { addSeconds } from '../../lib/clock.ts';
-import { deliverPush } from '../push/index.ts';
+import { deliverPush, PUSH_NOT_CONFIGURED } from '../push/index.ts';
 import { claimDelivery, dueDeliveryIds, updateDelivery, type ClaimedDelivery } from './deliveries.repository.ts';
 import type { Rendered } from './render.ts';
 
@@ -20,8 +20,13 @@ export const BACKOFF_S = [60, 300, 1_800, 7_200, 21_600];
 /** How long a claimed row is held by one sender before another may take it, seconds. */
 const LEASE_S = 600;
 
-/** Sends one claimed delivery; resolves to null on success or the error message. */
-async function attempt(deps: AppDeps, d: ClaimedDelivery): Promise<{ error: string | null; final?: string }> {
+/**
+ * Sends one claimed delivery.
+ * @returns `error` null on success, else the error text; `final` when the row must not be retried
+ *   (`failed` or `suppressed`) and `reason` for a final state with a known cause (`not_configured`:
+ *   no provider of any of the user's device platforms is set up, so a retry cannot succeed)
+ */
+async function attempt(deps: AppDeps, d: ClaimedDelivery): Promise<{ error: string | null; final?: string; reason?: string }> {
   const content = (typeof d.content === 'string' ? JSON.parse(d.content) : d.content) as (Rendered & { data?: Record<string, string> }) | null;
   if (!content) return { error: 'nothing to send', final: 'failed' };
   try {
@@ -32,6 +37,7 @@ async function attempt(deps: AppDeps, d: ClaimedDelivery): Promise<{ error: stri
     const results = await deliverPush(deps, { userId: d.recipient_user_id!, title: content.title ?? '', body: content.body ?? '', ...(content.data ? { data: content.data } : {}) });
     if (results.length === 0) return { error: 'no device token', final: 'suppressed' };
     if (results.some((r) => r.status === 'sent')) return { error: null };
+    if (results.every((r) => r.status === 'failed' && r.error === PUSH_NOT_CONFIGURED)) return { error: 'no push provider is configured for the device', final: 'failed', reason: 'not_configured' };
     const errors = results.map((r) => `${r.platform} #${r.deviceTokenId}: ${r.status}${r.error ? ` (${r.error})` : ''}`).join('; ');
     return results.every((r) => r.status === 'removed') ? { error: errors, final: 'failed' } : { error: errors };
   } catch (err) {
@@ -50,7 +56,7 @@ export async function sendDueDeliveries(deps: AppDeps, opts: { limit?: number } 
     const now = deps.clock.now();
     const d = await claimDelivery(deps.db, id, now, addSeconds(now, LEASE_S));
     if (!d) continue;
-    const { error, final } = await attempt(deps, d);
+    const { error, final, reason } = await attempt(deps, d);
     const at = deps.clock.now();
     if (error === null) {
       await updateDelivery(deps.db, id, { status: 'sent', sent_at: at, updated_at: at, next_attempt_at: null, last_error: null, content: null });
@@ -59,7 +65,7 @@ export async function sendDueDeliveries(deps: AppDeps, opts: { limit?: number } 
       await updateDelivery(deps.db, id, { status: 'suppressed', reason: 'no_device', updated_at: at, next_attempt_at: null, content: null });
       counts.suppressed += 1;
     } else if (final === 'failed' || d.attempts >= MAX_ATTEMPTS) {
-      await updateDelivery(deps.db, id, { status: 'failed', last_error: error.slice(0, 1_000), updated_at: at, next_attempt_at: null, content: null });
+      await updateDelivery(deps.db, id, { status: 'failed', ...(reason ? { reason } : {}), last_error: error.slice(0, 1_000), updated_at: at, next_attempt_at: null, content: null });
       counts.failed += 1;
     } else {
       const wait = BACKOFF_S[Math.min(d.attempts, BACKOFF_S.length) - 1]!;

@@ -187,12 +187,12 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
       description: "To the agents of the job's branch: a job will miss an SLA rule soon.",
       events: 'sla.at_risk',
       audience: 'branch_agents',
-      variables: { ...COMMON, 'recipient.name': 'Priya Shah', 'sla.due_at': '2026-11-24T17:00:00Z', 'sla.rule': 'Emergency: attend within 1 day' },
+      variables: { ...COMMON, 'recipient.name': 'Priya Shah', 'sla.due_at': 'Tue 24 Nov 2026, 17:00', 'sla.rule': 'Emergency: attend within 1 day' },
       defaults: {
         email: {
           subject: 'SLA at risk: {{ job.reference }} is due {{ sla.due_at }}',
-          mjml: mjml('A job is at risk of missing its SLA', ['Hello {{ recipient.name }},', JOB_LINE, 'Rule: {{ sla.rule }}. Due: {{ sla.due_at }} (UTC).']),
-          text_body: `Hello {{ recipient.name }},\n\n${JOB_LINE}\nRule: {{ sla.rule }}. Due: {{ sla.due_at }} (UTC).\n\n{{ job.url }}\n`,
+          mjml: mjml('A job is at risk of missing its SLA', ['Hello {{ recipient.name }},', JOB_LINE, 'Rule: {{ sla.rule }}. Due: {{ sla.due_at }} (London time).']),
+          text_body: `Hello {{ recipient.name }},\n\n${JOB_LINE}\nRule: {{ sla.rule }}. Due: {{ sla.due_at }} (London time).\n\n{{ job.url }}\n`,
         },
         push: { title: 'SLA at risk', body: '{{ job.reference }} due {{ sla.due_at }}' },
         sms: { text_body: 'SLA at risk: {{ job.reference }} due {{ sla.due_at }}.' },
@@ -203,12 +203,12 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
       description: "To the agents of the job's branch: a job missed an SLA rule.",
       events: 'sla.breached',
       audience: 'branch_agents',
-      variables: { ...COMMON, 'recipient.name': 'Priya Shah', 'sla.due_at': '2026-11-24T17:00:00Z', 'sla.rule': 'Emergency: attend within 1 day' },
+      variables: { ...COMMON, 'recipient.name': 'Priya Shah', 'sla.due_at': 'Tue 24 Nov 2026, 17:00', 'sla.rule': 'Emergency: attend within 1 day' },
       defaults: {
         email: {
           subject: 'SLA breached: {{ job.reference }}',
-          mjml: mjml('A job missed its SLA', ['Hello {{ recipient.name }},', JOB_LINE, 'Rule: {{ sla.rule }}. It was due {{ sla.due_at }} (UTC).']),
-          text_body: `Hello {{ recipient.name }},\n\n${JOB_LINE}\nRule: {{ sla.rule }}. It was due {{ sla.due_at }} (UTC).\n\n{{ job.url }}\n`,
+          mjml: mjml('A job missed its SLA', ['Hello {{ recipient.name }},', JOB_LINE, 'Rule: {{ sla.rule }}. It was due {{ sla.due_at }} (London time).']),
+          text_body: `Hello {{ recipient.name }},\n\n${JOB_LINE}\nRule: {{ sla.rule }}. It was due {{ sla.due_at }} (London time).\n\n{{ job.url }}\n`,
         },
         push: { title: 'SLA breached', body: '{{ job.reference }} was due {{ sla.due_at }}' },
         sms: { text_body: 'SLA breached: {{ job.reference }} was due {{ sla.due_at }}.' },
