@@ -82,6 +82,7 @@ export function addMonths(date: string, months: number): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
   const last = new Date(Date.UTC(y, m - 1 + months + 1, 0)).getUTCDate();
   return new Date(Date.UTC(y, m - 1 + months, Math.min(d, last))).toISOString().slice(0, 10);
+}
 
 /**
  * An instant's London date as people read it in a message or a document: `Thu 26 Nov 2026`.
@@ -96,5 +97,4 @@ export function formatLondonDate(instant: Date): string {
  */
 export function formatLondonDateTime(instant: Date): string {
   return `${formatLondonDate(instant)}, ${londonTime(instant)}`;
-}
 }
