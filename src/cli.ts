@@ -100,9 +100,15 @@ function program(state: { code: number | undefined }): Command {
   cli
     .command('migrate')
     .description('apply pending database migrations and exit')
-    .action(async () => {
+    .option('--plan', 'print the pending migrations, each expand or contract, and unfinished backfills; change nothing')
+    .action(async (opts: { plan?: boolean }) => {
       const c = await config();
       await (await startup()).preflight(c, process.env, { listen: false });
+      if (opts.plan) {
+        const { migratePlan } = await import('./cli/migrate-plan.ts');
+        state.code = await migratePlan(c, out);
+        return;
+      }
       const { openRuntime } = await import('./runtime.ts');
       const runtime = await openRuntime(c, { progress: out });
       out(`Database (${runtime.deps.engine}) is at the latest migration.`);

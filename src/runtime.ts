@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import type { AppDeps } from './app-deps.ts';
 import type { Config } from './config.ts';
 import { createDatabase, type DatabaseHandle } from './db/database.ts';
-import { migrateToLatest, pendingMigrationCount } from './db/migrate.ts';
+import { migrateToLatest, migrationClass, migrationStatus } from './db/migrate.ts';
 import { RateLimitStore } from './http/rate-limit.ts';
 import { AuthEpoch } from './http/auth-epoch.ts';
 import { RateLimitRules } from './http/rate-limit-rules.ts';
@@ -81,9 +81,12 @@ export async function openRuntime(
       ? 'opening the database (PostgreSQL)'
       : `opening the embedded database in ${path.join(options.dataDir ?? config.dataDir, 'pglite')} (a first start creates it, which takes a while)`,
   );
-  const pending = await pendingMigrationCount(database.db);
+  const status = await migrationStatus(database.db);
+  const pending = status.pending.length;
   if (pending > 0) progress(`migrating the database: ${pending} migration${pending === 1 ? '' : 's'} to apply`);
-  await migrateToLatest(database.db);
+  else if (status.newer.length > 0) progress(`the database is ${status.newer.length} migration(s) ahead of this build (a newer release): serving on it unchanged`);
+  // Another instance may have applied some meanwhile (it held the lock): only ours are named.
+  for (const name of await migrateToLatest(database.db)) progress(`applied ${name} (${migrationClass(name).phase})`);
   if (pending > 0) progress('database migrated');
   await syncBuiltinRoles(database.db, clock.now());
   const redis = config.redisUrl ? openRedis(config.redisUrl) : undefined;
