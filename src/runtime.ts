@@ -39,6 +39,16 @@ export function openRedis(url: string): Redis {
   return redis;
 }
 
+/**
+ * PGlite: a consistent copy of the live database. Kysely's PGlite driver lends its one connection
+ * to one caller at a time, so holding it waits for any transaction in progress to end and keeps
+ * the next one out; PGlite's `dumpDataDir` also holds its own query lock, so the queue's direct
+ * queries wait too. The tarball is what a cleanly paused server has on disk.
+ */
+function snapshotOf(database: DatabaseHandle): () => Promise<Blob> {
+  return () => database.db.connection().execute(async () => (await database.pglite!.dumpDataDir('gzip')) as Blob);
+}
+
 /** Waits until the Redis client is ready, or rejects after `timeoutMs`. */
 export function waitForRedis(redis: Redis, timeoutMs = 3_000): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
@@ -106,6 +116,7 @@ export async function openRuntime(
   const deps: AppDeps = {
     config, db: database.db, engine: database.engine, clock, limiter, authEpoch, rateLimitRules, redis, files, mailer,
     startedAt: clock.now(), pool: database.pool, plannedPool: database.plannedPool,
+    snapshotDatabase: database.pglite ? snapshotOf(database) : undefined,
   };
   return {
     deps,
