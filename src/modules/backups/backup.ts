@@ -70,6 +70,7 @@ export async function backupCommand(config: Readonly<Config>, opts: BackupOption
   if (opts.stopped) {
     const pglite = openPglite(config.dataDir, undefined);
     try {
+      await pglite.waitReady;
       tarball = Buffer.from(await (await pglite.dumpDataDir('gzip')).arrayBuffer());
     } finally {
       await pglite.close();
