@@ -199,6 +199,13 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL, 'pg_dump and verify-backup
     await load.stop();
     expect(load.failures).toEqual([]);
 
+    // The embedded-database route and command are not for PostgreSQL, and the route is SysOps-only.
+    const route = await fetch(`${server.url}/api/system/backup/database`, { headers: { authorization: `Bearer ${token}` } });
+    expect(route.status).toBe(403);
+    const refused = await runCaretaker(['backup', '--out', path.join(dir, 'x')], world.env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('the database is PostgreSQL: back it up with pg_dump');
+
     const verified = await runCaretaker(['verify-backup', '--dump', dump], world.env, 120_000);
     expect(verified.code, verified.stderr).toBe(0);
     expect(verified.stdout).toMatch(/^Restoring .*caretaker\.dump into the scratch database caretaker_verify_[0-9a-f]{12}$/m);
