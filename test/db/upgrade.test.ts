@@ -19,7 +19,8 @@ import { MIGRATION_PHASES } from '../../src/db/migrations/phases.ts';
 import { planLines } from '../../src/cli/migrate-plan.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { newUuid } from '../../src/lib/crypto.ts';
-import { listBackfills, runPendingBackfills } from '../../src/modules/backfills/index.ts';
+import { backfillTask, listBackfills, runPendingBackfills } from '../../src/modules/backfills/index.ts';
+import { startBackgroundWorker } from '../../src/events/worker.ts';
 import { openRuntime, type Runtime } from '../../src/runtime.ts';
 import { createTestDatabase } from '../helpers/database.ts';
 import { skipWithout } from '../helpers/skip.ts';
@@ -203,6 +204,36 @@ describe('upgrading a database made by the first release', () => {
       );
     } finally {
       if (!test.pglite) await handle.close();
+      await test.drop();
+    }
+  }, 120_000);
+});
+
+describe('the backfill on the queue', () => {
+  it('a worker that starts runs the pending backfill at once, not at the next minute', async () => {
+    const test = await createTestDatabase();
+    const config = loadConfig({ LOG_LEVEL: 'silent', ...(test.databaseUrl ? { DATABASE_URL: test.databaseUrl } : {}) });
+    const runtime = await openRuntime(config, {
+      clock: new ManualClock(new Date('2026-11-26T09:00:00Z')),
+      dataDir: test.dataDir,
+      ...(test.loadDataDir ? { loadDataDir: test.loadDataDir } : {}),
+      ...(test.pglite ? { pglite: test.pglite } : {}),
+    });
+    const lines: string[] = [];
+    const worker = await startBackgroundWorker(runtime.deps, runtime.database, [], [backfillTask], {
+      info: (_, m) => lines.push(m),
+      error: (_, m) => lines.push(m),
+    });
+    try {
+      // The migrated database asks for sla.clocks (migration 2026_11_26_0800) and nothing has run it.
+      const deadline = Date.now() + 60_000;
+      while (!lines.includes('backfill sla.clocks: done (0 rows)') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(lines).toContain('backfill sla.clocks: done (0 rows)');
+      const [row] = await listBackfills(runtime.deps.db);
+      expect(row!.finished_at).not.toBeNull();
+    } finally {
+      await worker.stop(5_000);
+      await runtime.close();
       await test.drop();
     }
   }, 120_000);
