@@ -32,6 +32,11 @@ export interface AppDeps {
   pool?: pg.Pool | undefined;
   /** PostgreSQL only: sessions with the written join order and generic plans, for the jobs list (src/db/database.ts). */
   plannedPool?: pg.Pool | undefined;
+  /**
+   * PGlite only: a consistent gzipped tarball of the live data folder (PGlite `dumpDataDir`, taken
+   * while no Kysely transaction is open), for `caretaker backup` (src/modules/backups).
+   */
+  snapshotDatabase?: (() => Promise<Blob>) | undefined;
   /** Process start time, for uptime. */
   startedAt: Date;
   /**

@@ -34,6 +34,7 @@ import { jobFilesRoutes } from './modules/job-files/index.ts';
 import { fileIntegrityRoutes } from './modules/job-files/index.ts';
 import { calendarRoutes } from './modules/calendar/index.ts';
 import { systemRoutes } from './modules/system/index.ts';
+import { backupRoutes } from './modules/backups/index.ts';
 import { usersRoutes } from './modules/users/index.ts';
 import { slaRulesRoutes } from './modules/sla-rules/index.ts';
 import { devicesRoutes } from './modules/devices/index.ts';
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     activityLogRoutes(deps),
     jobsRoutes(deps),
     systemRoutes(deps, lifecycle),
+    backupRoutes(deps),
     slaRulesRoutes(deps),
     devicesRoutes(deps),
     timeRangesRoutes(deps),

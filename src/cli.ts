@@ -1,6 +1,6 @@
 /**
  * The `caretaker` command (README "Command line"), parsed by commander: `serve` (default),
- * `worker`, `migrate`, `demo`, `config check`, `doctor`, `push vapid-keys`, `storage migrate`,
+ * `worker`, `migrate`, `demo`, `backup`, `restore`, `verify-backup`, `config check`, `doctor`, `push vapid-keys`, `storage migrate`,
  * `help [command]`, and `--help` on every command and `--version`. Help and version never open
  * the database or start the server. Configuration comes from the environment (.env.example).
  *
@@ -100,9 +100,15 @@ function program(state: { code: number | undefined }): Command {
   cli
     .command('migrate')
     .description('apply pending database migrations and exit')
-    .action(async () => {
+    .option('--plan', 'print the pending migrations, each expand or contract, and unfinished backfills; change nothing')
+    .action(async (opts: { plan?: boolean }) => {
       const c = await config();
       await (await startup()).preflight(c, process.env, { listen: false });
+      if (opts.plan) {
+        const { migratePlan } = await import('./cli/migrate-plan.ts');
+        state.code = await migratePlan(c, out);
+        return;
+      }
       const { openRuntime } = await import('./runtime.ts');
       const runtime = await openRuntime(c, { progress: out });
       out(`Database (${runtime.deps.engine}) is at the latest migration.`);
@@ -123,6 +129,44 @@ function program(state: { code: number | undefined }): Command {
       out(result.loaded ? 'Demo data loaded.' : 'Demo skipped: the database already holds data; nothing loaded.');
       await runtime.close();
       state.code = 0;
+    });
+
+  cli
+    .command('backup')
+    .description('back up the embedded database and its files into a new folder, while the server runs (docs/operations.md "Backups")')
+    .requiredOption('--out <dir>', 'the backup folder to create (must be new or empty)')
+    .option('--url <url>', 'base URL of the running server (default: CARETAKER_PUBLIC_URL, else http://127.0.0.1:3000)')
+    .option('--stopped', 'the server is stopped: read the data folder directly')
+    .addHelpText('after', '\nThe running server hands out a consistent copy to a SysOps bearer token in CARETAKER_TOKEN.\nOn PostgreSQL use pg_dump, then `caretaker verify-backup --dump FILE`.')
+    .action(async (opts: { out: string; url?: string; stopped?: boolean }) => {
+      const c = await config();
+      const { doctorDefaultUrl } = await import('./cli/doctor.ts');
+      const { backupCommand } = await import('./modules/backups/index.ts');
+      const token = process.env.CARETAKER_TOKEN?.trim() || undefined;
+      state.code = await backupCommand(c, { out: opts.out, url: opts.url ?? doctorDefaultUrl(c), token, stopped: Boolean(opts.stopped) }, out, err);
+    });
+
+  cli
+    .command('restore')
+    .description('restore a `caretaker backup` folder in place of the embedded database and files (server stopped; the old ones are moved aside)')
+    .requiredOption('--from <dir>', 'the backup folder')
+    .option('--url <url>', 'where the server would answer: the restore refuses while it does (default as for backup)')
+    .action(async (opts: { from: string; url?: string }) => {
+      const c = await config();
+      const { doctorDefaultUrl } = await import('./cli/doctor.ts');
+      const { restoreCommand } = await import('./modules/backups/index.ts');
+      state.code = await restoreCommand(c, { from: opts.from, url: opts.url ?? doctorDefaultUrl(c) }, out, err);
+    });
+
+  cli
+    .command('verify-backup')
+    .description('prove a backup restores: a pg_dump file into a scratch PostgreSQL database, or a `caretaker backup` folder; row counts and file hashes checked')
+    .option('--dump <file>', 'a pg_dump --format=custom file (needs DATABASE_URL; the scratch database is made and dropped on that server)')
+    .option('--from <dir>', 'a caretaker backup folder')
+    .action(async (opts: { dump?: string; from?: string }) => {
+      const c = await config();
+      const { verifyBackupCommand } = await import('./modules/backups/index.ts');
+      state.code = await verifyBackupCommand(c, opts, out, err);
     });
 
   const configCmd = cli.command('config').description('configuration commands');

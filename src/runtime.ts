@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import type { AppDeps } from './app-deps.ts';
 import type { Config } from './config.ts';
 import { createDatabase, type DatabaseHandle } from './db/database.ts';
-import { migrateToLatest, pendingMigrationCount } from './db/migrate.ts';
+import { migrateToLatest, migrationClass, migrationStatus } from './db/migrate.ts';
 import { RateLimitStore } from './http/rate-limit.ts';
 import { AuthEpoch } from './http/auth-epoch.ts';
 import { RateLimitRules } from './http/rate-limit-rules.ts';
@@ -37,6 +37,16 @@ export function openRedis(url: string): Redis {
     // Reported through status checks and rate-limit fallback; reconnection is automatic.
   });
   return redis;
+}
+
+/**
+ * PGlite: a consistent copy of the live database. Kysely's PGlite driver lends its one connection
+ * to one caller at a time, so holding it waits for any transaction in progress to end and keeps
+ * the next one out; PGlite's `dumpDataDir` also holds its own query lock, so the queue's direct
+ * queries wait too. The tarball is what a cleanly paused server has on disk.
+ */
+function snapshotOf(database: DatabaseHandle): () => Promise<Blob> {
+  return () => database.db.connection().execute(async () => (await database.pglite!.dumpDataDir('gzip')) as Blob);
 }
 
 /** Waits until the Redis client is ready, or rejects after `timeoutMs`. */
@@ -81,9 +91,12 @@ export async function openRuntime(
       ? 'opening the database (PostgreSQL)'
       : `opening the embedded database in ${path.join(options.dataDir ?? config.dataDir, 'pglite')} (a first start creates it, which takes a while)`,
   );
-  const pending = await pendingMigrationCount(database.db);
+  const status = await migrationStatus(database.db);
+  const pending = status.pending.length;
   if (pending > 0) progress(`migrating the database: ${pending} migration${pending === 1 ? '' : 's'} to apply`);
-  await migrateToLatest(database.db);
+  else if (status.newer.length > 0) progress(`the database is ${status.newer.length} migration(s) ahead of this build (a newer release): serving on it unchanged`);
+  // Another instance may have applied some meanwhile (it held the lock): only ours are named.
+  for (const name of await migrateToLatest(database.db)) progress(`applied ${name} (${migrationClass(name).phase})`);
   if (pending > 0) progress('database migrated');
   await syncBuiltinRoles(database.db, clock.now());
   const redis = config.redisUrl ? openRedis(config.redisUrl) : undefined;
@@ -103,6 +116,7 @@ export async function openRuntime(
   const deps: AppDeps = {
     config, db: database.db, engine: database.engine, clock, limiter, authEpoch, rateLimitRules, redis, files, mailer,
     startedAt: clock.now(), pool: database.pool, plannedPool: database.plannedPool,
+    snapshotDatabase: database.pglite ? snapshotOf(database) : undefined,
   };
   return {
     deps,

@@ -928,3 +928,26 @@ export interface Database {
   money_lines: MoneyLineTable;
   payments: PaymentTable;
 }
+
+/** A backfill of derived state asked for by a migration (migration 2026_11_26_0800, docs/operations.md "Upgrades"). */
+export interface DataBackfillTable {
+  /** The backfill's name, e.g. `sla.clocks` (src/modules/backfills). */
+  name: string;
+  requested_at: Generated<Timestamp>;
+  started_at: Timestamp | null;
+  /** Set once every row is done; a finished backfill never runs again. */
+  finished_at: Timestamp | null;
+  /** The worker running it holds it until then (another worker may take over after). */
+  leased_until: Timestamp | null;
+  /** The last id done (batches go by ascending id). */
+  cursor_id: Generated<number>;
+  /** Rows done so far. */
+  done: Generated<number>;
+  /** Rows to do, counted when it started. */
+  total: number | null;
+  last_error: string | null;
+}
+
+export interface Database {
+  data_backfills: DataBackfillTable;
+}

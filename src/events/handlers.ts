@@ -38,8 +38,19 @@ export interface PeriodicTask {
   name: string;
   /** Five-field cron expression in UTC, e.g. `* * * * *` for every minute. */
   cron: string;
-  /** Does one tick's work; must be safe to run again for the same tick (idempotent updates). */
-  run(deps: AppDeps): Promise<void>;
+  /**
+   * Does one tick's work; must be safe to run again for the same tick (idempotent updates).
+   * @param log the worker's log, for progress lines of long work
+   */
+  run(deps: AppDeps, log?: TaskLogger): Promise<void>;
+  /** Also run once as soon as a worker starts, not only on the first tick (work an upgrade left). */
+  runAtStart?: boolean;
+}
+
+/** Where a periodic task reports progress (the worker's log). */
+export interface TaskLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
 }
 
 /**

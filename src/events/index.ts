@@ -4,5 +4,5 @@
  */
 export { EVENT_CATALOGUE, type DomainEvent, type EventDefinition, type EventName, type EventPayload } from './catalogue.ts';
 export { emitEvent, outboxInsert, type EmitInput } from './outbox.ts';
-export { listOutbox, runHandlerOnce, toDomainEvent, type EventHandler, type HandlerContext, type PeriodicTask } from './handlers.ts';
+export { listOutbox, runHandlerOnce, toDomainEvent, type EventHandler, type HandlerContext, type PeriodicTask, type TaskLogger } from './handlers.ts';
 export { dispatchPendingEvents } from './dispatch.ts';

@@ -95,8 +95,10 @@ export async function startBackgroundWorker(
     await ensureQueue(boss, name, { retryLimit: 0, heartbeatSeconds: q.heartbeatS, deadLetter: DEAD_LETTER_QUEUE });
     await boss.schedule(name, task.cron, null, { tz: 'UTC' });
     await boss.work(name, { pollingIntervalSeconds: 1 }, async () => {
-      await task.run(deps);
+      await task.run(deps, log);
     });
+    // One job now as well (once per cluster while one is queued): work an upgrade left starts at once.
+    if (task.runAtStart) await boss.send(name, null, { singletonKey: `${name}:start` });
   }
 
   let running: Promise<number> | undefined;

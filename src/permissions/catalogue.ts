@@ -68,6 +68,7 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.agents.view', description: 'List the agents of the agency\'s branches', roles: STAFF },
   { key: 'api.agents.job-assignment.manage', description: 'Give a job an owning agent', roles: STAFF },
   { key: 'api.admin.rate-limits.manage', description: 'Read and change the rate-limit settings of every route', roles: ['sysops'], platform: true },
+  { key: 'api.system.backup', description: 'Download a consistent copy of the embedded database for `caretaker backup` (SysOps)', roles: ['sysops'], platform: true },
   { key: 'api.system.metrics.view', description: 'Read the Prometheus metrics of the platform (for a scraper; SysOps or a global role made by SysOps)', roles: ['sysops'], platform: true },
   // Outbound webhooks (docs/webhooks.md)
   { key: 'api.webhooks.manage', description: "Manage the agency's outbound webhook endpoints, rotate their secrets, read and retry deliveries", roles: ADMINS },

@@ -20,7 +20,6 @@ import { COMPILE_CACHE_ENV } from './child-env.ts';
 import { createTestDatabase, pgliteSnapshot } from './database.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(ROOT, 'bin/caretaker.js');
 
 /** A port nobody listens on right now (listen on 0, read it, close). */
 export async function freePort(): Promise<number> {
@@ -148,14 +147,15 @@ const BASE_ENV = {
  * Starts `node bin/caretaker.js serve [args]` on a free port.
  * @param env variables on top of BASE_ENV; DATABASE_URL and REDIS_URL of the test process are NOT
  *   inherited (pass them explicitly)
+ * @param root the checkout to run (default this one; the rolling-upgrade test runs an older build)
  */
-export async function startCaretaker(env: Record<string, string>, args: string[] = []): Promise<CaretakerProcess> {
+export async function startCaretaker(env: Record<string, string>, args: string[] = [], root = ROOT): Promise<CaretakerProcess> {
   const port = Number(env.PORT ?? (await freePort()));
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
   delete inherited.REDIS_URL;
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [path.join(root, 'bin/caretaker.js'), 'serve', ...args], {
+    cwd: root,
     env: { ...inherited, ...BASE_ENV, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -168,17 +168,19 @@ export async function startCaretaker(env: Record<string, string>, args: string[]
  * Runs `node bin/caretaker.js ...args` to its end (commands that exit: --version, help, config
  * check, doctor, and start-up failures) and collects its output.
  * @param env variables on top of BASE_ENV; DATABASE_URL and REDIS_URL are not inherited
+ * @param root the checkout to run (default this one)
  * @throws Error when it has not exited after `timeoutMs` (it is killed)
  */
 export async function runCaretaker(
   args: string[],
   env: Record<string, string> = {},
   timeoutMs = 60_000,
+  root = ROOT,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
   delete inherited.REDIS_URL;
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...inherited, ...BASE_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(root, 'bin/caretaker.js'), ...args], { cwd: root, env: { ...inherited, ...BASE_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
@@ -221,6 +223,39 @@ export interface ProcessWorld {
 export const WORLD_PASSWORD = 'process-tier password';
 
 /**
+ * Adds agency "Process Agency" with one branch "Main" and an admin account `email` (password
+ * WORLD_PASSWORD) to a migrated database whose built-in roles are synchronised.
+ */
+export async function addProcessAgency(db: ReturnType<typeof createDatabase>['db'], email: string): Promise<void> {
+  const now = new Date();
+  const agency = await db
+    .insertInto('agencies')
+    .values({ uuid: newUuid(), name: 'Process Agency', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const branch = await db
+    .insertInto('branches')
+    .values({ uuid: newUuid(), agency_id: agency.id, name: 'Main', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const role = await db.selectFrom('roles').select('id').where('code', '=', 'admin').executeTakeFirstOrThrow();
+  await db
+    .insertInto('users')
+    .values({
+      uuid: newUuid(),
+      agency_id: agency.id,
+      branch_id: branch.id,
+      role_id: role.id,
+      name: 'Process Admin',
+      email,
+      password_hash: await hashPassword(WORLD_PASSWORD),
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}
+
+/**
  * Creates a fresh database (PostgreSQL when `engine` is 'postgres', else PGlite in a temporary
  * folder), migrates it and adds agency "Process Agency" with one branch and an admin account.
  */
@@ -234,36 +269,11 @@ export async function createProcessWorld(engine: 'pglite' | 'postgres'): Promise
   // already a copy of the migrated template.
   const snapshot = databaseUrl ? undefined : await pgliteSnapshot();
   const handle = createDatabase({ databaseUrl, dataDir, poolMax: 4, ...(snapshot ? { loadDataDir: snapshot } : {}) });
-  const now = new Date();
   const email = 'admin@process.test';
   try {
     await migrateToLatest(handle.db);
-    await syncBuiltinRoles(handle.db, now);
-    const agency = await handle.db
-      .insertInto('agencies')
-      .values({ uuid: newUuid(), name: 'Process Agency', created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const branch = await handle.db
-      .insertInto('branches')
-      .values({ uuid: newUuid(), agency_id: agency.id, name: 'Main', created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const role = await handle.db.selectFrom('roles').select('id').where('code', '=', 'admin').executeTakeFirstOrThrow();
-    await handle.db
-      .insertInto('users')
-      .values({
-        uuid: newUuid(),
-        agency_id: agency.id,
-        branch_id: branch.id,
-        role_id: role.id,
-        name: 'Process Admin',
-        email,
-        password_hash: await hashPassword(WORLD_PASSWORD),
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await syncBuiltinRoles(handle.db, new Date());
+    await addProcessAgency(handle.db, email);
   } finally {
     await handle.close();
   }

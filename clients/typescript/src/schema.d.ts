@@ -744,6 +744,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/backup/database": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Copy of the embedded database
+         * @description SysOps. The embedded (PGlite) database as a gzipped tarball of its data folder (application/gzip), taken between two transactions while the server keeps serving; `caretaker backup` downloads it. 409 on PostgreSQL: use pg_dump (docs/operations.md "Backups").
+         *
+         *     **Access:** Permission key `api.system.backup`.
+         */
+        get: operations["listSystemBackupDatabase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/branch-sla-response-times": {
         parameters: {
             query?: never;
@@ -8088,6 +8110,82 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                    };
+                };
+            };
+        };
+    };
+    listSystemBackupDatabase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description gzipped tar of the PGlite data folder (binary) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
                     };
                 };
             };

@@ -24,6 +24,7 @@ import * as m1800 from './2026_11_23_0800_insight_figures.ts';
 import * as m2100 from './2026_11_26_0100_login_link.ts';
 import * as m2700 from './2026_11_26_0700_sla_office_hours.ts';
 import * as m2710 from './2026_11_26_0710_compliance.ts';
+import * as m2600800 from './2026_11_26_0800_backfills.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0100_login_link': m2100,
   '2026_11_26_0700_sla_office_hours': m2700,
   '2026_11_26_0710_compliance': m2710,
+  '2026_11_26_0800_backfills': m2600800,
 };

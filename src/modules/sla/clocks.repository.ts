@@ -319,3 +319,14 @@ export async function openJobIds(db: DbOrTrx, where: { branchId?: number; agency
   const rows = await q.orderBy('id').limit(limit).execute();
   return rows.map((r) => r.id);
 }
+
+/** How many open jobs there are over every agency (the `sla.clocks` backfill's total). */
+export async function countOpenJobs(db: DbOrTrx): Promise<number> {
+  const row = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n'))
+    .where('deleted_at', 'is', null)
+    .where('status_id', 'not in', [9, 10])
+    .executeTakeFirstOrThrow();
+  return row.n;
+}

@@ -5,7 +5,7 @@
  */
 import { slaScanTask } from './scan.ts';
 
-export { recomputeJobs, recomputeJobSla, recomputeOpenJobs, startJobSla } from './recompute.ts';
+export { backfillClocksBatch, countOpenJobs, recomputeJobs, recomputeJobSla, recomputeOpenJobs, startJobSla } from './recompute.ts';
 export { newJobDates, startInputsSql } from './clocks.repository.ts';
 export { jobSlaColumns, jobSlaState, SLA_SUMMARY_STATES } from './job-sla-columns.ts';
 export { scanSlaClocks, slaScanTask } from './scan.ts';

@@ -142,3 +142,22 @@ export async function recomputeOpenJobs(deps: AppDeps, where: { branchId?: numbe
     if (ids.length < batch) return total;
   }
 }
+
+/**
+ * One batch of the `sla.clocks` backfill (src/modules/backfills): recomputes the clocks of up to
+ * `batch` open jobs with an id above `afterId`, in one transaction, flagging clocks already at
+ * risk or breached without announcing them (their moment passed before the upgrade; they show in
+ * the breaches report).
+ * @returns how many jobs were done and the last id (0 jobs: the backfill is complete)
+ */
+export async function backfillClocksBatch(deps: AppDeps, afterId: number, batch = RECOMPUTE_BATCH): Promise<{ count: number; lastId: number }> {
+  const ids = await clocks.openJobIds(deps.db, {}, afterId, batch);
+  if (ids.length === 0) return { count: 0, lastId: afterId };
+  await deps.db.transaction().execute((trx) => recomputeJobs(trx, ids, deps.clock.now(), { announce: false }));
+  return { count: ids.length, lastId: ids[ids.length - 1]! };
+}
+
+/** How many open jobs there are (not deleted, not closed or cancelled), over every agency. */
+export async function countOpenJobs(deps: AppDeps): Promise<number> {
+  return clocks.countOpenJobs(deps.db);
+}

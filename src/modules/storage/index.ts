@@ -9,6 +9,7 @@ import { orphanCleanupTask } from './orphans.ts';
 
 export { removeOrphans, orphanCleanupTask } from './orphans.ts';
 export { migrateFiles, type MigrateReport } from './migrate.ts';
+export { recordedFiles } from './storage.repository.ts';
 export { storageCommand, STORAGE_USAGE } from './cli.ts';
 
 /** The periodic tasks of file storage: integrity scan (daily) and orphan cleanup (hourly). */

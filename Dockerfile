@@ -1,0 +1,46 @@
+# syntax=docker/dockerfile:1
+# Caretaker's production image (docs/deploy.md): Node 24 slim, multi-stage, runs as the unprivileged
+# `node` user on a read-only root filesystem; the only writable places are the data volume
+# (CARETAKER_DATA_DIR=/data: the embedded database, local files, mail) and /tmp (upload spooling).
+# test/production/deploy-layout.test.ts builds the same runtime layout (npm ci --omit=dev and the
+# files copied below) in a temporary folder and starts it read-only as an unprivileged user.
+
+# Production dependencies only (no install scripts: the console is built in its own stage).
+FROM node:24-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+
+# The web console (needs the dev dependencies: Vite, React).
+FROM node:24-slim AS console
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY console ./console
+COPY clients ./clients
+COPY scripts/console-build.js ./scripts/console-build.js
+COPY tsconfig.json ./
+RUN node scripts/console-build.js
+
+FROM node:24-slim
+ENV NODE_ENV=production \
+    CARETAKER_DATA_DIR=/data \
+    HOST=0.0.0.0 \
+    PORT=3000
+WORKDIR /app
+# Node runs the TypeScript sources directly (type stripping): nothing is compiled at start.
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json ./
+COPY bin ./bin
+COPY src ./src
+COPY --from=console /app/console/dist ./console/dist
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME ["/data"]
+EXPOSE 3000
+# Readiness: /readyz (unauthenticated; the same checks as /api/system/health/ready, which older
+# releases answer instead). fetch is built into Node: no curl in the image.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=90s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+STOPSIGNAL SIGTERM
+CMD ["node", "bin/caretaker.js", "serve"]

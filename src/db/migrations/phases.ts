@@ -1,0 +1,49 @@
+/**
+ * The one place that says, for every migration, whether it is safe while older instances still
+ * serve (`expand`: new tables, new nullable or defaulted columns, new indexes, new rows) or needs
+ * every instance upgraded first (`contract`: dropping or renaming what the previous release reads,
+ * a new NOT NULL column without a default, a tighter constraint). `caretaker migrate --plan` prints
+ * it; a test checks every migration of src/db/migrations/index.ts is listed here
+ * (docs/operations.md "Upgrades"). A migration that adds derived state names the backfill it asks
+ * for (src/modules/backfills), which the background worker runs on the queue.
+ */
+export type MigrationPhase = 'expand' | 'contract';
+
+export interface MigrationClass {
+  phase: MigrationPhase;
+  /** One line: what it changes, from an operator's point of view. */
+  summary: string;
+  /** The backfill this migration asks for, run by the worker after it (src/modules/backfills). */
+  backfill?: string;
+}
+
+export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
+  '2026_11_21_0001_foundation': { phase: 'expand', summary: 'the first schema: agencies, users, jobs, activity log' },
+  '2026_11_21_0100_issue3': { phase: 'expand', summary: 'SLA rules, devices, time ranges, appearance tables' },
+  '2026_11_21_0200_jobs_core': { phase: 'expand', summary: 'job status history, idempotency keys, nullable job columns, indexes' },
+  '2026_11_21_0300_job_files_calendar': { phase: 'expand', summary: 'job files and calendar feed keys' },
+  '2026_11_21_0400_users': { phase: 'expand', summary: 'user tokens, user columns with defaults' },
+  '2026_11_21_0500_administration': { phase: 'expand', summary: 'custom roles index, rate-limit overrides' },
+  '2026_11_21_0600_people': {
+    phase: 'expand',
+    summary: 'contractor and tenant columns with defaults; trade codes unique per agency (a looser constraint)',
+  },
+  '2026_11_21_0700_production_indexes': { phase: 'expand', summary: 'indexes only' },
+  '2026_11_23_0000_outbox': { phase: 'expand', summary: 'the outbox and handler runs' },
+  '2026_11_23_0100_hardening': { phase: 'expand', summary: 'security blacklist' },
+  '2026_11_23_0200_platform': { phase: 'expand', summary: 'certificate expiry warnings' },
+  '2026_11_23_0400_sla': { phase: 'expand', summary: 'SLA clocks table, agency SLA settings with defaults' },
+  '2026_11_23_0500_money': { phase: 'expand', summary: 'quotes, invoices, payments, price list' },
+  '2026_11_23_0600_messaging': { phase: 'expand', summary: 'templates, deliveries, preferences, notices' },
+  '2026_11_23_0660_webhooks': { phase: 'expand', summary: 'webhook endpoints and deliveries' },
+  '2026_11_23_0700_insight': { phase: 'expand', summary: 'report subscriptions, search indexes' },
+  '2026_11_23_0800_insight_figures': { phase: 'expand', summary: 'indexes for the figures' },
+  '2026_11_26_0100_login_link': { phase: 'expand', summary: 'auth_tokens.login_id (nullable) linking a login\'s bearer token and session' },
+  '2026_11_26_0700_sla_office_hours': { phase: 'expand', summary: 'two more SLA counting modes (a looser check), response_hours (nullable), agency office hours' },
+  '2026_11_26_0710_compliance': { phase: 'expand', summary: 'compliance item types, items and certificates (new tables, seeded per agency)' },
+  '2026_11_26_0800_backfills': {
+    phase: 'expand',
+    summary: 'backfill bookkeeping; SLA clocks for every open job',
+    backfill: 'sla.clocks',
+  },
+};

@@ -1,0 +1,86 @@
+/**
+ * The production image's runtime layout (Dockerfile, docs/deploy.md), built without Docker (images
+ * cannot be pulled here): the same `npm ci --omit=dev --ignore-scripts` (offline, from the local npm
+ * cache) and the same files the Dockerfile copies (package.json, bin, src, console/dist) in a
+ * temporary folder, made read-only and owned by root; a data folder owned by `nobody`; then
+ * `caretaker serve` started as `nobody` (setpriv) answers readiness, status and the console, and
+ * stops cleanly on SIGTERM. Runs in the PGlite pass, as root (setpriv needs it), with npm on PATH.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { chmod, cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migratedDataFolder } from '../helpers/child-env.ts';
+import { CaretakerProcess, freePort } from '../helpers/process.ts';
+import { skipWithout } from '../helpers/skip.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const NOBODY = 65534;
+const run = promisify(execFile);
+
+/** Every path under `dir` with its size, for comparing a tree before and after. */
+async function listing(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.map((e) => path.join(e.parentPath, e.name)).sort();
+}
+
+describe.skipIf(
+  skipWithout(
+    !process.env.DATABASE_URL && process.getuid?.() === 0,
+    'the image layout test runs once, in the PGlite pass, as root (it switches to nobody with setpriv)',
+  ),
+)('the production layout', () => {
+  let dir = '';
+  let proc: CaretakerProcess | undefined;
+  afterAll(async () => {
+    proc?.signal('SIGKILL');
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('starts read-only as an unprivileged user and answers', async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'caretaker-image-'));
+    await chmod(dir, 0o755); // mkdtemp makes it 0700: the unprivileged user must reach app/ and data/
+    const app = path.join(dir, 'app');
+    const data = path.join(dir, 'data');
+    // Stage "deps": npm ci --omit=dev --ignore-scripts, from the local cache only.
+    await cp(path.join(ROOT, 'package.json'), path.join(app, 'package.json'));
+    await cp(path.join(ROOT, 'package-lock.json'), path.join(app, 'package-lock.json'));
+    await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app, timeout: 400_000 });
+    await rm(path.join(app, 'package-lock.json'));
+    // The final stage's COPY lines.
+    for (const part of ['bin', 'src', 'console/dist']) await cp(path.join(ROOT, part), path.join(app, part), { recursive: true });
+    await run('chown', ['-R', 'root:root', app]);
+    await run('chmod', ['-R', 'a-w,a+rX', app]);
+    const before = await listing(app);
+    // The volume: owned by the unprivileged user (the image's `node`; here `nobody`).
+    await migratedDataFolder(data);
+    await run('chown', ['-R', `${NOBODY}:${NOBODY}`, data]);
+
+    const port = await freePort();
+    const child = spawn('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--', process.execPath, 'bin/caretaker.js', 'serve'], {
+      cwd: app,
+      // Only what the image sets and the container adds (no inherited compile cache or test variables).
+      env: { PATH: '/usr/bin:/bin', NODE_ENV: 'production', CARETAKER_DATA_DIR: data, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    proc = new CaretakerProcess(child, port);
+    await proc.waitReady(120_000);
+
+    const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+    expect(status).toMatch(new RegExp(`^Uid:\\s+${NOBODY}\\s+${NOBODY}`, 'm'));
+    const res = await fetch(`${proc.url}/api/system/status`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: { status: string } }).data.status).toBe('ok');
+    const page = await fetch(`${proc.url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+
+    proc.signal('SIGTERM');
+    expect((await proc.waitExit(20_000)).code).toBe(0);
+    expect(await listing(app)).toEqual(before);
+    expect(proc.log).not.toMatch(/EACCES|EROFS/);
+  }, 600_000);
+});
