@@ -11,12 +11,14 @@ import * as messaging from './modules/messaging/index.ts';
 import * as money from './modules/money/index.ts';
 import { certificateExpiryTask } from './modules/contractors/index.ts';
 import * as storage from './modules/storage/index.ts';
+import * as landlords from './modules/landlords/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
   return [
     ...webhooks.handlers,
     ...messaging.handlers,
+    ...landlords.handlers,
   ];
 }
 
@@ -30,5 +32,6 @@ export function periodicTasks(): PeriodicTask[] {
     ...money.periodicTasks,
     certificateExpiryTask,
     ...storage.periodicTasks,
+    ...landlords.periodicTasks,
   ];
 }
