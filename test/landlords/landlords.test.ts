@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, standardWorld, userClient, type TestApp } from '../helpers/app.ts';
+import { insertJob } from '../helpers/factories.ts';
 
 describe('landlords: records, bank details, property shares and spend limits', () => {
   let t: TestApp;
@@ -132,5 +133,39 @@ describe('landlords: records, bank details, property shares and spend limits', (
     expect((await tenant.client.get('/api/landlords')).statusCode).toBe(403);
     expect((await w.adminA.client.post('/api/landlords', { name: 'No Csrf' }, { csrf: false })).statusCode).toBe(403);
     expect((await w.sysops.client.post('/api/landlords', { name: 'Ops' })).statusCode).toBe(403);
+  });
+  it('GDPR: the subject-access report holds the bank details, properties and approvals; erasure anonymises for good', async () => {
+    const flatId = (await t.db.selectFrom('addresses').select('id').where('uuid', '=', flat.uuid).executeTakeFirstOrThrow()).id;
+    const job = await insertJob(t.db, { agency_id: w.agencyA.id, branch_id: w.a1.id, address_id: flatId, title: 'Leak reported by Ada Lovelace', description: 'Call ada@example.test' }, t.clock.now());
+    const asked = await w.agentA1.client.post(`/api/jobs/${job.uuid}/landlord-approval`, { amount_pence: 26000, description: 'Plumber' });
+    expect(asked.statusCode).toBe(201);
+    expect((await w.agentA1.client.get(`/api/landlords/${ada.uuid}/gdpr-report`)).statusCode).toBe(403);
+    const report = await w.adminA.client.get(`/api/landlords/${ada.uuid}/gdpr-report`);
+    expect(report.statusCode).toBe(200);
+    const r = report.json().data;
+    expect(r.subject).toMatchObject({ name: 'Ada Lovelace', bank_details: { account_number: '31926819', sort_code: '40-12-76' } });
+    expect(r.properties).toMatchObject([{ share_bp: 5500, address: { uuid: flat.uuid } }]);
+    expect(r.approvals).toMatchObject([{ job_reference: job.reference, amount_pence: 26000, status: 'pending' }]);
+    expect(r.activity.map((a: { action: string }) => a.action)).toContain('landlord.create');
+    const zip = await w.adminA.client.get(`/api/landlords/${ada.uuid}/gdpr-report?format=zip`);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
+
+    const erased = await w.adminA.client.post(`/api/landlords/${ada.uuid}/erase`, {});
+    expect(erased.statusCode).toBe(200);
+    expect(erased.json().data).toMatchObject({ properties_unlinked: 1, approvals_withdrawn: 1, jobs_scrubbed: 1 });
+    const name = erased.json().data.name as string;
+    expect(name).toMatch(/^Erased landlord [0-9a-f]{4}$/);
+    const row = await t.db.selectFrom('landlords').selectAll().where('uuid', '=', ada.uuid).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ name, email: null, phone: null, bank_account_number: null, bank_sort_code: null, address_line1: null, notes: null });
+    const j = await t.db.selectFrom('jobs').select(['title', 'description']).where('id', '=', job.id).executeTakeFirstOrThrow();
+    expect(j).toEqual({ title: `Leak reported by ${name}`, description: 'Call [erased e-mail]' });
+    expect((await w.agentA1.client.get(`/api/landlords/approvals?job_uuid=${job.uuid}`)).json().data[0].status).toBe('cancelled');
+    const log = await t.db.selectFrom('activity_log').select('details').where('action', '=', 'landlord.erase').executeTakeFirstOrThrow();
+    expect(JSON.stringify(log)).not.toContain('Lovelace');
+    expect((await w.adminA.client.post(`/api/landlords/${ada.uuid}/erase`, {})).statusCode).toBe(409);
+    expect((await w.adminA.client.put(`/api/landlords/${ada.uuid}`, { name: 'Back' })).statusCode).toBe(409);
+    expect((await w.adminA.client.get('/api/landlords')).json().data.map((l: { name: string }) => l.name)).not.toContain(name);
+    expect((await w.adminB.client.post(`/api/landlords/${ada.uuid}/erase`, {})).statusCode).toBe(404);
   });
 });
