@@ -16,6 +16,7 @@ import { insightStep } from './insight.ts';
 import { messagingStep } from './messaging.ts';
 import { securityStep } from './security.ts';
 import { moneyStep } from './money.ts';
+import { landlordsStep } from './landlords.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -32,4 +33,5 @@ export const DEMO_STEPS: DemoStep[] = [
   messagingStep,
   securityStep,
   moneyStep,
+  landlordsStep,
 ];
