@@ -220,5 +220,11 @@ describe('landlord approvals: spend limits, signed single-use links, reminders a
     expect((await ag.post(`/api/jobs/${job.uuid}/landlord-approval`, { amount_pence: 90000, description: '   ' })).statusCode).toBe(400);
     expect((await adminB.post(`/api/jobs/${job.uuid}/landlord-approval`, { amount_pence: 90000, description: 'x' })).statusCode).toBe(404);
     expect(await t.db.selectFrom('approval_requests').select('id').where('job_id', '=', job.id).execute()).toHaveLength(0);
+    // Above the agency default but no landlord to ask (a job without a property): nothing waits, and the answer says why.
+    await (await userClient(t, { role: 'admin', agencyId: w.agencyA.id })).client.put('/api/landlords/settings', { default_approval_limit_pence: 10000 });
+    const bare = await insertJob(t.db, { agency_id: w.agencyA.id, branch_id: w.a1.id, title: 'No property' }, t.clock.now());
+    const none = await ag.post(`/api/jobs/${bare.uuid}/landlord-approval`, { amount_pence: 90000, description: 'x' });
+    expect(none.statusCode).toBe(200);
+    expect(none.json()).toMatchObject({ data: { required: false, limit_pence: 10000, limit_source: 'agency' }, message: 'The property has no landlord to ask: no approval needed' });
   });
 });

@@ -46,7 +46,12 @@ export function approvalsRoutes(deps: AppDeps) {
       handler: async (request, reply) => {
         const d = await requestJobApproval(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body);
         void (reply as unknown as FastifyReply).status(d.required ? 201 : 200);
-        return ok(d, d.required ? 'Approval requested from the landlord' : 'Within the spend limit: no approval needed');
+        const message = d.required
+          ? 'Approval requested from the landlord'
+          : d.limit_pence !== null && request.body.amount_pence > d.limit_pence
+            ? 'The property has no landlord to ask: no approval needed'
+            : 'Within the spend limit: no approval needed';
+        return ok(d, message);
       },
     });
 
