@@ -3581,7 +3581,7 @@ export interface paths {
         put?: never;
         /**
          * Ask the property's landlord to approve a job cost above the spend limit
-         * @description At or under the limit (or with no landlord or no limit): 200 with required false and nothing written. Above: 201, the job moves Reported -> Awaiting approval and the landlord is e-mailed signed links. 409 when the same cost already waits. Needs a CSRF token.
+         * @description At or under the limit (or with no landlord or no limit): 200 with required false and nothing written. Above: 201, the job moves Reported -> Awaiting approval and the landlord is e-mailed signed links. 409 while another job-cost request of the job waits. Needs a CSRF token.
          *
          *     **Access:** Permission key `api.landlords.approvals.manage`.
          */

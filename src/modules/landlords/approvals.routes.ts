@@ -38,7 +38,7 @@ export function approvalsRoutes(deps: AppDeps) {
       schema: {
         tags: TAGS,
         summary: "Ask the property's landlord to approve a job cost above the spend limit",
-        description: 'At or under the limit (or with no landlord or no limit): 200 with required false and nothing written. Above: 201, the job moves Reported -> Awaiting approval and the landlord is e-mailed signed links. 409 when the same cost already waits. Needs a CSRF token.',
+        description: 'At or under the limit (or with no landlord or no limit): 200 with required false and nothing written. Above: 201, the job moves Reported -> Awaiting approval and the landlord is e-mailed signed links. 409 while another job-cost request of the job waits. Needs a CSRF token.',
         params: UuidParams,
         body: RequestApprovalBody,
         response: { ...responses(DataEnvelope(ApprovalDecision), [400, 401, 403, 404, 409, 429], 201), 200: DataEnvelope(ApprovalDecision) },

@@ -60,7 +60,7 @@ type Job = Awaited<ReturnType<typeof lockJob>>;
  * Opens an approval when `amount` is above the limit of the job's property and it has a
  * landlord; inside the caller's transaction, on the locked job.
  * @returns the limit that applied and the new approval's id (null when nothing waits)
- * @throws 409 when the same cost already waits for an answer
+ * @throws 409 when a request of the same quote (or another job cost of the job) already waits
  */
 export async function openApproval(
   trx: DbOrTrx,
@@ -109,7 +109,7 @@ async function lockedJobWithAddress(trx: DbOrTrx, jobId: number) {
 /**
  * POST /api/jobs/{uuid}/landlord-approval: asks the landlord when the cost is above the limit.
  * @returns { required, limit_pence, limit_source, approval } (approval null when nothing waits)
- * @throws 403 shared branch, 404 job, 409 the same cost already waits
+ * @throws 403 shared branch, 404 job, 409 another job-cost request of the job waits
  */
 export async function requestJobApproval(deps: AppDeps, auth: AuthContext, actor: Actor, jobUuid: string, input: RequestApprovalInput) {
   const { result } = await withLockedJob(deps, auth, jobUuid, async (trx, _job, now) => {
