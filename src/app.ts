@@ -58,6 +58,7 @@ import { messagingRoutes } from './modules/messaging/index.ts';
 import { noticesRoutes } from './modules/notices/index.ts';
 import { BlacklistGuard, blacklistRoutes, loginThrottleTripped } from './modules/security/index.ts';
 import { moneyRoutes } from './modules/money/index.ts';
+import { landlordsRoutes } from './modules/landlords/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -199,6 +200,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     noticesRoutes(deps),
     blacklistRoutes(deps, blacklist),
     moneyRoutes(deps),
+    landlordsRoutes(deps),
     platformRoutes(deps),
     complianceRoutes(deps),
   ];

@@ -12,12 +12,14 @@ import * as money from './modules/money/index.ts';
 import { certificateExpiryTask } from './modules/contractors/index.ts';
 import * as storage from './modules/storage/index.ts';
 import * as backfills from './modules/backfills/index.ts';
+import * as landlords from './modules/landlords/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
   return [
     ...webhooks.handlers,
     ...messaging.handlers,
+    ...landlords.handlers,
   ];
 }
 
@@ -32,5 +34,6 @@ export function periodicTasks(): PeriodicTask[] {
     certificateExpiryTask,
     ...storage.periodicTasks,
     ...backfills.periodicTasks,
+    ...landlords.periodicTasks,
   ];
 }

@@ -951,3 +951,94 @@ export interface DataBackfillTable {
 export interface Database {
   data_backfills: DataBackfillTable;
 }
+
+// Landlords and approvals by link (migration 2026_11_26_0600_landlords, docs/landlords.md).
+export interface LandlordTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  kind: 'person' | 'company';
+  name: string;
+  email: string | null;
+  phone: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  address_town: string | null;
+  address_postcode: string | null;
+  bank_account_name: string | null;
+  bank_sort_code: string | null;
+  bank_account_number: string | null;
+  vat_registered: Generated<boolean>;
+  vat_number: string | null;
+  approval_limit_pence: number | null;
+  notes: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  erased_at: Timestamp | null;
+}
+export interface LandlordPropertyTable {
+  landlord_id: number;
+  address_id: number;
+  /** Ownership share in basis points (10000 = 100 %). */
+  share_bp: number;
+  created_at: Timestamp;
+}
+export interface PropertyApprovalLimitTable {
+  address_id: number;
+  limit_pence: number;
+  updated_at: Timestamp;
+}
+export interface LandlordSettingsTable {
+  agency_id: number;
+  default_approval_limit_pence: number | null;
+  reminder_after_hours: Generated<number>;
+  expires_after_hours: Generated<number>;
+  updated_at: Timestamp;
+}
+export type ApprovalStatus = 'pending' | 'approved' | 'declined' | 'question' | 'expired' | 'cancelled';
+export interface ApprovalRequestTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  quote_id: number | null;
+  landlord_id: number;
+  amount_pence: number;
+  limit_pence: number;
+  description: string;
+  status: ApprovalStatus;
+  comment: string | null;
+  requested_by_user_id: number | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  reminded_at: Timestamp | null;
+  answered_at: Timestamp | null;
+  escalated_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+export interface ApprovalLinkTable {
+  id: Generated<number>;
+  approval_id: number;
+  landlord_id: number;
+  nonce: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  used_at: Timestamp | null;
+  used_action: string | null;
+  revoked_at: Timestamp | null;
+}
+export interface LinkSigningKeyTable {
+  name: string;
+  secret: string;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  landlords: LandlordTable;
+  landlord_properties: LandlordPropertyTable;
+  property_approval_limits: PropertyApprovalLimitTable;
+  landlord_settings: LandlordSettingsTable;
+  approval_requests: ApprovalRequestTable;
+  approval_links: ApprovalLinkTable;
+  link_signing_keys: LinkSigningKeyTable;
+}

@@ -36,6 +36,15 @@ const InvoiceRef = {
   gross_pence: Type.Integer({ minimum: 0, description: 'total incl. VAT, pence' }),
 };
 
+/** Fields every landlord approval event carries. */
+const ApprovalRef = {
+  ...JobRef,
+  approval_id: Id('the approval request'),
+  approval_uuid: Uuid('the approval request'),
+  landlord_id: Id('the landlord asked'),
+  amount_pence: Type.Integer({ minimum: 0, description: 'the cost to approve, pence incl. VAT' }),
+};
+
 /** One catalogue entry. */
 export interface EventDefinition<P extends TSchema = TSchema> {
   version: number;
@@ -161,6 +170,20 @@ export const EVENT_CATALOGUE = {
     ...InvoiceRef,
     credit_note_id: Id('the credit note (an invoices row of kind credit_note)'),
     credit_note_number: Type.String({ description: 'CN-000001' }),
+  })),
+  // Landlord approvals by signed link (docs/landlords.md). Amounts in integer pence.
+  'approval.requested': define(1, 'A cost above the spend limit of the property waits for its landlord; the landlord is e-mailed signed links.', Type.Object({
+    ...ApprovalRef,
+  })),
+  'approval.reminded': define(1, 'A pending approval was reminded once (the landlord is e-mailed the same links again).', Type.Object({
+    ...ApprovalRef,
+  })),
+  'approval.answered': define(1, 'The landlord answered an approval by link: approve, decline or question.', Type.Object({
+    ...ApprovalRef,
+    answer: Type.Union([Type.Literal('approve'), Type.Literal('decline'), Type.Literal('question')]),
+  })),
+  'approval.expired': define(1, 'An approval expired unanswered; the agents of the job\'s branch are told.', Type.Object({
+    ...ApprovalRef,
   })),
 } as const satisfies Record<string, EventDefinition>;
 

@@ -21,6 +21,7 @@ export const TAGS = [
   { name: 'agents', description: 'Branch agents, branch sharing and SLA response-time rules (spec 4.7, 4.8, 4.11).' },
   { name: 'contractors', description: 'Contractors, trades, certificates, coverage and matching.' },
   { name: 'tenants', description: 'Tenants and property addresses (spec 4.9).' },
+  { name: 'landlords', description: 'Landlords, their properties and spend limits, approvals by signed link (docs/landlords.md).' },
   { name: 'gdpr', description: 'Consents, subject-access reports and erasure.' },
   { name: 'administration', description: 'Roles, permissions, branches, rate limits and the activity log.' },
   { name: 'security', description: 'Security operations: file-integrity scan and the like.' },

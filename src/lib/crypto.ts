@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /**
  * Creates a new secret token: 32 bytes from the CSPRNG as 64 lower-case hex characters
@@ -33,4 +33,17 @@ export function newUuid(): string {
 /** True when `value` looks like a 64-character hex token (cheap pre-check before a lookup). */
 export function isTokenShaped(value: string): boolean {
   return /^[0-9a-f]{64}$/.test(value);
+}
+
+/**
+ * HMAC-SHA256 of `message` under `secret`, as base64url: the signature of a link sent to a
+ * person without an account (docs/landlords.md "Signed links").
+ */
+export function hmacSign(secret: string, message: string): string {
+  return createHmac('sha256', secret).update(message, 'utf8').digest('base64url');
+}
+
+/** Constant-time check of an `hmacSign` signature. */
+export function hmacVerify(secret: string, message: string, signature: string): boolean {
+  return safeEqual(hmacSign(secret, message), signature);
 }

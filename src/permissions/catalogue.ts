@@ -106,6 +106,14 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.invoices.issue', description: 'Issue and void invoices and issue credit notes', roles: [...ADMINS, 'api'] },
   { key: 'api.invoices.payments.manage', description: 'Record payments against invoices', roles: [...ADMINS, 'api'] },
   { key: 'api.invoices.export', description: 'Export invoices and payments as CSV for the accounting package', roles: [...ADMINS, 'api'] },
+  // Landlords, spend limits and approvals by link (docs/landlords.md).
+  { key: 'api.landlords.view', description: 'List, search and read landlords, property owners and the approval settings (never bank details)', roles: [...STAFF, 'api'] },
+  { key: 'api.landlords.manage', description: 'Create and update landlords, link properties with ownership shares, set spend limits of landlords and properties', roles: [...STAFF, 'api'] },
+  { key: 'api.landlords.approvals.manage', description: 'Ask landlords to approve costs above the spend limit, withdraw and resend approval requests', roles: [...STAFF, 'api'] },
+  { key: 'api.landlords.bank-details.view', description: "Read a landlord's bank details in the landlord detail", roles: ADMINS },
+  { key: 'api.landlords.settings.manage', description: "Change the agency's default spend limit and the approval reminder and expiry times", roles: ADMINS },
+  { key: 'api.landlords.gdpr-report.manage', description: 'Download the GDPR subject-access report of a landlord', roles: ADMINS },
+  { key: 'api.landlords.erase.manage', description: 'Erase (anonymise for good) a landlord under GDPR', roles: ADMINS },
   // Platform: background queue and domain events (docs/events.md)
   { key: 'api.system.queue.view', description: 'Read the background queue figures (jobs per queue and state, relay lag)', roles: ['sysops'], platform: true },
   { key: 'api.system.events.view', description: 'Read the recent domain events of every agency (the outbox)', roles: ['sysops'], platform: true },

@@ -1720,6 +1720,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/landlords/{uuid}/gdpr-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subject-access report of a landlord
+         * @description Landlord record with bank details, properties and shares, approval requests with answers and comments, activity entries about them. ?format=zip downloads a zip with report.json and README.txt. Each export is logged (landlord.gdpr_export).
+         *
+         *     **Access:** Permission key `api.landlords.gdpr-report.manage`.
+         */
+        get: operations["listLandlordsGdprReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/{uuid}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a landlord (GDPR)
+         * @description Anonymises the landlord for good (contact, address, bank details, VAT number, notes), unlinks the properties, withdraws waiting approvals and scrubs the name, e-mail and phone from job texts, notes and approval comments. Logged as landlord.erase (without the name). 409 when already erased. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.erase.manage`.
+         */
+        post: operations["createLandlordsErase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenants/{uuid}/erase": {
         parameters: {
             query?: never;
@@ -3396,6 +3440,308 @@ export interface paths {
         get: operations["listInvoicesPdf"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List and search the agency's landlords
+         * @description q searches name and e-mail; address_uuid keeps the owners of that property. Bank details never appear in a list (has_bank_details says whether any are on file).
+         *
+         *     **Access:** Permission key `api.landlords.view`.
+         */
+        get: operations["listLandlords"];
+        put?: never;
+        /**
+         * Create a landlord
+         * @description kind person (default) or company; name required; a VAT-registered landlord needs vat_number. Sort code 12-34-56 or 123456, account number 8 digits. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.manage`.
+         */
+        post: operations["createLandlords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agency's approval settings
+         * @description **Access:** Permission key `api.landlords.view`.
+         */
+        get: operations["listLandlordsSettings"];
+        /**
+         * Change the agency's approval settings
+         * @description default_approval_limit_pence (null: none), reminder_after_hours (before expires_after_hours). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.settings.manage`.
+         */
+        put: operations["updateLandlordsSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/properties/{address_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Owners and spend limit of a property
+         * @description **Access:** Permission key `api.landlords.view`.
+         */
+        get: operations["getLandlordsProperties"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/properties/{address_uuid}/approval-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or remove a property's spend limit
+         * @description The property's limit wins over its landlords' and the agency default. limit_pence null removes it. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.manage`.
+         */
+        put: operations["updateLandlordsPropertiesApprovalLimit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a landlord
+         * @description With the properties and shares; bank_details only for holders of api.landlords.bank-details.view.
+         *
+         *     **Access:** Permission key `api.landlords.view`.
+         */
+        get: operations["getLandlords"];
+        /**
+         * Update a landlord
+         * @description Only the fields sent change; null clears an optional field. An erased landlord is 409. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.manage`.
+         */
+        put: operations["updateLandlords"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/{uuid}/properties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a property to a landlord with an ownership share
+         * @description share_bp in basis points (5000 = 50 %); the shares of one property sum to at most 10000 (else 409). Linking again changes the share (200). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.manage`.
+         */
+        post: operations["createLandlordsProperties"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/{uuid}/properties/{address_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink a property from a landlord
+         * @description 404 when the landlord, the address or the link does not exist. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.manage`.
+         */
+        delete: operations["deleteLandlordsProperties"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/landlord-approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the property's landlord to approve a job cost above the spend limit
+         * @description At or under the limit (or with no landlord or no limit): 200 with required false and nothing written. Above: 201, the job moves Reported -> Awaiting approval and the landlord is e-mailed signed links. 409 while another job-cost request of the job waits. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.approvals.manage`.
+         */
+        post: operations["createJobsLandlordApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List approval requests
+         * @description **Access:** Permission key `api.landlords.view`.
+         */
+        get: operations["listLandlordsApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/approvals/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an approval request
+         * @description **Access:** Permission key `api.landlords.view`.
+         */
+        get: operations["getLandlordsApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/approvals/{uuid}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw an approval request
+         * @description Its link is refused from now on ("withdrawn" page). 409 once answered, expired or withdrawn. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.approvals.manage`.
+         */
+        post: operations["createLandlordsApprovalsRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/approvals/{uuid}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the landlord again (after a question, or a lost e-mail)
+         * @description The old link is withdrawn, a new one e-mailed; the approval is pending again with a fresh expiry. 409 unless pending or questioned. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.approvals.manage`.
+         */
+        post: operations["createLandlordsApprovalsResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/approvals/link/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The landlord's approval page (signed link, no account)
+         * @description HTML. Shows the job, property, cost and limit with a form (approve, decline, ask a question, comment). Looking does not answer. A tampered, expired, used, withdrawn or cross-scoped link gets a page saying so (400, 410, 409, 410, 400).
+         *
+         *     **Access:** No authentication.
+         */
+        get: operations["getApprovalsLink"];
+        put?: never;
+        /**
+         * The landlord's answer by signed link
+         * @description Form or JSON body: action approve | decline | question, comment. HTML thank-you page; the answer and comment go on the job as a note and move it (approve -> Approved, decline -> On hold). The link works once; refusals as for GET.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["createApprovalsLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -16027,6 +16373,237 @@ export interface operations {
             };
         };
     };
+    listLandlordsGdprReport: {
+        parameters: {
+            query?: {
+                /** @description json (envelope) or zip (download) */
+                format?: "json" | "zip";
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createLandlordsErase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description the anonymous name now on the record */
+                            name: string;
+                            /** Format: date-time */
+                            erased_at: string;
+                            properties_unlinked: number;
+                            approvals_withdrawn: number;
+                            jobs_scrubbed: number;
+                            notes_scrubbed: number;
+                            comments_scrubbed: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
     eraseTenant: {
         parameters: {
             query?: never;
@@ -28201,6 +28778,2360 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listLandlords: {
+        parameters: {
+            query?: {
+                /** @description search in name and e-mail (case-insensitive) */
+                q?: string;
+                /** @description landlords owning this property */
+                address_uuid?: string;
+                include_erased?: boolean;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description person | company */
+                            kind: "person" | "company";
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description where letters and statements go */
+                            correspondence_address: {
+                                line1: string | null;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            };
+                            vat_registered: boolean;
+                            vat_number: string | null;
+                            approval_limit_pence: number | null;
+                            notes: string | null;
+                            property_count: number;
+                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
+                            has_bank_details: boolean;
+                            erased_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createLandlords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default person */
+                    kind?: "person" | "company";
+                    name: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    address_line1?: string | null;
+                    address_line2?: string | null;
+                    address_town?: string | null;
+                    address_postcode?: string | null;
+                    bank_account_name?: string | null;
+                    bank_sort_code?: string | null;
+                    bank_account_number?: string | null;
+                    vat_registered?: boolean;
+                    vat_number?: string | null;
+                    approval_limit_pence?: number | null;
+                    notes?: string | null;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description person | company */
+                            kind: "person" | "company";
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description where letters and statements go */
+                            correspondence_address: {
+                                line1: string | null;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            };
+                            vat_registered: boolean;
+                            vat_number: string | null;
+                            approval_limit_pence: number | null;
+                            notes: string | null;
+                            property_count: number;
+                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
+                            has_bank_details: boolean;
+                            erased_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
+                            /** @description properties the landlord owns, with the share */
+                            properties: {
+                                /** @description A property address */
+                                address: {
+                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                    ID: number;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    line1: string;
+                                    line2: string | null;
+                                    line3: string | null;
+                                    town: string;
+                                    county: string | null;
+                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                    postcode: string;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    branch_uuid: string | null;
+                                    branch_name: string | null;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                };
+                                /** @description ownership share in basis points (10000 = 100 %) */
+                                share_bp: number;
+                            }[];
+                            bank_details?: {
+                                account_name: string | null;
+                                sort_code: string | null;
+                                account_number: string | null;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listLandlordsSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            default_approval_limit_pence: number | null;
+                            /** @description a pending approval is reminded once after this many hours */
+                            reminder_after_hours: number;
+                            /** @description an approval and its links expire after this many hours; then the agents are told */
+                            expires_after_hours: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updateLandlordsSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    default_approval_limit_pence?: number | null;
+                    reminder_after_hours?: number;
+                    expires_after_hours?: number;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            default_approval_limit_pence: number | null;
+                            /** @description a pending approval is reminded once after this many hours */
+                            reminder_after_hours: number;
+                            /** @description an approval and its links expire after this many hours; then the agents are told */
+                            expires_after_hours: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getLandlordsProperties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                address_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description A property address */
+                            address: {
+                                /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                ID: number;
+                                /** Format: uuid */
+                                uuid: string;
+                                line1: string;
+                                line2: string | null;
+                                line3: string | null;
+                                town: string;
+                                county: string | null;
+                                /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                postcode: string;
+                                latitude: number | null;
+                                longitude: number | null;
+                                branch_uuid: string | null;
+                                branch_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            owners: {
+                                /** Format: uuid */
+                                landlord_uuid: string;
+                                name: string;
+                                share_bp: number;
+                            }[];
+                            /** @description sum of the owners' shares (at most 10000) */
+                            shares_total_bp: number;
+                            property_limit_pence: number | null;
+                            effective_limit_pence: number | null;
+                            limit_source: "property" | "landlord" | "agency" | "none";
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updateLandlordsPropertiesApprovalLimit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                address_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    limit_pence: number | null;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description A property address */
+                            address: {
+                                /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                ID: number;
+                                /** Format: uuid */
+                                uuid: string;
+                                line1: string;
+                                line2: string | null;
+                                line3: string | null;
+                                town: string;
+                                county: string | null;
+                                /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                postcode: string;
+                                latitude: number | null;
+                                longitude: number | null;
+                                branch_uuid: string | null;
+                                branch_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            owners: {
+                                /** Format: uuid */
+                                landlord_uuid: string;
+                                name: string;
+                                share_bp: number;
+                            }[];
+                            /** @description sum of the owners' shares (at most 10000) */
+                            shares_total_bp: number;
+                            property_limit_pence: number | null;
+                            effective_limit_pence: number | null;
+                            limit_source: "property" | "landlord" | "agency" | "none";
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getLandlords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description person | company */
+                            kind: "person" | "company";
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description where letters and statements go */
+                            correspondence_address: {
+                                line1: string | null;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            };
+                            vat_registered: boolean;
+                            vat_number: string | null;
+                            approval_limit_pence: number | null;
+                            notes: string | null;
+                            property_count: number;
+                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
+                            has_bank_details: boolean;
+                            erased_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
+                            /** @description properties the landlord owns, with the share */
+                            properties: {
+                                /** @description A property address */
+                                address: {
+                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                    ID: number;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    line1: string;
+                                    line2: string | null;
+                                    line3: string | null;
+                                    town: string;
+                                    county: string | null;
+                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                    postcode: string;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    branch_uuid: string | null;
+                                    branch_name: string | null;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                };
+                                /** @description ownership share in basis points (10000 = 100 %) */
+                                share_bp: number;
+                            }[];
+                            bank_details?: {
+                                account_name: string | null;
+                                sort_code: string | null;
+                                account_number: string | null;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updateLandlords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Only the fields sent change; null clears an optional field. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default person */
+                    kind?: "person" | "company";
+                    name?: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    address_line1?: string | null;
+                    address_line2?: string | null;
+                    address_town?: string | null;
+                    address_postcode?: string | null;
+                    bank_account_name?: string | null;
+                    bank_sort_code?: string | null;
+                    bank_account_number?: string | null;
+                    vat_registered?: boolean;
+                    vat_number?: string | null;
+                    approval_limit_pence?: number | null;
+                    notes?: string | null;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description person | company */
+                            kind: "person" | "company";
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description where letters and statements go */
+                            correspondence_address: {
+                                line1: string | null;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            };
+                            vat_registered: boolean;
+                            vat_number: string | null;
+                            approval_limit_pence: number | null;
+                            notes: string | null;
+                            property_count: number;
+                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
+                            has_bank_details: boolean;
+                            erased_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
+                            /** @description properties the landlord owns, with the share */
+                            properties: {
+                                /** @description A property address */
+                                address: {
+                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                    ID: number;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    line1: string;
+                                    line2: string | null;
+                                    line3: string | null;
+                                    town: string;
+                                    county: string | null;
+                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                    postcode: string;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    branch_uuid: string | null;
+                                    branch_name: string | null;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                };
+                                /** @description ownership share in basis points (10000 = 100 %) */
+                                share_bp: number;
+                            }[];
+                            bank_details?: {
+                                account_name: string | null;
+                                sort_code: string | null;
+                                account_number: string | null;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createLandlordsProperties: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description the property (an address of the agency)
+                     */
+                    address_uuid: string;
+                    /** @description ownership share in basis points; the shares of one property sum to at most 10000 */
+                    share_bp: number;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description person | company */
+                            kind: "person" | "company";
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description where letters and statements go */
+                            correspondence_address: {
+                                line1: string | null;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            };
+                            vat_registered: boolean;
+                            vat_number: string | null;
+                            approval_limit_pence: number | null;
+                            notes: string | null;
+                            property_count: number;
+                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
+                            has_bank_details: boolean;
+                            erased_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
+                            /** @description properties the landlord owns, with the share */
+                            properties: {
+                                /** @description A property address */
+                                address: {
+                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                    ID: number;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    line1: string;
+                                    line2: string | null;
+                                    line3: string | null;
+                                    town: string;
+                                    county: string | null;
+                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                    postcode: string;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    branch_uuid: string | null;
+                                    branch_name: string | null;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                };
+                                /** @description ownership share in basis points (10000 = 100 %) */
+                                share_bp: number;
+                            }[];
+                            bank_details?: {
+                                account_name: string | null;
+                                sort_code: string | null;
+                                account_number: string | null;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description person | company */
+                            kind: "person" | "company";
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description where letters and statements go */
+                            correspondence_address: {
+                                line1: string | null;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            };
+                            vat_registered: boolean;
+                            vat_number: string | null;
+                            approval_limit_pence: number | null;
+                            notes: string | null;
+                            property_count: number;
+                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
+                            has_bank_details: boolean;
+                            erased_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
+                            /** @description properties the landlord owns, with the share */
+                            properties: {
+                                /** @description A property address */
+                                address: {
+                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                    ID: number;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    line1: string;
+                                    line2: string | null;
+                                    line3: string | null;
+                                    town: string;
+                                    county: string | null;
+                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                    postcode: string;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    branch_uuid: string | null;
+                                    branch_name: string | null;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                };
+                                /** @description ownership share in basis points (10000 = 100 %) */
+                                share_bp: number;
+                            }[];
+                            bank_details?: {
+                                account_name: string | null;
+                                sort_code: string | null;
+                                account_number: string | null;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    deleteLandlordsProperties: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+                address_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createJobsLandlordApproval: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the job cost to approve, pence incl. VAT */
+                    amount_pence: number;
+                    /** @description what the money is for, as the landlord will read it */
+                    description: string;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description true when the cost is above the limit and waits for the landlord */
+                            required: boolean;
+                            limit_pence: number | null;
+                            limit_source: "property" | "landlord" | "agency" | "none";
+                            approval: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** @description pending | approved | declined | question | expired | cancelled */
+                                status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                                /** Format: uuid */
+                                job_uuid: string;
+                                job_reference: string;
+                                quote_uuid: string | null;
+                                /** Format: uuid */
+                                landlord_uuid: string;
+                                landlord_name: string;
+                                /** @description the cost to approve, incl. VAT */
+                                amount_pence: number;
+                                /** @description the spend limit it is above */
+                                limit_pence: number;
+                                description: string;
+                                comment: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                expires_at: string;
+                                reminded_at: string | null;
+                                answered_at: string | null;
+                                escalated_at: string | null;
+                            } | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description true when the cost is above the limit and waits for the landlord */
+                            required: boolean;
+                            limit_pence: number | null;
+                            limit_source: "property" | "landlord" | "agency" | "none";
+                            approval: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** @description pending | approved | declined | question | expired | cancelled */
+                                status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                                /** Format: uuid */
+                                job_uuid: string;
+                                job_reference: string;
+                                quote_uuid: string | null;
+                                /** Format: uuid */
+                                landlord_uuid: string;
+                                landlord_name: string;
+                                /** @description the cost to approve, incl. VAT */
+                                amount_pence: number;
+                                /** @description the spend limit it is above */
+                                limit_pence: number;
+                                description: string;
+                                comment: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                expires_at: string;
+                                reminded_at: string | null;
+                                answered_at: string | null;
+                                escalated_at: string | null;
+                            } | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listLandlordsApprovals: {
+        parameters: {
+            query?: {
+                /** @description pending | approved | declined | question | expired | cancelled */
+                status?: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                job_uuid?: string;
+                landlord_uuid?: string;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description pending | approved | declined | question | expired | cancelled */
+                            status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            quote_uuid: string | null;
+                            /** Format: uuid */
+                            landlord_uuid: string;
+                            landlord_name: string;
+                            /** @description the cost to approve, incl. VAT */
+                            amount_pence: number;
+                            /** @description the spend limit it is above */
+                            limit_pence: number;
+                            description: string;
+                            comment: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            reminded_at: string | null;
+                            answered_at: string | null;
+                            escalated_at: string | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getLandlordsApprovals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A request for a landlord to approve a cost above the spend limit */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description pending | approved | declined | question | expired | cancelled */
+                            status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            quote_uuid: string | null;
+                            /** Format: uuid */
+                            landlord_uuid: string;
+                            landlord_name: string;
+                            /** @description the cost to approve, incl. VAT */
+                            amount_pence: number;
+                            /** @description the spend limit it is above */
+                            limit_pence: number;
+                            description: string;
+                            comment: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            reminded_at: string | null;
+                            answered_at: string | null;
+                            escalated_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createLandlordsApprovalsRevoke: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A request for a landlord to approve a cost above the spend limit */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description pending | approved | declined | question | expired | cancelled */
+                            status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            quote_uuid: string | null;
+                            /** Format: uuid */
+                            landlord_uuid: string;
+                            landlord_name: string;
+                            /** @description the cost to approve, incl. VAT */
+                            amount_pence: number;
+                            /** @description the spend limit it is above */
+                            limit_pence: number;
+                            description: string;
+                            comment: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            reminded_at: string | null;
+                            answered_at: string | null;
+                            escalated_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createLandlordsApprovalsResend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A request for a landlord to approve a cost above the spend limit */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description pending | approved | declined | question | expired | cancelled */
+                            status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            quote_uuid: string | null;
+                            /** Format: uuid */
+                            landlord_uuid: string;
+                            landlord_name: string;
+                            /** @description the cost to approve, incl. VAT */
+                            amount_pence: number;
+                            /** @description the spend limit it is above */
+                            limit_pence: number;
+                            description: string;
+                            comment: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            reminded_at: string | null;
+                            answered_at: string | null;
+                            escalated_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getApprovalsLink: {
+        parameters: {
+            query?: {
+                action?: "approve" | "decline" | "question";
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/html page for the landlord */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createApprovalsLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    action: "approve" | "decline" | "question";
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description text/html page for the landlord */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -67,6 +67,12 @@ export function addressesOfTenant(db: DbOrTrx, tenantId: number) {
     .execute();
 }
 
+/** Addresses by id (any agency; the caller checks the agency), ordered by postcode. */
+export function addressesByIds(db: DbOrTrx, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return base(db).select(COLUMNS).where('a.id', 'in', ids).orderBy('a.postcode').orderBy('a.id').execute();
+}
+
 /** Another address of the agency with the same first line and postcode, if any. */
 export function findDuplicate(db: DbOrTrx, agencyId: number, line1: string, postcode: string, exceptId?: number) {
   let q = db

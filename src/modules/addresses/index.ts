@@ -4,7 +4,7 @@
  * (docs/architecture.md, module rule).
  */
 export { addressesRoutes } from './addresses.routes.ts';
-export { addressesOfTenant, findAddressById } from './addresses.repository.ts';
+export { addressesByIds, addressesOfTenant, findAddressById } from './addresses.repository.ts';
 export { Address } from './addresses.schemas.ts';
 export { getAddressRow, toAddressDto } from './addresses.service.ts';
 export { districtOf, normaliseDistrict, postcodePrefix } from './postcode.ts';

@@ -30,7 +30,7 @@ export interface ErasureResult {
   activity_scrubbed: number;
 }
 
-interface Term {
+export interface Term {
   text: string;
   replacement: string;
 }
@@ -49,7 +49,8 @@ function isAdministrator(auth: AuthContext): boolean {
   return auth.roleCode === 'admin' || auth.roleCode === 'sysops';
 }
 
-async function scrubJobs(trx: DbOrTrx, agencyId: number, terms: Term[]) {
+/** Scrubs the terms from the agency's job titles, descriptions and notes; returns the counts. */
+export async function scrubJobTexts(trx: DbOrTrx, agencyId: number, terms: Term[]) {
   const texts = terms.map((t) => t.text);
   const jobs = await repo.jobsContaining(trx, agencyId, texts);
   for (const j of jobs) await repo.setJobText(trx, j.id, scrubText(j.title, terms), scrubText(j.description, terms));
@@ -115,7 +116,7 @@ export async function eraseTenant(deps: AppDeps, auth: AuthContext, actor: Actor
         now,
       );
     }
-    const scrubbed = terms.length ? await scrubJobs(trx, tenant.agency_id, terms) : { jobs: 0, notes: 0 };
+    const scrubbed = terms.length ? await scrubJobTexts(trx, tenant.agency_id, terms) : { jobs: 0, notes: 0 };
     const activity = await scrubActivity(trx, tenant.agency_id, userIds, terms, userName, tenant.email);
     const result: ErasureResult = {
       uuid: tenant.uuid, name: newName, erased_at: now.toISOString(), forced: force && open > 0, open_jobs: open,

@@ -13,6 +13,7 @@ import { Consent, CreateConsentBody, ListConsentsQuery, WithdrawConsentBody } fr
 import { giveConsent, listConsents, withdrawConsent } from './consents.service.ts';
 import { eraseTenant } from './erasure.service.ts';
 import { buildReport, reportZip } from './report.service.ts';
+import { LANDLORD_SECTIONS, buildLandlordReport, eraseLandlord } from './landlords.service.ts';
 
 const ReportQuery = Type.Object(
   { format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('zip')], { default: 'json', description: 'json (envelope) or zip (download)' })) },
@@ -25,6 +26,16 @@ const EraseBody = Type.Object(
   },
   { additionalProperties: false },
 );
+const LandlordErasureData = Type.Object({
+  uuid: Uuid(),
+  name: Type.String({ description: 'the anonymous name now on the record' }),
+  erased_at: DateTime(),
+  properties_unlinked: Type.Integer(),
+  approvals_withdrawn: Type.Integer(),
+  jobs_scrubbed: Type.Integer(),
+  notes_scrubbed: Type.Integer(),
+  comments_scrubbed: Type.Integer(),
+});
 const ErasureData = Type.Object({
   uuid: Uuid(),
   name: Type.String({ description: 'the anonymous name now on the record' }),
@@ -115,6 +126,44 @@ export function gdprRoutes(deps: AppDeps) {
           .header('content-disposition', `attachment; filename="gdpr-report-${report.subject.uuid}-${day}.zip"`);
         return reply.send(zip);
       },
+    });
+
+    /** GET /api/landlords/{uuid}/gdpr-report: everything held about the landlord (JSON or zip). */
+    app.get('/api/landlords/:uuid/gdpr-report', {
+      config: { permission: 'api.landlords.gdpr-report.manage' },
+      schema: {
+        tags: ['gdpr'],
+        summary: 'Subject-access report of a landlord',
+        description: 'Landlord record with bank details, properties and shares, approval requests with answers and comments, activity entries about them. ?format=zip downloads a zip with report.json and README.txt. Each export is logged (landlord.gdpr_export).',
+        params: UuidParams,
+        querystring: ReportQuery,
+        response: { ...responses(DataEnvelope(Type.Record(Type.String(), Type.Any())), [400, 401, 403, 404, 429]) },
+      },
+      handler: async (request, reply) => {
+        const format = request.query.format ?? 'json';
+        const report = await buildLandlordReport(deps, requireAuth(request), actorOf(request), request.params.uuid, format);
+        if (format === 'json') return ok(report, 'Subject-access report');
+        const zip = await reportZip(report, LANDLORD_SECTIONS);
+        void reply
+          .type('application/zip')
+          .header('content-disposition', `attachment; filename="gdpr-report-${report.subject.uuid}-${report.generated_at.slice(0, 10)}.zip"`);
+        return reply.send(zip);
+      },
+    });
+
+    /** POST /api/landlords/{uuid}/erase: anonymises the landlord for good. */
+    app.post('/api/landlords/:uuid/erase', {
+      config: { permission: 'api.landlords.erase.manage' },
+      preValidation: emptyBodyAsObject,
+      schema: {
+        tags: ['gdpr'],
+        summary: 'Erase a landlord (GDPR)',
+        description: 'Anonymises the landlord for good (contact, address, bank details, VAT number, notes), unlinks the properties, withdraws waiting approvals and scrubs the name, e-mail and phone from job texts, notes and approval comments. Logged as landlord.erase (without the name). 409 when already erased. Needs a CSRF token.',
+        params: UuidParams,
+        body: Type.Object({ csrf_token: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        response: responses(DataEnvelope(LandlordErasureData), [400, 401, 403, 404, 409, 429]),
+      },
+      handler: async (request) => ok(await eraseLandlord(deps, requireAuth(request), actorOf(request), request.params.uuid), 'Landlord erased'),
     });
 
     /** POST /api/tenants/{uuid}/erase: anonymises the tenant for good. */

@@ -72,26 +72,38 @@ export async function buildReport(deps: AppDeps, auth: AuthContext, actor: Actor
 
 export type GdprReport = Awaited<ReturnType<typeof buildReport>>;
 
-const README = (r: GdprReport) => `Subject-access report
+/** What every report starts with. */
+export interface ReportHead {
+  generated_at: string;
+  controller: string;
+}
+
+/** The sections of a tenant's report, as README.txt lists them. */
+export const TENANT_SECTIONS = `  subject         the tenant record
+  login_accounts  user accounts linked to the tenant
+  addresses       property addresses linked to the tenant
+  jobs            repair jobs about the tenant (theirs, reported by them, or at their addresses)
+  notes           notes on those jobs that were shared with the tenant
+  consents        consents given and withdrawn, with time and source
+  activity        audit-log entries about the tenant or made by their accounts`;
+
+const README = (r: ReportHead, sections: string) => `Subject-access report
 =====================
 
 Data controller: ${r.controller}
 Generated at:    ${r.generated_at} (UTC)
 
 report.json holds everything the controller's Caretaker account keeps about the person:
-  subject         the tenant record
-  login_accounts  user accounts linked to the tenant
-  addresses       property addresses linked to the tenant
-  jobs            repair jobs about the tenant (theirs, reported by them, or at their addresses)
-  notes           notes on those jobs that were shared with the tenant
-  consents        consents given and withdrawn, with time and source
-  activity        audit-log entries about the tenant or made by their accounts
+${sections}
 
 Times are ISO 8601 in UTC. Questions: contact the data controller named above.
 `;
 
-/** The report as a zip archive (report.json, README.txt) in memory. */
-export async function reportZip(report: GdprReport): Promise<Buffer> {
+/**
+ * A report as a zip archive (report.json, README.txt) in memory.
+ * @param sections the README's list of the report's sections (default: a tenant's)
+ */
+export async function reportZip(report: ReportHead, sections: string = TENANT_SECTIONS): Promise<Buffer> {
   const archive = new ZipArchive({ zlib: { level: 9 } });
   const chunks: Buffer[] = [];
   archive.on('data', (c: Buffer) => chunks.push(c));
@@ -101,7 +113,7 @@ export async function reportZip(report: GdprReport): Promise<Buffer> {
   });
   const date = new Date(report.generated_at);
   archive.append(JSON.stringify(report, null, 2), { name: 'report.json', date });
-  archive.append(README(report), { name: 'README.txt', date });
+  archive.append(README(report, sections), { name: 'README.txt', date });
   await archive.finalize();
   await finished;
   return Buffer.concat(chunks);

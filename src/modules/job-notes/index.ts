@@ -4,3 +4,4 @@
  * (docs/architecture.md, module rule).
  */
 export { jobNotesRoutes } from './job-notes.routes.ts';
+export { insertSystemNote } from './job-notes.repository.ts';

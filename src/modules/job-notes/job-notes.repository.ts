@@ -85,3 +85,13 @@ export async function updateNote(
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/**
+ * Inserts an internal note written by the system (no author), for events that reach a job from
+ * outside an account: a landlord's answer by signed link (docs/landlords.md).
+ */
+export async function insertSystemNote(db: DbOrTrx, note: { uuid: string; jobId: number; body: string; at: Date }): Promise<void> {
+  await db.insertInto('job_notes').values({
+    uuid: note.uuid, job_id: note.jobId, author_user_id: null, body: note.body, visibility: 'internal', created_at: note.at, updated_at: note.at,
+  }).execute();
+}

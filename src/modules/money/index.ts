@@ -28,7 +28,7 @@ export const periodicTasks: PeriodicTask[] = [overdueTask];
 export { markOverdueInvoices } from './settlement.service.ts';
 export { computeLines } from './lines.ts';
 export { type LineInputDto } from './money.schemas.ts';
-export { addDays, isoDate } from './vat.ts';
+export { addDays, isoDate, formatPounds } from './vat.ts';
 /** The invoice and line repositories, for the demo data step (src/seed/demo/money.ts) only. */
 export * as invoicesRepo from './invoices.repository.ts';
 export * as linesRepo from './lines.repository.ts';

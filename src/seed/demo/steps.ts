@@ -17,6 +17,7 @@ import { messagingStep } from './messaging.ts';
 import { securityStep } from './security.ts';
 import { moneyStep } from './money.ts';
 import { complianceStep } from './compliance.ts';
+import { landlordsStep } from './landlords.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -34,4 +35,5 @@ export const DEMO_STEPS: DemoStep[] = [
   securityStep,
   moneyStep,
   complianceStep,
+  landlordsStep,
 ];

@@ -1,0 +1,40 @@
+/**
+ * A message another module writes itself (docs/messaging.md "How a message is sent"): for
+ * messages whose body carries something only its module can make, such as a landlord's signed
+ * approval links (docs/landlords.md). The row goes into the delivery log as `queued` in the
+ * caller's (event handler's) transaction, keyed by event, recipient and channel like every other
+ * delivery, and the sender task sends it after commit.
+ */
+import type { DbOrTrx } from '../../db/types.ts';
+import { newUuid } from '../../lib/crypto.ts';
+import { insertDelivery } from './deliveries.repository.ts';
+
+/** One e-mail to queue. */
+export interface DirectEmail {
+  agencyId: number;
+  eventId: string;
+  eventName: string;
+  /** The message kind shown in the delivery log, e.g. `approval.requested`. */
+  templateKey: string;
+  /** `landlord:<id>`, `user:<id>`: with the event and channel, the idempotency key. */
+  recipientKey: string;
+  recipientKind: string;
+  recipientUserId: number | null;
+  address: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/**
+ * Queues one e-mail in the delivery log.
+ * @returns false when the same event already queued it for this recipient (a redelivered event)
+ */
+export function queueEmail(db: DbOrTrx, m: DirectEmail, now: Date): Promise<boolean> {
+  return insertDelivery(db, {
+    uuid: newUuid(), agency_id: m.agencyId, event_id: m.eventId, event_name: m.eventName, template_key: m.templateKey, channel: 'email',
+    recipient_key: m.recipientKey, recipient_kind: m.recipientKind, recipient_user_id: m.recipientUserId, recipient_address: m.address.toLowerCase(),
+    status: 'queued', reason: null, attempts: 0, last_error: null, subject: m.subject,
+    content: JSON.stringify({ subject: m.subject, text: m.text, html: m.html }), next_attempt_at: now, created_at: now, updated_at: now, sent_at: null,
+  });
+}
