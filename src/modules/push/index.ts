@@ -7,7 +7,6 @@ import type { AppDeps } from '../../app-deps.ts';
 import { deliverPushToUser } from './push.service.ts';
 
 export { generateVapidKeys, parseWebPushSubscription, type WebPushSubscription } from './webpush.ts';
-export { loadPushConfig, type PushConfig } from './push.config.ts';
 
 /** One push message, already rendered from its template. */
 export interface PushMessage {
