@@ -34,11 +34,4 @@ export interface AppDeps {
   plannedPool?: pg.Pool | undefined;
   /** Process start time, for uptime. */
   startedAt: Date;
-  /**
-   * Called when an address trips the login throttle (set by buildApp: feeds the automatic
-   * blacklist entries of src/modules/security).
-   */
-  onLoginThrottled?: ((ip: string) => Promise<void>) | undefined;
-  /** True when the account is blacklisted (set by buildApp; a login of such an account is 403). */
-  accountBlocked?: ((userId: number) => Promise<boolean>) | undefined;
 }

@@ -1,7 +1,7 @@
 /**
  * buildApp: the composition root. Creates the Fastify instance, registers the request pipeline,
  * the OpenAPI generator and every module explicitly (no autoload), and checks at ready time that
- * every route declares a permission key (SECURITY.md promise 7).
+ * every route declares a permission key (docs/security.md promise 7).
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -65,7 +65,7 @@ export interface BuildOptions {
   lifecycle?: Lifecycle;
 }
 
-/** Paths whose values never reach a log line (SECURITY.md promise 18). */
+/** Paths whose values never reach a log line (docs/security.md promise 18). */
 export const REDACT = [
   'req.headers.authorization',
   'req.headers.cookie',
@@ -103,7 +103,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true },
     // Errors raised by the router before any route runs (over-long or malformed paths) get the
-    // spec's envelope too (SECURITY.md promise 27).
+    // spec's envelope too (docs/security.md promise 27).
     frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -120,7 +120,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
-    // int32 bounds on every request integer without its own (SECURITY.md promise 27).
+    // int32 bounds on every request integer without its own (docs/security.md promise 27).
     const schema = route.schema as Record<string, unknown> | undefined;
     for (const part of ['body', 'querystring', 'params']) boundIntegers(schema?.[part]);
     routes.push(route as RouteOptions);
@@ -139,12 +139,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     throwFileSizeLimit: true,
   });
   await registerOpenApi(app, deps.config.version);
-  // The blacklist is checked first in the pipeline, from an in-process copy (SECURITY.md promise 28).
+  // The blacklist is checked first in the pipeline, from an in-process copy (docs/security.md promise 28).
   const blacklist = new BlacklistGuard(deps);
   await blacklist.start();
   app.addHook('onClose', async () => blacklist.stop());
-  deps.onLoginThrottled = (ip) => loginThrottleTripped(deps, blacklist, ip);
-  deps.accountBlocked = (userId) => blacklist.isAccountBlocked(userId);
+  const loginGuard = { accountBlocked: (userId: number) => blacklist.isAccountBlocked(userId), throttled: (ip: string) => loginThrottleTripped(deps, blacklist, ip) };
   // Token lookups reused for a few seconds under an unchanged auth epoch (docs/security.md).
   const tokenCache = createTokenCache();
   registerPipeline(app, deps, lifecycle, {
@@ -158,7 +157,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   registerMetrics(app, deps, { queueFigures: () => queueFigures(deps.db), outboxLag: () => outboxLag(deps.db) });
 
   const modules: Array<(app: App) => Promise<void>> = [
-    authRoutes(deps),
+    authRoutes(deps, loginGuard),
     usersRoutes(deps),
     activityLogRoutes(deps),
     jobsRoutes(deps),

@@ -30,7 +30,7 @@ export async function getMe(deps: AppDeps, auth: AuthContext) {
 }
 
 /**
- * GET /api/users/permissions (spec 4.5; API.md): `{ user_uuid, role, level, permissions }` with
+ * GET /api/users/permissions (spec 4.5; docs/api.md "Decisions on the spec's gaps"): `{ user_uuid, role, level, permissions }` with
  * the keys sorted.
  */
 export function resolvedPermissions(auth: AuthContext) {
