@@ -1,6 +1,6 @@
 /**
  * Opens the database: PGlite (PostgreSQL compiled to WASM, in-process) in the data folder when
- * DATABASE_URL is unset, or a `pg` pool against PostgreSQL when it is set (ARCHITECTURE.md).
+ * DATABASE_URL is unset, or a `pg` pool against PostgreSQL when it is set (docs/architecture.md "Stack").
  * Both speak the same SQL dialect; every query in the project must run on both.
  */
 import { mkdirSync } from 'node:fs';
@@ -80,7 +80,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     });
     // A client losing its connection must not crash the process; the next query reconnects. The
     // pool listens on idle clients only; a checked-out client between two queries (inside a
-    // transaction) emits 'error' too, and an unheard 'error' is fatal (SECURITY.md promise 19).
+    // transaction) emits 'error' too, and an unheard 'error' is fatal (docs/security.md promise 19).
     pool.on('error', () => {});
     pool.on('connect', (client) => {
       client.on('error', () => {});

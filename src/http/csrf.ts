@@ -1,5 +1,5 @@
 /**
- * CSRF tokens (spec 5.3; API.md; SECURITY.md promise 6): single-use, bound to the bearer token or
+ * CSRF tokens (spec 5.3; docs/api.md "Decisions on the spec's gaps"; docs/security.md promise 6): single-use, bound to the bearer token or
  * session they were issued to, stored as SHA-256, consumed by one atomic UPDATE so two concurrent
  * requests with one token cannot both pass.
  */

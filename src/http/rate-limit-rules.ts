@@ -1,5 +1,5 @@
 /**
- * Rate-limit overrides per route set by an administrator at run time (API.md "rate limits"; spec
+ * Rate-limit overrides per route set by an administrator at run time (docs/api.md "Rate limits"; spec
  * 8 "Limits per endpoint are configurable by an administrator"). The table
  * `rate_limit_overrides` is the truth; each instance keeps a copy in a Map refreshed at most every
  * `ttlMs` (5 s) in the background, and the instance that makes a change refreshes at once. A

@@ -1,6 +1,6 @@
 /**
  * The built-in roles (spec 5.3a, issue "Foundation" item 5): each with a management level (a
- * larger level manages smaller ones, API.md) and a default set of keys from the catalogue.
+ * larger level manages smaller ones, docs/api.md "Permission keys") and a default set of keys from the catalogue.
  * `syncBuiltinRoles` creates missing roles and grants newly catalogued default keys at start; it
  * never lowers a level or removes a key an administrator set.
  */

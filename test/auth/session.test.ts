@@ -1,5 +1,5 @@
 /**
- * Spec 5.2 and SECURITY.md promises 3 and 4: the browser session cookie, its flags, and the
+ * Spec 5.2 and docs/security.md promises 3 and 4: the browser session cookie, its flags, and the
  * 2 h absolute / 30 min idle / 30 days Remember Me rules, checked with a controllable clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * SECURITY.md promise 27: no input produces a 5xx. NUL bytes, lone surrogates, out-of-range
+ * docs/security.md promise 27: no input produces a 5xx. NUL bytes, lone surrogates, out-of-range
  * integers and dates, malformed multipart, empty bodies and over-long paths all get a 4xx in the
  * envelope, and nothing is written.
  */

@@ -1,5 +1,5 @@
 /**
- * SECURITY.md promise 18: no token, password, CSRF token or cookie value in any log line, with the
+ * docs/security.md promise 18: no token, password, CSRF token or cookie value in any log line, with the
  * request logger at its most verbose.
  */
 import { Writable } from 'node:stream';

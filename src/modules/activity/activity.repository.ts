@@ -1,7 +1,7 @@
 /**
  * Activity log storage (spec 2.3, 4.6). Every authentication event, every write and every refused
  * authorisation calls `recordActivity`; a write passes its own transaction so the entry commits
- * or rolls back with it (ARCHITECTURE.md data rules).
+ * or rolls back with it (docs/architecture.md "Data rules").
  */
 import { sql, type RawBuilder } from 'kysely';
 import type pg from 'pg';

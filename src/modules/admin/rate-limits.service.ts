@@ -1,5 +1,5 @@
 /**
- * Rate-limit settings per route (API.md "rate limits"; spec 8): defaults come from the
+ * Rate-limit settings per route (docs/api.md "Rate limits"; spec 8): defaults come from the
  * configuration (CARETAKER_RATE_LIMIT_*) or the route's own `config.rateLimit`; a SysOps account
  * overrides them per route at run time. Overrides live in `rate_limit_overrides` and reach the
  * pipeline through the RateLimitRules cache (at most 5 s late on other instances, at once here).

@@ -1,5 +1,5 @@
 /**
- * What a document or a photo may be (docs/job-files.md; SECURITY.md promise 16): the type is decided
+ * What a document or a photo may be (docs/job-files.md; docs/security.md promise 16): the type is decided
  * from the CONTENT with sniffType (file-type magic numbers), never from the client's name or
  * Content-Type. Plus the sanitising of client file names and a safe Content-Disposition.
  *

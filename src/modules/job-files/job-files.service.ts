@@ -1,5 +1,5 @@
 /**
- * Documents and photos of a job (docs/job-files.md; SECURITY.md promise 16).
+ * Documents and photos of a job (docs/job-files.md; docs/security.md promise 16).
  *
  * Who: whoever can see the job lists and downloads its files, except that files marked internal
  * are for staff only (tenants and contractors do not see them). Staff, the job's contractor and

@@ -313,7 +313,7 @@ export function jobTypeExists(db: DbOrTrx, id: number): Promise<boolean> {
 }
 
 /**
- * The agency-scoped resolver of a time slot named in a body (SECURITY.md promise 24): a live
+ * The agency-scoped resolver of a time slot named in a body (docs/security.md promise 24): a live
  * global slot or one of the agency's own; another agency's slot answers like a missing one.
  */
 export function findTimeRange(db: DbOrTrx, id: number, agencyId: number) {

@@ -1,6 +1,6 @@
 /**
  * The in-process copy of the blacklist that every request is checked against first, before any
- * database work (SECURITY.md promise 28). It reloads from the database when older than
+ * database work (docs/security.md promise 28). It reloads from the database when older than
  * `config.blacklist.refreshS` or when told a change happened: locally through `invalidate()`, and
  * on every other instance through Redis pub/sub on `<prefix>blacklist` when REDIS_URL is set.
  * Addresses are matched with ipaddr.js (IPv4, IPv6, CIDR ranges of both; IPv4-mapped IPv6

@@ -1,5 +1,5 @@
 /**
- * Passwords (docs/users.md; SECURITY.md promises 5, 11, 12): change by the account holder,
+ * Passwords (docs/users.md; docs/security.md promises 5, 11, 12): change by the account holder,
  * and reset by e-mail with a single-use token stored as SHA-256 and valid one hour.
  */
 import type { Transaction } from 'kysely';
