@@ -30,8 +30,6 @@ export interface AppDeps {
   mailer: Mailer;
   /** The PostgreSQL pool (absent on PGlite), for the pool metrics. */
   pool?: pg.Pool | undefined;
-  /** PostgreSQL only: sessions with the written join order and generic plans, for the jobs list (src/db/database.ts). */
-  plannedPool?: pg.Pool | undefined;
   /** Process start time, for uptime. */
   startedAt: Date;
 }

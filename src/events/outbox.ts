@@ -3,7 +3,6 @@
  * change emits nothing, a committed one is never lost. Delivery to handlers happens after commit
  * (relay and queue, or `dispatchPendingEvents` in-process), never inside the request.
  */
-import { sql, type RawBuilder } from 'kysely';
 import { Value } from 'typebox/value';
 import type { DbOrTrx } from '../db/types.ts';
 import { newUuid } from '../lib/crypto.ts';
@@ -32,26 +31,18 @@ export async function emitEvent<N extends EventName>(trx: DbOrTrx, at: Date, inp
 }
 
 /**
- * The outbox insert of one event, not yet run, for a change that writes its event in the same
- * statement (a CTE of the change's own statement). Fields named in `fromSql` take the value of an
- * SQL expression (a CTE's column, such as a reference the statement assigns), merged over the
- * payload there; the payload is checked against the catalogue with the values it carries, so it
- * holds a placeholder of the right type for those fields.
+ * The outbox insert of one event, not yet run (emitEvent runs it).
  * @returns the insert query builder and the event id (uuid)
  * @throws Error when the payload does not match the catalogue's schema (a programming error)
  */
-export function outboxInsert<N extends EventName>(db: DbOrTrx, at: Date, input: EmitInput<N>, fromSql: Record<string, RawBuilder<unknown>> = {}) {
+function outboxInsert<N extends EventName>(db: DbOrTrx, at: Date, input: EmitInput<N>) {
   const def = EVENT_CATALOGUE[input.name];
   if (!Value.Check(def.payload, input.payload)) {
     const first = [...Value.Errors(def.payload, input.payload)][0];
     throw new Error(`Event ${input.name}: payload does not match the catalogue (${first?.instancePath ?? ''} ${first?.message ?? ''})`);
   }
   const eventId = newUuid();
-  const json = JSON.stringify(input.payload);
-  const merged = Object.entries(fromSql);
-  const payload = merged.length
-    ? sql<string>`(${json}::jsonb || jsonb_build_object(${sql.join(merged.flatMap(([key, value]) => [sql.lit(key), value]))}))`
-    : json;
+  const payload = JSON.stringify(input.payload);
   const insert = db.insertInto('outbox').values({
     event_id: eventId,
     name: input.name,

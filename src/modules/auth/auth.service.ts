@@ -281,7 +281,7 @@ export async function authenticate(
   const hash = hashToken(raw);
   let row = cached?.cache.get(hash, cached.epoch);
   if (!row) {
-    row = await repo.findTokenWithIdentity(deps.db, hash, deps.pool);
+    row = await repo.findTokenWithIdentity(deps.db, hash);
     if (row && cached) cached.cache.set(hash, row, cached.epoch);
   }
   if (!row || row.revoked_at !== null || row.status !== 'active') throw failure();

@@ -7,13 +7,15 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
+import type { Value } from '../../db/prepared.ts';
 
-export type JobScope =
+/** Which jobs a caller sees; `Id` is a number, or a parameter of a prepared statement standing for one. */
+export type JobScope<Id extends Value<number> = number> =
   | { kind: 'all' }
-  | { kind: 'agency'; agencyId: number }
-  | { kind: 'branch'; agencyId: number; branchId: number }
-  | { kind: 'contractor'; contractorId: number }
-  | { kind: 'tenant'; tenantId: number; userId: number }
+  | { kind: 'agency'; agencyId: Id }
+  | { kind: 'branch'; agencyId: Id; branchId: Id }
+  | { kind: 'contractor'; contractorId: Id }
+  | { kind: 'tenant'; tenantId: Id; userId: Id }
   | { kind: 'none' };
 
 /** The caller's job scope, from role and links. */
@@ -31,9 +33,10 @@ export function jobScope(auth: AuthContext): JobScope {
 
 /**
  * A where-clause over table alias `j` (jobs) limiting rows to the scope; use as
- * `.where((eb) => visibleTo(eb, scope))`.
+ * `.where((eb) => visibleTo(eb, scope))`. The one place of the visibility rule, the branch
+ * sharing included (the money module's moneyVisible uses it too).
  */
-export function visibleTo(eb: ExpressionBuilder<Database & { j: Database['jobs'] }, 'j'>, scope: JobScope) {
+export function visibleTo(eb: ExpressionBuilder<Database & { j: Database['jobs'] }, 'j'>, scope: JobScope<Value<number>>) {
   switch (scope.kind) {
     case 'all':
       return eb.lit(true);

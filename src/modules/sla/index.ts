@@ -6,7 +6,7 @@
 import { slaScanTask } from './scan.ts';
 
 export { recomputeJobs, recomputeJobSla, recomputeOpenJobs, startJobSla } from './recompute.ts';
-export { newJobDates, startInputsSql } from './clocks.repository.ts';
+export { newJobDates } from './clocks.repository.ts';
 export { jobSlaColumns, jobSlaState, SLA_SUMMARY_STATES } from './job-sla-columns.ts';
 export { scanSlaClocks, slaScanTask } from './scan.ts';
 export { secondsLeft } from './clock-engine.ts';

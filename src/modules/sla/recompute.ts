@@ -106,12 +106,9 @@ export function recomputeJobSla(trx: DbOrTrx, jobId: number, now: Date): Promise
  * of zero days), as recomputeJobSla does.
  * @param job the new job as the engine reads it (every date but created_at null)
  * @param now the creation instant (UTC), also the first history row's time
- * @param inputs the value of startInputsSql read by the caller's own statement in this
- *   transaction (the job's insert); omitted: read here
  */
-export async function startJobSla(trx: DbOrTrx, job: JobInput, now: Date, inputs?: unknown): Promise<void> {
-  const parsed = inputs === undefined ? undefined : clocks.parseStartInputs(inputs);
-  const { rules, settings } = parsed ?? (await clocks.loadStartInputs(trx, job.branch_id, job.agency_id));
+export async function startJobSla(trx: DbOrTrx, job: JobInput, now: Date): Promise<void> {
+  const { rules, settings } = await clocks.loadStartInputs(trx, job.branch_id, job.agency_id);
   if (rules.length === 0) return;
   const plan = planClocks(job, [{ to_status_id: job.status_id, created_at: now }], rules, [], settings ?? DEFAULT_SETTINGS, now);
   await clocks.upsertClocks(trx, plan.upserts.map((u) => ({ ...u, job_id: job.id, agency_id: job.agency_id, branch_id: job.branch_id })), now);
