@@ -12,6 +12,7 @@ import { Kysely, type Dialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { pgDialect } from './pg-driver.ts';
+import { runPipelines } from './pipeline.ts';
 import type { Database } from './schema.ts';
 import { watchIdentityWrites, type IdentityWrites } from './identity-writes.ts';
 
@@ -78,6 +79,9 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       max: options.poolMax ?? 10,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
+      // Queries given to a client together travel together (src/db/pipeline.ts); the project's
+      // queries otherwise run one at a time per connection, as Kysely awaits each.
+      pipeline: true,
       // Session settings sent with the connection's startup (libpq `options`).
       options: Object.entries(PLANNER_SETTINGS).map(([k, v]) => `-c ${k}=${v}`).join(' '),
     });
@@ -89,7 +93,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       client.on('error', () => {});
     });
     const identityWrites: IdentityWrites = { listener: null };
-    const db = new Kysely<Database>({ dialect: watchIdentityWrites(pgDialect(pool), identityWrites) });
+    const db = new Kysely<Database>({ dialect: watchIdentityWrites(runPipelines(pgDialect(pool)), identityWrites) });
     return {
       db,
       engine: 'postgres',
@@ -102,7 +106,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   // PGlite runs one session: the settings hold for every later query (PGlite runs them in order).
   void pglite.exec(Object.entries(PLANNER_SETTINGS).map(([k, v]) => `set ${k} = '${v}';`).join(' ')).catch(() => undefined);
   const identityWrites: IdentityWrites = { listener: null };
-  const dialect: Dialect = watchIdentityWrites(new PGliteDialect(pglite), identityWrites);
+  const dialect: Dialect = watchIdentityWrites(runPipelines(new PGliteDialect(pglite)), identityWrites);
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
 }
@@ -135,5 +139,20 @@ export async function pingDatabase(db: Db, timeoutMs = 2_000): Promise<boolean> 
     return false;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Opens one connection to PostgreSQL, runs `select 1` and closes it (the start-up check).
+ * @throws the driver's error (its `code` names the reason: 28P01, 28000, 3D000, ECONNREFUSED ...)
+ */
+export async function probePostgres(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }

@@ -94,6 +94,15 @@ export class PreparedQuery<Shape, Values extends object, R> {
    * @throws Error when the shape uses a parameter `values` gives no value for
    */
   async run(db: DbOrTrx, shape: Shape, values: Values): Promise<R[]> {
+    const result = await db.executeQuery<R>(this.query(db, shape, values));
+    return [...result.rows];
+  }
+
+  /**
+   * The statement of the shape with `values`, not yet run, still named (for src/db/pipeline.ts).
+   * @throws Error when the shape uses a parameter `values` gives no value for
+   */
+  query(db: DbOrTrx, shape: Shape, values: Values): CompiledQuery<R> {
     const compiled = this.compile(db, shape);
     const parameters = compiled.parameters.map((p) => {
       if (!(p instanceof Param)) return p;
@@ -103,7 +112,6 @@ export class PreparedQuery<Shape, Values extends object, R> {
     });
     const query = CompiledQuery.raw(compiled.sql, parameters) as CompiledQuery<R>;
     NAMES.set(query, compiled.name);
-    const result = await db.executeQuery<R>(query);
-    return [...result.rows];
+    return query;
   }
 }

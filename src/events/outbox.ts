@@ -7,6 +7,7 @@ import { Value } from 'typebox/value';
 import type { DbOrTrx } from '../db/types.ts';
 import { newUuid } from '../lib/crypto.ts';
 import { EVENT_CATALOGUE, type EventName, type EventPayload } from './catalogue.ts';
+import { outboxInsertQuery } from './outbox.repository.ts';
 
 /** What a service emits. */
 export interface EmitInput<N extends EventName> {
@@ -17,7 +18,7 @@ export interface EmitInput<N extends EventName> {
 }
 
 /**
- * Appends one event to the outbox.
+ * Appends one event to the outbox (checked against the catalogue first).
  * @param trx the transaction of the change (required: an event outside a transaction could be
  *   written for a change that then rolls back)
  * @param at the UTC instant of the change (the service's clock)
@@ -25,31 +26,24 @@ export interface EmitInput<N extends EventName> {
  * @throws Error when the payload does not match the catalogue's schema (a programming error)
  */
 export async function emitEvent<N extends EventName>(trx: DbOrTrx, at: Date, input: EmitInput<N>): Promise<string> {
-  const { insert, eventId } = outboxInsert(trx, at, input);
+  const { insert, eventId } = eventInsert(trx, at, input);
   await insert.execute();
   return eventId;
 }
 
 /**
- * The outbox insert of one event, not yet run (emitEvent runs it).
- * @returns the insert query builder and the event id (uuid)
+ * The outbox insert of one event, not yet run: emitEvent runs it, a write that sends its
+ * statements together (src/db/pipeline.ts) passes it with them (in its transaction).
+ * @returns the insert and the event id (uuid)
  * @throws Error when the payload does not match the catalogue's schema (a programming error)
  */
-function outboxInsert<N extends EventName>(db: DbOrTrx, at: Date, input: EmitInput<N>) {
+export function eventInsert<N extends EventName>(trx: DbOrTrx, at: Date, input: EmitInput<N>) {
   const def = EVENT_CATALOGUE[input.name];
   if (!Value.Check(def.payload, input.payload)) {
     const first = [...Value.Errors(def.payload, input.payload)][0];
     throw new Error(`Event ${input.name}: payload does not match the catalogue (${first?.instancePath ?? ''} ${first?.message ?? ''})`);
   }
   const eventId = newUuid();
-  const payload = JSON.stringify(input.payload);
-  const insert = db.insertInto('outbox').values({
-    event_id: eventId,
-    name: input.name,
-    version: def.version,
-    agency_id: input.agencyId,
-    payload,
-    occurred_at: at,
-  });
+  const insert = outboxInsertQuery(trx, { event_id: eventId, name: input.name, version: def.version, agency_id: input.agencyId, payload: JSON.stringify(input.payload), occurred_at: at });
   return { insert, eventId };
 }

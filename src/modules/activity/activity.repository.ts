@@ -34,8 +34,11 @@ export async function recordActivity(db: DbOrTrx, actor: Actor, at: Date, input:
   await activityInsert(db, actor, at, input).execute();
 }
 
-/** The insert of one entry (recordActivity runs it). */
-function activityInsert(db: DbOrTrx, actor: Actor, at: Date, input: ActivityInput) {
+/**
+ * The insert of one entry, not yet run: recordActivity runs it, a write that sends its
+ * statements together (src/db/pipeline.ts) passes it with them.
+ */
+export function activityInsert(db: DbOrTrx, actor: Actor, at: Date, input: ActivityInput) {
   return db.insertInto('activity_log').values({
     agency_id: input.agencyId !== undefined ? input.agencyId : (actor.auth?.agencyId ?? null),
     user_id: input.userId !== undefined ? input.userId : (actor.auth?.userId ?? null),

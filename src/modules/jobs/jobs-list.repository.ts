@@ -7,9 +7,9 @@
 import { sql, type Expression } from 'kysely';
 import { PreparedQuery, type Params } from '../../db/prepared.ts';
 import type { DbOrTrx } from '../../db/types.ts';
-import { visibleTo, type JobScope } from './job-visibility.ts';
+import type { JobScope } from './job-visibility.ts';
 import { jobJsonSql } from './job-json.ts';
-import { JOB_DETAIL_COLUMNS, jobDetailQuery, matchesFilter, type JobFilter, type JobRow } from './jobs.repository.ts';
+import { JOB_DETAIL_COLUMNS, jobDetailQuery, matchesFilter, visibleTo, type JobFilter, type JobRow } from './jobs.repository.ts';
 
 /** The list's count is exact up to this many jobs; above it the count is this number and `capped` is true. */
 export const JOBS_COUNT_CAP = 10_000;

@@ -3,10 +3,43 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Update
 import type { Database, JobTable, NewJob } from '../../db/schema.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { PreparedQuery, type Params, type Value } from '../../db/prepared.ts';
-import { visibleTo, type JobScope } from './job-visibility.ts';
+import type { JobScope } from './job-visibility.ts';
 import { jobSlaColumns, jobSlaState } from '../sla/index.ts';
 
 type JobUpdate = Updateable<JobTable>;
+
+/**
+ * A where-clause over table alias `j` (jobs) limiting rows to the scope; use as
+ * `.where((eb) => visibleTo(eb, scope))`. The one place of the visibility rule, the branch
+ * sharing included (the money module's moneyVisible uses it too).
+ */
+export function visibleTo(eb: ExpressionBuilder<Database & { j: Database['jobs'] }, 'j'>, scope: JobScope<Value<number>>) {
+  switch (scope.kind) {
+    case 'all':
+      return eb.lit(true);
+    case 'agency':
+      return eb('j.agency_id', '=', scope.agencyId);
+    case 'branch':
+      return eb.or([
+        eb('j.branch_id', '=', scope.branchId),
+        eb('j.branch_id', 'in', eb
+          .selectFrom('branches as sb')
+          .select('sb.id')
+          .where('sb.agency_id', '=', scope.agencyId)
+          .where('sb.sharing_enabled', '=', true)),
+      ]);
+    case 'contractor':
+      return eb('j.contractor_id', '=', scope.contractorId);
+    case 'tenant':
+      return eb.or([
+        eb('j.tenant_id', '=', scope.tenantId),
+        eb('j.reported_by_user_id', '=', scope.userId),
+        eb('j.address_id', 'in', eb.selectFrom('tenant_addresses as ta').select('ta.address_id').where('ta.tenant_id', '=', scope.tenantId)),
+      ]);
+    case 'none':
+      return eb.lit(false);
+  }
+}
 
 /**
  * Base query: jobs (alias `j`) joined with status `s`, type `jt`, branch `b`, address `ad`,
@@ -167,11 +200,36 @@ export function findAddressBranch(db: DbOrTrx, id: number) {
 }
 
 /** Appends a history row. */
-export async function insertHistory(db: DbOrTrx, row: { jobId: number; from: number | null; to: number; byUserId: number | null; note: string | null; at: Date }) {
-  await db
+export async function insertHistory(db: DbOrTrx, row: HistoryRow) {
+  await historyInsert(db, row).execute();
+}
+
+/** A status-history row: the job, the move (from null at creation), who and when. */
+export interface HistoryRow {
+  jobId: number;
+  from: number | null;
+  to: number;
+  byUserId: number | null;
+  note: string | null;
+  at: Date;
+}
+
+/** The insert of a history row, not yet run (for src/db/pipeline.ts). */
+export function historyInsert(db: DbOrTrx, row: HistoryRow) {
+  return db
     .insertInto('job_status_history')
-    .values({ job_id: row.jobId, from_status_id: row.from, to_status_id: row.to, by_user_id: row.byUserId, note: row.note, created_at: row.at })
-    .execute();
+    .values({ job_id: row.jobId, from_status_id: row.from, to_status_id: row.to, by_user_id: row.byUserId, note: row.note, created_at: row.at });
+}
+
+/** The next job id from the jobs' sequence (taken before the insert, so that the statements after it can go with it). */
+export async function nextJobId(db: DbOrTrx): Promise<number> {
+  const row = await db.selectNoFrom(sql<number>`nextval(pg_get_serial_sequence('jobs', 'id'))::int`.as('id')).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The insert of a job with its id taken (nextJobId), not yet run. */
+export function jobInsert(db: DbOrTrx, job: NewJob & { id: number }) {
+  return db.insertInto('jobs').values(job);
 }
 
 /** A page of a job's history, oldest first, and the total. */
@@ -260,4 +318,15 @@ export function listStatuses(db: DbOrTrx) {
 /** Every job type, by id. */
 export function listJobTypes(db: DbOrTrx) {
   return db.selectFrom('job_types').select(['id', 'code', 'name']).orderBy('id').execute();
+}
+
+/** A visible job's id, uuid, agency, reference and branch by uuid (not deleted), or undefined: no joins. */
+export function findVisibleJobRef(db: DbOrTrx, scope: JobScope, uuid: string) {
+  return db
+    .selectFrom('jobs as j')
+    .select(['j.id', 'j.uuid', 'j.agency_id', 'j.reference', 'j.branch_id'])
+    .where('j.uuid', '=', uuid)
+    .where('j.deleted_at', 'is', null)
+    .where((eb) => visibleTo(eb, scope))
+    .executeTakeFirst();
 }

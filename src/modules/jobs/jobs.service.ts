@@ -10,8 +10,9 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import type { DbOrTrx, Trx } from '../../db/types.ts';
-import { recordActivity } from '../activity/index.ts';
-import { emitEvent } from '../../events/index.ts';
+import { activityInsert, recordActivity } from '../activity/index.ts';
+import { emitEvent, eventInsert } from '../../events/index.ts';
+import { pipelined } from '../../db/pipeline.ts';
 import { nextCounter } from '../../db/counters.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
 import { jobScope, seesInternalFields } from './job-visibility.ts';
@@ -22,9 +23,10 @@ import type { JobFilter } from './jobs.repository.ts';
 import { listJobs, listJobsJson } from './jobs-list.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
-import { newJobDates, recomputeJobSla, startJobSla } from '../sla/index.ts';
+import { announceJobSlaStart, jobSlaWrites, newJobDates, planJobSla, recomputeJobSla } from '../sla/index.ts';
 
 export { toJobDto } from './job-rules.ts';
+export { JOBS_COUNT_CAP } from './jobs-list.repository.ts';
 
 /** Status a new job starts in. */
 export const STATUS_REPORTED = STATUS.reported;
@@ -108,8 +110,10 @@ async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_type_id?
  * POST /api/jobs/manage: creates a job in status Reported, all in `trx` (the route runs it under
  * withIdempotency, src/http/idempotency.ts, which owns the transaction and the key): the job with
  * the agency's next reference, its first history row (null -> Reported), its activity entry, its
- * SLA clocks and the `job.created` event, then reads the job back as the caller sees it.
- * The reference is the agency's counter (docs/jobs.md: no gaps); its row stays locked until commit.
+ * SLA clocks and the `job.created` event, and the job read back as the caller sees it.
+ * The reference is the agency's counter (docs/jobs.md: no gaps): its row stays locked until
+ * commit, so it is taken after every read and the writes that follow go in one round trip
+ * (src/db/pipeline.ts), keeping creates in one agency from queueing on each other for long.
  * @returns the job as the caller sees it
  * @throws 400 naming a bad field, 403 for contractors, 404 for a branch, address or tenant the
  *   caller cannot use
@@ -118,11 +122,12 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
   const place = await placeJob(trx, auth, input);
   await checkLookups(trx, place.agencyId, input);
   const now = deps.clock.now();
-  const job = {
+  const id = await repo.nextJobId(trx);
+  const fields = {
+    id,
     uuid: newUuid(),
     agency_id: place.agencyId,
     branch_id: place.branchId,
-    reference: formatReference(await nextCounter(trx, place.agencyId, 'job_reference')),
     title: input.title.trim() || input.title,
     description: input.description ?? '',
     priority: input.priority,
@@ -138,16 +143,19 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
     created_at: now,
     updated_at: now,
   };
-  const id = await repo.insertJob(trx, job);
-  await repo.insertHistory(trx, { jobId: id, from: null, to: STATUS_REPORTED, byUserId: auth.userId, note: null, at: now });
-  await recordActivity(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: id, agencyId: job.agency_id });
-  await startJobSla(trx, { ...job, id, dates: newJobDates(now) }, now);
-  await emitEvent(trx, now, {
-    name: 'job.created',
-    agencyId: job.agency_id,
-    payload: { ...jobRef({ ...job, id }), status_id: STATUS_REPORTED, priority: job.priority, tenant_id: job.tenant_id },
-  });
-  return jobDtoById(trx, auth, id);
+  const sla = await planJobSla(trx, { ...fields, dates: newJobDates(now) }, now);
+  const job = { ...fields, reference: formatReference(await nextCounter(trx, place.agencyId, 'job_reference')) };
+  const [, , , , ...rest] = await pipelined(trx, [
+    repo.jobInsert(trx, job),
+    repo.historyInsert(trx, { jobId: id, from: null, to: STATUS_REPORTED, byUserId: auth.userId, note: null, at: now }),
+    activityInsert(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: id, agencyId: job.agency_id }),
+    eventInsert(trx, now, { name: 'job.created', agencyId: job.agency_id, payload: { ...jobRef(job), status_id: STATUS_REPORTED, priority: job.priority, tenant_id: job.tenant_id } }).insert,
+    ...jobSlaWrites(trx, sla, now),
+    repo.JOB_BY_ID.query(trx, 'any', { id }),
+  ]);
+  await announceJobSlaStart(trx, sla, now);
+  const [row] = rest.at(-1)!.rows as repo.JobRow[];
+  return sla.breachedNow || sla.atRiskNow ? jobDtoById(trx, auth, id) : toJobDto(row!, jobScope(auth));
 }
 
 const CLOSED = new Set<number>([STATUS.closed, STATUS.cancelled]);

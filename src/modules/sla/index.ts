@@ -5,9 +5,9 @@
  */
 import { slaScanTask } from './scan.ts';
 
-export { recomputeJobs, recomputeJobSla, recomputeOpenJobs, startJobSla } from './recompute.ts';
+export { announceJobSlaStart, jobSlaWrites, planJobSla, recomputeJobs, recomputeJobSla, recomputeOpenJobs, type JobSlaStart } from './recompute.ts';
 export { newJobDates } from './clocks.repository.ts';
-export { jobSlaColumns, jobSlaState, SLA_SUMMARY_STATES } from './job-sla-columns.ts';
+export { jobSlaColumns, jobSlaState, SLA_SUMMARY_STATES } from './job-sla-columns.repository.ts';
 export { scanSlaClocks, slaScanTask } from './scan.ts';
 export { secondsLeft } from './clock-engine.ts';
 export { SLA_CALENDARS, UK_REGIONS, type SlaCalendar, type UkRegion } from './working-time.ts';
