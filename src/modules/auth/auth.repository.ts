@@ -125,3 +125,15 @@ export async function revokeToken(db: DbOrTrx, tokenId: number, at: Date, reason
 export async function markLogin(db: DbOrTrx, userId: number, at: Date): Promise<void> {
   await db.updateTable('users').set({ last_login_at: at }).where('id', '=', userId).execute();
 }
+
+/** The caller's account with its agency, branch and current token's kind and expiry (GET /api/auth/me). */
+export function meRow(db: DbOrTrx, userId: number, tokenId: number) {
+  return db
+    .selectFrom('users as u')
+    .leftJoin('agencies as a', 'a.id', 'u.agency_id')
+    .leftJoin('branches as b', 'b.id', 'u.branch_id')
+    .innerJoin('auth_tokens as t', (j) => j.on('t.id', '=', tokenId))
+    .select(['u.uuid', 'a.uuid as agency_uuid', 'a.name as agency_name', 'b.uuid as branch_uuid', 'b.name as branch_name', 't.kind', 't.expires_at'])
+    .where('u.id', '=', userId)
+    .executeTakeFirstOrThrow();
+}
