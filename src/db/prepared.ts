@@ -94,7 +94,7 @@ export class PreparedQuery<Shape, Values extends object, R> {
    * @throws Error when the shape uses a parameter `values` gives no value for
    */
   async run(db: DbOrTrx, shape: Shape, values: Values): Promise<R[]> {
-    const result = await db.executeQuery<R>(this.query(db, shape, values));
+    const result = await db.executeQuery<R>(this.statement(db, shape, values));
     return [...result.rows];
   }
 
@@ -102,7 +102,7 @@ export class PreparedQuery<Shape, Values extends object, R> {
    * The statement of the shape with `values`, not yet run, still named (for src/db/pipeline.ts).
    * @throws Error when the shape uses a parameter `values` gives no value for
    */
-  query(db: DbOrTrx, shape: Shape, values: Values): CompiledQuery<R> {
+  statement(db: DbOrTrx, shape: Shape, values: Values): CompiledQuery<R> {
     const compiled = this.compile(db, shape);
     const parameters = compiled.parameters.map((p) => {
       if (!(p instanceof Param)) return p;

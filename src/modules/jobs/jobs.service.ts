@@ -151,7 +151,7 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
     activityInsert(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: id, agencyId: job.agency_id }),
     eventInsert(trx, now, { name: 'job.created', agencyId: job.agency_id, payload: { ...jobRef(job), status_id: STATUS_REPORTED, priority: job.priority, tenant_id: job.tenant_id } }).insert,
     ...jobSlaWrites(trx, sla, now),
-    repo.JOB_BY_ID.query(trx, 'any', { id }),
+    repo.JOB_BY_ID.statement(trx, 'any', { id }),
   ]);
   await announceJobSlaStart(trx, sla, now);
   const [row] = rest.at(-1)!.rows as repo.JobRow[];
