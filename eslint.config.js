@@ -59,6 +59,38 @@ const moduleBoundaries = {
   },
 };
 
+const QUERY_STARTS = new Set(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'query']);
+const DB_DIR = path.join(ROOT, 'src', 'db') + path.sep;
+
+/**
+ * SQL lives in repositories (docs/architecture.md, "Layers"): query building (`selectFrom`,
+ * `insertInto`, `updateTable`, `deleteFrom`, an sql`...` template, a driver's `.query(`) only in
+ * `*.repository.ts` files and under src/db/. No file is exempt.
+ */
+const sqlInRepositories = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Query building only in *.repository.ts files and src/db/' },
+    schema: [],
+    messages: { sql: "{{what}} outside a repository: move the SQL into a *.repository.ts file (or src/db/) and call it (docs/architecture.md, \"Layers\")." },
+  },
+  create(context) {
+    const file = context.filename;
+    if (file.endsWith('.repository.ts') || file.startsWith(DB_DIR)) return {};
+    return {
+      CallExpression(node) {
+        const callee = node.callee;
+        if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' && QUERY_STARTS.has(callee.property.name)) {
+          context.report({ node: callee.property, messageId: 'sql', data: { what: `.${callee.property.name}(` } });
+        }
+      },
+      TaggedTemplateExpression(node) {
+        if (node.tag.type === 'Identifier' && node.tag.name === 'sql') context.report({ node: node.tag, messageId: 'sql', data: { what: 'sql`...`' } });
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'scratch/', 'bench/results/', '.ci/out/', 'console/dist/'] },
   js.configs.recommended,
@@ -68,7 +100,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: ROOT },
     },
-    plugins: { caretaker: { rules: { 'module-boundaries': moduleBoundaries } }, import: importPlugin },
+    plugins: { caretaker: { rules: { 'module-boundaries': moduleBoundaries, 'sql-in-repositories': sqlInRepositories } }, import: importPlugin },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
@@ -89,6 +121,9 @@ export default tseslint.config(
     },
     rules: {
       'caretaker/module-boundaries': 'error',
+      // 'warn' until the demo seed's inserts (src/seed/, the only files left) move into
+      // repositories; then 'error'. No file is exempt.
+      'caretaker/sql-in-repositories': 'warn',
       'import/no-cycle': ['error', { ignoreExternal: true }],
     },
   },

@@ -81,7 +81,7 @@ ceiling.post('/jobs', async (request, reply) => {
 });
 ceiling.post('/login', async (request) => {
   const body = request.body as { email: string; password: string };
-  const result = await login(deps, { email: body.email, password: body.password, rememberMe: false }, { auth: null, ip: request.ip, userAgent: null });
+  const result = await login(deps, { accountBlocked: async () => false, throttled: async () => undefined }, { email: body.email, password: body.password, rememberMe: false }, { auth: null, ip: request.ip, userAgent: null });
   return { success: true, token: result.token };
 });
 await ceiling.listen({ port: Number(process.env.CEILING_PORT), host: '127.0.0.1' });

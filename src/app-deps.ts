@@ -30,8 +30,6 @@ export interface AppDeps {
   mailer: Mailer;
   /** The PostgreSQL pool (absent on PGlite), for the pool metrics. */
   pool?: pg.Pool | undefined;
-  /** PostgreSQL only: sessions with the written join order and generic plans, for the jobs list (src/db/database.ts). */
-  plannedPool?: pg.Pool | undefined;
   /**
    * PGlite only: a consistent gzipped tarball of the live data folder (PGlite `dumpDataDir`, taken
    * while no Kysely transaction is open), for `caretaker backup` (src/modules/backups).
@@ -39,13 +37,6 @@ export interface AppDeps {
   snapshotDatabase?: (() => Promise<Blob>) | undefined;
   /** Process start time, for uptime. */
   startedAt: Date;
-  /**
-   * Called when an address trips the login throttle (set by buildApp: feeds the automatic
-   * blacklist entries of src/modules/security).
-   */
-  onLoginThrottled?: ((ip: string) => Promise<void>) | undefined;
-  /** True when the account is blacklisted (set by buildApp; a login of such an account is 403). */
-  accountBlocked?: ((userId: number) => Promise<boolean>) | undefined;
   /** Why blacklist changes of other instances do not arrive through Redis, or null (set by buildApp; readiness fails with it). */
   blacklistFeedProblem?: (() => string | null) | undefined;
 }

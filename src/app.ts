@@ -150,8 +150,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await blacklist.start();
   deps.blacklistFeedProblem = () => blacklist.subscriptionProblem();
   app.addHook('onClose', async () => blacklist.stop());
-  deps.onLoginThrottled = (ip) => loginThrottleTripped(deps, blacklist, ip);
-  deps.accountBlocked = (userId) => blacklist.isAccountBlocked(userId);
+  const loginGuard = { accountBlocked: (userId: number) => blacklist.isAccountBlocked(userId), throttled: (ip: string) => loginThrottleTripped(deps, blacklist, ip) };
   // Token lookups reused for a few seconds under an unchanged auth epoch (docs/security.md).
   const tokenCache = createTokenCache();
   registerPipeline(app, deps, lifecycle, {
@@ -165,7 +164,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   registerMetrics(app, deps, { queueFigures: () => queueFigures(deps.db), outboxLag: () => outboxLag(deps.db) });
 
   const modules: Array<(app: App) => Promise<void>> = [
-    authRoutes(deps),
+    authRoutes(deps, loginGuard),
     usersRoutes(deps),
     activityLogRoutes(deps),
     jobsRoutes(deps),

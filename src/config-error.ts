@@ -1,6 +1,6 @@
 /**
  * The error a bad environment variable raises (src/config.ts); in its own file so that the
- * configuration parts of modules (push, webhooks) can raise it without importing config.ts.
+ * configuration parts in src/config/ (push, webhooks) can raise it without importing config.ts.
  */
 /** Raised for a bad environment variable; the message names it. */
 export class ConfigError extends Error {

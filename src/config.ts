@@ -1,11 +1,11 @@
 /**
- * Configuration from environment variables (API.md "Further decisions"), parsed once at start
+ * Configuration from environment variables (docs/api.md "Configuration"), parsed once at start
  * into a frozen, typed object. A bad value stops the process with a message naming the variable.
  */
 import { ConfigError } from './config-error.ts';
 import path from 'node:path';
-import { loadPushConfig, type PushConfig } from './modules/push/index.ts';
-import { loadWebhooksConfig, type WebhooksConfig } from './modules/webhooks/index.ts';
+import { loadPushConfig, type PushConfig } from './config/push.ts';
+import { loadWebhooksConfig, type WebhooksConfig } from './config/webhooks.ts';
 
 export interface Config {
   /** TCP port to listen on (default 3000). */

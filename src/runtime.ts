@@ -115,7 +115,7 @@ export async function openRuntime(
   const rateLimitRules = new RateLimitRules(database.db);
   const deps: AppDeps = {
     config, db: database.db, engine: database.engine, clock, limiter, authEpoch, rateLimitRules, redis, files, mailer,
-    startedAt: clock.now(), pool: database.pool, plannedPool: database.plannedPool,
+    startedAt: clock.now(), pool: database.pool,
     snapshotDatabase: database.pglite ? snapshotOf(database) : undefined,
   };
   return {

@@ -8,7 +8,7 @@
 import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import pg from 'pg';
+import { probePostgres } from './db/database.ts';
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import { displayValue } from './config-catalogue.ts';
@@ -104,11 +104,8 @@ export function checkDataDir(config: Readonly<Config>, env: string | undefined):
  * @throws StartupError naming DATABASE_URL, with a fix for the reason found
  */
 export async function checkDatabase(databaseUrl: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
-  client.on('error', () => {});
   try {
-    await client.connect();
-    await client.query('select 1');
+    await probePostgres(databaseUrl);
   } catch (err) {
     const code = codeOf(err);
     const fixes: Record<string, string> = {
@@ -121,8 +118,6 @@ export async function checkDatabase(databaseUrl: string): Promise<void> {
       'start PostgreSQL at that host and port, or correct DATABASE_URL (unset it to use the embedded database in CARETAKER_DATA_DIR)';
     const reason = code in fixes ? (err as Error).message : `unreachable (${code})`;
     throw new StartupError('DATABASE_URL', databaseUrl, reason, fix);
-  } finally {
-    await client.end().catch(() => undefined);
   }
 }
 

@@ -1,16 +1,18 @@
 /**
  * Opens the database: PGlite (PostgreSQL compiled to WASM, in-process) in the data folder when
- * DATABASE_URL is unset, or a `pg` pool against PostgreSQL when it is set (ARCHITECTURE.md).
- * Both speak the same SQL dialect; every query in the project must run on both.
+ * DATABASE_URL is unset, or a `pg` pool against PostgreSQL when it is set (docs/architecture.md "Stack").
+ * Both speak the same SQL dialect; every query in the project must run on both. Both run with the
+ * same planner settings (PLANNER_SETTINGS).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, PostgresDialect, type Dialect } from 'kysely';
+import { Kysely, type Dialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
-import { prepareMarkedQueries } from './prepared.ts';
+import { pgDialect } from './pg-driver.ts';
+import { runPipelines } from './pipeline.ts';
 import type { Database } from './schema.ts';
 import { watchIdentityWrites, type IdentityWrites } from './identity-writes.ts';
 
@@ -22,15 +24,6 @@ export interface DatabaseHandle {
   engine: 'pglite' | 'postgres';
   /** The pg pool (PostgreSQL only), exposed for metrics. */
   pool?: pg.Pool;
-  /**
-   * PostgreSQL only: a second pool whose sessions keep the written join order and generic plans
-   * (`join_collapse_limit=1`, `plan_cache_mode=force_generic_plan`) and start no parallel workers
-   * (`max_parallel_workers_per_gather=0`: a generic plan cannot see the page size, planned for
-   * thousands of rows, and launching workers cost 40 ms of a 3 ms page for SysOps at 100,000 jobs),
-   * for hot reads of the ten-table job join run as named prepared statements (the jobs list;
-   * bench/README.md): one round trip, no transaction, planned once per connection. Read-only use.
-   */
-  plannedPool?: pg.Pool;
   /** The PGlite instance (embedded only), for the queue's adapter (src/events/queue.ts). */
   pglite?: PGlite;
   /** Committed writes to identity tables are reported here (src/db/identity-writes.ts). */
@@ -61,10 +54,19 @@ export interface DatabaseOptions {
 // int8 (count(*), bigserial) arrives from pg as a string; every id here is int4 and every count is
 // cast to int in SQL, so no parser override is needed. Dates arrive as Date from both drivers.
 
-/** Connections of the planned-reads pool for a main pool of `poolMax`: half of it, at least 2. */
-export function plannedPoolMax(poolMax: number): number {
-  return Math.max(2, Math.ceil(poolMax / 2));
-}
+/**
+ * The planner settings of every session, on both engines (docs/architecture.md, "Prepared
+ * statements"):
+ * - `join_collapse_limit=1`: joins run in the order they are written. The job detail joins ten
+ *   tables; searching their orders cost more than running the query, and the written order (jobs
+ *   first, then the tables it points at) is the one the planner picks anyway. Every query is
+ *   therefore written from its driving table outwards.
+ * - `plan_cache_mode=force_generic_plan`: a named prepared statement (src/db/prepared.ts) is
+ *   planned once per connection, not again for each value. Unnamed queries are not affected.
+ * - `max_parallel_workers_per_gather=0`: a generic plan cannot see the page size; launching
+ *   parallel workers for a 50-row page cost more than the page.
+ */
+export const PLANNER_SETTINGS = { join_collapse_limit: '1', plan_cache_mode: 'force_generic_plan', max_parallel_workers_per_gather: '0' } as const;
 
 /**
  * Creates the Kysely instance for the configured engine.
@@ -77,45 +79,34 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       max: options.poolMax ?? 10,
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
+      // Queries given to a client together travel together (src/db/pipeline.ts); the project's
+      // queries otherwise run one at a time per connection, as Kysely awaits each.
+      pipeline: true,
+      // Session settings sent with the connection's startup (libpq `options`).
+      options: Object.entries(PLANNER_SETTINGS).map(([k, v]) => `-c ${k}=${v}`).join(' '),
     });
     // A client losing its connection must not crash the process; the next query reconnects. The
     // pool listens on idle clients only; a checked-out client between two queries (inside a
-    // transaction) emits 'error' too, and an unheard 'error' is fatal (SECURITY.md promise 19).
+    // transaction) emits 'error' too, and an unheard 'error' is fatal (docs/security.md promise 19).
     pool.on('error', () => {});
     pool.on('connect', (client) => {
       client.on('error', () => {});
-      // Texts marked by asPrepared run as named prepared statements (src/db/prepared.ts).
-      prepareMarkedQueries(client);
-    });
-    const plannedPool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      // Half the main pool (at least 2): docs/operations.md, "Sizing the connection pool".
-      max: plannedPoolMax(options.poolMax ?? 10),
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-      options: '-c join_collapse_limit=1 -c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0',
-    });
-    plannedPool.on('error', () => {});
-    plannedPool.on('connect', (client) => {
-      client.on('error', () => {});
     });
     const identityWrites: IdentityWrites = { listener: null };
-    const db = new Kysely<Database>({ dialect: watchIdentityWrites(new PostgresDialect({ pool }), identityWrites) });
+    const db = new Kysely<Database>({ dialect: watchIdentityWrites(runPipelines(pgDialect(pool)), identityWrites) });
     return {
       db,
       engine: 'postgres',
       pool,
-      plannedPool,
       identityWrites,
-      close: async () => {
-        await db.destroy();
-        await plannedPool.end();
-      },
+      close: () => db.destroy(),
     };
   }
   const pglite = options.pglite ?? openPglite(options.dataDir ?? './data', options.loadDataDir);
+  // PGlite runs one session: the settings hold for every later query (PGlite runs them in order).
+  void pglite.exec(Object.entries(PLANNER_SETTINGS).map(([k, v]) => `set ${k} = '${v}';`).join(' ')).catch(() => undefined);
   const identityWrites: IdentityWrites = { listener: null };
-  const dialect: Dialect = watchIdentityWrites(new PGliteDialect(pglite), identityWrites);
+  const dialect: Dialect = watchIdentityWrites(runPipelines(new PGliteDialect(pglite)), identityWrites);
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
 }
@@ -148,5 +139,20 @@ export async function pingDatabase(db: Db, timeoutMs = 2_000): Promise<boolean> 
     return false;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Opens one connection to PostgreSQL, runs `select 1` and closes it (the start-up check).
+ * @throws the driver's error (its `code` names the reason: 28P01, 28000, 3D000, ECONNREFUSED ...)
+ */
+export async function probePostgres(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5_000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }

@@ -1,6 +1,6 @@
 /**
- * SQL of the idempotency keys of creating requests (src/http/idempotency.ts has the rules; API.md
- * conventions): a key per account, kept IDEMPOTENCY_TTL_S seconds, with the first response.
+ * SQL of the idempotency keys of creating requests (src/http/idempotency.ts has the rules; docs/api.md
+ * "Idempotency keys"): a key per account, kept IDEMPOTENCY_TTL_S seconds, with the first response.
  */
 import { addSeconds, SECONDS } from '../lib/clock.ts';
 import type { DbOrTrx } from './types.ts';

@@ -1,10 +1,13 @@
 /**
- * JSON written by the database for hot list reads (bench/README.md): SQL expressions that write a
- * row as the JSON object of a TypeBox schema, in the key order Fastify's serializer uses (required
- * keys in schema order, then the optional ones) and with the value formats JSON.stringify gives
- * (strings escaped by to_json, times as "YYYY-MM-DDTHH:MM:SS.mmmZ" in UTC, NULL as null). A route
- * wraps the joined objects in the list envelope (src/http/envelope.ts listOfJson). Used by the
- * jobs list and the activity log; bench/limit.ts writes its bodies with jsonValueSql too.
+ * The one place that turns a TypeBox object schema into a wire object, both ways a row can become
+ * one: `schemaObjectSql` writes it as JSON text in SQL (hot list reads: PostgreSQL formats each
+ * row and joins them, a route wraps the text in the list envelope, src/http/envelope.ts
+ * listOfJson), `schemaObject` builds it in JavaScript from a row (one record, or a report's rows).
+ * Both take the keys in the order Fastify's serializer uses (required keys in schema order, then
+ * the optional ones), the same `include` rule, and the value formats JSON.stringify gives (times
+ * as "YYYY-MM-DDTHH:MM:SS.mmmZ" in UTC, NULL as null), so a record reads the same either way.
+ * Used by the jobs list and detail and the activity log; bench/limit.ts writes its bodies with
+ * jsonValueSql too.
  */
 import type { TSchema } from 'typebox';
 
@@ -37,6 +40,33 @@ export function jsonValueSql(expr: string, kind: JsonKind): string {
   }
 }
 
+/** Which keys of an object schema are written: gets the key and whether the schema requires it. */
+export type IncludeKey = (key: string, required: boolean) => boolean;
+
+/** The keys of `schema` written, in wire order (required first), with their JSON kinds. */
+function wireKeys(schema: TSchema, include?: IncludeKey): Array<[string, JsonKind]> {
+  const properties = (schema as { properties: Record<string, TSchema> }).properties;
+  const required = new Set<string>((schema as { required?: string[] }).required ?? []);
+  const all = Object.keys(properties);
+  return [...all.filter((k) => required.has(k)), ...all.filter((k) => !required.has(k))]
+    .filter((k) => include?.(k, required.has(k)) ?? true)
+    .map((k) => [k, kindOf(properties[k]!)]);
+}
+
+/**
+ * A row as the wire object of `schema` (a TypeBox object): the included keys in wire order, times
+ * (Date or text) as ISO 8601 UTC strings, a missing or null value as null.
+ * @param row the row, its columns named as the schema's keys
+ */
+export function schemaObject<T>(schema: TSchema, row: Record<string, unknown>, include?: IncludeKey): T {
+  const out: Record<string, unknown> = {};
+  for (const [key, kind] of wireKeys(schema, include)) {
+    const v = row[key];
+    out[key] = v === undefined || v === null ? null : kind === 'time' ? new Date(v as Date | string).toISOString() : v;
+  }
+  return out as T;
+}
+
 /**
  * The SQL expression writing one row as the JSON object of `schema` (a TypeBox object).
  * @param alias the row's alias; a key's value is `alias."key"` unless `columns` names another expression
@@ -46,13 +76,9 @@ export function jsonValueSql(expr: string, kind: JsonKind): string {
 export function schemaObjectSql(
   schema: TSchema,
   alias: string,
-  options: { include?: (key: string, required: boolean) => boolean; columns?: Record<string, string> } = {},
+  options: { include?: IncludeKey; columns?: Record<string, string> } = {},
 ): string {
-  const properties = (schema as { properties: Record<string, TSchema> }).properties;
-  const required = new Set<string>((schema as { required?: string[] }).required ?? []);
-  const keys = [...Object.keys(properties).filter((k) => required.has(k)), ...Object.keys(properties).filter((k) => !required.has(k))].filter(
-    (k) => options.include?.(k, required.has(k)) ?? true,
-  );
-  const value = (k: string) => jsonValueSql(options.columns?.[k] ?? `${alias}."${k}"`, kindOf(properties[k]!));
-  return `'{' || ${keys.map((k, i) => `'${i ? ',' : ''}"${k}":' || ${value(k)}`).join(' || ')} || '}'`;
+  const keys = wireKeys(schema, options.include);
+  const value = (k: string, kind: JsonKind) => jsonValueSql(options.columns?.[k] ?? `${alias}."${k}"`, kind);
+  return `'{' || ${keys.map(([k, kind], i) => `'${i ? ',' : ''}"${k}":' || ${value(k, kind)}`).join(' || ')} || '}'`;
 }

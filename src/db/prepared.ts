@@ -1,40 +1,117 @@
 /**
- * Named prepared statements on PostgreSQL from any query, in a transaction or not: a text marked
- * with `asPrepared` runs on the main pool's connection as the named statement, so the server parses
- * and plans it once per connection (and keeps a generic plan when it is no dearer than a custom
- * one) instead of on every run. Kysely sends only text and values; the pool's clients are patched
- * (`prepareMarkedQueries`) to turn a marked text into a named statement. On PGlite the mark is a
- * plain comment. docs/architecture.md, "Compiled and prepared queries".
+ * Named prepared statements: the one way a query runs as a statement PostgreSQL parses and plans
+ * once per connection (and, with the pool's `plan_cache_mode=force_generic_plan`, plans once for
+ * every value). docs/architecture.md, "Prepared statements".
+ *
+ * A hot query is defined once per shape with `preparedQuery(name, build)`: `build` receives
+ * parameter expressions (`Expression<T>`, typed as the values they stand for) and returns a Kysely
+ * query; it is compiled the first time a shape is used, and each run puts the request's values in
+ * the parameters' positions and runs the text as the named statement, outside a transaction on a
+ * pool connection, inside one on the transaction's connection (src/db/pg-driver.ts passes the
+ * name to pg). On PGlite the same text runs unnamed.
  */
-import type pg from 'pg';
+import { createHash } from 'node:crypto';
+import { CompiledQuery, sql, type Compilable, type Expression } from 'kysely';
+import type { DbOrTrx } from './types.ts';
 
-const MARK = /\/\*prepared:([A-Za-z0-9_]{1,63})\*\/$/;
+const NAMES = new WeakMap<CompiledQuery, string>();
 
-/**
- * Marks SQL text to run as the named prepared statement `name`.
- * @param name a statement name unique to this text (letters, digits, underscore; at most 63)
- * @param sql the statement's text
- * @returns the text with a trailing comment naming the statement
- */
-export function asPrepared(name: string, sql: string): string {
-  return `${sql} /*prepared:${name}*/`;
+/** The statement name a compiled query carries (set by a PreparedQuery run), or undefined. */
+export function statementNameOf(query: CompiledQuery): string | undefined {
+  return NAMES.get(query);
 }
 
-type Query = (...args: unknown[]) => unknown;
+/** A parameter's place in a query: compiled as `$n`, its value given at each run. */
+class Param {
+  readonly key: string;
+  constructor(key: string) {
+    this.key = key;
+  }
+}
+
+/** A value in a query: the value itself, or a parameter expression standing for it. */
+export type Value<T> = T | Expression<T>;
+
+/** The parameter expressions of `Values`: each key stands for its value in the query. */
+export type Params<Values> = { readonly [K in keyof Values]-?: Expression<NonNullable<Values[K]>> };
+
+/** Parameter expressions: `p.key` is the parameter named `key`. */
+function params<Values extends object>(): Params<Values> {
+  const made = new Map<string, Expression<unknown>>();
+  const get = (_target: object, key: string | symbol) => {
+    const k = String(key);
+    if (!made.has(k)) made.set(k, sql`${new Param(k)}`);
+    return made.get(k);
+  };
+  return new Proxy({}, { get }) as Params<Values>;
+}
+
+interface Compiled {
+  name: string;
+  sql: string;
+  parameters: readonly unknown[];
+}
 
 /**
- * Patches a pg client so that `query(text, values[, callback])` with a text marked by `asPrepared`
- * runs as `query({ name, text, values }[, callback])`; every other call is unchanged.
+ * A query defined once per shape and run as a named prepared statement.
+ * @template Shape what decides the SQL text (which filters are set, the sort): same shape, same text
+ * @template Values the run-time values, as parameters
  */
-export function prepareMarkedQueries(client: pg.ClientBase): void {
-  const query = client.query.bind(client) as Query;
-  (client as unknown as { query: Query }).query = (...args: unknown[]) => {
-    const [text, values, callback] = args;
-    // Most texts carry no mark: the cheap test first, the pattern only on a candidate.
-    const name = typeof text === 'string' && text.endsWith('*/') ? MARK.exec(text)?.[1] : undefined;
-    if (name === undefined) return query(...args);
-    const config = { name, text, values: Array.isArray(values) ? values : [] };
-    const done = typeof values === 'function' ? values : callback;
-    return done === undefined ? query(config) : query(config, done);
-  };
+export class PreparedQuery<Shape, Values extends object, R> {
+  readonly #name: string;
+  readonly #build: (db: DbOrTrx, shape: Shape, p: Params<Values>) => Compilable<R>;
+  readonly #compiled = new Map<string, Compiled>();
+  readonly #max: number;
+
+  /**
+   * @param name a readable prefix of the statement names (letters, digits, underscore)
+   * @param build the query for one shape, with `p.key` wherever a value goes
+   * @param max shapes kept (the oldest dropped first)
+   */
+  constructor(name: string, build: (db: DbOrTrx, shape: Shape, p: Params<Values>) => Compilable<R>, max = 200) {
+    this.#name = name;
+    this.#build = build;
+    this.#max = max;
+  }
+
+  /** The statement of a shape: name, SQL text and parameters in order (the snapshot files print it: src/db/sql/). */
+  compile(db: DbOrTrx, shape: Shape): Compiled {
+    const key = JSON.stringify(shape);
+    let compiled = this.#compiled.get(key);
+    if (!compiled) {
+      const query = this.#build(db, shape, params<Values>()).compile();
+      const hash = createHash('sha1').update(query.sql).digest('hex').slice(0, 12);
+      compiled = { name: `${this.#name}_${hash}`, sql: query.sql, parameters: query.parameters };
+      if (this.#compiled.size >= this.#max) this.#compiled.delete(this.#compiled.keys().next().value!);
+      this.#compiled.set(key, compiled);
+    }
+    return compiled;
+  }
+
+  /**
+   * Runs the shape with `values` in its parameters.
+   * @returns the rows
+   * @throws Error when the shape uses a parameter `values` gives no value for
+   */
+  async run(db: DbOrTrx, shape: Shape, values: Values): Promise<R[]> {
+    const result = await db.executeQuery<R>(this.statement(db, shape, values));
+    return [...result.rows];
+  }
+
+  /**
+   * The statement of the shape with `values`, not yet run, still named (for src/db/pipeline.ts).
+   * @throws Error when the shape uses a parameter `values` gives no value for
+   */
+  statement(db: DbOrTrx, shape: Shape, values: Values): CompiledQuery<R> {
+    const compiled = this.compile(db, shape);
+    const parameters = compiled.parameters.map((p) => {
+      if (!(p instanceof Param)) return p;
+      const value = values[p.key as keyof Values];
+      if (value === undefined) throw new Error(`${compiled.name}: no value for parameter ${p.key}`);
+      return value;
+    });
+    const query = CompiledQuery.raw(compiled.sql, parameters) as CompiledQuery<R>;
+    NAMES.set(query, compiled.name);
+    return query;
+  }
 }

@@ -1,6 +1,6 @@
 /**
  * Database handle types shared by every repository: a repository function takes `DbOrTrx` first so
- * that a service can run several of them in one transaction (ARCHITECTURE.md, services).
+ * that a service can run several of them in one transaction (docs/architecture.md "Layers").
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.ts';

@@ -1,5 +1,5 @@
 /**
- * The catalogue of domain events (docs/events.md, ARCHITECTURE.md "side effects follow events").
+ * The catalogue of domain events (docs/events.md, docs/architecture.md "Side effects follow events").
  * Each event has a name in the activity log's `<resource>.<verb>` form, a version and a TypeBox
  * payload schema. Payloads carry identifiers and the few facts a handler needs to route the event;
  * a handler loads the rest, so a payload never carries what its receiver could not read through

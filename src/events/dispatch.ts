@@ -6,6 +6,7 @@
  */
 import type { AppDeps } from '../app-deps.ts';
 import { runHandlerOnce, toDomainEvent, type EventHandler } from './handlers.ts';
+import { markPublished, unpublishedEvents } from './outbox.repository.ts';
 
 /**
  * Delivers every unpublished outbox event to the handlers that subscribe to it.
@@ -15,19 +16,13 @@ import { runHandlerOnce, toDomainEvent, type EventHandler } from './handlers.ts'
  * @throws the first handler error (the event stays unpublished, so a later call retries it)
  */
 export async function dispatchPendingEvents(deps: AppDeps, handlers: readonly EventHandler[], opts: { limit?: number } = {}): Promise<number> {
-  const rows = await deps.db
-    .selectFrom('outbox')
-    .select(['id', 'event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at'])
-    .where('published_at', 'is', null)
-    .orderBy('id')
-    .limit(opts.limit ?? 1_000)
-    .execute();
+  const rows = await unpublishedEvents(deps.db, opts.limit ?? 1_000);
   for (const row of rows) {
     const event = toDomainEvent(row);
     for (const handler of handlers) {
       if (handler.events.includes(event.name)) await runHandlerOnce(deps, handler, event);
     }
-    await deps.db.updateTable('outbox').set({ published_at: deps.clock.now() }).where('id', '=', row.id).execute();
+    await markPublished(deps.db, [row.id], deps.clock.now());
   }
   return rows.length;
 }

@@ -6,8 +6,9 @@
  * redelivered event has its effect once (`runHandlerOnce`).
  */
 import type { AppDeps } from '../app-deps.ts';
-import type { DbOrTrx, Trx } from '../db/types.ts';
+import type { Trx } from '../db/types.ts';
 import type { DomainEvent, EventName } from './catalogue.ts';
+import { claimHandlerRun } from './outbox.repository.ts';
 
 /** Subscribes to one or more events. */
 export interface EventHandler {
@@ -60,13 +61,7 @@ export interface TaskLogger {
  */
 export async function runHandlerOnce(deps: AppDeps, handler: EventHandler, event: DomainEvent, attempt = 1): Promise<boolean> {
   return deps.db.transaction().execute(async (trx) => {
-    const done = await trx
-      .insertInto('event_handler_runs')
-      .values({ handler: handler.name, event_id: event.id, completed_at: deps.clock.now() })
-      .onConflict((oc) => oc.columns(['handler', 'event_id']).doNothing())
-      .returning('event_id')
-      .executeTakeFirst();
-    if (!done) return false;
+    if (!(await claimHandlerRun(trx, handler.name, event.id, deps.clock.now()))) return false;
     await handler.handle(event, { deps, trx, attempt });
     return true;
   });
@@ -92,13 +87,4 @@ export function toDomainEvent(row: {
   };
 }
 
-/**
- * Recent outbox rows (newest first), for `GET /api/system/events` and tests.
- * @param filter name, agency, limit and offset
- */
-export async function listOutbox(db: DbOrTrx, filter: { name?: string; agencyId?: number; limit: number; offset: number }) {
-  let q = db.selectFrom('outbox');
-  if (filter.name !== undefined) q = q.where('name', '=', filter.name);
-  if (filter.agencyId !== undefined) q = q.where('agency_id', '=', filter.agencyId);
-  return q.selectAll().orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
-}
+export { listOutbox } from './outbox.repository.ts';

@@ -3,11 +3,11 @@
  * change emits nothing, a committed one is never lost. Delivery to handlers happens after commit
  * (relay and queue, or `dispatchPendingEvents` in-process), never inside the request.
  */
-import { sql, type RawBuilder } from 'kysely';
 import { Value } from 'typebox/value';
 import type { DbOrTrx } from '../db/types.ts';
 import { newUuid } from '../lib/crypto.ts';
 import { EVENT_CATALOGUE, type EventName, type EventPayload } from './catalogue.ts';
+import { outboxInsertQuery } from './outbox.repository.ts';
 
 /** What a service emits. */
 export interface EmitInput<N extends EventName> {
@@ -18,7 +18,7 @@ export interface EmitInput<N extends EventName> {
 }
 
 /**
- * Appends one event to the outbox.
+ * Appends one event to the outbox (checked against the catalogue first).
  * @param trx the transaction of the change (required: an event outside a transaction could be
  *   written for a change that then rolls back)
  * @param at the UTC instant of the change (the service's clock)
@@ -26,39 +26,24 @@ export interface EmitInput<N extends EventName> {
  * @throws Error when the payload does not match the catalogue's schema (a programming error)
  */
 export async function emitEvent<N extends EventName>(trx: DbOrTrx, at: Date, input: EmitInput<N>): Promise<string> {
-  const { insert, eventId } = outboxInsert(trx, at, input);
+  const { insert, eventId } = eventInsert(trx, at, input);
   await insert.execute();
   return eventId;
 }
 
 /**
- * The outbox insert of one event, not yet run, for a change that writes its event in the same
- * statement (a CTE of the change's own statement). Fields named in `fromSql` take the value of an
- * SQL expression (a CTE's column, such as a reference the statement assigns), merged over the
- * payload there; the payload is checked against the catalogue with the values it carries, so it
- * holds a placeholder of the right type for those fields.
- * @returns the insert query builder and the event id (uuid)
+ * The outbox insert of one event, not yet run: emitEvent runs it, a write that sends its
+ * statements together (src/db/pipeline.ts) passes it with them (in its transaction).
+ * @returns the insert and the event id (uuid)
  * @throws Error when the payload does not match the catalogue's schema (a programming error)
  */
-export function outboxInsert<N extends EventName>(db: DbOrTrx, at: Date, input: EmitInput<N>, fromSql: Record<string, RawBuilder<unknown>> = {}) {
+export function eventInsert<N extends EventName>(trx: DbOrTrx, at: Date, input: EmitInput<N>) {
   const def = EVENT_CATALOGUE[input.name];
   if (!Value.Check(def.payload, input.payload)) {
     const first = [...Value.Errors(def.payload, input.payload)][0];
     throw new Error(`Event ${input.name}: payload does not match the catalogue (${first?.instancePath ?? ''} ${first?.message ?? ''})`);
   }
   const eventId = newUuid();
-  const json = JSON.stringify(input.payload);
-  const merged = Object.entries(fromSql);
-  const payload = merged.length
-    ? sql<string>`(${json}::jsonb || jsonb_build_object(${sql.join(merged.flatMap(([key, value]) => [sql.lit(key), value]))}))`
-    : json;
-  const insert = db.insertInto('outbox').values({
-    event_id: eventId,
-    name: input.name,
-    version: def.version,
-    agency_id: input.agencyId,
-    payload,
-    occurred_at: at,
-  });
+  const insert = outboxInsertQuery(trx, { event_id: eventId, name: input.name, version: def.version, agency_id: input.agencyId, payload: JSON.stringify(input.payload), occurred_at: at });
   return { insert, eventId };
 }

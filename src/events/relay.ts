@@ -8,6 +8,7 @@ import { fromKysely, type PgBoss } from 'pg-boss';
 import type { AppDeps } from '../app-deps.ts';
 import type { EventHandler } from './handlers.ts';
 import { handlerQueue } from './queue.ts';
+import { lockUnpublishedEvents, markPublished } from './outbox.repository.ts';
 
 /** Data of a handler job: the outbox event it delivers. */
 export interface HandlerJobData {
@@ -27,15 +28,7 @@ export async function relayOutbox(
   opts: { limit?: number } = {},
 ): Promise<number> {
   return deps.db.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('outbox')
-      .select(['id', 'event_id', 'name'])
-      .where('published_at', 'is', null)
-      .orderBy('id')
-      .limit(opts.limit ?? 100)
-      .forUpdate()
-      .skipLocked()
-      .execute();
+    const rows = await lockUnpublishedEvents(trx, opts.limit ?? 100);
     if (rows.length === 0) return 0;
     const bossDb = fromKysely(trx);
     for (const row of rows) {
@@ -45,11 +38,7 @@ export async function relayOutbox(
         await boss.send(handlerQueue(handler.name), data, { db: bossDb });
       }
     }
-    await trx
-      .updateTable('outbox')
-      .set({ published_at: deps.clock.now() })
-      .where('id', 'in', rows.map((r) => r.id))
-      .execute();
+    await markPublished(trx, rows.map((r) => r.id), deps.clock.now());
     return rows.length;
   });
 }

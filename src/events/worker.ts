@@ -10,6 +10,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { runHandlerOnce, toDomainEvent, type EventHandler, type PeriodicTask } from './handlers.ts';
 import { createBoss, DEAD_LETTER_QUEUE, handlerQueue, taskQueue, type BossDatabase } from './queue.ts';
 import { relayOutbox, type HandlerJobData } from './relay.ts';
+import { findEvent } from './outbox.repository.ts';
 
 /** Where the worker reports (JSON lines in the CLI, pino under `serve`). */
 export interface WorkerLogger {
@@ -74,11 +75,7 @@ export async function startBackgroundWorker(
     for (const event of handler.events) await boss.subscribe(event, name);
     await boss.work<HandlerJobData>(name, { pollingIntervalSeconds: 1 }, async (jobs) => {
       for (const job of jobs) {
-        const row = await deps.db
-          .selectFrom('outbox')
-          .select(['event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at'])
-          .where('event_id', '=', job.data.event_id)
-          .executeTakeFirst();
+        const row = await findEvent(deps.db, job.data.event_id);
         if (!row) continue;
         try {
           await runHandlerOnce(deps, handler, toDomainEvent(row), job.retryCount + 1);

@@ -1,5 +1,5 @@
 /**
- * Which agency's records a caller works on (SECURITY.md, agency isolation): an agency account its
+ * Which agency's records a caller works on (docs/security.md promises 8 and 24): an agency account its
  * own agency; SysOps (no agency) read every agency but create nothing without an agency. Used by
  * the people areas (tenants, addresses, contractors, GDPR) and the administration.
  */

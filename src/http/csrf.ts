@@ -1,5 +1,5 @@
 /**
- * CSRF tokens (spec 5.3; API.md; SECURITY.md promise 6): single-use, bound to the bearer token or
+ * CSRF tokens (spec 5.3; docs/api.md "Decisions on the spec's gaps"; docs/security.md promise 6): single-use, bound to the bearer token or
  * session they were issued to, stored as SHA-256, consumed by one atomic UPDATE so two concurrent
  * requests with one token cannot both pass.
  */
@@ -9,6 +9,7 @@ import { addSeconds, SECONDS } from '../lib/clock.ts';
 import { hashToken, isTokenShaped, newToken } from '../lib/crypto.ts';
 import type { AuthContext } from './auth-context.ts';
 import { AppError } from './errors.ts';
+import { markCsrfTokenUsed, replaceCsrfTokens } from './csrf.repository.ts';
 
 /** Lifetime of an unused CSRF token in seconds. */
 export const CSRF_TTL_S = 2 * SECONDS.hour;
@@ -22,17 +23,7 @@ export async function issueCsrfToken(deps: AppDeps, auth: AuthContext): Promise<
   const token = newToken();
   const expiresAt = addSeconds(now, CSRF_TTL_S);
   // One statement: the caller's spent and expired tokens go, the new one comes.
-  await deps.db
-    .with('spent', (db) =>
-      db
-        .deleteFrom('csrf_tokens')
-        .where('auth_token_id', '=', auth.tokenId)
-        .where((eb) => eb.or([eb('expires_at', '<=', now), eb('used_at', 'is not', null)]))
-        .returning('id'),
-    )
-    .insertInto('csrf_tokens')
-    .values({ auth_token_id: auth.tokenId, token_hash: hashToken(token), created_at: now, expires_at: expiresAt })
-    .execute();
+  await replaceCsrfTokens(deps.db, { authTokenId: auth.tokenId, tokenHash: hashToken(token), now, expiresAt });
   return { token, expiresAt };
 }
 
@@ -63,13 +54,5 @@ export function presentedCsrfToken(request: FastifyRequest): string | undefined 
 export async function consumeCsrfToken(deps: AppDeps, auth: AuthContext, presented: string | undefined): Promise<void> {
   if (!presented || !isTokenShaped(presented)) throw new AppError('csrf');
   const now = deps.clock.now();
-  const result = await deps.db
-    .updateTable('csrf_tokens')
-    .set({ used_at: now })
-    .where('token_hash', '=', hashToken(presented))
-    .where('auth_token_id', '=', auth.tokenId)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw new AppError('csrf');
+  if (!(await markCsrfTokenUsed(deps.db, { authTokenId: auth.tokenId, tokenHash: hashToken(presented), now }))) throw new AppError('csrf');
 }

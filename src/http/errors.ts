@@ -27,7 +27,7 @@ interface ErrorSpec {
   message: (detail?: string) => string;
 }
 
-/** Code -> status and message (spec 7; API.md decisions). */
+/** Code -> status and message (spec 7; docs/api.md "Errors"). */
 export const ERROR_TABLE: Record<ErrorCode, ErrorSpec> = {
   bad_request: { status: 400, message: (d) => d ?? 'Bad request' },
   invalid_parameter: {

@@ -1,7 +1,6 @@
 /**
  * Idempotency keys of creating requests, for every create that takes an `Idempotency-Key` header
- * (API.md conventions; docs/jobs.md; SECURITY.md anchor
- * "Stripe's idempotency keys"): a key is per account, kept 24 hours, stored with the SHA-256 of
+ * (docs/api.md "Idempotency keys"; docs/jobs.md): a key is per account, kept 24 hours, stored with the SHA-256 of
  * method, path and canonical body and with the first response. The claim is an insert in the
  * creating transaction, so two concurrent first uses of one key create one record: the second
  * waits on the first's row (PostgreSQL) or runs after it (PGlite), then replays its response.

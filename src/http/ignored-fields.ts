@@ -1,5 +1,5 @@
 /**
- * Unknown body fields are dropped (no mass assignment, SECURITY.md promise 9) but not silently:
+ * Unknown body fields are dropped (no mass assignment, docs/security.md promise 9) but not silently:
  * their names go back in the `X-Ignored-Fields` response header (docs/api.md "Unknown fields").
  * Only top-level fields are listed; `csrf_token` is never listed.
  */

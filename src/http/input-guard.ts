@@ -1,5 +1,5 @@
 /**
- * Refusals at the edge for input no layer below can store (SECURITY.md promise 27):
+ * Refusals at the edge for input no layer below can store (docs/security.md promise 27):
  * - text holding a NUL character (PostgreSQL text cannot hold U+0000) or a lone UTF-16 surrogate
  *   (not valid Unicode, refused by PostgreSQL's UTF-8 encoder) anywhere in the body, the query
  *   string or the path: 400 naming the parameter;

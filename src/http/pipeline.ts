@@ -1,5 +1,5 @@
 /**
- * The request pipeline (ARCHITECTURE.md "Request flow"), registered once on the root instance:
+ * The request pipeline (docs/architecture.md "Request flow"), registered once on the root instance:
  *
  * onRequest: draining check -> rate limit per IP -> authenticate -> rate limit per account ->
  * authorize (route's permission key; 403 before any body is read) ; preValidation: NUL and lone
@@ -70,7 +70,7 @@ export function routePermission(route: Pick<RouteOptions, 'config'>): string | u
   return (route.config as { permission?: string } | undefined)?.permission;
 }
 
-/** Throws at start-up when a route lacks a valid `config.permission` (SECURITY.md promise 7). */
+/** Throws at start-up when a route lacks a valid `config.permission` (docs/security.md promise 7). */
 export function assertRoutePermissions(routes: RouteOptions[]): void {
   const missing = routes
     .filter((r) => !isValidRoutePermission(routePermission(r)))
@@ -100,7 +100,7 @@ export interface PipelineServices {
   cachedAccount?(presented: PresentedCredentials): number | undefined;
   /** Records a refused request (`authorization.deny`, resource type `route`) in the activity log at `at`. */
   recordDenial(auth: AuthContext, ip: string, at: Date, details: { method: string; route: string | undefined; permission: string }): Promise<void>;
-  /** The blacklist copy, checked first on every request (SECURITY.md promise 28; src/modules/security). */
+  /** The blacklist copy, checked first on every request (docs/security.md promise 28; src/modules/security). */
   blacklist?: BlockCheck;
 }
 

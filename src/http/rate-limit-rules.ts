@@ -1,11 +1,12 @@
 /**
- * Rate-limit overrides per route set by an administrator at run time (API.md "rate limits"; spec
+ * Rate-limit overrides per route set by an administrator at run time (docs/api.md "Rate limits"; spec
  * 8 "Limits per endpoint are configurable by an administrator"). The table
  * `rate_limit_overrides` is the truth; each instance keeps a copy in a Map refreshed at most every
  * `ttlMs` (5 s) in the background, and the instance that makes a change refreshes at once. A
  * failed refresh keeps the last copy, so a database hiccup never blocks requests here.
  */
 import type { Db } from '../db/database.ts';
+import { listRateLimitOverrides } from './rate-limit-rules.repository.ts';
 
 /** An override of one route; undefined fields fall back to the route's or the configured default. */
 export interface RateLimitRule {
@@ -66,7 +67,7 @@ export class RateLimitRules {
 
   private async load(): Promise<void> {
     try {
-      const rows = await this.db.selectFrom('rate_limit_overrides').select(['route', 'ip_max', 'account_max', 'window_s']).execute();
+      const rows = await listRateLimitOverrides(this.db);
       const next = new Map<string, RateLimitRule>();
       for (const r of rows) {
         const rule: RateLimitRule = {};

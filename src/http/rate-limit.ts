@@ -1,5 +1,5 @@
 /**
- * Rate limiting (spec 7, 8; SECURITY.md promises 13, 14, 20): fixed windows counted per key
+ * Rate limiting (spec 7, 8; docs/security.md promises 13, 14, 20): fixed windows counted per key
  * through rate-limiter-flexible, in Redis when REDIS_URL is set (so every instance shares the
  * counters) and in process memory otherwise.
  *

@@ -1,5 +1,5 @@
 /**
- * Security headers on every response through @fastify/helmet (SECURITY.md promise 23;
+ * Security headers on every response through @fastify/helmet (docs/security.md promise 23;
  * docs/security.md "Security headers"). The content-security policy lets the /docs page
  * (swagger-ui: its own scripts and styles from /docs/static, SVG icons as data: URLs, inline
  * style attributes set by the UI) work and nothing else: no inline or foreign script, no

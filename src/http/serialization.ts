@@ -1,7 +1,7 @@
 /**
  * Response serializers. Fastify compiles one fast-json-stringify function per route and status
  * code when the app becomes ready (Fastify docs, "Validation and Serialization": serialization);
- * with about 200 routes that was most of the 250-300 ms an app spent in `ready`. This compiler
+ * with about 200 routes that was most of the time an app spent in `ready`. This compiler
  * builds the same functions (fast-json-stringify with the default options, no shared schemas: the
  * app adds none) and keeps each by its schema's JSON text for the life of the process, so a second
  * app in the same process (the test suite builds hundreds) reuses them. One app per process, as

@@ -26,7 +26,7 @@ export interface Upload {
  * @throws 400 'Invalid or missing required parameter: file' when the body is not multipart, has
  *   no `file` part, carries a file under another name or a second file, or cannot be parsed at all
  *   (no boundary, truncated, mismatched boundary, bad part headers: every parser failure is a 400,
- *   SECURITY.md promise 27); 400 naming a text field or `file` (its name) holding a NUL or a lone
+ *   docs/security.md promise 27); 400 naming a text field or `file` (its name) holding a NUL or a lone
  *   surrogate; 413 above maxBytes or over the part limits
  */
 export async function readUpload(request: FastifyRequest, maxBytes: number, tooLargeMessage?: string): Promise<Upload> {

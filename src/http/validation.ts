@@ -1,7 +1,7 @@
 /**
  * Request validation. Two Ajv instances: query, path and header values arrive as strings and are
  * coerced to the schema's types; JSON bodies are checked strictly (a string is not a number). Both
- * drop nothing silently on query strings: an unknown query parameter is 400 (SECURITY.md 15);
+ * drop nothing silently on query strings: an unknown query parameter is 400 (docs/security.md promise 15);
  * unknown body fields are removed (no mass assignment, promise 9).
  */
 import { Ajv, type ValidateFunction } from 'ajv';

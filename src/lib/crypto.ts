@@ -2,7 +2,7 @@ import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from
 
 /**
  * Creates a new secret token: 32 bytes from the CSPRNG as 64 lower-case hex characters
- * (spec 5.1 rule 2, SECURITY.md promise 1).
+ * (spec 5.1 rule 2, docs/security.md promise 1).
  */
 export function newToken(): string {
   return randomBytes(32).toString('hex');

@@ -1,5 +1,5 @@
 /**
- * The one parser of calendar dates and timestamps on the wire (SECURITY.md promise 27): ISO 8601
+ * The one parser of calendar dates and timestamps on the wire (docs/security.md promise 27): ISO 8601
  * dates `YYYY-MM-DD` and RFC 3339 date-times, real calendar days only, years 1900 to 2999. Dates
  * outside that range (year 0000 on a certificate, 9999 on the calendar) are refused with 400 at
  * the edge, through the `date` and `date-time` formats of the request validators.

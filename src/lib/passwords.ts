@@ -1,5 +1,5 @@
 /**
- * Password hashing with argon2id (SECURITY.md promise 11): m = 19 MiB, t = 2, p = 1 (OWASP's
+ * Password hashing with argon2id (docs/security.md promise 11): m = 19 MiB, t = 2, p = 1 (OWASP's
  * minimum), through @node-rs/argon2 (prebuilt native binding, no build step).
  */
 import { hash, verify } from '@node-rs/argon2';

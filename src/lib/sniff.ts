@@ -1,6 +1,6 @@
 /**
  * Decides a file's type from its content (never the client's name or Content-Type), through the
- * file-type library (magic numbers). SECURITY.md promise 16.
+ * file-type library (magic numbers). docs/security.md promise 16.
  */
 import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 

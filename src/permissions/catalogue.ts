@@ -13,7 +13,7 @@ export interface PermissionDef {
   roles: BuiltinRole[];
   /**
    * A platform-wide key (it reads or changes every agency): held only by platform roles (SysOps
-   * and global custom roles made by SysOps), never by an agency's role (SECURITY.md promise 25).
+   * and global custom roles made by SysOps), never by an agency's role (docs/security.md promise 25).
    */
   platform?: true;
 }

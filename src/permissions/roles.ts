@@ -1,11 +1,11 @@
 /**
  * The built-in roles (spec 5.3a, issue "Foundation" item 5): each with a management level (a
- * larger level manages smaller ones, API.md) and a default set of keys from the catalogue.
+ * larger level manages smaller ones, docs/api.md "Permission keys") and a default set of keys from the catalogue.
  * `syncBuiltinRoles` creates missing roles and grants newly catalogued default keys at start; it
  * never lowers a level or removes a key an administrator set.
  */
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { DbOrTrx } from '../db/types.ts';
+import { defaultKeysRecorded, ensureBuiltinRole, grantDefaultKeys } from './roles.repository.ts';
 import { PERMISSIONS, type BuiltinRole } from './catalogue.ts';
 
 export interface BuiltinRoleDef {
@@ -35,33 +35,13 @@ export function defaultKeys(role: BuiltinRole): string[] {
  * sticks across restarts.
  * @param now the time written to created_at/updated_at
  */
-export async function syncBuiltinRoles(db: Kysely<Database> | Transaction<Database>, now: Date): Promise<void> {
+export async function syncBuiltinRoles(db: DbOrTrx, now: Date): Promise<void> {
   for (const def of BUILTIN_ROLES) {
-    await db
-      .insertInto('roles')
-      .values({ code: def.code, name: def.name, level: def.level, agency_id: null, is_builtin: true, description: def.description, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.column('code').doNothing())
-      .execute();
-    const role = await db.selectFrom('roles').select('id').where('code', '=', def.code).executeTakeFirstOrThrow();
+    const roleId = await ensureBuiltinRole(db, def, now);
     const keys = defaultKeys(def.code);
     if (keys.length === 0) continue;
-    const seeded = await db
-      .selectFrom('role_permission_defaults')
-      .select('permission_key')
-      .where('role_id', '=', role.id)
-      .execute();
-    const seen = new Set(seeded.map((r) => r.permission_key));
+    const seen = await defaultKeysRecorded(db, roleId);
     const fresh = keys.filter((k) => !seen.has(k));
-    if (fresh.length === 0) continue;
-    await db
-      .insertInto('role_permissions')
-      .values(fresh.map((k) => ({ role_id: role.id, permission_key: k })))
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-    await db
-      .insertInto('role_permission_defaults')
-      .values(fresh.map((k) => ({ role_id: role.id, permission_key: k })))
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+    if (fresh.length > 0) await grantDefaultKeys(db, roleId, fresh);
   }
 }

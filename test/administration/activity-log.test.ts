@@ -1,5 +1,5 @@
 /**
- * Spec 2.3 and 4.6, SECURITY.md promise 17: the audit log records authentication events, writes
+ * Spec 2.3 and 4.6, docs/security.md promise 17: the audit log records authentication events, writes
  * (in the write's transaction) and refusals, and GET /api/admin/activity-log filters, pages and
  * scopes it by agency.
  */

@@ -166,7 +166,7 @@ describe('roles and permissions', () => {
     });
 
     it('replaces the keys with the full list; platform keys never enter an agency role; the holder sees the change', async () => {
-      // Not even SysOps may put a platform-wide key into an agency's role (SECURITY.md promise 25).
+      // Not even SysOps may put a platform-wide key into an agency's role (docs/security.md promise 25).
       const sys = await w.sysops.client.put(`/api/admin/roles/${seniorId}/permissions`, { permissions: ['api.jobs.manage.manage', 'api.admin.rate-limits.manage'] });
       expect(sys.statusCode).toBe(403);
       const res = await w.adminA.client.put(`/api/admin/roles/${seniorId}/permissions`, {

@@ -1,5 +1,5 @@
 /**
- * Spec 3, 4.1, 4.2, 5.1 and SECURITY.md promises 1, 2, 3, 11, 12: login and mobile-auth tokens,
+ * Spec 3, 4.1, 4.2, 5.1 and docs/security.md promises 1, 2, 3, 11, 12: login and mobile-auth tokens,
  * their storage, lifetimes and revocation.
  */
 import { createHash } from 'node:crypto';

@@ -29,7 +29,7 @@ describe('demo data set', () => {
     const result = await loadDemoIfEmpty(t.db, t.config, t.clock.now());
     // Loading must stay fast (batched inserts); generous bound for a busy machine.
     expect(performance.now() - started).toBeLessThan(30_000);
-    // The seven named demo accounts (API.md); later demo steps add more staff (src/seed/demo/users.ts).
+    // The seven named demo accounts (docs/api.md); later demo steps add more staff (src/seed/demo/users.ts).
     expect(result.loaded).toBe(true);
     expect(result.accounts).toEqual(expect.arrayContaining(ACCOUNTS));
     jobs = await t.db.selectFrom('jobs').selectAll().orderBy('id').execute();

@@ -1,5 +1,5 @@
 /**
- * SECURITY.md promise 24: every id in a body or query that names a record is resolved inside the
+ * docs/security.md promise 24: every id in a body or query that names a record is resolved inside the
  * caller's agency; another agency's record answers exactly like a missing one and its name never
  * comes back.
  */

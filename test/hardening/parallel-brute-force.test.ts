@@ -1,5 +1,5 @@
 /**
- * SECURITY.md promise 26: login failures are reserved atomically before the password hash is
+ * docs/security.md promise 26: login failures are reserved atomically before the password hash is
  * checked, so N parallel wrong passwords check at most the limit (memory and Redis stores).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

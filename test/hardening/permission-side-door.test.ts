@@ -1,5 +1,5 @@
 /**
- * SECURITY.md promise 25: nobody creates or changes a user or a role that holds a permission key
+ * docs/security.md promise 25: nobody creates or changes a user or a role that holds a permission key
  * the actor lacks; platform-wide keys live only in platform roles.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * SECURITY.md promise 23 (helmet): security headers and the content-security policy on every
+ * docs/security.md promise 23 (helmet): security headers and the content-security policy on every
  * response, refusals included, and the /docs page and its assets still load under the policy.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

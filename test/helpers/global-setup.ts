@@ -1,7 +1,7 @@
 /**
  * Runs once before the suite:
  * - checks that the services named in the environment answer, so a CI run with DATABASE_URL or
- *   REDIS_URL set fails loudly instead of skipping (ARCHITECTURE.md tests);
+ *   REDIS_URL set fails loudly instead of skipping (docs/architecture.md "Tests");
  * - migrates one database that every test file clones (test/helpers/database.ts): a PGlite
  *   data-folder tarball in a temporary folder, or a PostgreSQL template database; both are removed
  *   in the teardown.

@@ -1,5 +1,5 @@
 /**
- * Process-tier helpers (ARCHITECTURE.md "Tests"): start `node bin/caretaker.js serve` as a child
+ * Process-tier helpers (docs/architecture.md "Tests"): start `node bin/caretaker.js serve` as a child
  * process on a free port, wait for readiness, collect its log lines, signal and kill it; a TCP
  * proxy that can simulate an outage of PostgreSQL or Redis; and a seeded database the child opens.
  * Every child started here is remembered and killed by `stopAllProcesses()` (call it in afterAll /

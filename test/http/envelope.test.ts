@@ -1,5 +1,5 @@
 /**
- * Spec 2.1, 2.2, 7 and SECURITY.md promises 15 and 23: every failure in the error envelope with
+ * Spec 2.1, 2.2, 7 and docs/security.md promises 15 and 23: every failure in the error envelope with
  * the spec's messages, pagination bounds, security headers, and a 500 that shows no internals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Spec 7, 8 and SECURITY.md promises 13 and 14: per-IP and per-account limits with the spec's
+ * Spec 7, 8 and docs/security.md promises 13 and 14: per-IP and per-account limits with the spec's
  * headers and 429 body; X-Forwarded-For only from trusted proxies; failed logins throttled per
  * account and per IP for a bounded time. Counters live in Redis when REDIS_URL is set.
  */

@@ -1,5 +1,5 @@
 /**
- * docs/operations.md, SECURITY.md promise 22: SIGKILL during a write load, on PGlite and on
+ * docs/operations.md, docs/security.md promise 22: SIGKILL during a write load, on PGlite and on
  * PostgreSQL. After a restart every job whose creation was answered 2xx exists with its
  * `job.create` activity entry, and nothing half-written is visible (no job without its entry, no
  * entry without its job).

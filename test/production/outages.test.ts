@@ -1,5 +1,5 @@
 /**
- * docs/operations.md, SECURITY.md promises 19 and 20: PostgreSQL or Redis unreachable, simulated by a
+ * docs/operations.md, docs/security.md promises 19 and 20: PostgreSQL or Redis unreachable, simulated by a
  * TCP proxy in front of the real service, and back again, without restarting Caretaker.
  */
 import { randomBytes } from 'node:crypto';

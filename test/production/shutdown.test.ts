@@ -1,5 +1,5 @@
 /**
- * docs/operations.md, SECURITY.md promise 21: SIGTERM under load. Requests in flight finish; a request
+ * docs/operations.md, docs/security.md promise 21: SIGTERM under load. Requests in flight finish; a request
  * that reaches the process afterwards on a connection still open gets 503 in the envelope; new
  * connections are refused (the listener closes at once); the process exits within
  * CARETAKER_SHUTDOWN_TIMEOUT_S with code 0.

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.ts';
 import { isPublicAddress, outboundRequest } from '../../src/lib/outbound-http.ts';
-import { generateVapidKeys, loadPushConfig } from '../../src/modules/push/index.ts';
+import { generateVapidKeys } from '../../src/modules/push/index.ts';
+import { loadPushConfig } from '../../src/config/push.ts';
 
 const ecPem = () => generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const rsaPem = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

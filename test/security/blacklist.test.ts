@@ -1,5 +1,5 @@
 /**
- * SECURITY.md promise 28: a blacklisted address (IPv4, IPv6, CIDR) or account is refused with 403
+ * docs/security.md promise 28: a blacklisted address (IPv4, IPv6, CIDR) or account is refused with 403
  * in the envelope before any database work; a spoofed X-Forwarded-For does not escape a block;
  * admins block their agency's accounts, SysOps addresses; repeated login throttling adds an
  * automatic entry; every change is in the activity log.

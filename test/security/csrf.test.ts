@@ -1,5 +1,5 @@
 /**
- * Spec 5.3 and SECURITY.md promise 6: single-use, session-scoped CSRF tokens on every POST, PUT
+ * Spec 5.3 and docs/security.md promise 6: single-use, session-scoped CSRF tokens on every POST, PUT
  * and DELETE except the two token-issuing endpoints; sent in the JSON body, a form body or the
  * X-CSRF-Token header, never the query string.
  */

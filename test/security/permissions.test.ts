@@ -1,5 +1,5 @@
 /**
- * Spec 5.3a and SECURITY.md promises 7, 8, 9: every route declares a permission key, a caller
+ * Spec 5.3a and docs/security.md promises 7, 8, 9: every route declares a permission key, a caller
  * without it gets 403 before any body is read (and the refusal is logged), another agency's
  * record is the same 404 as a missing one, and bodies cannot assign protected fields.
  */

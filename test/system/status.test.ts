@@ -1,5 +1,5 @@
 /**
- * Spec 4.17 and API.md: the public status endpoint, liveness and readiness, and the OpenAPI
+ * Spec 4.17 and docs/api.md "Decisions on the spec's gaps": the public status endpoint, liveness and readiness, and the OpenAPI
  * document with every endpoint's permission key and the interactive reference.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,11 +1,10 @@
 /**
  * Activity log storage (spec 2.3, 4.6). Every authentication event, every write and every refused
  * authorisation calls `recordActivity`; a write passes its own transaction so the entry commits
- * or rolls back with it (ARCHITECTURE.md data rules).
+ * or rolls back with it (docs/architecture.md "Data rules").
  */
-import { sql, type RawBuilder } from 'kysely';
-import type pg from 'pg';
-import { QueryTemplates, slot } from '../../db/query-templates.ts';
+import { sql, type Expression } from 'kysely';
+import { PreparedQuery } from '../../db/prepared.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import type { Actor } from '../../http/auth-context.ts';
 
@@ -36,13 +35,10 @@ export async function recordActivity(db: DbOrTrx, actor: Actor, at: Date, input:
 }
 
 /**
- * The insert of one entry, not yet run, for a write that records its entry in the same statement
- * as the record itself (a CTE of the record's insert: `resourceId` may then be an SQL expression
- * such as `(select id from j)`). recordActivity runs it on its own.
- * @param db the write's transaction
- * @returns the insert query builder
+ * The insert of one entry, not yet run: recordActivity runs it, a write that sends its
+ * statements together (src/db/pipeline.ts) passes it with them.
  */
-export function activityInsert(db: DbOrTrx, actor: Actor, at: Date, input: Omit<ActivityInput, 'resourceId'> & { resourceId?: number | null | RawBuilder<number> }) {
+export function activityInsert(db: DbOrTrx, actor: Actor, at: Date, input: ActivityInput) {
   return db.insertInto('activity_log').values({
     agency_id: input.agencyId !== undefined ? input.agencyId : (actor.auth?.agencyId ?? null),
     user_id: input.userId !== undefined ? input.userId : (actor.auth?.userId ?? null),
@@ -75,47 +71,52 @@ export interface ActivityFilter {
 
 /**
  * The largest count computed exactly: counting a million index entries on every page read costs
- * more than the page itself (bench/README.md), so above this the count stops at COUNT_CAP.
+ * more than the page itself, so above this the count stops at COUNT_CAP.
  */
 export const COUNT_CAP = 10_000;
 
-const listTemplates = new QueryTemplates();
+/** What decides the text of the list's statement: the filters set, the direction, the row's JSON. */
+interface ListShape {
+  set: Array<keyof ActivityFilter>;
+  ascending: boolean;
+  objectSql: string;
+}
+
+/** The activity log's page and capped count, one named prepared statement per shape (src/db/prepared.ts). */
+export const ACTIVITY_PAGE = new PreparedQuery<ListShape, ActivityFilter, { json: string | null; n: number }>('activity_page', (db, shape, p) => {
+  const has = (k: keyof ActivityFilter) => shape.set.includes(k);
+  let q = db.selectFrom('activity_log');
+  if (has('agencyId')) q = q.where('agency_id', '=', p.agencyId);
+  if (has('userId')) q = q.where('user_id', '=', p.userId);
+  if (has('action')) q = q.where('action', '=', p.action);
+  if (has('from')) q = q.where('created_at', '>=', p.from);
+  if (has('to')) q = q.where('created_at', '<', p.to);
+  let page = q;
+  const cursor = (id: Expression<number>) => sql`(select c.created_at, c.id from activity_log c where c.id = ${id})`;
+  if (has('before')) page = page.where(sql<boolean>`(created_at, id) < ${cursor(p.before)}`);
+  if (has('after')) page = page.where(sql<boolean>`(created_at, id) > ${cursor(p.after)}`);
+  const direction = shape.ascending ? 'asc' : 'desc';
+  const rows = page.selectAll().orderBy('created_at', direction).orderBy('id', direction).limit(p.limit).offset(p.offset);
+  const count = db.selectFrom(q.select(sql`1`.as('one')).limit(COUNT_CAP + 1).as('m')).select(sql<number>`count(*)::int`.as('n'));
+  return db.selectNoFrom([
+    sql<string | null>`(select string_agg(${sql.raw(shape.objectSql)}, ',' order by p.created_at desc, p.id desc) from (${rows}) p)`.as('json'),
+    sql<number>`(${count})`.as('n'),
+  ]);
+});
 
 /**
  * One page of entries, newest first, and the number of entries matching the filters (cursors
  * aside, exact up to COUNT_CAP) in one statement, the page written as JSON by the database
  * (src/db/json-sql.ts): `json` is the entries' objects joined by commas ('' for none). The cursors
- * compare (created_at, id), the list order, so a deep page costs what the first one does. Compiled once per set of filters; with `pool` (PostgreSQL, outside a transaction)
- * it runs as a named prepared statement.
+ * compare (created_at, id), the list order, so a deep page costs what the first one does. Runs as
+ * the named prepared statement ACTIVITY_PAGE of its set of filters.
  * @param objectSql the SQL writing one row of the subquery `p` (activity_log's columns) as its wire object
  * @returns json, total (<= COUNT_CAP) and capped (true when more entries match)
  */
-export async function listActivityJson(db: DbOrTrx, f: ActivityFilter, objectSql: string, pool?: pg.Pool) {
-  const values: Record<string, unknown> = {};
+export async function listActivityJson(db: DbOrTrx, f: ActivityFilter, objectSql: string) {
   const set = (Object.keys(f) as Array<keyof ActivityFilter>).filter((k) => f[k] !== undefined);
-  for (const k of set) values[k] = f[k];
   const ascending = f.after !== undefined && f.before === undefined;
-  const build = () => {
-    let q = db.selectFrom('activity_log');
-    if (f.agencyId !== undefined) q = q.where('agency_id', '=', slot<number>('agencyId'));
-    if (f.userId !== undefined) q = q.where('user_id', '=', slot<number>('userId'));
-    if (f.action !== undefined) q = q.where('action', '=', slot<string>('action'));
-    if (f.from !== undefined) q = q.where('created_at', '>=', slot<Date>('from'));
-    if (f.to !== undefined) q = q.where('created_at', '<', slot<Date>('to'));
-    let page = q;
-    const cursor = (name: string) => sql`(select c.created_at, c.id from activity_log c where c.id = ${slot<number>(name)})`;
-    if (f.before !== undefined) page = page.where(sql<boolean>`(created_at, id) < ${cursor('before')}`);
-    if (f.after !== undefined) page = page.where(sql<boolean>`(created_at, id) > ${cursor('after')}`);
-    const direction = ascending ? 'asc' : 'desc';
-    const rows = page.selectAll().orderBy('created_at', direction).orderBy('id', direction).limit(slot<number>('limit')).offset(slot<number>('offset'));
-    const count = db.selectFrom(q.select(sql`1`.as('one')).limit(COUNT_CAP + 1).as('m')).select(sql<number>`count(*)::int`.as('n'));
-    return db.selectNoFrom([
-      sql<string | null>`(select string_agg(${sql.raw(objectSql)}, ',' order by p.created_at desc, p.id desc) from (${rows}) p)`.as('json'),
-      sql<number>`(${count})`.as('n'),
-    ]);
-  };
-  const key = JSON.stringify({ set, ascending, objectSql });
-  const [row] = await listTemplates.rows<{ json: string | null; n: number }>(db, pool, key, build, values);
+  const [row] = await ACTIVITY_PAGE.run(db, { set, ascending, objectSql }, f);
   const n = row?.n ?? 0;
   return { json: row?.json ?? '', total: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP };
 }

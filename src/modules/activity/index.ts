@@ -1,5 +1,5 @@
 /**
- * Activity log (spec: activity log; ARCHITECTURE.md, audit): every write records one entry in its transaction.
+ * Activity log (spec: activity log; docs/architecture.md "Data rules"): every write records one entry in its transaction.
  * The module's public door: other modules and the composition root import only this file
  * (docs/architecture.md, module rule).
  */

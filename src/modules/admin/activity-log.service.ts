@@ -40,7 +40,8 @@ function filterOf(auth: AuthContext, q: ActivityLogQuery): ActivityFilter {
 }
 
 /** An entry of activity_log (alias p) as its wire object: ID from id, user_id 0 when null. */
-const ENTRY_JSON = schemaObjectSql(ActivityLogEntry, 'p', { columns: { ID: 'p.id', user_id: 'coalesce(p.user_id, 0)' } });
+/** The SQL writing one activity_log row (subquery `p`) as its wire object. */
+export const ENTRY_JSON = schemaObjectSql(ActivityLogEntry, 'p', { columns: { ID: 'p.id', user_id: 'coalesce(p.user_id, 0)' } });
 
 /**
  * GET /api/admin/activity-log: the same page as readActivityLog, written as JSON by the database
@@ -49,5 +50,5 @@ const ENTRY_JSON = schemaObjectSql(ActivityLogEntry, 'p', { columns: { ID: 'p.id
  * @throws 400 naming to_date when to_date is before from_date
  */
 export async function readActivityLogJson(deps: AppDeps, auth: AuthContext, q: ActivityLogQuery) {
-  return listActivityJson(deps.db, filterOf(auth, q), ENTRY_JSON, deps.pool);
+  return listActivityJson(deps.db, filterOf(auth, q), ENTRY_JSON);
 }

@@ -1,4 +1,4 @@
-/** Rate-limit settings per route, read and changed at run time by SysOps (API.md "rate limits"). */
+/** Rate-limit settings per route, read and changed at run time by SysOps (docs/api.md "Rate limits"). */
 import type { RouteOptions } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';

@@ -1,5 +1,5 @@
 /**
- * Rate-limit settings per route (API.md "rate limits"; spec 8): defaults come from the
+ * Rate-limit settings per route (docs/api.md "Rate limits"; spec 8): defaults come from the
  * configuration (CARETAKER_RATE_LIMIT_*) or the route's own `config.rateLimit`; a SysOps account
  * overrides them per route at run time. Overrides live in `rate_limit_overrides` and reach the
  * pipeline through the RateLimitRules cache (at most 5 s late on other instances, at once here).
@@ -9,6 +9,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor } from '../../http/auth-context.ts';
 import { invalidParam } from '../../http/errors.ts';
 import { recordActivity } from '../activity/index.ts';
+import * as repo from './rate-limits.repository.ts';
 
 /** Effective settings of one route as listed by GET /api/admin/rate-limits. */
 export interface RouteLimits {
@@ -92,13 +93,9 @@ export async function setRouteLimits(deps: AppDeps, routes: RouteOptions[], acto
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
     if (reset) {
-      await trx.deleteFrom('rate_limit_overrides').where('route', '=', known.key).execute();
+      await repo.deleteOverride(trx, known.key);
     } else {
-      await trx
-        .insertInto('rate_limit_overrides')
-        .values({ route: known.key, ...values, updated_at: now, updated_by_user_id: actor.auth?.userId ?? null })
-        .onConflict((oc) => oc.column('route').doUpdateSet({ ...values, updated_at: now, updated_by_user_id: actor.auth?.userId ?? null }))
-        .execute();
+      await repo.upsertOverride(trx, known.key, values, now, actor.auth?.userId ?? null);
     }
     await recordActivity(trx, actor, now, {
       action: reset ? 'rate_limit.reset' : 'rate_limit.update',

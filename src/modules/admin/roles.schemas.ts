@@ -4,7 +4,7 @@ import { Pagination } from '../../http/pagination.ts';
 import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { Uuid } from '../../http/schema-primitives.ts';
 
-/** Bounds of a management level (API.md "management levels"). */
+/** Bounds of a management level (docs/api.md "Permission keys"). */
 export const LEVEL_MIN = 0;
 export const LEVEL_MAX = 1000;
 

@@ -1,12 +1,12 @@
 /**
  * Roles, their permission keys and management levels (docs/administration.md, spec
- * 4.10; API.md "management levels"; SECURITY.md promise 10).
+ * 4.10; docs/api.md "Permission keys"; docs/security.md promise 10).
  *
  * Anti-escalation, applied to every change of a role (create, update, delete, keys, level):
  * - the role's current level and any new level must be below the caller's own level;
  * - nobody changes their own role;
  * - nobody grants a key they do not hold themselves, nor changes a role that holds one
- *   (SECURITY.md promise 25);
+ *   (docs/security.md promise 25);
  * - platform-wide keys (catalogue `platform`) go only to platform roles (SysOps, global custom);
  * - built-in and global roles are shared by every agency: only SysOps change them;
  * each refusal is 403 and an activity entry `role.deny` with the operation and the reason.

@@ -1,6 +1,6 @@
 /** SQL for accounts and tokens (spec 3, 5.1, 5.2). No rules here: see auth.service.ts. */
 import { sql } from 'kysely';
-import type pg from 'pg';
+import { PreparedQuery, type Params, type Value } from '../../db/prepared.ts';
 import type { TokenKind } from '../../db/schema.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 
@@ -77,21 +77,21 @@ export async function insertToken(db: DbOrTrx, t: NewTokenRow): Promise<number> 
 
 /**
  * The token row for a hash with its account, role and permission keys, or undefined.
- * One query per authenticated request. With a pg pool the same SQL runs as a named prepared
- * statement: PostgreSQL then plans it once per connection instead of on every request (planning
- * this join took longer than running it, bench/README.md).
+ * One query per authenticated request, run as the named prepared statement TOKEN_WITH_IDENTITY:
+ * PostgreSQL plans it once per connection instead of on every request (planning this join took
+ * longer than running it).
  */
-export async function findTokenWithIdentity(db: DbOrTrx, tokenHash: string, pool?: pg.Pool) {
-  const query = tokenQuery(db, tokenHash);
-  if (!pool) return query.executeTakeFirst();
-  const compiled = query.compile();
-  const result = await pool.query<TokenRow>({ name: 'caretaker_find_token_v1', text: compiled.sql, values: [...compiled.parameters] });
-  return result.rows[0];
+export async function findTokenWithIdentity(db: DbOrTrx, tokenHash: string): Promise<TokenRow | undefined> {
+  const [row] = await TOKEN_WITH_IDENTITY.run(db, 'one', { tokenHash });
+  return row;
 }
 
 export type TokenRow = NonNullable<Awaited<ReturnType<ReturnType<typeof tokenQuery>['executeTakeFirst']>>>;
 
-function tokenQuery(db: DbOrTrx, tokenHash: string) {
+/** The token lookup of findTokenWithIdentity (src/db/prepared.ts). */
+const TOKEN_WITH_IDENTITY = new PreparedQuery('find_token', (db, _shape: 'one', p: Params<{ tokenHash: string }>) => tokenQuery(db, p.tokenHash));
+
+function tokenQuery(db: DbOrTrx, tokenHash: Value<string>) {
   return db
     .selectFrom('auth_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
@@ -146,4 +146,16 @@ export async function revokeLogin(db: DbOrTrx, tokenId: number, at: Date, reason
 /** Stamps the account's last login. */
 export async function markLogin(db: DbOrTrx, userId: number, at: Date): Promise<void> {
   await db.updateTable('users').set({ last_login_at: at }).where('id', '=', userId).execute();
+}
+
+/** The caller's account with its agency, branch and current token's kind and expiry (GET /api/auth/me). */
+export function meRow(db: DbOrTrx, userId: number, tokenId: number) {
+  return db
+    .selectFrom('users as u')
+    .leftJoin('agencies as a', 'a.id', 'u.agency_id')
+    .leftJoin('branches as b', 'b.id', 'u.branch_id')
+    .innerJoin('auth_tokens as t', (j) => j.on('t.id', '=', tokenId))
+    .select(['u.uuid', 'a.uuid as agency_uuid', 'a.name as agency_name', 'b.uuid as branch_uuid', 'b.name as branch_name', 't.kind', 't.expires_at'])
+    .where('u.id', '=', userId)
+    .executeTakeFirstOrThrow();
 }

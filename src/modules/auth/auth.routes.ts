@@ -11,7 +11,7 @@ import { DataEnvelope, MessageEnvelope, done, ok, responses } from '../../http/e
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { getMe } from './me.service.ts';
 import { CsrfWriteBody, LoginBody, LoginResult, Me, MobileAuthBody, TokenData } from './auth.schemas.ts';
-import { issueMobileToken, LIFETIMES, login, revokeCurrentToken, SESSION_COOKIE } from './auth.service.ts';
+import { issueMobileToken, LIFETIMES, login, revokeCurrentToken, SESSION_COOKIE, type LoginGuard } from './auth.service.ts';
 
 function meta(request: FastifyRequest) {
   const ua = request.headers['user-agent'];
@@ -22,8 +22,11 @@ function clearSession(deps: AppDeps, reply: FastifyReply) {
   void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, secure: deps.config.cookieSecure, sameSite: 'lax' });
 }
 
-/** Registers the auth and security routes. */
-export function authRoutes(deps: AppDeps) {
+/**
+ * Registers the auth and security routes.
+ * @param guard the blacklist's account check and throttle hook, used by both logins
+ */
+export function authRoutes(deps: AppDeps, guard: LoginGuard) {
   return async function plugin(app: App): Promise<void> {
     /** POST /api/auth/login (spec 4.1): 90-day bearer token plus a browser session cookie. */
     app.post('/api/auth/login', {
@@ -41,6 +44,7 @@ export function authRoutes(deps: AppDeps) {
       handler: async (request, reply) => {
         const result = await login(
           deps,
+          guard,
           { email: request.body.email, password: request.body.password, rememberMe: request.body.remember_me === true },
           meta(request),
         );
@@ -97,7 +101,7 @@ export function authRoutes(deps: AppDeps) {
         response: responses(DataEnvelope(TokenData), [400, 401, 403, 429, 503]),
       },
       handler: async (request) => {
-        const result = await issueMobileToken(deps, request.body, meta(request));
+        const result = await issueMobileToken(deps, guard, request.body, meta(request));
         return ok({ token: result.token, expires_at: result.expiresAt.toISOString() }, 'Token issued');
       },
     });

@@ -1,20 +1,14 @@
 /** The caller's own account view (GET /api/auth/me) and resolved permissions (spec 4.5). */
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
+import * as repo from './auth.repository.ts';
 
 /**
  * GET /api/auth/me: account, role, agency, branch and the current token's expiry.
  * @returns the Me shape of auth.schemas.ts (dates as ISO strings)
  */
 export async function getMe(deps: AppDeps, auth: AuthContext) {
-  const row = await deps.db
-    .selectFrom('users as u')
-    .leftJoin('agencies as a', 'a.id', 'u.agency_id')
-    .leftJoin('branches as b', 'b.id', 'u.branch_id')
-    .innerJoin('auth_tokens as t', (j) => j.on('t.id', '=', auth.tokenId))
-    .select(['u.uuid', 'a.uuid as agency_uuid', 'a.name as agency_name', 'b.uuid as branch_uuid', 'b.name as branch_name', 't.kind', 't.expires_at'])
-    .where('u.id', '=', auth.userId)
-    .executeTakeFirstOrThrow();
+  const row = await repo.meRow(deps.db, auth.userId, auth.tokenId);
   return {
     uuid: row.uuid,
     name: auth.name,
@@ -30,7 +24,7 @@ export async function getMe(deps: AppDeps, auth: AuthContext) {
 }
 
 /**
- * GET /api/users/permissions (spec 4.5; API.md): `{ user_uuid, role, level, permissions }` with
+ * GET /api/users/permissions (spec 4.5; docs/api.md "Decisions on the spec's gaps"): `{ user_uuid, role, level, permissions }` with
  * the keys sorted.
  */
 export function resolvedPermissions(auth: AuthContext) {

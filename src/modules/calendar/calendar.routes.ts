@@ -15,7 +15,7 @@ import { listCalendar } from './calendar.service.ts';
 
 const PERMISSION = 'api.calendar.view';
 
-/** The feed URL with the key masked, so no log line carries it (SECURITY.md promise 18). */
+/** The feed URL with the key masked, so no log line carries it (docs/security.md promise 18). */
 export function maskFeedKey(url: string): string {
   return url.replace(/([?&]key=)[^&]*/gi, '$1[redacted]');
 }

@@ -4,9 +4,9 @@
  * `contractor.certificate_expiring` once per certificate and expiry date. The warned rows and the
  * events commit together, so a repeated tick emits nothing twice.
  */
-import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
 import { emitEvent, type PeriodicTask } from '../../events/index.ts';
+import * as repo from './contractors.repository.ts';
 
 /** Days before the expiry date from which a certificate counts as expiring. */
 export const CERTIFICATE_WARNING_DAYS = 30;
@@ -21,24 +21,10 @@ export async function scanExpiringCertificates(deps: AppDeps): Promise<number> {
   const today = now.toISOString().slice(0, 10);
   const horizon = new Date(now.getTime() + CERTIFICATE_WARNING_DAYS * 86_400_000).toISOString().slice(0, 10);
   return deps.db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom('contractor_certifications as cc')
-      .innerJoin('contractors as c', 'c.id', 'cc.contractor_id')
-      .select(['cc.id', 'cc.agency_id', 'cc.contractor_id', sql<string>`to_char(cc.expires_on, 'YYYY-MM-DD')`.as('expires_on')])
-      .where('cc.deleted_at', 'is', null)
-      .where('c.active', '=', true)
-      .where('cc.expires_on', '>=', today)
-      .where('cc.expires_on', '<=', horizon)
-      .orderBy('cc.id')
-      .execute();
+    const due = await repo.certificationsExpiring(trx, today, horizon);
     let emitted = 0;
     for (const cert of due) {
-      const fresh = await trx
-        .insertInto('certificate_expiry_warnings')
-        .values({ certification_id: cert.id, expires_on: cert.expires_on, warned_at: now })
-        .onConflict((oc) => oc.columns(['certification_id', 'expires_on']).doNothing())
-        .returning('certification_id')
-        .executeTakeFirst();
+      const fresh = await repo.recordExpiryWarning(trx, cert.id, cert.expires_on, now);
       if (!fresh) continue;
       await emitEvent(trx, now, {
         name: 'contractor.certificate_expiring',

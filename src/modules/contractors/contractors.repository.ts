@@ -175,3 +175,47 @@ export async function insertCertification(db: DbOrTrx, row: Insertable<Contracto
 export async function updateCertification(db: DbOrTrx, id: number, patch: Updateable<ContractorCertificationTable>): Promise<void> {
   await db.updateTable('contractor_certifications').set(patch).where('id', '=', id).execute();
 }
+
+/** Live certifications of active contractors expiring between `from` and `to` (ISO dates, inclusive), oldest id first. */
+export function certificationsExpiring(db: DbOrTrx, from: string, to: string) {
+  return db
+    .selectFrom('contractor_certifications as cc')
+    .innerJoin('contractors as c', 'c.id', 'cc.contractor_id')
+    .select(['cc.id', 'cc.agency_id', 'cc.contractor_id', sql<string>`to_char(cc.expires_on, 'YYYY-MM-DD')`.as('expires_on')])
+    .where('cc.deleted_at', 'is', null)
+    .where('c.active', '=', true)
+    .where('cc.expires_on', '>=', from)
+    .where('cc.expires_on', '<=', to)
+    .orderBy('cc.id')
+    .execute();
+}
+
+/**
+ * Records that the expiry of a certification on `expiresOn` was warned about, unless it was before.
+ * @returns true when this call recorded it
+ */
+export async function recordExpiryWarning(db: DbOrTrx, certificationId: number, expiresOn: string, at: Date): Promise<boolean> {
+  const fresh = await db
+    .insertInto('certificate_expiry_warnings')
+    .values({ certification_id: certificationId, expires_on: expiresOn, warned_at: at })
+    .onConflict((oc) => oc.columns(['certification_id', 'expires_on']).doNothing())
+    .returning('certification_id')
+    .executeTakeFirst();
+  return fresh !== undefined;
+}
+
+/** A job by uuid (not deleted) with what contractor matching needs: trade, date, postcode. */
+export function jobForMatching(db: DbOrTrx, uuid: string) {
+  return db
+    .selectFrom('jobs as j')
+    .leftJoin('addresses as a', 'a.id', 'j.address_id')
+    .select(['j.id', 'j.uuid', 'j.agency_id', 'j.trade_id', 'j.scheduled_for', 'a.postcode'])
+    .where('j.uuid', '=', uuid)
+    .where('j.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** A contractor of the agency: id and whether it is active. */
+export function contractorActive(db: DbOrTrx, agencyId: number, contractorId: number) {
+  return db.selectFrom('contractors').select(['id', 'active']).where('id', '=', contractorId).where('agency_id', '=', agencyId).executeTakeFirst();
+}

@@ -7,7 +7,7 @@
 import type { DbOrTrx } from '../../db/types.ts';
 import { conflict, notFound } from '../../http/errors.ts';
 import { certificateVerdict, isoDay } from './certification-types.ts';
-import { certificationsOf } from './contractors.repository.ts';
+import { certificationsOf, contractorActive } from './contractors.repository.ts';
 import { findTrade } from './trades.repository.ts';
 
 export interface EligibilityInput {
@@ -26,12 +26,7 @@ export interface EligibilityInput {
  *   certificate expired on 2026-10-31" / "Contractor has no NICEIC or NAPIT certificate"
  */
 export async function assertContractorAssignable(db: DbOrTrx, input: EligibilityInput): Promise<void> {
-  const row = await db
-    .selectFrom('contractors')
-    .select(['id', 'active'])
-    .where('id', '=', input.contractorId)
-    .where('agency_id', '=', input.agencyId)
-    .executeTakeFirst();
+  const row = await contractorActive(db, input.agencyId, input.contractorId);
   if (!row) throw notFound('Contractor');
   if (!row.active) throw conflict('Contractor is inactive');
   if (input.tradeId === null) return;

@@ -31,13 +31,7 @@ export interface MatchRow {
  * @throws 404 'Job not found' for a job of another agency or none
  */
 export async function matchContractors(deps: AppDeps, auth: AuthContext, q: { job_uuid: string; limit: number; offset: number }) {
-  const job = await deps.db
-    .selectFrom('jobs as j')
-    .leftJoin('addresses as a', 'a.id', 'j.address_id')
-    .select(['j.id', 'j.uuid', 'j.agency_id', 'j.trade_id', 'j.scheduled_for', 'a.postcode'])
-    .where('j.uuid', '=', q.job_uuid)
-    .where('j.deleted_at', 'is', null)
-    .executeTakeFirst();
+  const job = await repo.jobForMatching(deps.db, q.job_uuid);
   if (!job || !sameAgency(auth, job.agency_id)) throw notFound('Job');
   const trade = job.trade_id !== null
     ? await trades.findTrade(deps.db, job.trade_id)

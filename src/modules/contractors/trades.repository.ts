@@ -18,7 +18,7 @@ export function findTrade(db: DbOrTrx, id: number) {
 }
 
 /**
- * The agency-scoped resolver of a trade id named in a body or query (SECURITY.md promise 24):
+ * The agency-scoped resolver of a trade id named in a body or query (docs/security.md promise 24):
  * a platform trade or one of the agency's own; another agency's trade answers like a missing one.
  * @param agencyId the agency whose view applies (null: platform trades only)
  * @returns the trade row, or undefined when missing or not visible

@@ -73,3 +73,8 @@ export async function insertConsent(db: DbOrTrx, row: Insertable<GdprConsentTabl
 export async function updateConsent(db: DbOrTrx, id: number, patch: Updateable<GdprConsentTable>): Promise<void> {
   await db.updateTable('gdpr_consents').set(patch).where('id', '=', id).execute();
 }
+
+/** A user account by uuid: id and agency. */
+export function userAgency(db: DbOrTrx, uuid: string) {
+  return db.selectFrom('users').select(['id', 'agency_id']).where('uuid', '=', uuid).executeTakeFirst();
+}

@@ -40,7 +40,7 @@ interface Person {
 
 /** A user account of an agency the caller may see. @throws 404 'User not found' */
 async function agencyUser(deps: AppDeps, auth: AuthContext, uuid: string): Promise<{ id: number; agency_id: number }> {
-  const u = await deps.db.selectFrom('users').select(['id', 'agency_id']).where('uuid', '=', uuid).executeTakeFirst();
+  const u = await repo.userAgency(deps.db, uuid);
   if (!u || u.agency_id === null || !sameAgency(auth, u.agency_id)) throw notFound('User');
   return { id: u.id, agency_id: u.agency_id };
 }

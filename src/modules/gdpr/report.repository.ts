@@ -62,3 +62,8 @@ export async function openJobCount(db: DbOrTrx, tenantId: number, userIds: numbe
     .execute();
   return rows.length;
 }
+
+/** The name of an agency (the controller named in a subject access report). */
+export function agencyName(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('agencies').select('name').where('id', '=', agencyId).executeTakeFirstOrThrow();
+}

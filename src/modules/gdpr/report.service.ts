@@ -34,7 +34,7 @@ export async function buildReport(deps: AppDeps, auth: AuthContext, actor: Actor
     repo.activityOfTenant(deps.db, tenant.id, userIds),
   ]);
   const notes = await repo.sharedNotes(deps.db, jobs.map((j) => j.id));
-  const agency = await deps.db.selectFrom('agencies').select('name').where('id', '=', tenant.agency_id).executeTakeFirstOrThrow();
+  const agency = await repo.agencyName(deps.db, tenant.agency_id);
   const now = deps.clock.now();
   const report = {
     generated_at: now.toISOString(),

@@ -5,7 +5,7 @@
 import type { AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
 import type { DbOrTrx } from '../../db/types.ts';
-import { jobScope, visibleTo, type JobScope } from '../jobs/index.ts';
+import { findVisibleJobRef, jobScope, type JobScope } from '../jobs/index.ts';
 
 /** The fields of a job that notes and files need. */
 export interface VisibleJob {
@@ -30,13 +30,7 @@ export async function findVisibleJob(db: DbOrTrx, auth: AuthContext, uuid: strin
   const scope = jobScope(auth);
   // jobs alone: the joins of jobsQuery follow required foreign keys, so they change no row, and
   // planning them cost more than this lookup.
-  const row = await db
-    .selectFrom('jobs as j')
-    .select(['j.id', 'j.uuid', 'j.agency_id', 'j.reference', 'j.branch_id'])
-    .where('j.uuid', '=', uuid)
-    .where('j.deleted_at', 'is', null)
-    .where((eb) => visibleTo(eb, scope))
-    .executeTakeFirst();
+  const row = await findVisibleJobRef(db, scope, uuid);
   if (!row) throw notFound('Job');
   const job: VisibleJob = { id: row.id, uuid: row.uuid, agencyId: row.agency_id, reference: row.reference, branchId: row.branch_id };
   return { job, scope, staff: isStaffScope(scope) };

@@ -1,4 +1,4 @@
-/** POST /api/security/file-integrity/scan (docs/job-files.md; SECURITY.md promise 16). */
+/** POST /api/security/file-integrity/scan (docs/job-files.md; docs/security.md promise 16). */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';

@@ -1,5 +1,5 @@
 /**
- * The file-integrity scan (SECURITY.md promise 16: "SHA-256 recorded and re-verified by the
+ * The file-integrity scan (docs/security.md promise 16: "SHA-256 recorded and re-verified by the
  * file-integrity scan"): re-reads stored documents and photos, compares their SHA-256 with the
  * one recorded at upload, and records the outcome on each file (integrity, verified_at).
  */

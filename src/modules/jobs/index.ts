@@ -4,8 +4,8 @@
  * (docs/architecture.md, module rule).
  */
 export { jobsRoutes } from './jobs.routes.ts';
-export { jobScope, seesInternalFields, visibleTo, type JobScope } from './job-visibility.ts';
-export { findBranch, findContractor, jobTypeExists, jobsQuery, lockJob } from './jobs.repository.ts';
+export { jobScope, seesInternalFields, type JobScope } from './job-visibility.ts';
+export { findBranch, findContractor, findVisibleJobRef, visibleTo, jobTypeExists, jobsQuery, lockJob } from './jobs.repository.ts';
 export { STATUS, STATUS_NAMES } from './lifecycle.ts';
 export { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-rules.ts';
 export { type ListJobsInput, ListJobsQuery } from './jobs.schemas.ts';

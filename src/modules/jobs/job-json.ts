@@ -1,11 +1,17 @@
 /**
- * The job wire shape (the Job schema of jobs.schemas.ts) written as JSON text by the database, so
- * that a page of the jobs list (spec 4.16) never becomes JavaScript objects: PostgreSQL formats
- * each row and joins them, and the route wraps the text in the list envelope (src/db/json-sql.ts;
- * bench/README.md). The bytes match GET /api/jobs/{uuid}'s `data` (test/jobs/visibility.test.ts).
+ * The Job's wire shape, defined once: the Job schema of jobs.schemas.ts and the rule of which of
+ * its keys a caller sees (costs, owning agent and hold origin not for tenants). The list writes it
+ * in SQL (a page never becomes JavaScript objects), a single job and the reports' rows in
+ * JavaScript; both come from src/db/json-sql.ts, so the bytes are the same
+ * (test/jobs/visibility.test.ts compares them).
  */
-import { schemaObjectSql } from '../../db/json-sql.ts';
-import { Job } from './jobs.schemas.ts';
+import { schemaObject, schemaObjectSql, type IncludeKey } from '../../db/json-sql.ts';
+import { Job, type JobDto } from './jobs.schemas.ts';
+
+/** The keys a caller sees: every key for staff and contractors (`internal`), the required ones for tenants. */
+function jobKeys(internal: boolean): IncludeKey {
+  return (_key, required) => internal || required;
+}
 
 /**
  * The SQL expression (over a subquery aliased `p` whose columns carry the Job field names, as
@@ -13,5 +19,13 @@ import { Job } from './jobs.schemas.ts';
  * @param internal whether the optional fields (costs, owning agent, hold origin) are written: false for tenants
  */
 export function jobJsonSql(internal: boolean): string {
-  return schemaObjectSql(Job, 'p', { include: (_key, required) => internal || required });
+  return schemaObjectSql(Job, 'p', { include: jobKeys(internal) });
+}
+
+/**
+ * One job row (JOB_DETAIL_COLUMNS and the SLA columns) as its wire object.
+ * @param internal as for jobJsonSql
+ */
+export function jobObject(row: Record<string, unknown>, internal: boolean): JobDto {
+  return schemaObject<JobDto>(Job, row, jobKeys(internal));
 }

@@ -17,7 +17,7 @@ import * as repo from './jobs.repository.ts';
 import type { JobDto } from './jobs.schemas.ts';
 import { findMove, illegalMoveMessage, STATUS, STATUS_NAMES, type Party, type Via } from './lifecycle.ts';
 import { emitEvent } from '../../events/index.ts';
-import { toIsoOrNull } from '../../lib/clock.ts';
+import { jobObject } from './job-json.ts';
 import { recomputeJobSla } from '../sla/index.ts';
 
 /** The caller's party in the lifecycle map: contractor and tenant accounts, everyone else staff. */
@@ -28,57 +28,9 @@ export function partyOf(auth: AuthContext): Party {
 }
 
 
-/** Wire shape of a job row; costs, owning agent and hold origin left out for tenants. */
+/** Wire shape of a job row (job-json.ts); costs, owning agent and hold origin left out for tenants. */
 export function toJobDto(row: repo.JobRow, scope: JobScope): JobDto {
-  const dto: JobDto = {
-    uuid: row.uuid,
-    reference: row.reference,
-    title: row.title,
-    description: row.description,
-    priority: row.priority,
-    status_id: row.status_id,
-    status: row.status,
-    is_open: row.is_open,
-    job_type_id: row.job_type_id,
-    job_type: row.job_type,
-    trade_id: row.trade_id,
-    trade: row.trade,
-    branch_uuid: row.branch_uuid,
-    branch_name: row.branch_name,
-    address_uuid: row.address_uuid,
-    address_line1: row.address_line1,
-    address_line2: row.address_line2,
-    town: row.town,
-    postcode: row.postcode,
-    tenant_uuid: row.tenant_uuid,
-    tenant_name: row.tenant_name,
-    contractor_uuid: row.contractor_uuid,
-    contractor_name: row.contractor_name,
-    contractor_accepted_at: toIsoOrNull(row.contractor_accepted_at),
-    time_range_id: row.time_range_id,
-    time_range: row.time_range,
-    currency: row.currency,
-    created_at: new Date(row.created_at).toISOString(),
-    updated_at: new Date(row.updated_at).toISOString(),
-    approved_at: toIsoOrNull(row.approved_at),
-    assigned_at: toIsoOrNull(row.assigned_at),
-    scheduled_for: toIsoOrNull(row.scheduled_for),
-    attended_at: toIsoOrNull(row.attended_at),
-    completed_at: toIsoOrNull(row.completed_at),
-    invoiced_at: toIsoOrNull(row.invoiced_at),
-    closed_at: toIsoOrNull(row.closed_at),
-    cancelled_at: toIsoOrNull(row.cancelled_at),
-    sla_state: row.sla_state ?? null,
-    sla_due_at: toIsoOrNull(row.sla_due_at ?? null),
-  };
-  if (seesInternalFields(scope)) {
-    dto.estimated_cost_pence = row.estimated_cost_pence;
-    dto.agreed_cost_pence = row.agreed_cost_pence;
-    dto.agent_uuid = row.agent_uuid;
-    dto.agent_name = row.agent_name;
-    dto.on_hold_from_status_id = row.on_hold_from_status_id;
-  }
-  return dto;
+  return jobObject(row, seesInternalFields(scope));
 }
 
 /**
@@ -92,14 +44,12 @@ export async function visibleJob(db: DbOrTrx, auth: AuthContext, uuid: string): 
 }
 
 /**
- * The job as the caller sees it, as JobDto (after a write).
- * @param postgres true on PostgreSQL (`deps.pool` set): the read runs as a prepared statement
- *   (repo.findAnyJobById)
+ * The job as the caller sees it, as JobDto (after a write; the read is a prepared statement).
  * @throws 404 'Job not found' when missing or deleted
  */
-export async function jobDtoById(db: DbOrTrx, auth: AuthContext, id: number, postgres = false): Promise<JobDto> {
+export async function jobDtoById(db: DbOrTrx, auth: AuthContext, id: number): Promise<JobDto> {
   const scope = jobScope(auth);
-  const row = await repo.findAnyJobById(db, id, postgres);
+  const row = await repo.findAnyJobById(db, id);
   if (!row) throw notFound('Job');
   return toJobDto(row, scope);
 }

@@ -1,78 +1,138 @@
 /**
  * The jobs list's SQL (spec 4.16; docs/jobs.md): one page and the capped count in one statement,
- * compiled once per shape. Query parts and scope rules come from jobs.repository.ts and
- * job-visibility.ts.
+ * run as a named prepared statement per shape (src/db/prepared.ts). Query parts and the scope rule
+ * come from jobs.repository.ts and job-visibility.ts; the wire shape from job-json.ts.
+ * The generated SQL of each statement is checked in under src/db/sql/ (npm run sql:snapshots).
  */
-import { sql } from 'kysely';
-import type pg from 'pg';
-import { QueryTemplates, slot } from '../../db/query-templates.ts';
+import { sql, type Expression } from 'kysely';
+import { PreparedQuery, type Params } from '../../db/prepared.ts';
 import type { DbOrTrx } from '../../db/types.ts';
-import { visibleTo, type JobScope } from './job-visibility.ts';
+import type { JobScope } from './job-visibility.ts';
 import { jobJsonSql } from './job-json.ts';
-import { inWrittenJoinOrder, JOB_DETAIL_COLUMNS, jobDetailQuery, matchesFilter, type JobFilter, type JobRow } from './jobs.repository.ts';
+import { JOB_DETAIL_COLUMNS, jobDetailQuery, matchesFilter, visibleTo, type JobFilter, type JobRow } from './jobs.repository.ts';
 
 /** The list's count is exact up to this many jobs; above it the count is this number and `capped` is true. */
 export const JOBS_COUNT_CAP = 10_000;
 
-const listTemplates = new QueryTemplates();
+/** The filters that take a value (sort and order shape the text instead). */
+type FilterKey = Exclude<keyof JobFilter, 'sort' | 'order' | 'limit' | 'offset'>;
+const FILTER_KEYS: readonly FilterKey[] = ['statusId', 'jobTypeId', 'priority', 'branchId', 'contractorId', 'tenantId', 'agentUserId', 'from', 'to', 'pattern', 'slaState'];
 
-/** `obj` with every defined value except `keep` replaced by a slot named `prefix.key`, and the values by slot name. */
-function withSlots<T extends object>(obj: T, prefix: string, keep: ReadonlyArray<keyof T>, values: Record<string, unknown>): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) {
-    if (v === undefined || keep.includes(k as keyof T)) out[k] = v;
-    else {
-      out[k] = slot(`${prefix}.${k}`);
-      values[`${prefix}.${k}`] = v;
-    }
-  }
-  return out as T;
+/** What decides the text of a list statement. */
+export interface ListShape {
+  scope: JobScope['kind'];
+  /** the filters set, in FILTER_KEYS order */
+  filters: FilterKey[];
+  sort: JobFilter['sort'];
+  order: JobFilter['order'];
 }
 
-/** The capped count of visible jobs matching the filter, as a query (count of at most JOBS_COUNT_CAP + 1 rows). */
-function cappedCount(db: DbOrTrx, scope: JobScope, f: JobFilter) {
+/** The values of one run: the scope's ids (prefixed `scope`) and the filter's values. */
+export interface ListValues {
+  scopeAgencyId?: number;
+  scopeBranchId?: number;
+  scopeContractorId?: number;
+  scopeTenantId?: number;
+  scopeUserId?: number;
+  statusId?: number;
+  jobTypeId?: number;
+  priority?: number;
+  branchId?: number;
+  contractorId?: number;
+  tenantId?: number;
+  agentUserId?: number;
+  from?: Date;
+  to?: Date;
+  pattern?: string;
+  slaState?: string;
+  limit: number;
+  offset: number;
+}
+
+/** The scope of `kind` with parameters for its ids. */
+function scopeParams(kind: JobScope['kind'], p: Params<ListValues>): JobScope<Expression<number>> {
+  switch (kind) {
+    case 'agency':
+      return { kind, agencyId: p.scopeAgencyId };
+    case 'branch':
+      return { kind, agencyId: p.scopeAgencyId, branchId: p.scopeBranchId };
+    case 'contractor':
+      return { kind, contractorId: p.scopeContractorId };
+    case 'tenant':
+      return { kind, tenantId: p.scopeTenantId, userId: p.scopeUserId };
+    default:
+      return { kind };
+  }
+}
+
+/** The filter of `shape` with parameters for its values. */
+function filterParams(shape: ListShape, p: Params<ListValues>): JobFilter {
+  const f: JobFilter = { sort: shape.sort, order: shape.order, limit: p.limit, offset: p.offset };
+  for (const k of shape.filters) Object.assign(f, { [k]: p[k] });
+  return f;
+}
+
+/** The capped count of visible jobs matching the filter (count of at most JOBS_COUNT_CAP + 1 rows). */
+function cappedCount(db: DbOrTrx, shape: ListShape, p: Params<ListValues>) {
   const matching = db
     .selectFrom('jobs as j')
     .where('j.deleted_at', 'is', null)
-    .where((eb) => visibleTo(eb, scope))
-    .where((eb) => matchesFilter(eb, f))
+    .where((eb) => visibleTo(eb, scopeParams(shape.scope, p)))
+    .where((eb) => matchesFilter(eb, filterParams(shape, p)))
     .select(sql`1`.as('one'))
     .limit(JOBS_COUNT_CAP + 1);
   return db.selectFrom(matching.as('m')).select(sql<number>`count(*)::int`.as('n'));
 }
 
-/** The page query (JOB_DETAIL_COLUMNS, the SLA columns and the capped total on every row) over slotted scope and filter. */
-function pageQuery(q: DbOrTrx, s: JobScope, sf: JobFilter, f: JobFilter) {
+/** The page (JOB_DETAIL_COLUMNS, the SLA columns and the capped total on every row). */
+function pageQuery(db: DbOrTrx, shape: ListShape, p: Params<ListValues>) {
   return (
-    jobDetailQuery(q, s)
-      .where((eb) => matchesFilter(eb, sf))
+    jobDetailQuery(db, scopeParams(shape.scope, p))
+      .where((eb) => matchesFilter(eb, filterParams(shape, p)))
       .select(JOB_DETAIL_COLUMNS)
-      .select(sql<number>`(${cappedCount(q, s, sf)})`.as('total_matching'))
+      .select(sql<number>`(${cappedCount(db, shape, p)})`.as('total_matching'))
       // Only scheduled_for can be null; NULLS LAST on the not-null columns would keep the
       // (agency|branch, created_at desc, id desc) indexes from serving the page.
-      .orderBy(`j.${f.sort}`, (ob) => {
-        const dir = f.order === 'asc' ? ob.asc() : ob.desc();
-        return f.sort === 'scheduled_for' ? dir.nullsLast() : dir;
+      .orderBy(`j.${shape.sort}`, (ob) => {
+        const dir = shape.order === 'asc' ? ob.asc() : ob.desc();
+        return shape.sort === 'scheduled_for' ? dir.nullsLast() : dir;
       })
-      .orderBy('j.id', f.order)
-      .limit(sf.limit)
-      .offset(sf.offset)
+      .orderBy('j.id', shape.order)
+      .limit(p.limit)
+      .offset(p.offset)
   );
 }
 
-/** The slotted scope and filter, their values, and the key of the statement's shape. */
-function shapeOf(scope: JobScope, f: JobFilter) {
-  const values: Record<string, unknown> = {};
-  const s = withSlots(scope, 'scope', ['kind'], values);
-  const sf = withSlots(f, 'filter', ['sort', 'order'], values);
-  const key = JSON.stringify({ scope: scope.kind, filters: Object.keys(f).filter((k) => f[k as keyof JobFilter] !== undefined), sort: f.sort, order: f.order });
-  return { s, sf, values, key };
+/** The page as rows (JobRow and total_matching). */
+export const JOBS_PAGE = new PreparedQuery('jobs_page', pageQuery);
+
+/** The capped count alone (a page past the end). */
+export const JOBS_COUNT = new PreparedQuery('jobs_count', cappedCount);
+
+/** The page written as JSON by the database: the jobs' objects joined by commas, and the total. */
+export const JOBS_PAGE_JSON = new PreparedQuery('jobs_page_json', (db, shape: ListShape & { internal: boolean }, p: Params<ListValues>) => {
+  const dir = shape.order === 'asc' ? 'asc' : 'desc';
+  const order = sql.raw(`p."${shape.sort}" ${dir}${shape.sort === 'scheduled_for' ? ' nulls last' : ''}, p.id ${dir}`);
+  return db
+    .selectFrom(pageQuery(db, shape, p).as('p'))
+    .select([sql<string | null>`string_agg(${sql.raw(jobJsonSql(shape.internal))}, ',' order by ${order})`.as('json'), sql<number | null>`max(p.total_matching)`.as('total')]);
+});
+
+/** The shape and the values of a list request. */
+function shapeOf(scope: JobScope, f: JobFilter): { shape: ListShape; values: ListValues } {
+  const filters = FILTER_KEYS.filter((k) => f[k] !== undefined);
+  const values = { limit: f.limit, offset: f.offset, ...Object.fromEntries(filters.map((k) => [k, f[k]])) } as ListValues;
+  if (scope.kind === 'agency' || scope.kind === 'branch') values.scopeAgencyId = scope.agencyId;
+  if (scope.kind === 'branch') values.scopeBranchId = scope.branchId;
+  if (scope.kind === 'contractor') values.scopeContractorId = scope.contractorId;
+  if (scope.kind === 'tenant') Object.assign(values, { scopeTenantId: scope.tenantId, scopeUserId: scope.userId });
+  return { shape: { scope: scope.kind, filters, sort: f.sort, order: f.order }, values };
 }
 
 /** The total when the page is empty: 0 on the first page, else counted on its own (an offset past the end). */
-async function totalOfEmptyPage(db: DbOrTrx, pool: pg.Pool | undefined, shape: ReturnType<typeof shapeOf>, f: JobFilter): Promise<number> {
-  if (f.offset === 0) return 0;
-  const [counted] = await listTemplates.rows<{ n: number }>(db, pool, `count ${shape.key}`, () => cappedCount(db, shape.s, shape.sf), shape.values);
+async function totalOfEmptyPage(db: DbOrTrx, shape: ListShape, values: ListValues): Promise<number> {
+  if (values.offset === 0) return 0;
+  const [counted] = await JOBS_COUNT.run(db, shape, values);
   return counted?.n ?? 0;
 }
 
@@ -80,47 +140,27 @@ async function totalOfEmptyPage(db: DbOrTrx, pool: pg.Pool | undefined, shape: R
  * One page of visible jobs matching the filter, sorted stably (id breaks ties), and the total,
  * exact up to JOBS_COUNT_CAP (`capped` true above it). The total is counted on `jobs` alone (the
  * page's joins follow required foreign keys or are left joins, so they change no count, and the
- * partial indexes can serve it) in the same statement as the page.
- * The SQL is compiled once per shape (query-templates.ts) and runs in the written join order
- * (inWrittenJoinOrder); the count of an empty page past the end (offset) runs on its own.
+ * partial indexes can serve it) in the same statement as the page (JOBS_PAGE).
+ * @param f the filter with plain values (ids resolved, limit and offset numbers)
  * @returns rows (JobRow), total, capped
  */
-export async function listJobs(db: DbOrTrx, scope: JobScope, f: JobFilter, pool?: pg.Pool) {
-  const shape = shapeOf(scope, f);
-  const page = (q: DbOrTrx) => pageQuery(q, shape.s, shape.sf, f);
-  type PageRow = Awaited<ReturnType<ReturnType<typeof page>['execute']>>[number];
-  // In the written join order (a transaction with SET LOCAL): run as a prepared statement without
-  // it, PostgreSQL kept choosing custom plans and searched the ten-table join orders on every
-  // request (bench/README.md, 2026-11-23).
-  const rows = await inWrittenJoinOrder(db, (q) => listTemplates.rows<PageRow>(q, undefined, `page ${shape.key}`, () => page(q), shape.values));
-  const n = rows.length > 0 ? rows[0]!.total_matching : await totalOfEmptyPage(db, pool, shape, f);
+export async function listJobs(db: DbOrTrx, scope: JobScope, f: JobFilter) {
+  const { shape, values } = shapeOf(scope, f);
+  const rows = await JOBS_PAGE.run(db, shape, values);
+  const n = rows.length > 0 ? rows[0]!.total_matching : await totalOfEmptyPage(db, shape, values);
   return { rows: rows as JobRow[], total: Math.min(n, JOBS_COUNT_CAP), capped: n > JOBS_COUNT_CAP };
 }
 
 /**
- * The same page as listJobs, written as JSON by the database (job-json.ts): `json` is the page's
- * job objects joined by commas (the inside of the list's `data` array; '' for an empty page), in
- * the page's order, each as GET /api/jobs/{uuid} writes it for this scope.
+ * The same page as listJobs, written as JSON by the database (job-json.ts; JOBS_PAGE_JSON): `json`
+ * is the page's job objects joined by commas (the inside of the list's `data` array; '' for an
+ * empty page), in the page's order, each as GET /api/jobs/{uuid} writes it for this scope.
  * @param internal whether the costs, owning agent and hold origin are written (false for tenants)
- * @param pools the PostgreSQL pools (deps.pool, deps.plannedPool); none on PGlite
  * @returns json, total (exact up to JOBS_COUNT_CAP), capped
  */
-export async function listJobsJson(db: DbOrTrx, scope: JobScope, f: JobFilter, internal: boolean, pools: { pool?: pg.Pool | undefined; plannedPool?: pg.Pool | undefined } = {}) {
-  const shape = shapeOf(scope, f);
-  const dir = f.order === 'asc' ? 'asc' : 'desc';
-  const order = sql.raw(`p."${f.sort}" ${dir}${f.sort === 'scheduled_for' ? ' nulls last' : ''}, p.id ${dir}`);
-  const page = (q: DbOrTrx) =>
-    q
-      .selectFrom(pageQuery(q, shape.s, shape.sf, f).as('p'))
-      .select([sql<string | null>`string_agg(${sql.raw(jobJsonSql(internal))}, ',' order by ${order})`.as('json'), sql<number | null>`max(p.total_matching)`.as('total')]);
-  type JsonRow = { json: string | null; total: number | null };
-  const statement = `json ${internal} ${shape.key}`;
-  // On PostgreSQL, sessions that keep the written join order and generic plans serve it as one
-  // prepared statement (database.ts plannedPool); elsewhere a transaction with SET LOCAL does.
-  const [row] =
-    pools.plannedPool && !db.isTransaction
-      ? await listTemplates.rows<JsonRow>(db, pools.plannedPool, statement, () => page(db), shape.values)
-      : await inWrittenJoinOrder(db, (q) => listTemplates.rows<JsonRow>(q, undefined, statement, () => page(q), shape.values));
-  const n = row?.json ? (row.total ?? 0) : await totalOfEmptyPage(db, pools.pool, shape, f);
+export async function listJobsJson(db: DbOrTrx, scope: JobScope, f: JobFilter, internal: boolean) {
+  const { shape, values } = shapeOf(scope, f);
+  const [row] = await JOBS_PAGE_JSON.run(db, { ...shape, internal }, values);
+  const n = row?.json ? (row.total ?? 0) : await totalOfEmptyPage(db, shape, values);
   return { json: row?.json ?? '', total: Math.min(n, JOBS_COUNT_CAP), capped: n > JOBS_COUNT_CAP };
 }

@@ -1,19 +1,52 @@
 /** SQL for jobs (spec 4.16; docs/jobs.md). Scope rules come from job-visibility.ts; no other rules here. */
-import { sql, type Expression, type ExpressionBuilder, type InsertQueryBuilder, type InsertResult, type RawBuilder, type SqlBool, type Updateable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Updateable } from 'kysely';
 import type { Database, JobTable, NewJob } from '../../db/schema.ts';
 import type { DbOrTrx } from '../../db/types.ts';
-import { QueryTemplates, slot } from '../../db/query-templates.ts';
-import { visibleTo, type JobScope } from './job-visibility.ts';
+import { PreparedQuery, type Params, type Value } from '../../db/prepared.ts';
+import type { JobScope } from './job-visibility.ts';
 import { jobSlaColumns, jobSlaState } from '../sla/index.ts';
 
 type JobUpdate = Updateable<JobTable>;
+
+/**
+ * A where-clause over table alias `j` (jobs) limiting rows to the scope; use as
+ * `.where((eb) => visibleTo(eb, scope))`. The one place of the visibility rule, the branch
+ * sharing included (the money module's moneyVisible uses it too).
+ */
+export function visibleTo(eb: ExpressionBuilder<Database & { j: Database['jobs'] }, 'j'>, scope: JobScope<Value<number>>) {
+  switch (scope.kind) {
+    case 'all':
+      return eb.lit(true);
+    case 'agency':
+      return eb('j.agency_id', '=', scope.agencyId);
+    case 'branch':
+      return eb.or([
+        eb('j.branch_id', '=', scope.branchId),
+        eb('j.branch_id', 'in', eb
+          .selectFrom('branches as sb')
+          .select('sb.id')
+          .where('sb.agency_id', '=', scope.agencyId)
+          .where('sb.sharing_enabled', '=', true)),
+      ]);
+    case 'contractor':
+      return eb('j.contractor_id', '=', scope.contractorId);
+    case 'tenant':
+      return eb.or([
+        eb('j.tenant_id', '=', scope.tenantId),
+        eb('j.reported_by_user_id', '=', scope.userId),
+        eb('j.address_id', 'in', eb.selectFrom('tenant_addresses as ta').select('ta.address_id').where('ta.tenant_id', '=', scope.tenantId)),
+      ]);
+    case 'none':
+      return eb.lit(false);
+  }
+}
 
 /**
  * Base query: jobs (alias `j`) joined with status `s`, type `jt`, branch `b`, address `ad`,
  * tenant `te` and contractor `c`, limited to the scope and to jobs not soft-deleted.
  * Signature kept stable for other modules (notes, documents, calendar).
  */
-export function jobsQuery(db: DbOrTrx, scope: JobScope) {
+export function jobsQuery(db: DbOrTrx, scope: JobScope<Value<number>>) {
   return db
     .selectFrom('jobs as j')
     .innerJoin('job_statuses as s', 's.id', 'j.status_id')
@@ -27,7 +60,7 @@ export function jobsQuery(db: DbOrTrx, scope: JobScope) {
 }
 
 /** jobsQuery plus trade `tr`, time range `tmr` and owning agent `ag`: what the wire shape needs. */
-export function jobDetailQuery(db: DbOrTrx, scope: JobScope) {
+export function jobDetailQuery(db: DbOrTrx, scope: JobScope<Value<number>>) {
   return jobsQuery(db, scope)
     .leftJoin('trades as tr', 'tr.id', 'j.trade_id')
     .leftJoin('job_time_ranges as tmr', 'tmr.id', 'j.time_range_id')
@@ -61,48 +94,30 @@ export const JOB_DETAIL_COLUMNS = [
 
 export type JobRow = NonNullable<Awaited<ReturnType<typeof findJobById>>>;
 
-/** Filters of the list (ids already resolved from uuids; -1 matches nothing). */
+/**
+ * Filters of the list (ids already resolved from uuids; -1 matches nothing). A value may be a
+ * parameter of a prepared statement standing for it (jobs-list.repository.ts).
+ */
 export interface JobFilter {
-  statusId?: number;
-  jobTypeId?: number;
-  priority?: number;
-  branchId?: number;
-  contractorId?: number;
-  tenantId?: number;
-  agentUserId?: number;
+  statusId?: Value<number>;
+  jobTypeId?: Value<number>;
+  priority?: Value<number>;
+  branchId?: Value<number>;
+  contractorId?: Value<number>;
+  tenantId?: Value<number>;
+  agentUserId?: Value<number>;
   /** created_at >= from */
-  from?: Date;
+  from?: Value<Date>;
   /** created_at < to */
-  to?: Date;
+  to?: Value<Date>;
   /** ILIKE pattern, already escaped and wrapped in %...% */
-  pattern?: string;
+  pattern?: Value<string>;
   /** state of the job's most urgent SLA clock (docs/sla.md) */
-  slaState?: string;
+  slaState?: Value<string>;
   sort: 'created_at' | 'updated_at' | 'priority' | 'scheduled_for';
   order: 'asc' | 'desc';
-  limit: number;
-  offset: number;
-}
-
-/**
- * Runs `fn` with the planner keeping the written join order (`join_collapse_limit = 1`, scoped
- * to a transaction). The job detail query joins ten tables; searching their orders cost about
- * 11 ms of planning per request on PostgreSQL against under 1 ms of execution, and the written
- * order (jobs first, then the tables it points at) is the one the planner picks anyway.
- */
-export async function inWrittenJoinOrder<T>(db: DbOrTrx, fn: (q: DbOrTrx) => Promise<T>): Promise<T> {
-  if (db.isTransaction) {
-    await sql`set local join_collapse_limit = 1`.execute(db);
-    try {
-      return await fn(db);
-    } finally {
-      await sql`set local join_collapse_limit to default`.execute(db);
-    }
-  }
-  return db.transaction().execute(async (trx) => {
-    await sql`set local join_collapse_limit = 1`.execute(trx);
-    return fn(trx);
-  });
+  limit: Value<number>;
+  offset: Value<number>;
 }
 
 /** The list filters as one where-clause over alias `j` (jobs columns only). */
@@ -127,27 +142,31 @@ export function matchesFilter(eb: ExpressionBuilder<Database & { j: Database['jo
 
 /** One visible job by id, or undefined. */
 export function findJobById(db: DbOrTrx, scope: JobScope, id: number) {
-  return inWrittenJoinOrder(db, (q) => jobDetailQuery(q, scope).select(JOB_DETAIL_COLUMNS).where('j.id', '=', id).executeTakeFirst());
+  return jobDetailQuery(db, scope).select(JOB_DETAIL_COLUMNS).where('j.id', '=', id).executeTakeFirst();
 }
 
-const byIdTemplates = new QueryTemplates(1);
+/** The job detail by id, whatever the scope: a named prepared statement (src/db/prepared.ts). */
+export const JOB_BY_ID = new PreparedQuery('job_by_id', (db, _shape: 'any', p: Params<{ id: number }>) =>
+  jobDetailQuery(db, { kind: 'all' }).select(JOB_DETAIL_COLUMNS).where('j.id', '=', p.id),
+);
 
 /**
- * Any job by id (not deleted), whatever the scope, or undefined: findJobById for the `all` scope.
- * On PostgreSQL (`postgres` true) it runs as one named prepared statement, compiled once per
- * process and planned once per connection, so it needs no SET LOCAL around it (the ten-table join
- * costs about 11 ms to plan from scratch); in a write's transaction that saves two round trips.
- * On PGlite it is findJobById.
+ * Any job by id (not deleted), whatever the scope, or undefined (the read after a write): the
+ * prepared statement JOB_BY_ID, planned once per connection.
  */
-export async function findAnyJobById(db: DbOrTrx, id: number, postgres: boolean): Promise<JobRow | undefined> {
-  if (!postgres) return findJobById(db, { kind: 'all' }, id);
-  const [row] = await byIdTemplates.rows(db, undefined, 'job_by_id', () => jobDetailQuery(db, { kind: 'all' }).select(JOB_DETAIL_COLUMNS).where('j.id', '=', slot<number>('id')), { id });
+export async function findAnyJobById(db: DbOrTrx, id: number): Promise<JobRow | undefined> {
+  const [row] = await JOB_BY_ID.run(db, 'any', { id });
   return row;
+}
+
+/** The query of findJobByUuid (its SQL is checked in: src/db/sql/job-detail.sql). */
+export function jobByUuidQuery(db: DbOrTrx, scope: JobScope, uuid: string) {
+  return jobDetailQuery(db, scope).select(JOB_DETAIL_COLUMNS).where('j.uuid', '=', uuid);
 }
 
 /** One visible job by uuid, or undefined. */
 export function findJobByUuid(db: DbOrTrx, scope: JobScope, uuid: string) {
-  return inWrittenJoinOrder(db, (q) => jobDetailQuery(q, scope).select(JOB_DETAIL_COLUMNS).where('j.uuid', '=', uuid).executeTakeFirst());
+  return jobByUuidQuery(db, scope, uuid).executeTakeFirst();
 }
 
 /** Locks a job row for the rest of the transaction and returns its current state. */
@@ -181,11 +200,36 @@ export function findAddressBranch(db: DbOrTrx, id: number) {
 }
 
 /** Appends a history row. */
-export async function insertHistory(db: DbOrTrx, row: { jobId: number; from: number | null; to: number; byUserId: number | null; note: string | null; at: Date }) {
-  await db
+export async function insertHistory(db: DbOrTrx, row: HistoryRow) {
+  await historyInsert(db, row).execute();
+}
+
+/** A status-history row: the job, the move (from null at creation), who and when. */
+export interface HistoryRow {
+  jobId: number;
+  from: number | null;
+  to: number;
+  byUserId: number | null;
+  note: string | null;
+  at: Date;
+}
+
+/** The insert of a history row, not yet run (for src/db/pipeline.ts). */
+export function historyInsert(db: DbOrTrx, row: HistoryRow) {
+  return db
     .insertInto('job_status_history')
-    .values({ job_id: row.jobId, from_status_id: row.from, to_status_id: row.to, by_user_id: row.byUserId, note: row.note, created_at: row.at })
-    .execute();
+    .values({ job_id: row.jobId, from_status_id: row.from, to_status_id: row.to, by_user_id: row.byUserId, note: row.note, created_at: row.at });
+}
+
+/** The next job id from the jobs' sequence (taken before the insert, so that the statements after it can go with it). */
+export async function nextJobId(db: DbOrTrx): Promise<number> {
+  const row = await db.selectNoFrom(sql<number>`nextval(pg_get_serial_sequence('jobs', 'id'))::int`.as('id')).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The insert of a job with its id taken (nextJobId), not yet run. */
+export function jobInsert(db: DbOrTrx, job: NewJob & { id: number }) {
+  return db.insertInto('jobs').values(job);
 }
 
 /** A page of a job's history, oldest first, and the total. */
@@ -205,85 +249,6 @@ export async function listHistory(db: DbOrTrx, jobId: number, page: { limit: num
     base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: total.n };
-}
-
-/**
- * Gives a job its reference from the agency's `job_reference` counter in one statement (the
- * counter row's upsert and the job's update), as `formatReference` writes it: JOB- and the number
- * padded to six digits, and writes the job's creation event (given the reference as an SQL
- * expression) in the same statement. The counter row stays locked until the caller's transaction
- * ends, so callers take it last, and then wait on each other for the commit only (docs/jobs.md:
- * references have no gaps).
- * @param event the outbox insert (the events module's outboxInsert) given the reference
- * @returns the reference
- */
-export async function assignReference(
-  trx: DbOrTrx,
-  jobId: number,
-  agencyId: number,
-  event: (reference: RawBuilder<string>) => InsertQueryBuilder<Database, 'outbox', InsertResult>,
-): Promise<string> {
-  const row = await trx
-    .with('c', (db) =>
-      db
-        .insertInto('agency_counters')
-        .values({ agency_id: agencyId, name: 'job_reference', value: 1 })
-        .onConflict((oc) => oc.columns(['agency_id', 'name']).doUpdateSet({ value: sql`agency_counters.value + 1` }))
-        .returning('value'),
-    )
-    .with('u', (db) =>
-      db
-        .updateTable('jobs')
-        .from('c')
-        .set({ reference: sql<string>`'JOB-' || case when length(c.value::text) >= 6 then c.value::text else lpad(c.value::text, 6, '0') end` })
-        .where('jobs.id', '=', jobId)
-        .returning('jobs.reference'),
-    )
-    .with('o', () => event(sql<string>`(select reference from u)`))
-    .selectFrom('u')
-    .select('u.reference')
-    .executeTakeFirstOrThrow();
-  return row.reference;
-}
-
-/**
- * Inserts a new job, its first status-history row (from nothing to the job's status, at its
- * creation time) and its activity entry in one statement.
- * @param job the row (status_id and created_at are the history row's status and time)
- * @param byUserId the reporting user, or null
- * @param entry the activity entry's insert (the activity module's activityInsert) given the new
- *   job's id as an SQL expression
- * @param alsoRead an SQL value read by the same statement (what starting the job's SLA clocks
- *   needs: the SLA module's startInputsSql), so that it costs no statement of its own
- * @returns the new job's id and that value
- */
-export async function insertJobWithHistory(
-  db: DbOrTrx,
-  job: NewJob & { status_id: number; created_at: Date },
-  byUserId: number | null,
-  entry: (jobId: RawBuilder<number>) => InsertQueryBuilder<Database, 'activity_log', InsertResult>,
-  alsoRead: RawBuilder<unknown>,
-): Promise<{ id: number; read: unknown }> {
-  const row = await db
-    .with('j', (q) => q.insertInto('jobs').values(job).returning('id'))
-    .with('a', () => entry(sql<number>`(select id from j)`))
-    .insertInto('job_status_history')
-    .columns(['job_id', 'from_status_id', 'to_status_id', 'by_user_id', 'note', 'created_at'])
-    .expression((eb) =>
-      eb
-        .selectFrom('j')
-        .select([
-          'j.id',
-          sql<null>`null::integer`.as('from_status_id'),
-          sql<number>`${job.status_id}::integer`.as('to_status_id'),
-          sql<number | null>`${byUserId}::integer`.as('by_user_id'),
-          sql<null>`null::text`.as('note'),
-          sql<Date>`${job.created_at}::timestamptz`.as('created_at'),
-        ]),
-    )
-    .returning(['job_id', alsoRead.as('also_read')])
-    .executeTakeFirstOrThrow();
-  return { id: row.job_id, read: row.also_read };
 }
 
 /** Inserts a job; returns its id. */
@@ -313,7 +278,7 @@ export function jobTypeExists(db: DbOrTrx, id: number): Promise<boolean> {
 }
 
 /**
- * The agency-scoped resolver of a time slot named in a body (SECURITY.md promise 24): a live
+ * The agency-scoped resolver of a time slot named in a body (docs/security.md promise 24): a live
  * global slot or one of the agency's own; another agency's slot answers like a missing one.
  */
 export function findTimeRange(db: DbOrTrx, id: number, agencyId: number) {
@@ -353,4 +318,15 @@ export function listStatuses(db: DbOrTrx) {
 /** Every job type, by id. */
 export function listJobTypes(db: DbOrTrx) {
   return db.selectFrom('job_types').select(['id', 'code', 'name']).orderBy('id').execute();
+}
+
+/** A visible job's id, uuid, agency, reference and branch by uuid (not deleted), or undefined: no joins. */
+export function findVisibleJobRef(db: DbOrTrx, scope: JobScope, uuid: string) {
+  return db
+    .selectFrom('jobs as j')
+    .select(['j.id', 'j.uuid', 'j.agency_id', 'j.reference', 'j.branch_id'])
+    .where('j.uuid', '=', uuid)
+    .where('j.deleted_at', 'is', null)
+    .where((eb) => visibleTo(eb, scope))
+    .executeTakeFirst();
 }

@@ -8,8 +8,7 @@ import { listJobTypes, listStatuses } from './job-lifecycle.service.ts';
 import {
   CreateJobBody, DeleteJobBody, DeleteJobQuery, IdempotencyHeaders, Job, JobParams, JobType, ListJobsQuery, StatusInfo, UpdateJobBody,
 } from './jobs.schemas.ts';
-import { createJob, deleteJob, getJob, listVisibleJobsJson, updateJob } from './jobs.service.ts';
-import { JOBS_COUNT_CAP } from './jobs-list.repository.ts';
+import { createJob, deleteJob, getJob, JOBS_COUNT_CAP, listVisibleJobsJson, updateJob } from './jobs.service.ts';
 
 /** Registers the jobs routes (records here, lifecycle in job-lifecycle.routes.ts). */
 export function jobsRoutes(deps: AppDeps) {

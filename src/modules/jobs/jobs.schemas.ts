@@ -1,4 +1,4 @@
-/** Schemas of the jobs endpoints (spec 4.16; API.md "jobs"; docs/jobs.md). */
+/** Schemas of the jobs endpoints (spec 4.16; docs/api.md "Decisions on the spec's gaps"; docs/jobs.md). */
 import { Type, type Static } from 'typebox';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';

@@ -11,7 +11,9 @@ import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.t
 import { newUuid } from '../../lib/crypto.ts';
 import type { DbOrTrx, Trx } from '../../db/types.ts';
 import { activityInsert, recordActivity } from '../activity/index.ts';
-import { emitEvent, outboxInsert } from '../../events/index.ts';
+import { emitEvent, eventInsert } from '../../events/index.ts';
+import { pipelined } from '../../db/pipeline.ts';
+import { nextCounter } from '../../db/counters.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
 import { jobScope, seesInternalFields } from './job-visibility.ts';
 import { placeJob } from './job-placement.ts';
@@ -21,9 +23,10 @@ import type { JobFilter } from './jobs.repository.ts';
 import { listJobs, listJobsJson } from './jobs-list.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
-import { newJobDates, recomputeJobSla, startInputsSql, startJobSla } from '../sla/index.ts';
+import { announceJobSlaStart, jobSlaWrites, newJobDates, planJobSla, recomputeJobSla } from '../sla/index.ts';
 
 export { toJobDto } from './job-rules.ts';
+export { JOBS_COUNT_CAP } from './jobs-list.repository.ts';
 
 /** Status a new job starts in. */
 export const STATUS_REPORTED = STATUS.reported;
@@ -69,7 +72,7 @@ async function listFilter(deps: AppDeps, auth: AuthContext, q: ListJobsInput): P
  */
 export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJobsInput) {
   const scope = jobScope(auth);
-  const { rows, total, capped } = await listJobs(deps.db, scope, await listFilter(deps, auth, q), deps.pool);
+  const { rows, total, capped } = await listJobs(deps.db, scope, await listFilter(deps, auth, q));
   return { rows: rows.map((r) => toJobDto(r, scope)), total, capped };
 }
 
@@ -81,7 +84,7 @@ export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJ
  */
 export async function listVisibleJobsJson(deps: AppDeps, auth: AuthContext, q: ListJobsInput) {
   const scope = jobScope(auth);
-  return listJobsJson(deps.db, scope, await listFilter(deps, auth, q), seesInternalFields(scope), { pool: deps.pool, plannedPool: deps.plannedPool });
+  return listJobsJson(deps.db, scope, await listFilter(deps, auth, q), seesInternalFields(scope));
 }
 
 /**
@@ -104,9 +107,13 @@ async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_type_id?
 }
 
 /**
- * POST /api/jobs/manage: creates a job in status Reported with its first history row
- * (null -> Reported), activity entry and `job.created` event, all in `trx` (the route runs it
- * under withIdempotency, src/http/idempotency.ts, which owns the transaction and the key).
+ * POST /api/jobs/manage: creates a job in status Reported, all in `trx` (the route runs it under
+ * withIdempotency, src/http/idempotency.ts, which owns the transaction and the key): the job with
+ * the agency's next reference, its first history row (null -> Reported), its activity entry, its
+ * SLA clocks and the `job.created` event, and the job read back as the caller sees it.
+ * The reference is the agency's counter (docs/jobs.md: no gaps): its row stays locked until
+ * commit, so it is taken after every read and the writes that follow go in one round trip
+ * (src/db/pipeline.ts), keeping creates in one agency from queueing on each other for long.
  * @returns the job as the caller sees it
  * @throws 400 naming a bad field, 403 for contractors, 404 for a branch, address or tenant the
  *   caller cannot use
@@ -115,15 +122,12 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
   const place = await placeJob(trx, auth, input);
   await checkLookups(trx, place.agencyId, input);
   const now = deps.clock.now();
-  const jobUuid = newUuid();
-  // The reference comes last (assignReference): the agency's counter row stays locked until
-  // commit, so taking it last lets creates in one agency overlap for all the statements before.
-  // Until then the row carries a placeholder no other transaction can see.
-  const row = {
-    uuid: jobUuid,
+  const id = await repo.nextJobId(trx);
+  const fields = {
+    id,
+    uuid: newUuid(),
     agency_id: place.agencyId,
     branch_id: place.branchId,
-    reference: `pending:${jobUuid}`,
     title: input.title.trim() || input.title,
     description: input.description ?? '',
     priority: input.priority,
@@ -139,32 +143,19 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
     created_at: now,
     updated_at: now,
   };
-  // The job, its first history row and its activity entry in one statement, which also reads what
-  // starting the SLA clocks needs; the clocks from what was just written
-  // (the same clocks recomputeJobSla would write, without reading the job back).
-  const { id: jobId, read: slaInputs } = await repo.insertJobWithHistory(
-    trx,
-    row,
-    auth.userId,
-    (id) => activityInsert(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: id, agencyId: place.agencyId }),
-    startInputsSql(place.branchId, place.agencyId),
-  );
-  await startJobSla(trx, { id: jobId, agency_id: row.agency_id, branch_id: row.branch_id, job_type_id: row.job_type_id, priority: row.priority, status_id: row.status_id, dates: newJobDates(now) }, now, slaInputs);
-  const dto = await jobDtoById(trx, auth, jobId, deps.pool !== undefined);
-  // The job.created event is written by the reference's statement, with the reference it takes.
-  const reference = await repo.assignReference(trx, jobId, place.agencyId, (ref) =>
-    outboxInsert(
-      trx,
-      now,
-      {
-        name: 'job.created',
-        agencyId: place.agencyId,
-        payload: { job_id: jobId, job_uuid: jobUuid, reference: row.reference, branch_id: place.branchId, status_id: STATUS_REPORTED, priority: input.priority, tenant_id: place.tenantId },
-      },
-      { reference: ref },
-    ).insert,
-  );
-  return { ...dto, reference };
+  const sla = await planJobSla(trx, { ...fields, dates: newJobDates(now) }, now);
+  const job = { ...fields, reference: formatReference(await nextCounter(trx, place.agencyId, 'job_reference')) };
+  const [, , , , ...rest] = await pipelined(trx, [
+    repo.jobInsert(trx, job),
+    repo.historyInsert(trx, { jobId: id, from: null, to: STATUS_REPORTED, byUserId: auth.userId, note: null, at: now }),
+    activityInsert(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: id, agencyId: job.agency_id }),
+    eventInsert(trx, now, { name: 'job.created', agencyId: job.agency_id, payload: { ...jobRef(job), status_id: STATUS_REPORTED, priority: job.priority, tenant_id: job.tenant_id } }).insert,
+    ...jobSlaWrites(trx, sla, now),
+    repo.JOB_BY_ID.statement(trx, 'any', { id }),
+  ]);
+  await announceJobSlaStart(trx, sla, now);
+  const [row] = rest.at(-1)!.rows as repo.JobRow[];
+  return sla.breachedNow || sla.atRiskNow ? jobDtoById(trx, auth, id) : toJobDto(row!, jobScope(auth));
 }
 
 const CLOSED = new Set<number>([STATUS.closed, STATUS.cancelled]);

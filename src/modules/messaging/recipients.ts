@@ -7,6 +7,7 @@
 import type { DomainEvent } from '../../events/index.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { formatLondonDateTime } from '../../lib/london-time.ts';
+import * as repo from './recipients.repository.ts';
 
 /** One person a message goes to. */
 export interface Recipient {
@@ -33,43 +34,33 @@ export interface PlannedMessage {
 const STATUS_COMPLETED = 7;
 const STATUS_CANCELLED = 10;
 
-/** Active users of the agency matching `where`. */
-function activeUsers(db: DbOrTrx, agencyId: number) {
-  return db
-    .selectFrom('users as u')
-    .innerJoin('roles as r', 'r.id', 'u.role_id')
-    .select(['u.id', 'u.email', 'u.name', 'u.tenant_id'])
-    .where('u.agency_id', '=', agencyId)
-    .where('u.status', '=', 'active');
-}
-
 /** The tenant's active accounts, or the tenant record's address; nobody for an erased tenant. */
 export async function tenantRecipients(db: DbOrTrx, agencyId: number, tenantId: number): Promise<Recipient[]> {
-  const t = await db.selectFrom('tenants').select(['id', 'name', 'email', 'erased_at']).where('id', '=', tenantId).where('agency_id', '=', agencyId).executeTakeFirst();
+  const t = await repo.findTenantRecord(db, agencyId, tenantId);
   if (!t || t.erased_at !== null) return [];
-  const users = await activeUsers(db, agencyId).where('u.tenant_id', '=', tenantId).orderBy('u.id').execute();
+  const users = await repo.activeUsersOf(db, agencyId, { tenantId });
   if (users.length > 0) return users.map((u) => ({ key: `user:${u.id}`, kind: 'tenant', userId: u.id, email: u.email, name: u.name, tenantId }));
   return t.email ? [{ key: `tenant:${t.id}`, kind: 'tenant', userId: null, email: t.email, name: t.name, tenantId }] : [];
 }
 
 /** The contractor's active accounts, or the contractor record's address. */
 export async function contractorRecipients(db: DbOrTrx, agencyId: number, contractorId: number): Promise<Recipient[]> {
-  const c = await db.selectFrom('contractors').select(['id', 'company_name', 'contact_name', 'email']).where('id', '=', contractorId).where('agency_id', '=', agencyId).executeTakeFirst();
+  const c = await repo.findContractorRecord(db, agencyId, contractorId);
   if (!c) return [];
-  const users = await activeUsers(db, agencyId).where('u.contractor_id', '=', contractorId).orderBy('u.id').execute();
+  const users = await repo.activeUsersOf(db, agencyId, { contractorId });
   if (users.length > 0) return users.map((u) => ({ key: `user:${u.id}`, kind: 'contractor', userId: u.id, email: u.email, name: u.name, tenantId: null }));
   return c.email ? [{ key: `contractor:${c.id}`, kind: 'contractor', userId: null, email: c.email, name: c.contact_name ?? c.company_name, tenantId: null }] : [];
 }
 
 /** Active agents of one branch (built-in role `agent`). */
 export async function branchAgents(db: DbOrTrx, agencyId: number, branchId: number): Promise<Recipient[]> {
-  const users = await activeUsers(db, agencyId).where('r.code', '=', 'agent').where('u.branch_id', '=', branchId).orderBy('u.id').execute();
+  const users = await repo.activeUsersOf(db, agencyId, { role: 'agent', branchId });
   return users.map((u) => ({ key: `user:${u.id}`, kind: 'agent', userId: u.id, email: u.email, name: u.name, tenantId: null }));
 }
 
 /** Active administrators of the agency (built-in role `admin`). */
 export async function agencyAdmins(db: DbOrTrx, agencyId: number): Promise<Recipient[]> {
-  const users = await activeUsers(db, agencyId).where('r.code', '=', 'admin').orderBy('u.id').execute();
+  const users = await repo.activeUsersOf(db, agencyId, { role: 'admin' });
   return users.map((u) => ({ key: `user:${u.id}`, kind: 'admin', userId: u.id, email: u.email, name: u.name, tenantId: null }));
 }
 
@@ -80,25 +71,7 @@ const visitDate = {
   format: (d: Date) => `${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`,
 };
 
-/** The job of the event in the event's agency (not deleted), with what the templates show. */
-async function loadJob(db: DbOrTrx, agencyId: number, jobId: number) {
-  return db
-    .selectFrom('jobs as j')
-    .innerJoin('agencies as ag', 'ag.id', 'j.agency_id')
-    .innerJoin('job_statuses as s', 's.id', 'j.status_id')
-    .leftJoin('addresses as a', 'a.id', 'j.address_id')
-    .leftJoin('contractors as c', 'c.id', 'j.contractor_id')
-    .leftJoin('job_time_ranges as tr', 'tr.id', 'j.time_range_id')
-    .select([
-      'j.id', 'j.uuid', 'j.reference', 'j.title', 'j.priority', 'j.branch_id', 'j.tenant_id', 'j.contractor_id', 'j.scheduled_for', 'ag.name as agency_name',
-      's.name as status', 'a.line1', 'a.town', 'a.postcode', 'c.company_name', 'tr.range_label',
-    ])
-    .where('j.id', '=', jobId)
-    .where('j.agency_id', '=', agencyId)
-    .where('j.deleted_at', 'is', null)
-    .executeTakeFirst();
-}
-type JobContext = NonNullable<Awaited<ReturnType<typeof loadJob>>>;
+type JobContext = NonNullable<Awaited<ReturnType<typeof repo.loadJob>>>;
 
 function jobVars(job: JobContext, publicUrl: string): Record<string, string | null> {
   return {
@@ -126,15 +99,7 @@ export async function planMessages(db: DbOrTrx, event: DomainEvent, publicUrl: s
   if (agencyId === null) return [];
   const p = event.payload as Record<string, unknown>;
   if (event.name === 'contractor.certificate_expiring') {
-    const cert = await db
-      .selectFrom('contractor_certifications as cc')
-      .innerJoin('contractors as c', 'c.id', 'cc.contractor_id')
-      .innerJoin('agencies as ag', 'ag.id', 'cc.agency_id')
-      .select(['cc.cert_type', 'cc.reference', 'cc.expires_on', 'c.uuid', 'c.company_name', 'ag.name as agency_name'])
-      .where('cc.id', '=', Number(p.certification_id))
-      .where('cc.agency_id', '=', agencyId)
-      .where('cc.deleted_at', 'is', null)
-      .executeTakeFirst();
+    const cert = await repo.loadCertification(db, agencyId, Number(p.certification_id));
     if (!cert) return [];
     const vars = {
       'agency.name': cert.agency_name, 'contractor.name': cert.company_name, 'certificate.type': cert.cert_type, 'certificate.reference': cert.reference,
@@ -143,7 +108,7 @@ export async function planMessages(db: DbOrTrx, event: DomainEvent, publicUrl: s
     return [{ templateKey: 'contractor.certificate_expiring', recipients: await agencyAdmins(db, agencyId), vars, data: { contractor_uuid: cert.uuid } }];
   }
   if (typeof p.job_id !== 'number') return [];
-  const job = await loadJob(db, agencyId, p.job_id);
+  const job = await repo.loadJob(db, agencyId, p.job_id);
   if (!job) return [];
   const vars = jobVars(job, publicUrl);
   const data = { job_uuid: job.uuid };
@@ -167,13 +132,13 @@ export async function planMessages(db: DbOrTrx, event: DomainEvent, publicUrl: s
       if (p.to_status_id === STATUS_CANCELLED && job.contractor_id !== null) add('job.cancelled', await contractorRecipients(db, agencyId, job.contractor_id));
       break;
     case 'job.assignment_declined': {
-      const c = await db.selectFrom('contractors').select('company_name').where('id', '=', Number(p.contractor_id)).where('agency_id', '=', agencyId).executeTakeFirst();
+      const c = await repo.findContractorRecord(db, agencyId, Number(p.contractor_id));
       add('job.assignment_declined', await branchAgents(db, agencyId, job.branch_id), { 'contractor.name': c?.company_name ?? '', 'decline.reason': (p.reason as string | null) ?? null });
       break;
     }
     case 'sla.at_risk':
     case 'sla.breached': {
-      const rule = await db.selectFrom('branch_sla_rules').select('description').where('uuid', '=', String(p.rule_uuid)).where('agency_id', '=', agencyId).executeTakeFirst();
+      const rule = await repo.slaRuleDescription(db, agencyId, String(p.rule_uuid));
       add(event.name, await branchAgents(db, agencyId, job.branch_id), { 'sla.due_at': formatLondonDateTime(new Date(String(p.due_at))), 'sla.rule': rule?.description || `rule ${String(p.rule_uuid)}` });
       break;
     }

@@ -6,9 +6,10 @@
  */
 import type { ExpressionBuilder } from 'kysely';
 import { sql } from 'kysely';
+import type { Database } from '../../db/schema.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { forbidden } from '../../http/errors.ts';
-import { jobScope } from '../jobs/index.ts';
+import { jobScope, visibleTo } from '../jobs/index.ts';
 
 export type MoneyScope =
   | { kind: 'all' }
@@ -26,24 +27,12 @@ export function moneyScope(auth: AuthContext): MoneyScope {
 
 /**
  * A where-clause limiting money rows (alias `rowAlias`, with `contractor_id`) joined with their job
- * (alias `j`) to the scope.
+ * (alias `j`) to the scope: a contractor its own rows, everyone else the rows of the jobs it sees
+ * (the jobs module's visibleTo, the one place of the branch-sharing rule).
  */
-export function moneyVisible(eb: ExpressionBuilder<any, any>, scope: MoneyScope, rowAlias: string) {
-  switch (scope.kind) {
-    case 'all':
-      return eb.lit(true);
-    case 'agency':
-      return eb('j.agency_id', '=', scope.agencyId);
-    case 'branch':
-      return eb.or([
-        eb('j.branch_id', '=', scope.branchId),
-        eb('j.branch_id', 'in', sql`(select sb.id from branches sb where sb.agency_id = ${scope.agencyId} and sb.sharing_enabled)`),
-      ]);
-    case 'contractor':
-      return eb(`${rowAlias}.contractor_id`, '=', scope.contractorId);
-    case 'none':
-      return eb.lit(false);
-  }
+export function moneyVisible<DB extends Database & { j: Database['jobs'] }, TB extends keyof DB & string>(eb: ExpressionBuilder<DB, TB | 'j'>, scope: MoneyScope, rowAlias: TB) {
+  if (scope.kind === 'contractor') return eb.eb(sql.ref(`${rowAlias}.contractor_id`), '=', scope.contractorId);
+  return visibleTo(eb as unknown as ExpressionBuilder<Database & { j: Database['jobs'] }, 'j'>, scope);
 }
 
 /**

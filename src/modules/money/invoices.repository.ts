@@ -147,3 +147,28 @@ export function jobOf(db: DbOrTrx, jobId: number) {
 export function agencyOfInvoice(db: DbOrTrx, uuid: string) {
   return db.selectFrom('invoices as i').innerJoin('agencies as a', 'a.id', 'i.agency_id').select(['a.name', 'a.id']).where('i.uuid', '=', uuid).executeTakeFirstOrThrow();
 }
+
+/**
+ * Count and outstanding pence (gross - paid - credited) of the scope's invoices (not credit notes)
+ * in `statuses`, and the overdue part of both; the sums are bigint (text on the wire) so that
+ * SysOps' total over every agency cannot overflow.
+ */
+export function unpaidTotals(db: DbOrTrx, scope: MoneyScope, statuses: readonly string[]) {
+  const outstanding = sql`i.gross_pence - i.paid_pence - i.credited_pence`;
+  let q = db
+    .selectFrom('invoices as i')
+    .innerJoin('jobs as j', 'j.id', 'i.job_id')
+    .where('i.kind', '=', 'invoice')
+    .where('i.status', 'in', [...statuses])
+    .where((eb) => moneyVisible(eb, scope, 'i'));
+  // The agency bound on invoices itself lets the (agency_id, status, id) index serve the count.
+  if (scope.kind === 'agency' || scope.kind === 'branch') q = q.where('i.agency_id', '=', scope.agencyId);
+  return q
+    .select([
+      sql<number>`count(*)::int`.as('count'),
+      sql<string>`coalesce(sum(${outstanding}), 0)::bigint`.as('total_pence'),
+      sql<number>`(count(*) filter (where i.status = 'overdue'))::int`.as('overdue_count'),
+      sql<string>`coalesce(sum(${outstanding}) filter (where i.status = 'overdue'), 0)::bigint`.as('overdue_pence'),
+    ])
+    .executeTakeFirstOrThrow();
+}

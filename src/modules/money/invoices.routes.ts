@@ -6,18 +6,15 @@
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
-import { notFound } from '../../http/errors.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { emptyBodyAsObject, moneyScope, readAgency } from './access.ts';
+import { emptyBodyAsObject, moneyScope } from './access.ts';
 import { billsCsv, paymentsCsv } from './invoice-csv.ts';
-import { renderInvoicePdf } from './invoice-pdf.ts';
 import {
   CreateInvoiceBody, CreditNoteBody, ExportQuery, Invoice, InvoiceListEnvelope, ListInvoicesQuery, Payment, PaymentBody, PaymentResult, UpdateInvoiceBody, VoidBody,
 } from './invoices.schemas.ts';
-import { agencyOfInvoice } from './invoices.repository.ts';
+import { exportContractorId, invoicePdf } from './invoice-export.service.ts';
 import * as svc from './invoices.service.ts';
 import { ListQuotesQuery, UuidParams } from './money.schemas.ts';
-import * as prepo from './pricing.repository.ts';
 import * as settle from './settlement.service.ts';
 
 const tags = ['invoices'];
@@ -62,12 +59,7 @@ export function invoicesRoutes(deps: AppDeps) {
       handler: async (request, reply) => {
         const auth = requireAuth(request);
         const q = request.query;
-        let contractorId: number | undefined;
-        if (q.contractor_uuid) {
-          const c = await prepo.findContractor(deps.db, readAgency(auth), q.contractor_uuid);
-          if (!c) throw notFound('Contractor');
-          contractorId = c.id;
-        }
+        const contractorId = await exportContractorId(deps, auth, q.contractor_uuid);
         void reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="bills.csv"');
         return reply.send(billsCsv(deps.db, moneyScope(auth), { ...(q.from_date ? { from: q.from_date } : {}), ...(q.to_date ? { to: q.to_date } : {}), ...(contractorId ? { contractorId } : {}) }));
       },
@@ -150,11 +142,8 @@ export function invoicesRoutes(deps: AppDeps) {
       config: { permission: 'api.invoices.view' },
       schema: { tags, summary: 'Download the invoice as PDF', params: UuidParams, response: responses(Type.String({ description: 'application/pdf' }), [400, 401, 403, 404, 429]) },
       handler: async (request, reply) => {
-        const inv = await svc.getInvoice(deps, requireAuth(request), request.params.uuid);
-        const row = await agencyOfInvoice(deps.db, inv.uuid);
-        const settings = await prepo.settings(deps.db, row.id);
-        const pdf = await renderInvoicePdf(inv, { agencyName: row.name, agencyVatNumber: settings.vat_number }, new Date(inv.updated_at));
-        void reply.header('content-type', 'application/pdf').header('content-disposition', `inline; filename="${inv.invoice_number ?? 'draft'}.pdf"`);
+        const { pdf, filename } = await invoicePdf(deps, requireAuth(request), request.params.uuid);
+        void reply.header('content-type', 'application/pdf').header('content-disposition', `inline; filename="${filename}"`);
         return reply.send(pdf);
       },
     });

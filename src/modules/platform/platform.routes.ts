@@ -5,9 +5,8 @@
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
-import { toIso, toIsoOrNull } from '../../lib/clock.ts';
 import type { App } from '../../http/route-types.ts';
-import { listEvents, outboxLag, queueFigures } from './platform.repository.ts';
+import { queueOverview, recentEvents } from './platform.service.ts';
 import { EventsQuery, OutboxEvent, QueueOverview } from './platform.schemas.ts';
 
 /** Registers the queue and events routes. */
@@ -25,8 +24,7 @@ export function platformRoutes(deps: AppDeps) {
         response: responses(DataEnvelope(QueueOverview), [401, 403, 429]),
       },
       handler: async () => {
-        const [queues, outbox] = await Promise.all([queueFigures(deps.db), outboxLag(deps.db)]);
-        return ok({ queues, outbox }, 'Queue figures retrieved');
+        return ok(await queueOverview(deps), 'Queue figures retrieved');
       },
     });
 
@@ -41,17 +39,7 @@ export function platformRoutes(deps: AppDeps) {
         response: responses(ListEnvelope(OutboxEvent), [400, 401, 403, 429]),
       },
       handler: async (request) => {
-        const q = request.query as EventsQuery;
-        const { rows, total } = await listEvents(deps.db, { name: q.name, limit: q.limit, offset: q.offset });
-        const data = rows.map((r) => ({
-          ID: r.event_id,
-          name: r.name,
-          version: r.version,
-          agency_uuid: r.agency_uuid ?? null,
-          payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
-          occurred_at: toIso(r.occurred_at),
-          published_at: toIsoOrNull(r.published_at),
-        }));
+        const { data, total } = await recentEvents(deps, request.query as EventsQuery);
         return list(data, total, 'Events retrieved');
       },
     });

@@ -10,7 +10,7 @@ import tls from 'node:tls';
 import { importPKCS8, SignJWT } from 'jose';
 import type { AppDeps } from '../../app-deps.ts';
 import type { PushMessage } from './index.ts';
-import type { ApnsConfig } from './push.config.ts';
+import type { ApnsConfig } from '../../config/push.ts';
 import { clipBytes, errorText, type PushOutcome, type PushSender, type PushTarget } from './push.types.ts';
 
 const JWT_LIFETIME_S = 50 * 60;

@@ -7,7 +7,6 @@ import type { AppDeps } from '../../app-deps.ts';
 import { deliverPushToUser, NOT_CONFIGURED } from './push.service.ts';
 
 export { generateVapidKeys, parseWebPushSubscription, type WebPushSubscription } from './webpush.ts';
-export { loadPushConfig, type PushConfig } from './push.config.ts';
 
 /** The `error` of a token's result when its platform's provider has no configuration. */
 export const PUSH_NOT_CONFIGURED = NOT_CONFIGURED;

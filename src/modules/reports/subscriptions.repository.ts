@@ -1,6 +1,8 @@
 /** SQL of report subscriptions (docs/insight.md "Scheduled reports"). */
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
+import type { Insertable, Updateable } from 'kysely';
+import type { ReportSubscriptionTable } from '../../db/schema.ts';
 
 const COLUMNS = ['id', 'uuid', 'user_id', 'report', 'format', 'frequency', 'filters', 'last_period', 'last_sent_at', 'created_at', 'updated_at'] as const;
 
@@ -59,4 +61,14 @@ export function findSubscriber(db: DbOrTrx, userId: number) {
     .where('u.id', '=', userId)
     .where('u.status', '=', 'active')
     .executeTakeFirst();
+}
+
+/** Inserts a subscription; returns its id. */
+export async function insertSubscription(db: DbOrTrx, row: Insertable<ReportSubscriptionTable>): Promise<number> {
+  return (await db.insertInto('report_subscriptions').values(row).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+/** Sets fields of a subscription (soft delete: deleted_at). */
+export async function updateSubscriptionRow(db: DbOrTrx, id: number, set: Updateable<ReportSubscriptionTable>): Promise<void> {
+  await db.updateTable('report_subscriptions').set(set).where('id', '=', id).execute();
 }

@@ -60,15 +60,11 @@ export async function createSubscription(deps: AppDeps, auth: AuthContext, actor
   const now = deps.clock.now();
   const uuid = newUuid();
   await deps.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('report_subscriptions')
-      .values({
-        uuid, agency_id: auth.agencyId, user_id: auth.userId, report: input.report, format: input.format ?? 'csv',
-        frequency: input.frequency, filters: JSON.stringify(filters), last_period: null, last_sent_at: null, created_at: now, updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await recordActivity(trx, actor, now, { action: 'report_subscription.create', resourceType: 'report_subscription', resourceId: row.id, details: { report: input.report, frequency: input.frequency } });
+    const id = await repo.insertSubscription(trx, {
+      uuid, agency_id: auth.agencyId, user_id: auth.userId, report: input.report, format: input.format ?? 'csv',
+      frequency: input.frequency, filters: JSON.stringify(filters), last_period: null, last_sent_at: null, created_at: now, updated_at: now,
+    });
+    await recordActivity(trx, actor, now, { action: 'report_subscription.create', resourceType: 'report_subscription', resourceId: id, details: { report: input.report, frequency: input.frequency } });
   });
   return getSubscription(deps, auth, uuid);
 }
@@ -80,16 +76,12 @@ export async function updateSubscription(deps: AppDeps, auth: AuthContext, actor
     const row = await repo.findOwn(trx, auth.userId, uuid);
     if (!row) throw notFound(RESOURCE);
     if (input.filters !== undefined) checkFilters(row.report, input.filters);
-    await trx
-      .updateTable('report_subscriptions')
-      .set({
-        updated_at: now,
-        ...(input.format !== undefined ? { format: input.format } : {}),
-        ...(input.frequency !== undefined ? { frequency: input.frequency } : {}),
-        ...(input.filters !== undefined ? { filters: JSON.stringify(input.filters) } : {}),
-      })
-      .where('id', '=', row.id)
-      .execute();
+    await repo.updateSubscriptionRow(trx, row.id, {
+      updated_at: now,
+      ...(input.format !== undefined ? { format: input.format } : {}),
+      ...(input.frequency !== undefined ? { frequency: input.frequency } : {}),
+      ...(input.filters !== undefined ? { filters: JSON.stringify(input.filters) } : {}),
+    });
     await recordActivity(trx, actor, now, { action: 'report_subscription.update', resourceType: 'report_subscription', resourceId: row.id });
   });
   return getSubscription(deps, auth, uuid);
@@ -101,7 +93,7 @@ export async function deleteSubscription(deps: AppDeps, auth: AuthContext, actor
   await deps.db.transaction().execute(async (trx) => {
     const row = await repo.findOwn(trx, auth.userId, uuid);
     if (!row) throw notFound(RESOURCE);
-    await trx.updateTable('report_subscriptions').set({ deleted_at: now, updated_at: now }).where('id', '=', row.id).execute();
+    await repo.updateSubscriptionRow(trx, row.id, { deleted_at: now, updated_at: now });
     await recordActivity(trx, actor, now, { action: 'report_subscription.delete', resourceType: 'report_subscription', resourceId: row.id });
   });
 }

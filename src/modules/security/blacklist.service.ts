@@ -1,5 +1,5 @@
 /**
- * Rules of the security blacklist (docs/security.md "Blacklist"; SECURITY.md promise 28):
+ * Rules of the security blacklist (docs/security.md "Blacklist"; docs/security.md promise 28):
  * - SysOps block addresses and ranges (platform-wide) and any account; agency admins block the
  *   accounts of their own agency only (another agency's user is 404 "User not found");
  * - every change is written with its activity entry in one transaction, then every instance's

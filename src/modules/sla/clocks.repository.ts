@@ -197,27 +197,31 @@ export async function loadClocks(trx: DbOrTrx, ids: readonly number[]): Promise<
  * Inserts or updates clocks (one row per job and rule). A clock made final meanwhile (by a
  * concurrent scan) is not overwritten, except to fill the stop of the same outcome.
  */
-export async function upsertClocks(trx: DbOrTrx, rows: Array<ClockPlan & { job_id: number; agency_id: number; branch_id: number }>, now: Date) {
-  for (let i = 0; i < rows.length; i += 500) {
-    const chunk = rows.slice(i, i + 500);
-    await trx
-      .insertInto('sla_clocks')
-      .values(chunk.map((r) => ({ ...r, created_at: now, updated_at: now })))
-      .onConflict((oc) =>
-        oc.columns(['job_id', 'rule_id']).doUpdateSet((eb) => ({
-          state: eb.ref('excluded.state'),
-          started_at: eb.ref('excluded.started_at'),
-          due_at: eb.ref('excluded.due_at'),
-          at_risk_at: eb.ref('excluded.at_risk_at'),
-          stopped_at: eb.ref('excluded.stopped_at'),
-          paused_seconds: eb.ref('excluded.paused_seconds'),
-          at_risk_flagged_at: eb.ref('excluded.at_risk_flagged_at'),
-          branch_id: eb.ref('excluded.branch_id'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })).where(sql<boolean>`sla_clocks.state not in ('met', 'breached') or sla_clocks.state = excluded.state`),
-      )
-      .execute();
-  }
+export async function upsertClocks(trx: DbOrTrx, rows: ClockRow[], now: Date) {
+  for (let i = 0; i < rows.length; i += 500) await upsertClocksQuery(trx, rows.slice(i, i + 500), now).execute();
+}
+
+/** A clock to write: the plan's values and the job's ids. */
+export type ClockRow = ClockPlan & { job_id: number; agency_id: number; branch_id: number };
+
+/** The upsert of upsertClocks for at most 500 rows, not yet run. */
+export function upsertClocksQuery(trx: DbOrTrx, chunk: ClockRow[], now: Date) {
+  return trx
+    .insertInto('sla_clocks')
+    .values(chunk.map((r) => ({ ...r, created_at: now, updated_at: now })))
+    .onConflict((oc) =>
+      oc.columns(['job_id', 'rule_id']).doUpdateSet((eb) => ({
+        state: eb.ref('excluded.state'),
+        started_at: eb.ref('excluded.started_at'),
+        due_at: eb.ref('excluded.due_at'),
+        at_risk_at: eb.ref('excluded.at_risk_at'),
+        stopped_at: eb.ref('excluded.stopped_at'),
+        paused_seconds: eb.ref('excluded.paused_seconds'),
+        at_risk_flagged_at: eb.ref('excluded.at_risk_flagged_at'),
+        branch_id: eb.ref('excluded.branch_id'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })).where(sql<boolean>`sla_clocks.state not in ('met', 'breached') or sla_clocks.state = excluded.state`),
+    );
 }
 
 /** Deletes clocks by id. */

@@ -5,9 +5,9 @@
  */
 import { slaScanTask } from './scan.ts';
 
-export { backfillClocksBatch, countOpenJobs, recomputeJobs, recomputeJobSla, recomputeOpenJobs, startJobSla } from './recompute.ts';
-export { newJobDates, startInputsSql } from './clocks.repository.ts';
-export { jobSlaColumns, jobSlaState, SLA_SUMMARY_STATES } from './job-sla-columns.ts';
+export { announceJobSlaStart, backfillClocksBatch, countOpenJobs, jobSlaWrites, planJobSla, recomputeJobs, recomputeJobSla, recomputeOpenJobs, type JobSlaStart } from './recompute.ts';
+export { newJobDates } from './clocks.repository.ts';
+export { jobSlaColumns, jobSlaState, SLA_SUMMARY_STATES } from './job-sla-columns.repository.ts';
 export { scanSlaClocks, slaScanTask } from './scan.ts';
 export { secondsLeft } from './clock-engine.ts';
 export { DEFAULT_OFFICE_HOURS, HOUR_CALENDARS, SLA_CALENDARS, UK_REGIONS, WEEKDAYS, type OfficeHours, type SlaCalendar, type UkRegion, type Weekday } from './working-time.ts';

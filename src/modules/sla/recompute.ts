@@ -99,30 +99,51 @@ export function recomputeJobSla(trx: DbOrTrx, jobId: number, now: Date): Promise
   return recomputeJobs(trx, [jobId], now);
 }
 
+/** The SLA clocks a new job starts with, planned before the job is written (planJobSla). */
+export interface JobSlaStart {
+  jobId: number;
+  rows: clocks.ClockRow[];
+  /** A clock is due already (a rule of zero days): flag and announce it after the writes. */
+  breachedNow: boolean;
+  /** A clock is at risk already. */
+  atRiskNow: boolean;
+}
+
 /**
- * Starts the SLA clocks of a job created in the caller's transaction: what recomputeJobSla would
- * write, without reading back what the caller has just written (the job's row, its one history
- * row at creation, no clocks yet); flags and announces a clock already at risk or breached (a rule
- * of zero days), as recomputeJobSla does.
- * @param job the new job as the engine reads it (every date but created_at null)
+ * Plans the SLA clocks of a job about to be created in the caller's transaction: reads the branch's
+ * rules and the agency's settings and computes what recomputeJobSla would write for the job's one
+ * history row at creation, without reading the job back.
+ * @param job the new job as the engine reads it (its id already taken; every date but created_at null)
  * @param now the creation instant (UTC), also the first history row's time
- * @param inputs the value of startInputsSql read by the caller's own statement in this
- *   transaction (the job's insert); omitted: read here
  */
-export async function startJobSla(trx: DbOrTrx, job: JobInput, now: Date, inputs?: unknown): Promise<void> {
-  const parsed = inputs === undefined ? undefined : clocks.parseStartInputs(inputs);
-  const { rules, settings } = parsed ?? (await clocks.loadStartInputs(trx, job.branch_id, job.agency_id));
-  if (rules.length === 0) return;
+export async function planJobSla(trx: DbOrTrx, job: JobInput, now: Date): Promise<JobSlaStart> {
+  const { rules, settings } = await clocks.loadStartInputs(trx, job.branch_id, job.agency_id);
+  if (rules.length === 0) return { jobId: job.id, rows: [], breachedNow: false, atRiskNow: false };
   const plan = planClocks(job, [{ to_status_id: job.status_id, created_at: now }], rules, [], settings ?? DEFAULT_SETTINGS, now);
-  await clocks.upsertClocks(trx, plan.upserts.map((u) => ({ ...u, job_id: job.id, agency_id: job.agency_id, branch_id: job.branch_id })), now);
-  // The flags' own conditions (clocks.flagBreached, clocks.flagAtRisk), checked on the plan first.
   const t = now.getTime();
-  if (plan.upserts.some((u) => (u.state === 'running' || u.state === 'at_risk') && u.due_at.getTime() <= t)) {
-    await announceFlagged(trx, now, 'breached', await clocks.flagBreached(trx, now, 100_000, [job.id]));
-  }
-  if (plan.upserts.some((u) => u.state === 'running' && u.at_risk_at.getTime() <= t && u.due_at.getTime() > t)) {
-    await announceFlagged(trx, now, 'at_risk', await clocks.flagAtRisk(trx, now, 100_000, [job.id]));
-  }
+  return {
+    jobId: job.id,
+    rows: plan.upserts.map((u) => ({ ...u, job_id: job.id, agency_id: job.agency_id, branch_id: job.branch_id })),
+    // The flags' own conditions (clocks.flagBreached, clocks.flagAtRisk), checked on the plan first.
+    breachedNow: plan.upserts.some((u) => (u.state === 'running' || u.state === 'at_risk') && u.due_at.getTime() <= t),
+    atRiskNow: plan.upserts.some((u) => u.state === 'running' && u.at_risk_at.getTime() <= t && u.due_at.getTime() > t),
+  };
+}
+
+/** The statements writing the planned clocks (none without rules), to run after the job's insert. */
+export function jobSlaWrites(trx: DbOrTrx, start: JobSlaStart, now: Date) {
+  const out = [];
+  for (let i = 0; i < start.rows.length; i += 500) out.push(clocks.upsertClocksQuery(trx, start.rows.slice(i, i + 500), now));
+  return out;
+}
+
+/**
+ * After the writes: flags and announces the new job's clocks that are already breached or at
+ * risk (a rule of zero days), as recomputeJobSla does; nothing otherwise.
+ */
+export async function announceJobSlaStart(trx: DbOrTrx, start: JobSlaStart, now: Date): Promise<void> {
+  if (start.breachedNow) await announceFlagged(trx, now, 'breached', await clocks.flagBreached(trx, now, 100_000, [start.jobId]));
+  if (start.atRiskNow) await announceFlagged(trx, now, 'at_risk', await clocks.flagAtRisk(trx, now, 100_000, [start.jobId]));
 }
 
 /**

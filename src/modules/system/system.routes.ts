@@ -1,5 +1,5 @@
 /**
- * GET /api/system/status (spec 4.17; docs/api.md), and liveness and readiness for orchestrators at
+ * GET /api/system/status (spec 4.17; docs/api.md "Decisions on the spec's gaps"), and liveness and readiness for orchestrators at
  * /api/system/health/live and /api/system/health/ready.
  */
 import { Type } from 'typebox';

@@ -85,11 +85,7 @@ export async function reinvite(deps: AppDeps, caller: Caller, uuid: string): Pro
  */
 export function acceptInvitation(deps: AppDeps, actor: Actor, input: { token: string; password: string }): Promise<void> {
   return redeemUserToken(deps, 'invitation', 'invited', input, 'Invalid or expired invitation token', async (trx, user, passwordHash, now) => {
-    await trx
-      .updateTable('users')
-      .set({ password_hash: passwordHash, status: 'active', invited_at: null, updated_at: now })
-      .where('id', '=', user.id)
-      .execute();
+    await repo.setPasswordHash(trx, user.id, passwordHash, now, true);
     await recordActivity(trx, actor, now, {
       action: 'user.invitation_accept',
       resourceType: 'user',

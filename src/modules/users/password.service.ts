@@ -1,5 +1,5 @@
 /**
- * Passwords (docs/users.md; SECURITY.md promises 5, 11, 12): change by the account holder,
+ * Passwords (docs/users.md; docs/security.md promises 5, 11, 12): change by the account holder,
  * and reset by e-mail with a single-use token stored as SHA-256 and valid one hour.
  */
 import type { Transaction } from 'kysely';
@@ -49,7 +49,7 @@ export async function changePassword(
   const passwordHash = await hashPassword(input.new_password);
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', auth.userId).execute();
+    await repo.setPasswordHash(trx, auth.userId, passwordHash, now);
     const revoked = await revokeUserTokens(trx, auth.userId, now, 'password changed', { exceptTokenId: auth.tokenId });
     await repo.closeUserTokens(trx, auth.userId, now, 'password_reset');
     await recordActivity(trx, actor, now, {
@@ -146,7 +146,7 @@ export async function redeemUserToken(
 export function confirmPasswordReset(deps: AppDeps, actor: Actor, input: { token: string; new_password: string }): Promise<void> {
   const body = { token: input.token, password: input.new_password };
   return redeemUserToken(deps, 'password_reset', 'active', body, 'Invalid or expired reset token', async (trx, user, passwordHash, now) => {
-    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('id', '=', user.id).execute();
+    await repo.setPasswordHash(trx, user.id, passwordHash, now);
     const revoked = await revokeUserTokens(trx, user.id, now, 'password reset');
     await recordActivity(trx, actor, now, {
       action: 'auth.password_reset',

@@ -1,5 +1,5 @@
 /**
- * Sessions and tokens of an account (docs/users.md; SECURITY.md promise 5): list the active ones
+ * Sessions and tokens of an account (docs/users.md; docs/security.md promise 5): list the active ones
  * (kind, times, IP, user agent; never the token or its hash) and revoke them, for oneself or, by
  * an administrator, for a user below their level.
  */

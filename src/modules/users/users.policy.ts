@@ -1,5 +1,5 @@
 /**
- * Who may manage whom (docs/users.md; SECURITY.md promises 8 to 10; API.md "management levels"):
+ * Who may manage whom (docs/users.md; docs/security.md promises 8 to 10; docs/api.md "Permission keys"):
  * an agency administrator manages the users of their own agency only (another agency's user is
  * 404), only users whose role level is below their own, and only assigns roles below their own;
  * nobody changes their own role. SysOps see every agency but the level rule binds them too.
@@ -74,7 +74,7 @@ export async function assertManageable(
 
 /**
  * Refuses (403, logged as user.escalation_denied) to assign a role whose level is at or above the
- * caller's, or that holds a permission key the caller lacks (SECURITY.md promises 10 and 25).
+ * caller's, or that holds a permission key the caller lacks (docs/security.md promises 10 and 25).
  */
 export async function assertAssignable(
   deps: AppDeps,
@@ -91,7 +91,7 @@ export async function assertAssignable(
       own_level: actor.auth.level,
     });
   }
-  // SECURITY.md promise 25: a role holding a key the caller lacks would be a side door to it.
+  // docs/security.md promise 25: a role holding a key the caller lacks would be a side door to it.
   const unheld = (await repo.roleKeys(deps.db, role.id)).filter((k) => !actor.auth.permissions.has(k));
   if (unheld.length > 0) {
     await refuse(deps, actor, target, 'unheld_keys', `You cannot assign a role holding permission keys you do not hold: ${unheld.join(', ')}`, {

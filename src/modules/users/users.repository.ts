@@ -211,3 +211,12 @@ export function findActiveToken(db: DbOrTrx, userId: number, tokenId: number, no
     .where('expires_at', '>', now)
     .executeTakeFirst();
 }
+
+/** Sets a user's password hash (and, for an accepted invitation, the status), stamping updated_at. */
+export async function setPasswordHash(db: DbOrTrx, userId: number, passwordHash: string, now: Date, activate = false): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, updated_at: now, ...(activate ? { status: 'active', invited_at: null } : {}) })
+    .where('id', '=', userId)
+    .execute();
+}

@@ -5,7 +5,6 @@
 import { deliverTask, fanoutHandler } from './webhooks.delivery.ts';
 
 export { webhooksRoutes } from './webhooks.routes.ts';
-export { loadWebhooksConfig, type WebhooksConfig } from './webhooks.config.ts';
 
 /** Event handlers of the module (listed in src/background.ts). */
 export const handlers = [fanoutHandler];

@@ -8,7 +8,7 @@
 import dns from 'node:dns/promises';
 import net from 'node:net';
 import { addressAllowed, isLoopbackAddress } from '../../lib/outbound-http.ts';
-import type { WebhooksConfig } from './webhooks.config.ts';
+import type { WebhooksConfig } from '../../config/webhooks.ts';
 
 /**
  * Checks a receiver URL.

@@ -1,5 +1,5 @@
 /**
- * Base demo step (issue "Foundation" item 4, API.md "demo data"): agencies Northwind Lettings
+ * Base demo step (issue "Foundation" item 4, docs/demo-data.md): agencies Northwind Lettings
  * (branches Leeds and York) and Southbank Estates (branch London), about 200 addresses, 150
  * tenants, 30 contractors, the named demo accounts and 1,000 jobs. Every row is deterministic
  * (ctx.rng, ctx.uuid, ctx.now); ids land in ctx.ids for the steps of other areas.

@@ -1,5 +1,5 @@
 /**
- * Entry point of the demo data set (issue "Foundation" item 4, API.md "demo data"); the generator
+ * Entry point of the demo data set (issue "Foundation" item 4, docs/demo-data.md); the generator
  * lives beside this file (base.ts and the per-area steps in steps.ts). See docs/demo-data.md.
  */
 import type { Kysely } from 'kysely';
@@ -19,7 +19,7 @@ export function startOfUtcDay(at: Date): Date {
 }
 
 /**
- * Loads the demo data set (API.md "demo data") when the database holds no agency and no user.
+ * Loads the demo data set (docs/demo-data.md) when the database holds no agency and no user.
  * `now` is truncated to the start of its UTC day, so every load on the same day (same
  * CARETAKER_DEMO_SEED) writes the same data; the data reads as of midnight UTC.
  * @param now the current time (the caller's clock)

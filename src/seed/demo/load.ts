@@ -1,5 +1,5 @@
 /**
- * Loads the demo data set (API.md "demo data") in one transaction by running DEMO_STEPS in
+ * Loads the demo data set (docs/demo-data.md) in one transaction by running DEMO_STEPS in
  * order. Deterministic: the same seed and the same `now` give the same rows (ids, UUIDs, dates,
  * text), except the password hashes (argon2id salts are random).
  */

@@ -1,0 +1,66 @@
+/**
+ * Several statements of one transaction sent in one round trip: `pipelined(trx, queries)` hands
+ * them to the connection together and returns their results in order. On PostgreSQL the pool's
+ * clients run in pg's pipeline mode (src/db/database.ts), so the statements travel together and
+ * the server answers them in order; on PGlite they run one after the other. The statements must
+ * not need each other's results in JavaScript (a statement may read what an earlier one wrote:
+ * they run in order, in the same transaction). A failing statement fails the call, and the
+ * transaction with it. docs/architecture.md, "Prepared statements".
+ */
+import { CompiledQuery, type Compilable, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from 'kysely';
+import type { Trx } from './types.ts';
+
+const BATCHES = new WeakMap<CompiledQuery, readonly CompiledQuery[]>();
+
+function compiled(q: Compilable<unknown> | CompiledQuery): CompiledQuery {
+  return 'compile' in q && typeof q.compile === 'function' ? q.compile() : (q as CompiledQuery);
+}
+
+/**
+ * Runs `queries` in order in one round trip on the transaction's connection.
+ * @returns each query's result (rows, affected rows), in the order given
+ * @throws the first statement's error (the transaction is then aborted)
+ */
+export async function pipelined(trx: Trx, queries: ReadonlyArray<Compilable<unknown> | CompiledQuery>): Promise<Array<QueryResult<unknown>>> {
+  const batch = queries.map(compiled);
+  const marker = CompiledQuery.raw(batch.map((q) => q.sql).join(';\n'), []);
+  BATCHES.set(marker, batch);
+  const { rows } = await trx.executeQuery<QueryResult<unknown>>(marker);
+  return rows;
+}
+
+/**
+ * The dialect with its connections running a `pipelined` batch: every statement given to the
+ * connection at once (pg queues and, in pipeline mode, sends them together), results in order.
+ */
+export function runPipelines(dialect: Dialect): Dialect {
+  const wrapped = new WeakSet<DatabaseConnection>();
+  const wrap = (connection: DatabaseConnection): DatabaseConnection => {
+    if (wrapped.has(connection)) return connection;
+    wrapped.add(connection);
+    const execute = connection.executeQuery.bind(connection);
+    connection.executeQuery = async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+      const batch = BATCHES.get(query);
+      if (batch === undefined) return execute<R>(query);
+      const results = await Promise.all(batch.map((q) => execute<unknown>(q)));
+      return { rows: results as R[] };
+    };
+    return connection;
+  };
+  const driverOf = (driver: Driver): Driver =>
+    new Proxy(driver, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        const fn = value.bind(target) as (...args: unknown[]) => Promise<unknown>;
+        if (property !== 'acquireConnection') return fn;
+        return async (...args: unknown[]) => wrap((await fn(...args)) as DatabaseConnection);
+      },
+    });
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => driverOf(dialect.createDriver()),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+  };
+}

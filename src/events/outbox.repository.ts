@@ -1,0 +1,62 @@
+/** SQL of the outbox and of the handlers' completion rows (docs/events.md); the rules are in the other files of src/events. */
+import type { DbOrTrx } from '../db/types.ts';
+
+/** The insert of one outbox row (payload as JSON text), not yet run. */
+export function outboxInsertQuery(db: DbOrTrx, row: { event_id: string; name: string; version: number; agency_id: number | null; payload: string; occurred_at: Date }) {
+  return db.insertInto('outbox').values(row);
+}
+
+/** The oldest unpublished events, at most `limit`, oldest first. */
+export function unpublishedEvents(db: DbOrTrx, limit: number) {
+  return db
+    .selectFrom('outbox')
+    .select(['id', 'event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at'])
+    .where('published_at', 'is', null)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * The oldest unpublished events locked for the caller's transaction, skipping rows another relay
+ * holds (FOR UPDATE SKIP LOCKED).
+ */
+export function lockUnpublishedEvents(trx: DbOrTrx, limit: number) {
+  return trx.selectFrom('outbox').select(['id', 'event_id', 'name']).where('published_at', 'is', null).orderBy('id').limit(limit).forUpdate().skipLocked().execute();
+}
+
+/** Marks outbox rows published at `at`. */
+export async function markPublished(db: DbOrTrx, ids: string[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('outbox').set({ published_at: at }).where('id', 'in', ids).execute();
+}
+
+/** One event by its uuid, as handlers read it, or undefined. */
+export function findEvent(db: DbOrTrx, eventId: string) {
+  return db.selectFrom('outbox').select(['event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at']).where('event_id', '=', eventId).executeTakeFirst();
+}
+
+/**
+ * Records that `handler` completed `eventId`, unless it already had.
+ * @returns true when this call recorded it (the handler should run), false when it was recorded before
+ */
+export async function claimHandlerRun(trx: DbOrTrx, handler: string, eventId: string, at: Date): Promise<boolean> {
+  const done = await trx
+    .insertInto('event_handler_runs')
+    .values({ handler, event_id: eventId, completed_at: at })
+    .onConflict((oc) => oc.columns(['handler', 'event_id']).doNothing())
+    .returning('event_id')
+    .executeTakeFirst();
+  return done !== undefined;
+}
+
+/**
+ * Recent outbox rows (newest first), for `GET /api/system/events` and tests.
+ * @param filter name, agency, limit and offset
+ */
+export async function listOutbox(db: DbOrTrx, filter: { name?: string; agencyId?: number; limit: number; offset: number }) {
+  let q = db.selectFrom('outbox');
+  if (filter.name !== undefined) q = q.where('name', '=', filter.name);
+  if (filter.agencyId !== undefined) q = q.where('agency_id', '=', filter.agencyId);
+  return q.selectAll().orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+}

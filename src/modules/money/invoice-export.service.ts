@@ -1,0 +1,38 @@
+/**
+ * The invoice reads behind the export and PDF routes (docs/money.md "PDF", "Export"): the
+ * contractor filter of an export and an invoice's PDF, so the routes call no repository.
+ */
+import type { AppDeps } from '../../app-deps.ts';
+import type { AuthContext } from '../../http/auth-context.ts';
+import { notFound } from '../../http/errors.ts';
+import { readAgency } from './access.ts';
+import { renderInvoicePdf } from './invoice-pdf.ts';
+import { agencyOfInvoice } from './invoices.repository.ts';
+import { getInvoice } from './invoices.service.ts';
+import * as prepo from './pricing.repository.ts';
+
+/**
+ * The id of the contractor an export is limited to, resolved inside the caller's agency.
+ * @param uuid the export's `contractor_uuid`; undefined: no limit
+ * @throws 404 'Contractor not found' for an unknown or another agency's contractor
+ */
+export async function exportContractorId(deps: AppDeps, auth: AuthContext, uuid: string | undefined): Promise<number | undefined> {
+  if (!uuid) return undefined;
+  const c = await prepo.findContractor(deps.db, readAgency(auth), uuid);
+  if (!c) throw notFound('Contractor');
+  return c.id;
+}
+
+/**
+ * GET /api/invoices/{uuid}/pdf: the invoice as the caller sees it, rendered as PDF with its
+ * agency's name and VAT number.
+ * @returns the PDF bytes and the file name (`<invoice number or draft>.pdf`)
+ * @throws 404 'Invoice not found'
+ */
+export async function invoicePdf(deps: AppDeps, auth: AuthContext, uuid: string): Promise<{ pdf: Buffer; filename: string }> {
+  const inv = await getInvoice(deps, auth, uuid);
+  const row = await agencyOfInvoice(deps.db, inv.uuid);
+  const settings = await prepo.settings(deps.db, row.id);
+  const pdf = await renderInvoicePdf(inv, { agencyName: row.name, agencyVatNumber: settings.vat_number }, new Date(inv.updated_at));
+  return { pdf, filename: `${inv.invoice_number ?? 'draft'}.pdf` };
+}
