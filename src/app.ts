@@ -55,6 +55,7 @@ import { messagingRoutes } from './modules/messaging/index.ts';
 import { noticesRoutes } from './modules/notices/index.ts';
 import { BlacklistGuard, blacklistRoutes, loginThrottleTripped } from './modules/security/index.ts';
 import { moneyRoutes } from './modules/money/index.ts';
+import { agenciesRoutes } from './modules/agencies/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -193,6 +194,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     blacklistRoutes(deps, blacklist),
     moneyRoutes(deps),
     platformRoutes(deps),
+    agenciesRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -102,6 +102,13 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.invoices.issue', description: 'Issue and void invoices and issue credit notes', roles: [...ADMINS, 'api'] },
   { key: 'api.invoices.payments.manage', description: 'Record payments against invoices', roles: [...ADMINS, 'api'] },
   { key: 'api.invoices.export', description: 'Export invoices and payments as CSV for the accounting package', roles: [...ADMINS, 'api'] },
+  // Agencies, onboarding, import and export (docs/onboarding.md).
+  { key: 'api.agencies.view', description: 'List and read every agency and its profile', roles: ['sysops'], platform: true },
+  { key: 'api.agencies.manage', description: 'Create agencies (with their first branch and administrator), change their profile, suspend and reactivate them', roles: ['sysops'], platform: true },
+  { key: 'api.agencies.current.view', description: "Read one's own agency's profile", roles: STAFF },
+  { key: 'api.agencies.current.manage', description: "Change one's own agency's profile and read its setup checklist", roles: ADMINS },
+  { key: 'api.agencies.export', description: "Download the agency's data as a ZIP of CSV files (and optionally the job files)", roles: ADMINS },
+  { key: 'api.imports.manage', description: 'Import properties, tenants and contractors from CSV or XLSX files: upload, dry run, commit, progress', roles: ADMINS },
   // Platform: background queue and domain events (docs/events.md)
   { key: 'api.system.queue.view', description: 'Read the background queue figures (jobs per queue and state, relay lag)', roles: ['sysops'], platform: true },
   { key: 'api.system.events.view', description: 'Read the recent domain events of every agency (the outbox)', roles: ['sysops'], platform: true },
