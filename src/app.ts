@@ -56,6 +56,7 @@ import { noticesRoutes } from './modules/notices/index.ts';
 import { BlacklistGuard, blacklistRoutes, loginThrottleTripped } from './modules/security/index.ts';
 import { moneyRoutes } from './modules/money/index.ts';
 import { agenciesRoutes } from './modules/agencies/index.ts';
+import { importsRoutes } from './modules/imports/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -195,6 +196,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     moneyRoutes(deps),
     platformRoutes(deps),
     agenciesRoutes(deps),
+    importsRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

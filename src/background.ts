@@ -11,6 +11,7 @@ import * as messaging from './modules/messaging/index.ts';
 import * as money from './modules/money/index.ts';
 import { certificateExpiryTask } from './modules/contractors/index.ts';
 import * as storage from './modules/storage/index.ts';
+import * as imports from './modules/imports/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -30,5 +31,6 @@ export function periodicTasks(): PeriodicTask[] {
     ...money.periodicTasks,
     certificateExpiryTask,
     ...storage.periodicTasks,
+    ...imports.periodicTasks,
   ];
 }

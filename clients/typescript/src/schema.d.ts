@@ -3550,6 +3550,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file to import (dry run)
+         * @description multipart/form-data: `file` (CSV or XLSX, at most 10 MiB), `entity` (addresses, tenants or contractors), optional `skip_bad_rows` (true: commit leaves bad rows out; default false: a file with a bad row commits nothing). Encoding (UTF-8, UTF-16, Windows-1252) and delimiter (, ; TAB |) are detected. Checks every row and writes nothing but the import: the answer lists every row with its outcome (create, update, unchanged, error with column and reason). Send the CSRF token in X-CSRF-Token.
+         *
+         *     **Access:** Permission key `api.imports.manage`.
+         */
+        post: operations["createImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/templates/{entity}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an import template
+         * @description addresses.csv, tenants.csv or contractors.csv: the header row and one example row (UTF-8 CSV).
+         *
+         *     **Access:** Permission key `api.imports.manage`.
+         */
+        get: operations["getImportsTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an import and its progress
+         * @description status, rows_done of rows_total, error_count, counts per outcome, and the rows with errors.
+         *
+         *     **Access:** Permission key `api.imports.manage`.
+         */
+        get: operations["getImports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/{uuid}/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit an import
+         * @description Writes the rows of a checked import. Up to 2,000 rows to write: written before the answer (200, status committed). More: queued (202, status queued), written by the background worker in chunks of 1,000 with progress in GET /api/imports/{uuid}; a stopped commit resumes after its last chunk. A file with rows in error and without skip_bad_rows: 409, nothing written.
+         *
+         *     **Access:** Permission key `api.imports.manage`.
+         */
+        post: operations["createImportsCommit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -29709,6 +29797,506 @@ export interface operations {
                             created_at: string;
                             /** Format: date-time */
                             updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createImports: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description An import of a CSV or XLSX file */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description addresses, tenants or contractors */
+                            entity: string;
+                            file_name: string;
+                            /** @description checked (dry run done), queued, committing, committed or failed */
+                            status: string;
+                            skip_bad_rows: boolean;
+                            encoding: string | null;
+                            delimiter: string | null;
+                            rows_total: number;
+                            /** @description rows the commit has passed so far */
+                            rows_done: number;
+                            error_count: number;
+                            counts: {
+                                create: number;
+                                update: number;
+                                unchanged: number;
+                                error: number;
+                            };
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            committed_at: string | null;
+                            /** @description dry run: every row; GET: the rows with errors */
+                            rows?: {
+                                /** @description line of the file (the header is line 1) */
+                                row: number;
+                                /** @description create, update, unchanged or error */
+                                outcome: string;
+                                errors: {
+                                    column: string;
+                                    reason: string;
+                                }[];
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getImportsTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entity: "addresses.csv" | "tenants.csv" | "contractors.csv";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description An import of a CSV or XLSX file */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description addresses, tenants or contractors */
+                            entity: string;
+                            file_name: string;
+                            /** @description checked (dry run done), queued, committing, committed or failed */
+                            status: string;
+                            skip_bad_rows: boolean;
+                            encoding: string | null;
+                            delimiter: string | null;
+                            rows_total: number;
+                            /** @description rows the commit has passed so far */
+                            rows_done: number;
+                            error_count: number;
+                            counts: {
+                                create: number;
+                                update: number;
+                                unchanged: number;
+                                error: number;
+                            };
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            committed_at: string | null;
+                            /** @description dry run: every row; GET: the rows with errors */
+                            rows?: {
+                                /** @description line of the file (the header is line 1) */
+                                row: number;
+                                /** @description create, update, unchanged or error */
+                                outcome: string;
+                                errors: {
+                                    column: string;
+                                    reason: string;
+                                }[];
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createImportsCommit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description An import of a CSV or XLSX file */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description addresses, tenants or contractors */
+                            entity: string;
+                            file_name: string;
+                            /** @description checked (dry run done), queued, committing, committed or failed */
+                            status: string;
+                            skip_bad_rows: boolean;
+                            encoding: string | null;
+                            delimiter: string | null;
+                            rows_total: number;
+                            /** @description rows the commit has passed so far */
+                            rows_done: number;
+                            error_count: number;
+                            counts: {
+                                create: number;
+                                update: number;
+                                unchanged: number;
+                                error: number;
+                            };
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            committed_at: string | null;
+                            /** @description dry run: every row; GET: the rows with errors */
+                            rows?: {
+                                /** @description line of the file (the header is line 1) */
+                                row: number;
+                                /** @description create, update, unchanged or error */
+                                outcome: string;
+                                errors: {
+                                    column: string;
+                                    reason: string;
+                                }[];
+                            }[];
                         };
                         message: string;
                     };
