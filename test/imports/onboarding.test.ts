@@ -16,6 +16,7 @@ import { resumeImports } from '../../src/modules/imports/index.ts';
 import { runCommit } from '../../src/modules/imports/imports.service.ts';
 import { buildTestApp, Client, login, TEST_PASSWORD, userClient, type TestApp } from '../helpers/app.ts';
 import { form } from '../helpers/upload-form.ts';
+import { unzip } from '../gdpr/unzip.ts';
 import { mailTo, readEmlFiles, tokenFrom } from '../users/mail-helpers.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/imports');
@@ -117,6 +118,27 @@ describe('onboarding: agency, import, first job', () => {
     expect(job.statusCode, job.body).toBe(201);
     const match = await agent.get(`/api/contractors/match?job_uuid=${job.json().data.uuid}`);
     expect(match.json().data[0]).toMatchObject({ company_name: 'Aire Valley Plumbing Ltd' });
+  });
+
+  it('exports the agency as a ZIP of CSV files, formulas neutralised, job files on request', async () => {
+    await admin.put('/api/agencies/current', { legal_name: 'Headingley Homes Ltd' });
+    await t.db.updateTable('tenants').set({ phone: '=HYPERLINK("http://evil.example")' }).where('external_ref', '=', 'T-002').execute();
+    const res = await admin.get('/api/agencies/current/export');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/zip');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="headingley-homes-export-\d{4}-\d{2}-\d{2}\.zip"$/);
+    const entries = unzip(res.rawPayload);
+    expect([...entries.keys()]).toEqual(['branches.csv', 'users.csv', 'properties.csv', 'tenants.csv', 'tenant_properties.csv', 'contractors.csv', 'certificates.csv', 'jobs.csv', 'job_notes.csv', 'invoices.csv']);
+    const tenants = entries.get('tenants.csv')!.toString('utf8');
+    expect(tenants).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
+    expect(entries.get('users.csv')!.toString('utf8')).not.toMatch(/argon2/);
+    expect(entries.get('jobs.csv')!.toString('utf8')).toContain('Leaking kitchen tap');
+    expect(entries.get('contractors.csv')!.toString('utf8')).toContain('heating;plumbing');
+    const job = await t.db.selectFrom('jobs').select('uuid').executeTakeFirstOrThrow();
+    await admin.post(`/api/jobs/${job.uuid}/documents`, form(Buffer.from('%PDF-1.4\n%%EOF\n'), 'quote.pdf'));
+    const withFiles = unzip((await admin.get('/api/agencies/current/export?files=true')).rawPayload);
+    expect([...withFiles.keys()].filter((k) => k.startsWith('files/'))).toHaveLength(1);
+    expect((await t.app.inject({ method: 'GET', url: '/api/agencies/current/export' })).statusCode).toBe(401);
   });
 
   it('a second agency sees none of it, and cannot read the first agency\'s imports', async () => {

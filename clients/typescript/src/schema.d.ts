@@ -3480,6 +3480,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agencies/current/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the agency's data (ZIP)
+         * @description Streams a ZIP with one CSV per entity: branches, users (no passwords), properties, tenants, tenant_properties, contractors, certificates, jobs, job_notes, invoices. files=true adds the job documents and photos under files/<job reference>/. Cells starting with = + - @ are prefixed with a quote. Logged as agency.export.
+         *
+         *     **Access:** Permission key `api.agencies.export`.
+         */
+        get: operations["listAgenciesCurrentExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agencies/{uuid}": {
         parameters: {
             query?: never;
@@ -29034,6 +29056,84 @@ export interface operations {
                             }[];
                         };
                         message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listAgenciesCurrentExport: {
+        parameters: {
+            query?: {
+                files?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/zip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };

@@ -6,6 +6,8 @@ import { UuidParams } from '../../http/schema-primitives.ts';
 import { Agency, CreateAgencyBody, CreatedAgency, ListAgenciesQuery, Setup, SuspendBody, UpdateAgencyBody } from './agencies.schemas.ts';
 import * as service from './agencies.service.ts';
 import { setupChecklist } from './setup.service.ts';
+import { exportAgency } from './export.service.ts';
+import { Type } from 'typebox';
 
 const TAGS = ['agencies'];
 
@@ -84,6 +86,26 @@ export function agenciesRoutes(deps: AppDeps) {
         response: responses(DataEnvelope(Setup), [401, 403, 429]),
       },
       handler: async (request) => ok(await setupChecklist(deps, requireAuth(request)), 'Setup checklist retrieved'),
+    });
+
+    /** GET /api/agencies/current/export: the agency's data as a ZIP of CSV files. */
+    app.get('/api/agencies/current/export', {
+      config: { permission: 'api.agencies.export' },
+      schema: {
+        tags: TAGS,
+        summary: 'Export the agency\'s data (ZIP)',
+        description:
+          'Streams a ZIP with one CSV per entity: branches, users (no passwords), properties, tenants, tenant_properties, contractors, ' +
+          'certificates, jobs, job_notes, invoices. files=true adds the job documents and photos under files/<job reference>/. ' +
+          'Cells starting with = + - @ are prefixed with a quote. Logged as agency.export.',
+        querystring: Type.Object({ files: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false }),
+        response: responses(Type.String({ format: 'binary', description: 'application/zip' }), [400, 401, 403, 429]),
+      },
+      handler: async (request, reply) => {
+        const { fileName, stream } = await exportAgency(deps, requireAuth(request), actorOf(request), request.query.files ?? false);
+        void reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${fileName}"`);
+        return reply.send(stream);
+      },
     });
 
     /** GET /api/agencies/{uuid} (SysOps). */
