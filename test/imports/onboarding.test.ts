@@ -113,11 +113,14 @@ describe('onboarding: agency, import, first job', () => {
     const agent = new Client(t.app, await login(t.app, 'alex@headingley.example'));
     const property = (await agent.get('/api/addresses?q=Hyde Park')).json().data.find((a: { line2: string }) => a.line2 === 'Flat 1');
     const tenant = (await agent.get('/api/tenants?q=zoe')).json().data[0];
-    const plumbing = (await agent.get('/api/contractors/trades')).json().data.find((x: { code: string }) => x.code === 'plumbing');
-    const job = await agent.post('/api/jobs/manage', { title: 'Leaking kitchen tap', priority: 3, address_uuid: property.uuid, tenant_uuid: tenant.uuid, trade_id: plumbing.id });
+    const plumbing = (await agent.get('/api/contractors/trades')).json().data.find((x: { code: string }) => x.code === 'plumbing') as { ID: number };
+    const job = await agent.post('/api/jobs/manage', { title: 'Leaking kitchen tap', priority: 3, address_uuid: property.uuid, tenant_uuid: tenant.uuid, trade_id: plumbing.ID });
     expect(job.statusCode, job.body).toBe(201);
     const match = await agent.get(`/api/contractors/match?job_uuid=${job.json().data.uuid}`);
-    expect(match.json().data[0]).toMatchObject({ company_name: 'Aire Valley Plumbing Ltd' });
+    expect(job.json().data).toMatchObject({ branch_name: 'Leeds', postcode: 'LS6 1AB', tenant_name: 'Zoë Brontë' });
+    const ranked = match.json().data as { company_name: string; score: number; eligible: boolean }[];
+    expect(ranked[0]).toMatchObject({ company_name: 'Aire Valley Plumbing Ltd', eligible: true });
+    expect(ranked[0]!.score).toBeGreaterThan(ranked[1]!.score);
   });
 
   it('exports the agency as a ZIP of CSV files, formulas neutralised, job files on request', async () => {
