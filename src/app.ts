@@ -59,6 +59,8 @@ import { noticesRoutes } from './modules/notices/index.ts';
 import { BlacklistGuard, blacklistRoutes, loginThrottleTripped } from './modules/security/index.ts';
 import { moneyRoutes } from './modules/money/index.ts';
 import { landlordsRoutes } from './modules/landlords/index.ts';
+import { agenciesRoutes } from './modules/agencies/index.ts';
+import { importsRoutes } from './modules/imports/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -202,6 +204,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     landlordsRoutes(deps),
     platformRoutes(deps),
     complianceRoutes(deps),
+    agenciesRoutes(deps),
+    importsRoutes(deps),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -13,6 +13,7 @@ import { certificateExpiryTask } from './modules/contractors/index.ts';
 import * as storage from './modules/storage/index.ts';
 import * as backfills from './modules/backfills/index.ts';
 import * as landlords from './modules/landlords/index.ts';
+import * as imports from './modules/imports/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -35,5 +36,6 @@ export function periodicTasks(): PeriodicTask[] {
     ...storage.periodicTasks,
     ...backfills.periodicTasks,
     ...landlords.periodicTasks,
+    ...imports.periodicTasks,
   ];
 }

@@ -1,5 +1,5 @@
 /**
- * The `caretaker` command (README "Command line"), parsed by commander: `serve` (default),
+ * The `caretaker` command (README "The `caretaker` command"), parsed by commander: `serve` (default),
  * `worker`, `migrate`, `demo`, `backup`, `restore`, `verify-backup`, `config check`, `doctor`, `push vapid-keys`, `storage migrate`,
  * `help [command]`, and `--help` on every command and `--version`. Help and version never open
  * the database or start the server. Configuration comes from the environment (.env.example).
@@ -55,7 +55,7 @@ function program(state: { code: number | undefined }): Command {
     .helpCommand('help [command]', 'show the help of a command')
     .showHelpAfterError('(caretaker --help lists the commands)')
     .exitOverride()
-    .addHelpText('after', '\nConfiguration is read from environment variables: .env.example lists every one with its default.\nREADME.md "Command line" describes each command.');
+    .addHelpText('after', '\nConfiguration is read from environment variables: .env.example lists every one with its default.\nREADME.md "The `caretaker` command" describes each command.');
 
   cli
     .command('serve')

@@ -13,6 +13,7 @@ import { AuthEpoch } from './http/auth-epoch.ts';
 import { RateLimitRules } from './http/rate-limit-rules.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { syncBuiltinRoles } from './permissions/roles.ts';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createFileStore, S3FileStore } from './storage/index.ts';
 import { jsonLineLogger, NodemailerMailer, type MailLogger } from './modules/mail/index.ts';
@@ -78,6 +79,9 @@ export async function openRuntime(
   options: { clock?: Clock; dataDir?: string; loadDataDir?: Blob; pglite?: PGlite; redisPrefix?: string; filesDir?: string; mailDir?: string; mailLogger?: MailLogger; progress?: (message: string) => void } = {},
 ): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
+  const pgliteDir = path.join(options.dataDir ?? config.dataDir, 'pglite');
+  // Said only when this start creates the embedded database (no PG_VERSION in its folder yet).
+  const creating = !config.databaseUrl && !options.pglite && !options.loadDataDir && !existsSync(path.join(pgliteDir, 'PG_VERSION'));
   const database = createDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.dataDir ?? config.dataDir,
@@ -89,7 +93,9 @@ export async function openRuntime(
   progress(
     database.engine === 'postgres'
       ? 'opening the database (PostgreSQL)'
-      : `opening the embedded database in ${path.join(options.dataDir ?? config.dataDir, 'pglite')} (a first start creates it, which takes a while)`,
+      : creating
+        ? `creating the embedded database in ${pgliteDir} (only on the first start; it takes a while)`
+        : `opening the embedded database in ${pgliteDir}`,
   );
   const status = await migrationStatus(database.db);
   const pending = status.pending.length;

@@ -51,7 +51,8 @@ export async function prepareDatabase(
       started = true;
       log({}, m);
     });
-    if (demo.loaded) log({ accounts: demo.accounts }, 'demo data loaded');
+    // The demo password is for the demo's sample accounts only (CARETAKER_DEMO_PASSWORD), so it is shown.
+    if (demo.loaded) log({ accounts: demo.accounts, password: config.demo.password }, `demo data loaded: sign in as any of the accounts with the password ${config.demo.password}`);
     else log({}, 'demo skipped: the database already holds data (CARETAKER_DEMO loads only into an empty database)');
   }
   const first = await ensureSysOpsAccount(runtime.deps.db, config, runtime.deps.clock.now(), (m) => log({}, m));
@@ -98,6 +99,7 @@ export async function startServer(
     { address, engine: runtime.deps.engine, node: process.version, redis: Boolean(runtime.deps.redis), worker: options.background !== false },
     'Caretaker is serving',
   );
+  log.info(`open ${address}/ for the console, ${address}/docs for the API`);
   // The OpenAPI documents are built and compressed now, off the start-up path, so the first
   // visitor of /docs does not wait for them (src/http/openapi.ts).
   setImmediate(() => warmDocs(app));

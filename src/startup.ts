@@ -140,5 +140,30 @@ export async function preflight(config: Readonly<Config>, env: Record<string, st
 export function createLogger(config: Readonly<Config>, redact: string[]): Logger {
   const options = { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' } };
   if (!process.stdout.isTTY) return pino(options);
-  return pino(options, pretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' }));
+  return pino({ ...options, hooks: { logMethod: compactRequestLines() } }, pretty({ colorize: true, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId' }));
+}
+
+/**
+ * For a terminal: one line per request ("GET /api/jobs 200 12 ms") instead of Fastify's
+ * "incoming request" and "request completed" entries with their request and reply objects. The
+ * first is held back (by request id) and folded into the second.
+ */
+function compactRequestLines() {
+  const started = new Map<string, string>();
+  return function logMethod(this: Logger, args: Parameters<Logger['info']>, method: (...a: unknown[]) => void): void {
+    const [obj, msg] = args as unknown as [Record<string, { method?: string; url?: string; statusCode?: number } | number | undefined> | undefined, string | undefined];
+    const id = String(this.bindings().reqId ?? '');
+    if (msg === 'incoming request' && obj && typeof obj.req === 'object') {
+      if (started.size > 10_000) started.clear();
+      started.set(id, `${obj.req.method} ${obj.req.url}`);
+      return;
+    }
+    if (msg === 'request completed' && obj && typeof obj.res === 'object') {
+      const line = started.get(id) ?? 'request';
+      started.delete(id);
+      method.call(this, `${line} ${obj.res.statusCode} ${Math.round(Number(obj.responseTime ?? 0))} ms`);
+      return;
+    }
+    method.apply(this, args as unknown[]);
+  };
 }

@@ -1,8 +1,11 @@
 /**
- * `caretaker config check` (README "Command line"): validates the environment and reaches every
+ * `caretaker config check` (README "The `caretaker` command"): validates the environment and reaches every
  * service it names (PostgreSQL, Redis, SMTP), printing one line per finding. It never starts the
  * server and never writes to the database. Exit code 0 when nothing is wrong, 1 otherwise.
  */
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import nodemailer from 'nodemailer';
 import { CONFIG_VARIABLES, displayValue } from '../config-catalogue.ts';
@@ -57,9 +60,34 @@ async function checkSmtp(url: string): Promise<Finding> {
   }
 }
 
+/** True when a TCP connection to host:port is accepted within a second. */
+function answers(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host, port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
 async function checkDatabaseFindings(config: Readonly<Config>): Promise<Finding[]> {
   if (!config.databaseUrl) {
-    return [{ mark: 'info', subject: 'database', text: `embedded PGlite in ${config.dataDir}/pglite (not opened here: a running server holds it)` }];
+    const dir = path.join(config.dataDir, 'pglite');
+    if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+      return [{ mark: 'info', subject: 'database', text: `embedded PGlite in ${dir}: not created yet (the first start creates it)` }];
+    }
+    const serving = await answers(config.host, config.port);
+    return [{
+      mark: 'info',
+      subject: 'database',
+      text: serving
+        ? `embedded PGlite in ${dir}: not opened here (something listens on ${config.host}:${config.port}, probably the server holding it)`
+        : `embedded PGlite in ${dir}: exists; not opened here (nothing listens on ${config.host}:${config.port}, so no server of this configuration holds it)`,
+    }];
   }
   try {
     await checkDatabase(config.databaseUrl);

@@ -1,5 +1,5 @@
 /**
- * `caretaker doctor` (README "Command line"): the health of a RUNNING instance, asked over its
+ * `caretaker doctor` (README "The `caretaker` command"): the health of a RUNNING instance, asked over its
  * HTTP API: liveness, readiness, GET /api/system/status and GET /api/system/queue.
  *
  * Authentication: the status details and the queue are for authenticated callers (the queue for

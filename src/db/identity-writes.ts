@@ -1,6 +1,6 @@
 /**
  * Tells when a write that changes who a token stands for has become visible: an update or delete
- * on `auth_tokens`, `users` or `roles`, or any write on `role_permissions` (docs/security.md,
+ * on `auth_tokens`, `users`, `roles` or `agencies` (suspension), or any write on `role_permissions` (docs/security.md,
  * "Token lookup cache"). Wraps the Kysely driver, so it sees every statement of the process,
  * whatever module wrote it, and calls the listener after the COMMIT of a transaction that made
  * such a write (or after the statement itself outside a transaction). The listener (the auth
@@ -12,7 +12,7 @@
  */
 import type { AbortableOperationOptions, CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
 
-const WRITE = /\b(insert\s+into|update|delete\s+from)\s+"?(auth_tokens|users|roles|role_permissions)"?[\s(]/gi;
+const WRITE = /\b(insert\s+into|update|delete\s+from)\s+"?(auth_tokens|users|roles|role_permissions|agencies)"?[\s(]/gi;
 const SET_LIST = /^\s*update\s+"?\w+"?\s+set\s+([\s\S]*?)\s+where\s/i;
 const UNTRACKED_COLUMNS = new Set(['last_used_at', 'last_login_at']);
 

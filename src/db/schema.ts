@@ -1042,3 +1042,75 @@ export interface Database {
   approval_links: ApprovalLinkTable;
   link_signing_keys: LinkSigningKeyTable;
 }
+
+/** Migration 2026_11_26_0500 (docs/onboarding.md): the agency profile and its suspension. */
+export interface AgencyTable {
+  legal_name: Generated<string | null>;
+  registered_line1: Generated<string | null>;
+  registered_line2: Generated<string | null>;
+  registered_town: Generated<string | null>;
+  registered_postcode: Generated<string | null>;
+  company_number: Generated<string | null>;
+  contact_email: Generated<string | null>;
+  contact_phone: Generated<string | null>;
+  /** Per weekday (mon..sun): { open: 'HH:MM', close: 'HH:MM' } or null for closed. */
+  office_hours: ColumnType<Record<string, { open: string; close: string } | null> | null, string | null | undefined, string | null>;
+  default_approval_limit_pence: Generated<number | null>;
+  suspended_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  suspended_reason: Generated<string | null>;
+}
+
+/** Migration 2026_11_26_0500: the agency's own reference of an imported record. */
+export interface AddressTable {
+  external_ref: Generated<string | null>;
+}
+export interface TenantTable {
+  external_ref: Generated<string | null>;
+}
+export interface ContractorTable {
+  external_ref: Generated<string | null>;
+}
+
+/** One upload of a CSV or XLSX file to import (docs/onboarding.md, "Import"). */
+export interface ImportTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  /** addresses | tenants | contractors */
+  entity: string;
+  file_name: string;
+  file_sha256: string;
+  /** checked | queued | committing | committed | failed */
+  status: string;
+  skip_bad_rows: Generated<boolean>;
+  rows_total: Generated<number>;
+  rows_done: Generated<number>;
+  error_count: Generated<number>;
+  /** Rows per outcome: { create, update, unchanged, error }. */
+  counts: ColumnType<Record<string, number>, string | undefined, string>;
+  /** Row number up to which the commit has been applied (resumable). */
+  cursor: Generated<number>;
+  encoding: string | null;
+  delimiter: string | null;
+  failure: string | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  committed_at: Timestamp | null;
+}
+
+/** The dry run's outcome of one row of an import. */
+export interface ImportRowTable {
+  import_id: number;
+  row_number: number;
+  /** create | update | unchanged | error */
+  outcome: string;
+  data: ColumnType<Record<string, string>, string, string>;
+  errors: ColumnType<{ column: string; reason: string }[], string | undefined, string>;
+  applied: Generated<boolean>;
+}
+
+export interface Database {
+  imports: ImportTable;
+  import_rows: ImportRowTable;
+}

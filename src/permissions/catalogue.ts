@@ -114,6 +114,13 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.landlords.settings.manage', description: "Change the agency's default spend limit and the approval reminder and expiry times", roles: ADMINS },
   { key: 'api.landlords.gdpr-report.manage', description: 'Download the GDPR subject-access report of a landlord', roles: ADMINS },
   { key: 'api.landlords.erase.manage', description: 'Erase (anonymise for good) a landlord under GDPR', roles: ADMINS },
+  // Agencies, onboarding, import and export (docs/onboarding.md).
+  { key: 'api.agencies.view', description: 'List and read every agency and its profile', roles: ['sysops'], platform: true },
+  { key: 'api.agencies.manage', description: 'Create agencies (with their first branch and administrator), change their profile, suspend and reactivate them', roles: ['sysops'], platform: true },
+  { key: 'api.agencies.current.view', description: "Read one's own agency's profile", roles: STAFF },
+  { key: 'api.agencies.current.manage', description: "Change one's own agency's profile and read its setup checklist", roles: ADMINS },
+  { key: 'api.agencies.export', description: "Download the agency's data as a ZIP of CSV files (and optionally the job files)", roles: ADMINS },
+  { key: 'api.imports.manage', description: 'Import properties, tenants and contractors from CSV or XLSX files: upload, dry run, commit, progress', roles: ADMINS },
   // Platform: background queue and domain events (docs/events.md)
   { key: 'api.system.queue.view', description: 'Read the background queue figures (jobs per queue and state, relay lag)', roles: ['sysops'], platform: true },
   { key: 'api.system.events.view', description: 'Read the recent domain events of every agency (the outbox)', roles: ['sysops'], platform: true },

@@ -1,5 +1,5 @@
 /**
- * The `caretaker` command line (README "Command line"), spawned as a user would run it:
+ * The `caretaker` command line (README "The `caretaker` command"), spawned as a user would run it:
  * --version, --help and `help COMMAND` on every command (never starting anything), unknown
  * commands, `config check` against reachable and unreachable services, and `doctor` against a
  * running instance with and without a SysOps token.

@@ -94,11 +94,12 @@ describe('first start, restart and log format', () => {
     await expect.poll(() => first.lines.some((l) => l.includes('Caretaker is serving')) || !first.running, { timeout: 120_000, interval: 200 }).toBe(true);
     const messages = first.json().map((l) => String(l.msg));
     const order = [
-      messages.findIndex((m) => m.startsWith('opening the embedded database in ')),
+      messages.findIndex((m) => m.startsWith('creating the embedded database in ') && m.endsWith('(only on the first start; it takes a while)')),
       messages.findIndex((m) => /^migrating the database: \d+ migrations to apply$/.test(m)),
       messages.indexOf('database migrated'),
       messages.indexOf('creating the SysOps account sysops@caretaker.test (the database holds no account yet)'),
       messages.indexOf('Caretaker is serving'),
+      messages.indexOf(`open ${first.url}/ for the console, ${first.url}/docs for the API`),
     ];
     expect(order.every((i) => i >= 0), first.log).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
@@ -120,6 +121,9 @@ describe('first start, restart and log format', () => {
     expect(again).toContain('demo skipped: the database already holds data (CARETAKER_DEMO loads only into an empty database)');
     expect(again.some((m) => m.startsWith('migrating'))).toBe(false);
     expect(again.some((m) => m.startsWith('creating the SysOps account'))).toBe(false);
+    // The second start opens the database it made the first time, and says so.
+    expect(again.some((m) => m.startsWith('opening the embedded database in '))).toBe(true);
+    expect(again.some((m) => m.startsWith('creating the embedded database'))).toBe(false);
     second.signal('SIGTERM');
     await second.waitExit(30_000);
 

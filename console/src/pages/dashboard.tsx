@@ -1,7 +1,8 @@
 /**
  * The agent's and admin's dashboard (GET /api/dashboard): open jobs by status and by priority,
  * new jobs, visits today, tomorrow and overdue, SLA at risk and breached, certificates expiring,
- * compliance items expired, missing and due soon (docs/compliance.md) and unpaid invoices. Each status, priority and SLA figure links to the filtered job board
+ * compliance items expired, missing and due soon (docs/compliance.md) and unpaid invoices; for an
+ * agency administrator, the setup checklist until it is done. Each status, priority and SLA figure links to the filtered job board
  * (`/jobs?sla=at_risk`), unpaid invoices to the invoice list.
  */
 import { Link } from 'react-router';
@@ -57,6 +58,29 @@ function CountTable({
   );
 }
 
+/**
+ * The setup checklist of a new agency (GET /api/agencies/current/setup), shown to its
+ * administrators until every item is done.
+ */
+function SetupChecklist() {
+  const setup = useLoad(async () => (await api.GET('/api/agencies/current/setup')).data!.data, []);
+  const x = setup.data;
+  if (!x || x.done) return null;
+  return (
+    <section aria-labelledby="setup" className="setup">
+      <h2 id="setup">Set up your agency</h2>
+      <ul className="checklist">
+        {x.items.map((i) => (
+          <li key={i.key} className={i.done ? 'done' : 'todo'}>
+            <span aria-hidden="true">{i.done ? '✓' : '○'}</span> {i.link.startsWith('/docs') ? <a href={i.link}>{i.label}</a> : <Link to={i.link}>{i.label}</Link>}{' '}
+            <span className="hint">({i.done ? `done, ${i.count}` : 'to do'})</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** The dashboard page. */
 export function DashboardPage() {
   const session = useSession();
@@ -66,6 +90,7 @@ export function DashboardPage() {
     <>
       <PageTitle>Dashboard</PageTitle>
       <ProblemMessage problem={d.problem} onRetry={d.reload} />
+      {session.permissions.has('api.agencies.current.manage') && session.me?.agency_uuid ? <SetupChecklist /> : null}
       {x ? (
         <>
           <ul className="tiles" aria-label="Today">

@@ -150,7 +150,18 @@ export function Jobs() {
           </li>
         ))}
       </ul>
-      {!list.loading && list.data?.count === 0 ? <p>No jobs match.</p> : null}
+      {!list.loading && list.data?.count === 0 ? (
+        search.toString() === '' && session.party === 'staff' ? (
+          <div className="empty-state" role="note">
+            <p>
+              No jobs yet. Log a repair a tenant phoned in with <Link to="/jobs/new">New job</Link>; it needs the property, so add or import your
+              properties first (<Link to="/addresses">Addresses</Link>).
+            </p>
+          </div>
+        ) : (
+          <p>No jobs match.</p>
+        )
+      ) : null}
       <Pager page={filters.page} pages={pages} onPage={(page) => setSearch(filtersToSearch({ ...filters, page }))} />
     </>
   );

@@ -34,6 +34,7 @@ function ListTable<T>({
   searchLabel = 'Search',
   searchHint,
   searchParam = 'q',
+  empty,
 }: {
   label: string;
   load: Loader<T>;
@@ -46,6 +47,8 @@ function ListTable<T>({
   searchHint?: string;
   /** The URL parameter that keeps the box's text (q by default). */
   searchParam?: string;
+  /** What to do next, shown instead of the table when the list is empty and not searched. */
+  empty?: ReactNode;
 }) {
   const [search, setSearch] = useSearchParams();
   const q = search.get(searchParam) ?? '';
@@ -85,6 +88,11 @@ function ListTable<T>({
       <p className="count" aria-live="polite">
         {list.loading ? 'Loading…' : `${list.data?.count ?? 0} ${label}`}
       </p>
+      {empty && !list.loading && !q && list.data?.count === 0 ? (
+        <div className="empty-state" role="note">
+          {empty}
+        </div>
+      ) : (
       <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
         <table>
           <thead>
@@ -107,6 +115,7 @@ function ListTable<T>({
           </tbody>
         </table>
       </div>
+      )}
       <Pager page={p} pages={pages} onPage={(page) => go({ page })} />
     </>
   );
@@ -138,6 +147,13 @@ export function ContractorsPage() {
       <ListTable<Contractor>
         label="contractors"
         rowKey={(r) => r.uuid}
+        empty={
+          <p>
+            No contractors yet. Import your list of firms with their trades, areas and certificates (POST /api/imports with entity{' '}
+            <code>contractors</code>; template at <a href="/api/imports/templates/contractors.csv">contractors.csv</a>), or add them one by one in the{' '}
+            <a href="/docs#/contractors">API reference</a>.
+          </p>
+        }
         load={(q, offset) => page(api.GET('/api/contractors', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
         columns={[
           { header: 'Company', cell: (r) => r.company_name },
@@ -159,6 +175,12 @@ export function TenantsPage() {
       <ListTable<Tenant>
         label="tenants"
         rowKey={(r) => r.uuid}
+        empty={
+          <p>
+            No tenants yet. Import them with their addresses (POST /api/imports with entity <code>tenants</code>; template at{' '}
+            <a href="/api/imports/templates/tenants.csv">tenants.csv</a>); import the properties first.
+          </p>
+        }
         load={(q, offset) => page(api.GET('/api/tenants', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
         columns={[
           { header: 'Name', cell: (r) => r.name },
@@ -180,6 +202,12 @@ export function AddressesPage() {
       <ListTable<Address>
         label="addresses"
         rowKey={(r) => r.uuid}
+        empty={
+          <p>
+            No properties yet. Import them from a spreadsheet (POST /api/imports with entity <code>addresses</code>; template at{' '}
+            <a href="/api/imports/templates/addresses.csv">addresses.csv</a>) before logging the first job.
+          </p>
+        }
         load={(q, offset) => page(api.GET('/api/addresses', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
         columns={[
           { header: 'Address', cell: (r) => [r.line1, r.line2].filter(Boolean).join(', ') },
@@ -225,6 +253,7 @@ export function UsersPage() {
       <ListTable<User>
         label="users"
         rowKey={(r) => r.uuid}
+        empty={<p>Nobody here yet besides you. Invite your agents with the form below; each gets an e-mail with a link valid 7 days.</p>}
         load={(q, offset) => page(api.GET('/api/users', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
         columns={[
           { header: 'Name', cell: (r) => r.name },
@@ -285,6 +314,7 @@ export function BranchesPage() {
       <ListTable<Branch>
         label="branches"
         rowKey={(r) => r.uuid}
+        empty={<p>No branches yet. An agency's first branch is made with the agency; add more in the API reference (POST /api/admin/branches).</p>}
         load={(q, offset) =>
           page(api.GET('/api/admin/branches', { params: { query: { ...(q ? { q } : {}), include_closed: true, limit: PAGE_SIZE, offset } as never } }))
         }

@@ -7,4 +7,4 @@ export { addressesRoutes } from './addresses.routes.ts';
 export { addressesByIds, addressesOfTenant, findAddressById } from './addresses.repository.ts';
 export { Address } from './addresses.schemas.ts';
 export { getAddressRow, toAddressDto } from './addresses.service.ts';
-export { districtOf, normaliseDistrict, postcodePrefix } from './postcode.ts';
+export { districtOf, normaliseDistrict, normalisePostcode, postcodePrefix } from './postcode.ts';

@@ -9,9 +9,10 @@ export function findUserByEmail(db: DbOrTrx, email: string) {
   return db
     .selectFrom('users')
     .innerJoin('roles', 'roles.id', 'users.role_id')
+    .leftJoin('agencies', 'agencies.id', 'users.agency_id')
     .select([
       'users.id', 'users.uuid', 'users.name', 'users.email', 'users.password_hash', 'users.status',
-      'users.agency_id', 'roles.code as role_code', 'roles.name as role_name',
+      'users.agency_id', 'roles.code as role_code', 'roles.name as role_name', 'agencies.suspended_at as agency_suspended_at',
     ])
     .where('users.email', '=', email.toLowerCase())
     .executeTakeFirst();
@@ -96,11 +97,12 @@ function tokenQuery(db: DbOrTrx, tokenHash: Value<string>) {
     .selectFrom('auth_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .innerJoin('roles as r', 'r.id', 'u.role_id')
+    .leftJoin('agencies as ag', 'ag.id', 'u.agency_id')
     .select([
       't.id as token_id', 't.kind', 't.remember_me', 't.created_at', 't.expires_at', 't.last_used_at',
       't.revoked_at', 'u.id as user_id', 'u.uuid as user_uuid', 'u.name', 'u.email', 'u.status',
       'u.agency_id', 'u.branch_id', 'u.contractor_id', 'u.tenant_id', 'r.id as role_id',
-      'r.code as role_code', 'r.name as role_name', 'r.level',
+      'r.code as role_code', 'r.name as role_name', 'r.level', 'ag.suspended_at as agency_suspended_at',
       sql<string[]>`array(select rp.permission_key from role_permissions rp where rp.role_id = r.id order by 1)`.as(
         'permissions',
       ),

@@ -48,6 +48,9 @@ export interface LoginGuard {
   throttled(ip: string): Promise<void>;
 }
 
+/** The refusal a suspended agency's accounts get (403), at login and on every request. */
+export const AGENCY_SUSPENDED = 'This agency is suspended: its accounts cannot sign in or use the API until the platform operators reactivate it';
+
 function failureKeys(email: string, ip: string) {
   return { account: `loginfail:acct:${email.toLowerCase()}`, ip: `loginfail:ip:${ip}` };
 }
@@ -105,6 +108,7 @@ async function checkCredentials(deps: AppDeps, guard: LoginGuard, creds: Credent
     throw forbidden(message);
   };
   if (account.status !== 'active') await refuse('disabled', 'This account is disabled');
+  if (account.agency_suspended_at !== null) await refuse('agency_suspended', AGENCY_SUSPENDED);
   if (await guard.accountBlocked(account.id)) await refuse('blacklisted', 'Access denied');
   if (config.playground && !['sysops', 'api'].includes(account.role_code)) {
     await refuse('playground', 'Only SysOps and API accounts may log in on the API playground');
@@ -292,6 +296,8 @@ export async function authenticate(
   if (new Date(row.expires_at) <= now) throw failure();
   const idleS = (now.getTime() - new Date(row.last_used_at).getTime()) / 1000;
   if (row.kind === 'session' && !row.remember_me && idleS >= LIFETIMES.sessionIdle) throw failure();
+  // A suspended agency's accounts are refused on every request, their tokens kept (docs/onboarding.md).
+  if (row.agency_suspended_at !== null) throw forbidden(AGENCY_SUSPENDED);
   // Sessions are touched at most once a minute (idle rule); bearer tokens every five minutes
   // (for "last used" in session lists), to keep reads free of writes.
   if (idleS >= (row.kind === 'session' ? 60 : 300)) {

@@ -4,7 +4,7 @@
  * (docs/architecture.md, module rule).
  */
 export { contractorsRoutes } from './contractors.routes.ts';
-export { REQUIRED_CERTIFICATES } from './certification-types.ts';
+export { CERT_TYPE_CODES, REQUIRED_CERTIFICATES } from './certification-types.ts';
 export { assertContractorAssignable } from './eligibility.ts';
 export { findContractorRef } from './contractors.repository.ts';
 export { certificateExpiryTask, scanExpiringCertificates, CERTIFICATE_WARNING_DAYS } from './certificate-expiry.task.ts';

@@ -36,3 +36,5 @@ export * as linesRepo from './lines.repository.ts';
 export { unpaidInvoiceTotals, UNPAID_STATUSES, type UnpaidInvoiceTotals } from './unpaid.ts';
 export { moneyScope, moneyVisible, type MoneyScope } from './access.ts';
 export { invoiceNumber } from './invoices.service.ts';
+/** The agency's VAT number and payment terms, read and written by the agency profile (docs/onboarding.md). */
+export { settings as moneySettings, saveSettings as saveMoneySettings } from './pricing.repository.ts';

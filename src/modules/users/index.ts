@@ -5,3 +5,5 @@
  */
 export { usersRoutes } from './users.routes.ts';
 export { UserStatus } from './user-status.ts';
+/** Creating a user (with an invitation), for the first administrator of a new agency (docs/onboarding.md). */
+export { createUser } from './users.service.ts';

@@ -1,0 +1,478 @@
+/**
+ * The three importable entities (docs/onboarding.md, "Import"): their columns (the downloadable
+ * templates), how a row is checked and keyed, how it compares with what the agency holds and how
+ * it is written. A row is keyed by the agency's own reference (`external_ref`) when it has one,
+ * else by postcode + first line (properties), e-mail (tenants) or company name (contractors), so
+ * importing the same file again finds every row unchanged.
+ *
+ * The index of an entity holds the agency's current records of that kind in memory (one query per
+ * table), so a dry run of 10,000 rows costs a few queries, not 10,000; a commit keeps it up to date
+ * as it writes. The SQL writes here are the importer's own bulk path into the people tables; the
+ * interactive endpoints stay in their modules (addresses, tenants, contractors).
+ */
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../../db/types.ts';
+import { newUuid } from '../../lib/crypto.ts';
+import { normaliseDistrict, normalisePostcode } from '../addresses/index.ts';
+import { CERT_TYPE_CODES } from '../contractors/index.ts';
+
+export const ENTITIES = ['addresses', 'tenants', 'contractors'] as const;
+export type Entity = (typeof ENTITIES)[number];
+
+export interface RowError {
+  column: string;
+  reason: string;
+}
+
+export interface Column {
+  name: string;
+  required: boolean;
+  description: string;
+  example: string;
+}
+
+const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
+const PHONE = /^\+?[0-9 ()-]{6,29}$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const CERT_TYPES: readonly string[] = CERT_TYPE_CODES;
+const CONTACT = ['email', 'phone', 'sms', 'post'];
+
+/** The columns of each entity, in template order. */
+export const COLUMNS: Record<Entity, Column[]> = {
+  addresses: [
+    { name: 'external_ref', required: false, description: 'your own reference of the property (the key for re-imports)', example: 'PROP-0001' },
+    { name: 'line1', required: true, description: 'first line', example: '12 Hyde Park Road' },
+    { name: 'line2', required: false, description: 'second line', example: 'Flat 2' },
+    { name: 'line3', required: false, description: 'third line', example: '' },
+    { name: 'town', required: true, description: 'town or city', example: 'Leeds' },
+    { name: 'county', required: false, description: 'county', example: 'West Yorkshire' },
+    { name: 'postcode', required: true, description: 'UK postcode', example: 'LS6 1AB' },
+    { name: 'branch', required: false, description: 'name of the branch that manages it (jobs take their branch from it)', example: 'Head office' },
+  ],
+  tenants: [
+    { name: 'external_ref', required: false, description: 'your own reference of the tenant (the key for re-imports; else the e-mail)', example: 'TEN-0001' },
+    { name: 'name', required: true, description: 'full name', example: 'Priya Shah' },
+    { name: 'email', required: false, description: 'e-mail address (needed when there is no external_ref)', example: 'priya@example.com' },
+    { name: 'phone', required: false, description: 'phone', example: '0113 496 0000' },
+    { name: 'mobile', required: false, description: 'mobile', example: '07700 900123' },
+    { name: 'preferred_contact', required: false, description: 'email, phone, sms or post', example: 'email' },
+    { name: 'property_ref', required: false, description: 'external_ref of the property they live in', example: 'PROP-0001' },
+    { name: 'property_postcode', required: false, description: 'or the property\'s postcode ...', example: '' },
+    { name: 'property_line1', required: false, description: '... and first line', example: '' },
+  ],
+  contractors: [
+    { name: 'external_ref', required: false, description: 'your own reference of the firm (the key for re-imports; else the company name)', example: 'CON-001' },
+    { name: 'company_name', required: true, description: 'company name', example: 'Aire Valley Plumbing Ltd' },
+    { name: 'contact_name', required: false, description: 'main contact', example: 'Dan Aire' },
+    { name: 'email', required: false, description: 'e-mail address', example: 'jobs@airevalley.example' },
+    { name: 'phone', required: false, description: 'phone', example: '0113 496 0101' },
+    { name: 'trades', required: false, description: 'trade codes or names, separated by ;', example: 'plumbing; heating' },
+    { name: 'coverage', required: false, description: 'postcode districts covered, separated by ; or spaces', example: 'LS6; LS7; LS16' },
+    { name: 'certificates', required: false, description: 'type:reference:expiry (YYYY-MM-DD), separated by ; (types: gas_safe, niceic, napit, oftec, fensa, chas, public_liability)', example: 'gas_safe:123456:2027-05-31' },
+  ],
+};
+
+const opt = (v: string | undefined) => (v === undefined || v === '' ? null : v);
+const lower = (v: string) => v.trim().toLowerCase();
+
+// ---------------------------------------------------------------------------------------------
+// Properties (addresses)
+
+export interface AddressValue {
+  external_ref: string | null;
+  line1: string;
+  line2: string | null;
+  line3: string | null;
+  town: string;
+  county: string | null;
+  postcode: string;
+  branch_id: number | null;
+}
+interface AddressRec extends AddressValue {
+  id: number;
+}
+
+/** The agency's properties keyed by reference and by postcode + first line, and its branches by name. */
+export class AddressIndex {
+  byRef = new Map<string, AddressRec>();
+  byPlace = new Map<string, AddressRec>();
+  branches = new Map<string, number>();
+  agencyId: number;
+  constructor(agencyId: number) {
+    this.agencyId = agencyId;
+  }
+  static placeKey(postcode: string, line1: string): string {
+    return `${postcode}|${lower(line1)}`;
+  }
+  static async load(db: DbOrTrx, agencyId: number): Promise<AddressIndex> {
+    const idx = new AddressIndex(agencyId);
+    const rows = await db
+      .selectFrom('addresses')
+      .select(['id', 'external_ref', 'line1', 'line2', 'line3', 'town', 'county', 'postcode', 'branch_id'])
+      .where('agency_id', '=', agencyId)
+      .execute();
+    for (const r of rows) idx.remember(r);
+    for (const b of await db.selectFrom('branches').select(['id', 'name']).where('agency_id', '=', agencyId).execute()) idx.branches.set(lower(b.name), b.id);
+    return idx;
+  }
+  remember(r: AddressRec): void {
+    if (r.external_ref) this.byRef.set(r.external_ref, r);
+    this.byPlace.set(AddressIndex.placeKey(r.postcode, r.line1), r);
+  }
+  find(v: { external_ref: string | null; postcode: string; line1: string }): AddressRec | undefined {
+    return (v.external_ref ? this.byRef.get(v.external_ref) : undefined) ?? this.byPlace.get(AddressIndex.placeKey(v.postcode, v.line1));
+  }
+}
+
+/** Checks one property row. */
+export function parseAddress(d: Record<string, string>, idx: AddressIndex): { value?: AddressValue; key?: string; errors: RowError[] } {
+  const errors: RowError[] = [];
+  const line1 = d.line1 ?? '';
+  const town = d.town ?? '';
+  if (!line1) errors.push({ column: 'line1', reason: 'missing' });
+  if (!town) errors.push({ column: 'town', reason: 'missing' });
+  let postcode: string | null = null;
+  if (!d.postcode) errors.push({ column: 'postcode', reason: 'missing' });
+  else if (!(postcode = normalisePostcode(d.postcode))) errors.push({ column: 'postcode', reason: `not a UK postcode: ${d.postcode}` });
+  let branchId: number | null = null;
+  if (d.branch) {
+    branchId = idx.branches.get(lower(d.branch)) ?? null;
+    if (branchId === null) errors.push({ column: 'branch', reason: `no branch named ${d.branch}` });
+  }
+  if (errors.length > 0) return { errors };
+  const value: AddressValue = {
+    external_ref: opt(d.external_ref),
+    line1,
+    line2: opt(d.line2),
+    line3: opt(d.line3),
+    town,
+    county: opt(d.county),
+    postcode: postcode!,
+    branch_id: branchId,
+  };
+  return { value, key: value.external_ref ? `ref:${value.external_ref}` : `place:${AddressIndex.placeKey(value.postcode, line1)}`, errors };
+}
+
+/** create, update or unchanged for a checked property row. */
+export function addressOutcome(v: AddressValue, idx: AddressIndex): 'create' | 'update' | 'unchanged' {
+  const cur = idx.find(v);
+  if (!cur) return 'create';
+  const same = (Object.keys(v) as (keyof AddressValue)[]).every((k) => (k === 'branch_id' && v.branch_id === null) || cur[k] === v[k]);
+  return same ? 'unchanged' : 'update';
+}
+
+/** Writes the property rows of one chunk: the new ones in one insert, the changed ones one by one. */
+export async function applyAddresses(db: DbOrTrx, idx: AddressIndex, values: AddressValue[], now: Date): Promise<void> {
+  const fresh: AddressValue[] = [];
+  for (const v of values) {
+    const cur = idx.find(v);
+    if (!cur) {
+      if (!fresh.some((f) => AddressIndex.placeKey(f.postcode, f.line1) === AddressIndex.placeKey(v.postcode, v.line1) && f.external_ref === v.external_ref)) fresh.push(v);
+      continue;
+    }
+    const set = { ...v, branch_id: v.branch_id ?? cur.branch_id, external_ref: v.external_ref ?? cur.external_ref };
+    await db.updateTable('addresses').set({ ...set, updated_at: now }).where('id', '=', cur.id).execute();
+    idx.remember({ ...set, id: cur.id });
+  }
+  if (fresh.length === 0) return;
+  const inserted = await db
+    .insertInto('addresses')
+    .values(fresh.map((v) => ({ ...v, uuid: newUuid(), agency_id: idx.agencyId, created_at: now, updated_at: now })))
+    .returning(['id', 'external_ref', 'line1', 'line2', 'line3', 'town', 'county', 'postcode', 'branch_id'])
+    .execute();
+  for (const r of inserted) idx.remember(r);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tenants
+
+export interface TenantValue {
+  external_ref: string | null;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  mobile: string | null;
+  preferred_contact: string | null;
+  address_id: number | null;
+}
+interface TenantRec extends Omit<TenantValue, 'address_id'> {
+  id: number;
+  addresses: Set<number>;
+}
+
+/** The agency's tenants by reference and e-mail, and its properties. */
+export class TenantIndex {
+  byRef = new Map<string, TenantRec>();
+  byEmail = new Map<string, TenantRec>();
+  addresses!: AddressIndex;
+  agencyId: number;
+  constructor(agencyId: number) {
+    this.agencyId = agencyId;
+  }
+  static async load(db: DbOrTrx, agencyId: number): Promise<TenantIndex> {
+    const idx = new TenantIndex(agencyId);
+    idx.addresses = await AddressIndex.load(db, agencyId);
+    const rows = await db
+      .selectFrom('tenants')
+      .select(['id', 'external_ref', 'name', 'email', 'phone', 'mobile', 'preferred_contact'])
+      .where('agency_id', '=', agencyId)
+      .where('erased_at', 'is', null)
+      .execute();
+    const links = await db
+      .selectFrom('tenant_addresses as ta')
+      .innerJoin('tenants as t', 't.id', 'ta.tenant_id')
+      .select(['ta.tenant_id', 'ta.address_id'])
+      .where('t.agency_id', '=', agencyId)
+      .execute();
+    const linked = new Map<number, Set<number>>();
+    for (const l of links) (linked.get(l.tenant_id) ?? linked.set(l.tenant_id, new Set()).get(l.tenant_id)!).add(l.address_id);
+    for (const r of rows) idx.remember({ ...r, addresses: linked.get(r.id) ?? new Set() });
+    return idx;
+  }
+  remember(r: TenantRec): void {
+    if (r.external_ref) this.byRef.set(r.external_ref, r);
+    if (r.email) this.byEmail.set(r.email, r);
+  }
+  find(v: { external_ref: string | null; email: string | null }): TenantRec | undefined {
+    return (v.external_ref ? this.byRef.get(v.external_ref) : undefined) ?? (v.email ? this.byEmail.get(v.email) : undefined);
+  }
+}
+
+/** Checks one tenant row; the property must exist already (import properties first). */
+export function parseTenant(d: Record<string, string>, idx: TenantIndex): { value?: TenantValue; key?: string; errors: RowError[] } {
+  const errors: RowError[] = [];
+  if (!d.name) errors.push({ column: 'name', reason: 'missing' });
+  const email = d.email ? d.email.toLowerCase() : null;
+  if (email && !EMAIL.test(email)) errors.push({ column: 'email', reason: `not an e-mail address: ${d.email}` });
+  if (!email && !d.external_ref) errors.push({ column: 'external_ref', reason: 'give an external_ref or an e-mail address (the key for re-imports)' });
+  for (const c of ['phone', 'mobile'] as const) if (d[c] && !PHONE.test(d[c])) errors.push({ column: c, reason: `not a phone number: ${d[c]}` });
+  if (d.preferred_contact && !CONTACT.includes(d.preferred_contact.toLowerCase())) errors.push({ column: 'preferred_contact', reason: 'email, phone, sms or post' });
+  let addressId: number | null = null;
+  if (d.property_ref) {
+    addressId = idx.addresses.byRef.get(d.property_ref)?.id ?? null;
+    if (addressId === null) errors.push({ column: 'property_ref', reason: `no property with reference ${d.property_ref}; import the properties first` });
+  } else if (d.property_postcode || d.property_line1) {
+    const pc = normalisePostcode(d.property_postcode ?? '');
+    if (!pc) errors.push({ column: 'property_postcode', reason: d.property_postcode ? `not a UK postcode: ${d.property_postcode}` : 'missing' });
+    else {
+      addressId = idx.addresses.byPlace.get(AddressIndex.placeKey(pc, d.property_line1 ?? ''))?.id ?? null;
+      if (addressId === null) errors.push({ column: 'property_line1', reason: `no property at ${d.property_line1 ?? ''}, ${pc}; import the properties first` });
+    }
+  }
+  if (errors.length > 0) return { errors };
+  const value: TenantValue = {
+    external_ref: opt(d.external_ref),
+    name: d.name!,
+    email,
+    phone: opt(d.phone),
+    mobile: opt(d.mobile),
+    preferred_contact: d.preferred_contact ? d.preferred_contact.toLowerCase() : null,
+    address_id: addressId,
+  };
+  return { value, key: value.external_ref ? `ref:${value.external_ref}` : `email:${email}`, errors };
+}
+
+const TENANT_FIELDS = ['external_ref', 'name', 'email', 'phone', 'mobile', 'preferred_contact'] as const;
+
+/** create, update or unchanged for a checked tenant row. */
+export function tenantOutcome(v: TenantValue, idx: TenantIndex): 'create' | 'update' | 'unchanged' {
+  const cur = idx.find(v);
+  if (!cur) return 'create';
+  const same = TENANT_FIELDS.every((k) => cur[k] === v[k]) && (v.address_id === null || cur.addresses.has(v.address_id));
+  return same ? 'unchanged' : 'update';
+}
+
+/** Writes one tenant row (and its link to the property). */
+export async function applyTenant(db: DbOrTrx, idx: TenantIndex, v: TenantValue, now: Date): Promise<void> {
+  const { address_id, ...fields } = v;
+  let cur = idx.find(v);
+  if (cur) {
+    await db.updateTable('tenants').set({ ...fields, updated_at: now }).where('id', '=', cur.id).execute();
+    Object.assign(cur, fields);
+    idx.remember(cur);
+  } else {
+    const row = await db
+      .insertInto('tenants')
+      .values({ ...fields, uuid: newUuid(), agency_id: idx.agencyId, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    cur = { ...fields, id: row.id, addresses: new Set() };
+    idx.remember(cur);
+  }
+  if (address_id !== null && !cur.addresses.has(address_id)) {
+    await db.insertInto('tenant_addresses').values({ tenant_id: cur.id, address_id, created_at: now }).onConflict((oc) => oc.doNothing()).execute();
+    cur.addresses.add(address_id);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contractors
+
+export interface CertValue {
+  type: string;
+  reference: string;
+  expires_on: string;
+}
+export interface ContractorValue {
+  external_ref: string | null;
+  company_name: string;
+  contact_name: string | null;
+  email: string | null;
+  phone: string | null;
+  trade_ids: number[];
+  coverage: string[];
+  certificates: CertValue[];
+}
+interface ContractorRec extends Omit<ContractorValue, 'certificates'> {
+  id: number;
+  certificates: Map<string, { id: number; expires_on: string }>;
+}
+
+/** The agency's contractors by reference and company name, with the trades one may give them. */
+export class ContractorIndex {
+  byRef = new Map<string, ContractorRec>();
+  byName = new Map<string, ContractorRec>();
+  trades = new Map<string, number>();
+  agencyId: number;
+  constructor(agencyId: number) {
+    this.agencyId = agencyId;
+  }
+  static async load(db: DbOrTrx, agencyId: number): Promise<ContractorIndex> {
+    const idx = new ContractorIndex(agencyId);
+    const trades = await db
+      .selectFrom('trades')
+      .select(['id', 'code', 'name'])
+      .where((eb) => eb.or([eb('agency_id', 'is', null), eb('agency_id', '=', agencyId)]))
+      .where('retired_at', 'is', null)
+      .execute();
+    for (const t of trades) {
+      idx.trades.set(lower(t.code), t.id);
+      idx.trades.set(lower(t.name), t.id);
+    }
+    const rows = await db
+      .selectFrom('contractors as c')
+      .select([
+        'c.id', 'c.external_ref', 'c.company_name', 'c.contact_name', 'c.email', 'c.phone',
+        sql<number[]>`array(select trade_id from contractor_trades where contractor_id = c.id order by 1)`.as('trade_ids'),
+        sql<string[]>`array(select district from contractor_coverage where contractor_id = c.id order by 1)`.as('coverage'),
+      ])
+      .where('c.agency_id', '=', agencyId)
+      .execute();
+    const certs = await db
+      .selectFrom('contractor_certifications')
+      .select(['id', 'contractor_id', 'cert_type', 'reference', sql<string>`expires_on::text`.as('expires_on')])
+      .where('agency_id', '=', agencyId)
+      .where('deleted_at', 'is', null)
+      .execute();
+    const byContractor = new Map<number, Map<string, { id: number; expires_on: string }>>();
+    for (const c of certs) {
+      const m = byContractor.get(c.contractor_id) ?? byContractor.set(c.contractor_id, new Map()).get(c.contractor_id)!;
+      m.set(`${c.cert_type}:${c.reference}`, { id: c.id, expires_on: c.expires_on });
+    }
+    for (const r of rows) idx.remember({ ...r, certificates: byContractor.get(r.id) ?? new Map() });
+    return idx;
+  }
+  remember(r: ContractorRec): void {
+    if (r.external_ref) this.byRef.set(r.external_ref, r);
+    this.byName.set(lower(r.company_name), r);
+  }
+  find(v: { external_ref: string | null; company_name: string }): ContractorRec | undefined {
+    return (v.external_ref ? this.byRef.get(v.external_ref) : undefined) ?? this.byName.get(lower(v.company_name));
+  }
+}
+
+const split = (text: string | undefined, by: RegExp) => (text ?? '').split(by).map((s) => s.trim()).filter(Boolean);
+
+/** Checks one contractor row: trades known to the agency, valid districts, certificates. */
+export function parseContractor(d: Record<string, string>, idx: ContractorIndex): { value?: ContractorValue; key?: string; errors: RowError[] } {
+  const errors: RowError[] = [];
+  if (!d.company_name) errors.push({ column: 'company_name', reason: 'missing' });
+  const email = d.email ? d.email.toLowerCase() : null;
+  if (email && !EMAIL.test(email)) errors.push({ column: 'email', reason: `not an e-mail address: ${d.email}` });
+  if (d.phone && !PHONE.test(d.phone)) errors.push({ column: 'phone', reason: `not a phone number: ${d.phone}` });
+  const tradeIds = new Set<number>();
+  for (const t of split(d.trades, /[;|]/)) {
+    const id = idx.trades.get(lower(t));
+    if (id === undefined) errors.push({ column: 'trades', reason: `unknown trade: ${t}` });
+    else tradeIds.add(id);
+  }
+  const coverage = new Set<string>();
+  for (const c of split(d.coverage, /[;,|\s]+/)) {
+    const district = normaliseDistrict(c);
+    if (!district) errors.push({ column: 'coverage', reason: `not a postcode district: ${c}` });
+    else coverage.add(district);
+  }
+  const certificates: CertValue[] = [];
+  for (const c of split(d.certificates, /;/)) {
+    const [type, reference, expires] = c.split(':').map((s) => s.trim());
+    if (!type || !CERT_TYPES.includes(type.toLowerCase())) errors.push({ column: 'certificates', reason: `unknown certificate type in ${c}` });
+    else if (!reference) errors.push({ column: 'certificates', reason: `no reference in ${c}` });
+    else if (!expires || !ISO_DATE.test(expires) || Number.isNaN(Date.parse(expires))) errors.push({ column: 'certificates', reason: `no expiry date (YYYY-MM-DD) in ${c}` });
+    else certificates.push({ type: type.toLowerCase(), reference, expires_on: expires });
+  }
+  if (errors.length > 0) return { errors };
+  const value: ContractorValue = {
+    external_ref: opt(d.external_ref),
+    company_name: d.company_name!,
+    contact_name: opt(d.contact_name),
+    email,
+    phone: opt(d.phone),
+    trade_ids: [...tradeIds].sort((a, b) => a - b),
+    coverage: [...coverage].sort(),
+    certificates,
+  };
+  return { value, key: value.external_ref ? `ref:${value.external_ref}` : `name:${lower(value.company_name)}`, errors };
+}
+
+const CONTRACTOR_FIELDS = ['external_ref', 'company_name', 'contact_name', 'email', 'phone'] as const;
+
+/** create, update or unchanged for a checked contractor row. */
+export function contractorOutcome(v: ContractorValue, idx: ContractorIndex): 'create' | 'update' | 'unchanged' {
+  const cur = idx.find(v);
+  if (!cur) return 'create';
+  const same =
+    CONTRACTOR_FIELDS.every((k) => cur[k] === v[k]) &&
+    cur.trade_ids.join() === v.trade_ids.join() &&
+    [...cur.coverage].sort().join() === v.coverage.join() &&
+    v.certificates.every((c) => cur.certificates.get(`${c.type}:${c.reference}`)?.expires_on === c.expires_on);
+  return same ? 'unchanged' : 'update';
+}
+
+/** Writes one contractor row: its fields, its trades and coverage (as the file has them), its certificates. */
+export async function applyContractor(db: DbOrTrx, idx: ContractorIndex, v: ContractorValue, now: Date): Promise<void> {
+  const { trade_ids, coverage, certificates, ...fields } = v;
+  let cur = idx.find(v);
+  if (cur) {
+    await db.updateTable('contractors').set({ ...fields, updated_at: now }).where('id', '=', cur.id).execute();
+    await db.deleteFrom('contractor_trades').where('contractor_id', '=', cur.id).execute();
+    await db.deleteFrom('contractor_coverage').where('contractor_id', '=', cur.id).execute();
+    Object.assign(cur, fields, { trade_ids, coverage });
+  } else {
+    const row = await db
+      .insertInto('contractors')
+      .values({ ...fields, uuid: newUuid(), agency_id: idx.agencyId, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    cur = { ...fields, id: row.id, trade_ids, coverage, certificates: new Map() };
+  }
+  idx.remember(cur);
+  const id = cur.id;
+  if (trade_ids.length > 0) await db.insertInto('contractor_trades').values(trade_ids.map((t) => ({ contractor_id: id, trade_id: t }))).execute();
+  if (coverage.length > 0) await db.insertInto('contractor_coverage').values(coverage.map((d) => ({ contractor_id: id, district: d }))).execute();
+  for (const c of certificates) {
+    const key = `${c.type}:${c.reference}`;
+    const known = cur.certificates.get(key);
+    if (known?.expires_on === c.expires_on) continue;
+    if (known) {
+      await db.updateTable('contractor_certifications').set({ expires_on: c.expires_on, updated_at: now }).where('id', '=', known.id).execute();
+      known.expires_on = c.expires_on;
+    } else {
+      const row = await db
+        .insertInto('contractor_certifications')
+        .values({ uuid: newUuid(), agency_id: idx.agencyId, contractor_id: id, cert_type: c.type, reference: c.reference, expires_on: c.expires_on, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      cur.certificates.set(key, { id: row.id, expires_on: c.expires_on });
+    }
+  }
+}
