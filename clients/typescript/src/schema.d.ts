@@ -3900,6 +3900,264 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agencies
+         * @description SysOps: every agency by trading name; q searches trading and legal name; status active or suspended.
+         *
+         *     **Access:** Permission key `api.agencies.view`.
+         */
+        get: operations["listAgencies"];
+        put?: never;
+        /**
+         * Create an agency
+         * @description SysOps only. Creates the agency with its profile, its first branch (branch_name, default "Head office") and its first administrator (admin.name, admin.email), who is e-mailed a single-use invitation valid 7 days. A trading name or e-mail already used: 409.
+         *
+         *     **Access:** Permission key `api.agencies.manage`.
+         */
+        post: operations["createAgencies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agencies/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one's own agency
+         * @description The profile of the caller's agency. SysOps (no agency): 403.
+         *
+         *     **Access:** Permission key `api.agencies.current.view`.
+         */
+        get: operations["listAgenciesCurrent"];
+        /**
+         * Update one's own agency
+         * @description Any profile field; office_hours merges the days it names. The logo is the appearance upload (docs/appearance.md).
+         *
+         *     **Access:** Permission key `api.agencies.current.manage`.
+         */
+        put: operations["updateAgenciesCurrent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agencies/current/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Setup checklist
+         * @description What a new agency still lacks (branches, users, SLA rules, contractors, trades, properties, templates), each { key, label, done, count, link }.
+         *
+         *     **Access:** Permission key `api.agencies.current.manage`.
+         */
+        get: operations["listAgenciesCurrentSetup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agencies/current/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the agency's data (ZIP)
+         * @description Streams a ZIP with one CSV per entity: branches, users (no passwords), properties, tenants, tenant_properties, contractors, certificates, jobs, job_notes, invoices. files=true adds the job documents and photos under files/<job reference>/. Cells starting with = + - @ are prefixed with a quote. Logged as agency.export.
+         *
+         *     **Access:** Permission key `api.agencies.export`.
+         */
+        get: operations["listAgenciesCurrentExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agencies/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an agency
+         * @description **Access:** Permission key `api.agencies.view`.
+         */
+        get: operations["getAgencies"];
+        /**
+         * Update an agency
+         * @description SysOps only. Any profile field; office_hours merges the days it names.
+         *
+         *     **Access:** Permission key `api.agencies.manage`.
+         */
+        put: operations["updateAgencies"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agencies/{uuid}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an agency
+         * @description Nothing is deleted; every account of the agency gets 403 "This agency is suspended" on its next request until it is reactivated. Already suspended: 409.
+         *
+         *     **Access:** Permission key `api.agencies.manage`.
+         */
+        post: operations["createAgenciesSuspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agencies/{uuid}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a suspended agency
+         * @description Its accounts work again from their next request. Not suspended: 409.
+         *
+         *     **Access:** Permission key `api.agencies.manage`.
+         */
+        post: operations["createAgenciesReactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file to import (dry run)
+         * @description multipart/form-data: `file` (CSV or XLSX, at most 10 MiB), `entity` (addresses, tenants or contractors), optional `skip_bad_rows` (true: commit leaves bad rows out; default false: a file with a bad row commits nothing). Encoding (UTF-8, UTF-16, Windows-1252) and delimiter (, ; TAB |) are detected. Checks every row and writes nothing but the import: the answer lists every row with its outcome (create, update, unchanged, error with column and reason). Send the CSRF token in X-CSRF-Token.
+         *
+         *     **Access:** Permission key `api.imports.manage`.
+         */
+        post: operations["createImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/templates/{entity}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an import template
+         * @description addresses.csv, tenants.csv or contractors.csv: the header row and one example row (UTF-8 CSV).
+         *
+         *     **Access:** Permission key `api.imports.manage`.
+         */
+        get: operations["getImportsTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an import and its progress
+         * @description status, rows_done of rows_total, error_count, counts per outcome, and the rows with errors.
+         *
+         *     **Access:** Permission key `api.imports.manage`.
+         */
+        get: operations["getImports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/{uuid}/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit an import
+         * @description Writes the rows of a checked import. Up to 2,000 rows to write: written before the answer (200, status committed). More: queued (202, status queued), written by the background worker in chunks of 1,000 with progress in GET /api/imports/{uuid}; a stopped commit resumes after its last chunk. A file with rows in error and without skip_bad_rows: 409, nothing written.
+         *
+         *     **Access:** Permission key `api.imports.manage`.
+         */
+        post: operations["createImportsCommit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -32022,6 +32280,2276 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listAgencies: {
+        parameters: {
+            query?: {
+                /** @description search in trading and legal name */
+                q?: string;
+                status?: "active" | "suspended";
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createAgencies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description trading name */
+                    name: string;
+                    legal_name?: string | null;
+                    registered_address?: {
+                        line1: string;
+                        line2?: string | null;
+                        town: string;
+                        /** @description UK postcode; stored normalised (LS6 3HN) */
+                        postcode: string;
+                    } | null;
+                    company_number?: string | null;
+                    vat_number?: string | null;
+                    contact_email?: string | null;
+                    contact_phone?: string | null;
+                    bank_holiday_region?: "england-and-wales" | "scotland" | "northern-ireland";
+                    /** @description days to set; a day left out stays as it is (closed on a new agency) */
+                    office_hours?: {
+                        mon?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        tue?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        wed?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        thu?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        fri?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        sat?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        sun?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                    };
+                    default_approval_limit_pence?: number | null;
+                    invoice_terms_days?: number;
+                    csrf_token?: string;
+                    /** @description the first branch (default "Head office") */
+                    branch_name?: string;
+                    /** @description the first administrator, invited by e-mail (docs/users.md, invitations) */
+                    admin: {
+                        name: string;
+                        /** Format: email */
+                        email: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description A letting agency and its profile */
+                            agency: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** @description trading name, shown on documents and messages */
+                                name: string;
+                                legal_name: string | null;
+                                registered_address: {
+                                    line1: string;
+                                    line2: string | null;
+                                    town: string;
+                                    postcode: string;
+                                } | null;
+                                company_number: string | null;
+                                vat_number: string | null;
+                                contact_email: string | null;
+                                contact_phone: string | null;
+                                /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                                bank_holiday_region: string;
+                                /** @description opening hours per weekday (mon..sun); null for a closed day */
+                                office_hours: {
+                                    mon: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                    tue: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                    wed: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                    thu: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                    fri: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                    sat: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                    sun: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                };
+                                default_approval_limit_pence: number | null;
+                                /** @description days an invoice is due after issue (the money settings' payment terms) */
+                                invoice_terms_days: number;
+                                status: "active" | "suspended";
+                                suspended_at: string | null;
+                                suspended_reason: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            branch: {
+                                /** Format: uuid */
+                                uuid: string;
+                                name: string;
+                            };
+                            admin: {
+                                /** Format: uuid */
+                                uuid: string;
+                                name: string;
+                                email: string;
+                                status: string;
+                            };
+                            /** @description false when the mail transport refused the invitation (send again with POST /api/users/{uuid}/invite) */
+                            invitation_sent: boolean;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listAgenciesCurrent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A letting agency and its profile */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updateAgenciesCurrent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description trading name */
+                    name?: string;
+                    legal_name?: string | null;
+                    registered_address?: {
+                        line1: string;
+                        line2?: string | null;
+                        town: string;
+                        /** @description UK postcode; stored normalised (LS6 3HN) */
+                        postcode: string;
+                    } | null;
+                    company_number?: string | null;
+                    vat_number?: string | null;
+                    contact_email?: string | null;
+                    contact_phone?: string | null;
+                    bank_holiday_region?: "england-and-wales" | "scotland" | "northern-ireland";
+                    /** @description days to set; a day left out stays as it is (closed on a new agency) */
+                    office_hours?: {
+                        mon?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        tue?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        wed?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        thu?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        fri?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        sat?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        sun?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                    };
+                    default_approval_limit_pence?: number | null;
+                    invoice_terms_days?: number;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A letting agency and its profile */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listAgenciesCurrentSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description true when every item is done */
+                            done: boolean;
+                            items: {
+                                /** @description branches, users, sla_rules, trades, contractors, properties, templates */
+                                key: string;
+                                label: string;
+                                done: boolean;
+                                count: number;
+                                /** @description the console page where it is done */
+                                link: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    listAgenciesCurrentExport: {
+        parameters: {
+            query?: {
+                files?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/zip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getAgencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A letting agency and its profile */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    updateAgencies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description trading name */
+                    name?: string;
+                    legal_name?: string | null;
+                    registered_address?: {
+                        line1: string;
+                        line2?: string | null;
+                        town: string;
+                        /** @description UK postcode; stored normalised (LS6 3HN) */
+                        postcode: string;
+                    } | null;
+                    company_number?: string | null;
+                    vat_number?: string | null;
+                    contact_email?: string | null;
+                    contact_phone?: string | null;
+                    bank_holiday_region?: "england-and-wales" | "scotland" | "northern-ireland";
+                    /** @description days to set; a day left out stays as it is (closed on a new agency) */
+                    office_hours?: {
+                        mon?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        tue?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        wed?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        thu?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        fri?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        sat?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        sun?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                    };
+                    default_approval_limit_pence?: number | null;
+                    invoice_terms_days?: number;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A letting agency and its profile */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createAgenciesSuspend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description why (kept on the agency, shown to SysOps) */
+                    reason?: string;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A letting agency and its profile */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createAgenciesReactivate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A letting agency and its profile */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createImports: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description An import of a CSV or XLSX file */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description addresses, tenants or contractors */
+                            entity: string;
+                            file_name: string;
+                            /** @description checked (dry run done), queued, committing, committed or failed */
+                            status: string;
+                            skip_bad_rows: boolean;
+                            encoding: string | null;
+                            delimiter: string | null;
+                            rows_total: number;
+                            /** @description rows the commit has passed so far */
+                            rows_done: number;
+                            error_count: number;
+                            counts: {
+                                create: number;
+                                update: number;
+                                unchanged: number;
+                                error: number;
+                            };
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            committed_at: string | null;
+                            /** @description dry run: every row; GET: the rows with errors */
+                            rows?: {
+                                /** @description line of the file (the header is line 1) */
+                                row: number;
+                                /** @description create, update, unchanged or error */
+                                outcome: string;
+                                errors: {
+                                    column: string;
+                                    reason: string;
+                                }[];
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getImportsTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entity: "addresses.csv" | "tenants.csv" | "contractors.csv";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    getImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description An import of a CSV or XLSX file */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description addresses, tenants or contractors */
+                            entity: string;
+                            file_name: string;
+                            /** @description checked (dry run done), queued, committing, committed or failed */
+                            status: string;
+                            skip_bad_rows: boolean;
+                            encoding: string | null;
+                            delimiter: string | null;
+                            rows_total: number;
+                            /** @description rows the commit has passed so far */
+                            rows_done: number;
+                            error_count: number;
+                            counts: {
+                                create: number;
+                                update: number;
+                                unchanged: number;
+                                error: number;
+                            };
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            committed_at: string | null;
+                            /** @description dry run: every row; GET: the rows with errors */
+                            rows?: {
+                                /** @description line of the file (the header is line 1) */
+                                row: number;
+                                /** @description create, update, unchanged or error */
+                                outcome: string;
+                                errors: {
+                                    column: string;
+                                    reason: string;
+                                }[];
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+        };
+    };
+    createImportsCommit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description An import of a CSV or XLSX file */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description addresses, tenants or contractors */
+                            entity: string;
+                            file_name: string;
+                            /** @description checked (dry run done), queued, committing, committed or failed */
+                            status: string;
+                            skip_bad_rows: boolean;
+                            encoding: string | null;
+                            delimiter: string | null;
+                            rows_total: number;
+                            /** @description rows the commit has passed so far */
+                            rows_done: number;
+                            error_count: number;
+                            counts: {
+                                create: number;
+                                update: number;
+                                unchanged: number;
+                                error: number;
+                            };
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            committed_at: string | null;
+                            /** @description dry run: every row; GET: the rows with errors */
+                            rows?: {
+                                /** @description line of the file (the header is line 1) */
+                                row: number;
+                                /** @description create, update, unchanged or error */
+                                outcome: string;
+                                errors: {
+                                    column: string;
+                                    reason: string;
+                                }[];
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
