@@ -52,7 +52,7 @@ export function doctorDefaultUrl(config: Readonly<Config> | undefined): string {
 export async function doctor(base: string, token: string | undefined, out: (line: string) => void): Promise<number> {
   const url = base.replace(/\/+$/, '');
   out(`Caretaker at ${url}`);
-  const live = await get(url, '/api/system/health/live', undefined);
+  const live = await get(url, '/livez', undefined);
   if (live.status === 0) {
     out(`FAIL  reachable     no answer (${live.error}). Fix: start it (caretaker serve) or pass --url with its address`);
     return 1;
@@ -63,7 +63,7 @@ export async function doctor(base: string, token: string | undefined, out: (line
     out(`${(ok ? 'ok' : 'FAIL').padEnd(4)}  ${subject.padEnd(11)} ${text}`);
   };
   line(live.status === 200, 'live', `HTTP ${live.status}`);
-  const ready = await get(url, '/api/system/health/ready', undefined);
+  const ready = await get(url, '/readyz', undefined);
   line(ready.status === 200, 'ready', ready.status === 200 ? 'HTTP 200' : `HTTP ${ready.status}: ${String(ready.body?.error ?? ready.error ?? '')}`);
 
   const status = await get(url, '/api/system/status', token);

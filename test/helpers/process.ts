@@ -89,7 +89,7 @@ export class CaretakerProcess {
   }
 
   /**
-   * Waits until GET /api/system/health/ready answers 200.
+   * Waits until GET /readyz answers 200.
    * @throws Error with the child's log when it exits first or `timeoutMs` passes
    */
   async waitReady(timeoutMs = 90_000): Promise<void> {
@@ -98,7 +98,7 @@ export class CaretakerProcess {
       if (!this.running) throw new Error(`caretaker exited before it was ready (${JSON.stringify(this.exitInfo)}):\n${this.log}`);
       // Poll only once the server says it listens, so small rate limits are not used up.
       if (this.lines.some((l) => l.includes('Caretaker is serving'))) {
-        const res = await fetch(`${this.url}/api/system/health/ready`).catch(() => undefined);
+        const res = await fetch(`${this.url}/readyz`).catch(() => undefined);
         if (res?.status === 200) return;
       }
       await new Promise((r) => setTimeout(r, 100));

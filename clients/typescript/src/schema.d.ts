@@ -689,9 +689,9 @@ export interface paths {
         };
         /**
          * Platform status
-         * @description Public. status is 'ok', 'degraded' (Redis down: the service keeps serving with in-memory rate limits) or 'down' (database unreachable, answered with 503). uptime_s and checks are shown to authenticated callers only.
+         * @description status is 'ok', 'degraded' (Redis down: the service keeps serving with in-memory rate limits) or 'down' (database unreachable: 503 in the error envelope, the same data beside `error`). Load balancers use the unauthenticated GET /livez and GET /readyz instead.
          *
-         *     **Access:** No authentication.
+         *     **Access:** Any valid bearer token or session.
          */
         get: operations["getStatus"];
         put?: never;
@@ -702,7 +702,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/system/health/live": {
+    "/livez": {
         parameters: {
             query?: never;
             header?: never;
@@ -711,7 +711,9 @@ export interface paths {
         };
         /**
          * Liveness probe
-         * @description **Access:** No authentication.
+         * @description For orchestrators (restart when it fails): 200 while the process runs; never touches the database. No authentication.
+         *
+         *     **Access:** No authentication.
          */
         get: operations["getLiveness"];
         put?: never;
@@ -722,7 +724,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/system/health/ready": {
+    "/readyz": {
         parameters: {
             query?: never;
             header?: never;
@@ -731,7 +733,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description 200 when the database answers, Redis answers (when configured) and the process is not shutting down; else 503.
+         * @description For load balancers (route elsewhere when it fails): 200 when the database answers, Redis answers (when configured) and the process is not shutting down; else 503 in the error envelope. No authentication.
          *
          *     **Access:** No authentication.
          */
@@ -3423,13 +3425,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Prometheus text format */
+            /** @description Prometheus text exposition format */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/plain; version=0.0.4": string;
                 };
             };
             /** @description Authentication required */
@@ -3475,6 +3477,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     login: {
@@ -3493,12 +3508,21 @@ export interface operations {
                     /** @description browser session lasts 30 days instead of 2 hours */
                     remember_me?: boolean;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description the account's e-mail address */
+                    email: string;
+                    password: string;
+                    /** @description browser session lasts 30 days instead of 2 hours */
+                    remember_me?: boolean;
+                };
             };
         };
         responses: {
             /** @description Login result (spec 2.6): fields at the top level of the body */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3576,6 +3600,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Service unavailable */
             503: {
                 headers: {
@@ -3601,9 +3638,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token (or header X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token (or header X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -3613,6 +3654,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3663,6 +3706,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -3737,6 +3793,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createMobileToken: {
@@ -3752,12 +3821,18 @@ export interface operations {
                     email: string;
                     password: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    email: string;
+                    password: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3830,6 +3905,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Service unavailable */
             503: {
                 headers: {
@@ -3855,9 +3943,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token (or header X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token (or header X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -3867,6 +3959,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3917,6 +4011,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -3980,6 +4087,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listMyPermissions: {
@@ -4038,6 +4158,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -4176,6 +4309,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createUser: {
@@ -4224,12 +4370,48 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    /**
+                     * Format: email
+                     * @description unique across the service, stored in lower case
+                     */
+                    email: string;
+                    /** @description role id (integer) or role code (for example "agent") */
+                    role?: number | string;
+                    /** @description the role by its ID, as read back in role_id (or send role) */
+                    role_id?: number;
+                    branch_uuid?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description SysOps only: the agency (else taken from the branch, tenant or contractor)
+                     */
+                    agency_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description links the account to this tenant record (the tenant's own login); role defaults to tenant
+                     */
+                    tenant_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description links the account to this contractor record; role defaults to contractor
+                     */
+                    contractor_uuid?: string;
+                    /** @description initial password, 8 to 128 characters (or send invite: true) */
+                    password?: string;
+                    /** @description true: e-mail a single-use invitation link (valid 7 days) instead of setting a password */
+                    invite?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4346,6 +4528,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -4472,6 +4667,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateUser: {
@@ -4487,9 +4695,21 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    name?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description role id (integer) or role code (for example "agent") */
+                    role?: number | string;
+                    /** @description the role by its ID, as read back in role_id (or send role) */
+                    role_id?: number;
+                    branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     name?: string;
                     /** Format: email */
                     email?: string;
@@ -4507,6 +4727,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4623,6 +4845,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -4642,9 +4877,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -4654,6 +4893,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4770,6 +5011,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -4789,9 +5043,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -4801,6 +5059,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4920,6 +5180,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     inviteUser: {
@@ -4936,9 +5209,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -4948,6 +5225,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5037,6 +5316,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -5143,6 +5435,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     revokeMyOtherSessions: {
@@ -5156,9 +5461,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -5168,6 +5477,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5225,6 +5536,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     revokeMySession: {
@@ -5241,9 +5565,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -5253,6 +5581,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5333,6 +5663,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -5455,6 +5798,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     revokeUserSessions: {
@@ -5471,9 +5827,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -5483,6 +5843,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5566,6 +5928,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     changeMyPassword: {
@@ -5587,12 +5962,21 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    current_password: string;
+                    /** @description new password, 8 to 128 characters */
+                    new_password: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5663,6 +6047,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     requestPasswordReset: {
@@ -5678,12 +6075,18 @@ export interface operations {
                     /** @description the account's e-mail address */
                     email: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description the account's e-mail address */
+                    email: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5721,6 +6124,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -5754,12 +6170,20 @@ export interface operations {
                     /** @description new password, 8 to 128 characters */
                     new_password: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description token from the reset e-mail */
+                    token: string;
+                    /** @description new password, 8 to 128 characters */
+                    new_password: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5797,6 +6221,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -5817,12 +6254,20 @@ export interface operations {
                     /** @description new password, 8 to 128 characters */
                     password: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description token from the invitation e-mail */
+                    token: string;
+                    /** @description new password, 8 to 128 characters */
+                    password: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5860,6 +6305,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -5970,6 +6428,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -6131,6 +6602,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createJob: {
@@ -6167,12 +6651,34 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    title: string;
+                    /** @description 1 emergency, 2 urgent, 3 routine, 4 low, 5 planned */
+                    priority: number;
+                    /**
+                     * Format: uuid
+                     * @description default: the caller's branch, or the agency's only branch
+                     */
+                    branch_uuid?: string;
+                    description?: string;
+                    /** @description see GET /api/jobs/types; default 1 (reactive repair) */
+                    job_type_id?: number;
+                    trade_id?: number | null;
+                    address_uuid?: string | null;
+                    tenant_uuid?: string | null;
+                    estimated_cost_pence?: number | null;
+                    agreed_cost_pence?: number | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6332,6 +6838,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listJobStatuses: {
@@ -6416,6 +6935,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listJobTypes: {
@@ -6487,6 +7019,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -6640,6 +7185,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateJob: {
@@ -6655,9 +7213,23 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    title?: string;
+                    priority?: number;
+                    description?: string;
+                    /** @description see GET /api/jobs/types; default 1 (reactive repair) */
+                    job_type_id?: number;
+                    trade_id?: number | null;
+                    address_uuid?: string | null;
+                    tenant_uuid?: string | null;
+                    estimated_cost_pence?: number | null;
+                    agreed_cost_pence?: number | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     title?: string;
                     priority?: number;
                     description?: string;
@@ -6677,6 +7249,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6820,6 +7394,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -6841,9 +7428,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    note?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     note?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
@@ -6854,6 +7446,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6997,6 +7591,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -7025,12 +7632,22 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description see GET /api/jobs/statuses */
+                    to_status_id: number;
+                    /** @description reason, kept in the history */
+                    note?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7174,6 +7791,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -7292,6 +7922,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     assignJob: {
@@ -7322,12 +7965,27 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** Format: uuid */
+                    contractor_uuid: string;
+                    /** @description slot from GET /api/jobs/time-ranges */
+                    time_range_id?: number;
+                    /**
+                     * Format: date
+                     * @description visit date (YYYY-MM-DD); given: the job becomes Scheduled
+                     */
+                    scheduled_for?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7471,6 +8129,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -7490,9 +8161,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -7502,6 +8177,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7648,6 +8325,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     declineJobAssignment: {
@@ -7663,9 +8353,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    reason?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     reason?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
@@ -7676,6 +8371,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7771,6 +8468,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -7797,9 +8507,9 @@ export interface operations {
                         data: {
                             status: "ok" | "degraded" | "down";
                             version: string;
-                            /** @description seconds since start (authenticated callers only) */
-                            uptime_s?: number;
-                            checks?: {
+                            /** @description seconds since start */
+                            uptime_s: number;
+                            checks: {
                                 /** @description ok | down */
                                 database: string;
                                 /** @description pglite | postgres */
@@ -7811,6 +8521,19 @@ export interface operations {
                             };
                         };
                         message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -7831,7 +8554,20 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Database unreachable (status down) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -7839,13 +8575,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {boolean} */
-                        success: true;
+                        success: false;
+                        error: string;
                         data: {
                             status: "ok" | "degraded" | "down";
                             version: string;
-                            /** @description seconds since start (authenticated callers only) */
-                            uptime_s?: number;
-                            checks?: {
+                            /** @description seconds since start */
+                            uptime_s: number;
+                            checks: {
                                 /** @description ok | down */
                                 database: string;
                                 /** @description pglite | postgres */
@@ -7856,7 +8593,6 @@ export interface operations {
                                 rate_limit_store: string;
                             };
                         };
-                        message: string;
                     };
                 };
             };
@@ -7904,6 +8640,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     getReadiness: {
@@ -7945,6 +8694,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -8096,6 +8858,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     saveSlaRule: {
@@ -8108,9 +8883,48 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description rule to update; absent to create
+                     */
+                    uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description required on create
+                     */
+                    branch_uuid?: string;
+                    /** @description required on create; a job status id */
+                    job_status_from_id?: number;
+                    /** @description required on create; a job status id other than job_status_from_id */
+                    job_status_to_id?: number;
+                    job_type_id?: number | null;
+                    /**
+                     * @description required on create
+                     * @enum {string}
+                     */
+                    date_field_to_track?: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
+                    /**
+                     * @description required on create; differs from date_field_to_track
+                     * @enum {string}
+                     */
+                    date_field_to_compare?: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
+                    job_priority?: number | null;
+                    /** @description required on create; whole days, 0 to 3650 */
+                    minimum_response_days?: number;
+                    /**
+                     * @description optional; calendar_days (default on create) or working_days (docs/sla.md)
+                     * @enum {string}
+                     */
+                    calendar?: "calendar_days" | "working_days";
+                    /** @description optional free text, at most 1000 characters */
+                    description?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /**
                      * Format: uuid
                      * @description rule to update; absent to create
@@ -8155,6 +8969,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8268,6 +9084,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteSlaRule: {
@@ -8288,12 +9117,20 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** Format: uuid */
+                    uuid: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8370,6 +9207,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -8469,6 +9319,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     registerDeviceToken: {
@@ -8494,12 +9357,25 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description push token from APNs, FCM or Web Push, 1 to 4096 characters */
+                    device_token: string;
+                    /**
+                     * @description ios, android or web
+                     * @enum {string}
+                     */
+                    platform: "ios" | "android" | "web";
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8523,6 +9399,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8599,6 +9477,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     removeDeviceToken: {
@@ -8619,12 +9510,20 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description push token from APNs, FCM or Web Push, 1 to 4096 characters */
+                    device_token: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8701,6 +9600,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -8801,6 +9713,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createTimeRange: {
@@ -8825,12 +9750,24 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description 1 to 100 characters, unique among the slots the agency sees */
+                    range_label: string;
+                    starts_at?: string | null;
+                    ends_at?: string | null;
+                    /** @description position in the list (ascending) */
+                    sort_order?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8920,6 +9857,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -8937,9 +9887,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description 1 to 100 characters, unique among the slots the agency sees */
+                    range_label?: string;
+                    starts_at?: string | null;
+                    ends_at?: string | null;
+                    /** @description position in the list (ascending) */
+                    sort_order?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description 1 to 100 characters, unique among the slots the agency sees */
                     range_label?: string;
                     starts_at?: string | null;
@@ -8955,6 +9915,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9060,6 +10022,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     retireTimeRange: {
@@ -9074,7 +10049,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -9155,6 +10142,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -9197,6 +10197,9 @@ export interface operations {
                             uploaded_at: string;
                         } | null;
                     };
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -9268,6 +10271,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateAppearance: {
@@ -9288,12 +10304,20 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description #RRGGBB or one of default, light, dark, slate, ocean, forest, sunset; null resets to default */
+                    dashboard_bg_custom: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Appearance settings (spec 2.5a) at the top level */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9374,6 +10398,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     uploadBanner: {
@@ -9394,6 +10431,8 @@ export interface operations {
                      * @description The file; its type is decided from the content.
                      */
                     file: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
                 };
             };
         };
@@ -9494,6 +10533,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteBanner: {
@@ -9506,7 +10558,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Appearance settings (spec 2.5a) at the top level */
             200: {
@@ -9588,6 +10652,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -9759,6 +10836,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description The workflow engine is unreachable, too slow, or answered non-2xx or with an unexpected body */
             502: {
                 headers: {
@@ -9912,6 +11002,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     addJobNote: {
@@ -9936,12 +11039,21 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    body: string;
+                    /** @description internal: staff only; tenant: shared with the job's tenant; contractor: shared with the job's contractor; both: shared with both */
+                    visibility?: "internal" | "tenant" | "contractor" | "both";
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10057,6 +11169,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     editJobNote: {
@@ -10082,12 +11207,21 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    body: string;
+                    /** @description internal: staff only; tenant: shared with the job's tenant; contractor: shared with the job's contractor; both: shared with both */
+                    visibility?: "internal" | "tenant" | "contractor" | "both";
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10213,6 +11347,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -10342,6 +11489,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     uploadJobDocument: {
@@ -10368,6 +11528,8 @@ export interface operations {
                     description?: string;
                     /** @description staff only */
                     internal?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
                 };
             };
         };
@@ -10491,6 +11653,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     downloadJobDocument: {
@@ -10506,13 +11681,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the file content */
+            /** @description the file content, with its stored Content-Type */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "*/*": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -10584,6 +11759,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Service unavailable */
             503: {
                 headers: {
@@ -10614,9 +11802,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -10626,6 +11818,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10702,6 +11896,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -10831,6 +12038,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     uploadJobPhoto: {
@@ -10857,6 +12077,8 @@ export interface operations {
                     description?: string;
                     /** @description staff only */
                     internal?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
                 };
             };
         };
@@ -10980,6 +12202,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     downloadJobPhoto: {
@@ -10995,13 +12230,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the file content */
+            /** @description the file content, with its stored Content-Type */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "image/*": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -11073,6 +12308,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Service unavailable */
             503: {
                 headers: {
@@ -11103,9 +12351,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -11115,6 +12367,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11194,6 +12448,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     scanFileIntegrity: {
@@ -11207,9 +12474,17 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description scan one page of this many files (default: all files) */
+                    limit?: number;
+                    /** @description files to skip, in id order (with limit) */
+                    offset?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description scan one page of this many files (default: all files) */
                     limit?: number;
                     /** @description files to skip, in id order (with limit) */
@@ -11223,6 +12498,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11308,6 +12585,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -11468,6 +12758,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     getCalendarFeed: {
@@ -11482,13 +12785,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/calendar (RFC 5545) */
+            /** @description iCalendar (RFC 5545) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/calendar": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -11531,6 +12834,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -11606,6 +12922,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createCalendarFeedKey: {
@@ -11619,9 +12948,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -11631,6 +12964,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11707,6 +13042,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     revokeCalendarFeedKey: {
@@ -11720,9 +13068,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -11732,6 +13084,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11808,6 +13162,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -11937,6 +13304,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createAddress: {
@@ -11964,12 +13344,27 @@ export interface operations {
                     branch_uuid?: string | null;
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    line1: string;
+                    line2?: string | null;
+                    line3?: string | null;
+                    town: string;
+                    county?: string | null;
+                    /** @description UK postcode in any case and spacing; stored as "LS6 3HN" */
+                    postcode: string;
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    branch_uuid?: string | null;
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12081,6 +13476,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -12201,6 +13609,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateAddress: {
@@ -12216,9 +13637,22 @@ export interface operations {
             cookie?: never;
         };
         /** @description Only the fields sent are changed; null clears an optional field. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    line1?: string;
+                    line2?: string | null;
+                    line3?: string | null;
+                    town?: string;
+                    county?: string | null;
+                    /** @description UK postcode in any case and spacing; stored as "LS6 3HN" */
+                    postcode?: string;
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    branch_uuid?: string | null;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     line1?: string;
                     line2?: string | null;
                     line3?: string | null;
@@ -12237,6 +13671,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12351,6 +13787,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listTenants: {
@@ -12461,6 +13910,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createTenant: {
@@ -12484,12 +13946,23 @@ export interface operations {
                     notes?: string | null;
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    mobile?: string | null;
+                    preferred_contact?: ("email" | "phone" | "sms" | "post") | null;
+                    notes?: string | null;
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12616,6 +14089,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     assignTenantAddress: {
@@ -12637,12 +14123,21 @@ export interface operations {
                     address_id: number;
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** Format: uuid */
+                    tenant_uuid: string;
+                    /** @description the address ID (integer) as in address responses */
+                    address_id: number;
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12732,6 +14227,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -12877,6 +14385,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateTenant: {
@@ -12892,9 +14413,18 @@ export interface operations {
             cookie?: never;
         };
         /** @description Only the fields sent change; null clears an optional field. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    name?: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    mobile?: string | null;
+                    preferred_contact?: ("email" | "phone" | "sms" | "post") | null;
+                    notes?: string | null;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     name?: string;
                     email?: string | null;
                     phone?: string | null;
@@ -12909,6 +14439,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13048,6 +14580,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     unassignTenantAddress: {
@@ -13063,7 +14608,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -13144,6 +14701,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -13241,6 +14811,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createTrade: {
@@ -13261,12 +14844,20 @@ export interface operations {
                     code?: string;
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    /** @description default: from the name (snake case) */
+                    code?: string;
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13357,6 +14948,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateTrade: {
@@ -13371,9 +14975,15 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    name?: string;
+                    /** @description true retires the trade (no new links); false restores it */
+                    retired?: boolean;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     name?: string;
                     /** @description true retires the trade (no new links); false restores it */
                     retired?: boolean;
@@ -13385,6 +14995,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13485,6 +15097,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -13597,6 +15222,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -13720,6 +15358,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     addContractorCertification: {
@@ -13748,12 +15399,26 @@ export interface operations {
                     expires_on: string;
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability";
+                    /** @description registration or certificate number */
+                    reference: string;
+                    issued_on?: string | null;
+                    /**
+                     * Format: date
+                     * @description expiry date (valid through this day)
+                     */
+                    expires_on: string;
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13857,6 +15522,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteContractorCertification: {
@@ -13872,7 +15550,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -13953,6 +15643,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -13970,17 +15673,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description the certificate document */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                    };
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -14049,6 +15750,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -14075,6 +15789,8 @@ export interface operations {
                      * @description The file; its type is decided from the content.
                      */
                     file: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
                 };
             };
         };
@@ -14195,6 +15911,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -14323,6 +16052,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createContractor: {
@@ -14363,6 +16105,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14484,6 +16228,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     matchContractors: {
@@ -14598,6 +16355,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -14751,6 +16521,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateContractor: {
@@ -14765,7 +16548,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     company_name?: string;
@@ -14790,6 +16573,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14921,6 +16706,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -14944,12 +16742,18 @@ export interface operations {
                     trade_ids: number[];
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    trade_ids: number[];
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15081,6 +16885,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -15105,12 +16922,19 @@ export interface operations {
                     districts: string[];
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description postcode districts (outward codes) such as LS6, YO1 */
+                    districts: string[];
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15242,6 +17066,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -15369,6 +17206,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     recordConsent: {
@@ -15403,12 +17253,34 @@ export interface operations {
                     given_at?: string;
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uuid
+                     * @description the person: a tenant (or send user_uuid)
+                     */
+                    tenant_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description the person: a user account of the agency
+                     */
+                    user_uuid?: string;
+                    purpose: "marketing_email" | "sms_updates" | "data_sharing_contractors" | "satisfaction_surveys" | "phone_calls" | "photos_of_property" | "email_updates" | "push_updates";
+                    source: "web_form" | "phone" | "email" | "in_person" | "tenancy_agreement" | "api";
+                    /**
+                     * Format: date-time
+                     * @description default now; never in the future
+                     */
+                    given_at?: string;
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15442,6 +17314,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15551,6 +17425,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -15568,9 +17455,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    source?: "web_form" | "phone" | "email" | "in_person" | "tenancy_agreement" | "api";
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     source?: "web_form" | "phone" | "email" | "in_person" | "tenancy_agreement" | "api";
                     csrf_token?: string;
                 };
@@ -15580,6 +17471,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15689,6 +17582,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -15722,6 +17628,7 @@ export interface operations {
                         };
                         message: string;
                     };
+                    "application/zip": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -15793,6 +17700,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     eraseTenant: {
@@ -15807,9 +17727,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description erase although open jobs need the tenant (Admin or SysOps only) */
+                    force?: boolean;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description erase although open jobs need the tenant (Admin or SysOps only) */
                     force?: boolean;
                     csrf_token?: string;
@@ -15820,6 +17745,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15923,6 +17850,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -16031,6 +17971,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createRole: {
@@ -16060,12 +18013,29 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    /** @description below the caller's own level */
+                    level: number;
+                    /** @description permission keys from GET /api/admin/permissions */
+                    permissions?: string[];
+                    description?: string;
+                    /**
+                     * Format: uuid
+                     * @description SysOps only: the agency of the role; omitted: a global role
+                     */
+                    agency_uuid?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16172,6 +18142,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -16189,9 +18172,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    name?: string;
+                    /** @description below the caller's own level */
+                    level?: number;
+                    /** @description permission keys from GET /api/admin/permissions */
+                    permissions?: string[];
+                    description?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     name?: string;
                     /** @description below the caller's own level */
                     level?: number;
@@ -16207,6 +18200,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16316,6 +18311,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteRole: {
@@ -16330,7 +18338,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -16424,6 +18444,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -16449,12 +18482,20 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description permission keys from GET /api/admin/permissions */
+                    permissions: string[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16548,6 +18589,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -16646,6 +18700,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     setUserManagementPolicy: {
@@ -16668,12 +18735,22 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description role id (GET /api/admin/roles) */
+                    id: number;
+                    /** @description the new management level */
+                    level: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16750,6 +18827,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -16876,6 +18966,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createBranch: {
@@ -16903,12 +19006,27 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description unique within the agency */
+                    name: string;
+                    /**
+                     * Format: uuid
+                     * @description required for SysOps; others create in their own agency
+                     */
+                    agency_uuid?: string;
+                    /** @default false */
+                    sharing_enabled?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17019,6 +19137,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateBranch: {
@@ -17033,12 +19164,175 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description unique within the agency */
                     name?: string;
                     sharing_enabled?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description unique within the agency */
+                    name?: string;
+                    sharing_enabled?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A branch of an agency */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            name: string;
+                            agency: {
+                                /** Format: uuid */
+                                uuid: string;
+                                name: string;
+                            };
+                            /** @description agents of the agency's other branches see (not edit) this branch's jobs */
+                            sharing_enabled: boolean;
+                            closed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    closeBranch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -17158,55 +19452,8 @@ export interface operations {
                     };
                 };
             };
-        };
-    };
-    closeBranch: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description A branch of an agency */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            name: string;
-                            agency: {
-                                /** Format: uuid */
-                                uuid: string;
-                                name: string;
-                            };
-                            /** @description agents of the agency's other branches see (not edit) this branch's jobs */
-                            sharing_enabled: boolean;
-                            closed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17215,75 +19462,6 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
                     };
                 };
             };
@@ -17301,7 +19479,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -17413,6 +19603,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -17524,6 +19727,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     setRateLimit: {
@@ -17552,12 +19768,28 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description METHOD /path as listed, e.g. "GET /api/jobs/manage" */
+                    route: string;
+                    /** @description requests per window per IP address; null or absent: the default */
+                    ip_max?: number | null;
+                    /** @description requests per window per account; null or absent: the default */
+                    account_max?: number | null;
+                    /** @description window length in seconds; null or absent: the default */
+                    window_s?: number | null;
+                    /** @description true: remove the override and return to the defaults */
+                    reset?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17641,6 +19873,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -17746,6 +19991,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     setBranchSharing: {
@@ -17771,12 +20029,25 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description true: agents of the agency's other branches see (not edit) this branch's jobs */
+                    enabled: boolean;
+                    /**
+                     * Format: uuid
+                     * @description a branch of the caller's agency; only for callers holding api.admin.branches.manage (SysOps: any). Default: the caller's own branch
+                     */
+                    branch_uuid?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17866,6 +20137,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -17987,6 +20271,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     assignJobToAgent: {
@@ -18012,12 +20309,25 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uuid
+                     * @description the job
+                     */
+                    job_uuid: string;
+                    /** @description the new owning agent; null removes the owner */
+                    agent_uuid: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18122,6 +20432,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listWebhooksEndpoints: {
@@ -18223,6 +20546,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createWebhooksEndpoints: {
@@ -18246,12 +20582,23 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description https:// URL of the receiver (http:// to loopback only in development) */
+                    url: string;
+                    /** @description names of subscribed domain events (docs/events.md), or ["*"] for every event */
+                    events: string[];
+                    description?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18281,6 +20628,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18360,6 +20709,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -18473,6 +20835,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateWebhooksEndpoints: {
@@ -18487,9 +20862,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description https:// URL of the receiver (http:// to loopback only in development) */
+                    url?: string;
+                    /** @description names of subscribed domain events (docs/events.md), or ["*"] for every event */
+                    events?: string[];
+                    description?: string;
+                    /** @description true re-enables an endpoint disabled after failures */
+                    enabled?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description https:// URL of the receiver (http:// to loopback only in development) */
                     url?: string;
                     /** @description names of subscribed domain events (docs/events.md), or ["*"] for every event */
@@ -18506,6 +20892,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18600,6 +20988,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteWebhooksEndpoints: {
@@ -18614,9 +21015,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -18626,6 +21031,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18705,6 +21112,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createWebhooksEndpointsRotateSecret: {
@@ -18719,9 +21139,18 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /**
+                     * @description how long the old secret still signs (0 to 7 days, default 1 day)
+                     * @default 86400
+                     */
+                    overlap_seconds?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /**
                      * @description how long the old secret still signs (0 to 7 days, default 1 day)
                      * @default 86400
@@ -18736,6 +21165,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18831,6 +21262,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createWebhooksEndpointsTest: {
@@ -18845,9 +21289,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -18857,6 +21305,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18890,6 +21340,8 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18999,6 +21451,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -19110,6 +21575,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createWebhooksDeliveriesRetry: {
@@ -19124,9 +21602,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -19136,6 +21618,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19245,6 +21729,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -19399,6 +21896,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listJobsSla: {
@@ -19529,6 +22039,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listSlaCompliance: {
@@ -19630,6 +22153,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -19738,6 +22274,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createSlaSettings: {
@@ -19750,9 +22299,25 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description SysOps: the agency (required); others: their own, may be left out
+                     */
+                    agency_uuid?: string;
+                    /**
+                     * @description bank holidays that working days skip
+                     * @enum {string}
+                     */
+                    uk_region?: "england-and-wales" | "scotland" | "northern-ireland";
+                    /** @description 1 to 99 */
+                    at_risk_percent?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /**
                      * Format: uuid
                      * @description SysOps: the agency (required); others: their own, may be left out
@@ -19774,6 +22339,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19859,6 +22426,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -19983,6 +22563,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -20124,6 +22717,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listSearch: {
@@ -20223,6 +22829,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -20330,6 +22949,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createReportsSubscriptions: {
@@ -20360,8 +22992,10 @@ export interface operations {
         };
         responses: {
             /** @description Default Response */
-            200: {
+            201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20442,6 +23076,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -20557,6 +23204,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateReportsSubscriptions: {
@@ -20571,7 +23231,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     format?: "csv" | "xlsx";
@@ -20590,6 +23250,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20686,6 +23348,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteReportsSubscriptions: {
@@ -20701,9 +23376,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -20713,6 +23392,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20789,6 +23470,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -20870,6 +23564,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listReportsJobsRegister: {
@@ -20901,13 +23608,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv or XLSX bytes */
+            /** @description the report as CSV (format=csv) or XLSX (format=xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -20963,6 +23671,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -20983,13 +23704,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv or XLSX bytes */
+            /** @description the report as CSV (format=csv) or XLSX (format=xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -21045,6 +23767,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -21067,13 +23802,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv or XLSX bytes */
+            /** @description the report as CSV (format=csv) or XLSX (format=xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -21129,6 +23865,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -21145,13 +23894,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv or XLSX bytes */
+            /** @description the report as CSV (format=csv) or XLSX (format=xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -21207,6 +23957,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -21225,13 +23988,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv or XLSX bytes */
+            /** @description the report as CSV (format=csv) or XLSX (format=xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -21287,6 +24051,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -21424,6 +24201,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listMessagingTemplates: {
@@ -21544,6 +24334,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -21676,6 +24479,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateMessagingTemplates: {
@@ -21690,7 +24506,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description e-mail subject (Liquid) */
@@ -21703,6 +24519,192 @@ export interface operations {
                     title?: string;
                     /** @description push body (Liquid) */
                     body?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description e-mail subject (Liquid) */
+                    subject?: string;
+                    /** @description e-mail HTML as MJML with Liquid inside */
+                    mjml?: string;
+                    /** @description plain text of the e-mail, or the SMS text (Liquid) */
+                    text_body?: string;
+                    /** @description push title (Liquid) */
+                    title?: string;
+                    /** @description push body (Liquid) */
+                    body?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A message template in force for the agency */
+                        data: {
+                            /** @description <kind>.<channel>, e.g. job.visit_booked.email */
+                            id: string;
+                            /** @description message kind, e.g. job.visit_booked */
+                            event: string;
+                            /** @description email | push | sms */
+                            channel: string;
+                            description: string;
+                            /** @description the domain event(s) that send it */
+                            trigger: string;
+                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            audience: string;
+                            /** @description default (built in) or override (the agency's) */
+                            source: string;
+                            /** @description latest saved version; 0 when never overridden */
+                            version: number;
+                            parts: {
+                                /** @description e-mail subject (Liquid) */
+                                subject?: string;
+                                /** @description e-mail HTML as MJML with Liquid inside */
+                                mjml?: string;
+                                /** @description plain text of the e-mail, or the SMS text (Liquid) */
+                                text_body?: string;
+                                /** @description push title (Liquid) */
+                                title?: string;
+                                /** @description push body (Liquid) */
+                                body?: string;
+                            };
+                            /** @description the variables the template may use */
+                            variables: string[];
+                            updated_at: string | null;
+                            updated_by: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteMessagingTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -21838,71 +24840,8 @@ export interface operations {
                     };
                 };
             };
-        };
-    };
-    deleteMessagingTemplates: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description A message template in force for the agency */
-                        data: {
-                            /** @description <kind>.<channel>, e.g. job.visit_booked.email */
-                            id: string;
-                            /** @description message kind, e.g. job.visit_booked */
-                            event: string;
-                            /** @description email | push | sms */
-                            channel: string;
-                            description: string;
-                            /** @description the domain event(s) that send it */
-                            trigger: string;
-                            /** @description tenant | contractor | branch_agents | agency_admins */
-                            audience: string;
-                            /** @description default (built in) or override (the agency's) */
-                            source: string;
-                            /** @description latest saved version; 0 when never overridden */
-                            version: number;
-                            parts: {
-                                /** @description e-mail subject (Liquid) */
-                                subject?: string;
-                                /** @description e-mail HTML as MJML with Liquid inside */
-                                mjml?: string;
-                                /** @description plain text of the e-mail, or the SMS text (Liquid) */
-                                text_body?: string;
-                                /** @description push title (Liquid) */
-                                title?: string;
-                                /** @description push body (Liquid) */
-                                body?: string;
-                            };
-                            /** @description the variables the template may use */
-                            variables: string[];
-                            updated_at: string | null;
-                            updated_by: string | null;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21911,75 +24850,6 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
                     };
                 };
             };
@@ -22105,6 +24975,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createMessagingTemplatesPreview: {
@@ -22119,9 +25002,23 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description e-mail subject (Liquid) */
+                    subject?: string;
+                    /** @description e-mail HTML as MJML with Liquid inside */
+                    mjml?: string;
+                    /** @description plain text of the e-mail, or the SMS text (Liquid) */
+                    text_body?: string;
+                    /** @description push title (Liquid) */
+                    title?: string;
+                    /** @description push body (Liquid) */
+                    body?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description e-mail subject (Liquid) */
                     subject?: string;
                     /** @description e-mail HTML as MJML with Liquid inside */
@@ -22141,6 +25038,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22228,6 +25127,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -22366,6 +25278,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listUsersMeNotificationPreferences: {
@@ -22441,6 +25366,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateUsersMeNotificationPreferences: {
@@ -22474,6 +25412,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22545,6 +25485,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -22648,6 +25601,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createNoticesRead: {
@@ -22662,7 +25628,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -22749,6 +25727,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -22861,6 +25852,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createNotices: {
@@ -22898,12 +25902,37 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description 1 to 200 characters */
+                    title: string;
+                    /** @description 1 to 5,000 characters (plain text) */
+                    body: string;
+                    /**
+                     * @description info | warning | critical
+                     * @enum {string}
+                     */
+                    severity?: "info" | "warning" | "critical";
+                    /** @description a branch of the agency; null or absent: every branch */
+                    branch_uuid?: string | null;
+                    /** @description a role code (agent, tenant, ...); null or absent: every role */
+                    role_code?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when it shows (default now)
+                     */
+                    starts_at?: string;
+                    expires_at?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23002,6 +26031,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -23122,6 +26164,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateNotices: {
@@ -23136,9 +26191,32 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description 1 to 200 characters */
+                    title?: string;
+                    /** @description 1 to 5,000 characters (plain text) */
+                    body?: string;
+                    /**
+                     * @description info | warning | critical
+                     * @enum {string}
+                     */
+                    severity?: "info" | "warning" | "critical";
+                    /** @description a branch of the agency; null or absent: every branch */
+                    branch_uuid?: string | null;
+                    /** @description a role code (agent, tenant, ...); null or absent: every role */
+                    role_code?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when it shows (default now)
+                     */
+                    starts_at?: string;
+                    expires_at?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description 1 to 200 characters */
                     title?: string;
                     /** @description 1 to 5,000 characters (plain text) */
@@ -23167,6 +26245,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23268,6 +26348,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteNotices: {
@@ -23282,7 +26375,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -23363,6 +26468,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -23475,6 +26593,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listSecurityBlacklist: {
@@ -23581,6 +26712,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createSecurityBlacklist: {
@@ -23610,12 +26754,29 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    kind: "ip" | "cidr" | "account";
+                    /** @description kind ip: an IPv4 or IPv6 address; kind cidr: a range such as 203.0.113.0/24 or 2001:db8::/32 */
+                    value?: string;
+                    /**
+                     * Format: uuid
+                     * @description kind account: the user to block
+                     */
+                    user_uuid?: string;
+                    reason: string;
+                    /** @description optional end of the block (UTC); must be in the future */
+                    expires_at?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23726,6 +26887,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteSecurityBlacklist: {
@@ -23740,7 +26914,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -23821,6 +27007,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -23939,6 +27138,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createPricingItems: {
@@ -23975,12 +27187,36 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description unique in the agency */
+                    code: string;
+                    name: string;
+                    trade_id?: number | null;
+                    job_type_id?: number | null;
+                    /**
+                     * @description unit of the price
+                     * @enum {string}
+                     */
+                    unit: "each" | "hour" | "day" | "m2";
+                    /** @description unit price ex VAT, integer pence */
+                    unit_price_pence: number;
+                    /**
+                     * @description VAT rate: standard (20 %), reduced (5 %), zero, exempt
+                     * @enum {string}
+                     */
+                    vat_rate?: "standard" | "reduced" | "zero" | "exempt";
+                    active?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24082,6 +27318,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -24205,6 +27454,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updatePricingItems: {
@@ -24219,9 +27481,29 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    name?: string;
+                    trade_id?: number | null;
+                    job_type_id?: number | null;
+                    /**
+                     * @description unit of the price
+                     * @enum {string}
+                     */
+                    unit?: "each" | "hour" | "day" | "m2";
+                    /** @description unit price ex VAT, integer pence */
+                    unit_price_pence?: number;
+                    /**
+                     * @description VAT rate: standard (20 %), reduced (5 %), zero, exempt
+                     * @enum {string}
+                     */
+                    vat_rate?: "standard" | "reduced" | "zero" | "exempt";
+                    active?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     name?: string;
                     trade_id?: number | null;
                     job_type_id?: number | null;
@@ -24247,6 +27529,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24348,6 +27632,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -24374,12 +27671,20 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description contractor-specific unit price ex VAT, integer pence */
+                    unit_price_pence: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24481,6 +27786,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -24499,7 +27817,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -24605,6 +27935,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -24699,6 +28042,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listPricingSettings: {
@@ -24787,6 +28143,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updatePricingSettings: {
@@ -24799,7 +28168,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     vat_number?: string | null;
@@ -24819,6 +28188,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24890,6 +28261,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -24994,6 +28378,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updatePricingContractorsVat: {
@@ -25016,12 +28413,20 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    registered: boolean;
+                    vat_number?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25104,6 +28509,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -25224,6 +28642,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -25363,6 +28794,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createJobsQuotes: {
@@ -25408,6 +28852,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25531,6 +28977,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -25664,6 +29123,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createJobsQuotesApprove: {
@@ -25679,9 +29151,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     reason?: string | null;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
@@ -25692,6 +29169,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25815,6 +29294,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -25833,9 +29325,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     reason?: string | null;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
@@ -25846,6 +29343,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25969,6 +29468,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -26140,6 +29652,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createInvoices: {
@@ -26191,6 +29716,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26334,6 +29861,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listInvoicesExportBillsCsv: {
@@ -26351,13 +29891,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv */
+            /** @description Xero bills CSV */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -26429,6 +29969,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listInvoicesExportPaymentsCsv: {
@@ -26446,13 +29999,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv */
+            /** @description Xero bank statement CSV */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -26508,6 +30061,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -26657,6 +30223,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateInvoices: {
@@ -26671,7 +30250,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     lines?: {
@@ -26700,6 +30279,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26840,6 +30421,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -26857,172 +30451,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description invoice or credit_note */
-                            kind: string;
-                            invoice_number: string | null;
-                            status: string;
-                            /** Format: uuid */
-                            job_uuid: string;
-                            job_reference: string;
-                            /** Format: uuid */
-                            contractor_uuid: string;
-                            contractor_name: string;
-                            contractor_reference: string | null;
-                            /** @description false: no VAT charged on any line */
-                            vat_registered: boolean;
-                            contractor_vat_number: string | null;
-                            credited_invoice_uuid: string | null;
-                            issue_date: string | null;
-                            due_date: string | null;
-                            payment_terms_days: number;
-                            net_pence: number;
-                            vat_pence: number;
-                            gross_pence: number;
-                            paid_pence: number;
-                            credited_pence: number;
-                            /** @description gross - paid - credited */
-                            outstanding_pence: number;
-                            notes: string | null;
-                            lines: {
-                                position: number;
-                                description: string;
-                                quantity: number;
-                                unit_price_pence: number;
-                                vat_rate: string;
-                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
-                                vat_rate_bp: number;
-                                net_pence: number;
-                                /** @description net x rate, rounded half up to the penny */
-                                vat_pence: number;
-                                price_item_uuid: string | null;
-                            }[];
-                            issued_at: string | null;
-                            paid_at: string | null;
-                            voided_at: string | null;
-                            void_reason: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createInvoicesVoid: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
             content: {
                 "application/json": {
-                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -27172,6 +30608,209 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createInvoicesVoid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description invoice or credit_note */
+                            kind: string;
+                            invoice_number: string | null;
+                            status: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            contractor_reference: string | null;
+                            /** @description false: no VAT charged on any line */
+                            vat_registered: boolean;
+                            contractor_vat_number: string | null;
+                            credited_invoice_uuid: string | null;
+                            issue_date: string | null;
+                            due_date: string | null;
+                            payment_terms_days: number;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            paid_pence: number;
+                            credited_pence: number;
+                            /** @description gross - paid - credited */
+                            outstanding_pence: number;
+                            notes: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            issued_at: string | null;
+                            paid_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -27215,6 +30854,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27355,6 +30996,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -27472,6 +31126,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createInvoicesPayments: {
@@ -27502,12 +31169,28 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description pence; more than the outstanding amount: 409 */
+                    amount_pence: number;
+                    /**
+                     * Format: date
+                     * @description date the money moved (not in the future)
+                     */
+                    paid_on: string;
+                    /** @enum {string} */
+                    method: "bank_transfer" | "card" | "cheque" | "cash" | "direct_debit" | "other";
+                    reference?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27665,6 +31348,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listInvoicesPdf: {
@@ -27678,13 +31374,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/pdf */
+            /** @description the invoice as PDF */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -27753,6 +31449,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -27848,6 +31557,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -27953,6 +31675,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
