@@ -3,7 +3,8 @@
  * says what the server does for every registered route, not only for the ones written today:
  *   - responses sent as files or text carry their real media types and a `format: binary` schema
  *     (a route marks them with `fileResponse` / `alsoSentAs`, src/http/envelope.ts);
- *   - every operation documents 500 in the error envelope (spec 7);
+ *   - every operation documents 500 in the error envelope (spec 7), every write 415 (a body of a
+ *     media type it does not take, src/http/methods.ts);
  *   - request bodies: the server drops unknown fields and names them in `X-Ignored-Fields`
  *     (docs/api.md "Unknown fields"), so no body schema says `additionalProperties: false`; a
  *     flat body is documented as form-encoded too (spec 5.3); `requestBody.required` is true only
@@ -34,6 +35,11 @@ const ERROR_SCHEMA = {
 
 const INTERNAL_ERROR = {
   description: 'Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log',
+  content: { [JSON_TYPE]: { schema: ERROR_SCHEMA } },
+};
+
+const UNSUPPORTED_MEDIA_TYPE = {
+  description: 'A body whose Content-Type the operation does not take (decided before authentication)',
   content: { [JSON_TYPE]: { schema: ERROR_SCHEMA } },
 };
 
@@ -113,6 +119,7 @@ function finishOperation(method: string, op: Obj): void {
     if (isObj(response.content)) response.content = responseContent(response.content);
   }
   responses['500'] ??= structuredClone(INTERNAL_ERROR);
+  if (WRITES.has(method)) responses['415'] ??= structuredClone(UNSUPPORTED_MEDIA_TYPE);
   op.responses = responses;
   if (!WRITES.has(method)) return;
 
