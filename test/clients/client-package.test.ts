@@ -54,6 +54,8 @@ describe('the client package', () => {
   afterAll(async () => {
     await t?.close();
     if (project) rmSync(project, { recursive: true, force: true });
+    // npm pack built the package in place (its prepack script); the build is not part of the repository.
+    rmSync(path.join(CLIENT, 'dist'), { recursive: true, force: true });
   });
 
   it('is versioned with the API and declares openapi-fetch', () => {
