@@ -38,8 +38,8 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
-# Readiness: /readyz (unauthenticated; the same checks as /api/system/health/ready, which older
-# releases answer instead). fetch is built into Node: no curl in the image.
+# Readiness: /readyz (unauthenticated; releases before 2026-11-26 answered at
+# /api/system/health/ready instead). fetch is built into Node: no curl in the image.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=90s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM

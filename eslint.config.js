@@ -92,7 +92,7 @@ const sqlInRepositories = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'scratch/', 'bench/results/', '.ci/out/', 'console/dist/'] },
+  { ignores: ['node_modules/', 'dist/', 'data/', 'coverage/', 'scratch/', 'bench/results/', '.ci/out/', 'console/dist/', 'clients/typescript/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

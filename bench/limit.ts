@@ -9,7 +9,8 @@
  * - GET /jobs?limit=N: the body of `GET /api/jobs/manage?limit=N` (newest first, exact count);
  * - GET /activity?user_id=U&from_date=D&to_date=D&limit=N, or ?limit=N&offset=M: the body of
  *   `GET /api/admin/activity-log` with those parameters (count capped at 10,000);
- * - GET /status: the body of the public `GET /api/system/status` (one `select 1` and a Redis PING);
+ * - GET /status: the body of `GET /api/system/status` (one `select 1` and a Redis PING; the real one
+ *   also looks up the bearer token, since the status needs authentication);
  * - GET /csrf-token and POST /jobs: `GET /api/security/csrf-token` and `POST /api/jobs/manage`
  *   (title, priority, branch_uuid; X-CSRF-Token), each one statement: the same writes, a response
  *   of the same shape (the runner compares keys and types; new ids and times differ);
@@ -251,7 +252,8 @@ export async function startLimit(deps: AppDeps, port: number): Promise<() => Pro
     const answer = async (): Promise<[number, string]> => {
       if (url.pathname === '/status') {
         const [rows] = await Promise.all([run('limit_status', 'select 1 as one', []), deps.redis?.ping()]);
-        return [200, `{"success":true,"data":{"status":"${rows.length ? 'ok' : 'down'}","version":${JSON.stringify(deps.config.version)}},"message":"Platform status: ok"}`];
+        const checks = `{"database":"ok","database_engine":"${deps.engine}","cache":"${deps.redis ? 'ok' : 'not_configured'}","rate_limit_store":"${deps.limiter.backend}"}`;
+        return [200, `{"success":true,"data":{"status":"${rows.length ? 'ok' : 'down'}","version":${JSON.stringify(deps.config.version)},"uptime_s":${Math.floor(process.uptime())},"checks":${checks}},"message":"Platform status: ok"}`];
       }
       if (url.pathname === '/login' && req.method === 'POST') return login(await readBody(req), res);
       const hash = tokenHash(req.headers.authorization);

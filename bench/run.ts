@@ -290,7 +290,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
         1,
         '/activity?limit=50&offset=5000',
       );
-      await add('GET status (public)', 50, { url: `${real}/api/system/status` }, { url: `${top}/status` }, 1, '/status');
+      await add('GET status', 50, { url: `${real}/api/system/status`, headers: auth }, { url: `${top}/status`, headers: auth }, 1, '/status');
       // Agency 1 has five branches: name the first (uuid md5('branch1'), as the generator writes it).
       const md5 = createHash('md5').update('branch1').digest('hex');
       const branchUuid = `${md5.slice(0, 8)}-${md5.slice(8, 12)}-${md5.slice(12, 16)}-${md5.slice(16, 20)}-${md5.slice(20)}`;

@@ -16,6 +16,7 @@ import { registerConsole, type ConsoleShell } from './http/console.ts';
 import { registerDocsRoutes, registerOpenApi } from './http/openapi.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerRequestIdLog, requestIdFor } from './http/request-id.ts';
+import { registerMethodChecks } from './http/methods.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
 import type { App } from './http/route-types.ts';
@@ -140,7 +141,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   // Form bodies are coerced like query strings (src/http/validation.ts).
   await app.register(formbody, { parser: parseFormBody });
   // Multipart uploads: the largest configured limit here; each upload route checks its own
-  // (documents, photos, banners). The CSRF token of a multipart request goes in X-CSRF-Token.
+  // (documents, photos, banners). The CSRF token of a multipart request goes in X-CSRF-Token or
+  // in the form field csrf_token (src/http/upload.ts).
   const { documentMaxBytes, photoMaxBytes, bannerMaxBytes } = deps.config.uploads;
   await app.register(multipart, {
     limits: { fileSize: Math.max(documentMaxBytes, photoMaxBytes, bannerMaxBytes), files: 1, fields: 20, parts: 25 },
@@ -155,6 +157,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const loginGuard = { accountBlocked: (userId: number) => blacklist.isAccountBlocked(userId), throttled: (ip: string) => loginThrottleTripped(deps, blacklist, ip) };
   // Token lookups reused for a few seconds under an unchanged auth epoch (docs/security.md).
   const tokenCache = createTokenCache();
+  // 405 and 415 from the registered routes, before the pipeline authenticates (docs/api.md "Errors").
+  registerMethodChecks(app);
   registerPipeline(app, deps, lifecycle, {
     sessionCookie: SESSION_COOKIE,
     authenticate: (presented, epoch) => authenticate(deps, presented, { cache: tokenCache, epoch }),

@@ -1,6 +1,7 @@
 /**
  * `caretaker doctor` (README "The `caretaker` command"): the health of a RUNNING instance, asked over its
- * HTTP API: liveness, readiness, GET /api/system/status and GET /api/system/queue.
+ * HTTP API: liveness and readiness (GET /livez, GET /readyz, no authentication), and with a token
+ * GET /api/system/status and GET /api/system/queue.
  *
  * Authentication: the status details and the queue are for authenticated callers (the queue for
  * SysOps), so doctor sends `Authorization: Bearer $CARETAKER_TOKEN` when that variable is set (the
@@ -52,7 +53,7 @@ export function doctorDefaultUrl(config: Readonly<Config> | undefined): string {
 export async function doctor(base: string, token: string | undefined, out: (line: string) => void): Promise<number> {
   const url = base.replace(/\/+$/, '');
   out(`Caretaker at ${url}`);
-  const live = await get(url, '/api/system/health/live', undefined);
+  const live = await get(url, '/livez', undefined);
   if (live.status === 0) {
     out(`FAIL  reachable     no answer (${live.error}). Fix: start it (caretaker serve) or pass --url with its address`);
     return 1;
@@ -63,19 +64,21 @@ export async function doctor(base: string, token: string | undefined, out: (line
     out(`${(ok ? 'ok' : 'FAIL').padEnd(4)}  ${subject.padEnd(11)} ${text}`);
   };
   line(live.status === 200, 'live', `HTTP ${live.status}`);
-  const ready = await get(url, '/api/system/health/ready', undefined);
+  const ready = await get(url, '/readyz', undefined);
   line(ready.status === 200, 'ready', ready.status === 200 ? 'HTTP 200' : `HTTP ${ready.status}: ${String(ready.body?.error ?? ready.error ?? '')}`);
 
-  const status = await get(url, '/api/system/status', token);
-  const data = (status.body?.data ?? {}) as { status?: string; version?: string; uptime_s?: number; checks?: Record<string, string> };
-  const details = data.checks
-    ? `, up ${data.uptime_s} s, database ${data.checks.database} (${data.checks.database_engine}), cache ${data.checks.cache}, rate limits in ${data.checks.rate_limit_store}`
-    : '';
-  line(data.status === 'ok', 'status', `${data.status ?? `HTTP ${status.status}`}, version ${data.version ?? '?'}${details}`);
-
   if (!token) {
+    // The status needs authentication like every /api endpoint (spec 5).
+    out('info  status      not shown: set CARETAKER_TOKEN to the bearer token of an account (POST /api/auth/login)');
     out('info  queue       not shown: set CARETAKER_TOKEN to the bearer token of a SysOps account (POST /api/auth/login)');
   } else {
+    const status = await get(url, '/api/system/status', token);
+    const data = (status.body?.data ?? {}) as { status?: string; version?: string; uptime_s?: number; checks?: Record<string, string> };
+    const details = data.checks
+      ? `, up ${data.uptime_s} s, database ${data.checks.database} (${data.checks.database_engine}), cache ${data.checks.cache}, rate limits in ${data.checks.rate_limit_store}`
+      : '';
+    line(data.status === 'ok', 'status', `${data.status ?? `HTTP ${status.status}`}, version ${data.version ?? '?'}${details}`);
+
     const queue = await get(url, '/api/system/queue', token);
     if (queue.status !== 200) {
       line(false, 'queue', `HTTP ${queue.status}: ${String(queue.body?.error ?? queue.error ?? '')} (the queue needs a SysOps token in CARETAKER_TOKEN)`);

@@ -63,6 +63,31 @@ export const ListEnvelope = <T extends TSchema>(item: T) =>
     message: Type.String(),
   });
 
+/**
+ * OpenAPI annotation on a success schema: the media types the response is sent as. The document's
+ * last pass (src/http/openapi-contract.ts) turns it into one `content` entry per type, with a
+ * `format: binary` schema for every type but JSON.
+ */
+export const MEDIA_TYPES_KEY = 'x-media-types';
+
+/**
+ * Success schema of a response that is a file or text, not the JSON envelope.
+ * @param mediaTypes the Content-Types sent (a range such as `image/*` or `*\/*` when the stored type varies)
+ * @param description what the bytes are
+ */
+export function fileResponse(mediaTypes: string[], description: string) {
+  return Type.Unsafe<unknown>({ type: 'string', format: 'binary', description, [MEDIA_TYPES_KEY]: mediaTypes });
+}
+
+/**
+ * A JSON success schema of a route that answers some requests with a file instead
+ * (`?format=zip`, `?action=banner`).
+ * @param mediaTypes the file's media types, beside application/json
+ */
+export function alsoSentAs<T extends TSchema>(schema: T, mediaTypes: string[]): T {
+  return { ...schema, [MEDIA_TYPES_KEY]: ['application/json', ...mediaTypes] };
+}
+
 /** Schema of { success, message }. */
 export const MessageEnvelope = Type.Object({ success: Type.Literal(true), message: Type.String() });
 

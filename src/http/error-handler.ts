@@ -51,6 +51,7 @@ export function renderError(err: unknown): { status: number; body: Record<string
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { status: 400, body: errorBody(ERROR_TABLE.invalid_parameter.message('body')), log: false };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, body: errorBody(ERROR_TABLE.unsupported_media_type.message()), log: false };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { status: 400, body: errorBody('Unsupported or malformed request body'), log: false };
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
@@ -69,7 +70,7 @@ export function renderError(err: unknown): { status: number; body: Record<string
     // Other client errors from Fastify or a plugin (for example prototype poisoning): the status
     // is kept, the text is ours.
     const text = status === 413 ? 'Request body is too large' : status === 404 ? 'Resource not found' : 'Bad request';
-    return { status: status === 415 ? 400 : status, body: errorBody(text), log: false };
+    return { status, body: errorBody(status === 415 ? ERROR_TABLE.unsupported_media_type.message() : text), log: false };
   }
   return { status: 500, body: errorBody(ERROR_TABLE.internal.message()), log: 'error' };
 }

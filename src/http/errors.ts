@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'forbidden'
   | 'csrf'
   | 'not_found'
+  | 'method_not_allowed'
+  | 'unsupported_media_type'
   | 'conflict'
   | 'payload_too_large'
   | 'rate_limited'
@@ -43,6 +45,8 @@ export const ERROR_TABLE: Record<ErrorCode, ErrorSpec> = {
   },
   csrf: { status: 403, message: () => 'Invalid or missing CSRF token' },
   not_found: { status: 404, message: (d) => `${d ?? 'Resource'} not found` },
+  method_not_allowed: { status: 405, message: (d) => d ?? 'Method not allowed' },
+  unsupported_media_type: { status: 415, message: (d) => d ?? 'Unsupported Content-Type' },
   conflict: { status: 409, message: (d) => d ?? 'Conflict' },
   payload_too_large: { status: 413, message: (d) => d ?? 'Request body is too large' },
   rate_limited: { status: 429, message: () => 'Rate limit exceeded' },

@@ -14,10 +14,9 @@
  * With `serve --workers N` each worker keeps its own figures; a scrape reaches one worker.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { Type } from 'typebox';
 import type { AppDeps } from '../app-deps.ts';
 import type { App } from './route-types.ts';
-import { responses } from './envelope.ts';
+import { fileResponse, responses } from './envelope.ts';
 
 /** What the background-work gauges read, handed in by the composition root (src/modules/platform). */
 export interface BackgroundFigures {
@@ -162,7 +161,7 @@ export function registerMetrics(app: App, deps: AppDeps, background?: Background
         'Text exposition format 0.0.4 for a Prometheus scraper (send the bearer token of an account holding ' +
         'api.system.metrics.view: SysOps or an API account). Request counts and latency histograms by method, ' +
         'route and status; PostgreSQL pool use; rate-limit refusals; process metrics. Errors use the JSON envelope.',
-      response: responses(Type.String({ description: 'Prometheus text format' }), [401, 403, 429]),
+      response: responses(fileResponse(['text/plain; version=0.0.4'], 'Prometheus text exposition format'), [401, 403, 429]),
     },
     handler: async (_request, reply) => {
       const text = await register.metrics();

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { docsPageHtml, docsPageOutline, docsPageScript } from './docs-page.ts';
+import { finishDocument } from './openapi-contract.ts';
 import { docsPageDocument } from './openapi-ui.ts';
 import { operationIdFor } from './operation-ids.ts';
 
@@ -27,6 +28,18 @@ export const TAGS = [
   { name: 'security', description: 'Security operations: file-integrity scan and the like.' },
   { name: 'system', description: 'Status, health, metrics and device tokens (spec 4.12, 4.17).' },
   { name: 'workflow automation', description: 'The connected n8n workflow engine (spec 4.15).' },
+  { name: 'webhooks', description: 'Webhook endpoints, their signing secrets and deliveries (docs/webhooks.md).' },
+  { name: 'sla', description: 'SLA clocks at risk or breached, compliance and the agency SLA settings (docs/sla.md).' },
+  { name: 'dashboard', description: 'The dashboard figures of the caller (docs/insight.md).' },
+  { name: 'analytics', description: 'Job analytics by period and group (docs/insight.md).' },
+  { name: 'search', description: 'Global search across the records the caller may see (docs/insight.md).' },
+  { name: 'reports', description: 'Report downloads as CSV or XLSX and report e-mail subscriptions (docs/insight.md).' },
+  { name: 'weather', description: 'The weather forecast of a job visit (docs/insight.md).' },
+  { name: 'messaging', description: 'Message templates, outgoing e-mail and SMS, and their delivery records (docs/messaging.md).' },
+  { name: 'notices', description: 'Agency notices, who they are addressed to and who read them (docs/messaging.md).' },
+  { name: 'pricing', description: 'Price list items, contractor rates and pricing settings (docs/money.md).' },
+  { name: 'quotes', description: 'Quotes on jobs and their approval (docs/money.md).' },
+  { name: 'invoices', description: 'Invoices, credit notes, payments and the Xero exports (docs/money.md).' },
 ];
 
 const CSRF_HEADER = {
@@ -96,7 +109,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       s.operationId = operationIdFor(method, url.replace(/:(\w+)/g, '{$1}'));
       s['x-permission'] = permission;
       s.description = [s.description, `**Access:** ${access}`].filter(Boolean).join('\n\n');
-      s.security = permission === 'public' ? [] : [{ bearer: [] }, { session: [] }];
+      s.security = permission === 'public' ? [] : permission === 'bearer' ? [{ bearer: [] }] : [{ bearer: [] }, { session: [] }];
       if (s.querystring) s.querystring = defaultsOptional(s.querystring as JsonSchema);
       const write = method === 'POST' || method === 'PUT' || method === 'DELETE';
       if (write && permission !== 'public' && config?.csrf !== false) {
@@ -111,6 +124,7 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       }
       return { schema: s as never, url };
     },
+    transformObject: (document) => finishDocument('openapiObject' in document ? document.openapiObject : document.swaggerObject),
   });
 }
 

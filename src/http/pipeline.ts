@@ -36,6 +36,12 @@ declare module 'fastify' {
     auth: AuthContext | null;
     /** The tightest rate-limit state seen for this request, for the response headers. */
     rateLimit: LimitResult | null;
+    /**
+     * Set on a multipart upload that carries no X-CSRF-Token: consumes the token of its form
+     * field `csrf_token` once the upload reader (src/http/upload.ts) has read the form, before
+     * the handler acts (spec 5.3). Null otherwise.
+     */
+    deferredCsrf: ((token: string | undefined) => Promise<void>) | null;
   }
 }
 
@@ -63,6 +69,12 @@ function routeKey(request: FastifyRequest): string {
 function tighter(a: LimitResult | null, b: LimitResult): LimitResult {
   if (!a) return b;
   return b.remaining / b.limit < a.remaining / a.limit ? b : a;
+}
+
+/** True when the route's schema declares multipart/form-data bodies (the uploads). */
+function takesMultipart(request: FastifyRequest): boolean {
+  const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes;
+  return consumes?.includes('multipart/form-data') === true;
 }
 
 /** Text of the route's required access, for OpenAPI and errors. */
@@ -114,6 +126,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
   const { limiter, config } = deps;
   app.decorateRequest('auth', null);
   app.decorateRequest('rateLimit', null);
+  app.decorateRequest('deferredCsrf', null);
 
   const note = (request: FastifyRequest, result: LimitResult) => {
     request.rateLimit = tighter(request.rateLimit, result);
@@ -187,7 +200,16 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     // required fields are reported by name instead of "body".
     if (request.body === undefined || request.body === null) request.body = {};
     if (request.routeOptions.config.csrf === false || !request.auth) return;
-    await consumeCsrfToken(deps, request.auth, presentedCsrfToken(request));
+    const presented = presentedCsrfToken(request);
+    // A multipart form is read by the upload route itself (src/http/upload.ts); its csrf_token
+    // field is checked there, before the handler acts. Only routes that declare multipart take
+    // one (src/http/methods.ts answers 415 elsewhere).
+    if (presented === undefined && request.isMultipart() && takesMultipart(request)) {
+      const auth = request.auth;
+      request.deferredCsrf = (token) => consumeCsrfToken(deps, auth, token);
+      return;
+    }
+    await consumeCsrfToken(deps, request.auth, presented);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

@@ -1,7 +1,9 @@
 /**
  * Reading one uploaded file from a multipart/form-data body (field `file`, plus text fields),
  * with a per-route size limit. Shared by job documents and photos, the dashboard banner and
- * certificate documents. The CSRF token of a multipart request comes in X-CSRF-Token.
+ * certificate documents. The CSRF token of a multipart request comes in X-CSRF-Token or as the
+ * form field `csrf_token` (spec 5.3): the pipeline leaves the latter to `readUpload`, so an upload
+ * route reads its form with `readUpload` before it does anything else.
  */
 import type { FastifyRequest } from 'fastify';
 import { AppError, invalidParam } from './errors.ts';
@@ -27,7 +29,8 @@ export interface Upload {
  *   no `file` part, carries a file under another name or a second file, or cannot be parsed at all
  *   (no boundary, truncated, mismatched boundary, bad part headers: every parser failure is a 400,
  *   docs/security.md promise 27); 400 naming a text field or `file` (its name) holding a NUL or a lone
- *   surrogate; 413 above maxBytes or over the part limits
+ *   surrogate; 413 above maxBytes or over the part limits; 403 'Invalid or missing CSRF token' when
+ *   the token was left to the form field and that is missing, used or of another session
  */
 export async function readUpload(request: FastifyRequest, maxBytes: number, tooLargeMessage?: string): Promise<Upload> {
   if (!request.isMultipart()) throw invalidParam('file');
@@ -69,6 +72,18 @@ export async function readUpload(request: FastifyRequest, maxBytes: number, tooL
   if (bad !== undefined) {
     await file.data.dispose();
     throw invalidParam(bad);
+  }
+  const csrf = fields.csrf_token;
+  delete fields.csrf_token;
+  if (request.deferredCsrf) {
+    const check = request.deferredCsrf;
+    request.deferredCsrf = null;
+    try {
+      await check(csrf);
+    } catch (err) {
+      await file.data.dispose();
+      throw err;
+    }
   }
   return { file: file.data, filename: file.filename, fields };
 }

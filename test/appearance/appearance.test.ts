@@ -91,7 +91,7 @@ describe('appearance (spec 4.14, 2.5a)', () => {
     expect(first.json().banner.sha256).not.toBe((await w.adminB.client.get(PATH)).json().banner.sha256);
   });
 
-  it('rejects a text file named .png, a missing file field and a non-multipart body with 400, storing nothing', async () => {
+  it('rejects a text file named .png and a missing file field with 400 and a non-multipart body with 415, storing nothing', async () => {
     const before = await row(w.sysops.user.id);
     const text = await upload(w.sysops.client, Buffer.from('just some text pretending to be an image\n'), 'banner.png', 'image/png');
     expect(text.statusCode).toBe(400);
@@ -100,8 +100,9 @@ describe('appearance (spec 4.14, 2.5a)', () => {
     expect(gif.statusCode).toBe(400);
     const wrongField = await upload(w.sysops.client, tinyPng(), 'banner.png', 'image/png', 'image');
     expect(wrongField.json()).toEqual({ success: false, error: 'Invalid or missing required parameter: file' });
+    // JSON where the upload takes multipart/form-data only (docs/api.md "Errors")
     const json = await w.sysops.client.post(BANNER, { file: 'iVBORw0KGgo=' });
-    expect(json.statusCode).toBe(400);
+    expect(json.statusCode).toBe(415);
     expect(await row(w.sysops.user.id)).toEqual(before);
   });
 

@@ -53,7 +53,7 @@ describe('typed TypeScript client', () => {
       const api = createCaretakerClient({ baseUrl: `http://127.0.0.1:${(limited.app.server.address() as AddressInfo).port}` });
       let caught: unknown;
       for (let i = 0; i < 4 && !caught; i++) {
-        await api.GET('/api/system/health/live').catch((err: unknown) => {
+        await api.GET('/livez').catch((err: unknown) => {
           caught = err;
         });
       }

@@ -73,7 +73,7 @@ describe('X-Request-Id', () => {
     await app.ready();
     const idsOf = async (value: string) => {
       const from = lines.length;
-      await app.inject({ method: 'GET', url: '/api/system/health/live', headers: { 'x-request-id': value } });
+      await app.inject({ method: 'GET', url: '/livez', headers: { 'x-request-id': value } });
       return lines.slice(from);
     };
     const safe = `trace.${newUuid()}:span-1_a`;

@@ -88,7 +88,7 @@ export class CaretakerProcess {
   }
 
   /**
-   * Waits until GET /api/system/health/ready answers 200.
+   * Waits until GET /readyz answers 200 (GET /api/system/health/ready on an older build without it).
    * @throws Error with the child's log when it exits first or `timeoutMs` passes
    */
   async waitReady(timeoutMs = 90_000): Promise<void> {
@@ -97,7 +97,10 @@ export class CaretakerProcess {
       if (!this.running) throw new Error(`caretaker exited before it was ready (${JSON.stringify(this.exitInfo)}):\n${this.log}`);
       // Poll only once the server says it listens, so small rate limits are not used up.
       if (this.lines.some((l) => l.includes('Caretaker is serving'))) {
-        const res = await fetch(`${this.url}/api/system/health/ready`).catch(() => undefined);
+        let res = await fetch(`${this.url}/readyz`).catch(() => undefined);
+        // A build from before the probes moved out of /api (the rolling-upgrade test's older build)
+        if (res?.status === 404) res = await fetch(`${this.url}/api/system/health/ready`).catch(() => undefined);
+        await res?.arrayBuffer().catch(() => undefined);
         if (res?.status === 200) return;
       }
       await new Promise((r) => setTimeout(r, 100));

@@ -69,10 +69,33 @@ describe('error envelope', () => {
     expect(res.json()).toEqual({ success: false, error: 'Request body is too large' });
   });
 
-  it('an unsupported content type: 400 in the envelope', async () => {
-    const res = await rawPost('<job/>', 'application/xml');
-    expect(res.statusCode).toBe(400);
-    expect(res.json().success).toBe(false);
+  it('an unsupported content type: 415 in the envelope, nothing written', async () => {
+    const before = await jobCount();
+    for (const type of ['application/xml', 'text/plain']) {
+      const res = await rawPost('<job/>', type);
+      expect(res.statusCode).toBe(415);
+      expect(res.json()).toEqual({ success: false, error: `Unsupported Content-Type: ${type} (this operation takes application/json, application/x-www-form-urlencoded)` });
+    }
+    // multipart only where an upload takes it
+    const multipart = await rawPost('--x\r\nContent-Disposition: form-data; name="title"\r\n\r\nTap\r\n--x--\r\n', 'multipart/form-data; boundary=x');
+    expect(multipart.statusCode).toBe(415);
+    expect(await jobCount()).toBe(before);
+  });
+
+  it('a wrong method: 405 with Allow in the envelope; 405 and 415 come before authentication and CSRF', async () => {
+    const job = (await w.agentA1.client.post('/api/jobs/manage', { title: 'Tap', priority: 3 })).json().data;
+    const patch = await t.app.inject({ method: 'PATCH', url: `/api/jobs/${job.uuid}`, headers: { authorization: `Bearer ${w.agentA1.token}` } });
+    expect(patch.statusCode).toBe(405);
+    expect(patch.headers.allow).toBe('GET, HEAD, PUT, DELETE');
+    expect(patch.json()).toEqual({ success: false, error: 'Method PATCH is not allowed here' });
+    // no credentials, no CSRF token: still 405 / 415, not 401 or 403
+    const anonymous = await t.app.inject({ method: 'POST', url: '/api/security/csrf-token' });
+    expect(anonymous.statusCode).toBe(405);
+    expect(anonymous.headers.allow).toBe('GET, HEAD');
+    const xml = await t.app.inject({ method: 'POST', url: '/api/jobs/manage', headers: { 'content-type': 'application/xml' }, payload: '<job/>' });
+    expect(xml.statusCode).toBe(415);
+    // an unknown path stays 404
+    expect((await t.app.inject({ method: 'PATCH', url: '/api/nothing-here' })).statusCode).toBe(404);
   });
 
   it('an unexpected error: 500 with the spec text and no internals', async () => {
@@ -120,7 +143,7 @@ describe('pagination (spec 2.2)', () => {
 
 describe('security headers (promise 23)', () => {
   it('nosniff everywhere, no-store on authenticated responses, HSTS over HTTPS', async () => {
-    const pub = await t.app.inject({ method: 'GET', url: '/api/system/status' });
+    const pub = await t.app.inject({ method: 'GET', url: '/livez' });
     expect(pub.headers['x-content-type-options']).toBe('nosniff');
     expect(pub.headers['strict-transport-security']).toBeUndefined();
     const authed = await w.agentA1.client.get('/api/jobs/manage');
@@ -128,7 +151,7 @@ describe('security headers (promise 23)', () => {
     expect(authed.headers['x-content-type-options']).toBe('nosniff');
     const proxied = await buildTestApp({ CARETAKER_TRUST_PROXY: '127.0.0.1' });
     try {
-      const res = await proxied.app.inject({ method: 'GET', url: '/api/system/status', headers: { 'x-forwarded-proto': 'https' } });
+      const res = await proxied.app.inject({ method: 'GET', url: '/livez', headers: { 'x-forwarded-proto': 'https' } });
       expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
     } finally {
       await proxied.close();

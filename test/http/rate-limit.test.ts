@@ -31,7 +31,7 @@ function expect429(res: { statusCode: number; headers: Record<string, unknown>; 
 describe('per-IP limit', () => {
   it('answers 429 with the spec headers and body after the limit, and counts down before it', async () => {
     t = await buildTestApp({ CARETAKER_RATE_LIMIT_IP_MAX: '3', CARETAKER_RATE_LIMIT_WINDOW_S: '60' });
-    const get = () => t!.app.inject({ method: 'GET', url: '/api/system/status' });
+    const get = () => t!.app.inject({ method: 'GET', url: '/livez' });
     const remaining = [];
     for (let i = 0; i < 3; i++) {
       const res = await get();
@@ -41,25 +41,25 @@ describe('per-IP limit', () => {
     expect(remaining).toEqual(['2', '1', '0']);
     expect429(await get(), 3, 60);
     // Another client address has its own counter.
-    expect((await t.app.inject({ method: 'GET', url: '/api/system/status', remoteAddress: '10.1.2.3' })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/livez', remoteAddress: '10.1.2.3' })).statusCode).toBe(200);
   });
 
   it('a spoofed X-Forwarded-For does not reset the count without a trusted proxy', async () => {
     t = await buildTestApp({ CARETAKER_RATE_LIMIT_IP_MAX: '2' });
-    for (let i = 0; i < 2; i++) await t.app.inject({ method: 'GET', url: '/api/system/status', headers: { 'x-forwarded-for': `203.0.113.${i}` } });
-    const res = await t.app.inject({ method: 'GET', url: '/api/system/status', headers: { 'x-forwarded-for': '198.51.100.7' } });
+    for (let i = 0; i < 2; i++) await t.app.inject({ method: 'GET', url: '/livez', headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+    const res = await t.app.inject({ method: 'GET', url: '/livez', headers: { 'x-forwarded-for': '198.51.100.7' } });
     expect(res.statusCode).toBe(429);
   });
 
   it('X-Forwarded-For from a trusted proxy identifies the client', async () => {
     t = await buildTestApp({ CARETAKER_RATE_LIMIT_IP_MAX: '2', CARETAKER_TRUST_PROXY: '127.0.0.1' });
-    const from = (ip: string) => t!.app.inject({ method: 'GET', url: '/api/system/status', headers: { 'x-forwarded-for': ip } });
+    const from = (ip: string) => t!.app.inject({ method: 'GET', url: '/livez', headers: { 'x-forwarded-for': ip } });
     await from('203.0.113.1');
     await from('203.0.113.1');
     expect((await from('203.0.113.1')).statusCode).toBe(429);
     expect((await from('203.0.113.2')).statusCode).toBe(200);
     // From an untrusted peer the header is ignored.
-    const untrusted = await t.app.inject({ method: 'GET', url: '/api/system/status', remoteAddress: '192.0.2.50', headers: { 'x-forwarded-for': '203.0.113.9' } });
+    const untrusted = await t.app.inject({ method: 'GET', url: '/livez', remoteAddress: '192.0.2.50', headers: { 'x-forwarded-for': '203.0.113.9' } });
     expect(untrusted.statusCode).toBe(200);
   });
 });

@@ -3,11 +3,20 @@
  * and path is an operation of the OpenAPI document (clients/typescript/openapi.json, kept current
  * by `npm run openapi:check`), and the whole collection, replayed top to bottom against the app
  * with the demo data (REST Client variables resolved as the editor would), succeeds.
+ *
+ * The contract walk (docs/api.md, "OpenAPI document"): the replay and a broad walk over every
+ * operation of the app's own document, as every demo role and anonymously, go through a
+ * validation proxy (test/helpers/openapi-validator.ts, in process). It fails on any response the
+ * document does not describe (status, media type, JSON body) and on any request the document
+ * refuses (security, parameters, body) that the server accepts.
  */
 import { readFileSync } from 'node:fs';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoIfEmpty } from '../../src/seed/demo/index.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { OpenApiValidator, type SentRequest } from '../helpers/openapi-validator.ts';
+import { contractWalk } from '../helpers/contract-walk.ts';
 
 interface HttpRequest {
   name: string | undefined;
@@ -73,11 +82,27 @@ describe('docs/walkthroughs.http', () => {
     expect(missing).toEqual([]);
   });
 
-  describe('replayed against the app with the demo data', () => {
+  describe('replayed against the app with the demo data, through the validation proxy', () => {
     let t: TestApp;
+    let validator: OpenApiValidator;
+    /** Responses the document does not describe, and requests it refuses that the server accepted. */
+    const violations: string[] = [];
+    const stricter: string[] = [];
+    let sent = 0;
+    /** Sends one request through the proxy: the app answers, the validator judges both ways. */
+    const send = async (request: SentRequest) => {
+      const res = await t.app.inject({ method: request.method as InjectOptions['method'], url: request.url, headers: request.headers as Record<string, string>, ...(request.body !== undefined ? { payload: request.body } : {}) });
+      sent += 1;
+      const label = `${request.method} ${request.url.split('?')[0]} -> ${res.statusCode}`;
+      for (const problem of validator.checkResponse(request, res)) violations.push(`${label}: ${problem}`);
+      const refused = validator.checkRequest(request);
+      if (refused.length > 0 && res.statusCode < 300) stricter.push(`${label}: the document refuses (${refused.join('; ')})`);
+      return res;
+    };
     beforeAll(async () => {
       t = await buildTestApp();
       await loadDemoIfEmpty(t.db, t.config, t.clock.now());
+      validator = new OpenApiValidator(t.app.swagger() as never);
     });
     afterAll(async () => t?.close());
 
@@ -106,10 +131,33 @@ describe('docs/walkthroughs.http', () => {
         counter += 1;
         const url = resolve(r.target).replace(/^http:\/\/[^/]+/, '');
         const headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, resolve(v)]));
-        const res = await t.app.inject({ method: r.method as 'GET', url, headers, ...(r.body ? { payload: resolve(r.body) } : {}) });
+        const res = await send({ method: r.method, url, headers, ...(r.body ? { body: resolve(r.body) } : {}) });
         expect(res.statusCode, `${r.method} ${url}: ${res.body}`).toBeLessThan(300);
         if (r.name) responses[r.name] = res.json();
       }
+      expect(violations).toEqual([]);
+      expect(stricter).toEqual([]);
+    });
+
+    it('the proxy itself refuses what the document does not describe', () => {
+      const request = { method: 'GET', url: '/api/invoices/00000000-0000-4000-8000-000000000000/pdf', headers: {} };
+      const answer = (statusCode: number, type: string, body: string) => ({ statusCode, headers: { 'content-type': type }, rawPayload: Buffer.from(body) });
+      expect(validator.checkResponse(request, answer(200, 'application/pdf', '%PDF-1.7'))).toEqual([]);
+      expect(validator.checkResponse(request, answer(200, 'application/json', '{}'))[0]).toMatch(/media type application\/json undocumented/);
+      expect(validator.checkResponse(request, answer(418, 'application/json', '{}'))).toEqual(['status 418 undocumented']);
+      expect(validator.checkResponse(request, answer(404, 'application/json', '{"success":true}'))[0]).toMatch(/body/);
+      expect(validator.checkRequest(request)).toEqual(['security']);
+      expect(validator.checkRequest({ method: 'POST', url: '/api/jobs/manage', headers: { authorization: 'Bearer x', 'content-type': 'application/json' }, body: '{"title":"Leak"}' })[0]).toMatch(/priority/);
+    });
+
+    it('a walk over every operation and role: 0 response violations, 0 requests the document refuses but the server accepts', async () => {
+      const started = performance.now();
+      const summary = await contractWalk(t, validator, send);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      console.log(`contract walk: ${sent} requests, ${summary.operations} of ${validator.operations.length} operations, ${summary.answered2xx} operations answered 2xx at least once, ${seconds} s`);
+      expect(summary.operations).toBe(validator.operations.length);
+      expect(violations).toEqual([]);
+      expect(stricter).toEqual([]);
     });
   });
 });

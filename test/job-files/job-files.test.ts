@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ZipArchive } from 'archiver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cfbBytes, heicBytes, jpegBytes, pdfBytes, pngBytes } from '../../src/seed/demo/sample-files.ts';
-import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, csrf, type TestApp } from '../helpers/app.ts';
 import { attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 import { form } from '../helpers/upload-form.ts';
 
@@ -125,17 +125,31 @@ describe('job documents and photos', () => {
     expect((await w.agentA1.client.post(photos, f)).statusCode).toBe(400);
     expect((await w.agentA1.client.post(photos, form(pngBytes(), 'a.png', {}, 'upload'))).statusCode).toBe(400);
     expect((await w.agentA1.client.post(photos, form(Buffer.alloc(0), 'a.png'))).statusCode).toBe(400);
-    expect((await w.agentA1.client.post(photos, { file: 'x' })).statusCode).toBe(400);
+    // JSON where the upload takes multipart/form-data only: 415 (docs/api.md "Errors")
+    expect((await w.agentA1.client.post(photos, { file: 'x' })).statusCode).toBe(415);
     expect((await w.agentA1.client.post(photos, form(pngBytes(), 'a.png', { owner: 'me' }))).statusCode).toBe(400);
     expect((await w.agentA1.client.post(photos, form(pngBytes(), 'a.png', { internal: 'maybe' }))).statusCode).toBe(400);
     expect((await w.agentA1.client.post(photos, form(pngBytes(), 'a.png', { description: 'x'.repeat(501) }))).statusCode).toBe(400);
     expect(await count()).toBe(before);
   });
 
-  it('uploads need a CSRF token (X-CSRF-Token) and the permission', async () => {
+  it('uploads need a CSRF token (X-CSRF-Token or the form field csrf_token, spec 5.3) and the permission', async () => {
+    const before = await count();
     const res = await w.agentA1.client.post(photos, form(pngBytes(), 'a.png'), { csrf: false });
     expect(res.statusCode).toBe(403);
     expect(res.json().error).toBe('Invalid or missing CSRF token');
+    const token = await csrf(t.app, w.agentA1.token);
+    // a wrong token in the form field: 403, nothing stored
+    const wrong = await w.agentA1.client.post(photos, form(pngBytes(), 'a.png', { csrf_token: 'f'.repeat(64) }), { csrf: false });
+    expect(wrong.statusCode).toBe(403);
+    expect(await count()).toBe(before);
+    // the token as a form field is accepted once and is not one of the file's fields
+    const viaForm = await w.agentA1.client.post(photos, form(pngBytes(), 'a.png', { csrf_token: token, description: 'boiler' }), { csrf: false });
+    expect(viaForm.statusCode, viaForm.body).toBe(201);
+    expect(viaForm.json().data.description).toBe('boiler');
+    const again = await w.agentA1.client.post(photos, form(pngBytes(), 'a.png', { csrf_token: token }), { csrf: false });
+    expect(again.statusCode).toBe(403);
+    expect(await count()).toBe(before + 1);
     const role = await t.db.selectFrom('roles').select('id').where('code', '=', 'agent').executeTakeFirstOrThrow();
     await t.db.deleteFrom('role_permissions').where('role_id', '=', role.id).where('permission_key', '=', 'api.jobs.photos.manage').execute();
     try {

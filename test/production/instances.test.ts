@@ -114,7 +114,7 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL && process.env.REDIS_URL, '
     const statuses: number[] = [];
     const remaining: string[] = [];
     for (let i = 0; i < RATE_MAX + 1; i++) {
-      const res = await fetch(`${(i % 2 === 0 ? a : b).url}/api/system/status`);
+      const res = await fetch(`${(i % 2 === 0 ? a : b).url}/livez`);
       statuses.push(res.status);
       remaining.push(res.headers.get('x-ratelimit-remaining') ?? '');
     }
@@ -122,8 +122,8 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL && process.env.REDIS_URL, '
     expect(statuses[RATE_MAX]).toBe(429);
     expect(remaining.slice(0, RATE_MAX)).toEqual(Array.from({ length: RATE_MAX }, (_, i) => String(RATE_MAX - 1 - i)));
     // Both instances now refuse.
-    expect((await fetch(`${a.url}/api/system/status`)).status).toBe(429);
-    expect((await fetch(`${b.url}/api/system/status`)).status).toBe(429);
+    expect((await fetch(`${a.url}/livez`)).status).toBe(429);
+    expect((await fetch(`${b.url}/livez`)).status).toBe(429);
   });
 });
 
@@ -148,7 +148,7 @@ describe('serve --workers', () => {
       process.kill(first!, 'SIGKILL');
       await expect.poll(() => proc.json().some((l) => l.msg === 'worker died; starting a new one'), { timeout: 10_000 }).toBe(true);
       await expect.poll(() => serving().length, { timeout: 30_000 }).toBe(3);
-      const res = await fetch(`${proc.url}/api/system/health/ready`);
+      const res = await fetch(`${proc.url}/readyz`);
       expect(res.status).toBe(200);
       proc.signal('SIGTERM');
       const exit = await proc.waitExit(15_000);

@@ -39,11 +39,11 @@ describe('GET /api/system/metrics (Prometheus)', () => {
     try {
       const ops = await userClient(small, { role: 'sysops' });
       const statuses = [];
-      for (let i = 0; i < 3; i++) statuses.push((await small.app.inject({ method: 'GET', url: '/api/system/health/live' })).statusCode);
+      for (let i = 0; i < 3; i++) statuses.push((await small.app.inject({ method: 'GET', url: '/livez' })).statusCode);
       expect(statuses).toEqual([200, 200, 429]);
       const res = await ops.client.get('/api/system/metrics');
       expect(res.statusCode).toBe(200);
-      expect(res.body).toContain('caretaker_rate_limit_refusals_total{route="/api/system/health/live"} 1');
+      expect(res.body).toContain('caretaker_rate_limit_refusals_total{route="/livez"} 1');
     } finally {
       await small.close();
     }

@@ -121,13 +121,13 @@ describe('SIGTERM under load', () => {
     const lifecycle = { draining: false };
     const t = await buildTestApp({}, { lifecycle });
     try {
-      expect((await t.app.inject({ method: 'GET', url: '/api/system/health/live' })).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
       lifecycle.draining = true;
-      const res = await t.app.inject({ method: 'GET', url: '/api/system/health/live' });
+      const res = await t.app.inject({ method: 'GET', url: '/livez' });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual(DRAINING);
       expect(res.headers.connection).toBe('close');
-      const ready = await t.app.inject({ method: 'GET', url: '/api/system/health/ready' });
+      const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(503);
     } finally {
       await t.close();

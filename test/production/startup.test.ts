@@ -107,7 +107,7 @@ describe('first start, restart and log format', () => {
       `WARNING: REDIS_URL=redis://127.0.0.1:${redisPort} is unreachable: logins answer 503 and readiness fails until it answers. ` +
       'Fix: start Redis there, correct REDIS_URL, or unset it (a single instance then keeps its counters in memory)';
     expect(first.lines).toContain(warning);
-    const ready = await fetch(`${first.url}/api/system/health/ready`);
+    const ready = await fetch(`${first.url}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({ success: false, error: 'Redis unreachable' });
     // Not a terminal: every log line is JSON (the warning also goes to stderr as plain text).

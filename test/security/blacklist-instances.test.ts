@@ -74,7 +74,7 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL && process.env.REDIS_URL, '
   it('both guards are subscribed (PUBSUB NUMSUB 2) and both instances are ready', async () => {
     const [, count] = (await runtimes[0]!.deps.redis!.pubsub('NUMSUB', `${prefix}blacklist`)) as [string, number];
     expect(count).toBe(2);
-    for (const app of [a, b]) expect((await app.inject({ method: 'GET', url: '/api/system/health/ready' })).statusCode).toBe(200);
+    for (const app of [a, b]) expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
   });
 
   it('an address blocked and unblocked on A is refused and served again by B within a second', async () => {

@@ -16,7 +16,7 @@ describe('security blacklist', () => {
   });
   afterAll(async () => t?.close());
 
-  const from = (ip: string, url = '/api/system/status', headers: Record<string, string> = {}) =>
+  const from = (ip: string, url = '/livez', headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url, remoteAddress: ip, headers });
   const actions = async (action: string) => (await t.db.selectFrom('activity_log').select('action').where('action', '=', action).execute()).length;
 

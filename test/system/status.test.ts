@@ -1,5 +1,6 @@
 /**
- * Spec 4.17 and docs/api.md "Decisions on the spec's gaps": the public status endpoint, liveness and readiness, and the OpenAPI
+ * Spec 4.17, 5 and docs/api.md: the status endpoint behind authentication, the unauthenticated
+ * liveness and readiness probes outside /api, and the OpenAPI
  * document with every endpoint's permission key and the interactive reference.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,16 +17,17 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('GET /api/system/status', () => {
-  it('is public and tells anonymous callers only status and version', async () => {
+  it('requires authentication (spec 5)', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/system/status' });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ success: true, data: { status: 'ok', version: '2.0.0' }, message: 'Platform status: ok' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ success: false, error: 'Authentication required. Please log in.' });
   });
 
-  it('adds uptime and checks for authenticated callers', async () => {
+  it('tells an authenticated caller status, version, uptime and checks', async () => {
     const res = await w.agentA1.client.get('/api/system/status');
     const data = res.json().data;
     expect(data.status).toBe('ok');
+    expect(data.version).toBe('2.0.0');
     expect(data.uptime_s).toBeGreaterThanOrEqual(0);
     expect(data.checks.database).toBe('ok');
     expect(data.checks.database_engine).toBe(process.env.DATABASE_URL ? 'postgres' : 'pglite');
@@ -35,9 +37,9 @@ describe('GET /api/system/status', () => {
 });
 
 describe('health', () => {
-  it('liveness and readiness answer 200 while the database is up', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/system/health/live' })).json()).toMatchObject({ success: true, data: { status: 'ok' } });
-    expect((await t.app.inject({ method: 'GET', url: '/api/system/health/ready' })).statusCode).toBe(200);
+  it('liveness and readiness answer 200 without authentication while the database is up', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/livez' })).json()).toMatchObject({ success: true, data: { status: 'ok' } });
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
   });
 });
 

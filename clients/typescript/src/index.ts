@@ -3,12 +3,26 @@
  * openapi-typescript generates from the OpenAPI document (`npm run openapi`). It sends the bearer
  * token, fetches a single-use CSRF token before every write that needs one (spec 5.3), and turns
  * the error envelope into a typed `CaretakerError` (a `RateLimitedError` with `retryAfterSeconds`
- * for 429).
+ * for 429). File and text answers come as Blob or ArrayBuffer (`download`, `downloadArrayBuffer`,
+ * or a plain GET of one of `BINARY_GETS`, read as a Blob). Built to JavaScript with declarations
+ * (`npm run build`); runs on Node 20 and later and in browsers (fetch, URL, Blob).
  */
 import createClient, { type Middleware } from 'openapi-fetch';
-import type { paths } from './schema.d.ts';
+import { BINARY_GETS, type BinaryGet } from './binary.ts';
+import type { paths } from './schema.js';
 
-export type { paths, components } from './schema.d.ts';
+export type { paths, components } from './schema.js';
+export { BINARY_GETS, type BinaryGet } from './binary.ts';
+
+/** The path and query values of a GET operation, as openapi-fetch takes them. */
+type GetParams<P extends keyof paths> = paths[P] extends { get: { parameters: infer Params } } ? Params : never;
+/** The `params` of a call: optional members stay optional. */
+type ParamsOf<P extends keyof paths> = {
+  params?: {
+    path?: GetParams<P> extends { path?: infer X } ? X : never;
+    query?: GetParams<P> extends { query?: infer Q } ? Q : never;
+  };
+};
 
 /** An answer in the error envelope `{ success: false, error }` (spec 2.1, 7). */
 export class CaretakerError extends Error {
@@ -65,6 +79,11 @@ export function createCaretakerClient(options: ClientOptions) {
   let token = options.token;
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: fetchImpl });
+  // A plain GET of a file operation reads the bytes as a Blob (not as JSON, which would throw);
+  // `download` types them so.
+  const get = client.GET.bind(client);
+  client.GET = ((path: string, init?: { parseAs?: string }) =>
+    get(path as never, ((BINARY_GETS as readonly string[]).includes(path) && !init?.parseAs ? { ...init, parseAs: 'blob' } : init) as never)) as typeof client.GET;
 
   const auth: Middleware = {
     async onRequest({ request }) {
@@ -86,7 +105,27 @@ export function createCaretakerClient(options: ClientOptions) {
   };
   client.use(auth);
 
+  /** GET of a file or text answer, read as `parseAs`. */
+  const binary = async <T extends Blob | ArrayBuffer>(path: BinaryGet, init: ParamsOf<BinaryGet> | undefined, parseAs: 'blob' | 'arrayBuffer') => {
+    const { data, response } = await client.GET(path as never, { ...(init ?? {}), parseAs } as never);
+    return { data: data as unknown as T, response };
+  };
+
   return Object.assign(client, {
+    /**
+     * GET of an operation that answers a file or text (invoice PDF, report CSV/XLSX, bills.csv,
+     * payments.csv, metrics, document, photo and certificate downloads, the iCalendar feed): the
+     * bytes as a Blob (its `type` is the answer's Content-Type).
+     * @example const { data: pdf } = await api.download('/api/invoices/{uuid}/pdf', { params: { path: { uuid } } });
+     * @throws CaretakerError for an answer in the error envelope
+     */
+    download<P extends BinaryGet>(path: P, init?: ParamsOf<P>): Promise<{ data: Blob; response: Response }> {
+      return binary<Blob>(path, init as ParamsOf<BinaryGet>, 'blob');
+    },
+    /** As `download`, the bytes as an ArrayBuffer (Node: `Buffer.from(data)`). */
+    downloadArrayBuffer<P extends BinaryGet>(path: P, init?: ParamsOf<P>): Promise<{ data: ArrayBuffer; response: Response }> {
+      return binary<ArrayBuffer>(path, init as ParamsOf<BinaryGet>, 'arrayBuffer');
+    },
     /**
      * POST /api/auth/login and keep the bearer token for the next calls.
      * @returns the login answer (token, expiry, user)

@@ -689,9 +689,9 @@ export interface paths {
         };
         /**
          * Platform status
-         * @description Public. status is 'ok', 'degraded' (Redis down: the service keeps serving with in-memory rate limits) or 'down' (database unreachable, answered with 503). uptime_s and checks are shown to authenticated callers only.
+         * @description status is 'ok', 'degraded' (Redis down: the service keeps serving with in-memory rate limits) or 'down' (database unreachable: 503 in the error envelope, the same data beside `error`). Load balancers use the unauthenticated GET /livez and GET /readyz instead.
          *
-         *     **Access:** No authentication.
+         *     **Access:** Any valid bearer token or session.
          */
         get: operations["getStatus"];
         put?: never;
@@ -702,7 +702,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/system/health/live": {
+    "/livez": {
         parameters: {
             query?: never;
             header?: never;
@@ -711,7 +711,9 @@ export interface paths {
         };
         /**
          * Liveness probe
-         * @description **Access:** No authentication.
+         * @description For orchestrators (restart when it fails): 200 while the process runs; never touches the database. No authentication.
+         *
+         *     **Access:** No authentication.
          */
         get: operations["getLiveness"];
         put?: never;
@@ -722,7 +724,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/system/health/ready": {
+    "/readyz": {
         parameters: {
             query?: never;
             header?: never;
@@ -731,33 +733,11 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description 200 when the database answers, Redis answers and the blacklist change feed is subscribed (when configured) and the process is not shutting down; else 503.
+         * @description For load balancers (route elsewhere when it fails): 200 when the database answers, Redis answers (when configured) and the process is not shutting down; else 503 in the error envelope. No authentication.
          *
          *     **Access:** No authentication.
          */
         get: operations["getReadiness"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/system/backup/database": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Copy of the embedded database
-         * @description SysOps. The embedded (PGlite) database as a gzipped tarball of its data folder (application/gzip), taken between two transactions while the server keeps serving; `caretaker backup` downloads it. 409 on PostgreSQL: use pg_dump (docs/operations.md "Backups").
-         *
-         *     **Access:** Permission key `api.system.backup`.
-         */
-        get: operations["listSystemBackupDatabase"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1720,50 +1700,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/landlords/{uuid}/gdpr-report": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Subject-access report of a landlord
-         * @description Landlord record with bank details, properties and shares, approval requests with answers and comments, activity entries about them. ?format=zip downloads a zip with report.json and README.txt. Each export is logged (landlord.gdpr_export).
-         *
-         *     **Access:** Permission key `api.landlords.gdpr-report.manage`.
-         */
-        get: operations["listLandlordsGdprReport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/landlords/{uuid}/erase": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Erase a landlord (GDPR)
-         * @description Anonymises the landlord for good (contact, address, bank details, VAT number, notes), unlinks the properties, withdraws waiting approvals and scrubs the name, e-mail and phone from job texts, notes and approval comments. Logged as landlord.erase (without the name). 409 when already erased. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.landlords.erase.manage`.
-         */
-        post: operations["createLandlordsErase"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/tenants/{uuid}/erase": {
         parameters: {
             query?: never;
@@ -2541,7 +2477,7 @@ export interface paths {
         };
         /**
          * Download: SLA compliance
-         * @description SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance %, median minutes to respond and how the rules of the group count time (calendars), as GET /api/sla/compliance (all pages). Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: group_by, key, name, met, breached, running, compliance_percent, median_minutes_to_respond, calendars. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.sla.compliance.view` (403 without).
+         * @description SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance % and median minutes to respond, as GET /api/sla/compliance (all pages). Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: group_by, key, name, met, breached, running, compliance_percent, median_minutes_to_respond. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.sla.compliance.view` (403 without).
          *
          *     **Access:** Permission key `api.reports.view`.
          */
@@ -2590,28 +2526,6 @@ export interface paths {
          *     **Access:** Permission key `api.reports.view`.
          */
         get: operations["listReportsCertificatesRegister"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/reports/compliance-register": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Download: Compliance register
-         * @description Every compliance item of the agency's properties with its status today (valid, due_soon, expired, missing), latest certificate and issuer, as GET /api/compliance (all pages) with its filters. Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: status, address, branch_name, type_name, issued_on, expires_on, contractor_name, required_document, uuid, address_uuid, certificate_uuid. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.compliance.view` (403 without).
-         *
-         *     **Access:** Permission key `api.reports.view`.
-         */
-        get: operations["listReportsComplianceRegister"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3446,308 +3360,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/landlords": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List and search the agency's landlords
-         * @description q searches name and e-mail; address_uuid keeps the owners of that property. Bank details never appear in a list (has_bank_details says whether any are on file).
-         *
-         *     **Access:** Permission key `api.landlords.view`.
-         */
-        get: operations["listLandlords"];
-        put?: never;
-        /**
-         * Create a landlord
-         * @description kind person (default) or company; name required; a VAT-registered landlord needs vat_number. Sort code 12-34-56 or 123456, account number 8 digits. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.landlords.manage`.
-         */
-        post: operations["createLandlords"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/landlords/settings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The agency's approval settings
-         * @description **Access:** Permission key `api.landlords.view`.
-         */
-        get: operations["listLandlordsSettings"];
-        /**
-         * Change the agency's approval settings
-         * @description default_approval_limit_pence (null: none), reminder_after_hours (before expires_after_hours). Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.landlords.settings.manage`.
-         */
-        put: operations["updateLandlordsSettings"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/landlords/properties/{address_uuid}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Owners and spend limit of a property
-         * @description **Access:** Permission key `api.landlords.view`.
-         */
-        get: operations["getLandlordsProperties"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/landlords/properties/{address_uuid}/approval-limit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Set or remove a property's spend limit
-         * @description The property's limit wins over its landlords' and the agency default. limit_pence null removes it. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.landlords.manage`.
-         */
-        put: operations["updateLandlordsPropertiesApprovalLimit"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/landlords/{uuid}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read a landlord
-         * @description With the properties and shares; bank_details only for holders of api.landlords.bank-details.view.
-         *
-         *     **Access:** Permission key `api.landlords.view`.
-         */
-        get: operations["getLandlords"];
-        /**
-         * Update a landlord
-         * @description Only the fields sent change; null clears an optional field. An erased landlord is 409. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.landlords.manage`.
-         */
-        put: operations["updateLandlords"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/landlords/{uuid}/properties": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Link a property to a landlord with an ownership share
-         * @description share_bp in basis points (5000 = 50 %); the shares of one property sum to at most 10000 (else 409). Linking again changes the share (200). Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.landlords.manage`.
-         */
-        post: operations["createLandlordsProperties"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/landlords/{uuid}/properties/{address_uuid}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Unlink a property from a landlord
-         * @description 404 when the landlord, the address or the link does not exist. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.landlords.manage`.
-         */
-        delete: operations["deleteLandlordsProperties"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/jobs/{uuid}/landlord-approval": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Ask the property's landlord to approve a job cost above the spend limit
-         * @description At or under the limit (or with no landlord or no limit): 200 with required false and nothing written. Above: 201, the job moves Reported -> Awaiting approval and the landlord is e-mailed signed links. 409 while another job-cost request of the job waits. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.landlords.approvals.manage`.
-         */
-        post: operations["createJobsLandlordApproval"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/landlords/approvals": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List approval requests
-         * @description **Access:** Permission key `api.landlords.view`.
-         */
-        get: operations["listLandlordsApprovals"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/landlords/approvals/{uuid}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read an approval request
-         * @description **Access:** Permission key `api.landlords.view`.
-         */
-        get: operations["getLandlordsApprovals"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/landlords/approvals/{uuid}/revoke": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Withdraw an approval request
-         * @description Its link is refused from now on ("withdrawn" page). 409 once answered, expired or withdrawn. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.landlords.approvals.manage`.
-         */
-        post: operations["createLandlordsApprovalsRevoke"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/landlords/approvals/{uuid}/resend": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Ask the landlord again (after a question, or a lost e-mail)
-         * @description The old link is withdrawn, a new one e-mailed; the approval is pending again with a fresh expiry. 409 unless pending or questioned. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.landlords.approvals.manage`.
-         */
-        post: operations["createLandlordsApprovalsResend"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/approvals/link/{token}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The landlord's approval page (signed link, no account)
-         * @description HTML. Shows the job, property, cost and limit with a form (approve, decline, ask a question, comment). Looking does not answer. A tampered, expired, used, withdrawn or cross-scoped link gets a page saying so (400, 410, 409, 410, 400).
-         *
-         *     **Access:** No authentication.
-         */
-        get: operations["getApprovalsLink"];
-        put?: never;
-        /**
-         * The landlord's answer by signed link
-         * @description Form or JSON body: action approve | decline | question, comment. HTML thank-you page; the answer and comment go on the job as a note and move it (approve -> Approved, decline -> On hold). The link works once; refusals as for GET.
-         *
-         *     **Access:** No authentication.
-         */
-        post: operations["createApprovalsLink"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/system/queue": {
         parameters: {
             query?: never;
@@ -3792,372 +3404,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/compliance": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The compliance register of the agency's properties
-         * @description Every compliance item of the properties of the caller's agency with its latest certificate and status on today's London date (valid, due_soon, expired, missing), most urgent first. Filters: status, branch_uuid, type (code), address_uuid. totals counts the items per status matching every filter but status.
-         *
-         *     **Access:** Permission key `api.compliance.view`.
-         */
-        get: operations["listCompliance"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/compliance/types": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The agency's compliance item types
-         * @description Seeded on first use with the UK types (gas safety record, EICR, EPC, smoke and CO alarms, legionella, HMO fire risk assessment, HMO licence).
-         *
-         *     **Access:** Permission key `api.compliance.view`.
-         */
-        get: operations["listComplianceTypes"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/compliance/items": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Add a compliance item to a property
-         * @description Body: address_uuid, type (code). Idempotent: an item the property already has answers 200 with it. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.compliance.manage`.
-         */
-        post: operations["createComplianceItems"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/compliance/items/{uuid}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read a compliance item
-         * @description **Access:** Permission key `api.compliance.view`.
-         */
-        get: operations["getComplianceItems"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/compliance/items/{uuid}/certificates": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Record a certificate of a compliance item
-         * @description issued_on (London date, not in the future); expires_on defaults to issued_on plus the type's legal interval; contractor_uuid (who issued it) and job_file_uuid (the document, uploaded as a job file) optional. Answers the item with its new status. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.compliance.manage`.
-         */
-        post: operations["createComplianceItemsCertificates"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agencies": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List agencies
-         * @description SysOps: every agency by trading name; q searches trading and legal name; status active or suspended.
-         *
-         *     **Access:** Permission key `api.agencies.view`.
-         */
-        get: operations["listAgencies"];
-        put?: never;
-        /**
-         * Create an agency
-         * @description SysOps only. Creates the agency with its profile, its first branch (branch_name, default "Head office") and its first administrator (admin.name, admin.email), who is e-mailed a single-use invitation valid 7 days. A trading name or e-mail already used: 409.
-         *
-         *     **Access:** Permission key `api.agencies.manage`.
-         */
-        post: operations["createAgencies"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agencies/current": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read one's own agency
-         * @description The profile of the caller's agency. SysOps (no agency): 403.
-         *
-         *     **Access:** Permission key `api.agencies.current.view`.
-         */
-        get: operations["listAgenciesCurrent"];
-        /**
-         * Update one's own agency
-         * @description Any profile field; office_hours merges the days it names. The logo is the appearance upload (docs/appearance.md).
-         *
-         *     **Access:** Permission key `api.agencies.current.manage`.
-         */
-        put: operations["updateAgenciesCurrent"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agencies/current/setup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Setup checklist
-         * @description What a new agency still lacks (branches, users, SLA rules, contractors, trades, properties, templates), each { key, label, done, count, link }.
-         *
-         *     **Access:** Permission key `api.agencies.current.manage`.
-         */
-        get: operations["listAgenciesCurrentSetup"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agencies/current/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Export the agency's data (ZIP)
-         * @description Streams a ZIP with one CSV per entity: branches, users (no passwords), properties, tenants, tenant_properties, contractors, certificates, jobs, job_notes, invoices. files=true adds the job documents and photos under files/<job reference>/. Cells starting with = + - @ are prefixed with a quote. Logged as agency.export.
-         *
-         *     **Access:** Permission key `api.agencies.export`.
-         */
-        get: operations["listAgenciesCurrentExport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agencies/{uuid}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read an agency
-         * @description **Access:** Permission key `api.agencies.view`.
-         */
-        get: operations["getAgencies"];
-        /**
-         * Update an agency
-         * @description SysOps only. Any profile field; office_hours merges the days it names.
-         *
-         *     **Access:** Permission key `api.agencies.manage`.
-         */
-        put: operations["updateAgencies"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agencies/{uuid}/suspend": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Suspend an agency
-         * @description Nothing is deleted; every account of the agency gets 403 "This agency is suspended" on its next request until it is reactivated. Already suspended: 409.
-         *
-         *     **Access:** Permission key `api.agencies.manage`.
-         */
-        post: operations["createAgenciesSuspend"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/agencies/{uuid}/reactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Reactivate a suspended agency
-         * @description Its accounts work again from their next request. Not suspended: 409.
-         *
-         *     **Access:** Permission key `api.agencies.manage`.
-         */
-        post: operations["createAgenciesReactivate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/imports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Upload a file to import (dry run)
-         * @description multipart/form-data: `file` (CSV or XLSX, at most 10 MiB), `entity` (addresses, tenants or contractors), optional `skip_bad_rows` (true: commit leaves bad rows out; default false: a file with a bad row commits nothing). Encoding (UTF-8, UTF-16, Windows-1252) and delimiter (, ; TAB |) are detected. Checks every row and writes nothing but the import: the answer lists every row with its outcome (create, update, unchanged, error with column and reason). Send the CSRF token in X-CSRF-Token.
-         *
-         *     **Access:** Permission key `api.imports.manage`.
-         */
-        post: operations["createImports"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/imports/templates/{entity}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Download an import template
-         * @description addresses.csv, tenants.csv or contractors.csv: the header row and one example row (UTF-8 CSV).
-         *
-         *     **Access:** Permission key `api.imports.manage`.
-         */
-        get: operations["getImportsTemplates"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/imports/{uuid}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read an import and its progress
-         * @description status, rows_done of rows_total, error_count, counts per outcome, and the rows with errors.
-         *
-         *     **Access:** Permission key `api.imports.manage`.
-         */
-        get: operations["getImports"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/imports/{uuid}/commit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Commit an import
-         * @description Writes the rows of a checked import. Up to 2,000 rows to write: written before the answer (200, status committed). More: queued (202, status queued), written by the background worker in chunks of 1,000 with progress in GET /api/imports/{uuid}; a stopped commit resumes after its last chunk. A file with rows in error and without skip_bad_rows: 409, nothing written.
-         *
-         *     **Access:** Permission key `api.imports.manage`.
-         */
-        post: operations["createImportsCommit"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4179,13 +3425,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Prometheus text format */
+            /** @description Prometheus text exposition format */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/plain; version=0.0.4": string;
                 };
             };
             /** @description Authentication required */
@@ -4231,6 +3477,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     login: {
@@ -4249,12 +3508,21 @@ export interface operations {
                     /** @description browser session lasts 30 days instead of 2 hours */
                     remember_me?: boolean;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description the account's e-mail address */
+                    email: string;
+                    password: string;
+                    /** @description browser session lasts 30 days instead of 2 hours */
+                    remember_me?: boolean;
+                };
             };
         };
         responses: {
             /** @description Login result (spec 2.6): fields at the top level of the body */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4315,6 +3583,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -4329,6 +3610,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -4357,9 +3651,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token (or header X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token (or header X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -4369,6 +3667,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4405,6 +3705,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -4419,6 +3732,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -4493,6 +3819,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createMobileToken: {
@@ -4508,12 +3847,18 @@ export interface operations {
                     email: string;
                     password: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    email: string;
+                    password: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4569,6 +3914,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -4583,6 +3941,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -4611,9 +3982,13 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token (or header X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token (or header X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -4623,6 +3998,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4659,6 +4036,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -4673,6 +4063,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -4736,6 +4139,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listMyPermissions: {
@@ -4794,6 +4210,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -4932,6 +4361,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createUser: {
@@ -4980,12 +4422,48 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    /**
+                     * Format: email
+                     * @description unique across the service, stored in lower case
+                     */
+                    email: string;
+                    /** @description role id (integer) or role code (for example "agent") */
+                    role?: number | string;
+                    /** @description the role by its ID, as read back in role_id (or send role) */
+                    role_id?: number;
+                    branch_uuid?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description SysOps only: the agency (else taken from the branch, tenant or contractor)
+                     */
+                    agency_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description links the account to this tenant record (the tenant's own login); role defaults to tenant
+                     */
+                    tenant_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description links the account to this contractor record; role defaults to contractor
+                     */
+                    contractor_uuid?: string;
+                    /** @description initial password, 8 to 128 characters (or send invite: true) */
+                    password?: string;
+                    /** @description true: e-mail a single-use invitation link (valid 7 days) instead of setting a password */
+                    invite?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5088,6 +4566,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -5102,6 +4593,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -5228,6 +4732,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateUser: {
@@ -5243,9 +4760,21 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    name?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description role id (integer) or role code (for example "agent") */
+                    role?: number | string;
+                    /** @description the role by its ID, as read back in role_id (or send role) */
+                    role_id?: number;
+                    branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     name?: string;
                     /** Format: email */
                     email?: string;
@@ -5263,6 +4792,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5365,6 +4896,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -5379,6 +4923,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -5398,9 +4955,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -5410,6 +4971,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5512,6 +5075,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -5526,6 +5102,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -5545,9 +5134,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -5557,6 +5150,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5659,6 +5254,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -5673,6 +5281,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -5692,9 +5313,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -5704,6 +5329,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5779,6 +5406,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -5793,6 +5433,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -5899,6 +5552,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     revokeMyOtherSessions: {
@@ -5912,9 +5578,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -5924,6 +5594,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5964,6 +5636,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -5978,6 +5663,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -5997,9 +5695,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -6009,6 +5711,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6075,6 +5779,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -6089,6 +5806,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -6211,6 +5941,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     revokeUserSessions: {
@@ -6227,9 +5970,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -6239,6 +5986,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6305,6 +6054,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -6319,6 +6081,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -6343,12 +6118,21 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    current_password: string;
+                    /** @description new password, 8 to 128 characters */
+                    new_password: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6402,6 +6186,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -6416,6 +6213,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -6434,12 +6244,18 @@ export interface operations {
                     /** @description the account's e-mail address */
                     email: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description the account's e-mail address */
+                    email: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6463,6 +6279,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -6477,6 +6306,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -6510,12 +6352,20 @@ export interface operations {
                     /** @description new password, 8 to 128 characters */
                     new_password: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description token from the reset e-mail */
+                    token: string;
+                    /** @description new password, 8 to 128 characters */
+                    new_password: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6528,6 +6378,19 @@ export interface operations {
             };
             /** @description Invalid or missing required parameter */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6553,6 +6416,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -6573,12 +6449,20 @@ export interface operations {
                     /** @description new password, 8 to 128 characters */
                     password: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description token from the invitation e-mail */
+                    token: string;
+                    /** @description new password, 8 to 128 characters */
+                    password: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6591,6 +6475,19 @@ export interface operations {
             };
             /** @description Invalid or missing required parameter */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6616,6 +6513,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -6726,6 +6636,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -6887,6 +6810,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createJob: {
@@ -6923,12 +6859,34 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    title: string;
+                    /** @description 1 emergency, 2 urgent, 3 routine, 4 low, 5 planned */
+                    priority: number;
+                    /**
+                     * Format: uuid
+                     * @description default: the caller's branch, or the agency's only branch
+                     */
+                    branch_uuid?: string;
+                    description?: string;
+                    /** @description see GET /api/jobs/types; default 1 (reactive repair) */
+                    job_type_id?: number;
+                    trade_id?: number | null;
+                    address_uuid?: string | null;
+                    tenant_uuid?: string | null;
+                    estimated_cost_pence?: number | null;
+                    agreed_cost_pence?: number | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7071,6 +7029,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -7085,6 +7056,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -7172,6 +7156,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listJobTypes: {
@@ -7243,6 +7240,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -7396,6 +7406,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateJob: {
@@ -7411,9 +7434,23 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    title?: string;
+                    priority?: number;
+                    description?: string;
+                    /** @description see GET /api/jobs/types; default 1 (reactive repair) */
+                    job_type_id?: number;
+                    trade_id?: number | null;
+                    address_uuid?: string | null;
+                    tenant_uuid?: string | null;
+                    estimated_cost_pence?: number | null;
+                    agreed_cost_pence?: number | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     title?: string;
                     priority?: number;
                     description?: string;
@@ -7433,6 +7470,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7562,6 +7601,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -7576,6 +7628,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -7597,9 +7662,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    note?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     note?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
@@ -7610,6 +7680,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7739,6 +7811,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -7753,6 +7838,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -7781,12 +7879,22 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description see GET /api/jobs/statuses */
+                    to_status_id: number;
+                    /** @description reason, kept in the history */
+                    note?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7916,6 +8024,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -7930,6 +8051,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -8048,6 +8182,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     assignJob: {
@@ -8078,12 +8225,27 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** Format: uuid */
+                    contractor_uuid: string;
+                    /** @description slot from GET /api/jobs/time-ranges */
+                    time_range_id?: number;
+                    /**
+                     * Format: date
+                     * @description visit date (YYYY-MM-DD); given: the job becomes Scheduled
+                     */
+                    scheduled_for?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8213,6 +8375,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -8227,6 +8402,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -8246,9 +8434,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -8258,6 +8450,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8387,6 +8581,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -8401,6 +8608,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -8419,9 +8639,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    reason?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     reason?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
@@ -8432,6 +8657,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8513,6 +8740,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -8527,6 +8767,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -8553,9 +8806,9 @@ export interface operations {
                         data: {
                             status: "ok" | "degraded" | "down";
                             version: string;
-                            /** @description seconds since start (authenticated callers only) */
-                            uptime_s?: number;
-                            checks?: {
+                            /** @description seconds since start */
+                            uptime_s: number;
+                            checks: {
                                 /** @description ok | down */
                                 database: string;
                                 /** @description pglite | postgres */
@@ -8567,6 +8820,19 @@ export interface operations {
                             };
                         };
                         message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -8587,7 +8853,20 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Database unreachable (status down) */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -8595,13 +8874,14 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {boolean} */
-                        success: true;
+                        success: false;
+                        error: string;
                         data: {
                             status: "ok" | "degraded" | "down";
                             version: string;
-                            /** @description seconds since start (authenticated callers only) */
-                            uptime_s?: number;
-                            checks?: {
+                            /** @description seconds since start */
+                            uptime_s: number;
+                            checks: {
                                 /** @description ok | down */
                                 database: string;
                                 /** @description pglite | postgres */
@@ -8612,7 +8892,6 @@ export interface operations {
                                 rate_limit_store: string;
                             };
                         };
-                        message: string;
                     };
                 };
             };
@@ -8660,6 +8939,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     getReadiness: {
@@ -8704,6 +8996,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Service unavailable */
             503: {
                 headers: {
@@ -8714,82 +9019,6 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
-                    };
-                };
-            };
-        };
-    };
-    listSystemBackupDatabase: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description gzipped tar of the PGlite data folder (binary) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
                     };
                 };
             };
@@ -8840,14 +9069,13 @@ export interface operations {
                              * @enum {string}
                              */
                             date_field_to_compare: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
-                            /** @description allowance in days of the day modes (calendar_days, working_days); 0 for the hour modes */
+                            /** @description threshold in days */
                             minimum_response_days: number;
-                            response_hours: number | null;
                             /**
-                             * @description how time counts (docs/sla.md): calendar_hours, calendar_days (London dates), working_days (London dates, weekends and the region's bank holidays skipped) or office_hours (the agency's office hours, bank holidays skipped)
+                             * @description how days count: calendar_days (every day) or working_days (weekends and UK bank holidays skipped)
                              * @enum {string}
                              */
-                            calendar: "calendar_hours" | "calendar_days" | "working_days" | "office_hours";
+                            calendar: "calendar_days" | "working_days";
                             description: string;
                             /** Format: date-time */
                             created_at: string;
@@ -8929,6 +9157,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     saveSlaRule: {
@@ -8941,7 +9182,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
@@ -8970,14 +9211,52 @@ export interface operations {
                      */
                     date_field_to_compare?: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
                     job_priority?: number | null;
-                    /** @description whole days, 0 to 3650; required on create with a day mode (calendar_days, working_days) */
+                    /** @description required on create; whole days, 0 to 3650 */
                     minimum_response_days?: number;
-                    response_hours?: number | null;
                     /**
-                     * @description optional; calendar_hours, calendar_days (default on create), working_days or office_hours (docs/sla.md)
+                     * @description optional; calendar_days (default on create) or working_days (docs/sla.md)
                      * @enum {string}
                      */
-                    calendar?: "calendar_hours" | "calendar_days" | "working_days" | "office_hours";
+                    calendar?: "calendar_days" | "working_days";
+                    /** @description optional free text, at most 1000 characters */
+                    description?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uuid
+                     * @description rule to update; absent to create
+                     */
+                    uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description required on create
+                     */
+                    branch_uuid?: string;
+                    /** @description required on create; a job status id */
+                    job_status_from_id?: number;
+                    /** @description required on create; a job status id other than job_status_from_id */
+                    job_status_to_id?: number;
+                    job_type_id?: number | null;
+                    /**
+                     * @description required on create
+                     * @enum {string}
+                     */
+                    date_field_to_track?: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
+                    /**
+                     * @description required on create; differs from date_field_to_track
+                     * @enum {string}
+                     */
+                    date_field_to_compare?: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
+                    job_priority?: number | null;
+                    /** @description required on create; whole days, 0 to 3650 */
+                    minimum_response_days?: number;
+                    /**
+                     * @description optional; calendar_days (default on create) or working_days (docs/sla.md)
+                     * @enum {string}
+                     */
+                    calendar?: "calendar_days" | "working_days";
                     /** @description optional free text, at most 1000 characters */
                     description?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
@@ -8989,6 +9268,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9016,14 +9297,13 @@ export interface operations {
                              * @enum {string}
                              */
                             date_field_to_compare: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
-                            /** @description allowance in days of the day modes (calendar_days, working_days); 0 for the hour modes */
+                            /** @description threshold in days */
                             minimum_response_days: number;
-                            response_hours: number | null;
                             /**
-                             * @description how time counts (docs/sla.md): calendar_hours, calendar_days (London dates), working_days (London dates, weekends and the region's bank holidays skipped) or office_hours (the agency's office hours, bank holidays skipped)
+                             * @description how days count: calendar_days (every day) or working_days (weekends and UK bank holidays skipped)
                              * @enum {string}
                              */
-                            calendar: "calendar_hours" | "calendar_days" | "working_days" | "office_hours";
+                            calendar: "calendar_days" | "working_days";
                             description: string;
                             /** Format: date-time */
                             created_at: string;
@@ -9086,6 +9366,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -9100,6 +9393,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -9123,12 +9429,20 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** Format: uuid */
+                    uuid: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9191,6 +9505,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -9205,6 +9532,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -9304,6 +9644,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     registerDeviceToken: {
@@ -9329,12 +9682,25 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description push token from APNs, FCM or Web Push, 1 to 4096 characters */
+                    device_token: string;
+                    /**
+                     * @description ios, android or web
+                     * @enum {string}
+                     */
+                    platform: "ios" | "android" | "web";
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9358,6 +9724,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9417,6 +9785,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -9431,6 +9812,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -9454,12 +9848,20 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description push token from APNs, FCM or Web Push, 1 to 4096 characters */
+                    device_token: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9522,6 +9924,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -9536,6 +9951,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -9636,6 +10064,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createTimeRange: {
@@ -9660,12 +10101,24 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description 1 to 100 characters, unique among the slots the agency sees */
+                    range_label: string;
+                    starts_at?: string | null;
+                    ends_at?: string | null;
+                    /** @description position in the list (ascending) */
+                    sort_order?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9741,6 +10194,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -9755,6 +10221,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -9772,9 +10251,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description 1 to 100 characters, unique among the slots the agency sees */
+                    range_label?: string;
+                    starts_at?: string | null;
+                    ends_at?: string | null;
+                    /** @description position in the list (ascending) */
+                    sort_order?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description 1 to 100 characters, unique among the slots the agency sees */
                     range_label?: string;
                     starts_at?: string | null;
@@ -9790,6 +10279,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9878,6 +10369,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -9895,6 +10399,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     retireTimeRange: {
@@ -9909,7 +10426,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -9976,6 +10505,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -9990,6 +10532,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -10032,6 +10587,9 @@ export interface operations {
                             uploaded_at: string;
                         } | null;
                     };
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -10103,6 +10661,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateAppearance: {
@@ -10123,12 +10694,20 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description #RRGGBB or one of default, light, dark, slate, ocean, forest, sunset; null resets to default */
+                    dashboard_bg_custom: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Appearance settings (spec 2.5a) at the top level */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10192,6 +10771,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -10206,6 +10798,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -10229,6 +10834,8 @@ export interface operations {
                      * @description The file; its type is decided from the content.
                      */
                     file: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
                 };
             };
         };
@@ -10312,6 +10919,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -10329,6 +10949,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteBanner: {
@@ -10341,7 +10974,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Appearance settings (spec 2.5a) at the top level */
             200: {
@@ -10409,6 +11054,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -10423,6 +11081,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -10594,6 +11265,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description The workflow engine is unreachable, too slow, or answered non-2xx or with an unexpected body */
             502: {
                 headers: {
@@ -10747,6 +11431,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     addJobNote: {
@@ -10771,12 +11468,21 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    body: string;
+                    /** @description internal: staff only; tenant: shared with the job's tenant; contractor: shared with the job's contractor; both: shared with both */
+                    visibility?: "internal" | "tenant" | "contractor" | "both";
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10875,6 +11581,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -10889,6 +11608,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -10917,12 +11649,21 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    body: string;
+                    /** @description internal: staff only; tenant: shared with the job's tenant; contractor: shared with the job's contractor; both: shared with both */
+                    visibility?: "internal" | "tenant" | "contractor" | "both";
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11034,6 +11775,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -11048,6 +11802,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -11177,6 +11944,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     uploadJobDocument: {
@@ -11203,6 +11983,8 @@ export interface operations {
                     description?: string;
                     /** @description staff only */
                     internal?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
                 };
             };
         };
@@ -11309,6 +12091,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -11323,6 +12118,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -11341,13 +12149,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the file content */
+            /** @description the file content, with its stored Content-Type */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "*/*": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -11419,6 +12227,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Service unavailable */
             503: {
                 headers: {
@@ -11449,9 +12270,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -11461,6 +12286,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11523,6 +12350,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -11537,6 +12377,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -11666,6 +12519,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     uploadJobPhoto: {
@@ -11692,6 +12558,8 @@ export interface operations {
                     description?: string;
                     /** @description staff only */
                     internal?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
                 };
             };
         };
@@ -11798,6 +12666,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -11812,6 +12693,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -11830,13 +12724,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the file content */
+            /** @description the file content, with its stored Content-Type */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "image/*": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -11908,6 +12802,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Service unavailable */
             503: {
                 headers: {
@@ -11938,9 +12845,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -11950,6 +12861,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12012,6 +12925,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -12029,6 +12955,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     scanFileIntegrity: {
@@ -12042,9 +12981,17 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description scan one page of this many files (default: all files) */
+                    limit?: number;
+                    /** @description files to skip, in id order (with limit) */
+                    offset?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description scan one page of this many files (default: all files) */
                     limit?: number;
                     /** @description files to skip, in id order (with limit) */
@@ -12058,6 +13005,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12129,6 +13078,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -12143,6 +13105,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -12236,8 +13211,7 @@ export interface operations {
                                     /** @enum {string} */
                                     source: "open-meteo";
                                 } | null;
-                                /** @description null when the weather is unknown (see reason) */
-                                weather_risk: boolean | null;
+                                weather_risk: boolean;
                                 risks: ("heavy_rain" | "strong_wind")[];
                                 reason: string | null;
                             };
@@ -12304,6 +13278,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     getCalendarFeed: {
@@ -12318,13 +13305,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/calendar (RFC 5545) */
+            /** @description iCalendar (RFC 5545) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/calendar": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -12367,6 +13354,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -12442,6 +13442,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createCalendarFeedKey: {
@@ -12455,9 +13468,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -12467,6 +13484,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12526,6 +13545,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -12543,6 +13575,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     revokeCalendarFeedKey: {
@@ -12556,9 +13601,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -12568,6 +13617,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12630,6 +13681,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -12644,6 +13708,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -12773,6 +13850,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createAddress: {
@@ -12800,12 +13890,27 @@ export interface operations {
                     branch_uuid?: string | null;
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    line1: string;
+                    line2?: string | null;
+                    line3?: string | null;
+                    town: string;
+                    county?: string | null;
+                    /** @description UK postcode in any case and spacing; stored as "LS6 3HN" */
+                    postcode: string;
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    branch_uuid?: string | null;
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12903,6 +14008,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -12917,6 +14035,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -13037,6 +14168,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateAddress: {
@@ -13052,9 +14196,22 @@ export interface operations {
             cookie?: never;
         };
         /** @description Only the fields sent are changed; null clears an optional field. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    line1?: string;
+                    line2?: string | null;
+                    line3?: string | null;
+                    town?: string;
+                    county?: string | null;
+                    /** @description UK postcode in any case and spacing; stored as "LS6 3HN" */
+                    postcode?: string;
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    branch_uuid?: string | null;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     line1?: string;
                     line2?: string | null;
                     line3?: string | null;
@@ -13073,6 +14230,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13170,6 +14329,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -13184,6 +14356,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -13297,6 +14482,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createTenant: {
@@ -13320,12 +14518,23 @@ export interface operations {
                     notes?: string | null;
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    mobile?: string | null;
+                    preferred_contact?: ("email" | "phone" | "sms" | "post") | null;
+                    notes?: string | null;
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13435,6 +14644,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -13449,6 +14671,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -13473,12 +14708,21 @@ export interface operations {
                     address_id: number;
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** Format: uuid */
+                    tenant_uuid: string;
+                    /** @description the address ID (integer) as in address responses */
+                    address_id: number;
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13554,6 +14798,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -13568,6 +14825,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -13713,6 +14983,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateTenant: {
@@ -13728,9 +15011,18 @@ export interface operations {
             cookie?: never;
         };
         /** @description Only the fields sent change; null clears an optional field. */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    name?: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    mobile?: string | null;
+                    preferred_contact?: ("email" | "phone" | "sms" | "post") | null;
+                    notes?: string | null;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     name?: string;
                     email?: string | null;
                     phone?: string | null;
@@ -13745,6 +15037,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13867,6 +15161,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -13881,6 +15188,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -13899,7 +15219,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -13966,6 +15298,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -13980,6 +15325,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -14077,6 +15435,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createTrade: {
@@ -14097,12 +15468,20 @@ export interface operations {
                     code?: string;
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    /** @description default: from the name (snake case) */
+                    code?: string;
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14176,6 +15555,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -14193,6 +15585,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateTrade: {
@@ -14207,9 +15612,15 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    name?: string;
+                    /** @description true retires the trade (no new links); false restores it */
+                    retired?: boolean;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     name?: string;
                     /** @description true retires the trade (no new links); false restores it */
                     retired?: boolean;
@@ -14221,6 +15632,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14307,6 +15720,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -14321,6 +15747,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -14433,6 +15872,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -14556,6 +16008,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     addContractorCertification: {
@@ -14584,12 +16049,26 @@ export interface operations {
                     expires_on: string;
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability";
+                    /** @description registration or certificate number */
+                    reference: string;
+                    issued_on?: string | null;
+                    /**
+                     * Format: date
+                     * @description expiry date (valid through this day)
+                     */
+                    expires_on: string;
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14676,6 +16155,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -14690,6 +16182,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -14708,7 +16213,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -14775,6 +16292,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -14789,6 +16319,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -14806,17 +16349,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description the certificate document */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                    };
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -14885,6 +16426,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -14911,6 +16465,8 @@ export interface operations {
                      * @description The file; its type is decided from the content.
                      */
                     file: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
                 };
             };
         };
@@ -15017,6 +16573,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -15031,6 +16600,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -15159,6 +16741,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createContractor: {
@@ -15199,6 +16794,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15303,6 +16900,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -15317,6 +16927,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -15434,6 +17057,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -15587,6 +17223,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateContractor: {
@@ -15601,7 +17250,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     company_name?: string;
@@ -15626,6 +17275,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15743,6 +17394,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -15757,6 +17421,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -15780,12 +17457,18 @@ export interface operations {
                     trade_ids: number[];
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    trade_ids: number[];
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15903,6 +17586,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -15917,6 +17613,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -15941,12 +17650,19 @@ export interface operations {
                     districts: string[];
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description postcode districts (outward codes) such as LS6, YO1 */
+                    districts: string[];
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16064,6 +17780,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -16078,6 +17807,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -16205,6 +17947,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     recordConsent: {
@@ -16239,12 +17994,34 @@ export interface operations {
                     given_at?: string;
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uuid
+                     * @description the person: a tenant (or send user_uuid)
+                     */
+                    tenant_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description the person: a user account of the agency
+                     */
+                    user_uuid?: string;
+                    purpose: "marketing_email" | "sms_updates" | "data_sharing_contractors" | "satisfaction_surveys" | "phone_calls" | "photos_of_property" | "email_updates" | "push_updates";
+                    source: "web_form" | "phone" | "email" | "in_person" | "tenancy_agreement" | "api";
+                    /**
+                     * Format: date-time
+                     * @description default now; never in the future
+                     */
+                    given_at?: string;
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16278,6 +18055,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16373,6 +18152,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -16387,6 +18179,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -16404,9 +18209,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    source?: "web_form" | "phone" | "email" | "in_person" | "tenancy_agreement" | "api";
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     source?: "web_form" | "phone" | "email" | "in_person" | "tenancy_agreement" | "api";
                     csrf_token?: string;
                 };
@@ -16416,6 +18225,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16511,6 +18322,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -16525,6 +18349,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -16558,6 +18395,7 @@ export interface operations {
                         };
                         message: string;
                     };
+                    "application/zip": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -16629,40 +18467,8 @@ export interface operations {
                     };
                 };
             };
-        };
-    };
-    listLandlordsGdprReport: {
-        parameters: {
-            query?: {
-                /** @description json (envelope) or zip (download) */
-                format?: "json" | "zip";
-            };
-            header?: never;
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            [key: string]: unknown;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16671,192 +18477,6 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createLandlordsErase: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description the anonymous name now on the record */
-                            name: string;
-                            /** Format: date-time */
-                            erased_at: string;
-                            properties_unlinked: number;
-                            approvals_withdrawn: number;
-                            jobs_scrubbed: number;
-                            notes_scrubbed: number;
-                            comments_scrubbed: number;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
                     };
                 };
             };
@@ -16874,9 +18494,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description erase although open jobs need the tenant (Admin or SysOps only) */
+                    force?: boolean;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description erase although open jobs need the tenant (Admin or SysOps only) */
                     force?: boolean;
                     csrf_token?: string;
@@ -16887,6 +18512,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16976,6 +18603,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -16990,6 +18630,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -17098,6 +18751,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createRole: {
@@ -17127,12 +18793,29 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    /** @description below the caller's own level */
+                    level: number;
+                    /** @description permission keys from GET /api/admin/permissions */
+                    permissions?: string[];
+                    description?: string;
+                    /**
+                     * Format: uuid
+                     * @description SysOps only: the agency of the role; omitted: a global role
+                     */
+                    agency_uuid?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17225,6 +18908,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -17239,6 +18935,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -17256,9 +18965,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    name?: string;
+                    /** @description below the caller's own level */
+                    level?: number;
+                    /** @description permission keys from GET /api/admin/permissions */
+                    permissions?: string[];
+                    description?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     name?: string;
                     /** @description below the caller's own level */
                     level?: number;
@@ -17274,6 +18993,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17366,6 +19087,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -17383,6 +19117,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteRole: {
@@ -17397,7 +19144,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -17477,6 +19236,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -17491,6 +19263,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -17516,12 +19301,20 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description permission keys from GET /api/admin/permissions */
+                    permissions: string[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17601,6 +19394,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -17615,6 +19421,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -17713,6 +19532,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     setUserManagementPolicy: {
@@ -17735,12 +19567,22 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description role id (GET /api/admin/roles) */
+                    id: number;
+                    /** @description the new management level */
+                    level: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17803,6 +19645,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -17817,6 +19672,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -17943,6 +19811,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createBranch: {
@@ -17970,12 +19851,27 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description unique within the agency */
+                    name: string;
+                    /**
+                     * Format: uuid
+                     * @description required for SysOps; others create in their own agency
+                     */
+                    agency_uuid?: string;
+                    /** @default false */
+                    sharing_enabled?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18069,6 +19965,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -18086,6 +19995,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateBranch: {
@@ -18100,12 +20022,188 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description unique within the agency */
                     name?: string;
                     sharing_enabled?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description unique within the agency */
+                    name?: string;
+                    sharing_enabled?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A branch of an agency */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            name: string;
+                            agency: {
+                                /** Format: uuid */
+                                uuid: string;
+                                name: string;
+                            };
+                            /** @description agents of the agency's other branches see (not edit) this branch's jobs */
+                            sharing_enabled: boolean;
+                            closed_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    closeBranch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -18208,124 +20306,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    closeBranch: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description A branch of an agency */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            name: string;
-                            agency: {
-                                /** Format: uuid */
-                                uuid: string;
-                                name: string;
-                            };
-                            /** @description agents of the agency's other branches see (not edit) this branch's jobs */
-                            sharing_enabled: boolean;
-                            closed_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18351,6 +20333,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -18368,7 +20363,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -18466,6 +20473,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -18480,6 +20500,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -18591,6 +20624,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     setRateLimit: {
@@ -18619,12 +20665,28 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description METHOD /path as listed, e.g. "GET /api/jobs/manage" */
+                    route: string;
+                    /** @description requests per window per IP address; null or absent: the default */
+                    ip_max?: number | null;
+                    /** @description requests per window per account; null or absent: the default */
+                    account_max?: number | null;
+                    /** @description window length in seconds; null or absent: the default */
+                    window_s?: number | null;
+                    /** @description true: remove the override and return to the defaults */
+                    reset?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18694,6 +20756,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -18708,6 +20783,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -18813,6 +20901,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     setBranchSharing: {
@@ -18838,12 +20939,25 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description true: agents of the agency's other branches see (not edit) this branch's jobs */
+                    enabled: boolean;
+                    /**
+                     * Format: uuid
+                     * @description a branch of the caller's agency; only for callers holding api.admin.branches.manage (SysOps: any). Default: the caller's own branch
+                     */
+                    branch_uuid?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18919,6 +21033,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -18933,6 +21060,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -19054,6 +21194,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     assignJobToAgent: {
@@ -19079,12 +21232,25 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uuid
+                     * @description the job
+                     */
+                    job_uuid: string;
+                    /** @description the new owning agent; null removes the owner */
+                    agent_uuid: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19172,6 +21338,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -19186,6 +21365,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -19290,6 +21482,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createWebhooksEndpoints: {
@@ -19313,12 +21518,23 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description https:// URL of the receiver (http:// to loopback only in development) */
+                    url: string;
+                    /** @description names of subscribed domain events (docs/events.md), or ["*"] for every event */
+                    events: string[];
+                    description?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19348,6 +21564,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19413,6 +21631,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -19427,6 +21658,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -19540,6 +21784,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateWebhooksEndpoints: {
@@ -19554,9 +21811,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description https:// URL of the receiver (http:// to loopback only in development) */
+                    url?: string;
+                    /** @description names of subscribed domain events (docs/events.md), or ["*"] for every event */
+                    events?: string[];
+                    description?: string;
+                    /** @description true re-enables an endpoint disabled after failures */
+                    enabled?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description https:// URL of the receiver (http:// to loopback only in development) */
                     url?: string;
                     /** @description names of subscribed domain events (docs/events.md), or ["*"] for every event */
@@ -19573,6 +21841,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19650,6 +21920,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -19667,6 +21950,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteWebhooksEndpoints: {
@@ -19681,9 +21977,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -19693,6 +21993,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19755,6 +22057,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -19772,6 +22087,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createWebhooksEndpointsRotateSecret: {
@@ -19786,9 +22114,18 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /**
+                     * @description how long the old secret still signs (0 to 7 days, default 1 day)
+                     * @default 86400
+                     */
+                    overlap_seconds?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /**
                      * @description how long the old secret still signs (0 to 7 days, default 1 day)
                      * @default 86400
@@ -19803,6 +22140,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19881,6 +22220,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -19898,6 +22250,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createWebhooksEndpointsTest: {
@@ -19912,9 +22277,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -19924,6 +22293,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19957,6 +22328,8 @@ export interface operations {
             /** @description Default Response */
             202: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20052,6 +22425,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -20066,6 +22452,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -20177,6 +22576,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createWebhooksDeliveriesRetry: {
@@ -20191,9 +22603,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -20203,6 +22619,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20298,6 +22716,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -20312,6 +22743,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -20376,11 +22820,6 @@ export interface operations {
                             /** Format: uuid */
                             rule_uuid: string;
                             rule_description: string;
-                            /** @description how the rule counts time: calendar_hours, calendar_days, working_days or office_hours (docs/sla.md) */
-                            calendar: string;
-                            /** @description allowance of the day modes; 0 for the hour modes */
-                            minimum_response_days: number;
-                            response_hours: number | null;
                             /**
                              * Format: date-time
                              * @description the rule's compare field on the job
@@ -20471,6 +22910,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listJobsSla: {
@@ -20508,10 +22960,8 @@ export interface operations {
                             job_status_to_id: number;
                             date_field_to_compare: string;
                             date_field_to_track: string;
-                            /** @description allowance of the day modes; 0 for the hour modes */
                             minimum_response_days: number;
-                            response_hours: number | null;
-                            /** @description calendar_hours, calendar_days, working_days or office_hours (docs/sla.md) */
+                            /** @description calendar_days or working_days */
                             calendar: string;
                             /** Format: date-time */
                             started_at: string;
@@ -20603,6 +23053,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listSlaCompliance: {
@@ -20644,8 +23107,6 @@ export interface operations {
                             running: number;
                             compliance_percent: number | null;
                             median_minutes_to_respond: number | null;
-                            /** @description how the rules measured in the group count time, comma-separated and sorted (calendar_hours, calendar_days, working_days, office_hours) */
-                            calendars: string;
                         }[];
                         /** @description total number of matching records */
                         count: number;
@@ -20709,6 +23170,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listSlaSettings: {
@@ -20740,53 +23214,6 @@ export interface operations {
                             uk_region: string;
                             /** @description share of the allowed time after which a clock is at risk */
                             at_risk_percent: number;
-                            /** @description office hours per weekday; at least one day open; bank holidays of uk_region are closed */
-                            office_hours: {
-                                mon: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                                tue: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                                wed: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                                thu: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                                fri: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                                sat: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                                sun: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                            };
-                            /** @description true while the agency has not set its own (Monday to Friday 09:00 to 17:30) */
-                            office_hours_default: boolean;
                         };
                         message: string;
                     };
@@ -20858,6 +23285,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -20873,7 +23313,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
@@ -20888,51 +23328,22 @@ export interface operations {
                     uk_region?: "england-and-wales" | "scotland" | "northern-ireland";
                     /** @description 1 to 99 */
                     at_risk_percent?: number;
-                    /** @description office hours per weekday; at least one day open; bank holidays of uk_region are closed */
-                    office_hours?: {
-                        mon: {
-                            /** @description London wall-clock opening time, HH:MM */
-                            opens: string;
-                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                            closes: string;
-                        } | null;
-                        tue: {
-                            /** @description London wall-clock opening time, HH:MM */
-                            opens: string;
-                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                            closes: string;
-                        } | null;
-                        wed: {
-                            /** @description London wall-clock opening time, HH:MM */
-                            opens: string;
-                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                            closes: string;
-                        } | null;
-                        thu: {
-                            /** @description London wall-clock opening time, HH:MM */
-                            opens: string;
-                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                            closes: string;
-                        } | null;
-                        fri: {
-                            /** @description London wall-clock opening time, HH:MM */
-                            opens: string;
-                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                            closes: string;
-                        } | null;
-                        sat: {
-                            /** @description London wall-clock opening time, HH:MM */
-                            opens: string;
-                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                            closes: string;
-                        } | null;
-                        sun: {
-                            /** @description London wall-clock opening time, HH:MM */
-                            opens: string;
-                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                            closes: string;
-                        } | null;
-                    };
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uuid
+                     * @description SysOps: the agency (required); others: their own, may be left out
+                     */
+                    agency_uuid?: string;
+                    /**
+                     * @description bank holidays that working days skip
+                     * @enum {string}
+                     */
+                    uk_region?: "england-and-wales" | "scotland" | "northern-ireland";
+                    /** @description 1 to 99 */
+                    at_risk_percent?: number;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -20942,6 +23353,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20956,53 +23369,6 @@ export interface operations {
                             uk_region: string;
                             /** @description share of the allowed time after which a clock is at risk */
                             at_risk_percent: number;
-                            /** @description office hours per weekday; at least one day open; bank holidays of uk_region are closed */
-                            office_hours: {
-                                mon: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                                tue: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                                wed: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                                thu: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                                fri: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                                sat: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                                sun: {
-                                    /** @description London wall-clock opening time, HH:MM */
-                                    opens: string;
-                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
-                                    closes: string;
-                                } | null;
-                            };
-                            /** @description true while the agency has not set its own (Monday to Friday 09:00 to 17:30) */
-                            office_hours_default: boolean;
                         };
                         message: string;
                     };
@@ -21060,6 +23426,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -21074,6 +23453,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -21153,13 +23545,6 @@ export interface operations {
                                 /** @description owed on the overdue ones, pence */
                                 overdue_pence: number;
                             };
-                            /** @description compliance items of the agency's properties per status today (docs/compliance.md); absent for contractors and tenants */
-                            compliance?: {
-                                valid: number;
-                                due_soon: number;
-                                expired: number;
-                                missing: number;
-                            };
                         };
                         message: string;
                     };
@@ -21205,6 +23590,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -21346,6 +23744,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listSearch: {
@@ -21445,6 +23856,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -21552,6 +23976,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createReportsSubscriptions: {
@@ -21582,8 +24019,10 @@ export interface operations {
         };
         responses: {
             /** @description Default Response */
-            200: {
+            201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21650,6 +24089,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -21664,6 +24116,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -21779,6 +24244,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateReportsSubscriptions: {
@@ -21793,7 +24271,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     format?: "csv" | "xlsx";
@@ -21812,6 +24290,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21891,6 +24371,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -21905,6 +24398,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -21923,9 +24429,13 @@ export interface operations {
             cookie?: never;
         };
         /** @description optional: may be left out entirely */
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -21935,6 +24445,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21997,6 +24509,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -22011,6 +24536,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -22092,6 +24630,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listReportsJobsRegister: {
@@ -22123,13 +24674,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv or XLSX bytes */
+            /** @description the report as CSV (format=csv) or XLSX (format=xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -22185,6 +24737,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -22205,13 +24770,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv or XLSX bytes */
+            /** @description the report as CSV (format=csv) or XLSX (format=xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -22267,6 +24833,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -22289,13 +24868,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv or XLSX bytes */
+            /** @description the report as CSV (format=csv) or XLSX (format=xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -22351,6 +24931,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -22367,13 +24960,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv or XLSX bytes */
+            /** @description the report as CSV (format=csv) or XLSX (format=xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -22429,6 +25023,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -22447,13 +25054,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv or XLSX bytes */
+            /** @description the report as CSV (format=csv) or XLSX (format=xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -22512,38 +25120,8 @@ export interface operations {
                     };
                 };
             };
-        };
-    };
-    listReportsComplianceRegister: {
-        parameters: {
-            query?: {
-                format?: "csv" | "xlsx";
-                /** @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate) */
-                status?: "valid" | "due_soon" | "expired" | "missing";
-                /** @description only properties of this branch */
-                branch_uuid?: string;
-                /** @description a compliance item type code, e.g. gas_safety */
-                type?: string;
-                /** @description only this property */
-                address_uuid?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description text/csv or XLSX bytes */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22552,49 +25130,6 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
                     };
                 };
             };
@@ -22653,8 +25188,8 @@ export interface operations {
                                 /** @enum {string} */
                                 source: "open-meteo";
                             } | null;
-                            /** @description outdoor trade and the visit day reaches a threshold (heavy rain or strong wind); null for an outdoor trade whose visit-day weather is unknown (see reason); false for other trades */
-                            weather_risk: boolean | null;
+                            /** @description outdoor trade and the visit day reaches a threshold (heavy rain or strong wind) */
+                            weather_risk: boolean;
                             risks: ("heavy_rain" | "strong_wind")[];
                             /** @description why weather is null: no_visit_date, no_address, postcode_not_found, outside_forecast_range, provider_unavailable */
                             reason: string | null;
@@ -22729,6 +25264,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -22852,6 +25400,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -22984,6 +25545,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateMessagingTemplates: {
@@ -22998,7 +25572,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description e-mail subject (Liquid) */
@@ -23011,6 +25585,205 @@ export interface operations {
                     title?: string;
                     /** @description push body (Liquid) */
                     body?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description e-mail subject (Liquid) */
+                    subject?: string;
+                    /** @description e-mail HTML as MJML with Liquid inside */
+                    mjml?: string;
+                    /** @description plain text of the e-mail, or the SMS text (Liquid) */
+                    text_body?: string;
+                    /** @description push title (Liquid) */
+                    title?: string;
+                    /** @description push body (Liquid) */
+                    body?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A message template in force for the agency */
+                        data: {
+                            /** @description <kind>.<channel>, e.g. job.visit_booked.email */
+                            id: string;
+                            /** @description message kind, e.g. job.visit_booked */
+                            event: string;
+                            /** @description email | push | sms */
+                            channel: string;
+                            description: string;
+                            /** @description the domain event(s) that send it */
+                            trigger: string;
+                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            audience: string;
+                            /** @description default (built in) or override (the agency's) */
+                            source: string;
+                            /** @description latest saved version; 0 when never overridden */
+                            version: number;
+                            parts: {
+                                /** @description e-mail subject (Liquid) */
+                                subject?: string;
+                                /** @description e-mail HTML as MJML with Liquid inside */
+                                mjml?: string;
+                                /** @description plain text of the e-mail, or the SMS text (Liquid) */
+                                text_body?: string;
+                                /** @description push title (Liquid) */
+                                title?: string;
+                                /** @description push body (Liquid) */
+                                body?: string;
+                            };
+                            /** @description the variables the template may use */
+                            variables: string[];
+                            updated_at: string | null;
+                            updated_by: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteMessagingTemplates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -23129,140 +25902,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    deleteMessagingTemplates: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description A message template in force for the agency */
-                        data: {
-                            /** @description <kind>.<channel>, e.g. job.visit_booked.email */
-                            id: string;
-                            /** @description message kind, e.g. job.visit_booked */
-                            event: string;
-                            /** @description email | push | sms */
-                            channel: string;
-                            description: string;
-                            /** @description the domain event(s) that send it */
-                            trigger: string;
-                            /** @description tenant | contractor | branch_agents | agency_admins */
-                            audience: string;
-                            /** @description default (built in) or override (the agency's) */
-                            source: string;
-                            /** @description latest saved version; 0 when never overridden */
-                            version: number;
-                            parts: {
-                                /** @description e-mail subject (Liquid) */
-                                subject?: string;
-                                /** @description e-mail HTML as MJML with Liquid inside */
-                                mjml?: string;
-                                /** @description plain text of the e-mail, or the SMS text (Liquid) */
-                                text_body?: string;
-                                /** @description push title (Liquid) */
-                                title?: string;
-                                /** @description push body (Liquid) */
-                                body?: string;
-                            };
-                            /** @description the variables the template may use */
-                            variables: string[];
-                            updated_at: string | null;
-                            updated_by: string | null;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23288,6 +25929,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -23413,6 +26067,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createMessagingTemplatesPreview: {
@@ -23427,9 +26094,23 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description e-mail subject (Liquid) */
+                    subject?: string;
+                    /** @description e-mail HTML as MJML with Liquid inside */
+                    mjml?: string;
+                    /** @description plain text of the e-mail, or the SMS text (Liquid) */
+                    text_body?: string;
+                    /** @description push title (Liquid) */
+                    title?: string;
+                    /** @description push body (Liquid) */
+                    body?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description e-mail subject (Liquid) */
                     subject?: string;
                     /** @description e-mail HTML as MJML with Liquid inside */
@@ -23449,6 +26130,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23522,6 +26205,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -23536,6 +26232,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -23674,6 +26383,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listUsersMeNotificationPreferences: {
@@ -23749,6 +26471,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateUsersMeNotificationPreferences: {
@@ -23782,6 +26517,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23839,6 +26576,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -23853,6 +26603,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -23956,6 +26719,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createNoticesRead: {
@@ -23970,7 +26746,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -24043,6 +26831,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -24057,6 +26858,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -24169,6 +26983,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createNotices: {
@@ -24206,12 +27033,37 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description 1 to 200 characters */
+                    title: string;
+                    /** @description 1 to 5,000 characters (plain text) */
+                    body: string;
+                    /**
+                     * @description info | warning | critical
+                     * @enum {string}
+                     */
+                    severity?: "info" | "warning" | "critical";
+                    /** @description a branch of the agency; null or absent: every branch */
+                    branch_uuid?: string | null;
+                    /** @description a role code (agent, tenant, ...); null or absent: every role */
+                    role_code?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when it shows (default now)
+                     */
+                    starts_at?: string;
+                    expires_at?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24296,6 +27148,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -24310,6 +27175,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -24430,6 +27308,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateNotices: {
@@ -24444,9 +27335,32 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    /** @description 1 to 200 characters */
+                    title?: string;
+                    /** @description 1 to 5,000 characters (plain text) */
+                    body?: string;
+                    /**
+                     * @description info | warning | critical
+                     * @enum {string}
+                     */
+                    severity?: "info" | "warning" | "critical";
+                    /** @description a branch of the agency; null or absent: every branch */
+                    branch_uuid?: string | null;
+                    /** @description a role code (agent, tenant, ...); null or absent: every role */
+                    role_code?: string | null;
+                    /**
+                     * Format: date-time
+                     * @description when it shows (default now)
+                     */
+                    starts_at?: string;
+                    expires_at?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description 1 to 200 characters */
                     title?: string;
                     /** @description 1 to 5,000 characters (plain text) */
@@ -24475,6 +27389,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24559,6 +27475,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -24576,6 +27505,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteNotices: {
@@ -24590,7 +27532,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -24657,6 +27611,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -24671,6 +27638,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -24783,6 +27763,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listSecurityBlacklist: {
@@ -24889,6 +27882,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createSecurityBlacklist: {
@@ -24918,12 +27924,29 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    kind: "ip" | "cidr" | "account";
+                    /** @description kind ip: an IPv4 or IPv6 address; kind cidr: a range such as 203.0.113.0/24 or 2001:db8::/32 */
+                    value?: string;
+                    /**
+                     * Format: uuid
+                     * @description kind account: the user to block
+                     */
+                    user_uuid?: string;
+                    reason: string;
+                    /** @description optional end of the block (UTC); must be in the future */
+                    expires_at?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25017,6 +28040,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -25034,6 +28070,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     deleteSecurityBlacklist: {
@@ -25048,7 +28097,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -25115,6 +28176,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -25129,6 +28203,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -25247,6 +28334,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createPricingItems: {
@@ -25283,12 +28383,36 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description unique in the agency */
+                    code: string;
+                    name: string;
+                    trade_id?: number | null;
+                    job_type_id?: number | null;
+                    /**
+                     * @description unit of the price
+                     * @enum {string}
+                     */
+                    unit: "each" | "hour" | "day" | "m2";
+                    /** @description unit price ex VAT, integer pence */
+                    unit_price_pence: number;
+                    /**
+                     * @description VAT rate: standard (20 %), reduced (5 %), zero, exempt
+                     * @enum {string}
+                     */
+                    vat_rate?: "standard" | "reduced" | "zero" | "exempt";
+                    active?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25376,6 +28500,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -25390,6 +28527,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -25513,6 +28663,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updatePricingItems: {
@@ -25527,9 +28690,29 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    name?: string;
+                    trade_id?: number | null;
+                    job_type_id?: number | null;
+                    /**
+                     * @description unit of the price
+                     * @enum {string}
+                     */
+                    unit?: "each" | "hour" | "day" | "m2";
+                    /** @description unit price ex VAT, integer pence */
+                    unit_price_pence?: number;
+                    /**
+                     * @description VAT rate: standard (20 %), reduced (5 %), zero, exempt
+                     * @enum {string}
+                     */
+                    vat_rate?: "standard" | "reduced" | "zero" | "exempt";
+                    active?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     name?: string;
                     trade_id?: number | null;
                     job_type_id?: number | null;
@@ -25555,6 +28738,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25642,6 +28827,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -25656,6 +28854,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -25682,12 +28893,20 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description contractor-specific unit price ex VAT, integer pence */
+                    unit_price_pence: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25775,6 +28994,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -25789,6 +29021,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -25807,7 +29052,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -25899,6 +29156,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -25913,6 +29183,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -26007,6 +29290,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listPricingSettings: {
@@ -26095,6 +29391,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updatePricingSettings: {
@@ -26107,7 +29416,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     vat_number?: string | null;
@@ -26127,6 +29436,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26184,6 +29495,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -26198,6 +29522,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -26302,6 +29639,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updatePricingContractorsVat: {
@@ -26324,12 +29674,20 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    registered: boolean;
+                    vat_number?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26398,6 +29756,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -26412,6 +29783,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -26532,6 +29916,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -26671,6 +30068,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createJobsQuotes: {
@@ -26716,6 +30126,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26825,6 +30237,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -26839,6 +30264,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -26972,6 +30410,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createJobsQuotesApprove: {
@@ -26987,9 +30438,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     reason?: string | null;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
@@ -27000,6 +30456,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27109,6 +30567,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -27123,6 +30594,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -27141,9 +30625,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
+                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     reason?: string | null;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
@@ -27154,6 +30643,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27263,6 +30754,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -27277,6 +30781,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -27448,6 +30965,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createInvoices: {
@@ -27499,6 +31029,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27625,6 +31157,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -27639,6 +31184,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -27659,13 +31217,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv */
+            /** @description Xero bills CSV */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -27737,6 +31295,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     listInvoicesExportPaymentsCsv: {
@@ -27754,13 +31325,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/csv */
+            /** @description Xero bank statement CSV */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/csv": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -27816,6 +31387,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -27965,6 +31549,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     updateInvoices: {
@@ -27979,7 +31576,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     lines?: {
@@ -28008,6 +31605,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28134,6 +31733,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -28148,6 +31760,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -28165,172 +31790,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description invoice or credit_note */
-                            kind: string;
-                            invoice_number: string | null;
-                            status: string;
-                            /** Format: uuid */
-                            job_uuid: string;
-                            job_reference: string;
-                            /** Format: uuid */
-                            contractor_uuid: string;
-                            contractor_name: string;
-                            contractor_reference: string | null;
-                            /** @description false: no VAT charged on any line */
-                            vat_registered: boolean;
-                            contractor_vat_number: string | null;
-                            credited_invoice_uuid: string | null;
-                            issue_date: string | null;
-                            due_date: string | null;
-                            payment_terms_days: number;
-                            net_pence: number;
-                            vat_pence: number;
-                            gross_pence: number;
-                            paid_pence: number;
-                            credited_pence: number;
-                            /** @description gross - paid - credited */
-                            outstanding_pence: number;
-                            notes: string | null;
-                            lines: {
-                                position: number;
-                                description: string;
-                                quantity: number;
-                                unit_price_pence: number;
-                                vat_rate: string;
-                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
-                                vat_rate_bp: number;
-                                net_pence: number;
-                                /** @description net x rate, rounded half up to the penny */
-                                vat_pence: number;
-                                price_item_uuid: string | null;
-                            }[];
-                            issued_at: string | null;
-                            paid_at: string | null;
-                            voided_at: string | null;
-                            void_reason: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createInvoicesVoid: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
             content: {
                 "application/json": {
-                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -28466,6 +31933,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -28480,6 +31960,222 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createInvoicesVoid: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    reason?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description invoice or credit_note */
+                            kind: string;
+                            invoice_number: string | null;
+                            status: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            contractor_reference: string | null;
+                            /** @description false: no VAT charged on any line */
+                            vat_registered: boolean;
+                            contractor_vat_number: string | null;
+                            credited_invoice_uuid: string | null;
+                            issue_date: string | null;
+                            due_date: string | null;
+                            payment_terms_days: number;
+                            net_pence: number;
+                            vat_pence: number;
+                            gross_pence: number;
+                            paid_pence: number;
+                            credited_pence: number;
+                            /** @description gross - paid - credited */
+                            outstanding_pence: number;
+                            notes: string | null;
+                            lines: {
+                                position: number;
+                                description: string;
+                                quantity: number;
+                                unit_price_pence: number;
+                                vat_rate: string;
+                                /** @description rate applied, basis points (2000 = 20 %); 0 when not VAT registered */
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                /** @description net x rate, rounded half up to the penny */
+                                vat_pence: number;
+                                price_item_uuid: string | null;
+                            }[];
+                            issued_at: string | null;
+                            paid_at: string | null;
+                            voided_at: string | null;
+                            void_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -28523,6 +32219,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28649,6 +32347,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -28663,6 +32374,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -28780,6 +32504,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
         };
     };
     createInvoicesPayments: {
@@ -28810,12 +32547,28 @@ export interface operations {
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description pence; more than the outstanding amount: 409 */
+                    amount_pence: number;
+                    /**
+                     * Format: date
+                     * @description date the money moved (not in the future)
+                     */
+                    paid_on: string;
+                    /** @enum {string} */
+                    method: "bank_transfer" | "card" | "cheque" | "cash" | "direct_debit" | "other";
+                    reference?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
             };
         };
         responses: {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28956,6 +32709,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -28970,6 +32736,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -28986,13 +32765,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/pdf */
+            /** @description the invoice as PDF */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/pdf": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -29064,2357 +32843,16 @@ export interface operations {
                     };
                 };
             };
-        };
-    };
-    listLandlords: {
-        parameters: {
-            query?: {
-                /** @description search in name and e-mail (case-insensitive) */
-                q?: string;
-                /** @description landlords owning this property */
-                address_uuid?: string;
-                include_erased?: boolean;
-                /** @description page size (1 to 200) */
-                limit?: number;
-                /** @description rows to skip (0 to 1,000,000) */
-                offset?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description person | company */
-                            kind: "person" | "company";
-                            name: string;
-                            email: string | null;
-                            phone: string | null;
-                            /** @description where letters and statements go */
-                            correspondence_address: {
-                                line1: string | null;
-                                line2: string | null;
-                                town: string | null;
-                                postcode: string | null;
-                            };
-                            vat_registered: boolean;
-                            vat_number: string | null;
-                            approval_limit_pence: number | null;
-                            notes: string | null;
-                            property_count: number;
-                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
-                            has_bank_details: boolean;
-                            erased_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        /** @description total number of matching records */
-                        count: number;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createLandlords: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @default person */
-                    kind?: "person" | "company";
-                    name: string;
-                    email?: string | null;
-                    phone?: string | null;
-                    address_line1?: string | null;
-                    address_line2?: string | null;
-                    address_town?: string | null;
-                    address_postcode?: string | null;
-                    bank_account_name?: string | null;
-                    bank_sort_code?: string | null;
-                    bank_account_number?: string | null;
-                    vat_registered?: boolean;
-                    vat_number?: string | null;
-                    approval_limit_pence?: number | null;
-                    notes?: string | null;
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description person | company */
-                            kind: "person" | "company";
-                            name: string;
-                            email: string | null;
-                            phone: string | null;
-                            /** @description where letters and statements go */
-                            correspondence_address: {
-                                line1: string | null;
-                                line2: string | null;
-                                town: string | null;
-                                postcode: string | null;
-                            };
-                            vat_registered: boolean;
-                            vat_number: string | null;
-                            approval_limit_pence: number | null;
-                            notes: string | null;
-                            property_count: number;
-                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
-                            has_bank_details: boolean;
-                            erased_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        } & {
-                            /** @description properties the landlord owns, with the share */
-                            properties: {
-                                /** @description A property address */
-                                address: {
-                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
-                                    ID: number;
-                                    /** Format: uuid */
-                                    uuid: string;
-                                    line1: string;
-                                    line2: string | null;
-                                    line3: string | null;
-                                    town: string;
-                                    county: string | null;
-                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
-                                    postcode: string;
-                                    latitude: number | null;
-                                    longitude: number | null;
-                                    branch_uuid: string | null;
-                                    branch_name: string | null;
-                                    /** Format: date-time */
-                                    created_at: string;
-                                    /** Format: date-time */
-                                    updated_at: string;
-                                };
-                                /** @description ownership share in basis points (10000 = 100 %) */
-                                share_bp: number;
-                            }[];
-                            bank_details?: {
-                                account_name: string | null;
-                                sort_code: string | null;
-                                account_number: string | null;
-                            };
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    listLandlordsSettings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            default_approval_limit_pence: number | null;
-                            /** @description a pending approval is reminded once after this many hours */
-                            reminder_after_hours: number;
-                            /** @description an approval and its links expire after this many hours; then the agents are told */
-                            expires_after_hours: number;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    updateLandlordsSettings: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    default_approval_limit_pence?: number | null;
-                    reminder_after_hours?: number;
-                    expires_after_hours?: number;
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            default_approval_limit_pence: number | null;
-                            /** @description a pending approval is reminded once after this many hours */
-                            reminder_after_hours: number;
-                            /** @description an approval and its links expire after this many hours; then the agents are told */
-                            expires_after_hours: number;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    getLandlordsProperties: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                address_uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** @description A property address */
-                            address: {
-                                /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
-                                ID: number;
-                                /** Format: uuid */
-                                uuid: string;
-                                line1: string;
-                                line2: string | null;
-                                line3: string | null;
-                                town: string;
-                                county: string | null;
-                                /** @description UK postcode, upper case with one space (LS6 3HN) */
-                                postcode: string;
-                                latitude: number | null;
-                                longitude: number | null;
-                                branch_uuid: string | null;
-                                branch_name: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                            };
-                            owners: {
-                                /** Format: uuid */
-                                landlord_uuid: string;
-                                name: string;
-                                share_bp: number;
-                            }[];
-                            /** @description sum of the owners' shares (at most 10000) */
-                            shares_total_bp: number;
-                            property_limit_pence: number | null;
-                            effective_limit_pence: number | null;
-                            limit_source: "property" | "landlord" | "agency" | "none";
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    updateLandlordsPropertiesApprovalLimit: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                address_uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    limit_pence: number | null;
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** @description A property address */
-                            address: {
-                                /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
-                                ID: number;
-                                /** Format: uuid */
-                                uuid: string;
-                                line1: string;
-                                line2: string | null;
-                                line3: string | null;
-                                town: string;
-                                county: string | null;
-                                /** @description UK postcode, upper case with one space (LS6 3HN) */
-                                postcode: string;
-                                latitude: number | null;
-                                longitude: number | null;
-                                branch_uuid: string | null;
-                                branch_name: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                            };
-                            owners: {
-                                /** Format: uuid */
-                                landlord_uuid: string;
-                                name: string;
-                                share_bp: number;
-                            }[];
-                            /** @description sum of the owners' shares (at most 10000) */
-                            shares_total_bp: number;
-                            property_limit_pence: number | null;
-                            effective_limit_pence: number | null;
-                            limit_source: "property" | "landlord" | "agency" | "none";
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    getLandlords: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description person | company */
-                            kind: "person" | "company";
-                            name: string;
-                            email: string | null;
-                            phone: string | null;
-                            /** @description where letters and statements go */
-                            correspondence_address: {
-                                line1: string | null;
-                                line2: string | null;
-                                town: string | null;
-                                postcode: string | null;
-                            };
-                            vat_registered: boolean;
-                            vat_number: string | null;
-                            approval_limit_pence: number | null;
-                            notes: string | null;
-                            property_count: number;
-                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
-                            has_bank_details: boolean;
-                            erased_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        } & {
-                            /** @description properties the landlord owns, with the share */
-                            properties: {
-                                /** @description A property address */
-                                address: {
-                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
-                                    ID: number;
-                                    /** Format: uuid */
-                                    uuid: string;
-                                    line1: string;
-                                    line2: string | null;
-                                    line3: string | null;
-                                    town: string;
-                                    county: string | null;
-                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
-                                    postcode: string;
-                                    latitude: number | null;
-                                    longitude: number | null;
-                                    branch_uuid: string | null;
-                                    branch_name: string | null;
-                                    /** Format: date-time */
-                                    created_at: string;
-                                    /** Format: date-time */
-                                    updated_at: string;
-                                };
-                                /** @description ownership share in basis points (10000 = 100 %) */
-                                share_bp: number;
-                            }[];
-                            bank_details?: {
-                                account_name: string | null;
-                                sort_code: string | null;
-                                account_number: string | null;
-                            };
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    updateLandlords: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        /** @description Only the fields sent change; null clears an optional field. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @default person */
-                    kind?: "person" | "company";
-                    name?: string;
-                    email?: string | null;
-                    phone?: string | null;
-                    address_line1?: string | null;
-                    address_line2?: string | null;
-                    address_town?: string | null;
-                    address_postcode?: string | null;
-                    bank_account_name?: string | null;
-                    bank_sort_code?: string | null;
-                    bank_account_number?: string | null;
-                    vat_registered?: boolean;
-                    vat_number?: string | null;
-                    approval_limit_pence?: number | null;
-                    notes?: string | null;
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description person | company */
-                            kind: "person" | "company";
-                            name: string;
-                            email: string | null;
-                            phone: string | null;
-                            /** @description where letters and statements go */
-                            correspondence_address: {
-                                line1: string | null;
-                                line2: string | null;
-                                town: string | null;
-                                postcode: string | null;
-                            };
-                            vat_registered: boolean;
-                            vat_number: string | null;
-                            approval_limit_pence: number | null;
-                            notes: string | null;
-                            property_count: number;
-                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
-                            has_bank_details: boolean;
-                            erased_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        } & {
-                            /** @description properties the landlord owns, with the share */
-                            properties: {
-                                /** @description A property address */
-                                address: {
-                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
-                                    ID: number;
-                                    /** Format: uuid */
-                                    uuid: string;
-                                    line1: string;
-                                    line2: string | null;
-                                    line3: string | null;
-                                    town: string;
-                                    county: string | null;
-                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
-                                    postcode: string;
-                                    latitude: number | null;
-                                    longitude: number | null;
-                                    branch_uuid: string | null;
-                                    branch_name: string | null;
-                                    /** Format: date-time */
-                                    created_at: string;
-                                    /** Format: date-time */
-                                    updated_at: string;
-                                };
-                                /** @description ownership share in basis points (10000 = 100 %) */
-                                share_bp: number;
-                            }[];
-                            bank_details?: {
-                                account_name: string | null;
-                                sort_code: string | null;
-                                account_number: string | null;
-                            };
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createLandlordsProperties: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description the property (an address of the agency)
-                     */
-                    address_uuid: string;
-                    /** @description ownership share in basis points; the shares of one property sum to at most 10000 */
-                    share_bp: number;
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description person | company */
-                            kind: "person" | "company";
-                            name: string;
-                            email: string | null;
-                            phone: string | null;
-                            /** @description where letters and statements go */
-                            correspondence_address: {
-                                line1: string | null;
-                                line2: string | null;
-                                town: string | null;
-                                postcode: string | null;
-                            };
-                            vat_registered: boolean;
-                            vat_number: string | null;
-                            approval_limit_pence: number | null;
-                            notes: string | null;
-                            property_count: number;
-                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
-                            has_bank_details: boolean;
-                            erased_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        } & {
-                            /** @description properties the landlord owns, with the share */
-                            properties: {
-                                /** @description A property address */
-                                address: {
-                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
-                                    ID: number;
-                                    /** Format: uuid */
-                                    uuid: string;
-                                    line1: string;
-                                    line2: string | null;
-                                    line3: string | null;
-                                    town: string;
-                                    county: string | null;
-                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
-                                    postcode: string;
-                                    latitude: number | null;
-                                    longitude: number | null;
-                                    branch_uuid: string | null;
-                                    branch_name: string | null;
-                                    /** Format: date-time */
-                                    created_at: string;
-                                    /** Format: date-time */
-                                    updated_at: string;
-                                };
-                                /** @description ownership share in basis points (10000 = 100 %) */
-                                share_bp: number;
-                            }[];
-                            bank_details?: {
-                                account_name: string | null;
-                                sort_code: string | null;
-                                account_number: string | null;
-                            };
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description person | company */
-                            kind: "person" | "company";
-                            name: string;
-                            email: string | null;
-                            phone: string | null;
-                            /** @description where letters and statements go */
-                            correspondence_address: {
-                                line1: string | null;
-                                line2: string | null;
-                                town: string | null;
-                                postcode: string | null;
-                            };
-                            vat_registered: boolean;
-                            vat_number: string | null;
-                            approval_limit_pence: number | null;
-                            notes: string | null;
-                            property_count: number;
-                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
-                            has_bank_details: boolean;
-                            erased_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        } & {
-                            /** @description properties the landlord owns, with the share */
-                            properties: {
-                                /** @description A property address */
-                                address: {
-                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
-                                    ID: number;
-                                    /** Format: uuid */
-                                    uuid: string;
-                                    line1: string;
-                                    line2: string | null;
-                                    line3: string | null;
-                                    town: string;
-                                    county: string | null;
-                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
-                                    postcode: string;
-                                    latitude: number | null;
-                                    longitude: number | null;
-                                    branch_uuid: string | null;
-                                    branch_name: string | null;
-                                    /** Format: date-time */
-                                    created_at: string;
-                                    /** Format: date-time */
-                                    updated_at: string;
-                                };
-                                /** @description ownership share in basis points (10000 = 100 %) */
-                                share_bp: number;
-                            }[];
-                            bank_details?: {
-                                account_name: string | null;
-                                sort_code: string | null;
-                                account_number: string | null;
-                            };
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    deleteLandlordsProperties: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-                address_uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createJobsLandlordApproval: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description the job cost to approve, pence incl. VAT */
-                    amount_pence: number;
-                    /** @description what the money is for, as the landlord will read it */
-                    description: string;
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** @description true when the cost is above the limit and waits for the landlord */
-                            required: boolean;
-                            limit_pence: number | null;
-                            limit_source: "property" | "landlord" | "agency" | "none";
-                            approval: {
-                                /** Format: uuid */
-                                uuid: string;
-                                /** @description pending | approved | declined | question | expired | cancelled */
-                                status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
-                                /** Format: uuid */
-                                job_uuid: string;
-                                job_reference: string;
-                                quote_uuid: string | null;
-                                /** Format: uuid */
-                                landlord_uuid: string;
-                                landlord_name: string;
-                                /** @description the cost to approve, incl. VAT */
-                                amount_pence: number;
-                                /** @description the spend limit it is above */
-                                limit_pence: number;
-                                description: string;
-                                comment: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                expires_at: string;
-                                reminded_at: string | null;
-                                answered_at: string | null;
-                                escalated_at: string | null;
-                            } | null;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** @description true when the cost is above the limit and waits for the landlord */
-                            required: boolean;
-                            limit_pence: number | null;
-                            limit_source: "property" | "landlord" | "agency" | "none";
-                            approval: {
-                                /** Format: uuid */
-                                uuid: string;
-                                /** @description pending | approved | declined | question | expired | cancelled */
-                                status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
-                                /** Format: uuid */
-                                job_uuid: string;
-                                job_reference: string;
-                                quote_uuid: string | null;
-                                /** Format: uuid */
-                                landlord_uuid: string;
-                                landlord_name: string;
-                                /** @description the cost to approve, incl. VAT */
-                                amount_pence: number;
-                                /** @description the spend limit it is above */
-                                limit_pence: number;
-                                description: string;
-                                comment: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                expires_at: string;
-                                reminded_at: string | null;
-                                answered_at: string | null;
-                                escalated_at: string | null;
-                            } | null;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    listLandlordsApprovals: {
-        parameters: {
-            query?: {
-                /** @description pending | approved | declined | question | expired | cancelled */
-                status?: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
-                job_uuid?: string;
-                landlord_uuid?: string;
-                /** @description page size (1 to 200) */
-                limit?: number;
-                /** @description rows to skip (0 to 1,000,000) */
-                offset?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description pending | approved | declined | question | expired | cancelled */
-                            status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
-                            /** Format: uuid */
-                            job_uuid: string;
-                            job_reference: string;
-                            quote_uuid: string | null;
-                            /** Format: uuid */
-                            landlord_uuid: string;
-                            landlord_name: string;
-                            /** @description the cost to approve, incl. VAT */
-                            amount_pence: number;
-                            /** @description the spend limit it is above */
-                            limit_pence: number;
-                            description: string;
-                            comment: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            expires_at: string;
-                            reminded_at: string | null;
-                            answered_at: string | null;
-                            escalated_at: string | null;
-                        }[];
-                        /** @description total number of matching records */
-                        count: number;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    getLandlordsApprovals: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description A request for a landlord to approve a cost above the spend limit */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description pending | approved | declined | question | expired | cancelled */
-                            status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
-                            /** Format: uuid */
-                            job_uuid: string;
-                            job_reference: string;
-                            quote_uuid: string | null;
-                            /** Format: uuid */
-                            landlord_uuid: string;
-                            landlord_name: string;
-                            /** @description the cost to approve, incl. VAT */
-                            amount_pence: number;
-                            /** @description the spend limit it is above */
-                            limit_pence: number;
-                            description: string;
-                            comment: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            expires_at: string;
-                            reminded_at: string | null;
-                            answered_at: string | null;
-                            escalated_at: string | null;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createLandlordsApprovalsRevoke: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description A request for a landlord to approve a cost above the spend limit */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description pending | approved | declined | question | expired | cancelled */
-                            status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
-                            /** Format: uuid */
-                            job_uuid: string;
-                            job_reference: string;
-                            quote_uuid: string | null;
-                            /** Format: uuid */
-                            landlord_uuid: string;
-                            landlord_name: string;
-                            /** @description the cost to approve, incl. VAT */
-                            amount_pence: number;
-                            /** @description the spend limit it is above */
-                            limit_pence: number;
-                            description: string;
-                            comment: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            expires_at: string;
-                            reminded_at: string | null;
-                            answered_at: string | null;
-                            escalated_at: string | null;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createLandlordsApprovalsResend: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description A request for a landlord to approve a cost above the spend limit */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description pending | approved | declined | question | expired | cancelled */
-                            status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
-                            /** Format: uuid */
-                            job_uuid: string;
-                            job_reference: string;
-                            quote_uuid: string | null;
-                            /** Format: uuid */
-                            landlord_uuid: string;
-                            landlord_name: string;
-                            /** @description the cost to approve, incl. VAT */
-                            amount_pence: number;
-                            /** @description the spend limit it is above */
-                            limit_pence: number;
-                            description: string;
-                            comment: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            expires_at: string;
-                            reminded_at: string | null;
-                            answered_at: string | null;
-                            escalated_at: string | null;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    getApprovalsLink: {
-        parameters: {
-            query?: {
-                action?: "approve" | "decline" | "question";
-            };
-            header?: never;
-            path: {
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description text/html page for the landlord */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Error */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createApprovalsLink: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    action: "approve" | "decline" | "question";
-                    comment?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description text/html page for the landlord */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Error */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
                         success: false;
                         error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
                     };
                 };
             };
@@ -31510,6 +32948,19 @@ export interface operations {
                         limit: number;
                         /** @description seconds */
                         retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -31618,2963 +33069,16 @@ export interface operations {
                     };
                 };
             };
-        };
-    };
-    listCompliance: {
-        parameters: {
-            query?: {
-                /** @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate) */
-                status?: "valid" | "due_soon" | "expired" | "missing";
-                /** @description only properties of this branch */
-                branch_uuid?: string;
-                /** @description a compliance item type code, e.g. gas_safety */
-                type?: string;
-                /** @description only this property */
-                address_uuid?: string;
-                /** @description page size (1 to 200) */
-                limit?: number;
-                /** @description rows to skip (0 to 1,000,000) */
-                offset?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description the compliance item
-                             */
-                            uuid: string;
-                            /**
-                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
-                             * @enum {string}
-                             */
-                            status: "valid" | "due_soon" | "expired" | "missing";
-                            /** Format: uuid */
-                            address_uuid: string;
-                            /** @description line 1, town and postcode */
-                            address: string;
-                            branch_uuid: string | null;
-                            branch_name: string | null;
-                            type_code: string;
-                            type_name: string;
-                            interval_months: number | null;
-                            required_document: string;
-                            certificate_uuid: string | null;
-                            issued_on: string | null;
-                            expires_on: string | null;
-                            expires_on_text: string | null;
-                            contractor_uuid: string | null;
-                            contractor_name: string | null;
-                            file_uuid: string | null;
-                        }[];
-                        /** @description items matching every filter */
-                        count: number;
-                        /** @description items per status matching every filter but status */
-                        totals: {
-                            valid: number;
-                            due_soon: number;
-                            expired: number;
-                            missing: number;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    listComplianceTypes: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            code: string;
-                            name: string;
-                            interval_months: number | null;
-                            /** @description checked at the start of each tenancy */
-                            at_tenancy_start: boolean;
-                            /** @description needed by houses in multiple occupation only */
-                            hmo_only: boolean;
-                            required_document: string;
-                            /** @description days before expiry an item is due_soon */
-                            due_soon_days: number;
-                        }[];
-                        /** @description total number of matching records */
-                        count: number;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createComplianceItems: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description the property
-                     */
-                    address_uuid: string;
-                    /** @description a compliance item type code, e.g. gas_safety */
-                    type: string;
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description the compliance item
-                             */
-                            uuid: string;
-                            /**
-                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
-                             * @enum {string}
-                             */
-                            status: "valid" | "due_soon" | "expired" | "missing";
-                            /** Format: uuid */
-                            address_uuid: string;
-                            /** @description line 1, town and postcode */
-                            address: string;
-                            branch_uuid: string | null;
-                            branch_name: string | null;
-                            type_code: string;
-                            type_name: string;
-                            interval_months: number | null;
-                            required_document: string;
-                            certificate_uuid: string | null;
-                            issued_on: string | null;
-                            expires_on: string | null;
-                            expires_on_text: string | null;
-                            contractor_uuid: string | null;
-                            contractor_name: string | null;
-                            file_uuid: string | null;
-                            /** @description every certificate, newest issue first */
-                            certificates: {
-                                /** Format: uuid */
-                                uuid: string;
-                                /** Format: date */
-                                issued_on: string;
-                                expires_on: string | null;
-                                reference: string;
-                                contractor_uuid: string | null;
-                                contractor_name: string | null;
-                                job_uuid: string | null;
-                                file_uuid: string | null;
-                                file_name: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                            }[];
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    getComplianceItems: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description the compliance item
-                             */
-                            uuid: string;
-                            /**
-                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
-                             * @enum {string}
-                             */
-                            status: "valid" | "due_soon" | "expired" | "missing";
-                            /** Format: uuid */
-                            address_uuid: string;
-                            /** @description line 1, town and postcode */
-                            address: string;
-                            branch_uuid: string | null;
-                            branch_name: string | null;
-                            type_code: string;
-                            type_name: string;
-                            interval_months: number | null;
-                            required_document: string;
-                            certificate_uuid: string | null;
-                            issued_on: string | null;
-                            expires_on: string | null;
-                            expires_on_text: string | null;
-                            contractor_uuid: string | null;
-                            contractor_name: string | null;
-                            file_uuid: string | null;
-                            /** @description every certificate, newest issue first */
-                            certificates: {
-                                /** Format: uuid */
-                                uuid: string;
-                                /** Format: date */
-                                issued_on: string;
-                                expires_on: string | null;
-                                reference: string;
-                                contractor_uuid: string | null;
-                                contractor_name: string | null;
-                                job_uuid: string | null;
-                                file_uuid: string | null;
-                                file_name: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                            }[];
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createComplianceItemsCertificates: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * Format: date
-                     * @description London date of issue; not in the future
-                     */
-                    issued_on: string;
-                    expires_on?: string | null;
-                    /** @description the certificate's own number */
-                    reference?: string;
-                    /**
-                     * Format: uuid
-                     * @description the contractor who issued it
-                     */
-                    contractor_uuid?: string;
-                    /**
-                     * Format: uuid
-                     * @description the job file (document) holding it, uploaded through the job files endpoints
-                     */
-                    job_file_uuid?: string;
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description the compliance item
-                             */
-                            uuid: string;
-                            /**
-                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
-                             * @enum {string}
-                             */
-                            status: "valid" | "due_soon" | "expired" | "missing";
-                            /** Format: uuid */
-                            address_uuid: string;
-                            /** @description line 1, town and postcode */
-                            address: string;
-                            branch_uuid: string | null;
-                            branch_name: string | null;
-                            type_code: string;
-                            type_name: string;
-                            interval_months: number | null;
-                            required_document: string;
-                            certificate_uuid: string | null;
-                            issued_on: string | null;
-                            expires_on: string | null;
-                            expires_on_text: string | null;
-                            contractor_uuid: string | null;
-                            contractor_name: string | null;
-                            file_uuid: string | null;
-                            /** @description every certificate, newest issue first */
-                            certificates: {
-                                /** Format: uuid */
-                                uuid: string;
-                                /** Format: date */
-                                issued_on: string;
-                                expires_on: string | null;
-                                reference: string;
-                                contractor_uuid: string | null;
-                                contractor_name: string | null;
-                                job_uuid: string | null;
-                                file_uuid: string | null;
-                                file_name: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                            }[];
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    listAgencies: {
-        parameters: {
-            query?: {
-                /** @description search in trading and legal name */
-                q?: string;
-                status?: "active" | "suspended";
-                /** @description page size (1 to 200) */
-                limit?: number;
-                /** @description rows to skip (0 to 1,000,000) */
-                offset?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description trading name, shown on documents and messages */
-                            name: string;
-                            legal_name: string | null;
-                            registered_address: {
-                                line1: string;
-                                line2: string | null;
-                                town: string;
-                                postcode: string;
-                            } | null;
-                            company_number: string | null;
-                            vat_number: string | null;
-                            contact_email: string | null;
-                            contact_phone: string | null;
-                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
-                            bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
-                            office_hours: {
-                                mon: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                tue: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                wed: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                thu: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                fri: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sat: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sun: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                            };
-                            default_approval_limit_pence: number | null;
-                            /** @description days an invoice is due after issue (the money settings' payment terms) */
-                            invoice_terms_days: number;
-                            status: "active" | "suspended";
-                            suspended_at: string | null;
-                            suspended_reason: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        /** @description total number of matching records */
-                        count: number;
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createAgencies: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description trading name */
-                    name: string;
-                    legal_name?: string | null;
-                    registered_address?: {
-                        line1: string;
-                        line2?: string | null;
-                        town: string;
-                        /** @description UK postcode; stored normalised (LS6 3HN) */
-                        postcode: string;
-                    } | null;
-                    company_number?: string | null;
-                    vat_number?: string | null;
-                    contact_email?: string | null;
-                    contact_phone?: string | null;
-                    bank_holiday_region?: "england-and-wales" | "scotland" | "northern-ireland";
-                    /** @description days to set; a day left out stays as it is (closed on a new agency) */
-                    office_hours?: {
-                        mon?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        tue?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        wed?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        thu?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        fri?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        sat?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        sun?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                    };
-                    default_approval_limit_pence?: number | null;
-                    invoice_terms_days?: number;
-                    csrf_token?: string;
-                    /** @description the first branch (default "Head office") */
-                    branch_name?: string;
-                    /** @description the first administrator, invited by e-mail (docs/users.md, invitations) */
-                    admin: {
-                        name: string;
-                        /** Format: email */
-                        email: string;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** @description A letting agency and its profile */
-                            agency: {
-                                /** Format: uuid */
-                                uuid: string;
-                                /** @description trading name, shown on documents and messages */
-                                name: string;
-                                legal_name: string | null;
-                                registered_address: {
-                                    line1: string;
-                                    line2: string | null;
-                                    town: string;
-                                    postcode: string;
-                                } | null;
-                                company_number: string | null;
-                                vat_number: string | null;
-                                contact_email: string | null;
-                                contact_phone: string | null;
-                                /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
-                                bank_holiday_region: string;
-                                /** @description opening hours per weekday (mon..sun); null for a closed day */
-                                office_hours: {
-                                    mon: {
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        open: string;
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        close: string;
-                                    } | null;
-                                    tue: {
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        open: string;
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        close: string;
-                                    } | null;
-                                    wed: {
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        open: string;
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        close: string;
-                                    } | null;
-                                    thu: {
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        open: string;
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        close: string;
-                                    } | null;
-                                    fri: {
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        open: string;
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        close: string;
-                                    } | null;
-                                    sat: {
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        open: string;
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        close: string;
-                                    } | null;
-                                    sun: {
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        open: string;
-                                        /** @description HH:MM, 24-hour, Europe/London */
-                                        close: string;
-                                    } | null;
-                                };
-                                default_approval_limit_pence: number | null;
-                                /** @description days an invoice is due after issue (the money settings' payment terms) */
-                                invoice_terms_days: number;
-                                status: "active" | "suspended";
-                                suspended_at: string | null;
-                                suspended_reason: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                /** Format: date-time */
-                                updated_at: string;
-                            };
-                            branch: {
-                                /** Format: uuid */
-                                uuid: string;
-                                name: string;
-                            };
-                            admin: {
-                                /** Format: uuid */
-                                uuid: string;
-                                name: string;
-                                email: string;
-                                status: string;
-                            };
-                            /** @description false when the mail transport refused the invitation (send again with POST /api/users/{uuid}/invite) */
-                            invitation_sent: boolean;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    listAgenciesCurrent: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description A letting agency and its profile */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description trading name, shown on documents and messages */
-                            name: string;
-                            legal_name: string | null;
-                            registered_address: {
-                                line1: string;
-                                line2: string | null;
-                                town: string;
-                                postcode: string;
-                            } | null;
-                            company_number: string | null;
-                            vat_number: string | null;
-                            contact_email: string | null;
-                            contact_phone: string | null;
-                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
-                            bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
-                            office_hours: {
-                                mon: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                tue: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                wed: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                thu: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                fri: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sat: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sun: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                            };
-                            default_approval_limit_pence: number | null;
-                            /** @description days an invoice is due after issue (the money settings' payment terms) */
-                            invoice_terms_days: number;
-                            status: "active" | "suspended";
-                            suspended_at: string | null;
-                            suspended_reason: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    updateAgenciesCurrent: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description trading name */
-                    name?: string;
-                    legal_name?: string | null;
-                    registered_address?: {
-                        line1: string;
-                        line2?: string | null;
-                        town: string;
-                        /** @description UK postcode; stored normalised (LS6 3HN) */
-                        postcode: string;
-                    } | null;
-                    company_number?: string | null;
-                    vat_number?: string | null;
-                    contact_email?: string | null;
-                    contact_phone?: string | null;
-                    bank_holiday_region?: "england-and-wales" | "scotland" | "northern-ireland";
-                    /** @description days to set; a day left out stays as it is (closed on a new agency) */
-                    office_hours?: {
-                        mon?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        tue?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        wed?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        thu?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        fri?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        sat?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        sun?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                    };
-                    default_approval_limit_pence?: number | null;
-                    invoice_terms_days?: number;
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description A letting agency and its profile */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description trading name, shown on documents and messages */
-                            name: string;
-                            legal_name: string | null;
-                            registered_address: {
-                                line1: string;
-                                line2: string | null;
-                                town: string;
-                                postcode: string;
-                            } | null;
-                            company_number: string | null;
-                            vat_number: string | null;
-                            contact_email: string | null;
-                            contact_phone: string | null;
-                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
-                            bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
-                            office_hours: {
-                                mon: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                tue: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                wed: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                thu: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                fri: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sat: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sun: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                            };
-                            default_approval_limit_pence: number | null;
-                            /** @description days an invoice is due after issue (the money settings' payment terms) */
-                            invoice_terms_days: number;
-                            status: "active" | "suspended";
-                            suspended_at: string | null;
-                            suspended_reason: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    listAgenciesCurrentSetup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /** @description true when every item is done */
-                            done: boolean;
-                            items: {
-                                /** @description branches, users, sla_rules, trades, contractors, properties, templates */
-                                key: string;
-                                label: string;
-                                done: boolean;
-                                count: number;
-                                /** @description the console page where it is done */
-                                link: string;
-                            }[];
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    listAgenciesCurrentExport: {
-        parameters: {
-            query?: {
-                files?: boolean;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description application/zip */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    getAgencies: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description A letting agency and its profile */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description trading name, shown on documents and messages */
-                            name: string;
-                            legal_name: string | null;
-                            registered_address: {
-                                line1: string;
-                                line2: string | null;
-                                town: string;
-                                postcode: string;
-                            } | null;
-                            company_number: string | null;
-                            vat_number: string | null;
-                            contact_email: string | null;
-                            contact_phone: string | null;
-                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
-                            bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
-                            office_hours: {
-                                mon: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                tue: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                wed: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                thu: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                fri: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sat: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sun: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                            };
-                            default_approval_limit_pence: number | null;
-                            /** @description days an invoice is due after issue (the money settings' payment terms) */
-                            invoice_terms_days: number;
-                            status: "active" | "suspended";
-                            suspended_at: string | null;
-                            suspended_reason: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    updateAgencies: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description trading name */
-                    name?: string;
-                    legal_name?: string | null;
-                    registered_address?: {
-                        line1: string;
-                        line2?: string | null;
-                        town: string;
-                        /** @description UK postcode; stored normalised (LS6 3HN) */
-                        postcode: string;
-                    } | null;
-                    company_number?: string | null;
-                    vat_number?: string | null;
-                    contact_email?: string | null;
-                    contact_phone?: string | null;
-                    bank_holiday_region?: "england-and-wales" | "scotland" | "northern-ireland";
-                    /** @description days to set; a day left out stays as it is (closed on a new agency) */
-                    office_hours?: {
-                        mon?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        tue?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        wed?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        thu?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        fri?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        sat?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                        sun?: {
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            open: string;
-                            /** @description HH:MM, 24-hour, Europe/London */
-                            close: string;
-                        } | null;
-                    };
-                    default_approval_limit_pence?: number | null;
-                    invoice_terms_days?: number;
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description A letting agency and its profile */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description trading name, shown on documents and messages */
-                            name: string;
-                            legal_name: string | null;
-                            registered_address: {
-                                line1: string;
-                                line2: string | null;
-                                town: string;
-                                postcode: string;
-                            } | null;
-                            company_number: string | null;
-                            vat_number: string | null;
-                            contact_email: string | null;
-                            contact_phone: string | null;
-                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
-                            bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
-                            office_hours: {
-                                mon: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                tue: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                wed: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                thu: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                fri: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sat: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sun: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                            };
-                            default_approval_limit_pence: number | null;
-                            /** @description days an invoice is due after issue (the money settings' payment terms) */
-                            invoice_terms_days: number;
-                            status: "active" | "suspended";
-                            suspended_at: string | null;
-                            suspended_reason: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createAgenciesSuspend: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description why (kept on the agency, shown to SysOps) */
-                    reason?: string;
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description A letting agency and its profile */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description trading name, shown on documents and messages */
-                            name: string;
-                            legal_name: string | null;
-                            registered_address: {
-                                line1: string;
-                                line2: string | null;
-                                town: string;
-                                postcode: string;
-                            } | null;
-                            company_number: string | null;
-                            vat_number: string | null;
-                            contact_email: string | null;
-                            contact_phone: string | null;
-                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
-                            bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
-                            office_hours: {
-                                mon: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                tue: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                wed: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                thu: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                fri: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sat: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sun: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                            };
-                            default_approval_limit_pence: number | null;
-                            /** @description days an invoice is due after issue (the money settings' payment terms) */
-                            invoice_terms_days: number;
-                            status: "active" | "suspended";
-                            suspended_at: string | null;
-                            suspended_reason: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createAgenciesReactivate: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description A letting agency and its profile */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description trading name, shown on documents and messages */
-                            name: string;
-                            legal_name: string | null;
-                            registered_address: {
-                                line1: string;
-                                line2: string | null;
-                                town: string;
-                                postcode: string;
-                            } | null;
-                            company_number: string | null;
-                            vat_number: string | null;
-                            contact_email: string | null;
-                            contact_phone: string | null;
-                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
-                            bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
-                            office_hours: {
-                                mon: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                tue: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                wed: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                thu: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                fri: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sat: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                                sun: {
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    open: string;
-                                    /** @description HH:MM, 24-hour, Europe/London */
-                                    close: string;
-                                } | null;
-                            };
-                            default_approval_limit_pence: number | null;
-                            /** @description days an invoice is due after issue (the money settings' payment terms) */
-                            invoice_terms_days: number;
-                            status: "active" | "suspended";
-                            suspended_at: string | null;
-                            suspended_reason: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createImports: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description An import of a CSV or XLSX file */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description addresses, tenants or contractors */
-                            entity: string;
-                            file_name: string;
-                            /** @description checked (dry run done), queued, committing, committed or failed */
-                            status: string;
-                            skip_bad_rows: boolean;
-                            encoding: string | null;
-                            delimiter: string | null;
-                            rows_total: number;
-                            /** @description rows the commit has passed so far */
-                            rows_done: number;
-                            error_count: number;
-                            counts: {
-                                create: number;
-                                update: number;
-                                unchanged: number;
-                                error: number;
-                            };
-                            failure: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            committed_at: string | null;
-                            /** @description dry run: every row; GET: the rows with errors */
-                            rows?: {
-                                /** @description line of the file (the header is line 1) */
-                                row: number;
-                                /** @description create, update, unchanged or error */
-                                outcome: string;
-                                errors: {
-                                    column: string;
-                                    reason: string;
-                                }[];
-                            }[];
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Request body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    getImportsTemplates: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                entity: "addresses.csv" | "tenants.csv" | "contractors.csv";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description text/csv */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    getImports: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description An import of a CSV or XLSX file */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description addresses, tenants or contractors */
-                            entity: string;
-                            file_name: string;
-                            /** @description checked (dry run done), queued, committing, committed or failed */
-                            status: string;
-                            skip_bad_rows: boolean;
-                            encoding: string | null;
-                            delimiter: string | null;
-                            rows_total: number;
-                            /** @description rows the commit has passed so far */
-                            rows_done: number;
-                            error_count: number;
-                            counts: {
-                                create: number;
-                                update: number;
-                                unchanged: number;
-                                error: number;
-                            };
-                            failure: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            committed_at: string | null;
-                            /** @description dry run: every row; GET: the rows with errors */
-                            rows?: {
-                                /** @description line of the file (the header is line 1) */
-                                row: number;
-                                /** @description create, update, unchanged or error */
-                                outcome: string;
-                                errors: {
-                                    column: string;
-                                    reason: string;
-                                }[];
-                            }[];
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-        };
-    };
-    createImportsCommit: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description An import of a CSV or XLSX file */
-                        data: {
-                            /** Format: uuid */
-                            uuid: string;
-                            /** @description addresses, tenants or contractors */
-                            entity: string;
-                            file_name: string;
-                            /** @description checked (dry run done), queued, committing, committed or failed */
-                            status: string;
-                            skip_bad_rows: boolean;
-                            encoding: string | null;
-                            delimiter: string | null;
-                            rows_total: number;
-                            /** @description rows the commit has passed so far */
-                            rows_done: number;
-                            error_count: number;
-                            counts: {
-                                create: number;
-                                update: number;
-                                unchanged: number;
-                                error: number;
-                            };
-                            failure: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                            committed_at: string | null;
-                            /** @description dry run: every row; GET: the rows with errors */
-                            rows?: {
-                                /** @description line of the file (the header is line 1) */
-                                row: number;
-                                /** @description create, update, unchanged or error */
-                                outcome: string;
-                                errors: {
-                                    column: string;
-                                    reason: string;
-                                }[];
-                            }[];
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
                         success: false;
                         error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
                     };
                 };
             };

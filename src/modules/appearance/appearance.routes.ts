@@ -6,7 +6,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { readUpload } from '../../http/upload.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
-import { responses } from '../../http/envelope.ts';
+import { alsoSentAs, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { AppearanceEnvelope, AppearanceQuery, UpdateAppearanceBody } from './appearance.schemas.ts';
 import { deleteBanner, readAppearance, readBanner, saveBanner, updateAppearance } from './appearance.service.ts';
@@ -28,7 +28,7 @@ export function appearanceRoutes(deps: AppDeps) {
           "(spec 2.1: no data). With action=banner: the stored image itself (200, Content-Type image/png, image/jpeg or " +
           'image/webp, ETag = its SHA-256), or 404 "Banner not found" in the error envelope when none is set. Any other action: 400.',
         querystring: AppearanceQuery,
-        response: responses(AppearanceEnvelope, [400, 401, 403, 404, 429]),
+        response: responses(alsoSentAs(AppearanceEnvelope, ['image/png', 'image/jpeg', 'image/webp']), [400, 401, 403, 404, 429]),
       },
       handler: async (request, reply) => {
         const auth = requireAuth(request);

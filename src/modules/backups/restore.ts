@@ -31,7 +31,7 @@ export async function readBackup(dir: string): Promise<{ manifest: BackupManifes
 /** True when something answers the liveness probe at `url`. */
 async function serverAnswers(url: string): Promise<boolean> {
   try {
-    await fetch(`${url.replace(/\/+$/, '')}/api/system/health/live`, { signal: AbortSignal.timeout(2_000) });
+    await fetch(`${url.replace(/\/+$/, '')}/livez`, { signal: AbortSignal.timeout(2_000) });
     return true;
   } catch {
     return false;

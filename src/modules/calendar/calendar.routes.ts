@@ -4,10 +4,9 @@
  * regenerate), GET (exists?), DELETE (revoke) /api/calendar/feed-key.
  */
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { CsrfOnlyBody } from '../../http/optional-body.ts';
-import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
+import { DataEnvelope, ListEnvelope, MessageEnvelope, done, fileResponse, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { createFeedKey, feedKeyStatus, renderFeed, revokeFeedKey } from './calendar-feed.service.ts';
 import { CalendarEntry, CalendarQuery, FeedKeyCreated, FeedKeyStatus, FeedQuery } from './calendar.schemas.ts';
@@ -55,7 +54,7 @@ export function calendarRoutes(deps: AppDeps) {
           'For calendar apps, which cannot send a bearer token: authenticated by the feed key alone. Events of the ' +
           "key owner's visible jobs from 30 days back to 180 days ahead (UID = job uuid). Unknown or revoked key: 404.",
         querystring: FeedQuery,
-        response: responses(Type.String({ description: 'text/calendar (RFC 5545)' }), [400, 404, 429]),
+        response: responses(fileResponse(['text/calendar'], 'iCalendar (RFC 5545)'), [400, 404, 429]),
       },
       handler: async (request, reply) => {
         const body = await renderFeed(deps, request.query.key);

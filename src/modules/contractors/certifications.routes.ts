@@ -3,12 +3,11 @@
  * DELETE .../{cert_uuid}, POST/GET .../{cert_uuid}/document (multipart upload, download) and
  * GET /api/contractors/certifications/expiring.
  */
-import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { notFound } from '../../http/errors.ts';
 import { readUpload } from '../../http/upload.ts';
 import { sendStoredFile } from '../../http/send-file.ts';
-import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
+import { DataEnvelope, ListEnvelope, MessageEnvelope, done, fileResponse, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { UuidParams } from '../../http/schema-primitives.ts';
 import {
@@ -113,7 +112,7 @@ export function certificationsRoutes(deps: AppDeps) {
         tags: ['contractors'],
         summary: 'Download the certificate document',
         params: CertParams,
-        response: { 200: Type.Any({ description: 'the file (application/pdf, image/jpeg or image/png)' }), ...responses(MessageEnvelope, [400, 401, 403, 404, 429]) },
+        response: responses(fileResponse(['application/pdf', 'image/jpeg', 'image/png'], 'the certificate document'), [400, 401, 403, 404, 429]),
       },
       handler: async (request, reply) => {
         const doc = await readDocument(deps, requireAuth(request), request.params.uuid, request.params.cert_uuid);

@@ -6,7 +6,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
-import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
+import { DataEnvelope, ListEnvelope, alsoSentAs, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { DateTime, Uuid, UuidParams } from '../../http/schema-primitives.ts';
 import { Consent, CreateConsentBody, ListConsentsQuery, WithdrawConsentBody } from './consents.schemas.ts';
@@ -113,7 +113,7 @@ export function gdprRoutes(deps: AppDeps) {
         description: 'Tenant record, login accounts, addresses, jobs (no costs), notes shared with the tenant, consents and activity entries. ?format=zip downloads a zip with report.json and README.txt. Each export is logged (tenant.gdpr_export).',
         params: UuidParams,
         querystring: ReportQuery,
-        response: { ...responses(DataEnvelope(Type.Record(Type.String(), Type.Any())), [400, 401, 403, 404, 429]) },
+        response: responses(alsoSentAs(DataEnvelope(Type.Record(Type.String(), Type.Any())), ['application/zip']), [400, 401, 403, 404, 429]),
       },
       handler: async (request, reply) => {
         const format = request.query.format ?? 'json';

@@ -3,10 +3,9 @@
  * /api/jobs/{uuid}/photos, GET (list), POST (multipart upload: field `file`, optional
  * `description`, `internal`), GET /{file_uuid} (download), DELETE /{file_uuid} (soft delete).
  */
-import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { CsrfOnlyBody } from '../../http/optional-body.ts';
-import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
+import { DataEnvelope, ListEnvelope, MessageEnvelope, done, fileResponse, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { ACCEPTED_TEXT, contentDisposition, type FileKind } from './file-policy.ts';
 import { FileParams, JobFile, JobParams, ListFilesQuery } from './job-files.schemas.ts';
@@ -55,6 +54,7 @@ export function jobFilesRoutes(deps: AppDeps) {
             `(true/false, staff only). Accepted content: ${ACCEPTED_TEXT[kind]}, decided from the bytes, not the name; ` +
             `at most ${limit} bytes (413 above). Send the CSRF token in X-CSRF-Token.`,
           params: JobParams,
+          consumes: ['multipart/form-data'],
           response: responses(DataEnvelope(JobFile), [400, 401, 403, 404, 413, 429], 201),
         },
         handler: async (request, reply) => {
@@ -82,7 +82,7 @@ export function jobFilesRoutes(deps: AppDeps) {
             'a single `Range: bytes=` answers 206 with Content-Range (416 when unsatisfiable); If-None-Match answers 304; ' +
             'with S3_PRESIGN_TTL_S set on an S3 store, 302 to a short-lived presigned URL. 503 when the file store is down.',
           params: FileParams,
-          response: responses(Type.String({ format: 'binary', description: 'the file content' }), [400, 401, 403, 404, 429, 503]),
+          response: responses(fileResponse(kind === 'photo' ? ['image/*'] : ['*/*'], 'the file content, with its stored Content-Type'), [400, 401, 403, 404, 429, 503]),
         },
         handler: async (request, reply) => {
           const { uuid, file_uuid } = request.params;

@@ -3,9 +3,8 @@
  * totals per status, create draft), /{uuid} (read, change draft), /{uuid}/issue, /void,
  * /credit-notes, /payments, /pdf, and the CSV exports /export/bills.csv and /export/payments.csv.
  */
-import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
-import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
+import { DataEnvelope, ListEnvelope, fileResponse, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { emptyBodyAsObject, moneyScope } from './access.ts';
 import { billsCsv, paymentsCsv } from './invoice-csv.ts';
@@ -55,7 +54,7 @@ export function invoicesRoutes(deps: AppDeps) {
     /** GET /api/invoices/export/bills.csv: streamed CSV in Xero's bills import layout. */
     app.get('/api/invoices/export/bills.csv', {
       config: { permission: 'api.invoices.export' },
-      schema: { tags, summary: "Export invoices as Xero bills CSV", description: 'One row per line of every issued, part-paid, paid and overdue invoice and credit note (negative). Streamed.', querystring: ExportQuery, response: responses(Type.String({ description: 'text/csv' }), [400, 401, 403, 404, 429]) },
+      schema: { tags, summary: "Export invoices as Xero bills CSV", description: 'One row per line of every issued, part-paid, paid and overdue invoice and credit note (negative). Streamed.', querystring: ExportQuery, response: responses(fileResponse(['text/csv'], 'Xero bills CSV'), [400, 401, 403, 404, 429]) },
       handler: async (request, reply) => {
         const auth = requireAuth(request);
         const q = request.query;
@@ -68,7 +67,7 @@ export function invoicesRoutes(deps: AppDeps) {
     /** GET /api/invoices/export/payments.csv: streamed CSV in Xero's bank statement layout. */
     app.get('/api/invoices/export/payments.csv', {
       config: { permission: 'api.invoices.export' },
-      schema: { tags, summary: 'Export payments as Xero bank statement CSV', description: 'One row per payment (amount negative: money out). Streamed.', querystring: ExportQuery, response: responses(Type.String({ description: 'text/csv' })) },
+      schema: { tags, summary: 'Export payments as Xero bank statement CSV', description: 'One row per payment (amount negative: money out). Streamed.', querystring: ExportQuery, response: responses(fileResponse(['text/csv'], 'Xero bank statement CSV')) },
       handler: async (request, reply) => {
         const q = request.query;
         void reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="payments.csv"');
@@ -140,7 +139,7 @@ export function invoicesRoutes(deps: AppDeps) {
     /** GET /api/invoices/{uuid}/pdf: the invoice as PDF. */
     app.get('/api/invoices/:uuid/pdf', {
       config: { permission: 'api.invoices.view' },
-      schema: { tags, summary: 'Download the invoice as PDF', params: UuidParams, response: responses(Type.String({ description: 'application/pdf' }), [400, 401, 403, 404, 429]) },
+      schema: { tags, summary: 'Download the invoice as PDF', params: UuidParams, response: responses(fileResponse(['application/pdf'], 'the invoice as PDF'), [400, 401, 403, 404, 429]) },
       handler: async (request, reply) => {
         const { pdf, filename } = await invoicePdf(deps, requireAuth(request), request.params.uuid);
         void reply.header('content-type', 'application/pdf').header('content-disposition', `inline; filename="${filename}"`);

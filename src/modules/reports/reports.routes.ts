@@ -4,7 +4,7 @@
  */
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
-import { ListEnvelope, list, responses } from '../../http/envelope.ts';
+import { ListEnvelope, fileResponse, list, responses } from '../../http/envelope.ts';
 import { requireAuth, type App } from '../../http/route-types.ts';
 import { forbidden } from '../../http/errors.ts';
 import { REPORTS, mayDownload } from './reports.catalogue.ts';
@@ -54,7 +54,7 @@ export function reportsRoutes(deps: AppDeps) {
             { format: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')], { default: 'csv' }), ...def.filters },
             { additionalProperties: false },
           ),
-          response: responses(Type.String({ description: 'text/csv or XLSX bytes' }), [400, 401, 403, 429]),
+          response: responses(fileResponse(['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], 'the report as CSV (format=csv) or XLSX (format=xlsx)'), [400, 401, 403, 429]),
         },
         handler: async (request, reply) => {
           const auth = requireAuth(request);

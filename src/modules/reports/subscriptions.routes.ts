@@ -32,7 +32,7 @@ export function reportSubscriptionsRoutes(deps: AppDeps) {
         summary: 'Subscribe to a report by e-mail',
         description: 'The report runs as the caller (same visibility as a download) and is e-mailed to the caller as an attachment. Filters are checked against the report (400 naming filters). Needs a CSRF token.',
         body: CreateSubscriptionBody,
-        response: responses(DataEnvelope(Subscription), [400, 401, 403, 429]),
+        response: responses(DataEnvelope(Subscription), [400, 401, 403, 429], 201),
       },
       handler: async (request, reply) => {
         const sub = await createSubscription(deps, requireAuth(request), actorOf(request), request.body);

@@ -131,7 +131,7 @@ export class BlacklistGuard {
 
   /**
    * Null while blocks made on other instances arrive through Redis (or without Redis); else why
-   * not (GET /api/system/health/ready answers 503 with it).
+   * not (GET /readyz answers 503 with it).
    */
   subscriptionProblem(): string | null {
     return this.deps.redis ? this.problem : null;

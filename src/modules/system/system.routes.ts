@@ -1,12 +1,14 @@
 /**
- * GET /api/system/status (spec 4.17; docs/api.md "Decisions on the spec's gaps"), and liveness and readiness for orchestrators at
- * /api/system/health/live and /api/system/health/ready.
+ * GET /api/system/status (spec 4.17; docs/api.md), behind authentication like every /api endpoint
+ * (spec 5), and the unauthenticated liveness and readiness probes for load balancers and
+ * orchestrators outside /api: GET /livez and GET /readyz (docs/operations.md).
  */
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { pingDatabase } from '../../db/database.ts';
 import { DataEnvelope, ok, responses } from '../../http/envelope.ts';
 import { errorBody } from '../../http/envelope.ts';
+import { ERROR_TABLE } from '../../http/errors.ts';
 import type { Lifecycle } from '../../http/pipeline.ts';
 import type { App } from '../../http/route-types.ts';
 
@@ -15,16 +17,21 @@ type Check = 'ok' | 'down' | 'not_configured';
 const Status = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]),
   version: Type.String(),
-  uptime_s: Type.Optional(Type.Integer({ description: 'seconds since start (authenticated callers only)' })),
-  checks: Type.Optional(
-    Type.Object({
+  uptime_s: Type.Integer({ description: 'seconds since start' }),
+  checks: Type.Object({
       database: Type.String({ description: 'ok | down' }),
       database_engine: Type.String({ description: 'pglite | postgres' }),
       cache: Type.String({ description: 'ok | down | not_configured (Redis)' }),
       rate_limit_store: Type.String({ description: 'redis | memory' }),
-    }),
-  ),
+  }),
 });
+
+/** 503 of the status: the error envelope (spec 7) with the status beside it. */
+const STATUS_DOWN: Record<number, TSchema> = {
+  503: Type.Object({ success: Type.Literal(false), error: Type.String(), data: Status }, { description: 'Database unreachable (status down)' }),
+};
+
+const Probe = DataEnvelope(Type.Object({ status: Type.String() }));
 
 async function pingRedis(deps: AppDeps): Promise<Check> {
   if (!deps.redis) return 'not_configured';
@@ -40,35 +47,45 @@ async function pingRedis(deps: AppDeps): Promise<Check> {
 /** Registers the system status and health routes. */
 export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle) {
   return async function plugin(app: App): Promise<void> {
-    /** GET /api/system/status: overall status; details only for authenticated callers. */
+    /**
+     * GET /api/system/status: overall status and its checks, for any authenticated caller.
+     * 200 { status: ok | degraded, version, uptime_s, checks }; 503 in the error envelope with the
+     * same `data` (status down) when the database is unreachable.
+     */
     app.get('/api/system/status', {
-      config: { permission: 'public', rateLimit: {} },
+      config: { permission: 'authenticated', rateLimit: {} },
       schema: {
         tags: ['system'],
         summary: 'Platform status',
         description:
-          "Public. status is 'ok', 'degraded' (Redis down: the service keeps serving with in-memory rate limits) or " +
-          "'down' (database unreachable, answered with 503). uptime_s and checks are shown to authenticated callers only.",
-        // 503 carries the same data envelope with status 'down' (not the error envelope).
-        response: { ...responses(DataEnvelope(Status), [429]), 503: DataEnvelope(Status) },
+          "status is 'ok', 'degraded' (Redis down: the service keeps serving with in-memory rate limits) or " +
+          "'down' (database unreachable: 503 in the error envelope, the same data beside `error`). Load balancers " +
+          'use the unauthenticated GET /livez and GET /readyz instead.',
+        response: { ...responses(DataEnvelope(Status), [401, 429]), ...STATUS_DOWN },
       },
-      handler: async (request, reply) => {
+      handler: async (_request, reply) => {
         const [database, cache] = await Promise.all([pingDatabase(deps.db).then((up): Check => (up ? 'ok' : 'down')), pingRedis(deps)]);
         const status = database === 'down' ? 'down' : cache === 'down' ? 'degraded' : 'ok';
-        const data: Record<string, unknown> = { status, version: deps.config.version };
-        if (request.auth) {
-          data.uptime_s = Math.floor((Date.now() - deps.startedAt.getTime()) / 1000);
-          data.checks = { database, database_engine: deps.engine, cache, rate_limit_store: deps.limiter.backend };
-        }
-        if (status === 'down') void reply.status(503);
+        const data = {
+          status,
+          version: deps.config.version,
+          uptime_s: Math.floor((Date.now() - deps.startedAt.getTime()) / 1000),
+          checks: { database, database_engine: deps.engine, cache, rate_limit_store: deps.limiter.backend },
+        };
+        if (status === 'down') return reply.status(503).send(errorBody(ERROR_TABLE.unavailable.message(), { data }) as never);
         return ok(data as never, `Platform status: ${status}`);
       },
     });
 
-    /** Liveness: the process answers. Never touches the database. */
-    app.get('/api/system/health/live', {
+    /** GET /livez: liveness, the process answers. Never touches the database. No authentication. */
+    app.get('/livez', {
       config: { permission: 'public' },
-      schema: { tags: ['system'], summary: 'Liveness probe', response: responses(DataEnvelope(Type.Object({ status: Type.String() })), [429]) },
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness probe',
+        description: 'For orchestrators (restart when it fails): 200 while the process runs; never touches the database. No authentication.',
+        response: responses(Probe, [429]),
+      },
       handler: async () => ok({ status: 'ok' }, 'Alive'),
     });
 
@@ -77,13 +94,16 @@ export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle) {
      * REDIS_URL is set (without it logins answer 503, so a balancer should route elsewhere) and the
      * blacklist change feed is subscribed (docs/security.md "Blacklist"); else 503.
      */
-    app.get('/api/system/health/ready', {
+    app.get('/readyz', {
       config: { permission: 'public' },
       schema: {
         tags: ['system'],
         summary: 'Readiness probe',
-        description: '200 when the database answers, Redis answers and the blacklist change feed is subscribed (when configured) and the process is not shutting down; else 503.',
-        response: responses(DataEnvelope(Type.Object({ status: Type.String() })), [429, 503]),
+        description:
+          'For load balancers (route elsewhere when it fails): 200 when the database answers, Redis answers (when ' +
+          'configured), the blacklist change feed is subscribed (when Redis is configured) and the process is not shutting down; ' +
+          'else 503 in the error envelope. No authentication.',
+        response: responses(Probe, [429, 503]),
       },
       handler: async (_request, reply) => {
         if (lifecycle.draining) return reply.status(503).send(errorBody('Shutting down'));
