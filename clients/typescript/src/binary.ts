@@ -11,6 +11,7 @@ export const BINARY_GETS = [
   '/api/reports/sla-compliance',
   '/api/reports/tenant-jobs-per-property',
   '/api/reports/certificates-register',
+  '/api/reports/compliance-register',
   '/api/invoices/export/bills.csv',
   '/api/invoices/export/payments.csv',
   '/api/invoices/{uuid}/pdf',

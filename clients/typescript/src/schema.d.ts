@@ -733,11 +733,33 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description For load balancers (route elsewhere when it fails): 200 when the database answers, Redis answers (when configured) and the process is not shutting down; else 503 in the error envelope. No authentication.
+         * @description For load balancers (route elsewhere when it fails): 200 when the database answers, Redis answers (when configured), the blacklist change feed is subscribed (when Redis is configured) and the process is not shutting down; else 503 in the error envelope. No authentication.
          *
          *     **Access:** No authentication.
          */
         get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/system/backup/database": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Copy of the embedded database
+         * @description SysOps. The embedded (PGlite) database as a gzipped tarball of its data folder (application/gzip), taken between two transactions while the server keeps serving; `caretaker backup` downloads it. 409 on PostgreSQL: use pg_dump (docs/operations.md "Backups").
+         *
+         *     **Access:** Permission key `api.system.backup`.
+         */
+        get: operations["listSystemBackupDatabase"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1700,6 +1722,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/landlords/{uuid}/gdpr-report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Subject-access report of a landlord
+         * @description Landlord record with bank details, properties and shares, approval requests with answers and comments, activity entries about them. ?format=zip downloads a zip with report.json and README.txt. Each export is logged (landlord.gdpr_export).
+         *
+         *     **Access:** Permission key `api.landlords.gdpr-report.manage`.
+         */
+        get: operations["listLandlordsGdprReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/{uuid}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a landlord (GDPR)
+         * @description Anonymises the landlord for good (contact, address, bank details, VAT number, notes), unlinks the properties, withdraws waiting approvals and scrubs the name, e-mail and phone from job texts, notes and approval comments. Logged as landlord.erase (without the name). 409 when already erased. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.erase.manage`.
+         */
+        post: operations["createLandlordsErase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tenants/{uuid}/erase": {
         parameters: {
             query?: never;
@@ -2477,7 +2543,7 @@ export interface paths {
         };
         /**
          * Download: SLA compliance
-         * @description SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance % and median minutes to respond, as GET /api/sla/compliance (all pages). Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: group_by, key, name, met, breached, running, compliance_percent, median_minutes_to_respond. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.sla.compliance.view` (403 without).
+         * @description SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance %, median minutes to respond and how the rules of the group count time (calendars), as GET /api/sla/compliance (all pages). Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: group_by, key, name, met, breached, running, compliance_percent, median_minutes_to_respond, calendars. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.sla.compliance.view` (403 without).
          *
          *     **Access:** Permission key `api.reports.view`.
          */
@@ -2526,6 +2592,28 @@ export interface paths {
          *     **Access:** Permission key `api.reports.view`.
          */
         get: operations["listReportsCertificatesRegister"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/compliance-register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download: Compliance register
+         * @description Every compliance item of the agency's properties with its status today (valid, due_soon, expired, missing), latest certificate and issuer, as GET /api/compliance (all pages) with its filters. Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: status, address, branch_name, type_name, issued_on, expires_on, contractor_name, required_document, uuid, address_uuid, certificate_uuid. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.compliance.view` (403 without).
+         *
+         *     **Access:** Permission key `api.reports.view`.
+         */
+        get: operations["listReportsComplianceRegister"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3360,6 +3448,308 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/landlords": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List and search the agency's landlords
+         * @description q searches name and e-mail; address_uuid keeps the owners of that property. Bank details never appear in a list (has_bank_details says whether any are on file).
+         *
+         *     **Access:** Permission key `api.landlords.view`.
+         */
+        get: operations["listLandlords"];
+        put?: never;
+        /**
+         * Create a landlord
+         * @description kind person (default) or company; name required; a VAT-registered landlord needs vat_number. Sort code 12-34-56 or 123456, account number 8 digits. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.manage`.
+         */
+        post: operations["createLandlords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agency's approval settings
+         * @description **Access:** Permission key `api.landlords.view`.
+         */
+        get: operations["listLandlordsSettings"];
+        /**
+         * Change the agency's approval settings
+         * @description default_approval_limit_pence (null: none), reminder_after_hours (before expires_after_hours). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.settings.manage`.
+         */
+        put: operations["updateLandlordsSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/properties/{address_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Owners and spend limit of a property
+         * @description **Access:** Permission key `api.landlords.view`.
+         */
+        get: operations["getLandlordsProperties"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/properties/{address_uuid}/approval-limit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or remove a property's spend limit
+         * @description The property's limit wins over its landlords' and the agency default. limit_pence null removes it. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.manage`.
+         */
+        put: operations["updateLandlordsPropertiesApprovalLimit"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a landlord
+         * @description With the properties and shares; bank_details only for holders of api.landlords.bank-details.view.
+         *
+         *     **Access:** Permission key `api.landlords.view`.
+         */
+        get: operations["getLandlords"];
+        /**
+         * Update a landlord
+         * @description Only the fields sent change; null clears an optional field. An erased landlord is 409. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.manage`.
+         */
+        put: operations["updateLandlords"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/{uuid}/properties": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a property to a landlord with an ownership share
+         * @description share_bp in basis points (5000 = 50 %); the shares of one property sum to at most 10000 (else 409). Linking again changes the share (200). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.manage`.
+         */
+        post: operations["createLandlordsProperties"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/{uuid}/properties/{address_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Unlink a property from a landlord
+         * @description 404 when the landlord, the address or the link does not exist. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.manage`.
+         */
+        delete: operations["deleteLandlordsProperties"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/landlord-approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the property's landlord to approve a job cost above the spend limit
+         * @description At or under the limit (or with no landlord or no limit): 200 with required false and nothing written. Above: 201, the job moves Reported -> Awaiting approval and the landlord is e-mailed signed links. 409 while another job-cost request of the job waits. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.approvals.manage`.
+         */
+        post: operations["createJobsLandlordApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List approval requests
+         * @description **Access:** Permission key `api.landlords.view`.
+         */
+        get: operations["listLandlordsApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/approvals/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an approval request
+         * @description **Access:** Permission key `api.landlords.view`.
+         */
+        get: operations["getLandlordsApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/approvals/{uuid}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw an approval request
+         * @description Its link is refused from now on ("withdrawn" page). 409 once answered, expired or withdrawn. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.approvals.manage`.
+         */
+        post: operations["createLandlordsApprovalsRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/approvals/{uuid}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the landlord again (after a question, or a lost e-mail)
+         * @description The old link is withdrawn, a new one e-mailed; the approval is pending again with a fresh expiry. 409 unless pending or questioned. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.approvals.manage`.
+         */
+        post: operations["createLandlordsApprovalsResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/approvals/link/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The landlord's approval page (signed link, no account)
+         * @description HTML. Shows the job, property, cost and limit with a form (approve, decline, ask a question, comment). Looking does not answer. A tampered, expired, used, withdrawn or cross-scoped link gets a page saying so (400, 410, 409, 410, 400).
+         *
+         *     **Access:** No authentication.
+         */
+        get: operations["getApprovalsLink"];
+        put?: never;
+        /**
+         * The landlord's answer by signed link
+         * @description Form or JSON body: action approve | decline | question, comment. HTML thank-you page; the answer and comment go on the job as a note and move it (approve -> Approved, decline -> On hold). The link works once; refusals as for GET.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["createApprovalsLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/system/queue": {
         parameters: {
             query?: never;
@@ -3398,6 +3788,372 @@ export interface paths {
         get: operations["listSystemEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The compliance register of the agency's properties
+         * @description Every compliance item of the properties of the caller's agency with its latest certificate and status on today's London date (valid, due_soon, expired, missing), most urgent first. Filters: status, branch_uuid, type (code), address_uuid. totals counts the items per status matching every filter but status.
+         *
+         *     **Access:** Permission key `api.compliance.view`.
+         */
+        get: operations["listCompliance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agency's compliance item types
+         * @description Seeded on first use with the UK types (gas safety record, EICR, EPC, smoke and CO alarms, legionella, HMO fire risk assessment, HMO licence).
+         *
+         *     **Access:** Permission key `api.compliance.view`.
+         */
+        get: operations["listComplianceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a compliance item to a property
+         * @description Body: address_uuid, type (code). Idempotent: an item the property already has answers 200 with it. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        post: operations["createComplianceItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/items/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a compliance item
+         * @description **Access:** Permission key `api.compliance.view`.
+         */
+        get: operations["getComplianceItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/items/{uuid}/certificates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a certificate of a compliance item
+         * @description issued_on (London date, not in the future); expires_on defaults to issued_on plus the type's legal interval; contractor_uuid (who issued it) and job_file_uuid (the document, uploaded as a job file) optional. Answers the item with its new status. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        post: operations["createComplianceItemsCertificates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agencies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agencies
+         * @description SysOps: every agency by trading name; q searches trading and legal name; status active or suspended.
+         *
+         *     **Access:** Permission key `api.agencies.view`.
+         */
+        get: operations["listAgencies"];
+        put?: never;
+        /**
+         * Create an agency
+         * @description SysOps only. Creates the agency with its profile, its first branch (branch_name, default "Head office") and its first administrator (admin.name, admin.email), who is e-mailed a single-use invitation valid 7 days. A trading name or e-mail already used: 409.
+         *
+         *     **Access:** Permission key `api.agencies.manage`.
+         */
+        post: operations["createAgencies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agencies/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one's own agency
+         * @description The profile of the caller's agency. SysOps (no agency): 403.
+         *
+         *     **Access:** Permission key `api.agencies.current.view`.
+         */
+        get: operations["listAgenciesCurrent"];
+        /**
+         * Update one's own agency
+         * @description Any profile field; office_hours merges the days it names. The logo is the appearance upload (docs/appearance.md).
+         *
+         *     **Access:** Permission key `api.agencies.current.manage`.
+         */
+        put: operations["updateAgenciesCurrent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agencies/current/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Setup checklist
+         * @description What a new agency still lacks (branches, users, SLA rules, contractors, trades, properties, templates), each { key, label, done, count, link }.
+         *
+         *     **Access:** Permission key `api.agencies.current.manage`.
+         */
+        get: operations["listAgenciesCurrentSetup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agencies/current/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the agency's data (ZIP)
+         * @description Streams a ZIP with one CSV per entity: branches, users (no passwords), properties, tenants, tenant_properties, contractors, certificates, jobs, job_notes, invoices. files=true adds the job documents and photos under files/<job reference>/. Cells starting with = + - @ are prefixed with a quote. Logged as agency.export.
+         *
+         *     **Access:** Permission key `api.agencies.export`.
+         */
+        get: operations["listAgenciesCurrentExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agencies/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an agency
+         * @description **Access:** Permission key `api.agencies.view`.
+         */
+        get: operations["getAgencies"];
+        /**
+         * Update an agency
+         * @description SysOps only. Any profile field; office_hours merges the days it names.
+         *
+         *     **Access:** Permission key `api.agencies.manage`.
+         */
+        put: operations["updateAgencies"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agencies/{uuid}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an agency
+         * @description Nothing is deleted; every account of the agency gets 403 "This agency is suspended" on its next request until it is reactivated. Already suspended: 409.
+         *
+         *     **Access:** Permission key `api.agencies.manage`.
+         */
+        post: operations["createAgenciesSuspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agencies/{uuid}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reactivate a suspended agency
+         * @description Its accounts work again from their next request. Not suspended: 409.
+         *
+         *     **Access:** Permission key `api.agencies.manage`.
+         */
+        post: operations["createAgenciesReactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file to import (dry run)
+         * @description multipart/form-data: `file` (CSV or XLSX, at most 10 MiB), `entity` (addresses, tenants or contractors), optional `skip_bad_rows` (true: commit leaves bad rows out; default false: a file with a bad row commits nothing). Encoding (UTF-8, UTF-16, Windows-1252) and delimiter (, ; TAB |) are detected. Checks every row and writes nothing but the import: the answer lists every row with its outcome (create, update, unchanged, error with column and reason). Send the CSRF token in X-CSRF-Token.
+         *
+         *     **Access:** Permission key `api.imports.manage`.
+         */
+        post: operations["createImports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/templates/{entity}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an import template
+         * @description addresses.csv, tenants.csv or contractors.csv: the header row and one example row (UTF-8 CSV).
+         *
+         *     **Access:** Permission key `api.imports.manage`.
+         */
+        get: operations["getImportsTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an import and its progress
+         * @description status, rows_done of rows_total, error_count, counts per outcome, and the rows with errors.
+         *
+         *     **Access:** Permission key `api.imports.manage`.
+         */
+        get: operations["getImports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/{uuid}/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit an import
+         * @description Writes the rows of a checked import. Up to 2,000 rows to write: written before the answer (200, status committed). More: queued (202, status queued), written by the background worker in chunks of 1,000 with progress in GET /api/imports/{uuid}; a stopped commit resumes after its last chunk. A file with rows in error and without skip_bad_rows: 409, nothing written.
+         *
+         *     **Access:** Permission key `api.imports.manage`.
+         */
+        post: operations["createImportsCommit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -9024,6 +9780,95 @@ export interface operations {
             };
         };
     };
+    listSystemBackupDatabase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description gzipped tar of the PGlite data folder (binary) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     listSlaRules: {
         parameters: {
             query?: {
@@ -9069,13 +9914,14 @@ export interface operations {
                              * @enum {string}
                              */
                             date_field_to_compare: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
-                            /** @description threshold in days */
+                            /** @description allowance in days of the day modes (calendar_days, working_days); 0 for the hour modes */
                             minimum_response_days: number;
+                            response_hours: number | null;
                             /**
-                             * @description how days count: calendar_days (every day) or working_days (weekends and UK bank holidays skipped)
+                             * @description how time counts (docs/sla.md): calendar_hours, calendar_days (London dates), working_days (London dates, weekends and the region's bank holidays skipped) or office_hours (the agency's office hours, bank holidays skipped)
                              * @enum {string}
                              */
-                            calendar: "calendar_days" | "working_days";
+                            calendar: "calendar_hours" | "calendar_days" | "working_days" | "office_hours";
                             description: string;
                             /** Format: date-time */
                             created_at: string;
@@ -9211,13 +10057,14 @@ export interface operations {
                      */
                     date_field_to_compare?: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
                     job_priority?: number | null;
-                    /** @description required on create; whole days, 0 to 3650 */
+                    /** @description whole days, 0 to 3650; required on create with a day mode (calendar_days, working_days) */
                     minimum_response_days?: number;
+                    response_hours?: number | null;
                     /**
-                     * @description optional; calendar_days (default on create) or working_days (docs/sla.md)
+                     * @description optional; calendar_hours, calendar_days (default on create), working_days or office_hours (docs/sla.md)
                      * @enum {string}
                      */
-                    calendar?: "calendar_days" | "working_days";
+                    calendar?: "calendar_hours" | "calendar_days" | "working_days" | "office_hours";
                     /** @description optional free text, at most 1000 characters */
                     description?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
@@ -9250,13 +10097,14 @@ export interface operations {
                      */
                     date_field_to_compare?: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
                     job_priority?: number | null;
-                    /** @description required on create; whole days, 0 to 3650 */
+                    /** @description whole days, 0 to 3650; required on create with a day mode (calendar_days, working_days) */
                     minimum_response_days?: number;
+                    response_hours?: number | null;
                     /**
-                     * @description optional; calendar_days (default on create) or working_days (docs/sla.md)
+                     * @description optional; calendar_hours, calendar_days (default on create), working_days or office_hours (docs/sla.md)
                      * @enum {string}
                      */
-                    calendar?: "calendar_days" | "working_days";
+                    calendar?: "calendar_hours" | "calendar_days" | "working_days" | "office_hours";
                     /** @description optional free text, at most 1000 characters */
                     description?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
@@ -9297,13 +10145,14 @@ export interface operations {
                              * @enum {string}
                              */
                             date_field_to_compare: "created_at" | "approved_at" | "assigned_at" | "scheduled_for" | "attended_at" | "completed_at" | "invoiced_at" | "closed_at" | "cancelled_at" | "updated_at";
-                            /** @description threshold in days */
+                            /** @description allowance in days of the day modes (calendar_days, working_days); 0 for the hour modes */
                             minimum_response_days: number;
+                            response_hours: number | null;
                             /**
-                             * @description how days count: calendar_days (every day) or working_days (weekends and UK bank holidays skipped)
+                             * @description how time counts (docs/sla.md): calendar_hours, calendar_days (London dates), working_days (London dates, weekends and the region's bank holidays skipped) or office_hours (the agency's office hours, bank holidays skipped)
                              * @enum {string}
                              */
-                            calendar: "calendar_days" | "working_days";
+                            calendar: "calendar_hours" | "calendar_days" | "working_days" | "office_hours";
                             description: string;
                             /** Format: date-time */
                             created_at: string;
@@ -13211,7 +14060,8 @@ export interface operations {
                                     /** @enum {string} */
                                     source: "open-meteo";
                                 } | null;
-                                weather_risk: boolean;
+                                /** @description null when the weather is unknown (see reason) */
+                                weather_risk: boolean | null;
                                 risks: ("heavy_rain" | "strong_wind")[];
                                 reason: string | null;
                             };
@@ -18482,6 +19332,281 @@ export interface operations {
             };
         };
     };
+    listLandlordsGdprReport: {
+        parameters: {
+            query?: {
+                /** @description json (envelope) or zip (download) */
+                format?: "json" | "zip";
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            [key: string]: unknown;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createLandlordsErase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description the anonymous name now on the record */
+                            name: string;
+                            /** Format: date-time */
+                            erased_at: string;
+                            properties_unlinked: number;
+                            approvals_withdrawn: number;
+                            jobs_scrubbed: number;
+                            notes_scrubbed: number;
+                            comments_scrubbed: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     eraseTenant: {
         parameters: {
             query?: never;
@@ -22820,6 +23945,11 @@ export interface operations {
                             /** Format: uuid */
                             rule_uuid: string;
                             rule_description: string;
+                            /** @description how the rule counts time: calendar_hours, calendar_days, working_days or office_hours (docs/sla.md) */
+                            calendar: string;
+                            /** @description allowance of the day modes; 0 for the hour modes */
+                            minimum_response_days: number;
+                            response_hours: number | null;
                             /**
                              * Format: date-time
                              * @description the rule's compare field on the job
@@ -22960,8 +24090,10 @@ export interface operations {
                             job_status_to_id: number;
                             date_field_to_compare: string;
                             date_field_to_track: string;
+                            /** @description allowance of the day modes; 0 for the hour modes */
                             minimum_response_days: number;
-                            /** @description calendar_days or working_days */
+                            response_hours: number | null;
+                            /** @description calendar_hours, calendar_days, working_days or office_hours (docs/sla.md) */
                             calendar: string;
                             /** Format: date-time */
                             started_at: string;
@@ -23107,6 +24239,8 @@ export interface operations {
                             running: number;
                             compliance_percent: number | null;
                             median_minutes_to_respond: number | null;
+                            /** @description how the rules measured in the group count time, comma-separated and sorted (calendar_hours, calendar_days, working_days, office_hours) */
+                            calendars: string;
                         }[];
                         /** @description total number of matching records */
                         count: number;
@@ -23214,6 +24348,53 @@ export interface operations {
                             uk_region: string;
                             /** @description share of the allowed time after which a clock is at risk */
                             at_risk_percent: number;
+                            /** @description office hours per weekday; at least one day open; bank holidays of uk_region are closed */
+                            office_hours: {
+                                mon: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                tue: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                wed: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                thu: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                fri: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                sat: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                sun: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                            };
+                            /** @description true while the agency has not set its own (Monday to Friday 09:00 to 17:30) */
+                            office_hours_default: boolean;
                         };
                         message: string;
                     };
@@ -23328,22 +24509,51 @@ export interface operations {
                     uk_region?: "england-and-wales" | "scotland" | "northern-ireland";
                     /** @description 1 to 99 */
                     at_risk_percent?: number;
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-                "application/x-www-form-urlencoded": {
-                    /**
-                     * Format: uuid
-                     * @description SysOps: the agency (required); others: their own, may be left out
-                     */
-                    agency_uuid?: string;
-                    /**
-                     * @description bank holidays that working days skip
-                     * @enum {string}
-                     */
-                    uk_region?: "england-and-wales" | "scotland" | "northern-ireland";
-                    /** @description 1 to 99 */
-                    at_risk_percent?: number;
+                    /** @description office hours per weekday; at least one day open; bank holidays of uk_region are closed */
+                    office_hours?: {
+                        mon: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        tue: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        wed: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        thu: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        fri: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        sat: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                        sun: {
+                            /** @description London wall-clock opening time, HH:MM */
+                            opens: string;
+                            /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                            closes: string;
+                        } | null;
+                    };
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -23369,6 +24579,53 @@ export interface operations {
                             uk_region: string;
                             /** @description share of the allowed time after which a clock is at risk */
                             at_risk_percent: number;
+                            /** @description office hours per weekday; at least one day open; bank holidays of uk_region are closed */
+                            office_hours: {
+                                mon: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                tue: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                wed: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                thu: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                fri: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                sat: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                                sun: {
+                                    /** @description London wall-clock opening time, HH:MM */
+                                    opens: string;
+                                    /** @description London wall-clock closing time, HH:MM (24:00 allowed), after opens */
+                                    closes: string;
+                                } | null;
+                            };
+                            /** @description true while the agency has not set its own (Monday to Friday 09:00 to 17:30) */
+                            office_hours_default: boolean;
                         };
                         message: string;
                     };
@@ -23544,6 +24801,13 @@ export interface operations {
                                 overdue_count: number;
                                 /** @description owed on the overdue ones, pence */
                                 overdue_pence: number;
+                            };
+                            /** @description compliance items of the agency's properties per status today (docs/compliance.md); absent for contractors and tenants */
+                            compliance?: {
+                                valid: number;
+                                due_soon: number;
+                                expired: number;
+                                missing: number;
                             };
                         };
                         message: string;
@@ -25135,6 +26399,106 @@ export interface operations {
             };
         };
     };
+    listReportsComplianceRegister: {
+        parameters: {
+            query?: {
+                format?: "csv" | "xlsx";
+                /** @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate) */
+                status?: "valid" | "due_soon" | "expired" | "missing";
+                /** @description only properties of this branch */
+                branch_uuid?: string;
+                /** @description a compliance item type code, e.g. gas_safety */
+                type?: string;
+                /** @description only this property */
+                address_uuid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the report as CSV (format=csv) or XLSX (format=xlsx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     listJobsWeather: {
         parameters: {
             query?: never;
@@ -25188,8 +26552,8 @@ export interface operations {
                                 /** @enum {string} */
                                 source: "open-meteo";
                             } | null;
-                            /** @description outdoor trade and the visit day reaches a threshold (heavy rain or strong wind) */
-                            weather_risk: boolean;
+                            /** @description outdoor trade and the visit day reaches a threshold (heavy rain or strong wind); null for an outdoor trade whose visit-day weather is unknown (see reason); false for other trades */
+                            weather_risk: boolean | null;
                             risks: ("heavy_rain" | "strong_wind")[];
                             /** @description why weather is null: no_visit_date, no_address, postcode_not_found, outside_forecast_range, provider_unavailable */
                             reason: string | null;
@@ -32858,6 +34222,2820 @@ export interface operations {
             };
         };
     };
+    listLandlords: {
+        parameters: {
+            query?: {
+                /** @description search in name and e-mail (case-insensitive) */
+                q?: string;
+                /** @description landlords owning this property */
+                address_uuid?: string;
+                include_erased?: boolean;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description person | company */
+                            kind: "person" | "company";
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description where letters and statements go */
+                            correspondence_address: {
+                                line1: string | null;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            };
+                            vat_registered: boolean;
+                            vat_number: string | null;
+                            approval_limit_pence: number | null;
+                            notes: string | null;
+                            property_count: number;
+                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
+                            has_bank_details: boolean;
+                            erased_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createLandlords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default person */
+                    kind?: "person" | "company";
+                    name: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    address_line1?: string | null;
+                    address_line2?: string | null;
+                    address_town?: string | null;
+                    address_postcode?: string | null;
+                    bank_account_name?: string | null;
+                    bank_sort_code?: string | null;
+                    bank_account_number?: string | null;
+                    vat_registered?: boolean;
+                    vat_number?: string | null;
+                    approval_limit_pence?: number | null;
+                    notes?: string | null;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @default person */
+                    kind?: "person" | "company";
+                    name: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    address_line1?: string | null;
+                    address_line2?: string | null;
+                    address_town?: string | null;
+                    address_postcode?: string | null;
+                    bank_account_name?: string | null;
+                    bank_sort_code?: string | null;
+                    bank_account_number?: string | null;
+                    vat_registered?: boolean;
+                    vat_number?: string | null;
+                    approval_limit_pence?: number | null;
+                    notes?: string | null;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description person | company */
+                            kind: "person" | "company";
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description where letters and statements go */
+                            correspondence_address: {
+                                line1: string | null;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            };
+                            vat_registered: boolean;
+                            vat_number: string | null;
+                            approval_limit_pence: number | null;
+                            notes: string | null;
+                            property_count: number;
+                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
+                            has_bank_details: boolean;
+                            erased_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
+                            /** @description properties the landlord owns, with the share */
+                            properties: {
+                                /** @description A property address */
+                                address: {
+                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                    ID: number;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    line1: string;
+                                    line2: string | null;
+                                    line3: string | null;
+                                    town: string;
+                                    county: string | null;
+                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                    postcode: string;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    branch_uuid: string | null;
+                                    branch_name: string | null;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                };
+                                /** @description ownership share in basis points (10000 = 100 %) */
+                                share_bp: number;
+                            }[];
+                            bank_details?: {
+                                account_name: string | null;
+                                sort_code: string | null;
+                                account_number: string | null;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listLandlordsSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            default_approval_limit_pence: number | null;
+                            /** @description a pending approval is reminded once after this many hours */
+                            reminder_after_hours: number;
+                            /** @description an approval and its links expire after this many hours; then the agents are told */
+                            expires_after_hours: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateLandlordsSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    default_approval_limit_pence?: number | null;
+                    reminder_after_hours?: number;
+                    expires_after_hours?: number;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    default_approval_limit_pence?: number | null;
+                    reminder_after_hours?: number;
+                    expires_after_hours?: number;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            default_approval_limit_pence: number | null;
+                            /** @description a pending approval is reminded once after this many hours */
+                            reminder_after_hours: number;
+                            /** @description an approval and its links expire after this many hours; then the agents are told */
+                            expires_after_hours: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getLandlordsProperties: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                address_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description A property address */
+                            address: {
+                                /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                ID: number;
+                                /** Format: uuid */
+                                uuid: string;
+                                line1: string;
+                                line2: string | null;
+                                line3: string | null;
+                                town: string;
+                                county: string | null;
+                                /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                postcode: string;
+                                latitude: number | null;
+                                longitude: number | null;
+                                branch_uuid: string | null;
+                                branch_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            owners: {
+                                /** Format: uuid */
+                                landlord_uuid: string;
+                                name: string;
+                                share_bp: number;
+                            }[];
+                            /** @description sum of the owners' shares (at most 10000) */
+                            shares_total_bp: number;
+                            property_limit_pence: number | null;
+                            effective_limit_pence: number | null;
+                            limit_source: "property" | "landlord" | "agency" | "none";
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateLandlordsPropertiesApprovalLimit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                address_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    limit_pence: number | null;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    limit_pence: number | null;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description A property address */
+                            address: {
+                                /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                ID: number;
+                                /** Format: uuid */
+                                uuid: string;
+                                line1: string;
+                                line2: string | null;
+                                line3: string | null;
+                                town: string;
+                                county: string | null;
+                                /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                postcode: string;
+                                latitude: number | null;
+                                longitude: number | null;
+                                branch_uuid: string | null;
+                                branch_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            owners: {
+                                /** Format: uuid */
+                                landlord_uuid: string;
+                                name: string;
+                                share_bp: number;
+                            }[];
+                            /** @description sum of the owners' shares (at most 10000) */
+                            shares_total_bp: number;
+                            property_limit_pence: number | null;
+                            effective_limit_pence: number | null;
+                            limit_source: "property" | "landlord" | "agency" | "none";
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getLandlords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description person | company */
+                            kind: "person" | "company";
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description where letters and statements go */
+                            correspondence_address: {
+                                line1: string | null;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            };
+                            vat_registered: boolean;
+                            vat_number: string | null;
+                            approval_limit_pence: number | null;
+                            notes: string | null;
+                            property_count: number;
+                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
+                            has_bank_details: boolean;
+                            erased_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
+                            /** @description properties the landlord owns, with the share */
+                            properties: {
+                                /** @description A property address */
+                                address: {
+                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                    ID: number;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    line1: string;
+                                    line2: string | null;
+                                    line3: string | null;
+                                    town: string;
+                                    county: string | null;
+                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                    postcode: string;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    branch_uuid: string | null;
+                                    branch_name: string | null;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                };
+                                /** @description ownership share in basis points (10000 = 100 %) */
+                                share_bp: number;
+                            }[];
+                            bank_details?: {
+                                account_name: string | null;
+                                sort_code: string | null;
+                                account_number: string | null;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateLandlords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Only the fields sent change; null clears an optional field. */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default person */
+                    kind?: "person" | "company";
+                    name?: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    address_line1?: string | null;
+                    address_line2?: string | null;
+                    address_town?: string | null;
+                    address_postcode?: string | null;
+                    bank_account_name?: string | null;
+                    bank_sort_code?: string | null;
+                    bank_account_number?: string | null;
+                    vat_registered?: boolean;
+                    vat_number?: string | null;
+                    approval_limit_pence?: number | null;
+                    notes?: string | null;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @default person */
+                    kind?: "person" | "company";
+                    name?: string;
+                    email?: string | null;
+                    phone?: string | null;
+                    address_line1?: string | null;
+                    address_line2?: string | null;
+                    address_town?: string | null;
+                    address_postcode?: string | null;
+                    bank_account_name?: string | null;
+                    bank_sort_code?: string | null;
+                    bank_account_number?: string | null;
+                    vat_registered?: boolean;
+                    vat_number?: string | null;
+                    approval_limit_pence?: number | null;
+                    notes?: string | null;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description person | company */
+                            kind: "person" | "company";
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description where letters and statements go */
+                            correspondence_address: {
+                                line1: string | null;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            };
+                            vat_registered: boolean;
+                            vat_number: string | null;
+                            approval_limit_pence: number | null;
+                            notes: string | null;
+                            property_count: number;
+                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
+                            has_bank_details: boolean;
+                            erased_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
+                            /** @description properties the landlord owns, with the share */
+                            properties: {
+                                /** @description A property address */
+                                address: {
+                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                    ID: number;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    line1: string;
+                                    line2: string | null;
+                                    line3: string | null;
+                                    town: string;
+                                    county: string | null;
+                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                    postcode: string;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    branch_uuid: string | null;
+                                    branch_name: string | null;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                };
+                                /** @description ownership share in basis points (10000 = 100 %) */
+                                share_bp: number;
+                            }[];
+                            bank_details?: {
+                                account_name: string | null;
+                                sort_code: string | null;
+                                account_number: string | null;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createLandlordsProperties: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description the property (an address of the agency)
+                     */
+                    address_uuid: string;
+                    /** @description ownership share in basis points; the shares of one property sum to at most 10000 */
+                    share_bp: number;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uuid
+                     * @description the property (an address of the agency)
+                     */
+                    address_uuid: string;
+                    /** @description ownership share in basis points; the shares of one property sum to at most 10000 */
+                    share_bp: number;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description person | company */
+                            kind: "person" | "company";
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description where letters and statements go */
+                            correspondence_address: {
+                                line1: string | null;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            };
+                            vat_registered: boolean;
+                            vat_number: string | null;
+                            approval_limit_pence: number | null;
+                            notes: string | null;
+                            property_count: number;
+                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
+                            has_bank_details: boolean;
+                            erased_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
+                            /** @description properties the landlord owns, with the share */
+                            properties: {
+                                /** @description A property address */
+                                address: {
+                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                    ID: number;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    line1: string;
+                                    line2: string | null;
+                                    line3: string | null;
+                                    town: string;
+                                    county: string | null;
+                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                    postcode: string;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    branch_uuid: string | null;
+                                    branch_name: string | null;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                };
+                                /** @description ownership share in basis points (10000 = 100 %) */
+                                share_bp: number;
+                            }[];
+                            bank_details?: {
+                                account_name: string | null;
+                                sort_code: string | null;
+                                account_number: string | null;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description person | company */
+                            kind: "person" | "company";
+                            name: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description where letters and statements go */
+                            correspondence_address: {
+                                line1: string | null;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            };
+                            vat_registered: boolean;
+                            vat_number: string | null;
+                            approval_limit_pence: number | null;
+                            notes: string | null;
+                            property_count: number;
+                            /** @description true when bank details are on file (read them in the detail with api.landlords.bank-details.view) */
+                            has_bank_details: boolean;
+                            erased_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        } & {
+                            /** @description properties the landlord owns, with the share */
+                            properties: {
+                                /** @description A property address */
+                                address: {
+                                    /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                    ID: number;
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    line1: string;
+                                    line2: string | null;
+                                    line3: string | null;
+                                    town: string;
+                                    county: string | null;
+                                    /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                    postcode: string;
+                                    latitude: number | null;
+                                    longitude: number | null;
+                                    branch_uuid: string | null;
+                                    branch_name: string | null;
+                                    /** Format: date-time */
+                                    created_at: string;
+                                    /** Format: date-time */
+                                    updated_at: string;
+                                };
+                                /** @description ownership share in basis points (10000 = 100 %) */
+                                share_bp: number;
+                            }[];
+                            bank_details?: {
+                                account_name: string | null;
+                                sort_code: string | null;
+                                account_number: string | null;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteLandlordsProperties: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+                address_uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsLandlordApproval: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the job cost to approve, pence incl. VAT */
+                    amount_pence: number;
+                    /** @description what the money is for, as the landlord will read it */
+                    description: string;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description the job cost to approve, pence incl. VAT */
+                    amount_pence: number;
+                    /** @description what the money is for, as the landlord will read it */
+                    description: string;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description true when the cost is above the limit and waits for the landlord */
+                            required: boolean;
+                            limit_pence: number | null;
+                            limit_source: "property" | "landlord" | "agency" | "none";
+                            approval: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** @description pending | approved | declined | question | expired | cancelled */
+                                status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                                /** Format: uuid */
+                                job_uuid: string;
+                                job_reference: string;
+                                quote_uuid: string | null;
+                                /** Format: uuid */
+                                landlord_uuid: string;
+                                landlord_name: string;
+                                /** @description the cost to approve, incl. VAT */
+                                amount_pence: number;
+                                /** @description the spend limit it is above */
+                                limit_pence: number;
+                                description: string;
+                                comment: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                expires_at: string;
+                                reminded_at: string | null;
+                                answered_at: string | null;
+                                escalated_at: string | null;
+                            } | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description true when the cost is above the limit and waits for the landlord */
+                            required: boolean;
+                            limit_pence: number | null;
+                            limit_source: "property" | "landlord" | "agency" | "none";
+                            approval: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** @description pending | approved | declined | question | expired | cancelled */
+                                status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                                /** Format: uuid */
+                                job_uuid: string;
+                                job_reference: string;
+                                quote_uuid: string | null;
+                                /** Format: uuid */
+                                landlord_uuid: string;
+                                landlord_name: string;
+                                /** @description the cost to approve, incl. VAT */
+                                amount_pence: number;
+                                /** @description the spend limit it is above */
+                                limit_pence: number;
+                                description: string;
+                                comment: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                expires_at: string;
+                                reminded_at: string | null;
+                                answered_at: string | null;
+                                escalated_at: string | null;
+                            } | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listLandlordsApprovals: {
+        parameters: {
+            query?: {
+                /** @description pending | approved | declined | question | expired | cancelled */
+                status?: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                job_uuid?: string;
+                landlord_uuid?: string;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description pending | approved | declined | question | expired | cancelled */
+                            status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            quote_uuid: string | null;
+                            /** Format: uuid */
+                            landlord_uuid: string;
+                            landlord_name: string;
+                            /** @description the cost to approve, incl. VAT */
+                            amount_pence: number;
+                            /** @description the spend limit it is above */
+                            limit_pence: number;
+                            description: string;
+                            comment: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            reminded_at: string | null;
+                            answered_at: string | null;
+                            escalated_at: string | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getLandlordsApprovals: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A request for a landlord to approve a cost above the spend limit */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description pending | approved | declined | question | expired | cancelled */
+                            status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            quote_uuid: string | null;
+                            /** Format: uuid */
+                            landlord_uuid: string;
+                            landlord_name: string;
+                            /** @description the cost to approve, incl. VAT */
+                            amount_pence: number;
+                            /** @description the spend limit it is above */
+                            limit_pence: number;
+                            description: string;
+                            comment: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            reminded_at: string | null;
+                            answered_at: string | null;
+                            escalated_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createLandlordsApprovalsRevoke: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A request for a landlord to approve a cost above the spend limit */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description pending | approved | declined | question | expired | cancelled */
+                            status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            quote_uuid: string | null;
+                            /** Format: uuid */
+                            landlord_uuid: string;
+                            landlord_name: string;
+                            /** @description the cost to approve, incl. VAT */
+                            amount_pence: number;
+                            /** @description the spend limit it is above */
+                            limit_pence: number;
+                            description: string;
+                            comment: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            reminded_at: string | null;
+                            answered_at: string | null;
+                            escalated_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createLandlordsApprovalsResend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A request for a landlord to approve a cost above the spend limit */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description pending | approved | declined | question | expired | cancelled */
+                            status: "pending" | "approved" | "declined" | "question" | "expired" | "cancelled";
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            quote_uuid: string | null;
+                            /** Format: uuid */
+                            landlord_uuid: string;
+                            landlord_name: string;
+                            /** @description the cost to approve, incl. VAT */
+                            amount_pence: number;
+                            /** @description the spend limit it is above */
+                            limit_pence: number;
+                            description: string;
+                            comment: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            reminded_at: string | null;
+                            answered_at: string | null;
+                            escalated_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getApprovalsLink: {
+        parameters: {
+            query?: {
+                action?: "approve" | "decline" | "question";
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/html page for the landlord */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createApprovalsLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    action: "approve" | "decline" | "question";
+                    comment?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    action: "approve" | "decline" | "question";
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description text/html page for the landlord */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     listSystemQueue: {
         parameters: {
             query?: never;
@@ -33041,6 +37219,3416 @@ export interface operations {
             };
             /** @description Missing permission or CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listCompliance: {
+        parameters: {
+            query?: {
+                /** @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate) */
+                status?: "valid" | "due_soon" | "expired" | "missing";
+                /** @description only properties of this branch */
+                branch_uuid?: string;
+                /** @description a compliance item type code, e.g. gas_safety */
+                type?: string;
+                /** @description only this property */
+                address_uuid?: string;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the compliance item
+                             */
+                            uuid: string;
+                            /**
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @enum {string}
+                             */
+                            status: "valid" | "due_soon" | "expired" | "missing";
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town and postcode */
+                            address: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            type_code: string;
+                            type_name: string;
+                            interval_months: number | null;
+                            required_document: string;
+                            certificate_uuid: string | null;
+                            issued_on: string | null;
+                            expires_on: string | null;
+                            expires_on_text: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            file_uuid: string | null;
+                        }[];
+                        /** @description items matching every filter */
+                        count: number;
+                        /** @description items per status matching every filter but status */
+                        totals: {
+                            valid: number;
+                            due_soon: number;
+                            expired: number;
+                            missing: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listComplianceTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            interval_months: number | null;
+                            /** @description checked at the start of each tenancy */
+                            at_tenancy_start: boolean;
+                            /** @description needed by houses in multiple occupation only */
+                            hmo_only: boolean;
+                            required_document: string;
+                            /** @description days before expiry an item is due_soon */
+                            due_soon_days: number;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createComplianceItems: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description the property
+                     */
+                    address_uuid: string;
+                    /** @description a compliance item type code, e.g. gas_safety */
+                    type: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uuid
+                     * @description the property
+                     */
+                    address_uuid: string;
+                    /** @description a compliance item type code, e.g. gas_safety */
+                    type: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the compliance item
+                             */
+                            uuid: string;
+                            /**
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @enum {string}
+                             */
+                            status: "valid" | "due_soon" | "expired" | "missing";
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town and postcode */
+                            address: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            type_code: string;
+                            type_name: string;
+                            interval_months: number | null;
+                            required_document: string;
+                            certificate_uuid: string | null;
+                            issued_on: string | null;
+                            expires_on: string | null;
+                            expires_on_text: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            file_uuid: string | null;
+                            /** @description every certificate, newest issue first */
+                            certificates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date */
+                                issued_on: string;
+                                expires_on: string | null;
+                                reference: string;
+                                contractor_uuid: string | null;
+                                contractor_name: string | null;
+                                job_uuid: string | null;
+                                file_uuid: string | null;
+                                file_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getComplianceItems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the compliance item
+                             */
+                            uuid: string;
+                            /**
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @enum {string}
+                             */
+                            status: "valid" | "due_soon" | "expired" | "missing";
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town and postcode */
+                            address: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            type_code: string;
+                            type_name: string;
+                            interval_months: number | null;
+                            required_document: string;
+                            certificate_uuid: string | null;
+                            issued_on: string | null;
+                            expires_on: string | null;
+                            expires_on_text: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            file_uuid: string | null;
+                            /** @description every certificate, newest issue first */
+                            certificates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date */
+                                issued_on: string;
+                                expires_on: string | null;
+                                reference: string;
+                                contractor_uuid: string | null;
+                                contractor_name: string | null;
+                                job_uuid: string | null;
+                                file_uuid: string | null;
+                                file_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createComplianceItemsCertificates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description London date of issue; not in the future
+                     */
+                    issued_on: string;
+                    expires_on?: string | null;
+                    /** @description the certificate's own number */
+                    reference?: string;
+                    /**
+                     * Format: uuid
+                     * @description the contractor who issued it
+                     */
+                    contractor_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description the job file (document) holding it, uploaded through the job files endpoints
+                     */
+                    job_file_uuid?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: date
+                     * @description London date of issue; not in the future
+                     */
+                    issued_on: string;
+                    expires_on?: string | null;
+                    /** @description the certificate's own number */
+                    reference?: string;
+                    /**
+                     * Format: uuid
+                     * @description the contractor who issued it
+                     */
+                    contractor_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description the job file (document) holding it, uploaded through the job files endpoints
+                     */
+                    job_file_uuid?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the compliance item
+                             */
+                            uuid: string;
+                            /**
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @enum {string}
+                             */
+                            status: "valid" | "due_soon" | "expired" | "missing";
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town and postcode */
+                            address: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            type_code: string;
+                            type_name: string;
+                            interval_months: number | null;
+                            required_document: string;
+                            certificate_uuid: string | null;
+                            issued_on: string | null;
+                            expires_on: string | null;
+                            expires_on_text: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            file_uuid: string | null;
+                            /** @description every certificate, newest issue first */
+                            certificates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date */
+                                issued_on: string;
+                                expires_on: string | null;
+                                reference: string;
+                                contractor_uuid: string | null;
+                                contractor_name: string | null;
+                                job_uuid: string | null;
+                                file_uuid: string | null;
+                                file_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listAgencies: {
+        parameters: {
+            query?: {
+                /** @description search in trading and legal name */
+                q?: string;
+                status?: "active" | "suspended";
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createAgencies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description trading name */
+                    name: string;
+                    legal_name?: string | null;
+                    registered_address?: {
+                        line1: string;
+                        line2?: string | null;
+                        town: string;
+                        /** @description UK postcode; stored normalised (LS6 3HN) */
+                        postcode: string;
+                    } | null;
+                    company_number?: string | null;
+                    vat_number?: string | null;
+                    contact_email?: string | null;
+                    contact_phone?: string | null;
+                    bank_holiday_region?: "england-and-wales" | "scotland" | "northern-ireland";
+                    /** @description days to set; a day left out stays as it is (closed on a new agency) */
+                    office_hours?: {
+                        mon?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        tue?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        wed?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        thu?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        fri?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        sat?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        sun?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                    };
+                    default_approval_limit_pence?: number | null;
+                    invoice_terms_days?: number;
+                    csrf_token?: string;
+                    /** @description the first branch (default "Head office") */
+                    branch_name?: string;
+                    /** @description the first administrator, invited by e-mail (docs/users.md, invitations) */
+                    admin: {
+                        name: string;
+                        /** Format: email */
+                        email: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description A letting agency and its profile */
+                            agency: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** @description trading name, shown on documents and messages */
+                                name: string;
+                                legal_name: string | null;
+                                registered_address: {
+                                    line1: string;
+                                    line2: string | null;
+                                    town: string;
+                                    postcode: string;
+                                } | null;
+                                company_number: string | null;
+                                vat_number: string | null;
+                                contact_email: string | null;
+                                contact_phone: string | null;
+                                /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                                bank_holiday_region: string;
+                                /** @description opening hours per weekday (mon..sun); null for a closed day */
+                                office_hours: {
+                                    mon: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                    tue: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                    wed: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                    thu: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                    fri: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                    sat: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                    sun: {
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        open: string;
+                                        /** @description HH:MM, 24-hour, Europe/London */
+                                        close: string;
+                                    } | null;
+                                };
+                                default_approval_limit_pence: number | null;
+                                /** @description days an invoice is due after issue (the money settings' payment terms) */
+                                invoice_terms_days: number;
+                                status: "active" | "suspended";
+                                suspended_at: string | null;
+                                suspended_reason: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            branch: {
+                                /** Format: uuid */
+                                uuid: string;
+                                name: string;
+                            };
+                            admin: {
+                                /** Format: uuid */
+                                uuid: string;
+                                name: string;
+                                email: string;
+                                status: string;
+                            };
+                            /** @description false when the mail transport refused the invitation (send again with POST /api/users/{uuid}/invite) */
+                            invitation_sent: boolean;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listAgenciesCurrent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A letting agency and its profile */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateAgenciesCurrent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description trading name */
+                    name?: string;
+                    legal_name?: string | null;
+                    registered_address?: {
+                        line1: string;
+                        line2?: string | null;
+                        town: string;
+                        /** @description UK postcode; stored normalised (LS6 3HN) */
+                        postcode: string;
+                    } | null;
+                    company_number?: string | null;
+                    vat_number?: string | null;
+                    contact_email?: string | null;
+                    contact_phone?: string | null;
+                    bank_holiday_region?: "england-and-wales" | "scotland" | "northern-ireland";
+                    /** @description days to set; a day left out stays as it is (closed on a new agency) */
+                    office_hours?: {
+                        mon?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        tue?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        wed?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        thu?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        fri?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        sat?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        sun?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                    };
+                    default_approval_limit_pence?: number | null;
+                    invoice_terms_days?: number;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A letting agency and its profile */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listAgenciesCurrentSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description true when every item is done */
+                            done: boolean;
+                            items: {
+                                /** @description branches, users, sla_rules, trades, contractors, properties, templates */
+                                key: string;
+                                label: string;
+                                done: boolean;
+                                count: number;
+                                /** @description the console page where it is done */
+                                link: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listAgenciesCurrentExport: {
+        parameters: {
+            query?: {
+                files?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description application/zip */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getAgencies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A letting agency and its profile */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateAgencies: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description trading name */
+                    name?: string;
+                    legal_name?: string | null;
+                    registered_address?: {
+                        line1: string;
+                        line2?: string | null;
+                        town: string;
+                        /** @description UK postcode; stored normalised (LS6 3HN) */
+                        postcode: string;
+                    } | null;
+                    company_number?: string | null;
+                    vat_number?: string | null;
+                    contact_email?: string | null;
+                    contact_phone?: string | null;
+                    bank_holiday_region?: "england-and-wales" | "scotland" | "northern-ireland";
+                    /** @description days to set; a day left out stays as it is (closed on a new agency) */
+                    office_hours?: {
+                        mon?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        tue?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        wed?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        thu?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        fri?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        sat?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                        sun?: {
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            open: string;
+                            /** @description HH:MM, 24-hour, Europe/London */
+                            close: string;
+                        } | null;
+                    };
+                    default_approval_limit_pence?: number | null;
+                    invoice_terms_days?: number;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A letting agency and its profile */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createAgenciesSuspend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description why (kept on the agency, shown to SysOps) */
+                    reason?: string;
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description why (kept on the agency, shown to SysOps) */
+                    reason?: string;
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A letting agency and its profile */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createAgenciesReactivate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A letting agency and its profile */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description trading name, shown on documents and messages */
+                            name: string;
+                            legal_name: string | null;
+                            registered_address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string;
+                                postcode: string;
+                            } | null;
+                            company_number: string | null;
+                            vat_number: string | null;
+                            contact_email: string | null;
+                            contact_phone: string | null;
+                            /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
+                            bank_holiday_region: string;
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            office_hours: {
+                                mon: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                tue: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                wed: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                thu: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                fri: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sat: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                                sun: {
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    open: string;
+                                    /** @description HH:MM, 24-hour, Europe/London */
+                                    close: string;
+                                } | null;
+                            };
+                            default_approval_limit_pence: number | null;
+                            /** @description days an invoice is due after issue (the money settings' payment terms) */
+                            invoice_terms_days: number;
+                            status: "active" | "suspended";
+                            suspended_at: string | null;
+                            suspended_reason: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createImports: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description An import of a CSV or XLSX file */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description addresses, tenants or contractors */
+                            entity: string;
+                            file_name: string;
+                            /** @description checked (dry run done), queued, committing, committed or failed */
+                            status: string;
+                            skip_bad_rows: boolean;
+                            encoding: string | null;
+                            delimiter: string | null;
+                            rows_total: number;
+                            /** @description rows the commit has passed so far */
+                            rows_done: number;
+                            error_count: number;
+                            counts: {
+                                create: number;
+                                update: number;
+                                unchanged: number;
+                                error: number;
+                            };
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            committed_at: string | null;
+                            /** @description dry run: every row; GET: the rows with errors */
+                            rows?: {
+                                /** @description line of the file (the header is line 1) */
+                                row: number;
+                                /** @description create, update, unchanged or error */
+                                outcome: string;
+                                errors: {
+                                    column: string;
+                                    reason: string;
+                                }[];
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getImportsTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                entity: "addresses.csv" | "tenants.csv" | "contractors.csv";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getImports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description An import of a CSV or XLSX file */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description addresses, tenants or contractors */
+                            entity: string;
+                            file_name: string;
+                            /** @description checked (dry run done), queued, committing, committed or failed */
+                            status: string;
+                            skip_bad_rows: boolean;
+                            encoding: string | null;
+                            delimiter: string | null;
+                            rows_total: number;
+                            /** @description rows the commit has passed so far */
+                            rows_done: number;
+                            error_count: number;
+                            counts: {
+                                create: number;
+                                update: number;
+                                unchanged: number;
+                                error: number;
+                            };
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            committed_at: string | null;
+                            /** @description dry run: every row; GET: the rows with errors */
+                            rows?: {
+                                /** @description line of the file (the header is line 1) */
+                                row: number;
+                                /** @description create, update, unchanged or error */
+                                outcome: string;
+                                errors: {
+                                    column: string;
+                                    reason: string;
+                                }[];
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createImportsCommit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description An import of a CSV or XLSX file */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description addresses, tenants or contractors */
+                            entity: string;
+                            file_name: string;
+                            /** @description checked (dry run done), queued, committing, committed or failed */
+                            status: string;
+                            skip_bad_rows: boolean;
+                            encoding: string | null;
+                            delimiter: string | null;
+                            rows_total: number;
+                            /** @description rows the commit has passed so far */
+                            rows_done: number;
+                            error_count: number;
+                            counts: {
+                                create: number;
+                                update: number;
+                                unchanged: number;
+                                error: number;
+                            };
+                            failure: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            committed_at: string | null;
+                            /** @description dry run: every row; GET: the rows with errors */
+                            rows?: {
+                                /** @description line of the file (the header is line 1) */
+                                row: number;
+                                /** @description create, update, unchanged or error */
+                                outcome: string;
+                                errors: {
+                                    column: string;
+                                    reason: string;
+                                }[];
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
