@@ -731,7 +731,7 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description 200 when the database answers, Redis answers (when configured) and the process is not shutting down; else 503.
+         * @description 200 when the database answers, Redis answers (when configured) and the process is not shutting down; else 503. A queue over its backlog thresholds (CARETAKER_QUEUE_BACKLOG_WARN, CARETAKER_QUEUE_BACKLOG_WARN_AGE_S) is named in `warnings` while the answer stays 200 (docs/operations.md).
          *
          *     **Access:** No authentication.
          */
@@ -7926,6 +7926,8 @@ export interface operations {
                         success: true;
                         data: {
                             status: string;
+                            /** @description queue backlog warnings */
+                            warnings?: string[];
                         };
                         message: string;
                     };
