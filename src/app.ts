@@ -17,6 +17,7 @@ import { registerDocsRoutes, registerOpenApi } from './http/openapi.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
+import { registerIdempotency } from './http/idempotency-pipeline.ts';
 import type { App } from './http/route-types.ts';
 import { serializerCompiler } from './http/serialization.ts';
 import { parseFormBody, validatorCompiler } from './http/validation.ts';
@@ -155,6 +156,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       recordActivity(deps.db, { auth, ip }, at, { action: 'authorization.deny', resourceType: 'route', details }),
     blacklist,
   });
+  registerIdempotency(app, deps);
   registerMetrics(app, deps, { queueFigures: () => queueFigures(deps.db), outboxLag: () => outboxLag(deps.db) });
 
   const modules: Array<(app: App) => Promise<void>> = [

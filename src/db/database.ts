@@ -3,6 +3,7 @@
  * DATABASE_URL is unset, or a `pg` pool against PostgreSQL when it is set (ARCHITECTURE.md).
  * Both speak the same SQL dialect; every query in the project must run on both.
  */
+import { claimKeysInTransactions } from './idempotency-claim.ts';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -100,7 +101,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       client.on('error', () => {});
     });
     const identityWrites: IdentityWrites = { listener: null };
-    const db = new Kysely<Database>({ dialect: watchIdentityWrites(new PostgresDialect({ pool }), identityWrites) });
+    const db = new Kysely<Database>({ dialect: watchIdentityWrites(claimKeysInTransactions(new PostgresDialect({ pool })), identityWrites) });
     return {
       db,
       engine: 'postgres',
@@ -115,7 +116,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   }
   const pglite = options.pglite ?? openPglite(options.dataDir ?? './data', options.loadDataDir);
   const identityWrites: IdentityWrites = { listener: null };
-  const dialect: Dialect = watchIdentityWrites(new PGliteDialect(pglite), identityWrites);
+  const dialect: Dialect = watchIdentityWrites(claimKeysInTransactions(new PGliteDialect(pglite)), identityWrites);
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
 }

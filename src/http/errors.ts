@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'csrf'
   | 'not_found'
   | 'conflict'
+  | 'unprocessable'
   | 'payload_too_large'
   | 'rate_limited'
   | 'unavailable'
@@ -44,6 +45,7 @@ export const ERROR_TABLE: Record<ErrorCode, ErrorSpec> = {
   csrf: { status: 403, message: () => 'Invalid or missing CSRF token' },
   not_found: { status: 404, message: (d) => `${d ?? 'Resource'} not found` },
   conflict: { status: 409, message: (d) => d ?? 'Conflict' },
+  unprocessable: { status: 422, message: (d) => d ?? 'Unprocessable request' },
   payload_too_large: { status: 413, message: (d) => d ?? 'Request body is too large' },
   rate_limited: { status: 429, message: () => 'Rate limit exceeded' },
   unavailable: { status: 503, message: (d) => d ?? 'Service temporarily unavailable. Please try again.' },

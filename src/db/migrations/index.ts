@@ -21,6 +21,7 @@ import * as m1100 from './2026_11_23_0100_hardening.ts';
 import * as m1500 from './2026_11_23_0500_money.ts';
 import * as m1200 from './2026_11_23_0200_platform.ts';
 import * as m1800 from './2026_11_23_0800_insight_figures.ts';
+import * as m2600_02 from './2026_11_26_0200_idempotency_requests.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0500_money': m1500,
   '2026_11_23_0200_platform': m1200,
   '2026_11_23_0800_insight_figures': m1800,
+  '2026_11_26_0200_idempotency_requests': m2600_02,
 };
