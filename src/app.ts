@@ -18,6 +18,7 @@ import { registerMetrics } from './http/metrics.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
 import { registerIdempotency } from './http/idempotency-pipeline.ts';
+import { registerReadRetry } from './http/read-retry.ts';
 import type { App } from './http/route-types.ts';
 import { serializerCompiler } from './http/serialization.ts';
 import { parseFormBody, validatorCompiler } from './http/validation.ts';
@@ -157,6 +158,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     blacklist,
   });
   registerIdempotency(app, deps);
+  registerReadRetry(app);
   registerMetrics(app, deps, { queueFigures: () => queueFigures(deps.db), outboxLag: () => outboxLag(deps.db) });
 
   const modules: Array<(app: App) => Promise<void>> = [
