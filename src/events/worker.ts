@@ -39,6 +39,7 @@ type HandlerWorkOptions = {
   batchSize: number;
   localConcurrency: number;
   pollingIntervalSeconds: number;
+  notifyPollingIntervalSeconds: number;
   burstWhenBatchFull: boolean;
   perJobResults: true;
 };
@@ -54,6 +55,8 @@ export function handlerWorkOptions(q: Config['queue'], engine: 'pglite' | 'postg
     batchSize: q.batchSize,
     localConcurrency: engine === 'pglite' ? 1 : q.concurrency,
     pollingIntervalSeconds: 1,
+    // NOTIFY wakes the workers for new jobs only; a retry coming due is found by the poll.
+    notifyPollingIntervalSeconds: 1,
     burstWhenBatchFull: q.batchSize > 1,
     perJobResults: true,
   };
