@@ -8,7 +8,8 @@
  * (PGlite), finds the row and is refused with ClaimTaken before it writes anything.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Dialect } from 'kysely';
+import { withDriverHooks } from './driver-hooks.ts';
 
 /** One request's key. */
 export interface KeyClaim {
@@ -98,62 +99,38 @@ export function claimKeysInTransactions(dialect: Dialect): Dialect {
       return execute(query, options as never);
     }) as DatabaseConnection['executeQuery'];
   };
-  const wrap = (driver: Driver): Driver =>
-    new Proxy(driver, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof value !== 'function') return value;
-        const fn = value.bind(target) as (...args: unknown[]) => Promise<unknown>;
-        switch (property) {
-          case 'acquireConnection':
-            return async (...args: unknown[]) => {
-              const connection = (await fn(...args)) as DatabaseConnection;
-              watch(connection);
-              return connection;
-            };
-          case 'beginTransaction':
-            return async (connection: DatabaseConnection, ...rest: unknown[]) => {
-              await fn(connection, ...rest);
-              inTransaction.add(connection);
-              const claim = claimScope.getStore();
-              if (claim?.state !== 'pending') return;
-              claim.state = 'open';
-              let claimed = false;
-              try {
-                claimed = await insertClaim(connection, claim);
-              } finally {
-                if (!claimed) {
-                  claim.state = 'pending';
-                  inTransaction.delete(connection);
-                  // Kysely rolls back only a transaction whose BEGIN succeeded.
-                  await connection.executeQuery(CompiledQuery.raw('rollback')).catch(() => undefined);
-                }
-              }
-              if (!claimed) throw new ClaimTaken();
-            };
-          case 'commitTransaction':
-            return async (connection: DatabaseConnection) => {
-              await fn(connection);
-              inTransaction.delete(connection);
-              const claim = claimScope.getStore();
-              if (claim?.state === 'open') claim.state = 'committed';
-            };
-          case 'rollbackTransaction':
-            return async (connection: DatabaseConnection) => {
-              inTransaction.delete(connection);
-              const claim = claimScope.getStore();
-              if (claim?.state === 'open') claim.state = 'pending';
-              await fn(connection);
-            };
-          default:
-            return fn;
+  return withDriverHooks(dialect, {
+    acquired: watch,
+    async beginTransaction(connection, begin) {
+      await begin();
+      inTransaction.add(connection);
+      const claim = claimScope.getStore();
+      if (claim?.state !== 'pending') return;
+      claim.state = 'open';
+      let claimed = false;
+      try {
+        claimed = await insertClaim(connection, claim);
+      } finally {
+        if (!claimed) {
+          claim.state = 'pending';
+          inTransaction.delete(connection);
+          // Kysely rolls back only a transaction whose BEGIN succeeded.
+          await connection.executeQuery(CompiledQuery.raw('rollback')).catch(() => undefined);
         }
-      },
-    });
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createDriver: () => wrap(dialect.createDriver()),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-  };
+      }
+      if (!claimed) throw new ClaimTaken();
+    },
+    async commitTransaction(connection, commit) {
+      await commit();
+      inTransaction.delete(connection);
+      const claim = claimScope.getStore();
+      if (claim?.state === 'open') claim.state = 'committed';
+    },
+    async rollbackTransaction(connection, rollback) {
+      inTransaction.delete(connection);
+      const claim = claimScope.getStore();
+      if (claim?.state === 'open') claim.state = 'pending';
+      await rollback();
+    },
+  });
 }
