@@ -1,7 +1,7 @@
 /**
  * Starts under immediate load (docs/operations.md "Under load and faults"): an instance on
  * PostgreSQL and Redis is started again and again, and authenticated requests hit it from the
- * moment its port accepts connections, so the first requests of each account meet limiters that
+ * moment it listens, so the first requests of each account meet limiters that
  * were never used. Every start must serve every request and stop cleanly. A fatal error outside
  * any request exits with code 1 within a few seconds even with requests in flight that will never
  * finish and a long shutdown limit.
@@ -13,28 +13,24 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FATAL_DRAIN_MS } from '../../src/server.ts';
-import { createProcessWorld, httpLogin, startCaretaker, stopAllProcesses, type ProcessWorld } from '../helpers/process.ts';
+import { createProcessWorld, httpLogin, startCaretaker, stopAllProcesses, type CaretakerProcess, type ProcessWorld } from '../helpers/process.ts';
 import { skipWithout } from '../helpers/skip.ts';
 
 const STARTS = Number(process.env.START_UNDER_LOAD_STARTS ?? 10);
 const FATAL_PRELOAD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fatal-on-signal.mjs');
 
-/** Resolves once a TCP connection to the port succeeds (polling every 10 ms). */
-async function portOpen(port: number, timeoutMs = 60_000): Promise<void> {
+/**
+ * Resolves as soon as the child logs that it listens (polling its output every 5 ms). A bare TCP
+ * connect to the port could reach another process holding the same port on a shared machine.
+ */
+async function serving(server: CaretakerProcess, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 10));
+    if (!server.running) throw new Error(`caretaker exited while starting:\n${server.log}`);
+    if (server.lines.some((l) => l.includes('Caretaker is serving'))) return;
+    await new Promise((r) => setTimeout(r, 5));
   }
-  throw new Error(`port ${port} did not open`);
+  throw new Error(`caretaker did not listen within ${timeoutMs} ms:\n${server.log}`);
 }
 
 describe.skipIf(skipWithout(process.env.DATABASE_URL && process.env.REDIS_URL, 'needs PostgreSQL and Redis: set DATABASE_URL and REDIS_URL'))(
@@ -62,9 +58,9 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL && process.env.REDIS_URL, '
       const failures: string[] = [];
       for (let start = 0; start < STARTS; start++) {
         const server = await startCaretaker(env, ['--no-worker']);
-        await portOpen(server.port);
+        await serving(server);
         const statuses: Array<number | string> = [];
-        // Three waves of 40 concurrent requests, the first sent as soon as the port accepts.
+        // Three waves of 40 concurrent requests, the first sent as soon as it listens.
         for (let wave = 0; wave < 3; wave++) {
           const results = await Promise.all(
             Array.from({ length: 40 }, (_, i) =>
