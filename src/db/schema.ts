@@ -298,11 +298,11 @@ export interface IdempotencyKeyTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   /** "METHOD /path?query" the key was first used on (null on rows written before migration 0200 of 2026-11-26). */
-  route: ColumnType<string | null, string | undefined, string>;
+  route: string | null;
   /** The first answer's body as sent (null while the request runs, and on rows written by job creation before). */
-  response_text: ColumnType<string | null, string | undefined, string>;
+  response_text: string | null;
   /** The first answer's headers that a replay repeats (content-type, location, ...). */
-  response_headers: ColumnType<unknown, string | undefined, string>;
+  response_headers: Json | null;
 }
 
 /** A branch SLA response-time rule (spec 2.3a; docs/sla-rules.md). Soft-deleted. */
