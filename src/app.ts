@@ -19,6 +19,8 @@ import { registerRequestIdLog, requestIdFor } from './http/request-id.ts';
 import { registerMethodChecks } from './http/methods.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
+import { registerIdempotency } from './http/idempotency-pipeline.ts';
+import { registerReadRetry } from './http/read-retry.ts';
 import type { App } from './http/route-types.ts';
 import { serializerCompiler } from './http/serialization.ts';
 import { parseFormBody, validatorCompiler } from './http/validation.ts';
@@ -167,6 +169,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       recordActivity(deps.db, { auth, ip }, at, { action: 'authorization.deny', resourceType: 'route', details }),
     blacklist,
   });
+  registerIdempotency(app, deps);
+  registerReadRetry(app);
   registerMetrics(app, deps, { queueFigures: () => queueFigures(deps.db), outboxLag: () => outboxLag(deps.db) });
 
   const modules: Array<(app: App) => Promise<void>> = [

@@ -112,6 +112,14 @@ export interface Config {
     superviseS: number;
     /** How often the relay looks for committed outbox rows, in milliseconds. */
     relayIntervalMs: number;
+    /** Jobs a handler queue's worker fetches at once (docs/operations.md "Queue sizing"). */
+    batchSize: number;
+    /** Workers per handler queue in each process, each fetching its own batch (PGlite: always 1). */
+    concurrency: number;
+    /** Readiness warns when a queue holds more runnable jobs than this. */
+    backlogWarnJobs: number;
+    /** Readiness warns when a queue's oldest runnable job has waited longer than this, in seconds. */
+    backlogWarnAgeS: number;
   };
   /** Where uploaded files live (docs/operations.md "File storage"). */
   storage: {
@@ -315,6 +323,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       heartbeatS: int(env, 'CARETAKER_QUEUE_HEARTBEAT_S', 30, 10, 3600),
       superviseS: int(env, 'CARETAKER_QUEUE_SUPERVISE_S', 30, 1, 3600),
       relayIntervalMs: int(env, 'CARETAKER_RELAY_INTERVAL_MS', 1000, 50, 60_000),
+      batchSize: int(env, 'CARETAKER_QUEUE_BATCH_SIZE', 20, 1, 500),
+      concurrency: int(env, 'CARETAKER_QUEUE_CONCURRENCY', 2, 1, 32),
+      backlogWarnJobs: int(env, 'CARETAKER_QUEUE_BACKLOG_WARN', 1000, 1, 10_000_000),
+      backlogWarnAgeS: int(env, 'CARETAKER_QUEUE_BACKLOG_WARN_AGE_S', 60, 1, 86_400),
     },
     storage: {
       driver: storageDriver,

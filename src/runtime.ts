@@ -107,7 +107,14 @@ export async function openRuntime(
   await syncBuiltinRoles(database.db, clock.now());
   const redis = config.redisUrl ? openRedis(config.redisUrl) : undefined;
   if (redis) await waitForRedis(redis).catch(() => undefined);
-  const limiter = new RateLimitStore(redis, options.redisPrefix ?? config.redisPrefix);
+  // The limiters (and their Redis commands) exist before the first request (src/http/rate-limit.ts).
+  const rl = config.rateLimit;
+  const limiter = new RateLimitStore(redis, options.redisPrefix ?? config.redisPrefix, [
+    { max: rl.ipMax, windowS: rl.windowS },
+    { max: rl.accountMax, windowS: rl.windowS },
+    { max: rl.loginAccountFailures, windowS: rl.loginWindowS },
+    { max: rl.loginIpFailures, windowS: rl.loginWindowS },
+  ]);
   // Every committed write to tokens, accounts, roles or permissions makes cached token lookups stale everywhere.
   const authEpoch = new AuthEpoch(redis, options.redisPrefix ?? config.redisPrefix);
   database.identityWrites.listener = () => authEpoch.bump();

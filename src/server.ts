@@ -69,6 +69,13 @@ export async function prepareDatabase(
   }
 }
 
+/**
+ * Longest drain after a fatal (uncaught) error, in milliseconds, when CARETAKER_SHUTDOWN_TIMEOUT_S
+ * is longer: requests in flight get this long, then the process exits with code 1
+ * (docs/operations.md "Shutdown and health").
+ */
+export const FATAL_DRAIN_MS = 3_000;
+
 export interface StartOptions {
   /** Run prepareDatabase (default true; false in cluster workers, whose primary did it). */
   prepare?: boolean;
@@ -143,8 +150,17 @@ export async function startServer(
   };
   const onSecondSignal = options.worker ? (signal: string) => log.warn({ signal }, 'already shutting down') : undefined;
   closeWithGrace({ delay: config.shutdownTimeoutS * 1000, ...(onSecondSignal ? { onSecondSignal } : {}) }, async ({ signal, err }) => {
-    if (err) log.error({ err }, 'fatal error, shutting down');
-    else log.info({ signal }, 'shutting down: finishing requests in flight');
+    if (err) {
+      log.error({ err }, 'fatal error, shutting down');
+      // After an uncaught error the process's state is suspect: a request whose callback was lost
+      // with it never finishes, so the drain gets at most FATAL_DRAIN_MS, then the process exits 1.
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(FATAL_DRAIN_MS, config.shutdownTimeoutS * 1000))));
+      await Promise.race([close().catch(() => undefined), limit]);
+      clearTimeout(timer);
+      return;
+    }
+    log.info({ signal }, 'shutting down: finishing requests in flight');
     await close();
   });
   return { address, close };

@@ -4,6 +4,7 @@
  * Both speak the same SQL dialect; every query in the project must run on both. Both run with the
  * same planner settings (PLANNER_SETTINGS).
  */
+import { claimKeysInTransactions } from './idempotency-claim.ts';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -93,7 +94,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       client.on('error', () => {});
     });
     const identityWrites: IdentityWrites = { listener: null };
-    const db = new Kysely<Database>({ dialect: watchIdentityWrites(runPipelines(pgDialect(pool)), identityWrites) });
+    const db = new Kysely<Database>({ dialect: watchIdentityWrites(claimKeysInTransactions(runPipelines(pgDialect(pool))), identityWrites) });
     return {
       db,
       engine: 'postgres',
@@ -106,7 +107,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   // PGlite runs one session: the settings hold for every later query (PGlite runs them in order).
   void pglite.exec(Object.entries(PLANNER_SETTINGS).map(([k, v]) => `set ${k} = '${v}';`).join(' ')).catch(() => undefined);
   const identityWrites: IdentityWrites = { listener: null };
-  const dialect: Dialect = watchIdentityWrites(runPipelines(new PGliteDialect(pglite)), identityWrites);
+  const dialect: Dialect = watchIdentityWrites(claimKeysInTransactions(runPipelines(new PGliteDialect(pglite))), identityWrites);
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
 }

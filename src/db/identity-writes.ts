@@ -10,7 +10,8 @@
  * token that was never looked up is not cached), and updates that set only `last_used_at` or
  * `last_login_at` (the touch of a token, the stamp of a login).
  */
-import type { AbortableOperationOptions, CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
+import type { AbortableOperationOptions, CompiledQuery, DatabaseConnection, Dialect, QueryResult } from 'kysely';
+import { withDriverHooks } from './driver-hooks.ts';
 
 const WRITE = /\b(insert\s+into|update|delete\s+from)\s+"?(auth_tokens|users|roles|role_permissions|agencies)"?[\s(]/gi;
 const SET_LIST = /^\s*update\s+"?\w+"?\s+set\s+([\s\S]*?)\s+where\s/i;
@@ -83,46 +84,22 @@ export function watchIdentityWrites(dialect: Dialect, watch: IdentityWrites): Di
     }
     return state;
   };
-  const wrap = (driver: Driver): Driver =>
-    new Proxy(driver, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof value !== 'function') return value;
-        const fn = value.bind(target) as (...args: unknown[]) => Promise<unknown>;
-        switch (property) {
-          case 'acquireConnection':
-            return async (...args: unknown[]) => {
-              const connection = (await fn(...args)) as DatabaseConnection;
-              stateOf(connection);
-              return connection;
-            };
-          case 'beginTransaction':
-            return async (connection: DatabaseConnection, ...rest: unknown[]) => {
-              await fn(connection, ...rest);
-              Object.assign(stateOf(connection), { inTransaction: true, dirty: false });
-            };
-          case 'commitTransaction':
-            return async (connection: DatabaseConnection) => {
-              const state = stateOf(connection);
-              await fn(connection);
-              const dirty = state.dirty;
-              Object.assign(state, { inTransaction: false, dirty: false });
-              if (dirty) await notify();
-            };
-          case 'rollbackTransaction':
-            return async (connection: DatabaseConnection) => {
-              Object.assign(stateOf(connection), { inTransaction: false, dirty: false });
-              await fn(connection);
-            };
-          default:
-            return fn;
-        }
-      },
-    });
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createDriver: () => wrap(dialect.createDriver()),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-  };
+  return withDriverHooks(dialect, {
+    acquired: (connection) => void stateOf(connection),
+    async beginTransaction(connection, begin) {
+      await begin();
+      Object.assign(stateOf(connection), { inTransaction: true, dirty: false });
+    },
+    async commitTransaction(connection, commit) {
+      const state = stateOf(connection);
+      await commit();
+      const dirty = state.dirty;
+      Object.assign(state, { inTransaction: false, dirty: false });
+      if (dirty) await notify();
+    },
+    async rollbackTransaction(connection, rollback) {
+      Object.assign(stateOf(connection), { inTransaction: false, dirty: false });
+      await rollback();
+    },
+  });
 }

@@ -299,6 +299,12 @@ export interface IdempotencyKeyTable {
   response_body: Json | null;
   created_at: Timestamp;
   expires_at: Timestamp;
+  /** "METHOD /path?query" the key was first used on (null on rows written before migration 0200 of 2026-11-26). */
+  route: string | null;
+  /** The first answer's body as sent (null while the request runs, and on rows written by job creation before). */
+  response_text: string | null;
+  /** The first answer's headers that a replay repeats (content-type, location, ...). */
+  response_headers: Json | null;
 }
 
 /** A branch SLA response-time rule (spec 2.3a; docs/sla-rules.md). Soft-deleted. */

@@ -31,12 +31,11 @@ export async function relayOutbox(
     const rows = await lockUnpublishedEvents(trx, opts.limit ?? 100);
     if (rows.length === 0) return 0;
     const bossDb = fromKysely(trx);
-    for (const row of rows) {
-      for (const handler of handlers) {
-        if (!(handler.events as readonly string[]).includes(row.name)) continue;
-        const data: HandlerJobData = { event_id: row.event_id };
-        await boss.send(handlerQueue(handler.name), data, { db: bossDb });
-      }
+    // One insert per subscribed queue for the whole batch.
+    for (const handler of handlers) {
+      const events = handler.events as readonly string[];
+      const jobs = rows.filter((row) => events.includes(row.name)).map((row) => ({ data: { event_id: row.event_id } satisfies HandlerJobData }));
+      if (jobs.length > 0) await boss.insert(handlerQueue(handler.name), jobs, { db: bossDb });
     }
     await markPublished(trx, rows.map((r) => r.id), deps.clock.now());
     return rows.length;

@@ -5,8 +5,9 @@
  * cron schedule, which sends one job per tick for the whole cluster. `caretaker worker` runs only
  * this; `caretaker serve` runs it beside the HTTP server unless `--no-worker`.
  */
-import type { PgBoss, Queue } from 'pg-boss';
+import type { Job, JobResult, PgBoss, Queue } from 'pg-boss';
 import type { AppDeps } from '../app-deps.ts';
+import type { Config } from '../config.ts';
 import { runHandlerOnce, toDomainEvent, type EventHandler, type PeriodicTask } from './handlers.ts';
 import { createBoss, DEAD_LETTER_QUEUE, handlerQueue, taskQueue, type BossDatabase } from './queue.ts';
 import { relayOutbox, type HandlerJobData } from './relay.ts';
@@ -29,6 +30,69 @@ export interface BackgroundWorker {
    * lapses.
    */
   stop(timeoutMs?: number): Promise<void>;
+}
+
+/** Outbox rows per relay transaction. */
+const RELAY_BATCH = 200;
+
+/** How a handler queue's workers fetch (docs/operations.md "Queue sizing"). */
+type HandlerWorkOptions = {
+  batchSize: number;
+  localConcurrency: number;
+  pollingIntervalSeconds: number;
+  notifyPollingIntervalSeconds: number;
+  burstWhenBatchFull: boolean;
+  perJobResults: true;
+};
+
+/**
+ * pg-boss work options of a handler queue: `batchSize` jobs per fetch, `concurrency` workers per
+ * queue in this process (1 on PGlite, whose one connection serialises them anyway), fetching
+ * again at once while batches come back full, each job settled on its own.
+ * @param q the queue configuration
+ */
+export function handlerWorkOptions(q: Config['queue'], engine: 'pglite' | 'postgres'): HandlerWorkOptions {
+  return {
+    batchSize: q.batchSize,
+    localConcurrency: engine === 'pglite' ? 1 : q.concurrency,
+    pollingIntervalSeconds: 1,
+    // NOTIFY wakes the workers for new jobs only; a retry coming due is found by the poll.
+    notifyPollingIntervalSeconds: 1,
+    burstWhenBatchFull: q.batchSize > 1,
+    perJobResults: true,
+  };
+}
+
+/**
+ * Runs one fetched batch of a handler queue: reads the batch's outbox rows in one query, runs the
+ * handler once per event (`runHandlerOnce`), and settles each job by itself, so one failing event
+ * is retried without repeating or holding back the others.
+ * @returns one result per job: completed (also when its event is gone) or failed
+ */
+async function runBatch(deps: AppDeps, handler: EventHandler, jobs: ReadonlyArray<Job<HandlerJobData>>, log: WorkerLogger): Promise<JobResult[]> {
+  const rows = await deps.db
+    .selectFrom('outbox')
+    .select(['event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at'])
+    .where('event_id', 'in', jobs.map((j) => j.data.event_id))
+    .execute();
+  const byId = new Map(rows.map((r) => [r.event_id, r]));
+  const results: JobResult[] = [];
+  for (const job of jobs) {
+    const row = byId.get(job.data.event_id);
+    if (!row) {
+      results.push({ id: job.id, status: 'completed' });
+      continue;
+    }
+    try {
+      await runHandlerOnce(deps, handler, toDomainEvent(row), job.retryCount + 1);
+      results.push({ id: job.id, status: 'completed' });
+    } catch (err) {
+      const message = (err as Error).message;
+      log.error({ handler: handler.name, event_id: row.event_id, attempt: job.retryCount + 1, err: message }, 'event handler failed');
+      results.push({ id: job.id, status: 'failed', output: { message } });
+    }
+  }
+  return results;
 }
 
 /** Creates the queue, or updates its options when it exists (several instances start at once). */
@@ -58,6 +122,7 @@ export async function startBackgroundWorker(
   options: { cronWorkerIntervalSeconds?: number } = {},
 ): Promise<BackgroundWorker> {
   const q = deps.config.queue;
+  const workOptions = handlerWorkOptions(q, deps.engine);
   const boss = createBoss(deps.config, database, { schedule: true, ...options });
   boss.on('error', (err) => log.error({ err: err.message }, 'queue error'));
   await boss.start();
@@ -71,20 +136,11 @@ export async function startBackgroundWorker(
       retryBackoff: true,
       heartbeatSeconds: q.heartbeatS,
       deadLetter: DEAD_LETTER_QUEUE,
+      // A new job wakes the queue's workers at once (LISTEN/NOTIFY) instead of at the next poll.
+      notify: true,
     });
     for (const event of handler.events) await boss.subscribe(event, name);
-    await boss.work<HandlerJobData>(name, { pollingIntervalSeconds: 1 }, async (jobs) => {
-      for (const job of jobs) {
-        const row = await findEvent(deps.db, job.data.event_id);
-        if (!row) continue;
-        try {
-          await runHandlerOnce(deps, handler, toDomainEvent(row), job.retryCount + 1);
-        } catch (err) {
-          log.error({ handler: handler.name, event_id: row.event_id, attempt: job.retryCount + 1, err: (err as Error).message }, 'event handler failed');
-          throw err;
-        }
-      }
-    });
+    await boss.work<HandlerJobData, JobResult[], HandlerWorkOptions>(name, workOptions, (jobs) => runBatch(deps, handler, jobs, log));
   }
 
   for (const task of tasks) {
@@ -100,13 +156,17 @@ export async function startBackgroundWorker(
 
   let running: Promise<number> | undefined;
   const relayOnce = async (): Promise<number> => {
-    running ??= relayOutbox(deps, boss, handlers).finally(() => {
+    running ??= relayOutbox(deps, boss, handlers, { limit: RELAY_BATCH }).finally(() => {
       running = undefined;
     });
     return running;
   };
+  // A full batch means more rows wait: relay again at once until a batch comes back short.
+  const relayAll = async (): Promise<void> => {
+    for (let i = 0; i < 50 && (await relayOnce()) === RELAY_BATCH; i++);
+  };
   const timer = setInterval(() => {
-    relayOnce().catch((err: unknown) => log.error({ err: (err as Error).message }, 'outbox relay failed'));
+    relayAll().catch((err: unknown) => log.error({ err: (err as Error).message }, 'outbox relay failed'));
   }, q.relayIntervalMs);
   log.info({ handlers: handlers.length, tasks: tasks.length, engine: deps.engine }, 'background worker started');
 

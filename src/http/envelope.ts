@@ -98,6 +98,7 @@ const errorResponses: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict',
   413: 'Request body too large',
+  422: 'Idempotency-Key reused with a different request',
   429: 'Rate limit exceeded',
   503: 'Service unavailable',
 };

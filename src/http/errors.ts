@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'unsupported_media_type'
   | 'conflict'
+  | 'unprocessable'
   | 'payload_too_large'
   | 'rate_limited'
   | 'unavailable'
@@ -48,6 +49,7 @@ export const ERROR_TABLE: Record<ErrorCode, ErrorSpec> = {
   method_not_allowed: { status: 405, message: (d) => d ?? 'Method not allowed' },
   unsupported_media_type: { status: 415, message: (d) => d ?? 'Unsupported Content-Type' },
   conflict: { status: 409, message: (d) => d ?? 'Conflict' },
+  unprocessable: { status: 422, message: (d) => d ?? 'Unprocessable request' },
   payload_too_large: { status: 413, message: (d) => d ?? 'Request body is too large' },
   rate_limited: { status: 429, message: () => 'Rate limit exceeded' },
   unavailable: { status: 503, message: (d) => d ?? 'Service temporarily unavailable. Please try again.' },

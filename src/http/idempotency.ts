@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AppDeps } from '../app-deps.ts';
+import { claimScope } from '../db/idempotency-claim.ts';
 import { claimKey, findKey, KeyTaken, storeResponse, type IdempotencyClaim } from '../db/idempotency.repository.ts';
 import type { Trx } from '../db/types.ts';
 import { conflict } from './errors.ts';
@@ -62,6 +63,9 @@ export async function withIdempotency<T>(
   request: { userId: number; key: string | undefined; route: string; body: unknown },
   create: (trx: Trx) => Promise<CreateResponse<T>>,
 ): Promise<CreateResponse<T> & { replayed: boolean }> {
+  // The request pipeline holds this request's key (src/http/idempotency-pipeline.ts): it replays,
+  // claims the key in the first transaction and stores the answer, so only the create runs here.
+  if (claimScope.getStore()) return { ...(await deps.db.transaction().execute(create)), replayed: false };
   const claim: IdempotencyClaim | undefined = request.key ? { userId: request.userId, key: request.key, hash: requestHash(request.route, request.body) } : undefined;
   const replayStored = async (): Promise<(CreateResponse<T> & { replayed: boolean }) | undefined> => {
     if (!claim) return undefined;

@@ -77,17 +77,28 @@ type CountRequestCommand = (first: string, second: string, read: string, windowS
 export class RateLimitStore {
   private readonly limiters = new Map<string, { primary: Limiter; fallback: RateLimiterMemory }>();
 
-  /**
-   * @param redis connected ioredis client, or undefined for memory only
-   * @param prefix key prefix in Redis
-   */
   private readonly redis: Redis | undefined;
   private readonly prefix: string;
 
-  constructor(redis: Redis | undefined, prefix: string) {
+  /**
+   * Defines every Lua command the store uses on the client now, before any request: with
+   * `enableAutoPipelining` (src/runtime.ts), a pipeline opened earlier in the same tick copies
+   * the client's commands when it is created, so a command defined while such a pipeline is open
+   * is missing from it, and ioredis then misaligns the pipeline's replies and throws
+   * `results[i] is not iterable` outside any request (the process dies). rate-limiter-flexible's
+   * RateLimiterRedis defines its `rlflxIncr` in its constructor; the first one is therefore built
+   * here. Later limiters (other limits and windows) redefine the same name with the same script,
+   * which an open pipeline already holds.
+   * @param redis connected ioredis client, or undefined for memory only
+   * @param prefix key prefix in Redis
+   * @param defaults limits known at start (max, window seconds): their limiters are built now
+   */
+  constructor(redis: Redis | undefined, prefix: string, defaults: ReadonlyArray<{ max: number; windowS: number }> = []) {
     this.redis = redis;
     this.prefix = prefix;
     redis?.defineCommand('caretakerCountRequest', { numberOfKeys: 3, lua: COUNT_REQUEST_LUA });
+    this.pair(1, 1);
+    for (const d of defaults) this.pair(d.max, d.windowS);
   }
 
   /**

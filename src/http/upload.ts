@@ -6,7 +6,9 @@
  * route reads its form with `readUpload` before it does anything else.
  */
 import type { FastifyRequest } from 'fastify';
+import { noteBodyHash } from '../db/idempotency-claim.ts';
 import { AppError, invalidParam } from './errors.ts';
+import { requestHash } from './idempotency.ts';
 import { findBadText, isBadText } from './input-guard.ts';
 import { spoolToDisk, type SpooledFile } from './upload-spool.ts';
 
@@ -84,6 +86,13 @@ export async function readUpload(request: FastifyRequest, maxBytes: number, tooL
       await file.data.dispose();
       throw err;
     }
+  }
+  // The Idempotency-Key's body hash: the text fields and the file's bytes (its SHA-256).
+  try {
+    noteBodyHash(requestHash(`${request.method} ${request.url}`, { fields, file: { sha256: file.data.sha256, size: file.data.size, filename: file.filename ?? null } }));
+  } catch (err) {
+    await file.data.dispose();
+    throw err;
   }
   return { file: file.data, filename: file.filename, fields };
 }

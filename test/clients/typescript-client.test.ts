@@ -37,6 +37,24 @@ describe('typed TypeScript client', () => {
     expect(one.data!.data.title).toBe('Leaking tap in the kitchen');
   });
 
+  it('sends an Idempotency-Key on every write; the same key given again replays the first answer', async () => {
+    const sent: string[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      if (request.method === 'POST') sent.push(request.headers.get('idempotency-key') ?? '');
+      return fetch(request);
+    };
+    const api = createCaretakerClient({ baseUrl, fetch: recording });
+    await api.login(email, TEST_PASSWORD);
+    await api.POST('/api/jobs/manage', { body: { title: 'Boiler pressure low', priority: 3 } });
+    expect(sent.at(-1)).toMatch(/^[0-9a-f-]{36}$/);
+    const params = { header: { 'idempotency-key': 'client-retry-1' } };
+    const first = await api.POST('/api/jobs/manage', { params, body: { title: 'Gutter blocked', priority: 4 } });
+    const again = await api.POST('/api/jobs/manage', { params, body: { title: 'Gutter blocked', priority: 4 } });
+    expect(again.response.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.data!.data.uuid).toBe(first.data!.data.uuid);
+  });
+
   it('throws the error envelope as a typed error', async () => {
     const api = createCaretakerClient({ baseUrl });
     await expect(api.login(email, 'wrong password')).rejects.toMatchObject({ name: 'CaretakerError', status: 401 });

@@ -165,7 +165,7 @@ describe('jobs records: create, read, edit, cancel, delete, idempotency', () => 
 
   describe('Idempotency-Key', () => {
     const body = { title: 'Broken window', priority: 2 };
-    it('same key and body: the first response again (status, body), one row; other body: 409', async () => {
+    it('same key and body: the first response again (status, body), one row; other body: 422 (docs/api.md "Idempotency-Key")', async () => {
       const before = await countJobs();
       const first = await w.agentA1.client.post('/api/jobs/manage', body, { headers: { 'idempotency-key': 'key-1' } });
       expect(first.statusCode).toBe(201);
@@ -176,8 +176,8 @@ describe('jobs records: create, read, edit, cancel, delete, idempotency', () => 
       expect(second.headers['idempotent-replayed']).toBe('true');
       expect(await countJobs()).toBe(before + 1);
       const other = await w.agentA1.client.post('/api/jobs/manage', { ...body, priority: 3 }, { headers: { 'idempotency-key': 'key-1' } });
-      expect(other.statusCode).toBe(409);
-      expect(other.json()).toEqual({ success: false, error: 'Idempotency-Key reused with a different body' });
+      expect(other.statusCode).toBe(422);
+      expect(other.json()).toEqual({ success: false, error: 'Idempotency-Key reused with a different request' });
       // another account's key space is its own
       const admin = await w.adminA.client.post('/api/jobs/manage', { ...body, branch_uuid: w.a1.uuid }, { headers: { 'idempotency-key': 'key-1' } });
       expect(admin.statusCode).toBe(201);

@@ -1,7 +1,8 @@
 /**
  * The typed Caretaker client (docs/api.md, "Typed client"): openapi-fetch over the types that
  * openapi-typescript generates from the OpenAPI document (`npm run openapi`). It sends the bearer
- * token, fetches a single-use CSRF token before every write that needs one (spec 5.3), and turns
+ * token, fetches a single-use CSRF token before every write that needs one (spec 5.3), sends an
+ * Idempotency-Key on every write (docs/api.md "Idempotency-Key"), and turns
  * the error envelope into a typed `CaretakerError` (a `RateLimitedError` with `retryAfterSeconds`
  * for 429). File and text answers come as Blob or ArrayBuffer (`download`, `downloadArrayBuffer`,
  * or a plain GET of one of `BINARY_GETS`, read as a Blob). Built to JavaScript with declarations
@@ -65,6 +66,11 @@ export interface ClientOptions {
    * fetch a CSRF token before every write even without a bearer token.
    */
   cookieSession?: boolean;
+  /**
+   * Send an `Idempotency-Key` (a random UUID) on every POST, PUT and DELETE that has none (default
+   * true). A repeat under the same key answers the first answer with `Idempotent-Replayed: true`.
+   */
+  idempotencyKeys?: boolean;
 }
 
 /**
@@ -90,7 +96,11 @@ export function createCaretakerClient(options: ClientOptions) {
       if (token) request.headers.set('Authorization', `Bearer ${token}`);
       const method = request.method.toUpperCase();
       const credentials = token !== undefined || options.cookieSession === true;
-      if ((method === 'POST' || method === 'PUT' || method === 'DELETE') && credentials && !CSRF_FREE.test(new URL(request.url).pathname)) {
+      // Every write carries an Idempotency-Key (docs/api.md): pass your own in `headers` to retry
+      // a call safely after a lost answer; by default each call gets a fresh one.
+      const write = method === 'POST' || method === 'PUT' || method === 'DELETE' || method === 'PATCH';
+      if (write && options.idempotencyKeys !== false && !request.headers.has('Idempotency-Key')) request.headers.set('Idempotency-Key', globalThis.crypto.randomUUID());
+      if (write && method !== 'PATCH' && credentials && !CSRF_FREE.test(new URL(request.url).pathname)) {
         const res = await fetchImpl(new URL('/api/security/csrf-token', options.baseUrl), { headers: token ? { Authorization: `Bearer ${token}` } : {} });
         await throwIfError(res, 'GET /api/security/csrf-token');
         const body = (await res.json()) as { data: { token: string } };

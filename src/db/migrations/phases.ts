@@ -39,6 +39,7 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
   '2026_11_23_0700_insight': { phase: 'expand', summary: 'report subscriptions, search indexes' },
   '2026_11_23_0800_insight_figures': { phase: 'expand', summary: 'indexes for the figures' },
   '2026_11_26_0100_login_link': { phase: 'expand', summary: 'auth_tokens.login_id (nullable) linking a login\'s bearer token and session' },
+  '2026_11_26_0200_idempotency_requests': { phase: 'expand', summary: 'idempotency_keys.route, response_text and response_headers (nullable): every write honours Idempotency-Key' },
   '2026_11_26_0500_agencies': { phase: 'expand', summary: 'agency profile and suspension columns (nullable), external references, import runs (new tables)' },
   '2026_11_26_0600_landlords': { phase: 'expand', summary: 'landlords, ownership shares, spend limits, approval requests and their signed links (new tables)' },
   '2026_11_26_0700_sla_office_hours': { phase: 'expand', summary: 'two more SLA counting modes (a looser check), response_hours (nullable), agency office hours' },

@@ -44,7 +44,7 @@ export function jobsRoutes(deps: AppDeps) {
         description:
           'title (1 to 200 characters) and priority (1 emergency to 5 planned) are required. Needs a CSRF token. ' +
           'Optional header Idempotency-Key: the same key and body from the same account within 24 h returns the first response ' +
-          '(header Idempotent-Replayed: true); another body is 409.',
+          '(header Idempotent-Replayed: true); another body is 422.',
         headers: IdempotencyHeaders,
         body: CreateJobBody,
         response: responses(DataEnvelope(Job), [400, 401, 403, 404, 409, 413, 429], 201),

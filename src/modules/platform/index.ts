@@ -4,3 +4,4 @@
  */
 export { platformRoutes } from './platform.routes.ts';
 export { outboxLag, queueFigures, type QueueFigures } from './platform.repository.ts';
+export { QueueBacklogCheck } from './backlog.ts';

@@ -11,6 +11,7 @@ import { errorBody } from '../../http/envelope.ts';
 import { ERROR_TABLE } from '../../http/errors.ts';
 import type { Lifecycle } from '../../http/pipeline.ts';
 import type { App } from '../../http/route-types.ts';
+import { QueueBacklogCheck } from '../platform/index.ts';
 
 type Check = 'ok' | 'down' | 'not_configured';
 
@@ -46,6 +47,8 @@ async function pingRedis(deps: AppDeps): Promise<Check> {
 
 /** Registers the system status and health routes. */
 export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle) {
+  const backlog = new QueueBacklogCheck(deps);
+  let lastWarnedAt = 0;
   return async function plugin(app: App): Promise<void> {
     /**
      * GET /api/system/status: overall status and its checks, for any authenticated caller.
@@ -102,16 +105,26 @@ export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle) {
         description:
           'For load balancers (route elsewhere when it fails): 200 when the database answers, Redis answers (when ' +
           'configured), the blacklist change feed is subscribed (when Redis is configured) and the process is not shutting down; ' +
-          'else 503 in the error envelope. No authentication.',
-        response: responses(Probe, [429, 503]),
+          'else 503 in the error envelope. No authentication. A queue over its backlog thresholds (CARETAKER_QUEUE_BACKLOG_WARN, ' +
+          'CARETAKER_QUEUE_BACKLOG_WARN_AGE_S) is named in `warnings` while the answer stays 200 (docs/operations.md).',
+        response: responses(
+          DataEnvelope(Type.Object({ status: Type.String(), warnings: Type.Optional(Type.Array(Type.String(), { description: 'queue backlog warnings' })) })),
+          [429, 503],
+        ),
       },
-      handler: async (_request, reply) => {
+      handler: async (request, reply) => {
         if (lifecycle.draining) return reply.status(503).send(errorBody('Shutting down'));
         if (!(await pingDatabase(deps.db))) return reply.status(503).send(errorBody('Database unreachable'));
         if ((await pingRedis(deps)) === 'down') return reply.status(503).send(errorBody('Redis unreachable'));
         const feed = deps.blacklistFeedProblem?.();
         if (feed) return reply.status(503).send(errorBody(feed));
-        return ok({ status: 'ready' }, 'Ready');
+        const warnings = await backlog.warnings();
+        if (warnings.length === 0) return ok({ status: 'ready' }, 'Ready');
+        if (Date.now() - lastWarnedAt >= 60_000) {
+          lastWarnedAt = Date.now();
+          request.log.warn({ warnings }, 'queue backlog over its threshold');
+        }
+        return ok({ status: 'ready', warnings }, 'Ready, with warnings');
       },
     });
   };

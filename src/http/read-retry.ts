@@ -1,0 +1,44 @@
+/**
+ * Reads retried once on a connection the database server terminated (docs/operations.md "Under
+ * load and faults"): a GET or HEAD handler that fails because PostgreSQL ended its connection
+ * (administrator command or crash recovery: 57P01, 57P02, 57P03; the socket closed: 08003,
+ * 08006, "Connection terminated") runs once more, on a fresh connection from the pool, before
+ * anything was sent. Writes are never retried by the server: the client retries them under an
+ * Idempotency-Key. A database that cannot be reached at all (connection refused, pool timeout) is
+ * not retried: the answer stays 503.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from './route-types.ts';
+
+/** Pause before the second run, in milliseconds. */
+const RETRY_DELAY_MS = 50;
+
+const TERMINATED_CODES = new Set(['57P01', '57P02', '57P03', '08003', '08006']);
+
+/** True when `err` says the database server ended the connection the statement ran on. */
+export function isTerminatedConnection(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; message?: unknown };
+  if (typeof e.code === 'string' && TERMINATED_CODES.has(e.code)) return true;
+  return typeof e.message === 'string' && /Connection terminated|terminating connection/i.test(e.message);
+}
+
+/** Wraps every GET and HEAD route registered after this call (register before the modules). */
+export function registerReadRetry(app: App): void {
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat().map((m) => String(m).toUpperCase());
+    if (!methods.every((m) => m === 'GET' || m === 'HEAD')) return;
+    const handler = route.handler;
+    route.handler = async function retryingRead(this: unknown, request: FastifyRequest, reply: FastifyReply) {
+      try {
+        return await handler.call(this as never, request, reply);
+      } catch (err) {
+        if (!isTerminatedConnection(err) || reply.sent) throw err;
+        request.log.warn({ err: (err as Error).message }, 'read failed on a terminated database connection; running it once more');
+        // Let the pool see the closed socket first, so the second run gets a live connection.
+        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+        return handler.call(this as never, request, reply);
+      }
+    };
+  });
+}
