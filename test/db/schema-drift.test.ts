@@ -35,7 +35,12 @@ function selectMembers(checker: ts.TypeChecker, type: ts.Type, at: ts.Node): ts.
   });
 }
 
-/** The kind of a list of select-type members: number, string, boolean, date, json (unknown) or the type's name. */
+const BINARY_TYPES = ['Buffer', 'Uint8Array', 'Buffer<ArrayBufferLike>'];
+
+/**
+ * The kind of a list of select-type members: number, string, boolean, date, json (unknown),
+ * json-shaped (a declared object or array type) or the type's name.
+ */
 function kindOf(checker: ts.TypeChecker, members: ts.Type[]): string {
   const kinds = new Set<string>();
   for (const p of members) {
@@ -45,6 +50,9 @@ function kindOf(checker: ts.TypeChecker, members: ts.Type[]): string {
     else if (p.flags & ts.TypeFlags.StringLike) kinds.add('string');
     else if (p.flags & ts.TypeFlags.BooleanLike) kinds.add('boolean');
     else if (checker.typeToString(p) === 'Date') kinds.add('date');
+    // A typed JSON value (an object, a record or an array type): a json/jsonb column whose shape
+    // the module declares. Binary types keep their names.
+    else if (p.flags & ts.TypeFlags.Object && !BINARY_TYPES.includes(checker.typeToString(p))) kinds.add('json-shaped');
     else kinds.add(checker.typeToString(p));
   }
   return [...kinds].sort().join('|');
@@ -78,8 +86,8 @@ function allowedKinds(udt: string): string[] {
   if (udt === 'date') return ['string', 'date', 'date|string'];
   if (udt === 'bool') return ['boolean'];
   if (['timestamptz', 'timestamp'].includes(udt)) return ['date', 'date|string'];
-  if (['json', 'jsonb'].includes(udt)) return ['json'];
-  if (udt === 'bytea') return ['Buffer', 'Uint8Array', 'Buffer<ArrayBufferLike>'];
+  if (['json', 'jsonb'].includes(udt)) return ['json', 'json-shaped'];
+  if (udt === 'bytea') return BINARY_TYPES;
   return [udt];
 }
 

@@ -149,8 +149,10 @@ describe('case notes: GET/POST /api/jobs/{uuid}/notes, PUT /api/jobs/{uuid}/note
 
   it('notes cannot be deleted: there is no DELETE route', async () => {
     const res = await w.sysops.client.delete(`${url}/${notes.internal}`);
-    expect(res.statusCode).toBe(404);
-    expect(res.json().error).toMatch(/^Route DELETE/);
+    // The path exists under PUT only: 405 with Allow, decided before authentication (docs/api.md)
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).not.toMatch(/DELETE/);
+    expect(res.json()).toMatchObject({ success: false });
     const still = await t.db.selectFrom('job_notes').select('id').where('uuid', '=', notes.internal!).executeTakeFirst();
     expect(still).toBeDefined();
   });

@@ -12,12 +12,19 @@ where "uuid" = $1 and "agency_id" = $2;
 select nextval(pg_get_serial_sequence('jobs', 'id'))::int as "id";
 
 -- statement 4
-select (select json_build_object('region', a.uk_region, 'at_risk_percent', a.sla_at_risk_percent, 'rules', coalesce((
+select (select json_build_object('region', a.uk_region, 'at_risk_percent', a.sla_at_risk_percent, 'office_hours', (
+     
+select json_agg(json_build_object('weekday', h.weekday, 'opens_minute', h.opens_minute, 'closes_minute', h.closes_minute)
+order by h.weekday)
+     
+from agency_office_hours h
+where h.agency_id = a.id), 'rules', coalesce((
      
 select json_agg(json_build_object(
         'id', r.id, 'job_status_from_id', r.job_status_from_id, 'job_status_to_id', r.job_status_to_id,
         'job_type_id', r.job_type_id, 'job_priority', r.job_priority, 'date_field_to_compare', r.date_field_to_compare,
-        'date_field_to_track', r.date_field_to_track, 'minimum_response_days', r.minimum_response_days, 'calendar', r.calendar
+        'date_field_to_track', r.date_field_to_track, 'minimum_response_days', r.minimum_response_days,
+        'response_hours', r.response_hours, 'calendar', r.calendar
       )
 order by r.id)
      
