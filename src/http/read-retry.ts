@@ -31,13 +31,19 @@ export function registerReadRetry(app: App): void {
     const handler = route.handler;
     route.handler = async function retryingRead(this: unknown, request: FastifyRequest, reply: FastifyReply) {
       try {
-        return await handler.call(this as never, request, reply);
+        // A handler that sends later (a callback-style one such as @fastify/static's, which
+        // returns undefined and streams the file after its stat) is told apart by returning the
+        // reply, Fastify's signal for "the answer is sent elsewhere"; otherwise this async
+        // wrapper's undefined would end the request with an empty body.
+        const out: unknown = await handler.call(this as never, request, reply);
+        return out === undefined ? reply : out;
       } catch (err) {
         if (!isTerminatedConnection(err) || reply.sent) throw err;
         request.log.warn({ err: (err as Error).message }, 'read failed on a terminated database connection; running it once more');
         // Let the pool see the closed socket first, so the second run gets a live connection.
         await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
-        return handler.call(this as never, request, reply);
+        const again: unknown = await handler.call(this as never, request, reply);
+        return again === undefined ? reply : again;
       }
     };
   });
