@@ -58,6 +58,12 @@ const JOB_FILE_FIELDS: Record<string, unknown> = {
   internal: { type: 'boolean', description: 'staff only' },
 };
 
+const IMPORT_FIELDS: Record<string, unknown> = {
+  file: { type: 'string', format: 'binary', description: 'CSV or XLSX, at most 10 MiB (docs/onboarding.md).' },
+  entity: { type: 'string', enum: ['addresses', 'tenants', 'contractors'] },
+  skip_bad_rows: { type: 'string', enum: ['true', 'false'], default: 'false' },
+};
+
 /** The upload operations (multipart/form-data, one file in field `file`). */
 const UPLOAD_PATHS = /\/(documents|photos|banner|document)$/;
 
@@ -119,8 +125,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       if (method === 'POST' && UPLOAD_PATHS.test(url)) s.consumes = ['multipart/form-data'];
       const consumes = s.consumes as string[] | undefined;
       if (consumes?.includes('multipart/form-data') && !s.body) {
-        const fields = /\/(documents|photos)$/.test(url) ? JOB_FILE_FIELDS : UPLOAD_FIELDS;
-        s.body = { type: 'object', properties: fields, required: ['file'] };
+        const fields = url === '/api/imports' ? IMPORT_FIELDS : /\/(documents|photos)$/.test(url) ? JOB_FILE_FIELDS : UPLOAD_FIELDS;
+        s.body = { type: 'object', properties: fields, required: url === '/api/imports' ? ['file', 'entity'] : ['file'] };
       }
       return { schema: s as never, url };
     },

@@ -4083,7 +4083,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file to import (dry run)
-         * @description multipart/form-data: `file` (CSV or XLSX, at most 10 MiB), `entity` (addresses, tenants or contractors), optional `skip_bad_rows` (true: commit leaves bad rows out; default false: a file with a bad row commits nothing). Encoding (UTF-8, UTF-16, Windows-1252) and delimiter (, ; TAB |) are detected. Checks every row and writes nothing but the import: the answer lists every row with its outcome (create, update, unchanged, error with column and reason). Send the CSRF token in X-CSRF-Token.
+         * @description multipart/form-data: `file` (CSV or XLSX, at most 10 MiB), `entity` (addresses, tenants or contractors), optional `skip_bad_rows` (true: commit leaves bad rows out; default false: a file with a bad row commits nothing). Encoding (UTF-8, UTF-16, Windows-1252) and delimiter (, ; TAB |) are detected. Checks every row and writes nothing but the import: the answer lists every row with its outcome (create, update, unchanged, error with column and reason). Send the CSRF token in X-CSRF-Token or the form field `csrf_token`.
          *
          *     **Access:** Permission key `api.imports.manage`.
          */
@@ -42650,14 +42650,21 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": {
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-                "application/x-www-form-urlencoded": {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description CSV or XLSX, at most 10 MiB (docs/onboarding.md).
+                     */
+                    file: string;
+                    /** @enum {string} */
+                    entity: "addresses" | "tenants" | "contractors";
+                    /**
+                     * @default false
+                     * @enum {string}
+                     */
+                    skip_bad_rows?: "true" | "false";
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -42782,7 +42789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            /** @description Error */
             415: {
                 headers: {
                     [name: string]: unknown;

@@ -2,8 +2,9 @@
  * The agency's export (docs/onboarding.md, "Export"; GDPR Art. 20 for the agency's own records):
  * a ZIP streamed to the client with one CSV per entity (branches, users, properties, tenants and
  * their properties, contractors, certificates, jobs, job notes, invoices) and, with `files`, the
- * job files under files/<job reference>/. Cells starting with = + - @ TAB or CR are prefixed with
- * a quote (OWASP "CSV injection"). No password hashes, tokens or secrets are exported.
+ * job files under files/<job reference>/. Every cell passes through safeCell
+ * (src/lib/spreadsheet-safe.ts): text starting with = + - @ TAB or CR is prefixed with a quote
+ * (OWASP "CSV injection"). No password hashes, tokens or secrets are exported.
  */
 import { PassThrough } from 'node:stream';
 import { ZipArchive } from 'archiver';
@@ -12,16 +13,16 @@ import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
 import { writeAgency } from '../../http/agency-scope.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
+import { safeCell } from '../../lib/spreadsheet-safe.ts';
 import { recordActivity } from '../activity/index.ts';
 import * as repo from './agencies.repository.ts';
 
 type Cell = string | number | boolean | Date | null | string[] | number[];
 
-/** A cell as CSV text, with formula prefixes neutralised. */
+/** A cell as CSV text (dates ISO 8601, lists joined with `;`), made safe by safeCell. */
 export function csvCell(v: Cell): string {
   if (v === null) return '';
-  const text = v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join(';') : String(v);
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return safeCell(v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join(';') : String(v));
 }
 
 /** One CSV file's text from rows of one shape (header from the first row's keys, or `empty`). */

@@ -28,8 +28,11 @@ export function importsRoutes(deps: AppDeps) {
           '`skip_bad_rows` (true: commit leaves bad rows out; default false: a file with a bad row commits nothing). Encoding ' +
           '(UTF-8, UTF-16, Windows-1252) and delimiter (, ; TAB |) are detected. Checks every row and writes nothing but the ' +
           'import: the answer lists every row with its outcome (create, update, unchanged, error with column and reason). ' +
-          'Send the CSRF token in X-CSRF-Token.',
-        response: responses(DataEnvelope(Import), [400, 401, 403, 413, 429], 201),
+          'Send the CSRF token in X-CSRF-Token or the form field `csrf_token`.',
+        // Declares the multipart body: without it the media-type check (src/http/methods.ts) answers
+        // 415 before the handler, and the pipeline would not leave the form's csrf_token to readUpload.
+        consumes: ['multipart/form-data'],
+        response: responses(DataEnvelope(Import), [400, 401, 403, 413, 415, 429], 201),
       },
       handler: async (request, reply) => {
         const upload = await readUpload(request, MAX_BYTES, 'The file is larger than 10 MiB; split it');

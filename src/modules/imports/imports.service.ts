@@ -9,6 +9,7 @@
  * by the periodic task `imports.commit` (the queue) and followed with GET /api/imports/{uuid}.
  */
 import { createHash } from 'node:crypto';
+import { stringify } from 'csv-stringify/sync';
 import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
 import { readAgency, writeAgency } from '../../http/agency-scope.ts';
@@ -16,6 +17,7 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, conflict, notFound } from '../../http/errors.ts';
 import { toIso, toIsoOrNull } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
+import { safeRow } from '../../lib/spreadsheet-safe.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { recordActivity } from '../activity/index.ts';
 import {
@@ -286,9 +288,12 @@ export async function resumeImports(deps: AppDeps): Promise<number> {
   return ran;
 }
 
-/** GET /api/imports/templates/{entity}.csv: the header row and one example row. */
+/**
+ * GET /api/imports/templates/{entity}.csv: the header row and one example row, CRLF lines, cells
+ * through safeRow (src/lib/spreadsheet-safe.ts); a cell holding `;` is quoted so that the
+ * importer's delimiter detection still reads the file as comma-separated.
+ */
 export function templateCsv(entity: Entity): string {
   const cols = COLUMNS[entity];
-  const quote = (s: string) => (/[",\n;]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-  return `${cols.map((c) => c.name).join(',')}\r\n${cols.map((c) => quote(c.example)).join(',')}\r\n`;
+  return stringify([safeRow(cols.map((c) => c.name)), safeRow(cols.map((c) => c.example))], { record_delimiter: '\r\n', quoted_match: /;/ });
 }
