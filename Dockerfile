@@ -3,7 +3,8 @@
 # `node` user on a read-only root filesystem; the only writable places are the data volume
 # (CARETAKER_DATA_DIR=/data: the embedded database, local files, mail) and /tmp (upload spooling).
 # test/production/deploy-layout.test.ts builds the same runtime layout (npm ci --omit=dev and the
-# files copied below) in a temporary folder and starts it read-only as an unprivileged user.
+# files copied below) in a temporary folder and starts it read-only as an unprivileged user; it reads
+# the final stage's COPY lines, so a runtime folder is added here, once, on one COPY line per path.
 
 # Production dependencies only (no install scripts: the console is built in its own stage).
 FROM node:24-slim AS deps
