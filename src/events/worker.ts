@@ -11,7 +11,6 @@ import type { Config } from '../config.ts';
 import { runHandlerOnce, toDomainEvent, type EventHandler, type PeriodicTask } from './handlers.ts';
 import { createBoss, DEAD_LETTER_QUEUE, handlerQueue, taskQueue, type BossDatabase } from './queue.ts';
 import { relayOutbox, type HandlerJobData } from './relay.ts';
-import { findEvent } from './outbox.repository.ts';
 
 /** Where the worker reports (JSON lines in the CLI, pino under `serve`). */
 export interface WorkerLogger {
