@@ -27,13 +27,13 @@ function sendHtml(reply: FastifyReply, status: number, html: string) {
 
 /**
  * Answers a refused link: the HTML page to a browser (Accept names text/html), otherwise the
- * error envelope `{success:false, error: <page title>, message: <page text>}` with the same status
+ * error envelope `{success:false, error: '<page title>: <page text>'}` with the same status
  * (400 invalid, 409 used, 410 expired or withdrawn), as the OpenAPI document declares.
  */
 function sendRefusal(request: FastifyRequest, reply: FastifyReply, why: LinkRefusal) {
   const r = refusedPage(why);
   if ((request.headers.accept ?? '').toLowerCase().includes('text/html')) return sendHtml(reply, r.status, r.html);
-  return reply.status(r.status).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(errorBody(r.title, { message: r.text }));
+  return reply.status(r.status).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(errorBody(`${r.title}: ${r.text}`));
 }
 
 /** Lets a POST without a body (only the X-CSRF-Token header) validate as an empty object. */
