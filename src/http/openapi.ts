@@ -57,6 +57,11 @@ const JOB_FILE_FIELDS: Record<string, unknown> = {
   description: { type: 'string', maxLength: 500 },
   internal: { type: 'boolean', description: 'staff only' },
 };
+const IMPORT_FIELDS: Record<string, unknown> = {
+  ...UPLOAD_FIELDS,
+  entity: { type: 'string', enum: ['addresses', 'tenants', 'contractors'] },
+  skip_bad_rows: { type: 'string', enum: ['true', 'false'], description: 'default false' },
+};
 
 /** The upload operations (multipart/form-data, one file in field `file`). */
 const UPLOAD_PATHS = /\/(documents|photos|banner|document)$/;
@@ -119,8 +124,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       if (method === 'POST' && UPLOAD_PATHS.test(url)) s.consumes = ['multipart/form-data'];
       const consumes = s.consumes as string[] | undefined;
       if (consumes?.includes('multipart/form-data') && !s.body) {
-        const fields = /\/(documents|photos)$/.test(url) ? JOB_FILE_FIELDS : UPLOAD_FIELDS;
-        s.body = { type: 'object', properties: fields, required: ['file'] };
+        const imports = url === '/api/imports';
+        const fields = /\/(documents|photos)$/.test(url) ? JOB_FILE_FIELDS : imports ? IMPORT_FIELDS : UPLOAD_FIELDS;
+        s.body = { type: 'object', properties: fields, required: imports ? ['file', 'entity'] : ['file'] };
       }
       return { schema: s as never, url };
     },

@@ -42715,14 +42715,21 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
-        requestBody?: {
+        requestBody: {
             content: {
-                "application/json": {
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-                "application/x-www-form-urlencoded": {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file; its type is decided from the content.
+                     */
+                    file: string;
+                    /** @enum {string} */
+                    entity: "addresses" | "tenants" | "contractors";
+                    /**
+                     * @description default false
+                     * @enum {string}
+                     */
+                    skip_bad_rows?: "true" | "false";
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };

@@ -29,6 +29,7 @@ export function importsRoutes(deps: AppDeps) {
           '(UTF-8, UTF-16, Windows-1252) and delimiter (, ; TAB |) are detected. Checks every row and writes nothing but the ' +
           'import: the answer lists every row with its outcome (create, update, unchanged, error with column and reason). ' +
           'Send the CSRF token in X-CSRF-Token.',
+        consumes: ['multipart/form-data'],
         response: responses(DataEnvelope(Import), [400, 401, 403, 413, 429], 201),
       },
       handler: async (request, reply) => {
