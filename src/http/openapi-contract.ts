@@ -4,7 +4,8 @@
  *   - responses sent as files or text carry their real media types and a `format: binary` schema
  *     (a route marks them with `fileResponse` / `alsoSentAs`, src/http/envelope.ts);
  *   - every operation documents 500 in the error envelope (spec 7), every write 415 (a body of a
- *     media type it does not take, src/http/methods.ts);
+ *     media type it does not take, src/http/methods.ts), every operation that needs a login 403
+ *     (an account of a suspended agency is refused on every such route, src/modules/auth);
  *   - request bodies: the server drops unknown fields and names them in `X-Ignored-Fields`
  *     (docs/api.md "Unknown fields"), so no body schema says `additionalProperties: false`; a
  *     flat body is documented as form-encoded too (spec 5.3); `requestBody.required` is true only
@@ -40,6 +41,11 @@ const INTERNAL_ERROR = {
 
 const UNSUPPORTED_MEDIA_TYPE = {
   description: 'A body whose Content-Type the operation does not take (decided before authentication)',
+  content: { [JSON_TYPE]: { schema: ERROR_SCHEMA } },
+};
+
+const FORBIDDEN = {
+  description: 'Forbidden: the permission is missing, or the caller\'s agency is suspended (refused on every route that needs a login)',
   content: { [JSON_TYPE]: { schema: ERROR_SCHEMA } },
 };
 
@@ -120,6 +126,7 @@ function finishOperation(method: string, op: Obj): void {
   }
   responses['500'] ??= structuredClone(INTERNAL_ERROR);
   if (WRITES.has(method)) responses['415'] ??= structuredClone(UNSUPPORTED_MEDIA_TYPE);
+  if (Array.isArray(op.security) && op.security.length > 0) responses['403'] ??= structuredClone(FORBIDDEN);
   op.responses = responses;
   if (!WRITES.has(method)) return;
 

@@ -57,11 +57,10 @@ const JOB_FILE_FIELDS: Record<string, unknown> = {
   description: { type: 'string', maxLength: 500 },
   internal: { type: 'boolean', description: 'staff only' },
 };
-
 const IMPORT_FIELDS: Record<string, unknown> = {
-  file: { type: 'string', format: 'binary', description: 'CSV or XLSX, at most 10 MiB (docs/onboarding.md).' },
+  ...UPLOAD_FIELDS,
   entity: { type: 'string', enum: ['addresses', 'tenants', 'contractors'] },
-  skip_bad_rows: { type: 'string', enum: ['true', 'false'], default: 'false' },
+  skip_bad_rows: { type: 'string', enum: ['true', 'false'], description: 'default false' },
 };
 
 /** The upload operations (multipart/form-data, one file in field `file`). */

@@ -112,6 +112,14 @@ describe('landlord approvals: spend limits, signed single-use links, reminders a
       expect(res.statusCode, bad).toBe(400);
       expect(res.body).toContain('This link is not valid');
     }
+    // A browser gets the page; any other client the error envelope with the same status.
+    const page = await t.app.inject({ method: 'GET', url: '/api/approvals/link/x', headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(page.statusCode).toBe(400);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('<title>This link is not valid');
+    const api = await t.app.inject({ method: 'GET', url: '/api/approvals/link/x' });
+    expect(api.statusCode).toBe(400);
+    expect(api.json()).toEqual({ success: false, error: expect.stringMatching(/^This link is not valid: The link is incomplete/) });
     // Cross-job: job B's link row presented with a signature made (with the real key) for job A's approval.
     const key = await linkKey(t.db, t.clock.now());
     const rowB = await t.db.selectFrom('approval_links as k').innerJoin('approval_requests as ar', 'ar.id', 'k.approval_id')

@@ -2,6 +2,7 @@
 /** GET operations whose 200 answer is a file or text (read as Blob or ArrayBuffer, never JSON). */
 export const BINARY_GETS = [
   '/api/system/metrics',
+  '/api/system/backup/database',
   '/api/jobs/{uuid}/documents/{file_uuid}',
   '/api/jobs/{uuid}/photos/{file_uuid}',
   '/api/calendar/feed.ics',
@@ -15,6 +16,7 @@ export const BINARY_GETS = [
   '/api/invoices/export/bills.csv',
   '/api/invoices/export/payments.csv',
   '/api/invoices/{uuid}/pdf',
+  '/api/agencies/current/export',
 ] as const;
 
 /** One of BINARY_GETS. */

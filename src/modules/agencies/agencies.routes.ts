@@ -1,6 +1,6 @@
 /** Agencies and their profile (docs/onboarding.md). Rules live in agencies.service.ts. */
 import type { AppDeps } from '../../app-deps.ts';
-import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
+import { DataEnvelope, ListEnvelope, fileResponse, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { UuidParams } from '../../http/schema-primitives.ts';
 import { Agency, CreateAgencyBody, CreatedAgency, ListAgenciesQuery, Setup, SuspendBody, UpdateAgencyBody } from './agencies.schemas.ts';
@@ -99,7 +99,7 @@ export function agenciesRoutes(deps: AppDeps) {
           'certificates, jobs, job_notes, invoices. files=true adds the job documents and photos under files/<job reference>/. ' +
           'Cells starting with = + - @ are prefixed with a quote. Logged as agency.export.',
         querystring: Type.Object({ files: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false }),
-        response: responses(Type.String({ format: 'binary', description: 'application/zip' }), [400, 401, 403, 429]),
+        response: responses(fileResponse(['application/zip'], 'ZIP of CSV files (and the job files with files=true)'), [400, 401, 403, 429]),
       },
       handler: async (request, reply) => {
         const { fileName, stream } = await exportAgency(deps, requireAuth(request), actorOf(request), request.query.files ?? false);

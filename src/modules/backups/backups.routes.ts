@@ -3,9 +3,8 @@
  * embedded database (PGlite) while the server runs, as a gzipped tarball of its data folder, for
  * `caretaker backup`. PostgreSQL is backed up with pg_dump instead: the route answers 409.
  */
-import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
-import { errorBody, responses } from '../../http/envelope.ts';
+import { errorBody, fileResponse, responses } from '../../http/envelope.ts';
 import type { App } from '../../http/route-types.ts';
 
 /** Registers the backup route. */
@@ -20,7 +19,7 @@ export function backupRoutes(deps: AppDeps) {
           'SysOps. The embedded (PGlite) database as a gzipped tarball of its data folder (application/gzip), taken between ' +
           'two transactions while the server keeps serving; `caretaker backup` downloads it. 409 on PostgreSQL: use pg_dump ' +
           '(docs/operations.md "Backups").',
-        response: responses(Type.String({ description: 'gzipped tar of the PGlite data folder (binary)' }), [401, 403, 409, 429]),
+        response: responses(fileResponse(['application/gzip'], 'gzipped tar of the PGlite data folder'), [401, 403, 409, 429]),
       },
       handler: async (_request, reply) => {
         if (!deps.snapshotDatabase) {

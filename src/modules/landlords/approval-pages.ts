@@ -89,8 +89,11 @@ const REFUSED: Record<LinkRefusal, { status: number; title: string; text: string
   revoked: { status: 410, title: 'This link was withdrawn', text: 'The agency withdrew this request. Please contact the agency if you have questions.' },
 };
 
-/** The page and HTTP status for a refused link. */
-export function refusedPage(why: LinkRefusal): { status: number; html: string } {
+/**
+ * The HTTP status, the page and the short title and text for a refused link (the title and text
+ * also make the error envelope, for a client that does not ask for HTML).
+ */
+export function refusedPage(why: LinkRefusal): { status: number; html: string; title: string; text: string } {
   const r = REFUSED[why];
-  return { status: r.status, html: page(r.title, `<h1>${esc(r.title)}</h1><p>${esc(r.text)}</p>`) };
+  return { status: r.status, html: page(r.title, `<h1>${esc(r.title)}</h1><p>${esc(r.text)}</p>`), title: r.title, text: r.text };
 }

@@ -6,10 +6,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
-import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
+import { DataEnvelope, ListEnvelope, errorBody, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { UuidParams } from '../../http/schema-primitives.ts';
 import { formatPounds } from '../money/index.ts';
+import type { LinkRefusal } from './approval-links.ts';
 import { answerPage, donePage, refusedPage } from './approval-pages.ts';
 import { Approval, ApprovalDecision, LinkAnswerBody, LinkParams, LinkQuery, ListApprovalsQuery, RequestApprovalBody } from './approvals.schemas.ts';
 import { answerByLink, getApproval, listApprovals, requestJobApproval, resendApproval, revokeApproval, viewByLink } from './approvals.service.ts';
@@ -22,6 +23,17 @@ const maskedReq = (req: FastifyRequest) => ({ method: req.method, url: req.url.r
 
 function sendHtml(reply: FastifyReply, status: number, html: string) {
   return reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(html);
+}
+
+/**
+ * Answers a refused link: the HTML page to a browser (Accept names text/html), otherwise the
+ * error envelope `{success:false, error: '<page title>: <page text>'}` with the same status
+ * (400 invalid, 409 used, 410 expired or withdrawn), as the OpenAPI document declares.
+ */
+function sendRefusal(request: FastifyRequest, reply: FastifyReply, why: LinkRefusal) {
+  const r = refusedPage(why);
+  if ((request.headers.accept ?? '').toLowerCase().includes('text/html')) return sendHtml(reply, r.status, r.html);
+  return reply.status(r.status).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(errorBody(`${r.title}: ${r.text}`));
 }
 
 /** Lets a POST without a body (only the X-CSRF-Token header) validate as an empty object. */
@@ -114,17 +126,14 @@ export function approvalsRoutes(deps: AppDeps) {
       schema: {
         tags: TAGS,
         summary: "The landlord's approval page (signed link, no account)",
-        description: 'HTML. Shows the job, property, cost and limit with a form (approve, decline, ask a question, comment). Looking does not answer. A tampered, expired, used, withdrawn or cross-scoped link gets a page saying so (400, 410, 409, 410, 400).',
+        description: 'HTML. Shows the job, property, cost and limit with a form (approve, decline, ask a question, comment). Looking does not answer. A tampered, expired, used, withdrawn or cross-scoped link gets a page saying so (400, 410, 409, 410, 400) when the client accepts text/html, otherwise the error envelope with the same status.',
         params: LinkParams,
         querystring: LinkQuery,
         response: responses(Html, [400, 409, 410, 429]),
       },
       handler: async (request, reply) => {
         const v = await viewByLink(deps, request.params.token);
-        if (!v.row) {
-          const r = refusedPage(v.refusal!);
-          return sendHtml(reply, r.status, r.html);
-        }
+        if (!v.row) return sendRefusal(request, reply, v.refusal!);
         const a = v.row;
         const html = answerPage({
           agencyName: v.agencyName, landlordName: a.landlord_name, jobReference: a.job_reference, jobTitle: a.job_title,
@@ -150,10 +159,7 @@ export function approvalsRoutes(deps: AppDeps) {
       handler: async (request, reply) => {
         const comment = request.body.comment?.trim() || null;
         const r = await answerByLink(deps, request.params.token, request.body.action, comment, request.ip);
-        if ('refusal' in r) {
-          const p = refusedPage(r.refusal);
-          return sendHtml(reply, p.status, p.html);
-        }
+        if ('refusal' in r) return sendRefusal(request, reply, r.refusal);
         return sendHtml(reply, 200, donePage(r.action, r.jobReference));
       },
     });
