@@ -3731,7 +3731,7 @@ export interface paths {
         };
         /**
          * The landlord's approval page (signed link, no account)
-         * @description HTML. Shows the job, property, cost and limit with a form (approve, decline, ask a question, comment). Looking does not answer. A tampered, expired, used, withdrawn or cross-scoped link gets a page saying so (400, 410, 409, 410, 400).
+         * @description HTML. Shows the job, property, cost and limit with a form (approve, decline, ask a question, comment). Looking does not answer. A tampered, expired, used, withdrawn or cross-scoped link gets a page saying so (400, 410, 409, 410, 400) when the client accepts text/html, otherwise the error envelope with the same status.
          *
          *     **Access:** No authentication.
          */
@@ -4586,6 +4586,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: the permission is missing, or the caller's agency is suspended (refused on every route that needs a login) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -4934,6 +4947,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: the permission is missing, or the caller's agency is suspended (refused on every route that needs a login) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -4997,6 +5023,19 @@ export interface operations {
             };
             /** @description Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Forbidden: the permission is missing, or the caller's agency is suspended (refused on every route that needs a login) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6411,6 +6450,19 @@ export interface operations {
             };
             /** @description Authentication required */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Forbidden: the permission is missing, or the caller's agency is suspended (refused on every route that needs a login) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9938,6 +9990,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description Forbidden: the permission is missing, or the caller's agency is suspended (refused on every route that needs a login) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
             /** @description Rate limit exceeded (spec 7) */
             429: {
                 headers: {
@@ -10137,13 +10202,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description gzipped tar of the PGlite data folder (binary) */
+            /** @description gzipped tar of the PGlite data folder */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/gzip": string;
                 };
             };
             /** @description Authentication required */
@@ -41597,13 +41662,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/zip */
+            /** @description ZIP of CSV files (and the job files with files=true) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "application/zip": string;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -42655,13 +42720,13 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description CSV or XLSX, at most 10 MiB (docs/onboarding.md).
+                     * @description The file; its type is decided from the content.
                      */
                     file: string;
                     /** @enum {string} */
                     entity: "addresses" | "tenants" | "contractors";
                     /**
-                     * @default false
+                     * @description default false
                      * @enum {string}
                      */
                     skip_bad_rows?: "true" | "false";
