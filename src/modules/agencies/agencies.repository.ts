@@ -62,6 +62,16 @@ export async function updateAgency(db: DbOrTrx, id: number, fields: AgencyWrite,
   await db.updateTable('agencies').set({ ...fields, updated_at: now }).where('id', '=', id).execute();
 }
 
+/** True when a user (of any agency) has this e-mail address, compared as given. */
+export async function userEmailExists(db: DbOrTrx, email: string): Promise<boolean> {
+  return (await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()) !== undefined;
+}
+
+/** Inserts a new agency's first branch (sharing off). */
+export async function insertFirstBranch(db: DbOrTrx, branch: { uuid: string; agencyId: number; name: string }, now: Date): Promise<void> {
+  await db.insertInto('branches').values({ uuid: branch.uuid, agency_id: branch.agencyId, name: branch.name, sharing_enabled: false, created_at: now, updated_at: now }).execute();
+}
+
 /** Takes a row lock on the agency for the rest of the transaction. */
 export async function lockAgency(db: DbOrTrx, id: number): Promise<void> {
   await db.selectFrom('agencies').select('id').where('id', '=', id).forUpdate().execute();

@@ -147,7 +147,7 @@ export async function createAgency(deps: AppDeps, caller: Caller, input: CreateA
   const branchName = (input.branch_name ?? 'Head office').trim();
   if (!branchName) throw invalidParam('branch_name');
   if (await repo.agencyNameTaken(deps.db, name)) throw conflict(nameTaken(name));
-  if (await deps.db.selectFrom('users').select('id').where('email', '=', input.admin.email.toLowerCase()).executeTakeFirst()) {
+  if (await repo.userEmailExists(deps.db, input.admin.email.toLowerCase())) {
     throw conflict('A user with this e-mail address already exists');
   }
   const now = deps.clock.now();
@@ -158,7 +158,7 @@ export async function createAgency(deps: AppDeps, caller: Caller, input: CreateA
     .execute(async (trx) => {
       const id = await repo.insertAgency(trx, uuid, { ...fields, name, office_hours: fields.office_hours ?? JSON.stringify(CLOSED_WEEK) }, now);
       await writeMoney(trx, id, input, now);
-      await trx.insertInto('branches').values({ uuid: branchUuid, agency_id: id, name: branchName, sharing_enabled: false, created_at: now, updated_at: now }).execute();
+      await repo.insertFirstBranch(trx, { uuid: branchUuid, agencyId: id, name: branchName }, now);
       await recordActivity(trx, caller, now, { action: 'agency.create', resourceType: 'agency', resourceId: id, agencyId: id, details: { name, branch: branchName } });
       return id;
     })

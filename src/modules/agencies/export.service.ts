@@ -9,13 +9,13 @@
 import { PassThrough } from 'node:stream';
 import { ZipArchive } from 'archiver';
 import { stringify } from 'csv-stringify/sync';
-import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
 import { writeAgency } from '../../http/agency-scope.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { safeCell } from '../../lib/spreadsheet-safe.ts';
 import { recordActivity } from '../activity/index.ts';
 import * as repo from './agencies.repository.ts';
+import * as exportRepo from './export.repository.ts';
 
 type Cell = string | number | boolean | Date | null | string[] | number[];
 
@@ -35,33 +35,16 @@ export function toCsv(rows: Record<string, Cell>[], empty: string[]): string {
 function entities(deps: AppDeps, agencyId: number): [string, () => Promise<Record<string, Cell>[]>][] {
   const db = deps.db;
   return [
-    ['branches.csv', () => db.selectFrom('branches').select(['uuid', 'name', 'sharing_enabled', 'closed_at', 'created_at']).where('agency_id', '=', agencyId).orderBy('id').execute()],
-    ['users.csv', () => db.selectFrom('users as u').innerJoin('roles as r', 'r.id', 'u.role_id').leftJoin('branches as b', 'b.id', 'u.branch_id')
-      .select(['u.uuid', 'u.name', 'u.email', 'r.code as role', 'b.name as branch', 'u.status', 'u.last_login_at', 'u.created_at']).where('u.agency_id', '=', agencyId).orderBy('u.id').execute()],
-    ['properties.csv', () => db.selectFrom('addresses as a').leftJoin('branches as b', 'b.id', 'a.branch_id')
-      .select(['a.uuid', 'a.external_ref', 'a.line1', 'a.line2', 'a.line3', 'a.town', 'a.county', 'a.postcode', 'b.name as branch', 'a.created_at']).where('a.agency_id', '=', agencyId).orderBy('a.id').execute()],
-    ['tenants.csv', () => db.selectFrom('tenants').select(['uuid', 'external_ref', 'name', 'email', 'phone', 'mobile', 'preferred_contact', 'erased_at', 'created_at']).where('agency_id', '=', agencyId).orderBy('id').execute()],
-    ['tenant_properties.csv', () => db.selectFrom('tenant_addresses as ta').innerJoin('tenants as t', 't.id', 'ta.tenant_id').innerJoin('addresses as a', 'a.id', 'ta.address_id')
-      .select(['t.uuid as tenant_uuid', 'a.uuid as property_uuid', 'ta.created_at']).where('t.agency_id', '=', agencyId).orderBy('t.id').execute()],
-    ['contractors.csv', () => db.selectFrom('contractors as c')
-      .select(['c.uuid', 'c.external_ref', 'c.company_name', 'c.contact_name', 'c.email', 'c.phone', 'c.active',
-        sql<string[]>`array(select t.code from contractor_trades ct join trades t on t.id = ct.trade_id where ct.contractor_id = c.id order by 1)`.as('trades'),
-        sql<string[]>`array(select district from contractor_coverage where contractor_id = c.id order by 1)`.as('coverage'), 'c.created_at'])
-      .where('c.agency_id', '=', agencyId).orderBy('c.id').execute()],
-    ['certificates.csv', () => db.selectFrom('contractor_certifications as cc').innerJoin('contractors as c', 'c.id', 'cc.contractor_id')
-      .select(['cc.uuid', 'c.uuid as contractor_uuid', 'cc.cert_type', 'cc.reference', sql<string>`cc.issued_on::text`.as('issued_on'), sql<string>`cc.expires_on::text`.as('expires_on')])
-      .where('cc.agency_id', '=', agencyId).where('cc.deleted_at', 'is', null).orderBy('cc.id').execute()],
-    ['jobs.csv', () => db.selectFrom('jobs as j').innerJoin('branches as b', 'b.id', 'j.branch_id').innerJoin('job_statuses as s', 's.id', 'j.status_id')
-      .leftJoin('addresses as a', 'a.id', 'j.address_id').leftJoin('tenants as t', 't.id', 'j.tenant_id').leftJoin('contractors as c', 'c.id', 'j.contractor_id').leftJoin('trades as tr', 'tr.id', 'j.trade_id')
-      .select(['j.uuid', 'j.reference', 'j.title', 'j.description', 'j.priority', 's.name as status', 'b.name as branch', 'a.uuid as property_uuid', 't.uuid as tenant_uuid',
-        'c.uuid as contractor_uuid', 'tr.code as trade', 'j.estimated_cost_pence', 'j.agreed_cost_pence', 'j.scheduled_for', 'j.completed_at', 'j.closed_at', 'j.created_at'])
-      .where('b.agency_id', '=', agencyId).where('j.deleted_at', 'is', null).orderBy('j.id').execute()],
-    ['job_notes.csv', () => db.selectFrom('job_notes as n').innerJoin('jobs as j', 'j.id', 'n.job_id').innerJoin('branches as b', 'b.id', 'j.branch_id')
-      .select(['n.uuid', 'j.reference as job_reference', 'n.visibility', 'n.body', 'n.created_at']).where('b.agency_id', '=', agencyId).orderBy('n.id').execute()],
-    ['invoices.csv', () => db.selectFrom('invoices as i').innerJoin('jobs as j', 'j.id', 'i.job_id').innerJoin('contractors as c', 'c.id', 'i.contractor_id')
-      .select(['i.uuid', 'i.kind', 'i.number', 'i.status', 'j.reference as job_reference', 'c.uuid as contractor_uuid', sql<string>`i.issue_date::text`.as('issue_date'),
-        sql<string>`i.due_date::text`.as('due_date'), 'i.net_pence', 'i.vat_pence', 'i.gross_pence', 'i.paid_pence'])
-      .where('i.agency_id', '=', agencyId).orderBy('i.id').execute()],
+    ['branches.csv', () => exportRepo.exportBranches(db, agencyId)],
+    ['users.csv', () => exportRepo.exportUsers(db, agencyId)],
+    ['properties.csv', () => exportRepo.exportProperties(db, agencyId)],
+    ['tenants.csv', () => exportRepo.exportTenants(db, agencyId)],
+    ['tenant_properties.csv', () => exportRepo.exportTenantProperties(db, agencyId)],
+    ['contractors.csv', () => exportRepo.exportContractors(db, agencyId)],
+    ['certificates.csv', () => exportRepo.exportCertificates(db, agencyId)],
+    ['jobs.csv', () => exportRepo.exportJobs(db, agencyId)],
+    ['job_notes.csv', () => exportRepo.exportJobNotes(db, agencyId)],
+    ['invoices.csv', () => exportRepo.exportInvoices(db, agencyId)],
   ];
 }
 
@@ -85,8 +68,7 @@ export async function exportAgency(deps: AppDeps, auth: AuthContext, actor: Acto
       archive.append(toCsv(await load(), ['uuid']), { name, date: now });
     }
     if (files) {
-      const stored = await deps.db.selectFrom('job_files as f').innerJoin('jobs as j', 'j.id', 'f.job_id')
-        .select(['f.storage_key', 'f.original_filename', 'f.uuid', 'j.reference']).where('f.agency_id', '=', agencyId).where('f.deleted_at', 'is', null).orderBy('f.id').execute();
+      const stored = await exportRepo.exportJobFiles(deps.db, agencyId);
       for (const f of stored) {
         archive.append(await deps.files.open(f.storage_key), { name: `files/${f.reference}/${f.uuid}-${f.original_filename}`, date: now });
       }
