@@ -7,14 +7,17 @@
  *
  * The index of an entity holds the agency's current records of that kind in memory (one query per
  * table), so a dry run of 10,000 rows costs a few queries, not 10,000; a commit keeps it up to date
- * as it writes. The SQL writes here are the importer's own bulk path into the people tables; the
+ * as it writes. The SQL (imports.repository.ts) is the importer's own bulk path into the people tables; the
  * interactive endpoints stay in their modules (addresses, tenants, contractors).
  */
-import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
-import { newUuid } from '../../lib/crypto.ts';
 import { normaliseDistrict, normalisePostcode } from '../addresses/index.ts';
 import { CERT_TYPE_CODES } from '../contractors/index.ts';
+import {
+  insertAddresses, insertCertification, insertContractor, insertContractorCoverage, insertContractorTrades, insertTenant, linkTenantAddress,
+  listAgencyAddresses, listAgencyBranches, listAgencyCertifications, listAgencyContractors, listAgencyTenantLinks, listAgencyTenants,
+  listUsableTrades, updateAddress, updateCertificationExpiry, updateContractorClearingLists, updateTenant,
+} from './imports.repository.ts';
 
 export const ENTITIES = ['addresses', 'tenants', 'contractors'] as const;
 export type Entity = (typeof ENTITIES)[number];
@@ -106,13 +109,9 @@ export class AddressIndex {
   }
   static async load(db: DbOrTrx, agencyId: number): Promise<AddressIndex> {
     const idx = new AddressIndex(agencyId);
-    const rows = await db
-      .selectFrom('addresses')
-      .select(['id', 'external_ref', 'line1', 'line2', 'line3', 'town', 'county', 'postcode', 'branch_id'])
-      .where('agency_id', '=', agencyId)
-      .execute();
+    const rows = await listAgencyAddresses(db, agencyId);
     for (const r of rows) idx.remember(r);
-    for (const b of await db.selectFrom('branches').select(['id', 'name']).where('agency_id', '=', agencyId).execute()) idx.branches.set(lower(b.name), b.id);
+    for (const b of await listAgencyBranches(db, agencyId)) idx.branches.set(lower(b.name), b.id);
     return idx;
   }
   remember(r: AddressRec): void {
@@ -171,15 +170,11 @@ export async function applyAddresses(db: DbOrTrx, idx: AddressIndex, values: Add
       continue;
     }
     const set = { ...v, branch_id: v.branch_id ?? cur.branch_id, external_ref: v.external_ref ?? cur.external_ref };
-    await db.updateTable('addresses').set({ ...set, updated_at: now }).where('id', '=', cur.id).execute();
+    await updateAddress(db, cur.id, set, now);
     idx.remember({ ...set, id: cur.id });
   }
   if (fresh.length === 0) return;
-  const inserted = await db
-    .insertInto('addresses')
-    .values(fresh.map((v) => ({ ...v, uuid: newUuid(), agency_id: idx.agencyId, created_at: now, updated_at: now })))
-    .returning(['id', 'external_ref', 'line1', 'line2', 'line3', 'town', 'county', 'postcode', 'branch_id'])
-    .execute();
+  const inserted = await insertAddresses(db, idx.agencyId, fresh, now);
   for (const r of inserted) idx.remember(r);
 }
 
@@ -212,18 +207,8 @@ export class TenantIndex {
   static async load(db: DbOrTrx, agencyId: number): Promise<TenantIndex> {
     const idx = new TenantIndex(agencyId);
     idx.addresses = await AddressIndex.load(db, agencyId);
-    const rows = await db
-      .selectFrom('tenants')
-      .select(['id', 'external_ref', 'name', 'email', 'phone', 'mobile', 'preferred_contact'])
-      .where('agency_id', '=', agencyId)
-      .where('erased_at', 'is', null)
-      .execute();
-    const links = await db
-      .selectFrom('tenant_addresses as ta')
-      .innerJoin('tenants as t', 't.id', 'ta.tenant_id')
-      .select(['ta.tenant_id', 'ta.address_id'])
-      .where('t.agency_id', '=', agencyId)
-      .execute();
+    const rows = await listAgencyTenants(db, agencyId);
+    const links = await listAgencyTenantLinks(db, agencyId);
     const linked = new Map<number, Set<number>>();
     for (const l of links) (linked.get(l.tenant_id) ?? linked.set(l.tenant_id, new Set()).get(l.tenant_id)!).add(l.address_id);
     for (const r of rows) idx.remember({ ...r, addresses: linked.get(r.id) ?? new Set() });
@@ -287,20 +272,16 @@ export async function applyTenant(db: DbOrTrx, idx: TenantIndex, v: TenantValue,
   const { address_id, ...fields } = v;
   let cur = idx.find(v);
   if (cur) {
-    await db.updateTable('tenants').set({ ...fields, updated_at: now }).where('id', '=', cur.id).execute();
+    await updateTenant(db, cur.id, fields, now);
     Object.assign(cur, fields);
     idx.remember(cur);
   } else {
-    const row = await db
-      .insertInto('tenants')
-      .values({ ...fields, uuid: newUuid(), agency_id: idx.agencyId, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    cur = { ...fields, id: row.id, addresses: new Set() };
+    const id = await insertTenant(db, idx.agencyId, fields, now);
+    cur = { ...fields, id, addresses: new Set() };
     idx.remember(cur);
   }
   if (address_id !== null && !cur.addresses.has(address_id)) {
-    await db.insertInto('tenant_addresses').values({ tenant_id: cur.id, address_id, created_at: now }).onConflict((oc) => oc.doNothing()).execute();
+    await linkTenantAddress(db, cur.id, address_id, now);
     cur.addresses.add(address_id);
   }
 }
@@ -339,31 +320,13 @@ export class ContractorIndex {
   }
   static async load(db: DbOrTrx, agencyId: number): Promise<ContractorIndex> {
     const idx = new ContractorIndex(agencyId);
-    const trades = await db
-      .selectFrom('trades')
-      .select(['id', 'code', 'name'])
-      .where((eb) => eb.or([eb('agency_id', 'is', null), eb('agency_id', '=', agencyId)]))
-      .where('retired_at', 'is', null)
-      .execute();
+    const trades = await listUsableTrades(db, agencyId);
     for (const t of trades) {
       idx.trades.set(lower(t.code), t.id);
       idx.trades.set(lower(t.name), t.id);
     }
-    const rows = await db
-      .selectFrom('contractors as c')
-      .select([
-        'c.id', 'c.external_ref', 'c.company_name', 'c.contact_name', 'c.email', 'c.phone',
-        sql<number[]>`array(select trade_id from contractor_trades where contractor_id = c.id order by 1)`.as('trade_ids'),
-        sql<string[]>`array(select district from contractor_coverage where contractor_id = c.id order by 1)`.as('coverage'),
-      ])
-      .where('c.agency_id', '=', agencyId)
-      .execute();
-    const certs = await db
-      .selectFrom('contractor_certifications')
-      .select(['id', 'contractor_id', 'cert_type', 'reference', sql<string>`expires_on::text`.as('expires_on')])
-      .where('agency_id', '=', agencyId)
-      .where('deleted_at', 'is', null)
-      .execute();
+    const rows = await listAgencyContractors(db, agencyId);
+    const certs = await listAgencyCertifications(db, agencyId);
     const byContractor = new Map<number, Map<string, { id: number; expires_on: string }>>();
     for (const c of certs) {
       const m = byContractor.get(c.contractor_id) ?? byContractor.set(c.contractor_id, new Map()).get(c.contractor_id)!;
@@ -443,36 +406,26 @@ export async function applyContractor(db: DbOrTrx, idx: ContractorIndex, v: Cont
   const { trade_ids, coverage, certificates, ...fields } = v;
   let cur = idx.find(v);
   if (cur) {
-    await db.updateTable('contractors').set({ ...fields, updated_at: now }).where('id', '=', cur.id).execute();
-    await db.deleteFrom('contractor_trades').where('contractor_id', '=', cur.id).execute();
-    await db.deleteFrom('contractor_coverage').where('contractor_id', '=', cur.id).execute();
+    await updateContractorClearingLists(db, cur.id, fields, now);
     Object.assign(cur, fields, { trade_ids, coverage });
   } else {
-    const row = await db
-      .insertInto('contractors')
-      .values({ ...fields, uuid: newUuid(), agency_id: idx.agencyId, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    cur = { ...fields, id: row.id, trade_ids, coverage, certificates: new Map() };
+    const newId = await insertContractor(db, idx.agencyId, fields, now);
+    cur = { ...fields, id: newId, trade_ids, coverage, certificates: new Map() };
   }
   idx.remember(cur);
   const id = cur.id;
-  if (trade_ids.length > 0) await db.insertInto('contractor_trades').values(trade_ids.map((t) => ({ contractor_id: id, trade_id: t }))).execute();
-  if (coverage.length > 0) await db.insertInto('contractor_coverage').values(coverage.map((d) => ({ contractor_id: id, district: d }))).execute();
+  if (trade_ids.length > 0) await insertContractorTrades(db, id, trade_ids);
+  if (coverage.length > 0) await insertContractorCoverage(db, id, coverage);
   for (const c of certificates) {
     const key = `${c.type}:${c.reference}`;
     const known = cur.certificates.get(key);
     if (known?.expires_on === c.expires_on) continue;
     if (known) {
-      await db.updateTable('contractor_certifications').set({ expires_on: c.expires_on, updated_at: now }).where('id', '=', known.id).execute();
+      await updateCertificationExpiry(db, known.id, c.expires_on, now);
       known.expires_on = c.expires_on;
     } else {
-      const row = await db
-        .insertInto('contractor_certifications')
-        .values({ uuid: newUuid(), agency_id: idx.agencyId, contractor_id: id, cert_type: c.type, reference: c.reference, expires_on: c.expires_on, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      cur.certificates.set(key, { id: row.id, expires_on: c.expires_on });
+      const certId = await insertCertification(db, idx.agencyId, id, c, now);
+      cur.certificates.set(key, { id: certId, expires_on: c.expires_on });
     }
   }
 }

@@ -10,7 +10,6 @@
  */
 import { createHash } from 'node:crypto';
 import { stringify } from 'csv-stringify/sync';
-import { sql } from 'kysely';
 import type { AppDeps } from '../../app-deps.ts';
 import { readAgency, writeAgency } from '../../http/agency-scope.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
@@ -25,6 +24,10 @@ import {
   parseAddress, parseContractor, parseTenant, TenantIndex, tenantOutcome, type AddressValue, type ContractorValue, type Entity,
   type RowError, type TenantValue,
 } from './entities.ts';
+import {
+  advanceImportCursor, claimCheckedImport, claimPendingImport, findImport, insertImport, insertImportRows, listImportRows, listPendingImports,
+  listRowsAfter, markImportCommitted, markImportFailed,
+} from './imports.repository.ts';
 import { readSheet, SheetError } from './spreadsheet.ts';
 
 type Caller = Actor & { auth: AuthContext };
@@ -78,12 +81,6 @@ async function checkRows(db: DbOrTrx, agencyId: number, entity: Entity, rows: { 
 
 type ImportRow = NonNullable<Awaited<ReturnType<typeof findImport>>>;
 
-function findImport(db: DbOrTrx, uuid: string, agencyId: number | null) {
-  let q = db.selectFrom('imports').selectAll().where('uuid', '=', uuid);
-  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
-  return q.executeTakeFirst();
-}
-
 /** Wire shape of an import (summary and progress). */
 function toImportDto(r: ImportRow) {
   return {
@@ -108,9 +105,7 @@ export type ImportDto = ReturnType<typeof toImportDto>;
 
 /** The rows of an import with their outcome (errors only with `errorsOnly`), in file order. */
 async function importRows(db: DbOrTrx, importId: number, errorsOnly: boolean) {
-  let q = db.selectFrom('import_rows').select(['row_number', 'outcome', 'errors']).where('import_id', '=', importId);
-  if (errorsOnly) q = q.where('outcome', '=', 'error');
-  const rows = await q.orderBy('row_number').execute();
+  const rows = await listImportRows(db, importId, errorsOnly);
   return rows.map((r) => ({ row: r.row_number, outcome: r.outcome, errors: r.errors }));
 }
 
@@ -138,23 +133,16 @@ export async function createImport(deps: AppDeps, caller: Caller, input: { entit
   const now = deps.clock.now();
   const uuid = newUuid();
   await deps.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .insertInto('imports')
-      .values({
+    const importId = await insertImport(trx, {
         uuid, agency_id: agencyId, entity: input.entity, file_name: input.fileName.slice(0, 200),
         file_sha256: createHash('sha256').update(input.bytes).digest('hex'), status: 'checked', skip_bad_rows: input.skipBadRows,
         rows_total: checked.length, error_count: counts.error, counts: JSON.stringify(counts), encoding: sheet.encoding, delimiter: sheet.delimiter,
         failure: null, created_by: caller.auth.userId, created_at: now, updated_at: now, committed_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    });
     for (let i = 0; i < checked.length; i += CHUNK) {
-      await trx
-        .insertInto('import_rows')
-        .values(checked.slice(i, i + CHUNK).map((c) => ({ import_id: row.id, row_number: c.row, outcome: c.outcome, data: JSON.stringify(c.value ?? {}), errors: JSON.stringify(c.errors) })))
-        .execute();
+      await insertImportRows(trx, importId, checked.slice(i, i + CHUNK));
     }
-    await recordActivity(trx, caller, now, { action: 'import.check', resourceType: 'import', resourceId: row.id, agencyId, details: { entity: input.entity, file: input.fileName, ...counts } });
+    await recordActivity(trx, caller, now, { action: 'import.check', resourceType: 'import', resourceId: importId, agencyId, details: { entity: input.entity, file: input.fileName, ...counts } });
   });
   const imp = (await findImport(deps.db, uuid, agencyId))!;
   return { ...toImportDto(imp), rows: checked.map((c) => ({ row: c.row, outcome: c.outcome, errors: c.errors })) };
@@ -172,14 +160,7 @@ export async function getImport(deps: AppDeps, auth: AuthContext, uuid: string) 
 
 /** The rows still to write after the cursor, up to CHUNK, in file order. */
 function nextChunk(db: DbOrTrx, imp: ImportRow) {
-  return db
-    .selectFrom('import_rows')
-    .select(['row_number', 'outcome', 'data'])
-    .where('import_id', '=', imp.id)
-    .where('row_number', '>', imp.cursor)
-    .orderBy('row_number')
-    .limit(CHUNK)
-    .execute();
+  return listRowsAfter(db, imp.id, imp.cursor, CHUNK);
 }
 
 /**
@@ -206,17 +187,13 @@ export async function runCommit(deps: AppDeps, uuid: string, options: { maxChunk
       if (entity === 'addresses') await applyAddresses(trx, index as AddressIndex, writes as AddressValue[], now);
       else if (entity === 'tenants') for (const v of writes) await applyTenant(trx, index as TenantIndex, v as TenantValue, now);
       else for (const v of writes) await applyContractor(trx, index as ContractorIndex, v as ContractorValue, now);
-      await trx
-        .updateTable('imports')
-        .set({ cursor: last, rows_done: sql<number>`rows_done + ${chunk.length}`, status: 'committing', updated_at: now })
-        .where('id', '=', imp.id)
-        .execute();
+      await advanceImportCursor(trx, imp.id, last, chunk.length, now);
     });
     imp = (await findImport(deps.db, uuid, null))!;
   }
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
-    await trx.updateTable('imports').set({ status: 'committed', committed_at: now, updated_at: now }).where('id', '=', imp.id).execute();
+    await markImportCommitted(trx, imp.id, now);
     await recordActivity(trx, { auth: null, ip: 'worker' }, now, {
       action: 'import.commit', resourceType: 'import', resourceId: imp.id, agencyId: imp.agency_id, userId: imp.created_by, userName: 'import',
       details: { entity, file: imp.file_name, ...imp.counts },
@@ -239,13 +216,7 @@ export async function commitImport(deps: AppDeps, caller: Caller, uuid: string):
   const now = deps.clock.now();
   const toWrite = (imp.counts.create ?? 0) + (imp.counts.update ?? 0);
   const queued = toWrite > INLINE_ROWS;
-  const claimed = await deps.db
-    .updateTable('imports')
-    .set({ status: queued ? 'queued' : 'committing', updated_at: now })
-    .where('id', '=', imp.id)
-    .where('status', '=', 'checked')
-    .executeTakeFirst();
-  if (Number(claimed.numUpdatedRows) === 0) throw conflict('Import is already being committed');
+  if (!(await claimCheckedImport(deps.db, imp.id, queued ? 'queued' : 'committing', now))) throw conflict('Import is already being committed');
   await recordActivity(deps.db, caller, now, { action: 'import.commit_request', resourceType: 'import', resourceId: imp.id, agencyId: imp.agency_id, details: { queued } });
   if (!queued) await runCommit(deps, uuid);
   return { import: toImportDto((await findImport(deps.db, uuid, null))!), queued };
@@ -262,26 +233,15 @@ export const STALE_S = 120;
 export async function resumeImports(deps: AppDeps): Promise<number> {
   const now = deps.clock.now();
   const stale = new Date(now.getTime() - STALE_S * 1000);
-  const pending = await deps.db
-    .selectFrom('imports')
-    .select(['id', 'uuid'])
-    .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'committing'), eb('updated_at', '<', stale)])]))
-    .orderBy('id')
-    .execute();
+  const pending = await listPendingImports(deps.db, stale);
   let ran = 0;
   for (const p of pending) {
     // Claim it (moves updated_at), so a second runner passes it by.
-    const claimed = await deps.db
-      .updateTable('imports')
-      .set({ status: 'committing', updated_at: now })
-      .where('id', '=', p.id)
-      .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'committing'), eb('updated_at', '<', stale)])]))
-      .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) continue;
+    if (!(await claimPendingImport(deps.db, p.id, stale, now))) continue;
     try {
       await runCommit(deps, p.uuid);
     } catch (err) {
-      await deps.db.updateTable('imports').set({ status: 'failed', failure: (err as Error).message.slice(0, 500), updated_at: deps.clock.now() }).where('id', '=', p.id).execute();
+      await markImportFailed(deps.db, p.id, (err as Error).message.slice(0, 500), deps.clock.now());
     }
     ran += 1;
   }
