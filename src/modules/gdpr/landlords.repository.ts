@@ -32,3 +32,8 @@ export async function approvalComments(db: DbOrTrx, landlordId: number) {
 export async function setApprovalComment(db: DbOrTrx, id: number, comment: string): Promise<void> {
   await db.updateTable('approval_requests').set({ comment }).where('id', '=', id).execute();
 }
+
+/** The agency's name (the report's controller). */
+export function agencyName(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('agencies').select('name').where('id', '=', agencyId).executeTakeFirstOrThrow();
+}

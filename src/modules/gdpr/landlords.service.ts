@@ -32,7 +32,7 @@ export async function buildLandlordReport(deps: AppDeps, auth: AuthContext, acto
   ]);
   const addresses = await addressesByIds(deps.db, shares.map((s) => s.address_id));
   const share = new Map(shares.map((s) => [s.address_id, s.share_bp]));
-  const agency = await deps.db.selectFrom('agencies').select('name').where('id', '=', landlord.agency_id).executeTakeFirstOrThrow();
+  const agency = await repo.agencyName(deps.db, landlord.agency_id);
   const now = deps.clock.now();
   const report = {
     generated_at: now.toISOString(),

@@ -34,7 +34,7 @@ async function mailLandlord(deps: AppDeps, trx: DbOrTrx, event: DomainEvent, row
   if (!row.landlord_email || row.status !== 'pending') return;
   const l = await links(deps, trx, row, now);
   if (!l) return;
-  const agency = await trx.selectFrom('agencies').select('name').where('id', '=', row.agency_id).executeTakeFirstOrThrow();
+  const agency = await repo.agencyName(trx, row.agency_id);
   const reminder = event.name === 'approval.reminded';
   const subject = `${reminder ? 'Reminder: ' : ''}Approval needed for ${row.job_reference}: ${formatPounds(row.amount_pence)}`;
   const property = row.address_line1 ? `${row.address_line1}, ${row.address_town}, ${row.address_postcode}` : 'your property';

@@ -160,3 +160,13 @@ export function quoteFacts(db: DbOrTrx, quoteId: number) {
     .select(['q.id', 'q.uuid', 'q.agency_id', 'q.job_id', 'q.gross_pence', 'q.status', 'q.submitted_by_user_id', 'j.address_id', 'c.company_name'])
     .where('q.id', '=', quoteId).executeTakeFirst();
 }
+
+/** The agency's name, for the landlord's e-mail and the answer page. */
+export function agencyName(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('agencies').select('name').where('id', '=', agencyId).executeTakeFirstOrThrow();
+}
+
+/** The job's address id. */
+export function jobAddressId(db: DbOrTrx, jobId: number) {
+  return db.selectFrom('jobs').select('address_id').where('id', '=', jobId).executeTakeFirstOrThrow();
+}

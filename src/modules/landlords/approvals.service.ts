@@ -102,7 +102,7 @@ export async function openApproval(
 /** The job row (locked) with its address. */
 async function lockedJobWithAddress(trx: DbOrTrx, jobId: number) {
   const job = await lockJob(trx, jobId);
-  const a = await trx.selectFrom('jobs').select('address_id').where('id', '=', jobId).executeTakeFirstOrThrow();
+  const a = await repo.jobAddressId(trx, jobId);
   return { ...job, address_id: a.address_id };
 }
 
@@ -205,7 +205,7 @@ export async function viewByLink(deps: AppDeps, token: string) {
   const checked = await checkLink(deps.db, key, token, now);
   if (!checked.link) return { refusal: checked.refusal };
   const row = (await repo.findApprovalById(deps.db, checked.link.approval_id))!;
-  const agency = await deps.db.selectFrom('agencies').select('name').where('id', '=', row.agency_id).executeTakeFirstOrThrow();
+  const agency = await repo.agencyName(deps.db, row.agency_id);
   return { row, agencyName: agency.name };
 }
 
