@@ -6,7 +6,7 @@
  */
 import type { Config } from '../config.ts';
 import { createDatabase } from '../db/database.ts';
-import { migrationStatus, type MigrationStatus } from '../db/migrate.ts';
+import { migrationStatus, unfinishedBackfills, type MigrationStatus } from '../db/migrate.ts';
 
 /**
  * The plan's lines for a status.
@@ -44,9 +44,7 @@ export async function migratePlan(config: Readonly<Config>, out: (line: string) 
   const database = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
   try {
     const status = await migrationStatus(database.db);
-    const unfinished = status.applied.includes('2026_11_26_0800_backfills')
-      ? await database.db.selectFrom('data_backfills').select(['name', 'done', 'total']).where('finished_at', 'is', null).orderBy('name').execute()
-      : [];
+    const unfinished = status.applied.includes('2026_11_26_0800_backfills') ? await unfinishedBackfills(database.db) : [];
     for (const line of planLines(status, unfinished)) out(line);
     return 0;
   } finally {

@@ -99,3 +99,8 @@ export async function migrateTo(db: Db, name: string): Promise<string[]> {
 export async function pendingMigrationCount(db: Db): Promise<number> {
   return (await migrationStatus(db)).pending.length;
 }
+
+/** The unfinished backfills with their progress, by name (the table exists from migration 2026_11_26_0800_backfills). */
+export function unfinishedBackfills(db: Db): Promise<Array<{ name: string; done: number; total: number | null }>> {
+  return db.selectFrom('data_backfills').select(['name', 'done', 'total']).where('finished_at', 'is', null).orderBy('name').execute();
+}

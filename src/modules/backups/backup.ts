@@ -18,7 +18,8 @@ import type { Config } from '../../config.ts';
 import { createDatabase, openPglite } from '../../db/database.ts';
 import { createFileStore, LocalFileStore } from '../../storage/index.ts';
 import { recordedFiles } from '../storage/index.ts';
-import { appliedMigrations, copyFiles, hashFile, tableCounts, type BackupManifest } from './snapshot.ts';
+import { appliedMigrations, tableCounts } from './backups.repository.ts';
+import { copyFiles, hashFile, type BackupManifest } from './snapshot.ts';
 
 export interface BackupOptions {
   /** The backup folder (created; must be empty). */

@@ -9,7 +9,8 @@ import path from 'node:path';
 import type { Config } from '../../config.ts';
 import { createDatabase, openPglite } from '../../db/database.ts';
 import { createFileStore, LocalFileStore } from '../../storage/index.ts';
-import { copyFiles, countLines, hashFile, tableCounts, type BackupManifest } from './snapshot.ts';
+import { tableCounts } from './backups.repository.ts';
+import { copyFiles, countLines, hashFile, type BackupManifest } from './snapshot.ts';
 
 type Print = (line: string) => void;
 

@@ -1,12 +1,10 @@
 /**
  * What the backup commands share (docs/operations.md "Backups"): the manifest written beside a
- * backup, row counts per table, the migrations a database has, and copying stored files from one
- * file store to another with their SHA-256 checked against the database's record.
+ * backup, and copying stored files from one file store to another with their SHA-256 checked
+ * against the database's record (the SQL is in backups.repository.ts).
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
 import type { FileStore } from '../../storage/index.ts';
 
 /** manifest.json of a backup folder. */
@@ -23,25 +21,6 @@ export interface BackupManifest {
   tables: Record<string, number>;
   /** Every stored file the copy refers to, with its size and SHA-256 (copied under files/). */
   files: Array<{ key: string; size: number; sha256: string }>;
-}
-
-/** Rows per table of the public schema (pg-boss's own schema excluded: its jobs are transient), by table name. */
-export async function tableCounts(db: Db): Promise<Record<string, number>> {
-  const tables = await sql<{ name: string }>`
-    select table_name as name from information_schema.tables
-    where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(db);
-  const out: Record<string, number> = {};
-  for (const { name } of tables.rows) {
-    const row = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(name)}`.execute(db);
-    out[name] = row.rows[0]!.n;
-  }
-  return out;
-}
-
-/** The migrations recorded in a database, by name. */
-export async function appliedMigrations(db: Db): Promise<string[]> {
-  const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
-  return rows.rows.map((r) => r.name);
 }
 
 /** SHA-256 (hex) and size of a file on disk. */

@@ -17,8 +17,9 @@ import type { Config } from '../../config.ts';
 import { createDatabase, openPglite } from '../../db/database.ts';
 import { createFileStore, LocalFileStore } from '../../storage/index.ts';
 import { recordedFiles } from '../storage/index.ts';
+import { appliedMigrations, createScratchDatabase, dropScratchDatabase, tableCounts } from './backups.repository.ts';
 import { readBackup } from './restore.ts';
-import { appliedMigrations, checkFiles, countLines, tableCounts, type FileProblem } from './snapshot.ts';
+import { checkFiles, countLines, type FileProblem } from './snapshot.ts';
 
 type Print = (line: string) => void;
 
@@ -43,7 +44,7 @@ async function verifyDump(config: Readonly<Config>, file: string, out: Print, er
   const name = `caretaker_verify_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: config.databaseUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await createScratchDatabase(admin, name);
   const url = new URL(config.databaseUrl!);
   url.pathname = `/${name}`;
   out(`Restoring ${file} into the scratch database ${name}`);
@@ -72,7 +73,7 @@ async function verifyDump(config: Readonly<Config>, file: string, out: Print, er
   } finally {
     await scratch.close();
     await live.close();
-    await admin.query(`drop database if exists ${name} with (force)`);
+    await dropScratchDatabase(admin, name);
     await admin.end();
   }
 }
