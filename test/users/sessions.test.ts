@@ -88,6 +88,20 @@ describe('users: sessions and password change', () => {
       expect((await me.delete('/api/users/me/sessions/abc')).statusCode).toBe(400);
       expect((await w.agentA1.client.get('/api/users/permissions')).statusCode).toBe(200);
     });
+
+    it("revoking a login's browser session also ends that login's bearer token, as a logout does", async () => {
+      const u = await createUser(t.db, { role: 'agent', agencyId: w.agencyA.id, branchId: w.a1.id });
+      const me = new Client(t.app, await login(t.app, u.email));
+      const phone = await mobileToken(u.email);
+      const list = (await me.get('/api/users/me/sessions')).json().data as Array<{ id: number; kind: string; current: boolean }>;
+      const browser = list.find((s) => s.kind === 'session')!;
+      expect(browser.current).toBe(false);
+      const res = await me.delete(`/api/users/me/sessions/${browser.id}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data).toEqual({ revoked: 2 });
+      expect((await me.get('/api/users/permissions')).statusCode).toBe(401);
+      expect((await phone.get('/api/users/permissions')).statusCode).toBe(200);
+    });
   });
 
   describe("a user's sessions (administrators)", () => {

@@ -8,7 +8,7 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
 import { addSeconds } from '../../lib/clock.ts';
 import { recordActivity } from '../activity/index.ts';
-import { revokeToken, revokeUserTokens } from '../auth/index.ts';
+import { revokeLogin, revokeUserTokens } from '../auth/index.ts';
 import { LIFETIMES } from '../auth/index.ts';
 import { assertManageable, loadVisibleUser } from './users.policy.ts';
 import * as repo from './users.repository.ts';
@@ -47,7 +47,7 @@ async function revoke(
   return deps.db.transaction().execute(async (trx) => {
     const revoked =
       scope === 'one'
-        ? Number(await revokeToken(trx, tokenId!, now, 'revoked by the user'))
+        ? await revokeLogin(trx, tokenId!, now, 'revoked by the user')
         : await revokeUserTokens(trx, target.id, now, scope === 'all' ? 'revoked by an administrator' : 'signed out everywhere else', {
             ...(scope === 'others' ? { exceptTokenId: caller.auth.tokenId } : {}),
           });
@@ -74,7 +74,9 @@ export function revokeOtherOwnSessions(deps: AppDeps, caller: Caller): Promise<n
 
 /**
  * DELETE /api/users/me/sessions/{id}: revokes one of the caller's active sessions (the current one
- * too, which then works like a logout).
+ * too, which then works like a logout) together with the other token of the same login (a browser
+ * login's session and bearer token end together, as at logout: docs/security.md "Logout"); returns
+ * how many tokens were revoked.
  * @throws 404 'Session not found' when it is not an active session of the caller
  */
 export async function revokeOwnSession(deps: AppDeps, caller: Caller, id: number): Promise<number> {
