@@ -28,6 +28,20 @@ describe('jobs lifecycle: transition map, date fields, history, concurrency', ()
     });
   const history = (jobId: number) => t.db.selectFrom('job_status_history').selectAll().where('job_id', '=', jobId).orderBy('id').execute();
 
+  /** A contractor invoice of the job, straight into the table (the money API has its own tests). */
+  const invoiceFor = (jobId: number, status: 'draft' | 'issued') => {
+    const now = t.clock.now();
+    return t.db
+      .insertInto('invoices')
+      .values({
+        uuid: crypto.randomUUID(), agency_id: w.agencyA.id, job_id: jobId, contractor_id: w.contractor.id, kind: 'invoice', status,
+        number: status === 'draft' ? null : jobId, issued_at: status === 'draft' ? null : now,
+        vat_registered: false, payment_terms_days: 30, net_pence: 8500, vat_pence: 0, gross_pence: 8500, created_at: now, updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  };
+
   const legal = MOVES.filter((m) => m.via === 'transition' || m.via === 'resume').flatMap((m) => m.parties.map((p) => ({ ...m, party: p })));
 
   it('lists every legal transition move in the map (sanity)', () => {
@@ -37,6 +51,8 @@ describe('jobs lifecycle: transition map, date fields, history, concurrency', ()
   for (const mv of legal) {
     it(`${mv.party}: ${STATUS_NAMES[mv.from]} -> ${STATUS_NAMES[mv.to]} (${mv.via}) sets ${mv.sets ?? 'no date'} and writes history`, async () => {
       const job = await jobAt(mv.from, mv.from === STATUS.onHold ? { on_hold_from_status_id: mv.to } : {});
+      // The move to Invoiced needs an issued invoice (docs/jobs.md "Invoiced and Closed").
+      if (mv.to === STATUS.invoiced && mv.via === 'transition') await invoiceFor(job.id, 'issued');
       t.clock.advance(60);
       const c = clientOf(mv.party);
       const res = await c.client.post(`/api/jobs/${job.uuid}/transitions`, { to_status_id: mv.to, note: 'moving on' });
@@ -107,6 +123,21 @@ describe('jobs lifecycle: transition map, date fields, history, concurrency', ()
     const done = await jobAt(STATUS.completed);
     expect((await w.contractorUser.client.post(`/api/jobs/${done.uuid}/transitions`, { to_status_id: STATUS.invoiced })).statusCode).toBe(403);
     expect(await history(job.id)).toHaveLength(0);
+  });
+
+  it('Invoiced needs an issued invoice and Closed no draft one (docs/jobs.md "Invoiced and Closed")', async () => {
+    const done = await jobAt(STATUS.completed);
+    const early = await w.agentA1.client.post(`/api/jobs/${done.uuid}/transitions`, { to_status_id: STATUS.invoiced });
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toEqual({ success: false, error: 'A job becomes Invoiced when its invoice is issued: issue the invoice first' });
+    const invoice = await invoiceFor(done.id, 'draft');
+    const closing = await w.agentA1.client.post(`/api/jobs/${done.uuid}/transitions`, { to_status_id: STATUS.closed });
+    expect(closing.statusCode).toBe(409);
+    expect(closing.json().error).toBe('Cannot close a job while its invoice is a draft: issue or void the invoice first');
+    expect(await history(done.id)).toHaveLength(0);
+    await t.db.updateTable('invoices').set({ status: 'issued', number: 1, issued_at: t.clock.now() }).where('id', '=', invoice.id).execute();
+    expect((await w.agentA1.client.post(`/api/jobs/${done.uuid}/transitions`, { to_status_id: STATUS.invoiced })).statusCode).toBe(200);
+    expect((await w.agentA1.client.post(`/api/jobs/${done.uuid}/transitions`, { to_status_id: STATUS.closed })).statusCode).toBe(200);
   });
 
   it('a tenant may cancel only a Reported job it reported or that is its own', async () => {

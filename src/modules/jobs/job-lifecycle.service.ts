@@ -21,14 +21,35 @@ import { recomputeJobSla } from '../sla/index.ts';
  * move's date field, writes history and activity in one transaction under a row lock.
  * @returns the job after the move
  * @throws 400 unknown status, 403 party or shared branch, 404 job, 409 illegal move (naming both
- *   statuses) or a concurrent move that got there first
+ *   statuses), a concurrent move that got there first, Invoiced without an issued invoice or
+ *   Closed with a draft one
  */
 export async function transitionJob(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: TransitionInput): Promise<JobDto> {
   if (!STATUS_NAMES[input.to_status_id]) throw invalidParam('to_status_id');
-  const { id } = await withLockedJob(deps, auth, uuid, (trx, job, now) =>
-    moveJob(trx, auth, actor, now, job, { to: input.to_status_id, via: 'transition', note: input.note }),
-  );
+  const { id } = await withLockedJob(deps, auth, uuid, async (trx, job, now) => {
+    // After the move's own checks (party, legal move), so those answer first; the transaction
+    // rolls the move back when the invoices do not allow it.
+    const from = job.status_id;
+    const moved = await moveJob(trx, auth, actor, now, job, { to: input.to_status_id, via: 'transition', note: input.note });
+    await assertInvoicesAllow(trx, job.id, from, input.to_status_id);
+    return moved;
+  });
   return jobDtoById(deps.db, auth, id);
+}
+
+/**
+ * The money rule of the last two moves (docs/jobs.md "Invoiced and Closed"): a Completed job
+ * becomes Invoiced only with an issued invoice (issuing one moves it there by itself; resuming an
+ * Invoiced job from On hold is not checked again), and no job is Closed while one of its invoices
+ * is still a draft.
+ * @throws 409 naming what to do first
+ */
+async function assertInvoicesAllow(trx: Parameters<typeof repo.invoiceStateOfJob>[0], jobId: number, from: number, to: number): Promise<void> {
+  const checksIssued = to === STATUS.invoiced && from === STATUS.completed;
+  if (!checksIssued && to !== STATUS.closed) return;
+  const { drafts, issued } = await repo.invoiceStateOfJob(trx, jobId);
+  if (checksIssued && issued === 0) throw conflict('A job becomes Invoiced when its invoice is issued: issue the invoice first');
+  if (to === STATUS.closed && drafts > 0) throw conflict('Cannot close a job while its invoice is a draft: issue or void the invoice first');
 }
 
 /**

@@ -330,3 +330,21 @@ export function findVisibleJobRef(db: DbOrTrx, scope: JobScope, uuid: string) {
     .where((eb) => visibleTo(eb, scope))
     .executeTakeFirst();
 }
+
+/**
+ * How many of a job's invoices (kind `invoice`, credit notes left out) are drafts and how many
+ * were issued and not voided (issued, part paid, paid or overdue): the money rule of the
+ * lifecycle's Completed -> Invoiced and -> Closed moves (docs/jobs.md "Invoiced and Closed").
+ */
+export async function invoiceStateOfJob(db: DbOrTrx, jobId: number): Promise<{ drafts: number; issued: number }> {
+  const row = await db
+    .selectFrom('invoices')
+    .select((eb) => [
+      eb.fn.countAll<number>().filterWhere('status', '=', 'draft').as('drafts'),
+      eb.fn.countAll<number>().filterWhere('status', 'in', ['issued', 'part_paid', 'paid', 'overdue']).as('issued'),
+    ])
+    .where('job_id', '=', jobId)
+    .where('kind', '=', 'invoice')
+    .executeTakeFirstOrThrow();
+  return { drafts: Number(row.drafts), issued: Number(row.issued) };
+}
