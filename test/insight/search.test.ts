@@ -54,6 +54,14 @@ describe('GET /api/search', () => {
     expect(r.data[0]).toMatchObject({ type: 'job', uuid: w.j5.uuid, score: 2 });
   });
 
+  it('puts a job whose title is the query first, and the newest first among equal matches', async () => {
+    const older = await addJob(t.db, { agencyId: w.agencyA.id, branchId: w.a1.id, statusId: 1, priority: 3, title: 'Kitchen tap leaking under the sink', createdAt: '2026-11-18T09:00:00Z' });
+    const exact = await addJob(t.db, { agencyId: w.agencyA.id, branchId: w.a1.id, statusId: 1, priority: 3, title: 'Kitchen tap leaking', createdAt: '2026-11-21T09:00:00Z' });
+    const r = await find(w.adminA.client, 'kitchen tap leaking', '&types=job');
+    expect(r.data[0]).toMatchObject({ uuid: exact.uuid, score: 1.8 });
+    expect(r.data.map((h) => h.uuid)).toContain(older.uuid);
+  });
+
   it('finds tenants, contractors and users of the caller agency by name with a typo', async () => {
     expect((await find(w.adminA.client, 'Emily Clarkk', '&types=tenant')).data.map((h) => h.title)).toEqual(['Emily Clarke']);
     expect((await find(w.adminA.client, 'Fletcher Plumbng', '&types=contractor')).data.map((h) => h.title)).toEqual(['Fletcher Plumbing']);
@@ -110,6 +118,15 @@ describe('GET /api/search', () => {
       expect(uuids(await find(w.adminA.client, 'inv 3', '&types=invoice'))).toEqual([m.inv3.uuid]);
       expect(uuids(await find(w.adminA.client, 'CN-000001', '&types=invoice'))).toEqual([m.cn1.uuid]);
       expect(uuids(await find(w.adminA.client, '1', '&types=invoice'))).toEqual([m.inv1.uuid, m.cn1.uuid].sort());
+    });
+
+    it('lists the numbered invoices, or credit notes, for the prefix alone', async () => {
+      const inv = await find(w.adminA.client, 'INV', '&types=invoice');
+      expect(inv.count).toBeGreaterThan(1);
+      expect(inv.data.every((h) => h.title.startsWith('INV-') && h.score === 0.5)).toBe(true);
+      expect(inv.data.map((h) => h.uuid)).toContain(m.inv1.uuid);
+      expect(inv.data.map((h) => h.uuid)).not.toContain(m.draft.uuid);
+      expect(uuids(await find(w.adminA.client, 'cn', '&types=invoice'))).toEqual([m.cn1.uuid]);
     });
 
     it("finds by the contractor's reference, the job's reference, the contractor's name with a typo and the address", async () => {

@@ -65,6 +65,7 @@ export async function searchJobs(db: DbOrTrx, scope: JobScope, t: SearchTerms, f
       'j.uuid',
       sql<number>`greatest(
         case when lower(j.reference) = ${t.compact} then 2 else 0 end,
+        case when lower(j.title) = lower(${t.q}) then 1.8 else 0 end,
         least(ts_rank(${JOB_DOC}, websearch_to_tsquery('english', ${t.q})) * 10, 1),
         word_similarity(${t.q}, j.title),
         case when ${POSTCODE('a')} = ${t.compact} then 1.5 when ${POSTCODE('a')} like ${like(t.compact)} then 0.8 else 0 end
@@ -170,9 +171,11 @@ export async function searchUsers(db: DbOrTrx, agencyId: number | null, t: Searc
 
 /**
  * An invoice or credit note number as typed: `INV-000008`, `inv 8`, `CN-000001`, or digits alone
- * (either kind). Null when the query is not a number.
+ * (either kind). Null when the query is not a number (the prefix alone, `INV`, is not one: it
+ * lists the numbered invoices, see searchInvoices).
  */
 export function invoiceNumberQuery(q: string): { kind: 'invoice' | 'credit_note' | null; number: number } | null {
+  if (/^(inv|cn)[- ]?$/i.test(q.trim())) return null;
   const m = /^(inv|cn)?[- ]?0*([0-9]{1,9})$/i.exec(q.trim());
   if (!m || Number(m[2]) === 0) return null;
   const kind = m[1] === undefined ? null : m[1].toLowerCase() === 'cn' ? 'credit_note' : 'invoice';
@@ -183,7 +186,8 @@ const INVOICE_LABEL = sql<string>`case when i.number is null then 'Draft ' || re
   else (case i.kind when 'credit_note' then 'CN-' else 'INV-' end) || lpad(i.number::text, 6, '0') end`;
 
 /**
- * Invoices and credit notes the money scope may open, by number (exact), the contractor's own
+ * Invoices and credit notes the money scope may open, by number (exact; the prefix alone, `INV` or
+ * `CN`, finds every numbered one of that kind, newest first), the contractor's own
  * reference (trigram LIKE), the job's reference (a whole reference, exact), the contractor's name
  * (typos) or the job's address (postcode with or without its space, first line with typos).
  * Each condition is an indexable form (number: the (agency, kind, number) unique index; names and
@@ -191,6 +195,9 @@ const INVOICE_LABEL = sql<string>`case when i.number is null then 'Draft ' || re
  */
 export async function searchInvoices(db: DbOrTrx, scope: MoneyScope, t: SearchTerms): Promise<RawHit[]> {
   const parts: RawBuilder<unknown>[] = [];
+  // The number's prefix alone ("INV", "CN-"): every numbered invoice (or credit note), newest first.
+  const prefix = /^(inv|cn)[- ]?$/i.exec(t.q.trim());
+  if (prefix) parts.push(sql`(i.number is not null and i.kind = ${prefix[1]!.toLowerCase() === 'cn' ? 'credit_note' : 'invoice'})`);
   const num = invoiceNumberQuery(t.q);
   const numberHit = num ? sql`(i.number = ${num.number}${num.kind ? sql` and i.kind = ${num.kind}` : sql``})` : sql`false`;
   if (num) parts.push(numberHit);
@@ -214,6 +221,7 @@ export async function searchInvoices(db: DbOrTrx, scope: MoneyScope, t: SearchTe
     .select([
       'i.uuid',
       sql<number>`greatest(
+        ${prefix ? sql`0.5` : sql`0`},
         case when ${numberHit} then 2 else 0 end,
         case when ${wholeReference ? sql`j.reference = ${t.q.toUpperCase()}` : sql`false`} then 1.2 else 0 end,
         case when lower(i.contractor_reference) = ${t.compact} then 1.5

@@ -76,12 +76,17 @@ export async function search(deps: AppDeps, auth: AuthContext, input: SearchQuer
   const results = await Promise.all(runs);
   let total = 0;
   const hits: SearchHitDto[] = [];
+  const position = new Map<SearchHitDto, number>();
   for (const { type, p, rows } of results) {
     total += rows[0]?.total ?? 0;
-    for (const r of rows) {
-      hits.push({ type, uuid: r.uuid, title: r.title, subtitle: r.subtitle, snippet: snippetOf(r, q), score: Math.round(Number(r.score) * 1000) / 1000, url: p.path(r.uuid) });
-    }
+    rows.forEach((r, i) => {
+      const hit: SearchHitDto = { type, uuid: r.uuid, title: r.title, subtitle: r.subtitle, snippet: snippetOf(r, q), score: Math.round(Number(r.score) * 1000) / 1000, url: p.path(r.uuid) };
+      position.set(hit, i);
+      hits.push(hit);
+    });
   }
-  hits.sort((a, b) => b.score - a.score || a.type.localeCompare(b.type) || a.uuid.localeCompare(b.uuid));
+  // Equal scores keep each type's own order (newest first), so a new record is not lost among
+  // older ones that match as well.
+  hits.sort((a, b) => b.score - a.score || position.get(a)! - position.get(b)! || a.type.localeCompare(b.type));
   return { hits: hits.slice(input.offset, input.offset + input.limit), total };
 }
