@@ -37,6 +37,4 @@ export interface AppDeps {
   snapshotDatabase?: (() => Promise<Blob>) | undefined;
   /** Process start time, for uptime. */
   startedAt: Date;
-  /** Why blacklist changes of other instances do not arrive through Redis, or null (set by buildApp; readiness fails with it). */
-  blacklistFeedProblem?: (() => string | null) | undefined;
 }

@@ -154,7 +154,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   // The blacklist is checked first in the pipeline, from an in-process copy (docs/security.md promise 28).
   const blacklist = new BlacklistGuard(deps, app.log);
   await blacklist.start();
-  deps.blacklistFeedProblem = () => blacklist.subscriptionProblem();
   app.addHook('onClose', async () => blacklist.stop());
   const loginGuard = { accountBlocked: (userId: number) => blacklist.isAccountBlocked(userId), throttled: (ip: string) => loginThrottleTripped(deps, blacklist, ip) };
   // Token lookups reused for a few seconds under an unchanged auth epoch (docs/security.md).
@@ -178,7 +177,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     usersRoutes(deps),
     activityLogRoutes(deps),
     jobsRoutes(deps),
-    systemRoutes(deps, lifecycle),
+    systemRoutes(deps, lifecycle, { blacklistFeedProblem: () => blacklist.subscriptionProblem() }),
     backupRoutes(deps),
     slaRulesRoutes(deps),
     devicesRoutes(deps),

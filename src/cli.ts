@@ -218,7 +218,7 @@ function program(state: { code: number | undefined }): Command {
     .addOption(new Option('--from <backend>', 'where the files are now').choices(['local', 's3']).makeOptionMandatory())
     .addOption(new Option('--to <backend>', 'where they go').choices(['local', 's3']).makeOptionMandatory())
     .action(async (opts: { from: string; to: string }) => {
-      const { storageCommand } = await import('./modules/storage/index.ts');
+      const { storageCommand } = await import('./cli/storage.ts');
       state.code = await storageCommand(await config(), ['migrate', '--from', opts.from, '--to', opts.to], out, err);
     });
   return cli;

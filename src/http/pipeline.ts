@@ -109,11 +109,11 @@ export interface PipelineServices {
    */
   authenticate(presented: PresentedCredentials, epoch: string | null): Promise<AuthContext>;
   /** The account of a token looked up before by this process, so both rate limits go in one Redis round trip; undefined when unknown. */
-  cachedAccount?(presented: PresentedCredentials): number | undefined;
+  cachedAccount(presented: PresentedCredentials): number | undefined;
   /** Records a refused request (`authorization.deny`, resource type `route`) in the activity log at `at`. */
   recordDenial(auth: AuthContext, ip: string, at: Date, details: { method: string; route: string | undefined; permission: string }): Promise<void>;
   /** The blacklist copy, checked first on every request (docs/security.md promise 28; src/modules/security). */
-  blacklist?: BlockCheck;
+  blacklist: BlockCheck;
 }
 
 /**
@@ -139,7 +139,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
       throw new AppError('unavailable', 'The service is shutting down. Please retry.');
     }
     // Blacklisted address: refused before any database or rate-limit work (in-process copy).
-    if (blacklist && (await blacklist.isAddressBlocked(request.ip))) throw blocked();
+    if (await blacklist.isAddressBlocked(request.ip)) throw blocked();
     const cfg = request.routeOptions.config;
     const route = routeKey(request);
     // An administrator's override of this route (GET/PUT /api/admin/rate-limits) wins.
@@ -156,7 +156,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     const credentials = permission === 'bearer' ? { authorization: presented.authorization } : presented;
     // One round trip: the address's counter, the account's when this process knows the token's
     // account, and the auth epoch that says whether a cached token lookup may be used.
-    const knownAccount = permission === 'public' ? undefined : services.cachedAccount?.(credentials);
+    const knownAccount = permission === 'public' ? undefined : services.cachedAccount(credentials);
     const trip = await limiter.consumeRequest(
       { key: `ip:${route}:${request.ip}`, max: limits.ipMax ?? config.rateLimit.ipMax },
       knownAccount === undefined ? null : accountCounter(knownAccount),
@@ -171,14 +171,14 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
       // Public routes may still tell an authenticated caller more (status details).
       if (presented.authorization || presented.sessionCookie) {
         request.auth = await authenticate(presented, epoch).catch(() => null);
-        if (request.auth && blacklist && (await blacklist.isAccountBlocked(request.auth.userId))) throw blocked();
+        if (request.auth && (await blacklist.isAccountBlocked(request.auth.userId))) throw blocked();
       }
       return;
     }
     if (permission === 'bearer' && !presented.authorization) throw new AppError('invalid_bearer');
     const auth = await authenticate(credentials, epoch);
     request.auth = auth;
-    if (blacklist && (await blacklist.isAccountBlocked(auth.userId))) throw blocked();
+    if (await blacklist.isAccountBlocked(auth.userId)) throw blocked();
     if (trip.second && knownAccount === auth.userId) note(request, trip.second);
     else {
       const counter = accountCounter(auth.userId);

@@ -8,7 +8,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { MAX_IMAGE_PIXELS } from '../../src/lib/image-limits.ts';
+import { MAX_IMAGE_PIXELS } from '../../src/http/image-limits.ts';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { attachedRecordsWorld } from '../helpers/attached-records-world.ts';

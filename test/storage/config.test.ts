@@ -44,7 +44,7 @@ describe('storage configuration', () => {
 
 describe('caretaker storage command', () => {
   it('refuses a wrong usage or a missing bucket with exit code 2 and a message, touching nothing', async () => {
-    const { storageCommand, STORAGE_USAGE } = await import('../../src/modules/storage/index.ts');
+    const { storageCommand, STORAGE_USAGE } = await import('../../src/cli/storage.ts');
     const errors: string[] = [];
     const config = loadConfig({});
     expect(await storageCommand(config, ['migrate', '--from', 'local'], () => undefined, (l) => errors.push(l))).toBe(2);

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { SpooledFile } from '../../http/upload-spool.ts';
-import { assertImageWithinLimit } from '../../lib/image-limits.ts';
+import { assertImageWithinLimit } from '../../http/image-limits.ts';
 import { sniffFile } from '../../lib/sniff.ts';
 import { recordActivity } from '../activity/index.ts';
 import * as repo from './appearance.repository.ts';
@@ -66,7 +66,7 @@ export async function updateAppearance(deps: AppDeps, auth: AuthContext, actor: 
  * to the FileStore; the row only after the object is stored), replacing (and deleting) an
  * earlier one.
  * @throws 400 "The banner must be a PNG, JPEG or WebP image" when the content is anything else, or
- *   an image above 50 megapixels (src/lib/image-limits.ts);
+ *   an image above 50 megapixels (src/http/image-limits.ts);
  *   503 when the file store is down (nothing changed)
  */
 export async function saveBanner(deps: AppDeps, auth: AuthContext, actor: Actor, file: SpooledFile): Promise<AppearanceBody> {

@@ -8,7 +8,7 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { AppError, invalidParam, notFound } from '../../http/errors.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import type { SpooledFile } from '../../http/upload-spool.ts';
-import { assertImageWithinLimit } from '../../lib/image-limits.ts';
+import { assertImageWithinLimit } from '../../http/image-limits.ts';
 import { sniffFile } from '../../lib/sniff.ts';
 import { recordActivity } from '../activity/index.ts';
 import { readAgency } from '../../http/agency-scope.ts';

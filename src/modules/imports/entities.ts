@@ -16,7 +16,7 @@ import { CERT_TYPE_CODES } from '../contractors/index.ts';
 import {
   insertAddresses, insertCertification, insertContractor, insertContractorCoverage, insertContractorTrades, insertTenant, linkTenantAddress,
   listAgencyAddresses, listAgencyBranches, listAgencyCertifications, listAgencyContractors, listAgencyTenantLinks, listAgencyTenants,
-  listUsableTrades, updateAddress, updateCertificationExpiry, updateContractorClearingLists, updateTenant,
+  listUsableTrades, updateAddress, updateCertificationExpiry, updateContractorClearingLists, updateTenant, type AddressValue, type CertValue
 } from './imports.repository.ts';
 
 export const ENTITIES = ['addresses', 'tenants', 'contractors'] as const;
@@ -81,16 +81,7 @@ const lower = (v: string) => v.trim().toLowerCase();
 // ---------------------------------------------------------------------------------------------
 // Properties (addresses)
 
-export interface AddressValue {
-  external_ref: string | null;
-  line1: string;
-  line2: string | null;
-  line3: string | null;
-  town: string;
-  county: string | null;
-  postcode: string;
-  branch_id: number | null;
-}
+export type { AddressValue, CertValue } from './imports.repository.ts';
 interface AddressRec extends AddressValue {
   id: number;
 }
@@ -289,11 +280,6 @@ export async function applyTenant(db: DbOrTrx, idx: TenantIndex, v: TenantValue,
 // ---------------------------------------------------------------------------------------------
 // Contractors
 
-export interface CertValue {
-  type: string;
-  reference: string;
-  expires_on: string;
-}
 export interface ContractorValue {
   external_ref: string | null;
   company_name: string;

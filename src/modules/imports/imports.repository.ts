@@ -3,12 +3,30 @@ import { sql, type Insertable } from 'kysely';
 import type { ImportTable } from '../../db/schema.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { newUuid } from '../../lib/crypto.ts';
-import type { AddressValue, CertValue } from './entities.ts';
 
 const ADDRESS_COLUMNS = ['id', 'external_ref', 'line1', 'line2', 'line3', 'town', 'county', 'postcode', 'branch_id'] as const;
 
 // ---------------------------------------------------------------------------------------------
 // Properties (addresses)
+
+/** One property row of an import, as written (entities.ts parses it). */
+export interface AddressValue {
+  external_ref: string | null;
+  line1: string;
+  line2: string | null;
+  line3: string | null;
+  town: string;
+  county: string | null;
+  postcode: string;
+  branch_id: number | null;
+}
+
+/** One certificate of an imported contractor, as written. */
+export interface CertValue {
+  type: string;
+  reference: string;
+  expires_on: string;
+}
 
 /** The agency's properties, as the import index holds them. */
 export function listAgencyAddresses(db: DbOrTrx, agencyId: number) {

@@ -17,7 +17,7 @@ import { newUuid } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/index.ts';
 import { findVisibleJob } from '../job-access/index.ts';
 import { emitEvent } from '../../events/index.ts';
-import { assertImageWithinLimit } from '../../lib/image-limits.ts';
+import { assertImageWithinLimit } from '../../http/image-limits.ts';
 import { ACCEPTED_TEXT, acceptedType, sanitiseFilename, type FileKind } from './file-policy.ts';
 import * as repo from './job-files.repository.ts';
 import type { JobFileDto } from './job-files.schemas.ts';
@@ -80,7 +80,7 @@ function parseInternal(raw: string | undefined, staff: boolean): boolean {
  *   the text fields (description up to 500 characters; internal 'true'|'false', staff only)
  * @returns the stored file as JobFileDto
  * @throws 404 "Job not found", 400 for an empty file, an unknown field, a bad description or
- *   internal flag, or content that is not of the kind, or a photo above 50 megapixels (src/lib/image-limits.ts);
+ *   internal flag, or content that is not of the kind, or a photo above 50 megapixels (src/http/image-limits.ts);
  *   413 above the kind's limit; 503 when the
  *   file store is down (no row written)
  */

@@ -9,9 +9,8 @@ import http2 from 'node:http2';
 import tls from 'node:tls';
 import { importPKCS8, SignJWT } from 'jose';
 import type { AppDeps } from '../../app-deps.ts';
-import type { PushMessage } from './index.ts';
 import type { ApnsConfig } from '../../config/push.ts';
-import { clipBytes, errorText, type PushOutcome, type PushSender, type PushTarget } from './push.types.ts';
+import { clipBytes, errorText, type PushMessage, type PushOutcome, type PushSender, type PushTarget } from './push.types.ts';
 
 const JWT_LIFETIME_S = 50 * 60;
 /** Provider tokens per app instance (keyed by key id and team id). */

@@ -8,9 +8,8 @@
 import { importPKCS8, SignJWT } from 'jose';
 import type { AppDeps } from '../../app-deps.ts';
 import { outboundRequest } from '../../lib/outbound-http.ts';
-import type { PushMessage } from './index.ts';
 import type { FcmConfig } from '../../config/push.ts';
-import { clipBytes, errorText, type PushOutcome, type PushSender, type PushTarget } from './push.types.ts';
+import { clipBytes, errorText, type PushMessage, type PushOutcome, type PushSender, type PushTarget } from './push.types.ts';
 
 export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
 /** Access tokens per app instance, keyed by service account and token endpoint. */

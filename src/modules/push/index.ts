@@ -5,28 +5,13 @@
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { deliverPushToUser, NOT_CONFIGURED } from './push.service.ts';
+import type { PushMessage, PushResult } from './push.types.ts';
 
+export type { PushMessage, PushResult } from './push.types.ts';
 export { generateVapidKeys, parseWebPushSubscription, type WebPushSubscription } from './webpush.ts';
 
 /** The `error` of a token's result when its platform's provider has no configuration. */
 export const PUSH_NOT_CONFIGURED = NOT_CONFIGURED;
-
-/** One push message, already rendered from its template. */
-export interface PushMessage {
-  userId: number;
-  title: string;
-  body: string;
-  /** Small string map delivered with the message (e.g. job_uuid); never personal data beyond the title and body. */
-  data?: Record<string, string>;
-}
-
-/** Outcome for one device token. */
-export interface PushResult {
-  deviceTokenId: number;
-  platform: string;
-  status: 'sent' | 'failed' | 'removed';
-  error?: string;
-}
 
 /**
  * Sends `message` to every device token of the user (newest 100 registrations), each through its

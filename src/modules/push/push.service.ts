@@ -8,9 +8,8 @@ import type { AppDeps } from '../../app-deps.ts';
 import { recordActivity } from '../activity/index.ts';
 import { openApns } from './apns.ts';
 import { openFcm } from './fcm.ts';
-import type { PushMessage, PushResult } from './index.ts';
 import * as repo from './push.repository.ts';
-import { errorText, type PushSender, type PushTarget } from './push.types.ts';
+import { errorText, type PushMessage, type PushResult, type PushSender, type PushTarget } from './push.types.ts';
 import { openWebPush } from './webpush.ts';
 
 /** Most tokens one user's message goes to (newest registrations first). */

@@ -1,5 +1,20 @@
 /** Types shared by the push providers (docs/push.md). */
-import type { PushMessage } from './index.ts';
+/** One push message, already rendered from its template. */
+export interface PushMessage {
+  userId: number;
+  title: string;
+  body: string;
+  /** Small string map delivered with the message (e.g. job_uuid); never personal data beyond the title and body. */
+  data?: Record<string, string>;
+}
+
+/** Outcome for one device token. */
+export interface PushResult {
+  deviceTokenId: number;
+  platform: string;
+  status: 'sent' | 'failed' | 'removed';
+  error?: string;
+}
 
 /** One stored device token to deliver to. */
 export interface PushTarget {

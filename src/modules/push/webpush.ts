@@ -11,9 +11,8 @@
  */
 import webpush from 'web-push';
 import { outboundRequest } from '../../lib/outbound-http.ts';
-import type { PushMessage } from './index.ts';
 import type { PushConfig, WebPushConfig } from '../../config/push.ts';
-import { clipBytes, errorText, type PushOutcome, type PushSender, type PushTarget } from './push.types.ts';
+import { clipBytes, errorText, type PushMessage, type PushOutcome, type PushSender, type PushTarget } from './push.types.ts';
 
 export interface WebPushSubscription {
   endpoint: string;

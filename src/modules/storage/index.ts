@@ -1,7 +1,7 @@
 /**
  * The storage module's public door (docs/operations.md "File storage"): the orphan-cleanup
- * periodic task, the local-to-S3 migration and the `caretaker storage` command. The FileStore
- * itself lives in src/storage/.
+ * periodic task and the local-to-S3 migration (run by the `caretaker storage` command,
+ * src/cli/storage.ts). The FileStore itself lives in src/storage/.
  */
 import type { PeriodicTask } from '../../events/handlers.ts';
 import { fileIntegrityScanTask } from '../job-files/index.ts';
@@ -10,7 +10,6 @@ import { orphanCleanupTask } from './orphans.ts';
 export { removeOrphans, orphanCleanupTask } from './orphans.ts';
 export { migrateFiles, type MigrateReport } from './migrate.ts';
 export { recordedFiles } from './storage.repository.ts';
-export { storageCommand, STORAGE_USAGE } from './cli.ts';
 
 /** The periodic tasks of file storage: integrity scan (daily) and orphan cleanup (hourly). */
 export const periodicTasks: PeriodicTask[] = [fileIntegrityScanTask, orphanCleanupTask];

@@ -3,4 +3,4 @@
  * The module's public door: other modules and the composition root import only this file
  * (docs/architecture.md, module rule).
  */
-export { systemRoutes } from './system.routes.ts';
+export { systemRoutes, type ReadinessChecks } from './system.routes.ts';

@@ -45,8 +45,20 @@ async function pingRedis(deps: AppDeps): Promise<Check> {
   }
 }
 
-/** Registers the system status and health routes. */
-export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle) {
+/**
+ * What readiness needs from parts built by the composition root (src/app.ts), passed in
+ * explicitly: `blacklistFeedProblem()` is why blacklist changes of other instances do not arrive
+ * through Redis, or null when they do (docs/security.md "Blacklist").
+ */
+export interface ReadinessChecks {
+  blacklistFeedProblem: () => string | null;
+}
+
+/**
+ * Registers the system status and health routes. `lifecycle` tells readiness whether the process
+ * is draining; `readiness` carries the blacklist feed's check (docs/operations.md).
+ */
+export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle, readiness: ReadinessChecks) {
   const backlog = new QueueBacklogCheck(deps);
   let lastWarnedAt = 0;
   return async function plugin(app: App): Promise<void> {
@@ -116,7 +128,7 @@ export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle) {
         if (lifecycle.draining) return reply.status(503).send(errorBody('Shutting down'));
         if (!(await pingDatabase(deps.db))) return reply.status(503).send(errorBody('Database unreachable'));
         if ((await pingRedis(deps)) === 'down') return reply.status(503).send(errorBody('Redis unreachable'));
-        const feed = deps.blacklistFeedProblem?.();
+        const feed = readiness.blacklistFeedProblem();
         if (feed) return reply.status(503).send(errorBody(feed));
         const warnings = await backlog.warnings();
         if (warnings.length === 0) return ok({ status: 'ready' }, 'Ready');

@@ -4,10 +4,10 @@
  * local is <CARETAKER_DATA_DIR>/files; s3 is the bucket of S3_BUCKET/S3_REGION/S3_ENDPOINT/
  * S3_FORCE_PATH_STYLE, whatever STORAGE_DRIVER says.
  */
-import type { Config } from '../../config.ts';
-import { openRuntime } from '../../runtime.ts';
-import { createFileStore, S3FileStore, type FileStore } from '../../storage/index.ts';
-import { migrateFiles } from './migrate.ts';
+import type { Config } from '../config.ts';
+import { migrateFiles } from '../modules/storage/index.ts';
+import { openRuntime } from '../runtime.ts';
+import { createFileStore, S3FileStore, type FileStore } from '../storage/index.ts';
 
 export const STORAGE_USAGE = 'Usage: caretaker storage migrate --from local|s3 --to s3|local';
 
