@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type Options, type Result } from 'autocannon';
 import { createTestDatabase } from '../test/helpers/database.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
+import { queueTable, runQueueScenario } from './queue.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -380,4 +381,10 @@ const md = [
   '|---|---|---|---|',
   ...memory.map((m) => `| ${m.engine} | ${m.size === 'large' ? '100k jobs / 1M activity' : '10k / 10k'} | ${m.idle ?? '?'} | ${m.peak ?? '?'} |`),
 ].join('\n');
-process.stdout.write(`\n${md}\n\nend ${machine()}\n`);
+process.stdout.write(`\n${md}\n`);
+// The queue scenario (bench/queue.ts): PostgreSQL and Redis only, BENCH_QUEUE_RATE / _DURATION_S.
+if (engines.includes('postgres') && process.env.REDIS_URL && (!ONLY || ONLY.some((o) => 'queue under peak load'.includes(o.toLowerCase())))) {
+  const f = await runQueueScenario(Number(process.env.BENCH_QUEUE_RATE ?? 30), Number(process.env.BENCH_QUEUE_DURATION_S ?? 60), (l) => process.stdout.write(`${l}\n`));
+  process.stdout.write(`\nQueue under peak load:\n\n${queueTable(f)}\n`);
+}
+process.stdout.write(`\nend ${machine()}\n`);
