@@ -8,7 +8,8 @@
  * needs DATABASE_URL, a server the bench may create databases on), REDIS_URL (used with
  * PostgreSQL), BENCH_SIZES (default "small,large"), BENCH_SCENARIOS (parts of scenario names to
  * run, comma-separated; default all), BENCH_CPU_PROF (a folder for the server's CPU profile). Only
- * 127.0.0.1.
+ * 127.0.0.1. Then the queue scenario of bench/queue.ts (`queue under peak load`; PostgreSQL and
+ * Redis only; BENCH_QUEUE_RATE, BENCH_QUEUE_DURATION_S).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -20,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type Options, type Result } from 'autocannon';
 import { createTestDatabase } from '../test/helpers/database.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
+import { queueTable, runQueueScenario } from './queue.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -372,7 +374,10 @@ const machine = () => `${new Date().toISOString()}, load average ${loadavg().map
 process.stdout.write(`Caretaker bench: ${DURATION} s per scenario, engines ${engines.join(', ')}, sizes ${sizes.join(', ')}; start ${machine()}\n`);
 const passwordHash = await hashPassword(PASSWORD);
 const all: Row[] = [];
-for (const engine of engines) for (const size of sizes) all.push(...(await benchOne(engine, size, passwordHash)));
+/** The queue scenario's name for BENCH_SCENARIOS (e.g. BENCH_SCENARIOS=queue runs it alone). */
+const QUEUE_SCENARIO = 'queue under peak load';
+const queueOnly = ONLY?.every((part) => QUEUE_SCENARIO.includes(part)) ?? false;
+if (!queueOnly) for (const engine of engines) for (const size of sizes) all.push(...(await benchOne(engine, size, passwordHash)));
 const md = [
   table(all),
   '',
@@ -380,4 +385,10 @@ const md = [
   '|---|---|---|---|',
   ...memory.map((m) => `| ${m.engine} | ${m.size === 'large' ? '100k jobs / 1M activity' : '10k / 10k'} | ${m.idle ?? '?'} | ${m.peak ?? '?'} |`),
 ].join('\n');
-process.stdout.write(`\n${md}\n\nend ${machine()}\n`);
+process.stdout.write(`\n${md}\n`);
+// The queue scenario (bench/queue.ts): PostgreSQL and Redis only, BENCH_QUEUE_RATE / _DURATION_S.
+if (engines.includes('postgres') && process.env.REDIS_URL && (!ONLY || ONLY.some((part) => QUEUE_SCENARIO.includes(part)))) {
+  const f = await runQueueScenario(Number(process.env.BENCH_QUEUE_RATE ?? 30), Number(process.env.BENCH_QUEUE_DURATION_S ?? 60), (l) => process.stdout.write(`${l}\n`));
+  process.stdout.write(`\nQueue under peak load:\n\n${queueTable(f)}\n`);
+}
+process.stdout.write(`\nend ${machine()}\n`);

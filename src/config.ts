@@ -116,6 +116,10 @@ export interface Config {
     batchSize: number;
     /** Workers per handler queue in each process, each fetching its own batch (PGlite: always 1). */
     concurrency: number;
+    /** How often each worker sends due e-mails, push messages and webhooks, in milliseconds. */
+    sendIntervalMs: number;
+    /** Messages each worker sends at once per kind (e-mail/push, webhooks). */
+    sendConcurrency: number;
     /** Readiness warns when a queue holds more runnable jobs than this. */
     backlogWarnJobs: number;
     /** Readiness warns when a queue's oldest runnable job has waited longer than this, in seconds. */
@@ -325,6 +329,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       relayIntervalMs: int(env, 'CARETAKER_RELAY_INTERVAL_MS', 1000, 50, 60_000),
       batchSize: int(env, 'CARETAKER_QUEUE_BATCH_SIZE', 20, 1, 500),
       concurrency: int(env, 'CARETAKER_QUEUE_CONCURRENCY', 2, 1, 32),
+      sendIntervalMs: int(env, 'CARETAKER_QUEUE_SEND_INTERVAL_MS', 1000, 100, 60_000),
+      sendConcurrency: int(env, 'CARETAKER_QUEUE_SEND_CONCURRENCY', 8, 1, 64),
       backlogWarnJobs: int(env, 'CARETAKER_QUEUE_BACKLOG_WARN', 1000, 1, 10_000_000),
       backlogWarnAgeS: int(env, 'CARETAKER_QUEUE_BACKLOG_WARN_AGE_S', 60, 1, 86_400),
     },

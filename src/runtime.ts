@@ -122,6 +122,7 @@ export async function openRuntime(
   const mailer = new NodemailerMailer({
     smtpUrl: config.mail.smtpUrl,
     from: config.mail.from,
+    connections: config.queue.sendConcurrency,
     dir: options.mailDir ?? path.join(config.dataDir, 'mail'),
     logger: options.mailLogger ?? jsonLineLogger(config.logLevel),
   });

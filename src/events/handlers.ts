@@ -46,6 +46,13 @@ export interface PeriodicTask {
   run(deps: AppDeps, log?: TaskLogger): Promise<void>;
   /** Also run once as soon as a worker starts, not only on the first tick (work an upgrade left). */
   runAtStart?: boolean;
+  /**
+   * One batch of the same work for rows that claim themselves (compare-and-set), run by every
+   * worker every `CARETAKER_QUEUE_SEND_INTERVAL_MS` and after each handler batch, again at once
+   * while it returns true (a full batch: more may be due). Work that must not wait for the next
+   * minute's tick (sending e-mails, push and webhooks) has one.
+   */
+  drain?(deps: AppDeps): Promise<boolean>;
 }
 
 /** Where a periodic task reports progress (the worker's log). */

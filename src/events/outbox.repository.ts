@@ -1,5 +1,6 @@
 /** SQL of the outbox and of the handlers' completion rows (docs/events.md); the rules are in the other files of src/events. */
-import type { DbOrTrx } from '../db/types.ts';
+import { sql } from 'kysely';
+import type { DbOrTrx, Trx } from '../db/types.ts';
 
 /** The insert of one outbox row (payload as JSON text), not yet run. */
 export function outboxInsertQuery(db: DbOrTrx, row: { event_id: string; name: string; version: number; agency_id: number | null; payload: string; occurred_at: Date }) {
@@ -59,4 +60,40 @@ export async function listOutbox(db: DbOrTrx, filter: { name?: string; agencyId?
   if (filter.name !== undefined) q = q.where('name', '=', filter.name);
   if (filter.agencyId !== undefined) q = q.where('agency_id', '=', filter.agencyId);
   return q.selectAll().orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+}
+
+/**
+ * Records that `handler` completed each of `eventIds` in one statement, skipping those it had
+ * completed before.
+ * @returns the event ids recorded by this call (the handler should run for these only)
+ */
+export async function claimHandlerRuns(trx: DbOrTrx, handler: string, eventIds: readonly string[], at: Date): Promise<Set<string>> {
+  if (eventIds.length === 0) return new Set();
+  const rows = await trx
+    .insertInto('event_handler_runs')
+    .values([...new Set(eventIds)].map((event_id) => ({ handler, event_id, completed_at: at })))
+    .onConflict((oc) => oc.columns(['handler', 'event_id']).doNothing())
+    .returning('event_id')
+    .execute();
+  return new Set(rows.map((r) => r.event_id));
+}
+
+/** Removes the completion row of `handler` for `eventId` (its run failed and is retried). */
+export async function unclaimHandlerRun(trx: DbOrTrx, handler: string, eventId: string): Promise<void> {
+  await trx.deleteFrom('event_handler_runs').where('handler', '=', handler).where('event_id', '=', eventId).execute();
+}
+
+/** The events of `eventIds` as handlers read them (missing ids are absent). */
+export function eventsByIds(db: DbOrTrx, eventIds: readonly string[]) {
+  return db.selectFrom('outbox').select(['event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at']).where('event_id', 'in', [...eventIds]).execute();
+}
+
+/** Sets savepoint `name` (letters, digits and underscores) in the transaction. */
+export async function savepoint(trx: Trx, name: string): Promise<void> {
+  await sql`savepoint ${sql.id(name)}`.execute(trx);
+}
+
+/** Undoes the transaction's work since savepoint `name`; the transaction goes on. */
+export async function rollbackToSavepoint(trx: Trx, name: string): Promise<void> {
+  await sql`rollback to savepoint ${sql.id(name)}`.execute(trx);
 }

@@ -8,7 +8,8 @@
 import type { Job, JobResult, PgBoss, Queue } from 'pg-boss';
 import type { AppDeps } from '../app-deps.ts';
 import type { Config } from '../config.ts';
-import { runHandlerOnce, toDomainEvent, type EventHandler, type PeriodicTask } from './handlers.ts';
+import { toDomainEvent, type EventHandler, type PeriodicTask } from './handlers.ts';
+import { claimHandlerRuns, eventsByIds, rollbackToSavepoint, savepoint, unclaimHandlerRun } from './outbox.repository.ts';
 import { createBoss, DEAD_LETTER_QUEUE, handlerQueue, taskQueue, type BossDatabase } from './queue.ts';
 import { relayOutbox, type HandlerJobData } from './relay.ts';
 
@@ -63,35 +64,91 @@ export function handlerWorkOptions(q: Config['queue'], engine: 'pglite' | 'postg
 }
 
 /**
- * Runs one fetched batch of a handler queue: reads the batch's outbox rows in one query, runs the
- * handler once per event (`runHandlerOnce`), and settles each job by itself, so one failing event
- * is retried without repeating or holding back the others.
- * @returns one result per job: completed (also when its event is gone) or failed
+ * Runs one fetched batch of a handler queue in one transaction (docs/operations.md "Queue
+ * sizing"): reads the batch's outbox rows and records the handler's completions in one statement
+ * each, then runs the handler once per newly recorded event behind its own savepoint. A failing
+ * event is rolled back to its savepoint and its completion removed, so it alone is retried while
+ * the others commit together; one commit per batch instead of one per event.
+ * @returns one result per job: completed (also when its event is gone or was handled before) or
+ *   failed; every job failed when the transaction itself fails (nothing of the batch committed)
  */
 async function runBatch(deps: AppDeps, handler: EventHandler, jobs: ReadonlyArray<Job<HandlerJobData>>, log: WorkerLogger): Promise<JobResult[]> {
-  const rows = await deps.db
-    .selectFrom('outbox')
-    .select(['event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at'])
-    .where('event_id', 'in', jobs.map((j) => j.data.event_id))
-    .execute();
-  const byId = new Map(rows.map((r) => [r.event_id, r]));
-  const results: JobResult[] = [];
-  for (const job of jobs) {
-    const row = byId.get(job.data.event_id);
-    if (!row) {
-      results.push({ id: job.id, status: 'completed' });
-      continue;
-    }
-    try {
-      await runHandlerOnce(deps, handler, toDomainEvent(row), job.retryCount + 1);
-      results.push({ id: job.id, status: 'completed' });
-    } catch (err) {
-      const message = (err as Error).message;
-      log.error({ handler: handler.name, event_id: row.event_id, attempt: job.retryCount + 1, err: message }, 'event handler failed');
-      results.push({ id: job.id, status: 'failed', output: { message } });
-    }
+  const ids = jobs.map((j) => j.data.event_id);
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      const byId = new Map((await eventsByIds(trx, ids)).map((r) => [r.event_id, r]));
+      const todo = await claimHandlerRuns(trx, handler.name, [...byId.keys()], deps.clock.now());
+      const results: JobResult[] = [];
+      for (const [i, job] of jobs.entries()) {
+        const row = byId.get(job.data.event_id);
+        // Gone, handled before, or a second job of the same event in this batch: nothing to do.
+        if (!row || !todo.delete(row.event_id)) {
+          results.push({ id: job.id, status: 'completed' });
+          continue;
+        }
+        const point = `job_${i}`;
+        await savepoint(trx, point);
+        try {
+          await handler.handle(toDomainEvent(row), { deps, trx, attempt: job.retryCount + 1 });
+          results.push({ id: job.id, status: 'completed' });
+        } catch (err) {
+          await rollbackToSavepoint(trx, point);
+          await unclaimHandlerRun(trx, handler.name, row.event_id);
+          const message = (err as Error).message;
+          log.error({ handler: handler.name, event_id: row.event_id, attempt: job.retryCount + 1, err: message }, 'event handler failed');
+          results.push({ id: job.id, status: 'failed', output: { message } });
+        }
+      }
+      return results;
+    });
+  } catch (err) {
+    const message = (err as Error).message;
+    log.error({ handler: handler.name, jobs: jobs.length, err: message }, 'event handler batch failed');
+    return jobs.map((job) => ({ id: job.id, status: 'failed', output: { message } }));
   }
-  return results;
+}
+
+/**
+ * Runs the drains of the periodic tasks (`PeriodicTask.drain`: sending due e-mails, push and
+ * webhooks) in this process: `wake()` starts a round unless one runs (then one more follows it);
+ * a round runs each drain again at once while it reports a full batch (at most 50 batches), the
+ * drains side by side, a failing one logged without stopping the others.
+ */
+function drainer(deps: AppDeps, tasks: readonly PeriodicTask[], log: WorkerLogger): { wake(): void; stop(): Promise<void> } {
+  const withDrain = tasks.filter((t) => t.drain);
+  let round: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const runRound = async () => {
+    do {
+      again = false;
+      await Promise.all(
+        withDrain.map(async (task) => {
+          try {
+            for (let i = 0; i < 50 && !stopped && (await task.drain!(deps)); i++);
+          } catch (err) {
+            log.error({ task: task.name, err: (err as Error).message }, 'drain failed');
+          }
+        }),
+      );
+    } while (again && !stopped);
+  };
+  return {
+    wake() {
+      if (stopped || withDrain.length === 0) return;
+      if (round) {
+        again = true;
+        return;
+      }
+      round = runRound().finally(() => {
+        round = undefined;
+      });
+    },
+    async stop() {
+      stopped = true;
+      await round;
+    },
+  };
 }
 
 /** Creates the queue, or updates its options when it exists (several instances start at once). */
@@ -122,6 +179,7 @@ export async function startBackgroundWorker(
 ): Promise<BackgroundWorker> {
   const q = deps.config.queue;
   const workOptions = handlerWorkOptions(q, deps.engine);
+  const drains = drainer(deps, tasks, log);
   const boss = createBoss(deps.config, database, { schedule: true, ...options });
   boss.on('error', (err) => log.error({ err: err.message }, 'queue error'));
   await boss.start();
@@ -139,7 +197,12 @@ export async function startBackgroundWorker(
       notify: true,
     });
     for (const event of handler.events) await boss.subscribe(event, name);
-    await boss.work<HandlerJobData, JobResult[], HandlerWorkOptions>(name, workOptions, (jobs) => runBatch(deps, handler, jobs, log));
+    await boss.work<HandlerJobData, JobResult[], HandlerWorkOptions>(name, workOptions, async (jobs) => {
+      const results = await runBatch(deps, handler, jobs, log);
+      // What the batch planned (e-mails, webhooks) goes out now rather than at the next interval.
+      drains.wake();
+      return results;
+    });
   }
 
   for (const task of tasks) {
@@ -167,6 +230,7 @@ export async function startBackgroundWorker(
   const timer = setInterval(() => {
     relayAll().catch((err: unknown) => log.error({ err: (err as Error).message }, 'outbox relay failed'));
   }, q.relayIntervalMs);
+  const drainTimer = setInterval(drains.wake, q.sendIntervalMs);
   log.info({ handlers: handlers.length, tasks: tasks.length, engine: deps.engine }, 'background worker started');
 
   let stopping: Promise<void> | undefined;
@@ -176,7 +240,9 @@ export async function startBackgroundWorker(
     stop: (timeoutMs = deps.config.shutdownTimeoutS * 1000) => {
       stopping ??= (async () => {
         clearInterval(timer);
+        clearInterval(drainTimer);
         await running?.catch(() => undefined);
+        await drains.stop();
         await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
       })();
       return stopping;

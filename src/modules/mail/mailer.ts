@@ -79,6 +79,11 @@ export interface MailerOptions {
   smtpUrl: string | undefined;
   /** From header. */
   from: string;
+  /**
+   * SMTP connections kept open and reused (a pool, as many as messages sent at once:
+   * CARETAKER_QUEUE_SEND_CONCURRENCY); unset: one connection per message.
+   */
+  connections?: number;
   /** Folder of the .eml files (file transport). */
   dir: string;
   logger: MailLogger;
@@ -96,7 +101,10 @@ export class NodemailerMailer implements Mailer {
     this.options = options;
     this.kind = options.smtpUrl ? 'smtp' : 'file';
     this.transporter = options.smtpUrl
-      ? nodemailer.createTransport(options.smtpUrl)
+      ? options.connections
+        ? // A pool saves the TCP (and TLS) handshake and the SMTP greeting of every message.
+          nodemailer.createTransport({ url: options.smtpUrl, pool: true, maxConnections: options.connections } as Parameters<typeof nodemailer.createTransport>[0])
+        : nodemailer.createTransport(options.smtpUrl)
       : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   }
 

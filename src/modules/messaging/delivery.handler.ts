@@ -26,6 +26,28 @@ async function consentWithdrawn(trx: Trx, agencyId: number, r: Recipient, purpos
   return rows.length > 0 && rows.every((c) => c.withdrawn_at !== null);
 }
 
+/**
+ * Templates read in one transaction, by agency, key and channel: the queue runs a batch of events
+ * in one transaction (docs/operations.md "Queue sizing"), and its events mostly use the same few
+ * templates, which cannot change under the transaction.
+ */
+const templatesOfTrx = new WeakMap<Trx, Map<string, ReturnType<typeof effectiveTemplate>>>();
+
+/** effectiveTemplate, read once per transaction. */
+function templateIn(trx: Trx, agencyId: number, key: string, channel: Channel): ReturnType<typeof effectiveTemplate> {
+  let cache = templatesOfTrx.get(trx);
+  if (!cache) templatesOfTrx.set(trx, (cache = new Map()));
+  const id = `${agencyId}|${key}|${channel}`;
+  let hit = cache.get(id);
+  if (!hit) {
+    hit = effectiveTemplate(trx, agencyId, key, channel);
+    cache.set(id, hit);
+    // A failed read is not kept (the event fails and is retried in a new transaction anyway).
+    hit.catch(() => cache.delete(id));
+  }
+  return hit;
+}
+
 /** Writes the delivery rows of one planned message. */
 async function planOne(deps: AppDeps, trx: Trx, event: DomainEvent, agencyId: number, m: PlannedMessage): Promise<void> {
   const now = deps.clock.now();
@@ -43,7 +65,7 @@ async function planOne(deps: AppDeps, trx: Trx, event: DomainEvent, agencyId: nu
       let rendered: Awaited<ReturnType<typeof renderTemplate>> | undefined;
       let renderError: string | null = null;
       if (!reason) {
-        const template = await effectiveTemplate(trx, agencyId, m.templateKey, channel as Channel);
+        const template = await templateIn(trx, agencyId, m.templateKey, channel as Channel);
         // A saved template always renders; a failure (limits) is logged `failed`, never retried forever.
         rendered = await renderTemplate(channel, template, { ...m.vars, 'recipient.name': r.name }).catch((err: Error) => {
           renderError = err.message;

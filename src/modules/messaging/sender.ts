@@ -1,7 +1,9 @@
 /**
  * Sends queued deliveries (docs/messaging.md "How a message is sent"): e-mail through the
- * mailer, push through the push module. Runs outside any transaction, every minute as the
- * periodic task `messaging.send`. Each attempt is counted on the row before it starts; a failure
+ * mailer, push through the push module. Runs outside any transaction: on every worker each
+ * `CARETAKER_QUEUE_SEND_INTERVAL_MS` and after each batch of planned messages (the task's drain),
+ * `CARETAKER_QUEUE_SEND_CONCURRENCY` at once, and every minute as the periodic task
+ * `messaging.send`. Each attempt is counted on the row before it starts; a failure
  * is retried with backoff (1 min, 5 min, 30 min, 2 h, 6 h) and the row is `failed` after
  * MAX_ATTEMPTS. A row is claimed with compare-and-set, so a message goes out once even with
  * several workers.
@@ -9,6 +11,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { PeriodicTask } from '../../events/index.ts';
 import { addSeconds } from '../../lib/clock.ts';
+import { forEachLimited } from '../../lib/concurrency.ts';
 import { deliverPush, PUSH_NOT_CONFIGURED } from '../push/index.ts';
 import { claimDelivery, dueDeliveryIds, updateDelivery, type ClaimedDelivery } from './deliveries.repository.ts';
 import type { Rendered } from './render.ts';
@@ -45,17 +48,26 @@ async function attempt(deps: AppDeps, d: ClaimedDelivery): Promise<{ error: stri
   }
 }
 
+/** Rows one call of the sender takes at most. */
+const SEND_BATCH = 200;
+
 /**
- * Sends every queued delivery that is due.
+ * Sends every queued delivery that is due, `CARETAKER_QUEUE_SEND_CONCURRENCY` at once.
  * @param opts.limit at most this many rows in one call (default 200)
  * @returns counts of rows sent, retried later, given up (failed) and suppressed
  */
 export async function sendDueDeliveries(deps: AppDeps, opts: { limit?: number } = {}) {
+  return (await sendBatch(deps, opts.limit ?? SEND_BATCH)).counts;
+}
+
+/** sendDueDeliveries, also returning how many rows were due (the limit when more may wait). */
+async function sendBatch(deps: AppDeps, limit: number) {
   const counts = { sent: 0, retrying: 0, failed: 0, suppressed: 0 };
-  for (const id of await dueDeliveryIds(deps.db, deps.clock.now(), opts.limit ?? 200)) {
+  const ids = await dueDeliveryIds(deps.db, deps.clock.now(), limit);
+  await forEachLimited(ids, deps.config.queue.sendConcurrency, async (id) => {
     const now = deps.clock.now();
     const d = await claimDelivery(deps.db, id, now, addSeconds(now, LEASE_S));
-    if (!d) continue;
+    if (!d) return;
     const { error, final, reason } = await attempt(deps, d);
     const at = deps.clock.now();
     if (error === null) {
@@ -72,8 +84,8 @@ export async function sendDueDeliveries(deps: AppDeps, opts: { limit?: number } 
       await updateDelivery(deps.db, id, { last_error: error.slice(0, 1_000), updated_at: at, next_attempt_at: addSeconds(at, wait) });
       counts.retrying += 1;
     }
-  }
-  return counts;
+  });
+  return { counts, due: ids.length };
 }
 
 /** Every minute: sends the queued deliveries that are due. */
@@ -82,5 +94,8 @@ export const messagingSendTask: PeriodicTask = {
   cron: '* * * * *',
   async run(deps) {
     await sendDueDeliveries(deps);
+  },
+  async drain(deps) {
+    return (await sendBatch(deps, SEND_BATCH)).due === SEND_BATCH;
   },
 };

@@ -10,6 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import type { AppDeps } from '../../app-deps.ts';
 import { EVENT_CATALOGUE, type EventHandler, type EventName, type PeriodicTask } from '../../events/index.ts';
 import { newUuid } from '../../lib/crypto.ts';
+import { forEachLimited } from '../../lib/concurrency.ts';
 import { outboundRequest } from '../../lib/outbound-http.ts';
 import * as repo from './webhooks.repository.ts';
 
@@ -151,14 +152,28 @@ export async function attemptDelivery(deps: AppDeps, delivery: repo.DeliveryRow)
   if (endpoint.enabled && (!success || success < new Date(delivery.created_at))) await disableEndpoint(deps, endpoint, now);
 }
 
-/** Every minute: sends the deliveries that are due (at most 100 a tick, four at a time). */
+/**
+ * Sends up to 100 due deliveries, `CARETAKER_QUEUE_SEND_CONCURRENCY` at once.
+ * @returns the number found due (100 when more may wait)
+ */
+export async function deliverDue(deps: AppDeps): Promise<number> {
+  const due = await repo.dueDeliveries(deps.db, deps.clock.now(), BATCH);
+  await forEachLimited(due, deps.config.queue.sendConcurrency, (d) => attemptDelivery(deps, d));
+  return due.length;
+}
+
+/**
+ * Sends the deliveries that are due: every minute on one worker of the cluster, and on every
+ * worker each `CARETAKER_QUEUE_SEND_INTERVAL_MS` and after each fan-out batch (the drain), again at
+ * once while a batch comes back full. Attempts claim their row, so workers never send one twice.
+ */
 export const deliverTask: PeriodicTask = {
   name: 'webhooks.deliver',
   cron: '* * * * *',
   async run(deps) {
-    const due = await repo.dueDeliveries(deps.db, deps.clock.now(), BATCH);
-    for (let i = 0; i < due.length; i += 4) {
-      await Promise.all(due.slice(i, i + 4).map((d) => attemptDelivery(deps, d)));
-    }
+    await deliverDue(deps);
+  },
+  async drain(deps) {
+    return (await deliverDue(deps)) === BATCH;
   },
 };
