@@ -7896,7 +7896,7 @@ export interface operations {
                     priority: number;
                     /**
                      * Format: uuid
-                     * @description default: the caller's branch, or the agency's only branch
+                     * @description default: the caller's branch; for agency-wide staff the property's branch, else the agency's only branch
                      */
                     branch_uuid?: string;
                     description?: string;
@@ -7916,7 +7916,7 @@ export interface operations {
                     priority: number;
                     /**
                      * Format: uuid
-                     * @description default: the caller's branch, or the agency's only branch
+                     * @description default: the caller's branch; for agency-wide staff the property's branch, else the agency's only branch
                      */
                     branch_uuid?: string;
                     description?: string;
@@ -15485,7 +15485,7 @@ export interface operations {
     listAddresses: {
         parameters: {
             query?: {
-                /** @description search in line 1 and town (case-insensitive) */
+                /** @description search in lines 1 and 2, town and postcode (case-insensitive; the postcode also without its space, so "ls61ab" finds LS6 1AB): the typeahead of the job form */
                 q?: string;
                 /** @description postcode prefix, case- and space-insensitive ("ls6" or "ls6 3") */
                 postcode?: string;
@@ -16167,6 +16167,8 @@ export interface operations {
                 q?: string;
                 /** @description tenants with an address whose postcode starts so (case- and space-insensitive) */
                 postcode?: string;
+                /** @description tenants linked to this property (the job form defaults the tenant from it); 404 for an address of another agency */
+                address_uuid?: string;
                 include_erased?: boolean;
                 /** @description page size (1 to 200) */
                 limit?: number;
@@ -18978,6 +18980,10 @@ export interface operations {
                             score: number;
                             /** @description false when a certificate the trade requires is missing or expired */
                             eligible: boolean;
+                            offers_trade: boolean | null;
+                            covers_postcode: boolean | null;
+                            /** @description workload: open jobs assigned to the contractor, this job left out */
+                            open_jobs: number;
                             reasons: string[];
                         }[];
                         count: number;
