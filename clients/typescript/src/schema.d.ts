@@ -40688,7 +40688,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -40942,7 +40942,7 @@ export interface operations {
                                 contact_phone: string | null;
                                 /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                                 bank_holiday_region: string;
-                                /** @description opening hours per weekday (mon..sun); null for a closed day */
+                                /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                                 office_hours: {
                                     mon: {
                                         /** @description HH:MM, 24-hour, Europe/London */
@@ -41164,7 +41164,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -41394,7 +41394,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -41787,7 +41787,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -42045,7 +42045,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -42287,7 +42287,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -42526,7 +42526,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
