@@ -303,11 +303,19 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await statusIs(page, 'Reported');
     await page.getByRole('button', { name: 'Approve' }).click();
     await statusIs(page, 'Approved');
-    await page.getByLabel('Contractor', { exact: true }).selectOption(contractorUuid);
+    // Each contractor with its score and reasons; Fletcher does not offer general maintenance (the
+    // job has no trade) and covers no postcode, so assigning it asks for confirmation first.
+    await page.locator('.match-list li', { hasText: 'Fletcher Plumbing' }).getByText('Does not offer General maintenance').waitFor();
+    await page.getByRole('radio', { name: /Fletcher Plumbing/ }).check();
+    expect(await page.getByRole('radio', { name: /Fletcher Plumbing/ }).inputValue()).toBe(contractorUuid);
     await page.getByLabel('Time slot').selectOption({ index: 1 });
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     await page.getByLabel('Visit date').fill(tomorrow);
     await page.getByRole('button', { name: 'Assign', exact: true }).click();
+    const warning = page.getByRole('alertdialog');
+    await warning.getByText('Does not offer General maintenance.').waitFor();
+    await checkAndShoot(page, 'agent-assign-warning');
+    await warning.getByRole('button', { name: 'Assign anyway' }).click();
     await statusIs(page, 'Scheduled');
     await page.getByText('Fletcher Plumbing (not accepted yet)').waitFor();
     await page.getByLabel('Add a note').fill('Approved within the landlord limit.');

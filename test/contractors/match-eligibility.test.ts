@@ -55,10 +55,12 @@ describe('matching contractors to a job, and the assignment check', () => {
       ['Napit Sparks', 0, false],
     ]);
     expect(body.count).toBe(6);
-    expect(body.data[0].reasons).toEqual(['Offers Gas', 'Covers LS6', 'Gas Safe certificate valid until 2027-03-31']);
-    expect(body.data[1].reasons).toEqual(['Offers Gas', 'Does not cover LS6', 'Gas Safe certificate valid until 2027-01-31']);
+    expect(body.data[0].reasons).toEqual(['Offers Gas', 'Covers LS6', 'Gas Safe certificate valid until 2027-03-31', 'No other open jobs']);
+    expect(body.data[0]).toMatchObject({ offers_trade: true, covers_postcode: true, open_jobs: 0 });
+    expect(body.data[1].reasons).toEqual(['Offers Gas', 'Does not cover LS6', 'Gas Safe certificate valid until 2027-01-31', 'No other open jobs']);
+    expect(body.data[1]).toMatchObject({ offers_trade: true, covers_postcode: false });
     expect(body.data.find((r: { company_name: string }) => r.company_name === 'Expired Gas').reasons).toContain("Contractor's Gas Safe certificate expired on 2026-10-31");
-    expect(body.data.find((r: { company_name: string }) => r.company_name === 'Aqua Plumbing').reasons).toEqual(['Does not offer Gas', 'Covers LS6', 'Contractor has no Gas Safe certificate']);
+    expect(body.data.find((r: { company_name: string }) => r.company_name === 'Aqua Plumbing').reasons).toEqual(['Does not offer Gas', 'Covers LS6', 'Contractor has no Gas Safe certificate', 'No other open jobs']);
     const page = await w.agentA1.client.get(`/api/contractors/match?job_uuid=${gasJob.uuid}&limit=1&offset=1`);
     expect(page.json()).toMatchObject({ count: 6, data: [{ company_name: 'Far Gas' }] });
   });
@@ -68,7 +70,26 @@ describe('matching contractors to a job, and the assignment check', () => {
     const res = await w.agentA1.client.get(`/api/contractors/match?job_uuid=${job.uuid}`);
     expect(res.json().job).toEqual({ uuid: job.uuid, trade: 'general_maintenance', district: null, required_certificates: [] });
     expect(res.json().data.every((r: { eligible: boolean; score: number }) => r.eligible && r.score === 20)).toBe(true);
-    expect(res.json().data[0].reasons).toEqual(['Does not offer General maintenance', 'Job has no postcode: coverage not scored', 'No certificate required for General maintenance']);
+    expect(res.json().data[0].reasons).toEqual(['Does not offer General maintenance', 'Job has no postcode: coverage not scored', 'No certificate required for General maintenance', 'No other open jobs']);
+    expect(res.json().data[0]).toMatchObject({ offers_trade: false, covers_postcode: null });
+  });
+
+  it('counts each contractor\'s other open jobs as workload; equal scores rank the less busy first', async () => {
+    const second = (await w.adminA.client.post('/api/contractors', { company_name: 'Busy Gas', trade_ids: [await tradeId(t.db, 'gas')], coverage: ['LS6'] })).json().data;
+    await w.adminA.client.post(`/api/contractors/${second.uuid}/certifications`, { cert_type: 'gas_safe', reference: 'GS-9', expires_on: '2027-03-31' });
+    const busyId = (await t.db.selectFrom('contractors').select('id').where('uuid', '=', second.uuid).executeTakeFirstOrThrow()).id;
+    for (let i = 0; i < 2; i++) {
+      const j = await insertJob(t.db, { agencyId: w.agencyA.id, branchId: w.a1.id });
+      await t.db.updateTable('jobs').set({ contractor_id: busyId, status_id: 4 }).where('id', '=', j.id).execute();
+    }
+    const res = await w.agentA1.client.get(`/api/contractors/match?job_uuid=${gasJob.uuid}`);
+    const top = res.json().data.slice(0, 2);
+    expect(top.map((r: { company_name: string; score: number; open_jobs: number }) => [r.company_name, r.score, r.open_jobs])).toEqual([
+      ['Gas Pro', 100, 0],
+      ['Busy Gas', 100, 2],
+    ]);
+    expect(top[1].reasons.at(-1)).toBe('2 other open jobs');
+    await t.db.updateTable('contractors').set({ active: false }).where('id', '=', busyId).execute();
   });
 
   it('404 for a job of another agency or none; 400 without job_uuid; 403 without the permission', async () => {

@@ -123,6 +123,31 @@ describe('onboarding: agency, import, first job', () => {
     expect(ranked[0]!.score).toBeGreaterThan(ranked[1]!.score);
   });
 
+  it('the job form\'s lookups: a property found by postcode or address, its tenants, its branch, and the trade named on the job', async () => {
+    const found = async (q: string) => (await admin.get(`/api/addresses?q=${encodeURIComponent(q)}`)).json().data.map((a: { line1: string; line2: string | null }) => `${a.line2 ?? ''} ${a.line1}`.trim());
+    expect(await found('ls61ab')).toEqual(['Flat 1 12 Hyde Park Road', 'Flat 2 12 Hyde Park Road']);
+    expect(await found('LS6 3A')).toEqual(['4 Cardigan Road']);
+    expect(await found('Flat 2')).toEqual(['Flat 2 12 Hyde Park Road']);
+    expect(await found('cardigan')).toEqual(['4 Cardigan Road']);
+    const flat1 = (await admin.get('/api/addresses?q=LS6 1AB')).json().data.find((a: { line2: string }) => a.line2 === 'Flat 1');
+    const tenants = (await admin.get(`/api/tenants?address_uuid=${flat1.uuid}`)).json();
+    expect(tenants.data.map((x: { name: string }) => x.name)).toEqual(['Zoë Brontë']);
+    expect((await admin.get('/api/tenants?address_uuid=00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    // The agency has two branches (the first one and Leeds): without branch_uuid the property's branch is taken.
+    expect((await admin.get('/api/admin/branches')).json().count).toBe(2);
+    const plumbing = (await admin.get('/api/contractors/trades')).json().data.find((x: { code: string }) => x.code === 'plumbing') as { ID: number; name: string };
+    const types = (await admin.get('/api/jobs/types')).json().data as Array<{ ID: number; name: string }>;
+    const job = await admin.post('/api/jobs/manage', { title: 'Dripping shower', priority: 4, address_uuid: flat1.uuid, tenant_uuid: tenants.data[0].uuid, trade_id: plumbing.ID, job_type_id: types[0]!.ID });
+    expect(job.statusCode, job.body).toBe(201);
+    expect(job.json().data).toMatchObject({ branch_name: 'Leeds', trade_id: plumbing.ID, trade: plumbing.name, job_type: types[0]!.name, tenant_name: 'Zoë Brontë' });
+    expect((await admin.get(`/api/jobs/${job.json().data.uuid}`)).json().data).toMatchObject({ trade: plumbing.name, branch_name: 'Leeds' });
+    // A property without a branch in an agency of two branches: the branch must be named.
+    const cardigan = (await admin.get('/api/addresses?q=cardigan')).json().data[0];
+    const unplaced = await admin.post('/api/jobs/manage', { title: 'Gutter', priority: 4, address_uuid: cardigan.uuid });
+    expect(unplaced.statusCode).toBe(400);
+    expect(unplaced.json().error).toMatch(/branch_uuid/);
+  });
+
   it('exports the agency as a ZIP of CSV files, formulas neutralised, job files on request', async () => {
     await admin.put('/api/agencies/current', { legal_name: 'Headingley Homes Ltd' });
     await t.db.updateTable('tenants').set({ phone: '=HYPERLINK("http://evil.example")' }).where('external_ref', '=', 'T-002').execute();

@@ -7896,7 +7896,7 @@ export interface operations {
                     priority: number;
                     /**
                      * Format: uuid
-                     * @description default: the caller's branch, or the agency's only branch
+                     * @description default: the caller's branch; for agency-wide staff the property's branch, else the agency's only branch
                      */
                     branch_uuid?: string;
                     description?: string;
@@ -7916,7 +7916,7 @@ export interface operations {
                     priority: number;
                     /**
                      * Format: uuid
-                     * @description default: the caller's branch, or the agency's only branch
+                     * @description default: the caller's branch; for agency-wide staff the property's branch, else the agency's only branch
                      */
                     branch_uuid?: string;
                     description?: string;
@@ -15485,7 +15485,7 @@ export interface operations {
     listAddresses: {
         parameters: {
             query?: {
-                /** @description search in line 1 and town (case-insensitive) */
+                /** @description search in lines 1 and 2, town and postcode (case-insensitive; the postcode also without its space, so "ls61ab" finds LS6 1AB): the typeahead of the job form */
                 q?: string;
                 /** @description postcode prefix, case- and space-insensitive ("ls6" or "ls6 3") */
                 postcode?: string;
@@ -16167,6 +16167,8 @@ export interface operations {
                 q?: string;
                 /** @description tenants with an address whose postcode starts so (case- and space-insensitive) */
                 postcode?: string;
+                /** @description tenants linked to this property (the job form defaults the tenant from it); 404 for an address of another agency */
+                address_uuid?: string;
                 include_erased?: boolean;
                 /** @description page size (1 to 200) */
                 limit?: number;
@@ -18978,6 +18980,10 @@ export interface operations {
                             score: number;
                             /** @description false when a certificate the trade requires is missing or expired */
                             eligible: boolean;
+                            offers_trade: boolean | null;
+                            covers_postcode: boolean | null;
+                            /** @description workload: open jobs assigned to the contractor, this job left out */
+                            open_jobs: number;
                             reasons: string[];
                         }[];
                         count: number;
@@ -40682,7 +40688,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -40936,7 +40942,7 @@ export interface operations {
                                 contact_phone: string | null;
                                 /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                                 bank_holiday_region: string;
-                                /** @description opening hours per weekday (mon..sun); null for a closed day */
+                                /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                                 office_hours: {
                                     mon: {
                                         /** @description HH:MM, 24-hour, Europe/London */
@@ -41158,7 +41164,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -41388,7 +41394,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -41781,7 +41787,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -42039,7 +42045,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -42281,7 +42287,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -42520,7 +42526,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */

@@ -6,7 +6,7 @@
  * for staff the job's SLA state (docs/sla.md).
  */
 import { useState, type FormEvent } from 'react';
-import { Form } from 'react-aria-components';
+import { Dialog, Form, Modal, ModalOverlay } from 'react-aria-components';
 import { Link, useLocation, useParams } from 'react-router';
 import { api } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
@@ -203,59 +203,88 @@ function Actions({ job, statuses, onChanged }: { job: JobRow; statuses: JobStatu
   );
 }
 
-/** Assignment to a matched contractor with a visit slot (POST /api/jobs/{uuid}/assignment). */
+/** What to warn about before assigning `m`: the trade it lacks and the postcode it does not cover. */
+export function assignmentWarnings(m: MatchRow): string[] {
+  const out: string[] = [];
+  if (m.offers_trade === false) out.push(m.reasons.find((r) => r.startsWith('Does not offer')) ?? 'Does not offer the trade');
+  if (m.covers_postcode === false) out.push(m.reasons.find((r) => r.startsWith('Does not cover')) ?? 'Does not cover the postcode');
+  return out;
+}
+
+type MatchRow = NonNullable<Awaited<ReturnType<typeof loadMatches>>>[number];
+
+async function loadMatches(jobUuid: string) {
+  const { data } = await api.GET('/api/contractors/match', { params: { query: { job_uuid: jobUuid, limit: 50 } } });
+  return data!.data;
+}
+
+/**
+ * Assignment to a matched contractor with a visit slot (POST /api/jobs/{uuid}/assignment): each
+ * contractor of GET /api/contractors/match with its score and reasons (trade, coverage,
+ * certificate, workload); choosing a firm that lacks the trade or does not cover the postcode asks
+ * for confirmation in a dialog first.
+ */
 function Assign({ job, onChanged }: { job: JobRow; onChanged: () => void }) {
-  const matches = useLoad(async () => {
-    const { data } = await api.GET('/api/contractors/match', { params: { query: { job_uuid: job.uuid, limit: 50 } } });
-    return data!.data;
-  }, [job.uuid]);
+  const matches = useLoad(() => loadMatches(job.uuid), [job.uuid]);
   const slots = useLoad(async () => {
     const { data } = await api.GET('/api/jobs/time-ranges', { params: { query: { action: 'list' } } });
     return data!.data;
   }, []);
   const action = useAction();
+  const [chosen, setChosen] = useState(job.contractor_uuid ?? '');
+  const [pending, setPending] = useState<{ body: Record<string, unknown>; match: MatchRow; warnings: string[] } | null>(null);
+  const assign = (body: Record<string, unknown>) =>
+    action.run(async () => {
+      await api.POST('/api/jobs/{uuid}/assignment', { params: { path: { uuid: job.uuid } }, body: body as never });
+      onChanged();
+    });
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const date = String(f.get('scheduled_for') ?? '');
     const slot = String(f.get('time_range_id') ?? '');
-    void action.run(async () => {
-      await api.POST('/api/jobs/{uuid}/assignment', {
-        params: { path: { uuid: job.uuid } },
-        body: {
-          contractor_uuid: String(f.get('contractor_uuid')),
-          ...(slot ? { time_range_id: Number(slot) } : {}),
-          ...(date ? { scheduled_for: date } : {}),
-        } as never,
-      });
-      onChanged();
-    });
+    if (!chosen) {
+      action.setProblem({ message: 'Choose a contractor.', field: 'contractor_uuid', retry: false, retryAfterSeconds: null, status: 400 });
+      return;
+    }
+    const body = { contractor_uuid: chosen, ...(slot ? { time_range_id: Number(slot) } : {}), ...(date ? { scheduled_for: date } : {}) };
+    const match = (matches.data ?? []).find((m) => m.contractor_uuid === chosen);
+    const warnings = match ? assignmentWarnings(match) : [];
+    if (match && warnings.length > 0) setPending({ body, match, warnings });
+    else void assign(body);
   };
   const field = action.problem?.field;
   return (
     <Form className="form assign" onSubmit={onSubmit} aria-labelledby="assign-title">
       <h3 id="assign-title">{job.contractor_uuid ? 'Reassign or rebook' : 'Assign a contractor'}</h3>
-      <div className="field">
-        <label htmlFor="contractor">Contractor</label>
-        <select
-          id="contractor"
-          name="contractor_uuid"
-          required
-          defaultValue={job.contractor_uuid ?? ''}
-          aria-invalid={field === 'contractor_uuid' || undefined}
-        >
-          <option value="" disabled>
-            {matches.loading ? 'Loading matches…' : 'Choose a contractor'}
-          </option>
+      <fieldset className="field" aria-describedby="match-hint">
+        <legend>Contractor</legend>
+        <p id="match-hint" className="hint">
+          Best match first: offers the trade (50), covers the postcode (30), holds the required certificate (20); then fewer open jobs.
+        </p>
+        {matches.loading ? <p>Loading matches…</p> : null}
+        <ProblemMessage problem={matches.problem} onRetry={matches.reload} />
+        {matches.data && matches.data.length === 0 ? <p>No active contractors yet: add or import them on the Contractors page.</p> : null}
+        <ul className="match-list">
           {(matches.data ?? []).map((m) => (
-            <option key={m.contractor_uuid} value={m.contractor_uuid}>
-              {m.company_name}
-              {m.eligible ? '' : ` (not a match: ${m.reasons.join(', ')})`}
-            </option>
+            <li key={m.contractor_uuid}>
+              <label>
+                <input type="radio" name="contractor_uuid" value={m.contractor_uuid} checked={chosen === m.contractor_uuid} onChange={() => setChosen(m.contractor_uuid)} />
+                <span>{m.company_name}</span>
+                <span className="score">{m.eligible ? `score ${m.score}/100` : 'not assignable'}</span>
+              </label>
+              <ul className="reasons">
+                {m.reasons.map((r) => (
+                  <li key={r} className={r.startsWith('Does not') || r.startsWith('Contractor') ? 'warn' : undefined}>
+                    {r}
+                  </li>
+                ))}
+              </ul>
+            </li>
           ))}
-        </select>
+        </ul>
         {field === 'contractor_uuid' ? <p className="field-error">{action.problem?.message}</p> : null}
-      </div>
+      </fieldset>
       <div className="field">
         <label htmlFor="slot">Time slot</label>
         <select id="slot" name="time_range_id" defaultValue={job.time_range_id ?? ''}>
@@ -280,6 +309,34 @@ function Assign({ job, onChanged }: { job: JobRow; onChanged: () => void }) {
       <Button type="submit" isDisabled={action.busy}>
         Assign
       </Button>
+      <ModalOverlay className="modal-overlay" isOpen={pending !== null} onOpenChange={(open) => !open && setPending(null)} isDismissable>
+        <Modal className="modal">
+          <Dialog role="alertdialog" aria-labelledby="assign-warning-title">
+            <h2 id="assign-warning-title">Assign {pending?.match.company_name} anyway?</h2>
+            <ul>
+              {(pending?.warnings ?? []).map((w) => (
+                <li key={w}>{w}.</li>
+              ))}
+            </ul>
+            <p>A better-matched contractor may be listed above.</p>
+            <div className="button-row">
+              <Button
+                variant="danger"
+                onPress={() => {
+                  const body = pending!.body;
+                  setPending(null);
+                  void assign(body);
+                }}
+              >
+                Assign anyway
+              </Button>
+              <Button variant="secondary" autoFocus onPress={() => setPending(null)}>
+                Choose another
+              </Button>
+            </div>
+          </Dialog>
+        </Modal>
+      </ModalOverlay>
     </Form>
   );
 }

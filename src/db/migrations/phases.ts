@@ -49,4 +49,8 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     summary: 'backfill bookkeeping; SLA clocks for every open job',
     backfill: 'sla.clocks',
   },
+  '2026_11_26_1300_one_source_of_truth': {
+    phase: 'expand',
+    summary: 'office hours copied from agencies.office_hours into agency_office_hours, the landlord default limit into agencies.default_approval_limit_pence; old columns kept (deprecated), no longer read or written',
+  },
 };

@@ -32,7 +32,17 @@ export async function listAddresses(db: DbOrTrx, f: AddressFilter) {
   if (f.branchId !== undefined) q = q.where('a.branch_id', '=', f.branchId);
   if (f.q) {
     const pattern = `%${likeEscape(f.q)}%`;
-    q = q.where((eb) => eb.or([eb('a.line1', 'ilike', pattern), eb('a.town', 'ilike', pattern)]));
+    // The postcode compared without spaces, so "ls61ab", "LS6 1A" and "ls6" all find LS6 1AB.
+    const compact = `%${likeEscape(f.q.replace(/\s+/g, '').toUpperCase())}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb('a.line1', 'ilike', pattern),
+        eb('a.line2', 'ilike', pattern),
+        eb('a.town', 'ilike', pattern),
+        eb(sql<string>`replace(a.postcode, ' ', '')`, 'like', compact),
+        eb(sql<string>`concat_ws(', ', a.line2, a.line1, a.town, a.postcode)`, 'ilike', pattern),
+      ]),
+    );
   }
   if (f.postcodePrefix) {
     q = q.where(sql<string>`replace(a.postcode, ' ', '')`, 'like', `${likeEscape(f.postcodePrefix)}%`);

@@ -29,7 +29,7 @@ export type AddressDto = Static<typeof Address>;
 
 export const ListAddressesQuery = Type.Object(
   {
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'search in line 1 and town (case-insensitive)' })),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'search in lines 1 and 2, town and postcode (case-insensitive; the postcode also without its space, so "ls61ab" finds LS6 1AB): the typeahead of the job form' })),
     postcode: Type.Optional(Type.String({ minLength: 1, maxLength: 10, description: 'postcode prefix, case- and space-insensitive ("ls6" or "ls6 3")' })),
     branch_uuid: Type.Optional(Uuid()),
     ...Pagination,

@@ -6,7 +6,7 @@ import { containsPattern } from '../../db/text-match.ts';
 
 const COLUMNS = [
   'id', 'uuid', 'name', 'legal_name', 'registered_line1', 'registered_line2', 'registered_town', 'registered_postcode',
-  'company_number', 'contact_email', 'contact_phone', 'uk_region', 'office_hours', 'default_approval_limit_pence',
+  'company_number', 'contact_email', 'contact_phone', 'uk_region', 'default_approval_limit_pence',
   'suspended_at', 'suspended_reason', 'created_at', 'updated_at',
 ] as const;
 
@@ -45,7 +45,17 @@ export async function agencyNameTaken(db: DbOrTrx, name: string, exceptId?: numb
   return (await q.executeTakeFirst()) !== undefined;
 }
 
-export type AgencyWrite = Omit<Updateable<AgencyTable>, 'id' | 'uuid' | 'created_at'>;
+/** The writable agency columns; `office_hours` (deprecated) is not one: the week lives in agency_office_hours. */
+export type AgencyWrite = Omit<Updateable<AgencyTable>, 'id' | 'uuid' | 'created_at' | 'office_hours'>;
+
+/**
+ * Replaces an agency's office hours (table agency_office_hours, the one place they are kept and
+ * what the SLA clocks count): one row per open weekday, 0 = Monday, London minutes after midnight.
+ */
+export async function replaceOfficeHours(db: DbOrTrx, agencyId: number, days: Array<{ weekday: number; opens_minute: number; closes_minute: number }>, now: Date): Promise<void> {
+  await db.deleteFrom('agency_office_hours').where('agency_id', '=', agencyId).execute();
+  if (days.length) await db.insertInto('agency_office_hours').values(days.map((d) => ({ ...d, agency_id: agencyId, updated_at: now }))).execute();
+}
 
 /** Inserts an agency; returns its id. */
 export async function insertAgency(db: DbOrTrx, uuid: string, fields: AgencyWrite & { name: string }, now: Date): Promise<number> {

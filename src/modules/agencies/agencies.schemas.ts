@@ -10,7 +10,7 @@ const Time = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', descripti
 const DayHours = Nullable(Type.Object({ open: Time, close: Time }, { additionalProperties: false, description: 'null: closed that day' }));
 export const OfficeHours = Type.Object(
   Object.fromEntries(WEEKDAYS.map((d) => [d, DayHours])) as Record<(typeof WEEKDAYS)[number], typeof DayHours>,
-  { description: 'opening hours per weekday (mon..sun); null for a closed day' },
+  { description: 'opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own' },
 );
 const OfficeHoursInput = Type.Partial(
   Type.Object(Object.fromEntries(WEEKDAYS.map((d) => [d, DayHours])) as Record<(typeof WEEKDAYS)[number], typeof DayHours>, { additionalProperties: false }),
@@ -39,7 +39,7 @@ export const Agency = Type.Object(
     contact_phone: Nullable(Type.String()),
     bank_holiday_region: Type.String({ description: 'england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays)' }),
     office_hours: OfficeHours,
-    default_approval_limit_pence: Nullable(Pence({ description: 'quote approval limit (pence) for job types without their own' })),
+    default_approval_limit_pence: Nullable(Pence({ description: "the agency's default spend limit (pence) for landlord approvals, used when neither the property nor its landlords set one; the same value as GET /api/landlords/settings" })),
     invoice_terms_days: Type.Integer({ description: 'days an invoice is due after issue (the money settings\' payment terms)' }),
     status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
     suspended_at: Nullable(DateTime()),

@@ -6,6 +6,7 @@
  * check is in the token lookup, src/modules/auth) until it is reactivated.
  */
 import type { AppDeps } from '../../app-deps.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 import { writeAgency } from '../../http/agency-scope.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, conflictOnUnique, invalidParam, notFound } from '../../http/errors.ts';
@@ -14,6 +15,7 @@ import { newUuid } from '../../lib/crypto.ts';
 import { recordActivity } from '../activity/index.ts';
 import { normalisePostcode } from '../addresses/index.ts';
 import { moneySettings, saveMoneySettings } from '../money/index.ts';
+import { DEFAULT_OFFICE_HOURS, loadOfficeHours, officeHoursOf, recomputeOpenJobs, type OfficeHours } from '../sla/index.ts';
 import { createUser } from '../users/index.ts';
 import * as repo from './agencies.repository.ts';
 import { WEEKDAYS, type AgencyDto, type CreateAgencyInput, type ListAgenciesQuery, type UpdateAgencyInput } from './agencies.schemas.ts';
@@ -21,10 +23,44 @@ import { WEEKDAYS, type AgencyDto, type CreateAgencyInput, type ListAgenciesQuer
 type Caller = Actor & { auth: AuthContext };
 type Hours = Record<string, { open: string; close: string } | null>;
 
+type OfficeRow = { weekday: number; opens_minute: number; closes_minute: number };
+
 const CLOSED_WEEK: Hours = Object.fromEntries(WEEKDAYS.map((d) => [d, null]));
 const nameTaken = (name: string) => `An agency named ${name} already exists`;
+const hhmm = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+const minuteOf = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
-/** Wire shape of an agency with its money settings (VAT number, invoice terms). */
+/**
+ * The agency's office hours as the profile shows them, from agency_office_hours (the one place);
+ * an agency that saved none has DEFAULT_OFFICE_HOURS (Monday to Friday 09:00-17:30), which is
+ * what its SLA clocks count.
+ */
+async function officeWeek(db: DbOrTrx, agencyId: number): Promise<Hours> {
+  const week: OfficeHours = officeHoursOf((await loadOfficeHours(db, [agencyId])).get(agencyId)) ?? DEFAULT_OFFICE_HOURS;
+  return Object.fromEntries(WEEKDAYS.map((d, i) => [d, week[i] ? { open: hhmm(week[i]![0]), close: hhmm(week[i]![1]) } : null]));
+}
+
+/**
+ * The office-hours rows to store when the input names days, merged into `base`.
+ * @param base the week the named days change (closed for a new agency, the stored week otherwise)
+ * @returns the rows (0 = Monday), or undefined when the input names no office hours
+ * @throws 400 office_hours.<day> when a day closes before it opens, office_hours when every day is closed
+ */
+function officeRows(input: UpdateAgencyInput, base: Hours): OfficeRow[] | undefined {
+  if (input.office_hours === undefined) return undefined;
+  const hours: Hours = { ...base, ...input.office_hours };
+  const rows: OfficeRow[] = [];
+  WEEKDAYS.forEach((day, weekday) => {
+    const h = hours[day];
+    if (!h) return;
+    if (h.close <= h.open) throw invalidParam(`office_hours.${day}`);
+    rows.push({ weekday, opens_minute: minuteOf(h.open), closes_minute: minuteOf(h.close) });
+  });
+  if (rows.length === 0) throw invalidParam('office_hours');
+  return rows;
+}
+
+/** Wire shape of an agency with its money settings (VAT number, invoice terms) and office hours. */
 async function toAgencyDto(deps: AppDeps, row: repo.AgencyRow): Promise<AgencyDto> {
   const money = await moneySettings(deps.db, row.id);
   return {
@@ -40,7 +76,7 @@ async function toAgencyDto(deps: AppDeps, row: repo.AgencyRow): Promise<AgencyDt
     contact_email: row.contact_email,
     contact_phone: row.contact_phone,
     bank_holiday_region: row.uk_region,
-    office_hours: { ...CLOSED_WEEK, ...(row.office_hours ?? {}) } as AgencyDto['office_hours'],
+    office_hours: (await officeWeek(deps.db, row.id)) as AgencyDto['office_hours'],
     default_approval_limit_pence: row.default_approval_limit_pence,
     invoice_terms_days: money.payment_terms_days,
     status: row.suspended_at === null ? 'active' : 'suspended',
@@ -53,11 +89,10 @@ async function toAgencyDto(deps: AppDeps, row: repo.AgencyRow): Promise<AgencyDt
 
 /**
  * The agency columns a create or update writes, checked: trimmed names, a valid UK postcode in
- * the registered address, office hours that close after they open.
- * @param current the stored office hours (an update merges the days it names into them)
+ * the registered address. Office hours are written apart (officeRows).
  * @throws 400 naming the field
  */
-function agencyFields(input: UpdateAgencyInput, current: Hours | null): repo.AgencyWrite {
+function agencyFields(input: UpdateAgencyInput): repo.AgencyWrite {
   const out: repo.AgencyWrite = {};
   if (input.name !== undefined) {
     const name = input.name.trim();
@@ -81,14 +116,6 @@ function agencyFields(input: UpdateAgencyInput, current: Hours | null): repo.Age
   if (input.contact_phone !== undefined) out.contact_phone = input.contact_phone;
   if (input.bank_holiday_region !== undefined) out.uk_region = input.bank_holiday_region;
   if (input.default_approval_limit_pence !== undefined) out.default_approval_limit_pence = input.default_approval_limit_pence;
-  if (input.office_hours !== undefined) {
-    const hours: Hours = { ...CLOSED_WEEK, ...(current ?? {}), ...input.office_hours };
-    for (const day of WEEKDAYS) {
-      const h = hours[day];
-      if (h && h.close <= h.open) throw invalidParam(`office_hours.${day}`);
-    }
-    out.office_hours = JSON.stringify(hours);
-  }
   return out;
 }
 
@@ -142,7 +169,8 @@ export async function currentAgency(deps: AppDeps, auth: AuthContext): Promise<A
  * @throws 400 (a bad field), 409 (trading name or the administrator's e-mail taken)
  */
 export async function createAgency(deps: AppDeps, caller: Caller, input: CreateAgencyInput) {
-  const fields = agencyFields(input, null);
+  const fields = agencyFields(input);
+  const office = officeRows(input, CLOSED_WEEK);
   const name = fields.name!;
   const branchName = (input.branch_name ?? 'Head office').trim();
   if (!branchName) throw invalidParam('branch_name');
@@ -156,7 +184,8 @@ export async function createAgency(deps: AppDeps, caller: Caller, input: CreateA
   const agencyId = await deps.db
     .transaction()
     .execute(async (trx) => {
-      const id = await repo.insertAgency(trx, uuid, { ...fields, name, office_hours: fields.office_hours ?? JSON.stringify(CLOSED_WEEK) }, now);
+      const id = await repo.insertAgency(trx, uuid, { ...fields, name }, now);
+      if (office) await repo.replaceOfficeHours(trx, id, office, now);
       await writeMoney(trx, id, input, now);
       await repo.insertFirstBranch(trx, { uuid: branchUuid, agencyId: id, name: branchName }, now);
       await recordActivity(trx, caller, now, { action: 'agency.create', resourceType: 'agency', resourceId: id, agencyId: id, details: { name, branch: branchName } });
@@ -184,17 +213,21 @@ export async function createAgency(deps: AppDeps, caller: Caller, input: CreateA
 async function applyUpdate(deps: AppDeps, caller: Caller, row: repo.AgencyRow, input: UpdateAgencyInput): Promise<AgencyDto> {
   const { csrf_token: _csrf, ...named } = input;
   if (Object.keys(named).length === 0) throw invalidParam('body');
-  const fields = agencyFields(input, row.office_hours);
+  const fields = agencyFields(input);
+  const office = officeRows(input, await officeWeek(deps.db, row.id));
   if (fields.name !== undefined && (await repo.agencyNameTaken(deps.db, fields.name, row.id))) throw conflict(nameTaken(fields.name));
   const now = deps.clock.now();
   await deps.db
     .transaction()
     .execute(async (trx) => {
       await repo.updateAgency(trx, row.id, fields, now);
+      if (office) await repo.replaceOfficeHours(trx, row.id, office, now);
       await writeMoney(trx, row.id, input, now);
       await recordActivity(trx, caller, now, { action: 'agency.update', resourceType: 'agency', resourceId: row.id, agencyId: row.id, details: { fields: Object.keys(named) } });
     })
     .catch(conflictOnUnique(nameTaken(fields.name ?? row.name)));
+  // New office hours move the due times of the open jobs' office-hours clocks (as POST /api/sla/settings does).
+  if (office) await recomputeOpenJobs(deps, { agencyId: row.id });
   return toAgencyDto(deps, (await repo.findAgencyById(deps.db, row.id))!);
 }
 

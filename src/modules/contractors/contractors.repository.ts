@@ -215,6 +215,24 @@ export function jobForMatching(db: DbOrTrx, uuid: string) {
     .executeTakeFirst();
 }
 
+/**
+ * Workload: per contractor, the open jobs (not Closed or Cancelled, not deleted) assigned to it,
+ * leaving out `exceptJobId` (the job being matched). Contractors with none are absent.
+ */
+export function openJobsOf(db: DbOrTrx, ids: number[], exceptJobId: number) {
+  if (ids.length === 0) return Promise.resolve([] as Array<{ contractor_id: number; n: number }>);
+  return db
+    .selectFrom('jobs as j')
+    .innerJoin('job_statuses as s', 's.id', 'j.status_id')
+    .select(['j.contractor_id as contractor_id', sql<number>`count(*)::int`.as('n')])
+    .where('j.contractor_id', 'in', ids)
+    .where('s.is_open', '=', true)
+    .where('j.deleted_at', 'is', null)
+    .where('j.id', '<>', exceptJobId)
+    .groupBy('j.contractor_id')
+    .execute() as Promise<Array<{ contractor_id: number; n: number }>>;
+}
+
 /** A contractor of the agency: id and whether it is active. */
 export function contractorActive(db: DbOrTrx, agencyId: number, contractorId: number) {
   return db.selectFrom('contractors').select(['id', 'active']).where('id', '=', contractorId).where('agency_id', '=', agencyId).executeTakeFirst();

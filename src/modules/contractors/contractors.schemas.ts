@@ -160,7 +160,10 @@ export const MatchResult = Type.Object({
   company_name: Type.String(),
   score: Type.Integer({ description: 'trade 50 + coverage 30 + certificates 20; 0 when not assignable' }),
   eligible: Type.Boolean({ description: 'false when a certificate the trade requires is missing or expired' }),
-  reasons: Type.Array(Type.String()),
+  offers_trade: Nullable(Type.Boolean({ description: "offers the job's trade; null when no trade is matched" })),
+  covers_postcode: Nullable(Type.Boolean({ description: "covers the district of the job's postcode; null when the job has no postcode" })),
+  open_jobs: Type.Integer({ minimum: 0, description: 'workload: open jobs assigned to the contractor, this job left out' }),
+  reasons: Type.Array(Type.String({ description: 'trade, coverage, certificate, then workload, in words' })),
 });
 export const MatchEnvelope = Type.Object({
   success: Type.Literal(true),

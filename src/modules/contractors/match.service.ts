@@ -2,7 +2,9 @@
  * Ranking the agency's contractors for a job (docs/contractors.md): trade offered (50 points),
  * coverage of the job's postcode district (30) and the certificates the trade requires (20, or 20
  * when none is required). A contractor missing a required valid certificate is not eligible and
- * scores 0. The trade is the job's trade, or General maintenance when the job has none.
+ * scores 0. The trade is the job's trade, or General maintenance when the job has none. Workload
+ * (the contractor's other open jobs) is a reason and breaks ties between equal scores (fewer
+ * first); `offers_trade` and `covers_postcode` let the console warn before a poor assignment.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
@@ -22,7 +24,18 @@ export interface MatchRow {
   company_name: string;
   score: number;
   eligible: boolean;
+  /** null when the job has no trade to match on */
+  offers_trade: boolean | null;
+  /** null when the job has no postcode */
+  covers_postcode: boolean | null;
+  /** open jobs assigned to the contractor, this one left out */
+  open_jobs: number;
   reasons: string[];
+}
+
+/** "No other open jobs", "1 other open job", "4 other open jobs". */
+function workloadReason(n: number): string {
+  return n === 0 ? 'No other open jobs' : `${n} other open job${n === 1 ? '' : 's'}`;
 }
 
 /**
@@ -42,19 +55,28 @@ export async function matchContractors(deps: AppDeps, auth: AuthContext, q: { jo
 
   const contractors = await repo.activeOfAgency(deps.db, job.agency_id);
   const ids = contractors.map((c) => c.id);
-  const [tradeRows, coverage, certs] = await Promise.all([repo.tradesOf(deps.db, ids), repo.coverageOf(deps.db, ids), repo.certificationsOf(deps.db, ids)]);
+  const [tradeRows, coverage, certs, workload] = await Promise.all([
+    repo.tradesOf(deps.db, ids),
+    repo.coverageOf(deps.db, ids),
+    repo.certificationsOf(deps.db, ids),
+    repo.openJobsOf(deps.db, ids, job.id),
+  ]);
 
   const ranked: MatchRow[] = contractors.map((c) => {
     const reasons: string[] = [];
     let score = 0;
+    let offersTrade: boolean | null = null;
+    let coversPostcode: boolean | null = null;
     if (trade) {
-      if (tradeRows.some((t) => t.contractor_id === c.id && t.id === trade.id)) {
+      offersTrade = tradeRows.some((t) => t.contractor_id === c.id && t.id === trade.id);
+      if (offersTrade) {
         score += POINTS.trade;
         reasons.push(`Offers ${trade.name}`);
       } else reasons.push(`Does not offer ${trade.name}`);
     }
     if (district) {
-      if (coverage.some((v) => v.contractor_id === c.id && v.district === district)) {
+      coversPostcode = coverage.some((v) => v.contractor_id === c.id && v.district === district);
+      if (coversPostcode) {
         score += POINTS.coverage;
         reasons.push(`Covers ${district}`);
       } else reasons.push(`Does not cover ${district}`);
@@ -69,9 +91,13 @@ export async function matchContractors(deps: AppDeps, auth: AuthContext, q: { jo
       score += POINTS.certificates;
       reasons.push(verdict.required ? `${certName(verdict.cert.cert_type)} certificate valid until ${verdict.cert.expires_on}` : `No certificate required${trade ? ` for ${trade.name}` : ''}`);
     }
-    return { contractor_uuid: c.uuid, company_name: c.company_name, score, eligible, reasons };
+    const openJobs = workload.find((w) => w.contractor_id === c.id)?.n ?? 0;
+    reasons.push(workloadReason(openJobs));
+    return { contractor_uuid: c.uuid, company_name: c.company_name, score, eligible, offers_trade: offersTrade, covers_postcode: coversPostcode, open_jobs: openJobs, reasons };
   });
-  ranked.sort((a, b) => Number(b.eligible) - Number(a.eligible) || b.score - a.score || a.company_name.localeCompare(b.company_name));
+  ranked.sort(
+    (a, b) => Number(b.eligible) - Number(a.eligible) || b.score - a.score || a.open_jobs - b.open_jobs || a.company_name.localeCompare(b.company_name),
+  );
   return {
     job: { uuid: job.uuid, trade: trade?.code ?? null, district, required_certificates: [...(trade ? REQUIRED_CERTIFICATES[trade.code] ?? [] : [])] },
     rows: ranked.slice(q.offset, q.offset + q.limit),

@@ -43,7 +43,9 @@ async function placeForTenant(db: DbOrTrx, tenantId: number, input: CreateJobInp
 }
 
 /**
- * Decides agency, branch, address and tenant of a new job.
+ * Decides agency, branch, address and tenant of a new job. Without `branch_uuid` the branch is
+ * the caller's own (branch staff), else the property's branch when it is open, else the agency's
+ * only open branch.
  * @throws 400 branch_uuid when it cannot be chosen, 403 for contractors, 404 for a branch,
  *   address or tenant the caller cannot use
  */
@@ -65,9 +67,12 @@ export async function placeJob(db: DbOrTrx, auth: AuthContext, input: CreateJobI
     branchId = scope.branchId;
   } else if (scope.kind === 'agency') {
     const branches = await repo.openBranches(db, scope.agencyId);
-    if (branches.length !== 1 || !branches[0]) throw invalidParam('branch_uuid');
+    const propertyBranch = input.address_uuid ? (await repo.findAddress(db, input.address_uuid, scope.agencyId))?.branch_id ?? null : null;
+    const fromProperty = branches.find((b) => b.id === propertyBranch);
+    if (fromProperty) branchId = fromProperty.id;
+    else if (branches.length === 1 && branches[0]) branchId = branches[0].id;
+    else throw invalidParam('branch_uuid');
     agencyId = scope.agencyId;
-    branchId = branches[0].id;
   } else {
     throw invalidParam('branch_uuid');
   }

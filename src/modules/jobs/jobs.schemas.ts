@@ -100,7 +100,7 @@ export const CreateJobBody = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 200 }),
     priority: Type.Integer({ minimum: 1, maximum: 5, description: '1 emergency, 2 urgent, 3 routine, 4 low, 5 planned' }),
-    branch_uuid: Type.Optional(Uuid("default: the caller's branch, or the agency's only branch")),
+    branch_uuid: Type.Optional(Uuid("default: the caller's branch; for agency-wide staff the property's branch, else the agency's only branch")),
     ...editable,
     csrf_token,
   },

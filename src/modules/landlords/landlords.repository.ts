@@ -140,21 +140,28 @@ export async function setPropertyLimit(db: DbOrTrx, addressId: number, limit: nu
     .onConflict((oc) => oc.column('address_id').doUpdateSet({ limit_pence: limit, updated_at: at })).execute();
 }
 
-/** The agency's landlord settings row, if any. */
+/**
+ * The agency's approval settings: the default limit from agencies.default_approval_limit_pence
+ * (the one place; landlord_settings.default_approval_limit_pence is deprecated and not read), the
+ * reminder and expiry hours from landlord_settings (null when the agency saved none).
+ */
 export function settingsOf(db: DbOrTrx, agencyId: number) {
-  return db.selectFrom('landlord_settings').select(['default_approval_limit_pence', 'reminder_after_hours', 'expires_after_hours'])
-    .where('agency_id', '=', agencyId).executeTakeFirst();
+  return db.selectFrom('agencies as a').leftJoin('landlord_settings as s', 's.agency_id', 'a.id')
+    .select(['a.default_approval_limit_pence', 's.reminder_after_hours', 's.expires_after_hours'])
+    .where('a.id', '=', agencyId).executeTakeFirst();
 }
 
-/** Writes the agency's landlord settings. */
+/** Writes the agency's approval settings: the default limit on the agency, the hours in landlord_settings. */
 export async function saveSettings(
   db: DbOrTrx,
   agencyId: number,
   s: { default_approval_limit_pence: number | null; reminder_after_hours: number; expires_after_hours: number },
   at: Date,
 ): Promise<void> {
-  await db.insertInto('landlord_settings').values({ agency_id: agencyId, ...s, updated_at: at })
-    .onConflict((oc) => oc.column('agency_id').doUpdateSet({ ...s, updated_at: at })).execute();
+  const hours = { reminder_after_hours: s.reminder_after_hours, expires_after_hours: s.expires_after_hours };
+  await db.updateTable('agencies').set({ default_approval_limit_pence: s.default_approval_limit_pence, updated_at: at }).where('id', '=', agencyId).execute();
+  await db.insertInto('landlord_settings').values({ agency_id: agencyId, ...hours, updated_at: at })
+    .onConflict((oc) => oc.column('agency_id').doUpdateSet({ ...hours, updated_at: at })).execute();
 }
 
 /** Anonymises a landlord for good (GDPR erasure): name replaced, contact, address, bank and notes cleared. */

@@ -225,9 +225,17 @@ export async function unlinkProperty(deps: AppDeps, auth: AuthContext, actor: Ac
   });
 }
 
-/** The agency's approval settings (defaults when none saved). */
+/**
+ * The agency's approval settings: the default limit is the agency's (agencies.default_approval_limit_pence,
+ * also set by PUT /api/agencies/current); reminder and expiry hours default when none saved.
+ */
 export async function settingsFor(db: DbOrTrx, agencyId: number): Promise<LandlordSettingsDto> {
-  return (await repo.settingsOf(db, agencyId)) ?? DEFAULT_SETTINGS;
+  const row = await repo.settingsOf(db, agencyId);
+  return {
+    default_approval_limit_pence: row?.default_approval_limit_pence ?? DEFAULT_SETTINGS.default_approval_limit_pence,
+    reminder_after_hours: row?.reminder_after_hours ?? DEFAULT_SETTINGS.reminder_after_hours,
+    expires_after_hours: row?.expires_after_hours ?? DEFAULT_SETTINGS.expires_after_hours,
+  };
 }
 
 /**

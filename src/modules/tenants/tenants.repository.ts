@@ -8,6 +8,8 @@ export interface TenantFilter {
   agencyId: number | null;
   q?: string;
   postcodePrefix?: string;
+  /** Only tenants linked to this address id. */
+  addressId?: number;
   includeErased: boolean;
   limit: number;
   offset: number;
@@ -43,6 +45,12 @@ export async function listTenants(db: DbOrTrx, f: TenantFilter) {
           .whereRef('ta.tenant_id', '=', 't.id')
           .where(sql<string>`replace(a.postcode, ' ', '')`, 'like', prefix),
       ),
+    );
+  }
+  if (f.addressId !== undefined) {
+    const addressId = f.addressId;
+    q = q.where((eb) =>
+      eb.exists(eb.selectFrom('tenant_addresses as ta').select('ta.address_id').whereRef('ta.tenant_id', '=', 't.id').where('ta.address_id', '=', addressId)),
     );
   }
   const [ids, total] = await Promise.all([

@@ -41,6 +41,7 @@ export const ListTenantsQuery = Type.Object(
   {
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'search in name and e-mail (case-insensitive)' })),
     postcode: Type.Optional(Type.String({ minLength: 1, maxLength: 10, description: 'tenants with an address whose postcode starts so (case- and space-insensitive)' })),
+    address_uuid: Type.Optional(Uuid('tenants linked to this property (the job form defaults the tenant from it); 404 for an address of another agency')),
     include_erased: Type.Optional(Type.Boolean({ default: false })),
     ...Pagination,
   },

@@ -46,10 +46,16 @@ export async function getTenantRow(db: DbOrTrx, auth: AuthContext, uuid: string)
   return row;
 }
 
-/** GET /api/tenants: one page ordered by name. @returns { rows: TenantDto[], total } */
+/**
+ * GET /api/tenants: one page ordered by name; with `address_uuid` only the property's tenants.
+ * @returns { rows: TenantDto[], total }
+ * @throws 404 'Address not found' for an address_uuid of another agency or none
+ */
 export async function listTenants(deps: AppDeps, auth: AuthContext, q: ListTenantsQuery) {
+  const addressId = q.address_uuid ? (await getAddressRow(deps.db, auth, q.address_uuid)).id : undefined;
   const { rows, total } = await repo.listTenants(deps.db, {
     agencyId: readAgency(auth),
+    ...(addressId !== undefined ? { addressId } : {}),
     q: q.q?.trim() || undefined,
     postcodePrefix: q.postcode ? postcodePrefix(q.postcode) || undefined : undefined,
     includeErased: q.include_erased === true,

@@ -43,7 +43,9 @@ const HOUR = 3_600_000;
 export async function landlordsStep(ctx: DemoContext): Promise<void> {
   const { trx, ids } = ctx;
   const agencyId = ids.agencies.northwind;
-  await trx.insertInto('landlord_settings').values({ agency_id: agencyId, default_approval_limit_pence: 25_000, reminder_after_hours: 48, expires_after_hours: 120, updated_at: ctx.now }).execute();
+  // The agency default limit lives on the agency (docs/onboarding.md, "One source of truth").
+  await trx.updateTable('agencies').set({ default_approval_limit_pence: 25_000 }).where('id', '=', agencyId).execute();
+  await trx.insertInto('landlord_settings').values({ agency_id: agencyId, reminder_after_hours: 48, expires_after_hours: 120, updated_at: ctx.now }).execute();
   const landlordIds: number[] = [];
   for (const l of LANDLORDS) {
     landlordIds.push((await trx.insertInto('landlords').values({

@@ -1,0 +1,88 @@
+/**
+ * The property typeahead of the staff job form: the agent types part of a postcode ("ls61ab",
+ * "LS6 1") or of the address ("Hyde Park", "Flat 2") and picks from the matches of
+ * GET /api/addresses?q= (lines 1 and 2, town and postcode, docs/tenants.md), asked 250 ms after
+ * the last key press. A react-aria-components ComboBox: a labelled combobox with a listbox popup,
+ * arrow keys and Enter, announced to screen readers.
+ */
+import { useEffect, useState } from 'react';
+import { ComboBox, Input, Label, ListBox, ListBoxItem, Popover, Text } from 'react-aria-components';
+import { api } from '../api.ts';
+import type { Address } from '../types.ts';
+
+/** "Flat 1, 12 Hyde Park Road, Leeds LS6 1AB". */
+export function addressLabel(a: Pick<Address, 'line1' | 'line2' | 'town' | 'postcode'>): string {
+  return `${[a.line2, a.line1, a.town].filter(Boolean).join(', ')} ${a.postcode}`;
+}
+
+/** The property combobox; `onChange` receives the chosen address, or null when the text is cleared. */
+export function PropertyPicker({ onChange, problem }: { onChange: (address: Address | null) => void; problem?: string | null }) {
+  const [text, setText] = useState('');
+  const [items, setItems] = useState<Address[]>([]);
+  const [searching, setSearching] = useState(false);
+  const [selected, setSelected] = useState<Address | null>(null);
+  useEffect(() => {
+    const q = text.trim();
+    if (q.length < 2 || (selected && text === addressLabel(selected))) return;
+    let live = true;
+    setSearching(true);
+    const timer = setTimeout(() => {
+      api.GET('/api/addresses', { params: { query: { q, limit: 10 } } }).then(
+        ({ data }) => {
+          if (!live) return;
+          setItems(data!.data);
+          setSearching(false);
+        },
+        () => live && setSearching(false),
+      );
+    }, 250);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [text, selected]);
+  return (
+    <ComboBox
+      className="field combo"
+      items={items}
+      inputValue={text}
+      onInputChange={(value) => {
+        setText(value);
+        if (selected && value !== addressLabel(selected)) {
+          setSelected(null);
+          onChange(null);
+        }
+      }}
+      onSelectionChange={(key) => {
+        const address = items.find((a) => a.uuid === key) ?? null;
+        setSelected(address);
+        if (address) setText(addressLabel(address));
+        onChange(address);
+      }}
+      menuTrigger="input"
+      allowsEmptyCollection
+      isRequired
+      isInvalid={Boolean(problem)}
+    >
+      <Label>
+        Property<span aria-hidden="true"> *</span>
+      </Label>
+      <Input placeholder="Postcode or address" />
+      <Text slot="description">Type part of the postcode or the address, then pick the property.</Text>
+      {problem ? <p className="field-error">{problem}</p> : null}
+      <Popover className="combo-popover" placement="bottom start">
+        <ListBox
+          className="combo-list"
+          renderEmptyState={() => <p className="combo-empty">{searching ? 'Searching…' : text.trim().length < 2 ? 'Type two or more characters.' : 'No property matches.'}</p>}
+        >
+          {(a: Address) => (
+            <ListBoxItem id={a.uuid} textValue={addressLabel(a)} className="combo-option">
+              {addressLabel(a)}
+              {a.branch_name ? <span className="meta"> · {a.branch_name}</span> : null}
+            </ListBoxItem>
+          )}
+        </ListBox>
+      </Popover>
+    </ComboBox>
+  );
+}
