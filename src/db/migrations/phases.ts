@@ -49,4 +49,5 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     summary: 'backfill bookkeeping; SLA clocks for every open job',
     backfill: 'sla.clocks',
   },
+  '2026_11_26_1400_money_documents': { phase: 'expand', summary: 'contractor address, invoice supply date and refund due (nullable/defaulted), recharge settings and landlord recharges (new tables)' },
 };
