@@ -6,28 +6,12 @@
  * and debit notes"). Also: the tax point rule (VAT Notice 700 section 4) and credit notes against
  * paid invoices (a refund owed).
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SELF_BILLING_STATEMENT } from '../../src/modules/money/invoice-pdf.ts';
 import { taxPoint } from '../../src/modules/money/vat.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { pdfText } from './pdf-text.ts';
 import { moneyWorld } from './world.ts';
-
-const FONTS = `${path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
-
-/** Every text item of every page, joined with spaces. */
-export async function pdfText(bytes: Buffer): Promise<string> {
-  const doc = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false, isEvalSupported: false, standardFontDataUrl: FONTS }).promise;
-  const parts: string[] = [];
-  for (let p = 1; p <= doc.numPages; p++) {
-    const content = await (await doc.getPage(p)).getTextContent();
-    for (const item of content.items) if ('str' in item) parts.push(item.str);
-  }
-  await doc.destroy();
-  return parts.join(' ').replace(/\s+/g, ' ');
-}
 
 /** Four lines, one of each VAT treatment: 20 %, 5 %, zero-rated, exempt. */
 const LINES = [
