@@ -13,6 +13,7 @@ import { certificateExpiryTask } from './modules/contractors/index.ts';
 import * as storage from './modules/storage/index.ts';
 import * as backfills from './modules/backfills/index.ts';
 import * as landlords from './modules/landlords/index.ts';
+import * as recharges from './modules/recharges/index.ts';
 import * as imports from './modules/imports/index.ts';
 
 /** Every event handler of every module. */
@@ -21,6 +22,7 @@ export function backgroundHandlers(): EventHandler[] {
     ...webhooks.handlers,
     ...messaging.handlers,
     ...landlords.handlers,
+    ...recharges.handlers,
   ];
 }
 

@@ -1120,3 +1120,58 @@ export interface Database {
   imports: ImportTable;
   import_rows: ImportRowTable;
 }
+
+/** Migration 2026_11_26_1400: the contractor's address (supplier address on its invoices). */
+export interface ContractorTable {
+  address_line1: Generated<string | null>;
+  address_line2: Generated<string | null>;
+  address_town: Generated<string | null>;
+  address_postcode: Generated<string | null>;
+}
+
+/** Migration 2026_11_26_1400: date of supply (tax point) and refund owed after a credit note. */
+export interface InvoiceTable {
+  supply_date: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Credit notes against (partly) paid invoices: the part of the credit the contractor owes back, pence. */
+  refund_due_pence: Generated<number>;
+}
+
+/** The agency's fee on landlord recharges (docs/money.md "Recharges"). */
+export interface RechargeSettingsTable {
+  agency_id: number;
+  /** none | percent | fixed */
+  fee_mode: Generated<string>;
+  /** basis points of the cost's net (1500 = 15 %) */
+  fee_percent_bp: Generated<number>;
+  fee_fixed_pence: Generated<number>;
+  updated_at: Timestamp;
+}
+
+/** One landlord's share of an issued contractor invoice (kind recharge) or credit note (kind credit), pence signed. */
+export interface LandlordRechargeTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  number: number;
+  landlord_id: number;
+  address_id: number;
+  job_id: number;
+  invoice_id: number;
+  kind: string;
+  share_bp: number;
+  recharge_date: ColumnType<string, string, string>;
+  cost_net_pence: number;
+  cost_vat_pence: number;
+  fee_net_pence: number;
+  fee_vat_pence: number;
+  fee_vat_rate_bp: number;
+  total_pence: number;
+  status: Generated<string>;
+  created_at: Timestamp;
+  cancelled_at: Timestamp | null;
+}
+
+export interface Database {
+  recharge_settings: RechargeSettingsTable;
+  landlord_recharges: LandlordRechargeTable;
+}

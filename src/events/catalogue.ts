@@ -170,6 +170,7 @@ export const EVENT_CATALOGUE = {
     ...InvoiceRef,
     credit_note_id: Id('the credit note (an invoices row of kind credit_note)'),
     credit_note_number: Type.String({ description: 'CN-000001' }),
+    refund_due_pence: Type.Optional(Type.Integer({ minimum: 0, description: 'pence of the credit beyond what was outstanding (a paid invoice): owed back by the contractor' })),
   })),
   // Landlord approvals by signed link (docs/landlords.md). Amounts in integer pence.
   'approval.requested': define(1, 'A cost above the spend limit of the property waits for its landlord; the landlord is e-mailed signed links.', Type.Object({

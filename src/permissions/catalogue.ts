@@ -114,6 +114,9 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.landlords.settings.manage', description: "Change the agency's default spend limit and the approval reminder and expiry times", roles: ADMINS },
   { key: 'api.landlords.gdpr-report.manage', description: 'Download the GDPR subject-access report of a landlord', roles: ADMINS },
   { key: 'api.landlords.erase.manage', description: 'Erase (anonymise for good) a landlord under GDPR', roles: ADMINS },
+  { key: 'api.landlords.statements.view', description: "Read a landlord's statement of recharges for a period (JSON, PDF, CSV)", roles: [...STAFF, 'api'] },
+  { key: 'api.recharges.view', description: "List landlord recharges and read the agency's recharge fee", roles: [...STAFF, 'api'] },
+  { key: 'api.recharges.settings.manage', description: "Change the agency's fee on landlord recharges", roles: ADMINS },
   // Agencies, onboarding, import and export (docs/onboarding.md).
   { key: 'api.agencies.view', description: 'List and read every agency and its profile', roles: ['sysops'], platform: true },
   { key: 'api.agencies.manage', description: 'Create agencies (with their first branch and administrator), change their profile, suspend and reactivate them', roles: ['sysops'], platform: true },

@@ -89,7 +89,7 @@ describe('invoices', () => {
   it('state machine: illegal moves are 409', async () => {
     const inv = await draft();
     expect((await w.adminA.client.post(`/api/invoices/${inv.uuid}/payments`, { amount_pence: 1, paid_on: '2026-11-21', method: 'cash' })).statusCode).toBe(409);
-    expect((await w.adminA.client.post(`/api/invoices/${inv.uuid}/credit-notes`, { lines: LINES })).statusCode).toBe(409);
+    expect((await w.adminA.client.post(`/api/invoices/${inv.uuid}/credit-notes`, { lines: LINES, reason: 'x' })).statusCode).toBe(409);
     expect((await w.adminA.client.post(`/api/invoices/${inv.uuid}/void`, { reason: 'duplicate' })).json().data.status).toBe('void');
     expect((await w.adminA.client.post(`/api/invoices/${inv.uuid}/issue`)).statusCode).toBe(409);
     expect((await w.adminA.client.post(`/api/invoices/${inv.uuid}/void`)).statusCode).toBe(409);
@@ -98,7 +98,7 @@ describe('invoices', () => {
   it('credit notes reduce the outstanding amount and settle the invoice', async () => {
     const inv = await draft();
     await w.adminA.client.post(`/api/invoices/${inv.uuid}/issue`);
-    const tooBig = await w.adminA.client.post(`/api/invoices/${inv.uuid}/credit-notes`, { lines: [{ ...LINES[0], quantity: 10 }] });
+    const tooBig = await w.adminA.client.post(`/api/invoices/${inv.uuid}/credit-notes`, { lines: [{ ...LINES[0], quantity: 10 }], reason: 'x' });
     expect(tooBig.statusCode).toBe(409);
     const cn = await w.adminA.client.post(`/api/invoices/${inv.uuid}/credit-notes`, { lines: [LINES[1]], reason: 'Part not fitted' });
     expect(cn.statusCode, cn.body).toBe(201);

@@ -16,7 +16,7 @@ export interface ContractorFilter {
 
 const COLUMNS = [
   'c.id', 'c.uuid', 'c.agency_id', 'c.company_name', 'c.contact_name', 'c.email', 'c.phone', 'c.notes', 'c.active',
-  'c.created_at', 'c.updated_at',
+  'c.address_line1', 'c.address_line2', 'c.address_town', 'c.address_postcode', 'c.created_at', 'c.updated_at',
 ] as const;
 
 /** One page of contractors by company name, and the total. */

@@ -57,6 +57,12 @@ export const Contractor = Type.Object(
     email: Nullable(Type.String()),
     phone: Nullable(Type.String()),
     notes: Nullable(Type.String()),
+    address: Nullable(
+      Type.Object(
+        { line1: Type.String(), line2: Nullable(Type.String()), town: Nullable(Type.String()), postcode: Nullable(Type.String()) },
+        { description: "the contractor's business address, printed as the supplier's address on its invoices (null: none given)" },
+      ),
+    ),
     active: Type.Boolean(),
     trades: Type.Array(TradeRef),
     coverage: Type.Array(Type.String(), { description: 'postcode districts, e.g. LS6' }),
@@ -103,6 +109,10 @@ const fields = {
   email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Null()])),
   phone: Type.Optional(Type.Union([Phone, Type.Null()])),
   notes: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
+  address_line1: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+  address_line2: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+  address_town: Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Null()])),
+  address_postcode: Type.Optional(Type.Union([Type.String({ maxLength: 10, description: 'a UK postcode, stored upper case with one space' }), Type.Null()])),
   active: Type.Optional(Type.Boolean()),
   contacts: Type.Optional(Type.Array(ContactInput, { maxItems: 20, description: 'further contacts; replaces the list when sent' })),
   csrf_token: Type.Optional(Type.String()),

@@ -11,7 +11,7 @@ import { newUuid } from '../../lib/crypto.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { recordActivity } from '../activity/index.ts';
 import { readAgency, sameAgency, writeAgency } from '../../http/agency-scope.ts';
-import { normaliseDistrict } from '../addresses/index.ts';
+import { normaliseDistrict, normalisePostcode } from '../addresses/index.ts';
 import { toCertificationDto } from './certification-dto.ts';
 import * as repo from './contractors.repository.ts';
 import type {
@@ -33,6 +33,7 @@ export async function toContractorDtos(db: DbOrTrx, rows: repo.ContractorRow[]):
     email: r.email,
     phone: r.phone,
     notes: r.notes,
+    address: r.address_line1 === null ? null : { line1: r.address_line1, line2: r.address_line2, town: r.address_town, postcode: r.address_postcode },
     active: r.active,
     trades: trades.filter((t) => t.contractor_id === r.id).map((t) => ({ ID: t.id, code: t.code, name: t.name })),
     coverage: coverage.filter((c) => c.contractor_id === r.id).map((c) => c.district),
@@ -101,6 +102,26 @@ function contactRows(contacts: ContactInput[]) {
 }
 
 /**
+ * The address columns sent (trimmed; empty is null; the postcode normalised).
+ * @throws 400 'address_postcode' for a string that is no UK postcode
+ */
+function addressFields(input: Pick<CreateContractorInput, 'address_line1' | 'address_line2' | 'address_town' | 'address_postcode'>) {
+  const out: { address_line1?: string | null; address_line2?: string | null; address_town?: string | null; address_postcode?: string | null } = {};
+  if (input.address_line1 !== undefined) out.address_line1 = clean(input.address_line1) ?? null;
+  if (input.address_line2 !== undefined) out.address_line2 = clean(input.address_line2) ?? null;
+  if (input.address_town !== undefined) out.address_town = clean(input.address_town) ?? null;
+  if (input.address_postcode !== undefined) {
+    const raw = clean(input.address_postcode);
+    if (raw) {
+      const pc = normalisePostcode(raw);
+      if (!pc) throw invalidParam('address_postcode');
+      out.address_postcode = pc;
+    } else out.address_postcode = null;
+  }
+  return out;
+}
+
+/**
  * POST /api/contractors: creates a contractor with optional trades, coverage and contacts.
  * @throws 400 company_name/trade_ids/coverage/contacts, 403 without an agency
  */
@@ -122,6 +143,7 @@ export async function createContractor(deps: AppDeps, auth: AuthContext, actor: 
       email: clean(input.email)?.toLowerCase() ?? null,
       phone: clean(input.phone) ?? null,
       notes: clean(input.notes) ?? null,
+      ...addressFields(input),
       active: input.active ?? true,
       created_at: now,
       updated_at: now,
@@ -151,6 +173,7 @@ export async function updateContractor(deps: AppDeps, auth: AuthContext, actor: 
       ...(input.email !== undefined ? { email: clean(input.email)?.toLowerCase() ?? null } : {}),
       ...(input.phone !== undefined ? { phone: clean(input.phone) } : {}),
       ...(input.notes !== undefined ? { notes: clean(input.notes) } : {}),
+      ...addressFields(input),
       ...(input.active !== undefined ? { active: input.active } : {}),
       updated_at: now,
     });

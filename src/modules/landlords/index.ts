@@ -24,6 +24,6 @@ export const handlers: EventHandler[] = [quoteApprovalHandler, approvalMailHandl
 export const periodicTasks: PeriodicTask[] = [approvalsTask];
 
 export { getLandlordRow, toLandlordDto, effectiveLimit } from './landlords.service.ts';
-export { anonymiseLandlord, bankDetailsOf, sharesOfLandlord } from './landlords.repository.ts';
+export { anonymiseLandlord, bankDetailsOf, ownersOfAddress, sharesOfLandlord } from './landlords.repository.ts';
 export { remindAndExpire } from './approvals.service.ts';
 export { approvalsOfLandlord } from './approvals.repository.ts';

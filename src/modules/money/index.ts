@@ -28,7 +28,9 @@ export const periodicTasks: PeriodicTask[] = [overdueTask];
 export { markOverdueInvoices } from './settlement.service.ts';
 export { computeLines } from './lines.ts';
 export { type LineInputDto } from './money.schemas.ts';
-export { addDays, isoDate, formatPounds } from './vat.ts';
+export { addDays, isoDate, formatPounds, decimalPounds, divRoundHalfUp } from './vat.ts';
+/** VAT rates (basis points) by code in force on an ISO date (recharge fees). */
+export { ratesOn as vatRatesOn } from './lines.repository.ts';
 /** The invoice and line repositories, for the demo data step (src/seed/demo/money.ts) only. */
 export * as invoicesRepo from './invoices.repository.ts';
 export * as linesRepo from './lines.repository.ts';

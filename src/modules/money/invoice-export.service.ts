@@ -7,7 +7,7 @@ import type { AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
 import { readAgency } from './access.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
-import { agencyOfInvoice } from './invoices.repository.ts';
+import { partiesOfInvoice } from './invoices.repository.ts';
 import { getInvoice } from './invoices.service.ts';
 import * as prepo from './pricing.repository.ts';
 
@@ -24,15 +24,20 @@ export async function exportContractorId(deps: AppDeps, auth: AuthContext, uuid:
 }
 
 /**
- * GET /api/invoices/{uuid}/pdf: the invoice as the caller sees it, rendered as PDF with its
- * agency's name and VAT number.
+ * GET /api/invoices/{uuid}/pdf: the invoice or credit note as the caller sees it, rendered as PDF
+ * with the contractor as supplier (name, address, VAT number) and the agency as customer (legal
+ * name, registered address, VAT number) (docs/money.md "Invoice PDF").
  * @returns the PDF bytes and the file name (`<invoice number or draft>.pdf`)
  * @throws 404 'Invoice not found'
  */
 export async function invoicePdf(deps: AppDeps, auth: AuthContext, uuid: string): Promise<{ pdf: Buffer; filename: string }> {
   const inv = await getInvoice(deps, auth, uuid);
-  const row = await agencyOfInvoice(deps.db, inv.uuid);
-  const settings = await prepo.settings(deps.db, row.id);
-  const pdf = await renderInvoicePdf(inv, { agencyName: row.name, agencyVatNumber: settings.vat_number }, new Date(inv.updated_at));
+  const p = await partiesOfInvoice(deps.db, inv.uuid);
+  const settings = await prepo.settings(deps.db, p.agency_id);
+  const pdf = await renderInvoicePdf(inv, {
+    agencyName: p.agency_name, agencyLegalName: p.legal_name, agencyVatNumber: settings.vat_number,
+    agencyAddress: p.registered_line1 === null ? null : { line1: p.registered_line1, line2: p.registered_line2, town: p.registered_town, postcode: p.registered_postcode },
+    supplierAddress: p.address_line1 === null ? null : { line1: p.address_line1, line2: p.address_line2, town: p.address_town, postcode: p.address_postcode },
+  }, new Date(inv.updated_at));
   return { pdf, filename: `${inv.invoice_number ?? 'draft'}.pdf` };
 }

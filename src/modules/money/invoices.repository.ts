@@ -10,7 +10,8 @@ export const INVOICE_COLUMNS = [
   'c.uuid as contractor_uuid', 'c.company_name as contractor_name', 'c.email as contractor_email', 'i.kind', 'i.credited_invoice_id',
   'ci.uuid as credited_invoice_uuid', 'i.number', 'i.status', 'i.contractor_reference', 'i.vat_registered', 'i.contractor_vat_number',
   'i.payment_terms_days', 'i.net_pence', 'i.vat_pence', 'i.gross_pence', 'i.paid_pence', 'i.credited_pence', 'i.notes', 'i.issued_at',
-  'i.paid_at', 'i.voided_at', 'i.void_reason', 'i.created_at', 'i.updated_at',
+  'i.paid_at', 'i.voided_at', 'i.void_reason', 'i.created_at', 'i.updated_at', 'i.refund_due_pence', 'ci.number as credited_number',
+  'ci.contractor_reference as credited_contractor_reference',
 ] as const;
 
 /** Invoices joined with job `j`, contractor `c` and credited invoice `ci`, limited to the scope. */
@@ -21,7 +22,10 @@ export function invoiceQuery(db: DbOrTrx, scope: MoneyScope) {
     .leftJoin('invoices as ci', 'ci.id', 'i.credited_invoice_id')
     .where((eb) => moneyVisible(eb, scope, 'i'))
     .select(INVOICE_COLUMNS)
-    .select([sql<string | null>`i.issue_date::text`.as('issue_date'), sql<string | null>`i.due_date::text`.as('due_date')]);
+    .select([
+      sql<string | null>`i.issue_date::text`.as('issue_date'), sql<string | null>`i.due_date::text`.as('due_date'),
+      sql<string | null>`i.supply_date::text`.as('supply_date'), sql<string | null>`ci.issue_date::text`.as('credited_issue_date'),
+    ]);
 }
 export type InvoiceRow = NonNullable<Awaited<ReturnType<typeof findInvoice>>>;
 
@@ -77,7 +81,7 @@ export function exportPage(db: DbOrTrx, scope: MoneyScope, f: InvoiceFilter & { 
 
 /** Locks an invoice row. */
 export function lockInvoice(trx: DbOrTrx, id: number) {
-  return trx.selectFrom('invoices').selectAll().select([sql<string | null>`due_date::text`.as('due_text')]).where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+  return trx.selectFrom('invoices').selectAll().select([sql<string | null>`due_date::text`.as('due_text'), sql<string | null>`supply_date::text`.as('supply_text')]).where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
 }
 export type LockedInvoice = Awaited<ReturnType<typeof lockInvoice>>;
 
@@ -143,9 +147,18 @@ export function jobOf(db: DbOrTrx, jobId: number) {
   return db.selectFrom('jobs').select(['id', 'uuid', 'reference', 'branch_id', 'agency_id', 'status_id']).where('id', '=', jobId).executeTakeFirstOrThrow();
 }
 
-/** Name and id of the agency of an invoice. */
-export function agencyOfInvoice(db: DbOrTrx, uuid: string) {
-  return db.selectFrom('invoices as i').innerJoin('agencies as a', 'a.id', 'i.agency_id').select(['a.name', 'a.id']).where('i.uuid', '=', uuid).executeTakeFirstOrThrow();
+/** The parties an invoice PDF prints: the agency's name, legal name and registered address, the contractor's address. */
+export function partiesOfInvoice(db: DbOrTrx, uuid: string) {
+  return db.selectFrom('invoices as i').innerJoin('agencies as a', 'a.id', 'i.agency_id').innerJoin('contractors as c', 'c.id', 'i.contractor_id')
+    .select(['a.id as agency_id', 'a.name as agency_name', 'a.legal_name', 'a.registered_line1', 'a.registered_line2', 'a.registered_town', 'a.registered_postcode',
+      'c.address_line1', 'c.address_line2', 'c.address_town', 'c.address_postcode'])
+    .where('i.uuid', '=', uuid).executeTakeFirstOrThrow();
+}
+
+/** The London date a job was completed on (null when it has no completion time). */
+export async function jobCompletedOn(db: DbOrTrx, jobId: number): Promise<string | null> {
+  const row = await db.selectFrom('jobs').select(sql<string | null>`(completed_at at time zone 'Europe/London')::date::text`.as('d')).where('id', '=', jobId).executeTakeFirst();
+  return row?.d ?? null;
 }
 
 /**

@@ -22,7 +22,12 @@ export const Invoice = Type.Object({
   vat_registered: Type.Boolean({ description: 'false: no VAT charged on any line' }),
   contractor_vat_number: Nullable(Type.String()),
   credited_invoice_uuid: Nullable(Uuid('credit notes: the invoice credited')),
+  credited_invoice_number: Nullable(Type.String({ description: 'credit notes: the number of the invoice credited' })),
+  credited_invoice_date: Nullable(IsoDate('credit notes: the issue date of the invoice credited')),
+  self_billed: Type.Boolean({ description: "true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62)" }),
   issue_date: Nullable(IsoDate()),
+  supply_date: Nullable(IsoDate('date the work was done (default at issue: the job completion date)')),
+  tax_point: Nullable(IsoDate('time of supply: the issue date, or the supply date when the invoice was issued more than 14 days after it (HMRC VAT Notice 700, 4.5)')),
   due_date: Nullable(IsoDate()),
   payment_terms_days: Type.Integer(),
   net_pence: Type.Integer(),
@@ -30,7 +35,8 @@ export const Invoice = Type.Object({
   gross_pence: Type.Integer(),
   paid_pence: Type.Integer(),
   credited_pence: Type.Integer(),
-  outstanding_pence: Type.Integer({ description: 'gross - paid - credited' }),
+  outstanding_pence: Type.Integer({ description: 'gross - paid - credited, never below 0' }),
+  refund_due_pence: Type.Integer({ description: 'invoices: paid + credited beyond the gross (the contractor owes it back); credit notes: the part of this credit to be refunded' }),
   notes: Nullable(Type.String()),
   lines: Type.Array(Line),
   issued_at: Nullable(DateTime()),
@@ -55,6 +61,7 @@ const fields = {
   contractor_reference: Type.Optional(Nullable(Type.String({ maxLength: 60 }))),
   payment_terms_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 120, description: "days from issue to due date (default: the agency's)" })),
   notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  supply_date: Type.Optional(Nullable(IsoDate('date the work was done, not in the future (default at issue: the job completion date)'))),
 };
 export const CreateInvoiceBody = Type.Object(
   { job_uuid: Uuid('a Completed (or Invoiced) job'), contractor_uuid: Type.Optional(Uuid("staff only; default the job's contractor")), lines: LinesBody, ...fields, csrf_token },
@@ -64,7 +71,10 @@ export type CreateInvoiceInput = Static<typeof CreateInvoiceBody>;
 export const UpdateInvoiceBody = Type.Object({ lines: Type.Optional(LinesBody), ...fields, csrf_token }, { additionalProperties: false });
 export type UpdateInvoiceInput = Static<typeof UpdateInvoiceBody>;
 export const VoidBody = Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))), csrf_token }, { additionalProperties: false });
-export const CreditNoteBody = Type.Object({ lines: LinesBody, reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))), csrf_token }, { additionalProperties: false });
+export const CreditNoteBody = Type.Object(
+  { lines: LinesBody, reason: Type.String({ minLength: 1, maxLength: 2000, description: 'why the invoice is credited; printed on the credit note' }), csrf_token },
+  { additionalProperties: false },
+);
 export type CreditNoteInput = Static<typeof CreditNoteBody>;
 
 export const ListInvoicesQuery = Type.Object(

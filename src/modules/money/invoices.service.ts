@@ -26,7 +26,7 @@ import type { CreateInvoiceInput, InvoiceDto, InvoiceStatus, ListInvoicesFilter,
 import { INVOICE_STATUSES } from './invoices.schemas.ts';
 import * as repo from './invoices.repository.ts';
 import * as prepo from './pricing.repository.ts';
-import { addDays, isoDate } from './vat.ts';
+import { addDays, isoDate, taxPoint } from './vat.ts';
 
 /** INV-000001 / CN-000001, or null while draft. */
 export function invoiceNumber(kind: string, number: number | null): string | null {
@@ -44,9 +44,13 @@ export async function toInvoiceDtos(db: DbOrTrx, rows: repo.InvoiceRow[]): Promi
   return rows.map((r) => ({
     uuid: r.uuid, kind: r.kind, invoice_number: invoiceNumber(r.kind, r.number), status: r.status, job_uuid: r.job_uuid, job_reference: r.job_reference,
     contractor_uuid: r.contractor_uuid, contractor_name: r.contractor_name, contractor_reference: r.contractor_reference, vat_registered: r.vat_registered,
-    contractor_vat_number: r.contractor_vat_number, credited_invoice_uuid: r.credited_invoice_uuid, issue_date: r.issue_date, due_date: r.due_date,
+    contractor_vat_number: r.contractor_vat_number, credited_invoice_uuid: r.credited_invoice_uuid,
+    credited_invoice_number: r.kind === 'credit_note' ? invoiceNumber('invoice', r.credited_number) : null, credited_invoice_date: r.kind === 'credit_note' ? r.credited_issue_date : null,
+    self_billed: (r.kind === 'credit_note' ? r.credited_contractor_reference : r.contractor_reference) === null,
+    issue_date: r.issue_date, supply_date: r.supply_date, tax_point: r.kind === 'invoice' ? taxPoint(r.issue_date, r.supply_date) : r.issue_date, due_date: r.due_date,
     payment_terms_days: r.payment_terms_days, net_pence: r.net_pence, vat_pence: r.vat_pence, gross_pence: r.gross_pence, paid_pence: r.paid_pence,
-    credited_pence: r.credited_pence, outstanding_pence: r.kind === 'invoice' && r.status !== 'void' ? r.gross_pence - r.paid_pence - r.credited_pence : 0,
+    credited_pence: r.credited_pence, outstanding_pence: r.kind === 'invoice' && r.status !== 'void' ? Math.max(0, r.gross_pence - r.paid_pence - r.credited_pence) : 0,
+    refund_due_pence: r.kind === 'invoice' ? Math.max(0, r.paid_pence + r.credited_pence - r.gross_pence) : r.refund_due_pence,
     notes: r.notes, lines: lines.get(r.id) ?? [], issued_at: toIsoOrNull(r.issued_at), paid_at: toIsoOrNull(r.paid_at), voided_at: toIsoOrNull(r.voided_at),
     void_reason: r.void_reason, created_at: toIso(r.created_at), updated_at: toIso(r.updated_at),
   }));
@@ -92,7 +96,7 @@ export async function getInvoice(deps: AppDeps, auth: AuthContext, uuid: string)
 /**
  * POST /api/invoices: a draft invoice against a Completed (or already Invoiced) job; totals by the
  * server at today's VAT rates and the contractor's registration.
- * @throws 400 lines or contractor_uuid, 403 write rights, 404 job or contractor, 409 job status
+ * @throws 400 lines, contractor_uuid or supply_date in the future, 403 write rights, 404 job or contractor, 409 job status
  */
 export async function createInvoice(deps: AppDeps, auth: AuthContext, actor: Actor, input: CreateInvoiceInput): Promise<InvoiceDto> {
   const job = await visibleJob(deps.db, auth, input.job_uuid);
@@ -112,15 +116,16 @@ export async function createInvoice(deps: AppDeps, auth: AuthContext, actor: Act
   if (jobRow.status_id !== STATUS.completed && jobRow.status_id !== STATUS.invoiced) {
     throw conflict(`Invoices are raised against completed jobs; this job is ${STATUS_NAMES[jobRow.status_id]}`);
   }
+  const now = deps.clock.now();
+  if (input.supply_date && input.supply_date > isoDate(now)) throw invalidParam('supply_date');
   const vat = await lrepo.contractorVat(deps.db, contractorId);
   const terms = input.payment_terms_days ?? (await prepo.settings(deps.db, jobRow.agency_id)).payment_terms_days;
-  const now = deps.clock.now();
   const { lines, totals } = await computeLines(deps.db, jobRow.agency_id, isoDate(now), vat.registered, input.lines);
   const id = await deps.db.transaction().execute(async (trx) => {
     const invoiceId = await repo.insertInvoice(trx, {
       uuid: newUuid(), agency_id: jobRow.agency_id, job_id: jobRow.id, contractor_id: contractorId, kind: 'invoice', credited_invoice_id: null, number: null,
       status: 'draft', contractor_reference: input.contractor_reference ?? null, vat_registered: vat.registered, contractor_vat_number: vat.vat_number,
-      payment_terms_days: terms, issue_date: null, due_date: null, ...totals, notes: input.notes ?? null, created_by_user_id: auth.userId,
+      payment_terms_days: terms, issue_date: null, due_date: null, supply_date: input.supply_date ?? null, ...totals, notes: input.notes ?? null, created_by_user_id: auth.userId,
       issued_at: null, paid_at: null, overdue_at: null, voided_at: null, void_reason: null, created_at: now, updated_at: now,
     });
     await lrepo.replaceLines(trx, { invoiceId }, lines);
@@ -146,7 +151,7 @@ function assertDraft(inv: { status: string }, what: string) {
 
 /**
  * PUT /api/invoices/{uuid}: changes a draft (lines, reference, terms, notes).
- * @throws 400 empty body, 403, 404, 409 not a draft
+ * @throws 400 empty body or supply_date in the future, 403, 404, 409 not a draft
  */
 export async function updateInvoice(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: UpdateInvoiceInput): Promise<InvoiceDto> {
   const found = await visibleInvoice(deps.db, auth, uuid);
@@ -154,6 +159,7 @@ export async function updateInvoice(deps: AppDeps, auth: AuthContext, actor: Act
   if (Object.keys(rest).length === 0 && lineInput === undefined) throw invalidParam('body');
   await assertMayWrite(deps.db, auth, found);
   const now = deps.clock.now();
+  if (rest.supply_date && rest.supply_date > isoDate(now)) throw invalidParam('supply_date');
   await deps.db.transaction().execute(async (trx) => {
     const inv = await repo.lockInvoice(trx, found.id);
     assertDraft(inv, 'change');
@@ -192,8 +198,9 @@ export async function issueInvoice(deps: AppDeps, auth: AuthContext, actor: Acto
     const { lines, totals } = await computeLines(trx, inv.agency_id, today, vat.registered, lineInput);
     await lrepo.replaceLines(trx, { invoiceId: inv.id }, lines);
     const dueDate = addDays(today, inv.payment_terms_days);
+    const supplyDate = inv.supply_text ?? (await repo.jobCompletedOn(trx, inv.job_id)) ?? today;
     await repo.updateInvoice(trx, inv.id, {
-      ...totals, number, status: 'issued', vat_registered: vat.registered, contractor_vat_number: vat.vat_number, issue_date: today, due_date: dueDate, issued_at: now, updated_at: now,
+      ...totals, number, status: 'issued', supply_date: supplyDate, vat_registered: vat.registered, contractor_vat_number: vat.vat_number, issue_date: today, due_date: dueDate, issued_at: now, updated_at: now,
     });
     if (job.status_id === STATUS.completed) await moveJob(trx, auth, actor, now, job, { to: STATUS.invoiced, via: 'transition', note: `Invoice ${invoiceNumber('invoice', number)} issued` });
     await emitEvent(trx, now, { name: 'invoice.issued', agencyId: inv.agency_id, payload: { ...jobRef(job), ...invoiceRef({ ...inv, number, gross_pence: totals.gross_pence }), due_date: dueDate } });

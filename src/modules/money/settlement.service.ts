@@ -19,6 +19,7 @@ import { invoiceDtoById, invoiceNumber, invoiceRef, visibleInvoice } from './inv
 import { formatPounds, isoDate } from './vat.ts';
 
 const PAYABLE = ['issued', 'part_paid', 'overdue'];
+const CREDITABLE = [...PAYABLE, 'paid'];
 
 /** Status after money came in: paid when nothing is outstanding, overdue stays overdue, else part paid. */
 function settledStatus(current: string, outstanding: number): string {
@@ -78,39 +79,46 @@ export async function listPayments(deps: AppDeps, auth: AuthContext, uuid: strin
 
 /**
  * POST /api/invoices/{uuid}/credit-notes (staff): issues a credit note (next CN number, today)
- * against an issued, part-paid or overdue invoice, at the invoice's VAT registration; the invoice's
- * outstanding amount falls by the credit's gross and it is paid when nothing is left.
+ * against an issued, part-paid, overdue or paid invoice, at the invoice's VAT registration, with
+ * the reason it cites (HMRC VAT Notice 700, 18.2.6). The invoice's outstanding amount falls by the
+ * credit's gross and it is paid when nothing is left; the part of the credit beyond what is
+ * outstanding (an invoice already paid) is a refund the contractor owes (`refund_due_pence`).
  * @returns the credit note
- * @throws 400 lines, 403, 404, 409 invoice not creditable or credit above the outstanding amount
+ * @throws 400 lines, 403, 404, 409 invoice not creditable (draft, void, credit note) or credit
+ *   above what is left to credit (gross - credited so far)
  */
 export async function issueCreditNote(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: CreditNoteInput): Promise<InvoiceDto> {
   if (partyOf(auth) !== 'staff') throw forbidden();
   const found = await visibleInvoice(deps.db, auth, uuid);
+  const reason = input.reason.trim();
+  if (!reason) throw invalidParam('reason');
   const now = deps.clock.now();
   const today = isoDate(now);
   const id = await deps.db.transaction().execute(async (trx) => {
     const inv = await repo.lockInvoice(trx, found.id);
     const job = await repo.jobOf(trx, inv.job_id);
     assertStaffMayWrite(auth, job);
-    if (inv.kind !== 'invoice' || !PAYABLE.includes(inv.status)) throw conflict(`Credit notes are issued against unpaid issued invoices; this one is ${inv.status}`);
+    if (inv.kind !== 'invoice' || !CREDITABLE.includes(inv.status)) throw conflict(`Credit notes are issued against issued invoices; this one is ${inv.status}`);
     const { lines, totals } = await computeLines(trx, inv.agency_id, today, inv.vat_registered, input.lines);
-    const outstanding = inv.gross_pence - inv.paid_pence - inv.credited_pence;
-    if (totals.gross_pence > outstanding) throw conflict(`A credit of ${formatPounds(totals.gross_pence)} exceeds the ${formatPounds(outstanding)} outstanding`);
+    const creditable = inv.gross_pence - inv.credited_pence;
+    if (totals.gross_pence > creditable) throw conflict(`A credit of ${formatPounds(totals.gross_pence)} exceeds the ${formatPounds(creditable)} left to credit on this invoice`);
+    const outstanding = Math.max(0, inv.gross_pence - inv.paid_pence - inv.credited_pence);
+    const refund = Math.max(0, totals.gross_pence - outstanding);
     const number = await repo.nextNumber(trx, inv.agency_id, 'credit_note_number');
     const cnId = await repo.insertInvoice(trx, {
       uuid: newUuid(), agency_id: inv.agency_id, job_id: inv.job_id, contractor_id: inv.contractor_id, kind: 'credit_note', credited_invoice_id: inv.id, number,
       status: 'issued', contractor_reference: null, vat_registered: inv.vat_registered, contractor_vat_number: inv.contractor_vat_number, payment_terms_days: 0,
-      issue_date: today, due_date: today, ...totals, notes: input.reason ?? null, created_by_user_id: auth.userId, issued_at: now, paid_at: null,
+      issue_date: today, due_date: today, supply_date: today, ...totals, refund_due_pence: refund, notes: reason, created_by_user_id: auth.userId, issued_at: now, paid_at: null,
       overdue_at: null, voided_at: null, void_reason: null, created_at: now, updated_at: now,
     });
     await lrepo.replaceLines(trx, { invoiceId: cnId }, lines);
-    const left = outstanding - totals.gross_pence;
-    const status = settledStatus(inv.status, left);
-    await repo.updateInvoice(trx, inv.id, { credited_pence: inv.credited_pence + totals.gross_pence, status, ...(status === 'paid' ? { paid_at: now } : {}), updated_at: now });
+    const left = outstanding - (totals.gross_pence - refund);
+    const status = inv.status === 'paid' ? 'paid' : settledStatus(inv.status, left);
+    await repo.updateInvoice(trx, inv.id, { credited_pence: inv.credited_pence + totals.gross_pence, status, ...(status === 'paid' && inv.status !== 'paid' ? { paid_at: now } : {}), updated_at: now });
     const ref = { ...jobRef(job), ...invoiceRef(inv) };
-    await emitEvent(trx, now, { name: 'credit_note.issued', agencyId: inv.agency_id, payload: { ...ref, credit_note_id: cnId, credit_note_number: invoiceNumber('credit_note', number)! } });
-    if (status === 'paid') await emitEvent(trx, now, { name: 'invoice.paid', agencyId: inv.agency_id, payload: ref });
-    await recordActivity(trx, actor, now, { action: 'credit_note.issue', resourceType: 'invoice', resourceId: cnId, agencyId: inv.agency_id, details: { credited_invoice_id: inv.id, gross_pence: totals.gross_pence } });
+    await emitEvent(trx, now, { name: 'credit_note.issued', agencyId: inv.agency_id, payload: { ...ref, credit_note_id: cnId, credit_note_number: invoiceNumber('credit_note', number)!, refund_due_pence: refund } });
+    if (status === 'paid' && inv.status !== 'paid') await emitEvent(trx, now, { name: 'invoice.paid', agencyId: inv.agency_id, payload: ref });
+    await recordActivity(trx, actor, now, { action: 'credit_note.issue', resourceType: 'invoice', resourceId: cnId, agencyId: inv.agency_id, details: { credited_invoice_id: inv.id, gross_pence: totals.gross_pence, refund_due_pence: refund } });
     return cnId;
   });
   return invoiceDtoById(deps.db, id);

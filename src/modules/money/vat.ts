@@ -92,3 +92,17 @@ export function addDays(date: string, days: number): string {
   d.setUTCDate(d.getUTCDate() + days);
   return isoDate(d);
 }
+
+/**
+ * The tax point (time of supply) of a contractor's invoice, HMRC VAT Notice 700 section 4: the
+ * basic tax point is the date the work was done; an invoice issued within 14 days after it
+ * becomes the tax point instead (actual tax point), as does an invoice issued before the work.
+ * @param issueDate the invoice date (ISO), null while draft
+ * @param supplyDate the date of supply (ISO), null when unknown
+ * @returns the ISO date, or null while draft
+ */
+export function taxPoint(issueDate: string | null, supplyDate: string | null): string | null {
+  if (issueDate === null) return null;
+  if (supplyDate === null || supplyDate >= issueDate) return issueDate;
+  return addDays(supplyDate, 14) >= issueDate ? issueDate : supplyDate;
+}
