@@ -15,6 +15,8 @@ export interface AgencyTable {
   uk_region: Generated<string>;
   /** Share (1 to 99 %) of an SLA's allowed time after which a clock is at risk. */
   sla_at_risk_percent: Generated<number>;
+  /** Working days allowed to complete the works of a significant hazard (docs/compliance.md "Hazards and statutory clocks"). */
+  hazard_works_working_days: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -1174,4 +1176,54 @@ export interface LandlordRechargeTable {
 export interface Database {
   recharge_settings: RechargeSettingsTable;
   landlord_recharges: LandlordRechargeTable;
+}
+
+/** A hazard carried by a job, with its statutory milestones (docs/compliance.md "Hazards and statutory clocks"). */
+export interface JobHazardTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  /** An HHSRS hazard code (src/modules/hazards/hhsrs.ts). */
+  category: string;
+  severity: 'emergency' | 'significant';
+  description: Generated<string>;
+  /** When the agency became aware of the hazard: the clocks' start. */
+  reported_at: Timestamp;
+  made_safe_at: Timestamp | null;
+  investigated_at: Timestamp | null;
+  summary_sent_at: Timestamp | null;
+  works_started_at: Timestamp | null;
+  works_completed_at: Timestamp | null;
+  works_working_days: number;
+  summary_findings: string | null;
+  summary_actions: string | null;
+  /** The written summary as sent to the tenant (plain text). */
+  summary_text: string | null;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One statutory clock of a hazard. */
+export interface HazardClockTable {
+  id: Generated<number>;
+  agency_id: number;
+  job_id: number;
+  hazard_id: number;
+  kind: string;
+  state: string;
+  started_at: Timestamp;
+  due_at: Timestamp;
+  at_risk_at: Timestamp;
+  stopped_at: Timestamp | null;
+  at_risk_flagged_at: Timestamp | null;
+  breached_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface Database {
+  job_hazards: JobHazardTable;
+  hazard_clocks: HazardClockTable;
 }

@@ -124,6 +124,31 @@ export const EVENT_CATALOGUE = {
     rule_uuid: Uuid('the branch SLA rule'),
     due_at: Type.String({ format: 'date-time', description: 'when the allowed time ran out' }),
   })),
+  // Hazards and statutory clocks (docs/compliance.md "Hazards and statutory clocks").
+  'hazard.reported': define(1, 'A job was marked as carrying a hazard (or its category or severity changed).', Type.Object({
+    ...JobRef,
+    hazard_uuid: Uuid('the hazard'),
+    category: Type.String({ description: 'HHSRS hazard code, e.g. damp_and_mould' }),
+    severity: Type.String({ description: 'emergency or significant' }),
+  })),
+  'hazard.summary_sent': define(1, 'The written summary of a hazard investigation was sent to the tenant.', Type.Object({
+    ...JobRef,
+    hazard_uuid: Uuid('the hazard'),
+  })),
+  'hazard.at_risk': define(1, 'A statutory clock of a hazard passed the at-risk share of its allowed time.', Type.Object({
+    ...JobRef,
+    hazard_uuid: Uuid('the hazard'),
+    clock_id: Id('the statutory clock'),
+    kind: Type.String({ description: 'make_safe, investigate, summary, works_start or works_complete' }),
+    due_at: Type.String({ format: 'date-time', description: 'the statutory deadline' }),
+  })),
+  'hazard.breached': define(1, 'A statutory clock of a hazard ran out (deadline passed, or the milestone was recorded late).', Type.Object({
+    ...JobRef,
+    hazard_uuid: Uuid('the hazard'),
+    clock_id: Id('the statutory clock'),
+    kind: Type.String({ description: 'make_safe, investigate, summary, works_start or works_complete' }),
+    due_at: Type.String({ format: 'date-time', description: 'the statutory deadline' }),
+  })),
   // Money: quotes, invoices, payments, credit notes (docs/money.md). Amounts in integer pence.
   'quote.submitted': define(1, 'A contractor (or staff on its behalf) submitted a quote for a job.', Type.Object({
     ...JobRef,

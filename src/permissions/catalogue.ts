@@ -80,6 +80,9 @@ export const PERMISSIONS: PermissionDef[] = [
   // Compliance register (docs/compliance.md).
   { key: 'api.compliance.view', description: "Read the compliance register of the agency's properties and its item types", roles: [...STAFF, 'api'] },
   { key: 'api.compliance.manage', description: 'Add compliance items to properties and record their certificates', roles: [...STAFF, 'api'] },
+  { key: 'api.hazards.view', description: 'Read the hazard and statutory clocks of jobs one may see, and the hazard breaches list', roles: [...STAFF, 'api'] },
+  { key: 'api.hazards.manage', description: 'Set the hazard of a job, record its milestones and send the written summary to the tenant', roles: [...STAFF, 'api'] },
+  { key: 'api.jobs.evidence-pack.view', description: 'Download the evidence pack of a job (PDF timeline, ZIP of its files) for a council or the Housing Ombudsman', roles: [...STAFF, 'api'] },
   // Insight: dashboard, analytics, reports, search, weather (docs/insight.md).
   { key: 'api.dashboard.view', description: 'Read the dashboard figures of the jobs one may see', roles: ALL },
   { key: 'api.analytics.view', description: 'Read job analytics (volumes, times, first-time fix, cost) over the jobs one may see', roles: [...STAFF, 'api'] },

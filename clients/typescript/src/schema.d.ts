@@ -3902,6 +3902,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/hazards/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The HHSRS hazard categories
+         * @description **Access:** Permission key `api.hazards.view`.
+         */
+        get: operations["listHazardsCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hazards/breaches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statutory hazard clocks at risk or breached
+         * @description Statutory clocks of hazard jobs by deadline; state (default at_risk and breached), severity, limit, offset. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.view`.
+         */
+        get: operations["listHazardsBreaches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/hazard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hazard of a job with its statutory clocks
+         * @description 404 "Hazard not found" when the job carries none. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.view`.
+         */
+        get: operations["listJobsHazard"];
+        /**
+         * Set the hazard of a job
+         * @description category (HHSRS code), severity (emergency or significant), description, reported_at (default now), works_working_days. Answers 201 for a new hazard, 200 for a change; the statutory clocks follow at once. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.manage`.
+         */
+        put: operations["updateJobsHazard"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/hazard/milestones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a milestone of a hazard
+         * @description made_safe (emergency); investigated, works_started, works_completed (significant); at defaults to now. 409 when already recorded or out of order. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.manage`.
+         */
+        post: operations["createJobsHazardMilestones"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/hazard/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the written summary of the investigation to the tenant
+         * @description findings and actions go into the template hazard.summary (the agency may override it), sent to the job's tenant through messaging; the rendered copy is kept on the job. 409 before the investigation, when already sent, or without a tenant. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.manage`.
+         */
+        post: operations["createJobsHazardSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agencies": {
         parameters: {
             query?: never;
@@ -40515,6 +40629,1135 @@ export interface operations {
                                 file_name: string | null;
                                 /** Format: date-time */
                                 created_at: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listHazardsCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description e.g. damp_and_mould */
+                            code: string;
+                            /** @description name in the HHSRS regulations */
+                            name: string;
+                            /** @description physiological, psychological, infection or accidents */
+                            group: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listHazardsBreaches: {
+        parameters: {
+            query?: {
+                /** @description one state (default at_risk and breached) */
+                state?: "running" | "at_risk" | "met" | "breached";
+                /** @description one severity */
+                severity?: "emergency" | "significant";
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description make_safe, investigate, summary, works_start, works_complete */
+                            kind: string;
+                            /** @description what the clock requires, for people */
+                            label: string;
+                            /** @description running, at_risk, met or breached */
+                            state: string;
+                            /** Format: date-time */
+                            started_at: string;
+                            /**
+                             * Format: date-time
+                             * @description the statutory deadline
+                             */
+                            due_at: string;
+                            /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
+                            due_at_text: string;
+                            /** Format: date-time */
+                            at_risk_at: string;
+                            stopped_at: string | null;
+                            breached_at: string | null;
+                            /** @description seconds from now (or the stop) to the deadline; negative when over */
+                            time_left_seconds: number;
+                            /** Format: uuid */
+                            hazard_uuid: string;
+                            category: string;
+                            category_name: string;
+                            severity: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            reference: string;
+                            title: string;
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            address: string | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listJobsHazard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The hazard a job carries, with its statutory clocks */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the hazard
+                             */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description HHSRS code */
+                            category: string;
+                            category_name: string;
+                            /** @description emergency or significant */
+                            severity: string;
+                            description: string;
+                            /**
+                             * Format: date-time
+                             * @description when the agency became aware of the hazard: the clocks start here
+                             */
+                            reported_at: string;
+                            made_safe_at: string | null;
+                            investigated_at: string | null;
+                            summary_sent_at: string | null;
+                            works_started_at: string | null;
+                            works_completed_at: string | null;
+                            /** @description the reasonable period for completing the works, working days */
+                            works_working_days: number;
+                            summary: {
+                                findings: string;
+                                actions: string;
+                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
+                                text: string;
+                            } | null;
+                            clocks: {
+                                /** @description make_safe, investigate, summary, works_start, works_complete */
+                                kind: string;
+                                /** @description what the clock requires, for people */
+                                label: string;
+                                /** @description running, at_risk, met or breached */
+                                state: string;
+                                /** Format: date-time */
+                                started_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the statutory deadline
+                                 */
+                                due_at: string;
+                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
+                                due_at_text: string;
+                                /** Format: date-time */
+                                at_risk_at: string;
+                                stopped_at: string | null;
+                                breached_at: string | null;
+                                /** @description seconds from now (or the stop) to the deadline; negative when over */
+                                time_left_seconds: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateJobsHazard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description HHSRS hazard code (GET /api/hazards/categories)
+                     * @enum {string}
+                     */
+                    category: "damp_and_mould" | "excess_cold" | "excess_heat" | "asbestos_and_mmf" | "biocides" | "carbon_monoxide" | "lead" | "radiation" | "uncombusted_fuel_gas" | "volatile_organic_compounds" | "crowding_and_space" | "entry_by_intruders" | "lighting" | "noise" | "domestic_hygiene" | "food_safety" | "personal_hygiene" | "water_supply" | "falls_baths" | "falls_level_surfaces" | "falls_stairs" | "falls_between_levels" | "electrical_hazards" | "fire" | "flames_hot_surfaces" | "collision_and_entrapment" | "explosions" | "amenities_position" | "structural_collapse";
+                    /**
+                     * @description emergency: investigate and make safe within 24 hours; significant: the working-day clocks
+                     * @enum {string}
+                     */
+                    severity: "emergency" | "significant";
+                    description?: string;
+                    /**
+                     * Format: date-time
+                     * @description when the agency became aware (default now); not in the future
+                     */
+                    reported_at?: string;
+                    /** @description reasonable period for the works, working days (default: the agency's, 60) */
+                    works_working_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description HHSRS hazard code (GET /api/hazards/categories)
+                     * @enum {string}
+                     */
+                    category: "damp_and_mould" | "excess_cold" | "excess_heat" | "asbestos_and_mmf" | "biocides" | "carbon_monoxide" | "lead" | "radiation" | "uncombusted_fuel_gas" | "volatile_organic_compounds" | "crowding_and_space" | "entry_by_intruders" | "lighting" | "noise" | "domestic_hygiene" | "food_safety" | "personal_hygiene" | "water_supply" | "falls_baths" | "falls_level_surfaces" | "falls_stairs" | "falls_between_levels" | "electrical_hazards" | "fire" | "flames_hot_surfaces" | "collision_and_entrapment" | "explosions" | "amenities_position" | "structural_collapse";
+                    /**
+                     * @description emergency: investigate and make safe within 24 hours; significant: the working-day clocks
+                     * @enum {string}
+                     */
+                    severity: "emergency" | "significant";
+                    description?: string;
+                    /**
+                     * Format: date-time
+                     * @description when the agency became aware (default now); not in the future
+                     */
+                    reported_at?: string;
+                    /** @description reasonable period for the works, working days (default: the agency's, 60) */
+                    works_working_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The hazard a job carries, with its statutory clocks */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the hazard
+                             */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description HHSRS code */
+                            category: string;
+                            category_name: string;
+                            /** @description emergency or significant */
+                            severity: string;
+                            description: string;
+                            /**
+                             * Format: date-time
+                             * @description when the agency became aware of the hazard: the clocks start here
+                             */
+                            reported_at: string;
+                            made_safe_at: string | null;
+                            investigated_at: string | null;
+                            summary_sent_at: string | null;
+                            works_started_at: string | null;
+                            works_completed_at: string | null;
+                            /** @description the reasonable period for completing the works, working days */
+                            works_working_days: number;
+                            summary: {
+                                findings: string;
+                                actions: string;
+                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
+                                text: string;
+                            } | null;
+                            clocks: {
+                                /** @description make_safe, investigate, summary, works_start, works_complete */
+                                kind: string;
+                                /** @description what the clock requires, for people */
+                                label: string;
+                                /** @description running, at_risk, met or breached */
+                                state: string;
+                                /** Format: date-time */
+                                started_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the statutory deadline
+                                 */
+                                due_at: string;
+                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
+                                due_at_text: string;
+                                /** Format: date-time */
+                                at_risk_at: string;
+                                stopped_at: string | null;
+                                breached_at: string | null;
+                                /** @description seconds from now (or the stop) to the deadline; negative when over */
+                                time_left_seconds: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsHazardMilestones: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description made_safe (emergency); investigated, works_started, works_completed (significant)
+                     * @enum {string}
+                     */
+                    milestone: "made_safe" | "investigated" | "works_started" | "works_completed";
+                    /**
+                     * Format: date-time
+                     * @description when it happened (default now); not in the future, not before the report or the milestone it follows
+                     */
+                    at?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description made_safe (emergency); investigated, works_started, works_completed (significant)
+                     * @enum {string}
+                     */
+                    milestone: "made_safe" | "investigated" | "works_started" | "works_completed";
+                    /**
+                     * Format: date-time
+                     * @description when it happened (default now); not in the future, not before the report or the milestone it follows
+                     */
+                    at?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The hazard a job carries, with its statutory clocks */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the hazard
+                             */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description HHSRS code */
+                            category: string;
+                            category_name: string;
+                            /** @description emergency or significant */
+                            severity: string;
+                            description: string;
+                            /**
+                             * Format: date-time
+                             * @description when the agency became aware of the hazard: the clocks start here
+                             */
+                            reported_at: string;
+                            made_safe_at: string | null;
+                            investigated_at: string | null;
+                            summary_sent_at: string | null;
+                            works_started_at: string | null;
+                            works_completed_at: string | null;
+                            /** @description the reasonable period for completing the works, working days */
+                            works_working_days: number;
+                            summary: {
+                                findings: string;
+                                actions: string;
+                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
+                                text: string;
+                            } | null;
+                            clocks: {
+                                /** @description make_safe, investigate, summary, works_start, works_complete */
+                                kind: string;
+                                /** @description what the clock requires, for people */
+                                label: string;
+                                /** @description running, at_risk, met or breached */
+                                state: string;
+                                /** Format: date-time */
+                                started_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the statutory deadline
+                                 */
+                                due_at: string;
+                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
+                                due_at_text: string;
+                                /** Format: date-time */
+                                at_risk_at: string;
+                                stopped_at: string | null;
+                                breached_at: string | null;
+                                /** @description seconds from now (or the stop) to the deadline; negative when over */
+                                time_left_seconds: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsHazardSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what the investigation found */
+                    findings: string;
+                    /** @description what the agency will do */
+                    actions: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description what the investigation found */
+                    findings: string;
+                    /** @description what the agency will do */
+                    actions: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The hazard a job carries, with its statutory clocks */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the hazard
+                             */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description HHSRS code */
+                            category: string;
+                            category_name: string;
+                            /** @description emergency or significant */
+                            severity: string;
+                            description: string;
+                            /**
+                             * Format: date-time
+                             * @description when the agency became aware of the hazard: the clocks start here
+                             */
+                            reported_at: string;
+                            made_safe_at: string | null;
+                            investigated_at: string | null;
+                            summary_sent_at: string | null;
+                            works_started_at: string | null;
+                            works_completed_at: string | null;
+                            /** @description the reasonable period for completing the works, working days */
+                            works_working_days: number;
+                            summary: {
+                                findings: string;
+                                actions: string;
+                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
+                                text: string;
+                            } | null;
+                            clocks: {
+                                /** @description make_safe, investigate, summary, works_start, works_complete */
+                                kind: string;
+                                /** @description what the clock requires, for people */
+                                label: string;
+                                /** @description running, at_risk, met or breached */
+                                state: string;
+                                /** Format: date-time */
+                                started_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the statutory deadline
+                                 */
+                                due_at: string;
+                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
+                                due_at_text: string;
+                                /** Format: date-time */
+                                at_risk_at: string;
+                                stopped_at: string | null;
+                                breached_at: string | null;
+                                /** @description seconds from now (or the stop) to the deadline; negative when over */
+                                time_left_seconds: number;
                             }[];
                         };
                         message: string;

@@ -30,6 +30,7 @@ import * as m2605 from './2026_11_26_0500_agencies.ts';
 import * as m2600_02 from './2026_11_26_0200_idempotency_requests.ts';
 import * as m2613 from './2026_11_26_1300_one_source_of_truth.ts';
 import * as m2614 from './2026_11_26_1400_money_documents.ts';
+import * as m2616 from './2026_11_26_1600_hazards.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0200_idempotency_requests': m2600_02,
   '2026_11_26_1300_one_source_of_truth': m2613,
   '2026_11_26_1400_money_documents': m2614,
+  '2026_11_26_1600_hazards': m2616,
 };

@@ -54,4 +54,5 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     summary: 'office hours copied from agencies.office_hours into agency_office_hours, the landlord default limit into agencies.default_approval_limit_pence; old columns kept (deprecated), no longer read or written',
   },
   '2026_11_26_1400_money_documents': { phase: 'expand', summary: 'contractor address, invoice supply date and refund due (nullable/defaulted), recharge settings and landlord recharges (new tables)' },
+  '2026_11_26_1600_hazards': { phase: 'expand', summary: 'job hazards and their statutory clocks (new tables); agencies.hazard_works_working_days (default 60)' },
 };

@@ -7,12 +7,13 @@
  * so a rolled-back change sends nothing and a slow SMTP server holds no transaction.
  */
 import type { AppDeps } from '../../app-deps.ts';
-import type { Trx } from '../../db/types.ts';
+import type { DbOrTrx, Trx } from '../../db/types.ts';
 import type { DomainEvent, EventHandler, EventName } from '../../events/index.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { insertDelivery } from './deliveries.repository.ts';
 import * as repo from './messaging.repository.ts';
-import { planMessages, type PlannedMessage, type Recipient } from './recipients.ts';
+import { hazardSummaryVars, jobVars, planMessages, tenantRecipients, type PlannedMessage, type Recipient } from './recipients.ts';
+import * as recipientsRepo from './recipients.repository.ts';
 import { renderTemplate } from './render.ts';
 import type { Channel } from './template-catalogue.ts';
 import { effectiveTemplate } from './templates.service.ts';
@@ -87,6 +88,7 @@ async function planOne(deps: AppDeps, trx: Trx, event: DomainEvent, agencyId: nu
 /** Events the messaging handler answers (docs/messaging.md "Who receives what"). */
 export const MESSAGING_EVENTS: readonly EventName[] = [
   'job.created', 'job.assigned', 'job.status_changed', 'job.assignment_declined', 'sla.at_risk', 'sla.breached', 'contractor.certificate_expiring',
+  'hazard.summary_sent', 'hazard.at_risk', 'hazard.breached',
 ];
 
 /** Plans the messages of each event (see the file comment); idempotent per event id. */
@@ -98,3 +100,20 @@ export const messagingHandler: EventHandler = {
     for (const m of await planMessages(trx, event, deps.config.mail.publicUrl)) await planOne(deps, trx, event, event.agencyId, m);
   },
 };
+
+/**
+ * The written summary of a job's hazard as the tenant receives it by e-mail (template
+ * `hazard.summary`, the agency's own version if it saved one), for the copy kept on the job
+ * (docs/compliance.md "Hazards and statutory clocks").
+ * @param publicUrl base of the job link (CARETAKER_PUBLIC_URL)
+ * @returns { subject, text } in plain text, or undefined when the job or its hazard is missing
+ */
+export async function renderHazardSummary(db: DbOrTrx, agencyId: number, jobId: number, publicUrl: string): Promise<{ subject: string; text: string; recipient: string | null } | undefined> {
+  const job = await recipientsRepo.loadJob(db, agencyId, jobId);
+  const hazard = await recipientsRepo.loadHazard(db, agencyId, jobId);
+  if (!job || !hazard) return undefined;
+  const tenant = job.tenant_id !== null ? (await tenantRecipients(db, agencyId, job.tenant_id))[0] : undefined;
+  const template = await effectiveTemplate(db, agencyId, 'hazard.summary', 'email');
+  const r = await renderTemplate('email', template, { ...jobVars(job, publicUrl), ...hazardSummaryVars(hazard), 'recipient.name': tenant?.name ?? 'tenant' });
+  return { subject: r.subject ?? '', text: r.text ?? '', recipient: tenant?.name ?? null };
+}

@@ -13,6 +13,8 @@ export { messagingHandler, MESSAGING_EVENTS, CONSENT_PURPOSE } from './delivery.
 export { messagingSendTask, sendDueDeliveries, MAX_ATTEMPTS, BACKOFF_S } from './sender.ts';
 export { MESSAGE_KINDS, templateId } from './template-catalogue.ts';
 export { renderTemplate, compileMjml } from './render.ts';
+export { effectiveTemplate } from './templates.service.ts';
+export { renderHazardSummary } from './delivery.handler.ts';
 export { queueEmail, type DirectEmail } from './direct.ts';
 export { branchAgents, type Recipient } from './recipients.ts';
 

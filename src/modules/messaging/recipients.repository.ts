@@ -69,3 +69,18 @@ export function loadCertification(db: DbOrTrx, agencyId: number, certificationId
 export function slaRuleDescription(db: DbOrTrx, agencyId: number, ruleUuid: string) {
   return db.selectFrom('branch_sla_rules').select('description').where('uuid', '=', ruleUuid).where('agency_id', '=', agencyId).executeTakeFirst();
 }
+
+/** The hazard of a job of the agency, with what its messages show (docs/compliance.md "Hazards and statutory clocks"). */
+export function loadHazard(db: DbOrTrx, agencyId: number, jobId: number) {
+  return db
+    .selectFrom('job_hazards as h')
+    .leftJoin('hazard_clocks as ws', (j) => j.onRef('ws.hazard_id', '=', 'h.id').on('ws.kind', '=', 'works_start'))
+    .leftJoin('hazard_clocks as wc', (j) => j.onRef('wc.hazard_id', '=', 'h.id').on('wc.kind', '=', 'works_complete'))
+    .select([
+      'h.category', 'h.severity', 'h.investigated_at', 'h.summary_findings', 'h.summary_actions',
+      'ws.due_at as works_start_due', 'wc.due_at as works_complete_due',
+    ])
+    .where('h.job_id', '=', jobId)
+    .where('h.agency_id', '=', agencyId)
+    .executeTakeFirst();
+}

@@ -8,6 +8,8 @@ import type { DomainEvent } from '../../events/index.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { formatLondonDateTime } from '../../lib/london-time.ts';
 import * as repo from './recipients.repository.ts';
+import { formatLondonDate } from '../../lib/london-time.ts';
+import { hazardName, HAZARD_CLOCK_LABELS } from '../../lib/hhsrs.ts';
 
 /** One person a message goes to. */
 export interface Recipient {
@@ -73,7 +75,7 @@ const visitDate = {
 
 type JobContext = NonNullable<Awaited<ReturnType<typeof repo.loadJob>>>;
 
-function jobVars(job: JobContext, publicUrl: string): Record<string, string | null> {
+export function jobVars(job: JobContext, publicUrl: string): Record<string, string | null> {
   return {
     'agency.name': job.agency_name,
     'job.reference': job.reference,
@@ -85,6 +87,23 @@ function jobVars(job: JobContext, publicUrl: string): Record<string, string | nu
     'contractor.name': job.company_name ?? '',
     'visit.date': job.scheduled_for ? visitDate.format(new Date(job.scheduled_for)) : '',
     'visit.slot': job.range_label ?? '',
+  };
+}
+
+/**
+ * The variables of the written summary of a hazard (template `hazard.summary`): category name,
+ * severity, investigation date and the last London dates of the statutory periods to begin and
+ * complete the works (a period ends at London midnight, so its last day is the day before).
+ */
+export function hazardSummaryVars(h: NonNullable<Awaited<ReturnType<typeof repo.loadHazard>>>): Record<string, string | null> {
+  return {
+    'hazard.name': hazardName(h.category),
+    'hazard.severity': h.severity,
+    'hazard.investigated_on': h.investigated_at ? formatLondonDate(new Date(h.investigated_at)) : '',
+    'hazard.findings': h.summary_findings ?? '',
+    'hazard.actions': h.summary_actions ?? '',
+    'hazard.works_start_by': h.works_start_due ? formatLondonDate(new Date(new Date(h.works_start_due).getTime() - 1)) : '',
+    'hazard.works_complete_by': h.works_complete_due ? formatLondonDate(new Date(new Date(h.works_complete_due).getTime() - 1)) : '',
   };
 }
 
@@ -140,6 +159,20 @@ export async function planMessages(db: DbOrTrx, event: DomainEvent, publicUrl: s
     case 'sla.breached': {
       const rule = await repo.slaRuleDescription(db, agencyId, String(p.rule_uuid));
       add(event.name, await branchAgents(db, agencyId, job.branch_id), { 'sla.due_at': formatLondonDateTime(new Date(String(p.due_at))), 'sla.rule': rule?.description || `rule ${String(p.rule_uuid)}` });
+      break;
+    }
+    case 'hazard.summary_sent': {
+      const h = await repo.loadHazard(db, agencyId, job.id);
+      if (h) add('hazard.summary', await tenants(), hazardSummaryVars(h));
+      break;
+    }
+    case 'hazard.at_risk':
+    case 'hazard.breached': {
+      const h = await repo.loadHazard(db, agencyId, job.id);
+      add(event.name, await branchAgents(db, agencyId, job.branch_id), {
+        'hazard.name': h ? hazardName(h.category) : '', 'hazard.clock': HAZARD_CLOCK_LABELS[String(p.kind)] ?? String(p.kind),
+        'hazard.due_at': formatLondonDateTime(new Date(String(p.due_at))),
+      });
       break;
     }
     default:

@@ -13,6 +13,8 @@ export { secondsLeft } from './clock-engine.ts';
 export { DEFAULT_OFFICE_HOURS, HOUR_CALENDARS, SLA_CALENDARS, UK_REGIONS, WEEKDAYS, type OfficeHours, type SlaCalendar, type UkRegion, type Weekday } from './working-time.ts';
 export { loadOfficeHours, officeHoursOf } from './clocks.repository.ts';
 export { allowedMs } from './clock-engine.ts';
+export { addCountedMs, countedMs, fromLondonAxis, toLondonAxis, type Counting } from './working-time.ts';
+export { loadAgencySettings } from './clocks.repository.ts';
 
 /** The module's periodic tasks (listed in src/background.ts). */
 export const periodicTasks = [slaScanTask];
