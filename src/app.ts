@@ -47,6 +47,7 @@ import { workflowEngineRoutes } from './modules/workflow-engine/index.ts';
 import { addressesRoutes } from './modules/addresses/index.ts';
 import { tenantsRoutes } from './modules/tenants/index.ts';
 import { complianceRoutes } from './modules/compliance/index.ts';
+import { reportingRoutes } from './modules/reporting/index.ts';
 import { contractorsRoutes } from './modules/contractors/index.ts';
 import { gdprRoutes } from './modules/gdpr/index.ts';
 import { outboxLag, platformRoutes, queueFigures } from './modules/platform/index.ts';
@@ -212,6 +213,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     landlordsRoutes(deps),
     platformRoutes(deps),
     complianceRoutes(deps),
+    reportingRoutes(deps),
     agenciesRoutes(deps),
     importsRoutes(deps),
   ];

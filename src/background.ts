@@ -14,6 +14,7 @@ import * as storage from './modules/storage/index.ts';
 import * as backfills from './modules/backfills/index.ts';
 import * as landlords from './modules/landlords/index.ts';
 import * as imports from './modules/imports/index.ts';
+import * as reporting from './modules/reporting/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -21,6 +22,7 @@ export function backgroundHandlers(): EventHandler[] {
     ...webhooks.handlers,
     ...messaging.handlers,
     ...landlords.handlers,
+    ...reporting.handlers,
   ];
 }
 

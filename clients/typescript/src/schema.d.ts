@@ -3902,6 +3902,328 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reporting/flows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the agency's triage flows
+         * @description Each flow with its current version and tree (questions, advice, emergency instructions, job presets). An agency without flows gets the UK set on first use.
+         *
+         *     **Access:** Permission key `api.reporting.report`.
+         */
+        get: operations["listReportingFlows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/flows/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a triage flow
+         * @description **Access:** Permission key `api.reporting.report`.
+         */
+        get: operations["getReportingFlows"];
+        /**
+         * Save a triage flow as a new version
+         * @description The tree is checked (unique ids, known start, 2 to 10 options per question, no cycle, every node reachable, presets with a known trade and job type, emergencies priority 1); a problem is 400 naming it. Saving makes a new version; reports keep the version they walked. 201 when the code is new. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.reporting.flows.manage`.
+         */
+        put: operations["updateReportingFlows"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/flows/{code}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the versions of a triage flow
+         * @description **Access:** Permission key `api.reporting.flows.manage`.
+         */
+        get: operations["listReportingFlowsVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/flows/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a draft triage flow
+         * @description Returns the problems of the tree (empty when sound) and, for a sound tree, the step the answers reach, as a tenant would see it. Nothing is saved. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.reporting.flows.manage`.
+         */
+        post: operations["createReportingFlowsPreview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/walk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Walk a triage flow
+         * @description Give the answers so far (from the start); get the next question (with its self-help) or the outcome: advice, an emergency instruction (show it at once, then submit), or a job preset. At a job outcome with a known property, duplicates lists the open jobs of the same trade there and recall_candidates the jobs completed within the recall window. Writes nothing. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.reporting.report`.
+         */
+        post: operations["createReportingWalk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List guided reports
+         * @description Newest first; filters outcome (advice = deflected), flow_code, from_date/to_date (London dates).
+         *
+         *     **Access:** Permission key `api.reporting.reports.view`.
+         */
+        get: operations["listReportingReports"];
+        put?: never;
+        /**
+         * Submit a guided report
+         * @description The answers must reach an outcome. Advice: recorded as a deflection, no job. Emergency: a priority 1 job and an alert to the branch's on-call contact; the instruction is returned. Job: a job with the preset trade, job type and priority (photos_requested: what to upload); or add_to_job_uuid (one of the walk's duplicates) adds the report to that job; recall_of_job_uuid (a recall candidate) makes the new job a recall. The report records the flow version and the answers. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.reporting.report`.
+         */
+        post: operations["createReportingReports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/reports/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a guided report
+         * @description **Access:** Permission key `api.reporting.reports.view`.
+         */
+        get: operations["getReportingReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/on-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the branches' on-call contacts
+         * @description **Access:** Permission key `api.reporting.flows.manage`.
+         */
+        get: operations["listReportingOnCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/on-call/{branch_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a branch's on-call contact
+         * @description Name, phone and e-mail of whoever is alerted when a guided report reaches an emergency (without one, the branch's agents are). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.reporting.flows.manage`.
+         */
+        put: operations["updateReportingOnCall"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the reporting settings
+         * @description **Access:** Permission key `api.reporting.flows.manage`.
+         */
+        get: operations["listReportingSettings"];
+        /**
+         * Change the reporting settings
+         * @description Partial: the fields sent change. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.reporting.flows.manage`.
+         */
+        put: operations["updateReportingSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a duplicate job into another
+         * @description The job (the duplicate) is cancelled with a note naming the job kept; the job kept gets a note naming it. Both keep their history, notes and files; GET /api/jobs/{uuid}/links shows the merge. Same property only. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.update.manage`.
+         */
+        post: operations["createJobsMerge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/recall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a completed repair as a recall
+         * @description Within the agency's recall_days of completion (GET /api/reporting/settings): a new job "Recall: ..." at the same property, linked to the original; it lowers the contractor's first-time-fix rate. Tenants: their own jobs. Later: 409 (report a new repair). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.transitions.manage`.
+         */
+        post: operations["createJobsRecall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Jobs linked to a job
+         * @description What it recalls or was merged into, its recalls and merged duplicates; for staff also its guided reports and its survey answer.
+         *
+         *     **Access:** Permission key `api.jobs.manage.manage`.
+         */
+        get: operations["listJobsLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/surveys/link/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's satisfaction survey (signed link, no account)
+         * @description The job, property, contractor and when the link expires. Looking does not answer. Invalid or tampered link 400, answered 409, expired 410.
+         *
+         *     **Access:** No authentication.
+         */
+        get: operations["getSurveysLink"];
+        put?: never;
+        /**
+         * Answer the satisfaction survey (signed link, no account)
+         * @description rating 1 (very poor) to 5 (very good) and an optional comment. Works once; refusals as for GET.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["createSurveysLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agencies": {
         parameters: {
             query?: never;
@@ -40569,6 +40891,3162 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listReportingFlows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            /** @description the version shown; a report records the version it walked */
+                            version: number;
+                            position: number;
+                            /** @description true when an answer leads to an emergency instruction */
+                            emergency: boolean;
+                            tree: {
+                                /** @description first node */
+                                start: string;
+                                nodes: {
+                                    /** @description node id, unique in the flow */
+                                    id: string;
+                                    kind: "question" | "advice" | "emergency" | "job";
+                                    /** @description question: the question; advice: the advice; job: what happens next */
+                                    text?: string;
+                                    /** @description question: self-help shown with it */
+                                    help?: string;
+                                    /** @description question: 2 to 10 answers */
+                                    options?: {
+                                        /** @description option id, unique in the question */
+                                        id: string;
+                                        label: string;
+                                        /** @description node this answer leads to */
+                                        next: string;
+                                    }[];
+                                    /** @description advice, emergency, job: heading shown to the tenant */
+                                    title?: string;
+                                    /** @description emergency: what to do at once */
+                                    instruction?: string;
+                                    /** @description emergency: the number to call */
+                                    phone?: string;
+                                    job?: {
+                                        /** @description title of the job raised */
+                                        title: string;
+                                        /** @description trade code (platform or the agency's own), e.g. heating */
+                                        trade: string;
+                                        /** @description reactive_repair, emergency, planned_maintenance, inspection, compliance_check or void_works */
+                                        job_type: string;
+                                        /** @description 1 emergency to 5 planned (emergencies: 1) */
+                                        priority: number;
+                                        /** @description the photos the tenant is asked for */
+                                        photos: string[];
+                                    };
+                                }[];
+                            };
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getReportingFlows: {
+        parameters: {
+            query?: {
+                /** @description an earlier version (default: the current one) */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description flow code */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            /** @description the version shown; a report records the version it walked */
+                            version: number;
+                            position: number;
+                            /** @description true when an answer leads to an emergency instruction */
+                            emergency: boolean;
+                            tree: {
+                                /** @description first node */
+                                start: string;
+                                nodes: {
+                                    /** @description node id, unique in the flow */
+                                    id: string;
+                                    kind: "question" | "advice" | "emergency" | "job";
+                                    /** @description question: the question; advice: the advice; job: what happens next */
+                                    text?: string;
+                                    /** @description question: self-help shown with it */
+                                    help?: string;
+                                    /** @description question: 2 to 10 answers */
+                                    options?: {
+                                        /** @description option id, unique in the question */
+                                        id: string;
+                                        label: string;
+                                        /** @description node this answer leads to */
+                                        next: string;
+                                    }[];
+                                    /** @description advice, emergency, job: heading shown to the tenant */
+                                    title?: string;
+                                    /** @description emergency: what to do at once */
+                                    instruction?: string;
+                                    /** @description emergency: the number to call */
+                                    phone?: string;
+                                    job?: {
+                                        /** @description title of the job raised */
+                                        title: string;
+                                        /** @description trade code (platform or the agency's own), e.g. heating */
+                                        trade: string;
+                                        /** @description reactive_repair, emergency, planned_maintenance, inspection, compliance_check or void_works */
+                                        job_type: string;
+                                        /** @description 1 emergency to 5 planned (emergencies: 1) */
+                                        priority: number;
+                                        /** @description the photos the tenant is asked for */
+                                        photos: string[];
+                                    };
+                                }[];
+                            };
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateReportingFlows: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description flow code */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description name shown to tenants */
+                    name: string;
+                    /** @description order in the list (smaller first) */
+                    position?: number;
+                    tree: {
+                        /** @description first node */
+                        start: string;
+                        nodes: {
+                            /** @description node id, unique in the flow */
+                            id: string;
+                            kind: "question" | "advice" | "emergency" | "job";
+                            /** @description question: the question; advice: the advice; job: what happens next */
+                            text?: string;
+                            /** @description question: self-help shown with it */
+                            help?: string;
+                            /** @description question: 2 to 10 answers */
+                            options?: {
+                                /** @description option id, unique in the question */
+                                id: string;
+                                label: string;
+                                /** @description node this answer leads to */
+                                next: string;
+                            }[];
+                            /** @description advice, emergency, job: heading shown to the tenant */
+                            title?: string;
+                            /** @description emergency: what to do at once */
+                            instruction?: string;
+                            /** @description emergency: the number to call */
+                            phone?: string;
+                            job?: {
+                                /** @description title of the job raised */
+                                title: string;
+                                /** @description trade code (platform or the agency's own), e.g. heating */
+                                trade: string;
+                                /** @description reactive_repair, emergency, planned_maintenance, inspection, compliance_check or void_works */
+                                job_type: string;
+                                /** @description 1 emergency to 5 planned (emergencies: 1) */
+                                priority: number;
+                                /** @description the photos the tenant is asked for */
+                                photos: string[];
+                            };
+                        }[];
+                    };
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            /** @description the version shown; a report records the version it walked */
+                            version: number;
+                            position: number;
+                            /** @description true when an answer leads to an emergency instruction */
+                            emergency: boolean;
+                            tree: {
+                                /** @description first node */
+                                start: string;
+                                nodes: {
+                                    /** @description node id, unique in the flow */
+                                    id: string;
+                                    kind: "question" | "advice" | "emergency" | "job";
+                                    /** @description question: the question; advice: the advice; job: what happens next */
+                                    text?: string;
+                                    /** @description question: self-help shown with it */
+                                    help?: string;
+                                    /** @description question: 2 to 10 answers */
+                                    options?: {
+                                        /** @description option id, unique in the question */
+                                        id: string;
+                                        label: string;
+                                        /** @description node this answer leads to */
+                                        next: string;
+                                    }[];
+                                    /** @description advice, emergency, job: heading shown to the tenant */
+                                    title?: string;
+                                    /** @description emergency: what to do at once */
+                                    instruction?: string;
+                                    /** @description emergency: the number to call */
+                                    phone?: string;
+                                    job?: {
+                                        /** @description title of the job raised */
+                                        title: string;
+                                        /** @description trade code (platform or the agency's own), e.g. heating */
+                                        trade: string;
+                                        /** @description reactive_repair, emergency, planned_maintenance, inspection, compliance_check or void_works */
+                                        job_type: string;
+                                        /** @description 1 emergency to 5 planned (emergencies: 1) */
+                                        priority: number;
+                                        /** @description the photos the tenant is asked for */
+                                        photos: string[];
+                                    };
+                                }[];
+                            };
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            /** @description the version shown; a report records the version it walked */
+                            version: number;
+                            position: number;
+                            /** @description true when an answer leads to an emergency instruction */
+                            emergency: boolean;
+                            tree: {
+                                /** @description first node */
+                                start: string;
+                                nodes: {
+                                    /** @description node id, unique in the flow */
+                                    id: string;
+                                    kind: "question" | "advice" | "emergency" | "job";
+                                    /** @description question: the question; advice: the advice; job: what happens next */
+                                    text?: string;
+                                    /** @description question: self-help shown with it */
+                                    help?: string;
+                                    /** @description question: 2 to 10 answers */
+                                    options?: {
+                                        /** @description option id, unique in the question */
+                                        id: string;
+                                        label: string;
+                                        /** @description node this answer leads to */
+                                        next: string;
+                                    }[];
+                                    /** @description advice, emergency, job: heading shown to the tenant */
+                                    title?: string;
+                                    /** @description emergency: what to do at once */
+                                    instruction?: string;
+                                    /** @description emergency: the number to call */
+                                    phone?: string;
+                                    job?: {
+                                        /** @description title of the job raised */
+                                        title: string;
+                                        /** @description trade code (platform or the agency's own), e.g. heating */
+                                        trade: string;
+                                        /** @description reactive_repair, emergency, planned_maintenance, inspection, compliance_check or void_works */
+                                        job_type: string;
+                                        /** @description 1 emergency to 5 planned (emergencies: 1) */
+                                        priority: number;
+                                        /** @description the photos the tenant is asked for */
+                                        photos: string[];
+                                    };
+                                }[];
+                            };
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listReportingFlowsVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description flow code */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            version: number;
+                            name: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: {
+                                /** Format: uuid */
+                                uuid: string;
+                                name: string;
+                            } | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createReportingFlowsPreview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tree: {
+                        /** @description first node */
+                        start: string;
+                        nodes: {
+                            /** @description node id, unique in the flow */
+                            id: string;
+                            kind: "question" | "advice" | "emergency" | "job";
+                            /** @description question: the question; advice: the advice; job: what happens next */
+                            text?: string;
+                            /** @description question: self-help shown with it */
+                            help?: string;
+                            /** @description question: 2 to 10 answers */
+                            options?: {
+                                /** @description option id, unique in the question */
+                                id: string;
+                                label: string;
+                                /** @description node this answer leads to */
+                                next: string;
+                            }[];
+                            /** @description advice, emergency, job: heading shown to the tenant */
+                            title?: string;
+                            /** @description emergency: what to do at once */
+                            instruction?: string;
+                            /** @description emergency: the number to call */
+                            phone?: string;
+                            job?: {
+                                /** @description title of the job raised */
+                                title: string;
+                                /** @description trade code (platform or the agency's own), e.g. heating */
+                                trade: string;
+                                /** @description reactive_repair, emergency, planned_maintenance, inspection, compliance_check or void_works */
+                                job_type: string;
+                                /** @description 1 emergency to 5 planned (emergencies: 1) */
+                                priority: number;
+                                /** @description the photos the tenant is asked for */
+                                photos: string[];
+                            };
+                        }[];
+                    };
+                    /** @description the answers in the order given, from the start node */
+                    answers: {
+                        /** @description the question answered */
+                        node: string;
+                        /** @description the option chosen */
+                        option: string;
+                    }[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            problems: {
+                                path: string;
+                                problem: string;
+                            }[];
+                            step: {
+                                flow: {
+                                    code: string;
+                                    name: string;
+                                    version: number;
+                                };
+                                answers: {
+                                    node: string;
+                                    question: string;
+                                    option: string;
+                                    answer: string;
+                                }[];
+                                next: {
+                                    id: string;
+                                    text: string;
+                                    help: string | null;
+                                    options: {
+                                        id: string;
+                                        label: string;
+                                    }[];
+                                } | null;
+                                outcome: {
+                                    id: string;
+                                    kind: "advice" | "emergency" | "job";
+                                    title: string;
+                                    text: string | null;
+                                    instruction: string | null;
+                                    phone: string | null;
+                                    job: {
+                                        title: string;
+                                        trade: string;
+                                        job_type: string;
+                                        priority: number;
+                                        photos: string[];
+                                    } | null;
+                                } | null;
+                                /** @description open jobs at the address with the outcome's trade: the report may be added to one instead */
+                                duplicates: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    reference: string;
+                                    title: string;
+                                    status: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description created (open jobs) or completed (recall candidates)
+                                     */
+                                    at: string;
+                                }[];
+                                /** @description jobs of the trade at the address completed within the recall window: the report may reopen one as a recall */
+                                recall_candidates: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    reference: string;
+                                    title: string;
+                                    status: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description created (open jobs) or completed (recall candidates)
+                                     */
+                                    at: string;
+                                }[];
+                            } | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createReportingWalk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the flow */
+                    flow_code: string;
+                    /** @description the version being walked (default: current) */
+                    version?: number;
+                    /** @description the answers in the order given, from the start node */
+                    answers: {
+                        /** @description the question answered */
+                        node: string;
+                        /** @description the option chosen */
+                        option: string;
+                    }[];
+                    /**
+                     * Format: uuid
+                     * @description the property (default: the tenant's only one); used to find duplicates
+                     */
+                    address_uuid?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            flow: {
+                                code: string;
+                                name: string;
+                                version: number;
+                            };
+                            answers: {
+                                node: string;
+                                question: string;
+                                option: string;
+                                answer: string;
+                            }[];
+                            next: {
+                                id: string;
+                                text: string;
+                                help: string | null;
+                                options: {
+                                    id: string;
+                                    label: string;
+                                }[];
+                            } | null;
+                            outcome: {
+                                id: string;
+                                kind: "advice" | "emergency" | "job";
+                                title: string;
+                                text: string | null;
+                                instruction: string | null;
+                                phone: string | null;
+                                job: {
+                                    title: string;
+                                    trade: string;
+                                    job_type: string;
+                                    priority: number;
+                                    photos: string[];
+                                } | null;
+                            } | null;
+                            /** @description open jobs at the address with the outcome's trade: the report may be added to one instead */
+                            duplicates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                status: string;
+                                /**
+                                 * Format: date-time
+                                 * @description created (open jobs) or completed (recall candidates)
+                                 */
+                                at: string;
+                            }[];
+                            /** @description jobs of the trade at the address completed within the recall window: the report may reopen one as a recall */
+                            recall_candidates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                status: string;
+                                /**
+                                 * Format: date-time
+                                 * @description created (open jobs) or completed (recall candidates)
+                                 */
+                                at: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listReportingReports: {
+        parameters: {
+            query?: {
+                outcome?: "advice" | "emergency" | "job" | "added_to_job";
+                /** @description only this flow */
+                flow_code?: string;
+                /** @description reports on or after this London date */
+                from_date?: string;
+                /** @description reports on or before this London date */
+                to_date?: string;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            flow: {
+                                code: string;
+                                name: string;
+                                version: number;
+                            };
+                            outcome: "advice" | "emergency" | "job" | "added_to_job";
+                            /** @description true when self-help advice settled it without a job */
+                            deflected: boolean;
+                            /** @description the outcome node's title in the version walked */
+                            outcome_title: string;
+                            /** @description as shown when answered (later versions do not change them) */
+                            answers: {
+                                node: string;
+                                question: string;
+                                option: string;
+                                answer: string;
+                            }[];
+                            description: string;
+                            job_uuid: string | null;
+                            job_reference: string | null;
+                            tenant_uuid: string | null;
+                            tenant_name: string | null;
+                            address_uuid: string | null;
+                            address_line1: string | null;
+                            postcode: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createReportingReports: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the flow */
+                    flow_code: string;
+                    /** @description the version walked (default: current); recorded on the report */
+                    version?: number;
+                    /** @description the answers in the order given, from the start node */
+                    answers: {
+                        /** @description the question answered */
+                        node: string;
+                        /** @description the option chosen */
+                        option: string;
+                    }[];
+                    /**
+                     * Format: uuid
+                     * @description the property (default: the tenant's only one)
+                     */
+                    address_uuid?: string;
+                    /** @description the tenant's own words */
+                    description?: string;
+                    /**
+                     * Format: uuid
+                     * @description one of the step's duplicates: the report is added to it instead of raising a job
+                     */
+                    add_to_job_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description one of the step's recall candidates: the job raised is a recall of it
+                     */
+                    recall_of_job_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description staff reporting for a tenant
+                     */
+                    tenant_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description staff: the branch (default as for POST /api/jobs/manage)
+                     */
+                    branch_uuid?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            report: {
+                                /** Format: uuid */
+                                uuid: string;
+                                flow: {
+                                    code: string;
+                                    name: string;
+                                    version: number;
+                                };
+                                outcome: "advice" | "emergency" | "job" | "added_to_job";
+                                /** @description true when self-help advice settled it without a job */
+                                deflected: boolean;
+                                /** @description the outcome node's title in the version walked */
+                                outcome_title: string;
+                                /** @description as shown when answered (later versions do not change them) */
+                                answers: {
+                                    node: string;
+                                    question: string;
+                                    option: string;
+                                    answer: string;
+                                }[];
+                                description: string;
+                                job_uuid: string | null;
+                                job_reference: string | null;
+                                tenant_uuid: string | null;
+                                tenant_name: string | null;
+                                address_uuid: string | null;
+                                address_line1: string | null;
+                                postcode: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            };
+                            instruction: {
+                                title: string;
+                                text: string;
+                                phone: string | null;
+                            } | null;
+                            advice: {
+                                title: string;
+                                text: string;
+                            } | null;
+                            /** @description the photos to upload to the job (POST /api/jobs/{uuid}/photos) */
+                            photos_requested: string[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getReportingReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            flow: {
+                                code: string;
+                                name: string;
+                                version: number;
+                            };
+                            outcome: "advice" | "emergency" | "job" | "added_to_job";
+                            /** @description true when self-help advice settled it without a job */
+                            deflected: boolean;
+                            /** @description the outcome node's title in the version walked */
+                            outcome_title: string;
+                            /** @description as shown when answered (later versions do not change them) */
+                            answers: {
+                                node: string;
+                                question: string;
+                                option: string;
+                                answer: string;
+                            }[];
+                            description: string;
+                            job_uuid: string | null;
+                            job_reference: string | null;
+                            tenant_uuid: string | null;
+                            tenant_name: string | null;
+                            address_uuid: string | null;
+                            address_line1: string | null;
+                            postcode: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listReportingOnCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            name: string | null;
+                            phone: string | null;
+                            email: string | null;
+                            updated_at: string | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateReportingOnCall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the branch */
+                branch_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description UK number, digits and spaces */
+                    phone: string;
+                    /** Format: email */
+                    email: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name: string;
+                    /** @description UK number, digits and spaces */
+                    phone: string;
+                    /** Format: email */
+                    email: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            name: string | null;
+                            phone: string | null;
+                            email: string | null;
+                            updated_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listReportingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description a repair reopened within this many days of completion is a recall (default 28) */
+                            recall_days: number;
+                            /** @description days a survey link works (default 14) */
+                            survey_link_days: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateReportingSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description a repair reopened within this many days of completion is a recall (default 28) */
+                    recall_days?: number;
+                    /** @description days a survey link works (default 14) */
+                    survey_link_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description a repair reopened within this many days of completion is a recall (default 28) */
+                    recall_days?: number;
+                    /** @description days a survey link works (default 14) */
+                    survey_link_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description a repair reopened within this many days of completion is a recall (default 28) */
+                            recall_days: number;
+                            /** @description days a survey link works (default 14) */
+                            survey_link_days: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsMerge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description the job kept
+                     */
+                    into_job_uuid: string;
+                    note?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uuid
+                     * @description the job kept
+                     */
+                    into_job_uuid: string;
+                    note?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A job (work order). Costs and the owning agent are absent for tenants. */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description agency-unique reference such as JOB-000123 */
+                            reference: string;
+                            title: string;
+                            description: string;
+                            /** @description 1 emergency to 5 planned */
+                            priority: number;
+                            status_id: number;
+                            status: string;
+                            /** @description false for Closed and Cancelled */
+                            is_open: boolean;
+                            on_hold_from_status_id?: number | null;
+                            job_type_id: number;
+                            job_type: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            address_uuid: string | null;
+                            address_line1: string | null;
+                            address_line2: string | null;
+                            town: string | null;
+                            postcode: string | null;
+                            tenant_uuid: string | null;
+                            tenant_name: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            contractor_accepted_at: string | null;
+                            agent_uuid?: string | null;
+                            agent_name?: string | null;
+                            time_range_id: number | null;
+                            time_range: string | null;
+                            estimated_cost_pence?: number | null;
+                            agreed_cost_pence?: number | null;
+                            currency: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            approved_at: string | null;
+                            assigned_at: string | null;
+                            scheduled_for: string | null;
+                            attended_at: string | null;
+                            completed_at: string | null;
+                            invoiced_at: string | null;
+                            closed_at: string | null;
+                            cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsRecall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what is wrong again */
+                    reason: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description what is wrong again */
+                    reason: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A job (work order). Costs and the owning agent are absent for tenants. */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description agency-unique reference such as JOB-000123 */
+                            reference: string;
+                            title: string;
+                            description: string;
+                            /** @description 1 emergency to 5 planned */
+                            priority: number;
+                            status_id: number;
+                            status: string;
+                            /** @description false for Closed and Cancelled */
+                            is_open: boolean;
+                            on_hold_from_status_id?: number | null;
+                            job_type_id: number;
+                            job_type: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            address_uuid: string | null;
+                            address_line1: string | null;
+                            address_line2: string | null;
+                            town: string | null;
+                            postcode: string | null;
+                            tenant_uuid: string | null;
+                            tenant_name: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            contractor_accepted_at: string | null;
+                            agent_uuid?: string | null;
+                            agent_name?: string | null;
+                            time_range_id: number | null;
+                            time_range: string | null;
+                            estimated_cost_pence?: number | null;
+                            agreed_cost_pence?: number | null;
+                            currency: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            approved_at: string | null;
+                            assigned_at: string | null;
+                            scheduled_for: string | null;
+                            attended_at: string | null;
+                            completed_at: string | null;
+                            invoiced_at: string | null;
+                            closed_at: string | null;
+                            cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listJobsLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            recall_of: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                status: string;
+                                note: string | null;
+                                /** Format: date-time */
+                                at: string;
+                            } | null;
+                            recalls: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                status: string;
+                                note: string | null;
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                            merged_into: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                status: string;
+                                note: string | null;
+                                /** Format: date-time */
+                                at: string;
+                            } | null;
+                            merged: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                status: string;
+                                note: string | null;
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                            reports: {
+                                /** Format: uuid */
+                                uuid: string;
+                                outcome: string;
+                                flow_name: string;
+                                flow_version: number;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                            survey: {
+                                rating: number | null;
+                                comment: string | null;
+                                answered_at: string | null;
+                                /** Format: date-time */
+                                expires_at: string;
+                                /** Format: date-time */
+                                sent_at: string;
+                            } | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getSurveysLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            agency_name: string;
+                            job_reference: string;
+                            job_title: string;
+                            property: string | null;
+                            contractor_name: string | null;
+                            completed_on: string | null;
+                            /** @description London date and time the link stops working */
+                            expires: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createSurveysLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 very poor to 5 very good */
+                    rating: number;
+                    comment?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description 1 very poor to 5 very good */
+                    rating: number;
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            rating: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -49,4 +49,8 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     summary: 'backfill bookkeeping; SLA clocks for every open job',
     backfill: 'sla.clocks',
   },
+  '2026_11_26_1700_tenant_reporting': {
+    phase: 'expand',
+    summary: 'triage flows and versions, tenant reports, on-call contacts, reporting settings, job merges, recalls and surveys (new tables)',
+  },
 };
