@@ -10,7 +10,7 @@ import { backgroundHandlers } from '../../src/background.ts';
 import { dispatchPendingEvents } from '../../src/events/index.ts';
 import { surveyKey, signSurvey } from '../../src/modules/reporting/survey-links.ts';
 import { buildTestApp, standardWorld, userClient, type TestApp } from '../helpers/app.ts';
-import { insertAddress, insertContractor, insertTenant } from '../helpers/factories.ts';
+import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 
 type Client = Awaited<ReturnType<typeof userClient>>['client'];
 
@@ -235,6 +235,38 @@ describe('guided reporting', () => {
     expect(late.statusCode).toBe(409);
     expect(late.json().error).toBe(`${(await w.agentA1.client.get(`/api/jobs/${boilerJob}`)).json().data.reference} was completed on Thu 26 Nov 2026, more than 7 days ago: report it as a new repair`);
     t.clock.set(new Date('2026-11-26T18:30:00Z'));
+  });
+
+  it('scorecards: a recall lowers the first-time-fix rate; ratings, attendance on the slot, cost; deflections by flow', async () => {
+    const created = new Date('2026-11-20T09:00:00Z');
+    await insertJob(t.db, {
+      agency_id: w.agencyA.id, branch_id: w.a1.id, title: 'Radiator valve', status_id: 7, contractor_id: contractor.id, trade_id: null, created_at: created,
+      assigned_at: new Date('2026-11-20T10:00:00Z'), contractor_accepted_at: new Date('2026-11-20T10:30:00Z'),
+      scheduled_for: new Date('2026-11-23T00:00:00Z'), attended_at: new Date('2026-11-23T09:15:00Z'), completed_at: new Date('2026-11-23T11:00:00Z'), agreed_cost_pence: 12_000,
+    }, created);
+    const all = await w.adminA.client.get('/api/analytics/contractors?from_date=2026-11-01&to_date=2026-11-30');
+    expect(all.statusCode, all.body).toBe(200);
+    const card = all.json().data.find((c: { contractor_uuid: string }) => c.contractor_uuid === contractor.uuid);
+    expect(card).toMatchObject({
+      company_name: 'Aire Heating', jobs: 2,
+      response: { median_s: 1800, jobs: 1 },
+      attendance: { visits_due: 1, on_slot: 1, rate: 1 },
+      first_time_fix: { completed: 2, fixed_first_time: 1, recalls: 1, rate: 0.5 },
+      rating: { surveys: 1, average: 4 },
+      cost: { jobs: 1, total_pence: 12_000, mean_pence: 12_000 },
+    });
+    const one = await w.agentA1.client.get(`/api/contractors/${contractor.uuid}/scorecard?from_date=2026-11-01&to_date=2026-11-30`);
+    expect(one.json().data).toEqual(card);
+    expect((await w.adminB.client.get(`/api/contractors/${contractor.uuid}/scorecard`)).statusCode).toBe(404);
+    // The job analytics count the recall too.
+    const jobs = await w.adminA.client.get('/api/analytics/jobs?from_date=2026-11-01&to_date=2026-11-30&group_by=contractor');
+    expect(jobs.json().data.find((r: { group: { label: string } }) => r.group.label === 'Aire Heating').first_time_fix_rate).toBe(0.5);
+    const defl = await w.adminA.client.get('/api/analytics/deflections?from_date=2026-11-26&to_date=2026-11-26');
+    expect(defl.json().data).toEqual([
+      { flow_code: 'gas_smell', flow_name: 'Smell of gas', reports: 1, deflected: 0, emergencies: 1, jobs: 0, added_to_job: 0, deflection_rate: 0 },
+      { flow_code: 'heating', flow_name: 'Heating and hot water', reports: 5, deflected: 2, emergencies: 0, jobs: 2, added_to_job: 1, deflection_rate: 0.4 },
+    ]);
+    expect((await w.adminA.client.get('/api/analytics/deflections?from_date=2026-11-26&to_date=2026-11-01')).statusCode).toBe(400);
   });
 
   it('keeps agencies apart and refuses bad input without a 500', async () => {

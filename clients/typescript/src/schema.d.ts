@@ -2379,11 +2379,77 @@ export interface paths {
         };
         /**
          * Job analytics by period and group
-         * @description Over from_date..to_date (London dates, at most 731 days; else 400 naming to_date), by week (Monday) or month and by branch, trade, contractor, job_type or priority: jobs created, completed, cancelled (each counted in the period of its own date); median and 90th percentile of the elapsed seconds from creation to assignment, attendance and completion; first-time fix rate (completed jobs scheduled at most once); agreed cost per completed job in pence. Only jobs the caller may open count. Periods without events are left out.
+         * @description Over from_date..to_date (London dates, at most 731 days; else 400 naming to_date), by week (Monday) or month and by branch, trade, contractor, job_type or priority: jobs created, completed, cancelled (each counted in the period of its own date); median and 90th percentile of the elapsed seconds from creation to assignment, attendance and completion; first-time fix rate (completed jobs scheduled at most once and never recalled); agreed cost per completed job in pence. Only jobs the caller may open count. Periods without events are left out.
          *
          *     **Access:** Permission key `api.analytics.view`.
          */
         get: operations["listAnalyticsJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/contractors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Contractor scorecards
+         * @description Per contractor of the agency, over its jobs the caller may see created from_date..to_date (London dates, default the last 90 days, at most 731): response (median seconds from assignment to acceptance), attendance on the booked slot, first-time fix (scheduled at most once and never recalled; a recall lowers it), average survey rating, agreed cost per completed job (pence) and SLA compliance (clocks met / met + breached).
+         *
+         *     **Access:** Permission key `api.analytics.view`.
+         */
+        get: operations["listAnalyticsContractors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contractors/{uuid}/scorecard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A contractor's scorecard
+         * @description As one row of GET /api/analytics/contractors. Another agency's contractor is 404.
+         *
+         *     **Access:** Permission key `api.contractors.view`.
+         */
+        get: operations["listContractorsScorecard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/deflections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Guided reports deflected, by flow
+         * @description Per triage flow, the guided reports from_date..to_date (London dates, default the last 90 days): in all, deflected (self-help advice, no job), emergencies, new jobs and reports added to an open job.
+         *
+         *     **Access:** Permission key `api.analytics.view`.
+         */
+        get: operations["listAnalyticsDeflections"];
         put?: never;
         post?: never;
         delete?: never;
@@ -26951,6 +27017,435 @@ export interface operations {
                                 mean_pence: number | null;
                                 median_pence: number | null;
                             };
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listAnalyticsContractors: {
+        parameters: {
+            query?: {
+                /** @description first London date (default 89 days before to_date) */
+                from_date?: string;
+                /** @description last London date (default today); at most 731 days after from_date */
+                to_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            company_name: string;
+                            /** Format: date */
+                            from_date: string;
+                            /** Format: date */
+                            to_date: string;
+                            /** @description its jobs created in the range */
+                            jobs: number;
+                            response: {
+                                /** @description median elapsed seconds from assignment to acceptance */
+                                median_s: number | null;
+                                jobs: number;
+                            };
+                            attendance: {
+                                /** @description booked visits attended, or whose date has passed */
+                                visits_due: number;
+                                /** @description attended on the booked London date within the slot's hours */
+                                on_slot: number;
+                                /** @description on_slot / visits_due; null when there is nothing to count */
+                                rate: number | null;
+                            };
+                            first_time_fix: {
+                                completed: number;
+                                /** @description scheduled at most once and never recalled */
+                                fixed_first_time: number;
+                                /** @description recalls raised against its jobs */
+                                recalls: number;
+                                /** @description fixed_first_time / completed; null when there is nothing to count */
+                                rate: number | null;
+                            };
+                            rating: {
+                                /** @description answered satisfaction surveys */
+                                surveys: number;
+                                /** @description mean rating 1 to 5, two decimals */
+                                average: number | null;
+                            };
+                            cost: {
+                                /** @description completed jobs with an agreed cost */
+                                jobs: number;
+                                total_pence: number;
+                                mean_pence: number | null;
+                            };
+                            sla: {
+                                met: number;
+                                breached: number;
+                                /** @description met / (met + breached) SLA clocks of its jobs; null when there is nothing to count */
+                                compliance: number | null;
+                            };
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listContractorsScorecard: {
+        parameters: {
+            query?: {
+                /** @description first London date (default 89 days before to_date) */
+                from_date?: string;
+                /** @description last London date (default today); at most 731 days after from_date */
+                to_date?: string;
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            company_name: string;
+                            /** Format: date */
+                            from_date: string;
+                            /** Format: date */
+                            to_date: string;
+                            /** @description its jobs created in the range */
+                            jobs: number;
+                            response: {
+                                /** @description median elapsed seconds from assignment to acceptance */
+                                median_s: number | null;
+                                jobs: number;
+                            };
+                            attendance: {
+                                /** @description booked visits attended, or whose date has passed */
+                                visits_due: number;
+                                /** @description attended on the booked London date within the slot's hours */
+                                on_slot: number;
+                                /** @description on_slot / visits_due; null when there is nothing to count */
+                                rate: number | null;
+                            };
+                            first_time_fix: {
+                                completed: number;
+                                /** @description scheduled at most once and never recalled */
+                                fixed_first_time: number;
+                                /** @description recalls raised against its jobs */
+                                recalls: number;
+                                /** @description fixed_first_time / completed; null when there is nothing to count */
+                                rate: number | null;
+                            };
+                            rating: {
+                                /** @description answered satisfaction surveys */
+                                surveys: number;
+                                /** @description mean rating 1 to 5, two decimals */
+                                average: number | null;
+                            };
+                            cost: {
+                                /** @description completed jobs with an agreed cost */
+                                jobs: number;
+                                total_pence: number;
+                                mean_pence: number | null;
+                            };
+                            sla: {
+                                met: number;
+                                breached: number;
+                                /** @description met / (met + breached) SLA clocks of its jobs; null when there is nothing to count */
+                                compliance: number | null;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listAnalyticsDeflections: {
+        parameters: {
+            query?: {
+                /** @description first London date (default 89 days before to_date) */
+                from_date?: string;
+                /** @description last London date (default today); at most 731 days after from_date */
+                to_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            flow_code: string;
+                            flow_name: string;
+                            reports: number;
+                            /** @description settled by self-help advice, no job */
+                            deflected: number;
+                            emergencies: number;
+                            /** @description new jobs raised */
+                            jobs: number;
+                            /** @description added to an open job (duplicates) */
+                            added_to_job: number;
+                            /** @description deflected / reports; null when there is nothing to count */
+                            deflection_rate: number | null;
                         }[];
                         /** @description total number of matching records */
                         count: number;
