@@ -48,6 +48,7 @@ import { addressesRoutes } from './modules/addresses/index.ts';
 import { tenantsRoutes } from './modules/tenants/index.ts';
 import { complianceRoutes } from './modules/compliance/index.ts';
 import { hazardsRoutes } from './modules/hazards/index.ts';
+import { reportingRoutes } from './modules/reporting/index.ts';
 import { contractorsRoutes } from './modules/contractors/index.ts';
 import { gdprRoutes } from './modules/gdpr/index.ts';
 import { outboxLag, platformRoutes, queueFigures } from './modules/platform/index.ts';
@@ -215,6 +216,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     platformRoutes(deps),
     complianceRoutes(deps),
     hazardsRoutes(deps),
+    reportingRoutes(deps),
     agenciesRoutes(deps),
     importsRoutes(deps),
   ];

@@ -16,6 +16,7 @@ import * as landlords from './modules/landlords/index.ts';
 import * as recharges from './modules/recharges/index.ts';
 import * as imports from './modules/imports/index.ts';
 import * as hazards from './modules/hazards/index.ts';
+import * as reporting from './modules/reporting/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -24,6 +25,7 @@ export function backgroundHandlers(): EventHandler[] {
     ...messaging.handlers,
     ...landlords.handlers,
     ...recharges.handlers,
+    ...reporting.handlers,
   ];
 }
 

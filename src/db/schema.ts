@@ -1227,3 +1227,117 @@ export interface Database {
   job_hazards: JobHazardTable;
   hazard_clocks: HazardClockTable;
 }
+
+// Tenant self-service (migration 2026_11_26_1700_tenant_reporting, docs/tenant-reporting.md).
+/** A guided-reporting triage flow of an agency; its content lives in its versions. */
+export interface TriageFlowTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  /** Stable name of the flow within the agency, e.g. `heating`. */
+  code: string;
+  name: string;
+  position: Generated<number>;
+  current_version: Generated<number>;
+  retired_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One frozen version of a flow: the tree of questions and outcomes (never changed once written). */
+export interface TriageFlowVersionTable {
+  id: Generated<number>;
+  flow_id: number;
+  version: number;
+  name: string;
+  tree: ColumnType<unknown, string, string>;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+}
+
+/** A guided report: the flow version walked, the answers given and where they led. */
+export interface TenantReportTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  branch_id: number | null;
+  flow_id: number;
+  flow_version_id: number;
+  tenant_id: number | null;
+  reported_by_user_id: number | null;
+  address_id: number | null;
+  /** [{ node, question, option, answer }] as shown when answered. */
+  answers: ColumnType<unknown, string, string>;
+  /** advice (a deflection), emergency, job or added_to_job. */
+  outcome: string;
+  outcome_node: string;
+  job_id: number | null;
+  description: Generated<string>;
+  created_at: Timestamp;
+}
+
+/** The branch's out-of-hours contact told of emergencies. */
+export interface BranchOnCallTable {
+  branch_id: number;
+  agency_id: number;
+  name: string;
+  phone: string;
+  email: string;
+  updated_at: Timestamp;
+}
+
+/** The agency's reporting settings (defaults when there is no row). */
+export interface ReportingSettingsTable {
+  agency_id: number;
+  recall_days: Generated<number>;
+  survey_link_days: Generated<number>;
+  updated_at: Timestamp;
+}
+
+/** A duplicate job merged into the job kept (both keep their own history). */
+export interface JobMergeTable {
+  id: Generated<number>;
+  agency_id: number;
+  kept_job_id: number;
+  merged_job_id: number;
+  by_user_id: number | null;
+  note: string | null;
+  created_at: Timestamp;
+}
+
+/** A recall: a job raised because a completed repair was reopened within the recall window. */
+export interface JobRecallTable {
+  job_id: number;
+  original_job_id: number;
+  agency_id: number;
+  reason: Generated<string>;
+  by_user_id: number | null;
+  created_at: Timestamp;
+}
+
+/** The satisfaction survey of a completed job, answered once by signed link. */
+export interface JobSurveyTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  tenant_id: number;
+  contractor_id: number | null;
+  nonce: string;
+  expires_at: Timestamp;
+  answered_at: Timestamp | null;
+  rating: number | null;
+  comment: string | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  triage_flows: TriageFlowTable;
+  triage_flow_versions: TriageFlowVersionTable;
+  tenant_reports: TenantReportTable;
+  branch_on_call: BranchOnCallTable;
+  reporting_settings: ReportingSettingsTable;
+  job_merges: JobMergeTable;
+  job_recalls: JobRecallTable;
+  job_surveys: JobSurveyTable;
+}

@@ -211,6 +211,27 @@ export const EVENT_CATALOGUE = {
   'approval.expired': define(1, 'An approval expired unanswered; the agents of the job\'s branch are told.', Type.Object({
     ...ApprovalRef,
   })),
+  // Tenant self-service (docs/tenant-reporting.md).
+  'report.emergency': define(1, 'A guided report reached an emergency: the tenant was shown the instruction, an emergency-priority job was raised and the branch\'s on-call contact is alerted.', Type.Object({
+    ...JobRef,
+    report_id: Id('the guided report'),
+    flow_code: Type.String({ description: 'the triage flow walked, e.g. gas_smell' }),
+  })),
+  'job.merged': define(1, 'A duplicate job was merged into another (the duplicate is cancelled; both keep their history).', Type.Object({
+    ...JobRef,
+    merged_job_id: Id('the duplicate, now cancelled'),
+    merged_job_uuid: Uuid('the duplicate'),
+  })),
+  'job.recalled': define(1, 'A completed repair was reopened within the recall window: a new job (the recall) linked to the original.', Type.Object({
+    ...JobRef,
+    original_job_id: Id('the job recalled'),
+    original_job_uuid: Uuid('the job recalled'),
+  })),
+  'survey.answered': define(1, 'A tenant answered the satisfaction survey of a completed job (rating 1 to 5).', Type.Object({
+    ...JobRef,
+    survey_id: Id('the survey'),
+    rating: Type.Integer({ minimum: 1, maximum: 5 }),
+  })),
 } as const satisfies Record<string, EventDefinition>;
 
 /** Name of a catalogued event. */

@@ -127,6 +127,10 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.agencies.current.manage', description: "Change one's own agency's profile and read its setup checklist", roles: ADMINS },
   { key: 'api.agencies.export', description: "Download the agency's data as a ZIP of CSV files (and optionally the job files)", roles: ADMINS },
   { key: 'api.imports.manage', description: 'Import properties, tenants and contractors from CSV or XLSX files: upload, dry run, commit, progress', roles: ADMINS },
+  // Tenant self-service: guided reporting, emergencies, surveys (docs/tenant-reporting.md).
+  { key: 'api.reporting.report', description: "Walk the agency's triage flows and submit guided repair reports (tenants at their own addresses)", roles: [...STAFF, 'tenant', 'api'] },
+  { key: 'api.reporting.reports.view', description: 'List and read the guided reports of the agency (answers, outcome, deflections)', roles: [...STAFF, 'api'] },
+  { key: 'api.reporting.flows.manage', description: "Edit the agency's triage flows (each save a new version) with a preview, the branches' on-call contacts and the recall and survey settings", roles: ADMINS },
   // Platform: background queue and domain events (docs/events.md)
   { key: 'api.system.queue.view', description: 'Read the background queue figures (jobs per queue and state, relay lag)', roles: ['sysops'], platform: true },
   { key: 'api.system.events.view', description: 'Read the recent domain events of every agency (the outbox)', roles: ['sysops'], platform: true },

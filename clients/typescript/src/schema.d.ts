@@ -2379,11 +2379,77 @@ export interface paths {
         };
         /**
          * Job analytics by period and group
-         * @description Over from_date..to_date (London dates, at most 731 days; else 400 naming to_date), by week (Monday) or month and by branch, trade, contractor, job_type or priority: jobs created, completed, cancelled (each counted in the period of its own date); median and 90th percentile of the elapsed seconds from creation to assignment, attendance and completion; first-time fix rate (completed jobs scheduled at most once); agreed cost per completed job in pence. Only jobs the caller may open count. Periods without events are left out.
+         * @description Over from_date..to_date (London dates, at most 731 days; else 400 naming to_date), by week (Monday) or month and by branch, trade, contractor, job_type or priority: jobs created, completed, cancelled (each counted in the period of its own date); median and 90th percentile of the elapsed seconds from creation to assignment, attendance and completion; first-time fix rate (completed jobs scheduled at most once and never recalled); agreed cost per completed job in pence. Only jobs the caller may open count. Periods without events are left out.
          *
          *     **Access:** Permission key `api.analytics.view`.
          */
         get: operations["listAnalyticsJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/contractors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Contractor scorecards
+         * @description Per contractor of the agency, over its jobs the caller may see created from_date..to_date (London dates, default the last 90 days, at most 731): response (median seconds from assignment to acceptance), attendance on the booked slot, first-time fix (scheduled at most once and never recalled; a recall lowers it), average survey rating, agreed cost per completed job (pence) and SLA compliance (clocks met / met + breached).
+         *
+         *     **Access:** Permission key `api.analytics.view`.
+         */
+        get: operations["listAnalyticsContractors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/contractors/{uuid}/scorecard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A contractor's scorecard
+         * @description As one row of GET /api/analytics/contractors. Another agency's contractor is 404.
+         *
+         *     **Access:** Permission key `api.contractors.view`.
+         */
+        get: operations["listContractorsScorecard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/analytics/deflections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Guided reports deflected, by flow
+         * @description Per triage flow, the guided reports from_date..to_date (London dates, default the last 90 days): in all, deflected (self-help advice, no job), emergencies, new jobs and reports added to an open job.
+         *
+         *     **Access:** Permission key `api.analytics.view`.
+         */
+        get: operations["listAnalyticsDeflections"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3902,7 +3968,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/hazards/categories": {
+    "/api/reporting/flows": {
         parameters: {
             query?: never;
             header?: never;
@@ -3910,10 +3976,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The HHSRS hazard categories
-         * @description **Access:** Permission key `api.hazards.view`.
+         * List the agency's triage flows
+         * @description Each flow with its current version and tree (questions, advice, emergency instructions, job presets). An agency without flows gets the UK set on first use.
+         *
+         *     **Access:** Permission key `api.reporting.report`.
          */
-        get: operations["listHazardsCategories"];
+        get: operations["listReportingFlows"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3922,7 +3990,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/hazards/breaches": {
+    "/api/reporting/flows/{code}": {
         parameters: {
             query?: never;
             header?: never;
@@ -3930,12 +3998,36 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Statutory hazard clocks at risk or breached
-         * @description Statutory clocks of hazard jobs by deadline; state (default at_risk and breached), severity, limit, offset. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
-         *
-         *     **Access:** Permission key `api.hazards.view`.
+         * Read a triage flow
+         * @description **Access:** Permission key `api.reporting.report`.
          */
-        get: operations["listHazardsBreaches"];
+        get: operations["getReportingFlows"];
+        /**
+         * Save a triage flow as a new version
+         * @description The tree is checked (unique ids, known start, 2 to 10 options per question, no cycle, every node reachable, presets with a known trade and job type, emergencies priority 1); a problem is 400 naming it. Saving makes a new version; reports keep the version they walked. 201 when the code is new. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.reporting.flows.manage`.
+         */
+        put: operations["updateReportingFlows"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/flows/{code}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the versions of a triage flow
+         * @description **Access:** Permission key `api.reporting.flows.manage`.
+         */
+        get: operations["listReportingFlowsVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3944,35 +4036,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/jobs/{uuid}/hazard": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The hazard of a job with its statutory clocks
-         * @description 404 "Hazard not found" when the job carries none. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
-         *
-         *     **Access:** Permission key `api.hazards.view`.
-         */
-        get: operations["listJobsHazard"];
-        /**
-         * Set the hazard of a job
-         * @description category (HHSRS code), severity (emergency or significant), description, reported_at (default now), works_working_days. Answers 201 for a new hazard, 200 for a change; the statutory clocks follow at once. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
-         *
-         *     **Access:** Permission key `api.hazards.manage`.
-         */
-        put: operations["updateJobsHazard"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/jobs/{uuid}/hazard/milestones": {
+    "/api/reporting/flows/preview": {
         parameters: {
             query?: never;
             header?: never;
@@ -3982,19 +4046,19 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Record a milestone of a hazard
-         * @description made_safe (emergency); investigated, works_started, works_completed (significant); at defaults to now. 409 when already recorded or out of order. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         * Preview a draft triage flow
+         * @description Returns the problems of the tree (empty when sound) and, for a sound tree, the step the answers reach, as a tenant would see it. Nothing is saved. Needs a CSRF token.
          *
-         *     **Access:** Permission key `api.hazards.manage`.
+         *     **Access:** Permission key `api.reporting.flows.manage`.
          */
-        post: operations["createJobsHazardMilestones"];
+        post: operations["createReportingFlowsPreview"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
         trace?: never;
     };
-    "/api/jobs/{uuid}/hazard/summary": {
+    "/api/reporting/walk": {
         parameters: {
             query?: never;
             header?: never;
@@ -4004,12 +4068,222 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send the written summary of the investigation to the tenant
-         * @description findings and actions go into the template hazard.summary (the agency may override it), sent to the job's tenant through messaging; the rendered copy is kept on the job. 409 before the investigation, when already sent, or without a tenant. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         * Walk a triage flow
+         * @description Give the answers so far (from the start); get the next question (with its self-help) or the outcome: advice, an emergency instruction (show it at once, then submit), or a job preset. At a job outcome with a known property, duplicates lists the open jobs of the same trade there and recall_candidates the jobs completed within the recall window. Writes nothing. Needs a CSRF token.
          *
-         *     **Access:** Permission key `api.hazards.manage`.
+         *     **Access:** Permission key `api.reporting.report`.
          */
-        post: operations["createJobsHazardSummary"];
+        post: operations["createReportingWalk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List guided reports
+         * @description Newest first; filters outcome (advice = deflected), flow_code, from_date/to_date (London dates).
+         *
+         *     **Access:** Permission key `api.reporting.reports.view`.
+         */
+        get: operations["listReportingReports"];
+        put?: never;
+        /**
+         * Submit a guided report
+         * @description The answers must reach an outcome. Advice: recorded as a deflection, no job. Emergency: a priority 1 job and an alert to the branch's on-call contact; the instruction is returned. Job: a job with the preset trade, job type and priority (photos_requested: what to upload); or add_to_job_uuid (one of the walk's duplicates) adds the report to that job; recall_of_job_uuid (a recall candidate) makes the new job a recall. The report records the flow version and the answers. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.reporting.report`.
+         */
+        post: operations["createReportingReports"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/reports/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a guided report
+         * @description **Access:** Permission key `api.reporting.reports.view`.
+         */
+        get: operations["getReportingReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/on-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the branches' on-call contacts
+         * @description **Access:** Permission key `api.reporting.flows.manage`.
+         */
+        get: operations["listReportingOnCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/on-call/{branch_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a branch's on-call contact
+         * @description Name, phone and e-mail of whoever is alerted when a guided report reaches an emergency (without one, the branch's agents are). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.reporting.flows.manage`.
+         */
+        put: operations["updateReportingOnCall"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reporting/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the reporting settings
+         * @description **Access:** Permission key `api.reporting.flows.manage`.
+         */
+        get: operations["listReportingSettings"];
+        /**
+         * Change the reporting settings
+         * @description Partial: the fields sent change. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.reporting.flows.manage`.
+         */
+        put: operations["updateReportingSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a duplicate job into another
+         * @description The job (the duplicate) is cancelled with a note naming the job kept; the job kept gets a note naming it. Both keep their history, notes and files; GET /api/jobs/{uuid}/links shows the merge. Same property only. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.update.manage`.
+         */
+        post: operations["createJobsMerge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/recall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reopen a completed repair as a recall
+         * @description Within the agency's recall_days of completion (GET /api/reporting/settings): a new job "Recall: ..." at the same property, linked to the original; it lowers the contractor's first-time-fix rate. Tenants: their own jobs. Later: 409 (report a new repair). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.transitions.manage`.
+         */
+        post: operations["createJobsRecall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Jobs linked to a job
+         * @description What it recalls or was merged into, its recalls and merged duplicates; for staff also its guided reports and its survey answer.
+         *
+         *     **Access:** Permission key `api.jobs.manage.manage`.
+         */
+        get: operations["listJobsLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/surveys/link/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's satisfaction survey (signed link, no account)
+         * @description The job, property, contractor and when the link expires. Looking does not answer. Invalid or tampered link 400, answered 409, expired 410.
+         *
+         *     **Access:** No authentication.
+         */
+        get: operations["getSurveysLink"];
+        put?: never;
+        /**
+         * Answer the satisfaction survey (signed link, no account)
+         * @description rating 1 (very poor) to 5 (very good) and an optional comment. Works once; refusals as for GET.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["createSurveysLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8010,7 +8284,7 @@ export interface operations {
                     priority: number;
                     /**
                      * Format: uuid
-                     * @description default: the caller's branch; for agency-wide staff the property's branch, else the agency's only branch
+                     * @description default: the caller's branch, or the agency's only branch
                      */
                     branch_uuid?: string;
                     description?: string;
@@ -8030,7 +8304,7 @@ export interface operations {
                     priority: number;
                     /**
                      * Format: uuid
-                     * @description default: the caller's branch; for agency-wide staff the property's branch, else the agency's only branch
+                     * @description default: the caller's branch, or the agency's only branch
                      */
                     branch_uuid?: string;
                     description?: string;
@@ -15599,7 +15873,7 @@ export interface operations {
     listAddresses: {
         parameters: {
             query?: {
-                /** @description search in lines 1 and 2, town and postcode (case-insensitive; the postcode also without its space, so "ls61ab" finds LS6 1AB): the typeahead of the job form */
+                /** @description search in line 1 and town (case-insensitive) */
                 q?: string;
                 /** @description postcode prefix, case- and space-insensitive ("ls6" or "ls6 3") */
                 postcode?: string;
@@ -16281,8 +16555,6 @@ export interface operations {
                 q?: string;
                 /** @description tenants with an address whose postcode starts so (case- and space-insensitive) */
                 postcode?: string;
-                /** @description tenants linked to this property (the job form defaults the tenant from it); 404 for an address of another agency */
-                address_uuid?: string;
                 include_erased?: boolean;
                 /** @description page size (1 to 200) */
                 limit?: number;
@@ -19094,10 +19366,6 @@ export interface operations {
                             score: number;
                             /** @description false when a certificate the trade requires is missing or expired */
                             eligible: boolean;
-                            offers_trade: boolean | null;
-                            covers_postcode: boolean | null;
-                            /** @description workload: open jobs assigned to the contractor, this job left out */
-                            open_jobs: number;
                             reasons: string[];
                         }[];
                         count: number;
@@ -26749,6 +27017,435 @@ export interface operations {
                                 mean_pence: number | null;
                                 median_pence: number | null;
                             };
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listAnalyticsContractors: {
+        parameters: {
+            query?: {
+                /** @description first London date (default 89 days before to_date) */
+                from_date?: string;
+                /** @description last London date (default today); at most 731 days after from_date */
+                to_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            company_name: string;
+                            /** Format: date */
+                            from_date: string;
+                            /** Format: date */
+                            to_date: string;
+                            /** @description its jobs created in the range */
+                            jobs: number;
+                            response: {
+                                /** @description median elapsed seconds from assignment to acceptance */
+                                median_s: number | null;
+                                jobs: number;
+                            };
+                            attendance: {
+                                /** @description booked visits attended, or whose date has passed */
+                                visits_due: number;
+                                /** @description attended on the booked London date within the slot's hours */
+                                on_slot: number;
+                                /** @description on_slot / visits_due; null when there is nothing to count */
+                                rate: number | null;
+                            };
+                            first_time_fix: {
+                                completed: number;
+                                /** @description scheduled at most once and never recalled */
+                                fixed_first_time: number;
+                                /** @description recalls raised against its jobs */
+                                recalls: number;
+                                /** @description fixed_first_time / completed; null when there is nothing to count */
+                                rate: number | null;
+                            };
+                            rating: {
+                                /** @description answered satisfaction surveys */
+                                surveys: number;
+                                /** @description mean rating 1 to 5, two decimals */
+                                average: number | null;
+                            };
+                            cost: {
+                                /** @description completed jobs with an agreed cost */
+                                jobs: number;
+                                total_pence: number;
+                                mean_pence: number | null;
+                            };
+                            sla: {
+                                met: number;
+                                breached: number;
+                                /** @description met / (met + breached) SLA clocks of its jobs; null when there is nothing to count */
+                                compliance: number | null;
+                            };
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listContractorsScorecard: {
+        parameters: {
+            query?: {
+                /** @description first London date (default 89 days before to_date) */
+                from_date?: string;
+                /** @description last London date (default today); at most 731 days after from_date */
+                to_date?: string;
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            company_name: string;
+                            /** Format: date */
+                            from_date: string;
+                            /** Format: date */
+                            to_date: string;
+                            /** @description its jobs created in the range */
+                            jobs: number;
+                            response: {
+                                /** @description median elapsed seconds from assignment to acceptance */
+                                median_s: number | null;
+                                jobs: number;
+                            };
+                            attendance: {
+                                /** @description booked visits attended, or whose date has passed */
+                                visits_due: number;
+                                /** @description attended on the booked London date within the slot's hours */
+                                on_slot: number;
+                                /** @description on_slot / visits_due; null when there is nothing to count */
+                                rate: number | null;
+                            };
+                            first_time_fix: {
+                                completed: number;
+                                /** @description scheduled at most once and never recalled */
+                                fixed_first_time: number;
+                                /** @description recalls raised against its jobs */
+                                recalls: number;
+                                /** @description fixed_first_time / completed; null when there is nothing to count */
+                                rate: number | null;
+                            };
+                            rating: {
+                                /** @description answered satisfaction surveys */
+                                surveys: number;
+                                /** @description mean rating 1 to 5, two decimals */
+                                average: number | null;
+                            };
+                            cost: {
+                                /** @description completed jobs with an agreed cost */
+                                jobs: number;
+                                total_pence: number;
+                                mean_pence: number | null;
+                            };
+                            sla: {
+                                met: number;
+                                breached: number;
+                                /** @description met / (met + breached) SLA clocks of its jobs; null when there is nothing to count */
+                                compliance: number | null;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listAnalyticsDeflections: {
+        parameters: {
+            query?: {
+                /** @description first London date (default 89 days before to_date) */
+                from_date?: string;
+                /** @description last London date (default today); at most 731 days after from_date */
+                to_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            flow_code: string;
+                            flow_name: string;
+                            reports: number;
+                            /** @description settled by self-help advice, no job */
+                            deflected: number;
+                            emergencies: number;
+                            /** @description new jobs raised */
+                            jobs: number;
+                            /** @description added to an open job (duplicates) */
+                            added_to_job: number;
+                            /** @description deflected / reports; null when there is nothing to count */
+                            deflection_rate: number | null;
                         }[];
                         /** @description total number of matching records */
                         count: number;
@@ -40758,7 +41455,7 @@ export interface operations {
             };
         };
     };
-    listHazardsCategories: {
+    listReportingFlows: {
         parameters: {
             query?: never;
             header?: never;
@@ -40777,12 +41474,56 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            /** @description e.g. damp_and_mould */
+                            /** Format: uuid */
+                            uuid: string;
                             code: string;
-                            /** @description name in the HHSRS regulations */
                             name: string;
-                            /** @description physiological, psychological, infection or accidents */
-                            group: string;
+                            /** @description the version shown; a report records the version it walked */
+                            version: number;
+                            position: number;
+                            /** @description true when an answer leads to an emergency instruction */
+                            emergency: boolean;
+                            tree: {
+                                /** @description first node */
+                                start: string;
+                                nodes: {
+                                    /** @description node id, unique in the flow */
+                                    id: string;
+                                    kind: "question" | "advice" | "emergency" | "job";
+                                    /** @description question: the question; advice: the advice; job: what happens next */
+                                    text?: string;
+                                    /** @description question: self-help shown with it */
+                                    help?: string;
+                                    /** @description question: 2 to 10 answers */
+                                    options?: {
+                                        /** @description option id, unique in the question */
+                                        id: string;
+                                        label: string;
+                                        /** @description node this answer leads to */
+                                        next: string;
+                                    }[];
+                                    /** @description advice, emergency, job: heading shown to the tenant */
+                                    title?: string;
+                                    /** @description emergency: what to do at once */
+                                    instruction?: string;
+                                    /** @description emergency: the number to call */
+                                    phone?: string;
+                                    job?: {
+                                        /** @description title of the job raised */
+                                        title: string;
+                                        /** @description trade code (platform or the agency's own), e.g. heating */
+                                        trade: string;
+                                        /** @description reactive_repair, emergency, planned_maintenance, inspection, compliance_check or void_works */
+                                        job_type: string;
+                                        /** @description 1 emergency to 5 planned (emergencies: 1) */
+                                        priority: number;
+                                        /** @description the photos the tenant is asked for */
+                                        photos: string[];
+                                    };
+                                }[];
+                            };
+                            /** Format: date-time */
+                            updated_at: string;
                         }[];
                         /** @description total number of matching records */
                         count: number;
@@ -40848,13 +41589,1125 @@ export interface operations {
             };
         };
     };
-    listHazardsBreaches: {
+    getReportingFlows: {
         parameters: {
             query?: {
-                /** @description one state (default at_risk and breached) */
-                state?: "running" | "at_risk" | "met" | "breached";
-                /** @description one severity */
-                severity?: "emergency" | "significant";
+                /** @description an earlier version (default: the current one) */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description flow code */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            /** @description the version shown; a report records the version it walked */
+                            version: number;
+                            position: number;
+                            /** @description true when an answer leads to an emergency instruction */
+                            emergency: boolean;
+                            tree: {
+                                /** @description first node */
+                                start: string;
+                                nodes: {
+                                    /** @description node id, unique in the flow */
+                                    id: string;
+                                    kind: "question" | "advice" | "emergency" | "job";
+                                    /** @description question: the question; advice: the advice; job: what happens next */
+                                    text?: string;
+                                    /** @description question: self-help shown with it */
+                                    help?: string;
+                                    /** @description question: 2 to 10 answers */
+                                    options?: {
+                                        /** @description option id, unique in the question */
+                                        id: string;
+                                        label: string;
+                                        /** @description node this answer leads to */
+                                        next: string;
+                                    }[];
+                                    /** @description advice, emergency, job: heading shown to the tenant */
+                                    title?: string;
+                                    /** @description emergency: what to do at once */
+                                    instruction?: string;
+                                    /** @description emergency: the number to call */
+                                    phone?: string;
+                                    job?: {
+                                        /** @description title of the job raised */
+                                        title: string;
+                                        /** @description trade code (platform or the agency's own), e.g. heating */
+                                        trade: string;
+                                        /** @description reactive_repair, emergency, planned_maintenance, inspection, compliance_check or void_works */
+                                        job_type: string;
+                                        /** @description 1 emergency to 5 planned (emergencies: 1) */
+                                        priority: number;
+                                        /** @description the photos the tenant is asked for */
+                                        photos: string[];
+                                    };
+                                }[];
+                            };
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateReportingFlows: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description flow code */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description name shown to tenants */
+                    name: string;
+                    /** @description order in the list (smaller first) */
+                    position?: number;
+                    tree: {
+                        /** @description first node */
+                        start: string;
+                        nodes: {
+                            /** @description node id, unique in the flow */
+                            id: string;
+                            kind: "question" | "advice" | "emergency" | "job";
+                            /** @description question: the question; advice: the advice; job: what happens next */
+                            text?: string;
+                            /** @description question: self-help shown with it */
+                            help?: string;
+                            /** @description question: 2 to 10 answers */
+                            options?: {
+                                /** @description option id, unique in the question */
+                                id: string;
+                                label: string;
+                                /** @description node this answer leads to */
+                                next: string;
+                            }[];
+                            /** @description advice, emergency, job: heading shown to the tenant */
+                            title?: string;
+                            /** @description emergency: what to do at once */
+                            instruction?: string;
+                            /** @description emergency: the number to call */
+                            phone?: string;
+                            job?: {
+                                /** @description title of the job raised */
+                                title: string;
+                                /** @description trade code (platform or the agency's own), e.g. heating */
+                                trade: string;
+                                /** @description reactive_repair, emergency, planned_maintenance, inspection, compliance_check or void_works */
+                                job_type: string;
+                                /** @description 1 emergency to 5 planned (emergencies: 1) */
+                                priority: number;
+                                /** @description the photos the tenant is asked for */
+                                photos: string[];
+                            };
+                        }[];
+                    };
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            /** @description the version shown; a report records the version it walked */
+                            version: number;
+                            position: number;
+                            /** @description true when an answer leads to an emergency instruction */
+                            emergency: boolean;
+                            tree: {
+                                /** @description first node */
+                                start: string;
+                                nodes: {
+                                    /** @description node id, unique in the flow */
+                                    id: string;
+                                    kind: "question" | "advice" | "emergency" | "job";
+                                    /** @description question: the question; advice: the advice; job: what happens next */
+                                    text?: string;
+                                    /** @description question: self-help shown with it */
+                                    help?: string;
+                                    /** @description question: 2 to 10 answers */
+                                    options?: {
+                                        /** @description option id, unique in the question */
+                                        id: string;
+                                        label: string;
+                                        /** @description node this answer leads to */
+                                        next: string;
+                                    }[];
+                                    /** @description advice, emergency, job: heading shown to the tenant */
+                                    title?: string;
+                                    /** @description emergency: what to do at once */
+                                    instruction?: string;
+                                    /** @description emergency: the number to call */
+                                    phone?: string;
+                                    job?: {
+                                        /** @description title of the job raised */
+                                        title: string;
+                                        /** @description trade code (platform or the agency's own), e.g. heating */
+                                        trade: string;
+                                        /** @description reactive_repair, emergency, planned_maintenance, inspection, compliance_check or void_works */
+                                        job_type: string;
+                                        /** @description 1 emergency to 5 planned (emergencies: 1) */
+                                        priority: number;
+                                        /** @description the photos the tenant is asked for */
+                                        photos: string[];
+                                    };
+                                }[];
+                            };
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            /** @description the version shown; a report records the version it walked */
+                            version: number;
+                            position: number;
+                            /** @description true when an answer leads to an emergency instruction */
+                            emergency: boolean;
+                            tree: {
+                                /** @description first node */
+                                start: string;
+                                nodes: {
+                                    /** @description node id, unique in the flow */
+                                    id: string;
+                                    kind: "question" | "advice" | "emergency" | "job";
+                                    /** @description question: the question; advice: the advice; job: what happens next */
+                                    text?: string;
+                                    /** @description question: self-help shown with it */
+                                    help?: string;
+                                    /** @description question: 2 to 10 answers */
+                                    options?: {
+                                        /** @description option id, unique in the question */
+                                        id: string;
+                                        label: string;
+                                        /** @description node this answer leads to */
+                                        next: string;
+                                    }[];
+                                    /** @description advice, emergency, job: heading shown to the tenant */
+                                    title?: string;
+                                    /** @description emergency: what to do at once */
+                                    instruction?: string;
+                                    /** @description emergency: the number to call */
+                                    phone?: string;
+                                    job?: {
+                                        /** @description title of the job raised */
+                                        title: string;
+                                        /** @description trade code (platform or the agency's own), e.g. heating */
+                                        trade: string;
+                                        /** @description reactive_repair, emergency, planned_maintenance, inspection, compliance_check or void_works */
+                                        job_type: string;
+                                        /** @description 1 emergency to 5 planned (emergencies: 1) */
+                                        priority: number;
+                                        /** @description the photos the tenant is asked for */
+                                        photos: string[];
+                                    };
+                                }[];
+                            };
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listReportingFlowsVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description flow code */
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            version: number;
+                            name: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            created_by: {
+                                /** Format: uuid */
+                                uuid: string;
+                                name: string;
+                            } | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createReportingFlowsPreview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tree: {
+                        /** @description first node */
+                        start: string;
+                        nodes: {
+                            /** @description node id, unique in the flow */
+                            id: string;
+                            kind: "question" | "advice" | "emergency" | "job";
+                            /** @description question: the question; advice: the advice; job: what happens next */
+                            text?: string;
+                            /** @description question: self-help shown with it */
+                            help?: string;
+                            /** @description question: 2 to 10 answers */
+                            options?: {
+                                /** @description option id, unique in the question */
+                                id: string;
+                                label: string;
+                                /** @description node this answer leads to */
+                                next: string;
+                            }[];
+                            /** @description advice, emergency, job: heading shown to the tenant */
+                            title?: string;
+                            /** @description emergency: what to do at once */
+                            instruction?: string;
+                            /** @description emergency: the number to call */
+                            phone?: string;
+                            job?: {
+                                /** @description title of the job raised */
+                                title: string;
+                                /** @description trade code (platform or the agency's own), e.g. heating */
+                                trade: string;
+                                /** @description reactive_repair, emergency, planned_maintenance, inspection, compliance_check or void_works */
+                                job_type: string;
+                                /** @description 1 emergency to 5 planned (emergencies: 1) */
+                                priority: number;
+                                /** @description the photos the tenant is asked for */
+                                photos: string[];
+                            };
+                        }[];
+                    };
+                    /** @description the answers in the order given, from the start node */
+                    answers: {
+                        /** @description the question answered */
+                        node: string;
+                        /** @description the option chosen */
+                        option: string;
+                    }[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            problems: {
+                                path: string;
+                                problem: string;
+                            }[];
+                            step: {
+                                flow: {
+                                    code: string;
+                                    name: string;
+                                    version: number;
+                                };
+                                answers: {
+                                    node: string;
+                                    question: string;
+                                    option: string;
+                                    answer: string;
+                                }[];
+                                next: {
+                                    id: string;
+                                    text: string;
+                                    help: string | null;
+                                    options: {
+                                        id: string;
+                                        label: string;
+                                    }[];
+                                } | null;
+                                outcome: {
+                                    id: string;
+                                    kind: "advice" | "emergency" | "job";
+                                    title: string;
+                                    text: string | null;
+                                    instruction: string | null;
+                                    phone: string | null;
+                                    job: {
+                                        title: string;
+                                        trade: string;
+                                        job_type: string;
+                                        priority: number;
+                                        photos: string[];
+                                    } | null;
+                                } | null;
+                                /** @description open jobs at the address with the outcome's trade: the report may be added to one instead */
+                                duplicates: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    reference: string;
+                                    title: string;
+                                    status: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description created (open jobs) or completed (recall candidates)
+                                     */
+                                    at: string;
+                                }[];
+                                /** @description jobs of the trade at the address completed within the recall window: the report may reopen one as a recall */
+                                recall_candidates: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    reference: string;
+                                    title: string;
+                                    status: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description created (open jobs) or completed (recall candidates)
+                                     */
+                                    at: string;
+                                }[];
+                            } | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createReportingWalk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the flow */
+                    flow_code: string;
+                    /** @description the version being walked (default: current) */
+                    version?: number;
+                    /** @description the answers in the order given, from the start node */
+                    answers: {
+                        /** @description the question answered */
+                        node: string;
+                        /** @description the option chosen */
+                        option: string;
+                    }[];
+                    /**
+                     * Format: uuid
+                     * @description the property (default: the tenant's only one); used to find duplicates
+                     */
+                    address_uuid?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            flow: {
+                                code: string;
+                                name: string;
+                                version: number;
+                            };
+                            answers: {
+                                node: string;
+                                question: string;
+                                option: string;
+                                answer: string;
+                            }[];
+                            next: {
+                                id: string;
+                                text: string;
+                                help: string | null;
+                                options: {
+                                    id: string;
+                                    label: string;
+                                }[];
+                            } | null;
+                            outcome: {
+                                id: string;
+                                kind: "advice" | "emergency" | "job";
+                                title: string;
+                                text: string | null;
+                                instruction: string | null;
+                                phone: string | null;
+                                job: {
+                                    title: string;
+                                    trade: string;
+                                    job_type: string;
+                                    priority: number;
+                                    photos: string[];
+                                } | null;
+                            } | null;
+                            /** @description open jobs at the address with the outcome's trade: the report may be added to one instead */
+                            duplicates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                status: string;
+                                /**
+                                 * Format: date-time
+                                 * @description created (open jobs) or completed (recall candidates)
+                                 */
+                                at: string;
+                            }[];
+                            /** @description jobs of the trade at the address completed within the recall window: the report may reopen one as a recall */
+                            recall_candidates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                status: string;
+                                /**
+                                 * Format: date-time
+                                 * @description created (open jobs) or completed (recall candidates)
+                                 */
+                                at: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listReportingReports: {
+        parameters: {
+            query?: {
+                outcome?: "advice" | "emergency" | "job" | "added_to_job";
+                /** @description only this flow */
+                flow_code?: string;
+                /** @description reports on or after this London date */
+                from_date?: string;
+                /** @description reports on or before this London date */
+                to_date?: string;
                 /** @description page size (1 to 200) */
                 limit?: number;
                 /** @description rows to skip (0 to 1,000,000) */
@@ -40876,40 +42729,35 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            /** @description make_safe, investigate, summary, works_start, works_complete */
-                            kind: string;
-                            /** @description what the clock requires, for people */
-                            label: string;
-                            /** @description running, at_risk, met or breached */
-                            state: string;
+                            /** Format: uuid */
+                            uuid: string;
+                            flow: {
+                                code: string;
+                                name: string;
+                                version: number;
+                            };
+                            outcome: "advice" | "emergency" | "job" | "added_to_job";
+                            /** @description true when self-help advice settled it without a job */
+                            deflected: boolean;
+                            /** @description the outcome node's title in the version walked */
+                            outcome_title: string;
+                            /** @description as shown when answered (later versions do not change them) */
+                            answers: {
+                                node: string;
+                                question: string;
+                                option: string;
+                                answer: string;
+                            }[];
+                            description: string;
+                            job_uuid: string | null;
+                            job_reference: string | null;
+                            tenant_uuid: string | null;
+                            tenant_name: string | null;
+                            address_uuid: string | null;
+                            address_line1: string | null;
+                            postcode: string | null;
                             /** Format: date-time */
-                            started_at: string;
-                            /**
-                             * Format: date-time
-                             * @description the statutory deadline
-                             */
-                            due_at: string;
-                            /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
-                            due_at_text: string;
-                            /** Format: date-time */
-                            at_risk_at: string;
-                            stopped_at: string | null;
-                            breached_at: string | null;
-                            /** @description seconds from now (or the stop) to the deadline; negative when over */
-                            time_left_seconds: number;
-                            /** Format: uuid */
-                            hazard_uuid: string;
-                            category: string;
-                            category_name: string;
-                            severity: string;
-                            /** Format: uuid */
-                            job_uuid: string;
-                            reference: string;
-                            title: string;
-                            /** Format: uuid */
-                            branch_uuid: string;
-                            branch_name: string;
-                            address: string | null;
+                            created_at: string;
                         }[];
                         /** @description total number of matching records */
                         count: number;
@@ -40988,173 +42836,7 @@ export interface operations {
             };
         };
     };
-    listJobsHazard: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description the job */
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        /** @description The hazard a job carries, with its statutory clocks */
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description the hazard
-                             */
-                            uuid: string;
-                            /** Format: uuid */
-                            job_uuid: string;
-                            /** @description HHSRS code */
-                            category: string;
-                            category_name: string;
-                            /** @description emergency or significant */
-                            severity: string;
-                            description: string;
-                            /**
-                             * Format: date-time
-                             * @description when the agency became aware of the hazard: the clocks start here
-                             */
-                            reported_at: string;
-                            made_safe_at: string | null;
-                            investigated_at: string | null;
-                            summary_sent_at: string | null;
-                            works_started_at: string | null;
-                            works_completed_at: string | null;
-                            /** @description the reasonable period for completing the works, working days */
-                            works_working_days: number;
-                            summary: {
-                                findings: string;
-                                actions: string;
-                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
-                                text: string;
-                            } | null;
-                            clocks: {
-                                /** @description make_safe, investigate, summary, works_start, works_complete */
-                                kind: string;
-                                /** @description what the clock requires, for people */
-                                label: string;
-                                /** @description running, at_risk, met or breached */
-                                state: string;
-                                /** Format: date-time */
-                                started_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description the statutory deadline
-                                 */
-                                due_at: string;
-                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
-                                due_at_text: string;
-                                /** Format: date-time */
-                                at_risk_at: string;
-                                stopped_at: string | null;
-                                breached_at: string | null;
-                                /** @description seconds from now (or the stop) to the deadline; negative when over */
-                                time_left_seconds: number;
-                            }[];
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-        };
-    };
-    updateJobsHazard: {
+    createReportingReports: {
         parameters: {
             query?: never;
             header?: {
@@ -41163,55 +42845,50 @@ export interface operations {
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
             };
-            path: {
-                /** @description the job */
-                uuid: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description the flow */
+                    flow_code: string;
+                    /** @description the version walked (default: current); recorded on the report */
+                    version?: number;
+                    /** @description the answers in the order given, from the start node */
+                    answers: {
+                        /** @description the question answered */
+                        node: string;
+                        /** @description the option chosen */
+                        option: string;
+                    }[];
                     /**
-                     * @description HHSRS hazard code (GET /api/hazards/categories)
-                     * @enum {string}
+                     * Format: uuid
+                     * @description the property (default: the tenant's only one)
                      */
-                    category: "damp_and_mould" | "excess_cold" | "excess_heat" | "asbestos_and_mmf" | "biocides" | "carbon_monoxide" | "lead" | "radiation" | "uncombusted_fuel_gas" | "volatile_organic_compounds" | "crowding_and_space" | "entry_by_intruders" | "lighting" | "noise" | "domestic_hygiene" | "food_safety" | "personal_hygiene" | "water_supply" | "falls_baths" | "falls_level_surfaces" | "falls_stairs" | "falls_between_levels" | "electrical_hazards" | "fire" | "flames_hot_surfaces" | "collision_and_entrapment" | "explosions" | "amenities_position" | "structural_collapse";
-                    /**
-                     * @description emergency: investigate and make safe within 24 hours; significant: the working-day clocks
-                     * @enum {string}
-                     */
-                    severity: "emergency" | "significant";
+                    address_uuid?: string;
+                    /** @description the tenant's own words */
                     description?: string;
                     /**
-                     * Format: date-time
-                     * @description when the agency became aware (default now); not in the future
+                     * Format: uuid
+                     * @description one of the step's duplicates: the report is added to it instead of raising a job
                      */
-                    reported_at?: string;
-                    /** @description reasonable period for the works, working days (default: the agency's, 60) */
-                    works_working_days?: number;
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-                "application/x-www-form-urlencoded": {
+                    add_to_job_uuid?: string;
                     /**
-                     * @description HHSRS hazard code (GET /api/hazards/categories)
-                     * @enum {string}
+                     * Format: uuid
+                     * @description one of the step's recall candidates: the job raised is a recall of it
                      */
-                    category: "damp_and_mould" | "excess_cold" | "excess_heat" | "asbestos_and_mmf" | "biocides" | "carbon_monoxide" | "lead" | "radiation" | "uncombusted_fuel_gas" | "volatile_organic_compounds" | "crowding_and_space" | "entry_by_intruders" | "lighting" | "noise" | "domestic_hygiene" | "food_safety" | "personal_hygiene" | "water_supply" | "falls_baths" | "falls_level_surfaces" | "falls_stairs" | "falls_between_levels" | "electrical_hazards" | "fire" | "flames_hot_surfaces" | "collision_and_entrapment" | "explosions" | "amenities_position" | "structural_collapse";
+                    recall_of_job_uuid?: string;
                     /**
-                     * @description emergency: investigate and make safe within 24 hours; significant: the working-day clocks
-                     * @enum {string}
+                     * Format: uuid
+                     * @description staff reporting for a tenant
                      */
-                    severity: "emergency" | "significant";
-                    description?: string;
+                    tenant_uuid?: string;
                     /**
-                     * Format: date-time
-                     * @description when the agency became aware (default now); not in the future
+                     * Format: uuid
+                     * @description staff: the branch (default as for POST /api/jobs/manage)
                      */
-                    reported_at?: string;
-                    /** @description reasonable period for the works, working days (default: the agency's, 60) */
-                    works_working_days?: number;
+                    branch_uuid?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -41229,62 +42906,49 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        /** @description The hazard a job carries, with its statutory clocks */
                         data: {
-                            /**
-                             * Format: uuid
-                             * @description the hazard
-                             */
-                            uuid: string;
-                            /** Format: uuid */
-                            job_uuid: string;
-                            /** @description HHSRS code */
-                            category: string;
-                            category_name: string;
-                            /** @description emergency or significant */
-                            severity: string;
-                            description: string;
-                            /**
-                             * Format: date-time
-                             * @description when the agency became aware of the hazard: the clocks start here
-                             */
-                            reported_at: string;
-                            made_safe_at: string | null;
-                            investigated_at: string | null;
-                            summary_sent_at: string | null;
-                            works_started_at: string | null;
-                            works_completed_at: string | null;
-                            /** @description the reasonable period for completing the works, working days */
-                            works_working_days: number;
-                            summary: {
-                                findings: string;
-                                actions: string;
-                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
+                            report: {
+                                /** Format: uuid */
+                                uuid: string;
+                                flow: {
+                                    code: string;
+                                    name: string;
+                                    version: number;
+                                };
+                                outcome: "advice" | "emergency" | "job" | "added_to_job";
+                                /** @description true when self-help advice settled it without a job */
+                                deflected: boolean;
+                                /** @description the outcome node's title in the version walked */
+                                outcome_title: string;
+                                /** @description as shown when answered (later versions do not change them) */
+                                answers: {
+                                    node: string;
+                                    question: string;
+                                    option: string;
+                                    answer: string;
+                                }[];
+                                description: string;
+                                job_uuid: string | null;
+                                job_reference: string | null;
+                                tenant_uuid: string | null;
+                                tenant_name: string | null;
+                                address_uuid: string | null;
+                                address_line1: string | null;
+                                postcode: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            };
+                            instruction: {
+                                title: string;
+                                text: string;
+                                phone: string | null;
+                            } | null;
+                            advice: {
+                                title: string;
                                 text: string;
                             } | null;
-                            clocks: {
-                                /** @description make_safe, investigate, summary, works_start, works_complete */
-                                kind: string;
-                                /** @description what the clock requires, for people */
-                                label: string;
-                                /** @description running, at_risk, met or breached */
-                                state: string;
-                                /** Format: date-time */
-                                started_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description the statutory deadline
-                                 */
-                                due_at: string;
-                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
-                                due_at_text: string;
-                                /** Format: date-time */
-                                at_risk_at: string;
-                                stopped_at: string | null;
-                                breached_at: string | null;
-                                /** @description seconds from now (or the stop) to the deadline; negative when over */
-                                time_left_seconds: number;
-                            }[];
+                            /** @description the photos to upload to the job (POST /api/jobs/{uuid}/photos) */
+                            photos_requested: string[];
                         };
                         message: string;
                     };
@@ -41413,7 +43077,237 @@ export interface operations {
             };
         };
     };
-    createJobsHazardMilestones: {
+    getReportingReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            flow: {
+                                code: string;
+                                name: string;
+                                version: number;
+                            };
+                            outcome: "advice" | "emergency" | "job" | "added_to_job";
+                            /** @description true when self-help advice settled it without a job */
+                            deflected: boolean;
+                            /** @description the outcome node's title in the version walked */
+                            outcome_title: string;
+                            /** @description as shown when answered (later versions do not change them) */
+                            answers: {
+                                node: string;
+                                question: string;
+                                option: string;
+                                answer: string;
+                            }[];
+                            description: string;
+                            job_uuid: string | null;
+                            job_reference: string | null;
+                            tenant_uuid: string | null;
+                            tenant_name: string | null;
+                            address_uuid: string | null;
+                            address_line1: string | null;
+                            postcode: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listReportingOnCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            name: string | null;
+                            phone: string | null;
+                            email: string | null;
+                            updated_at: string | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateReportingOnCall: {
         parameters: {
             query?: never;
             header?: {
@@ -41423,38 +43317,28 @@ export interface operations {
                 "x-csrf-token"?: string;
             };
             path: {
-                /** @description the job */
-                uuid: string;
+                /** @description the branch */
+                branch_uuid: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description made_safe (emergency); investigated, works_started, works_completed (significant)
-                     * @enum {string}
-                     */
-                    milestone: "made_safe" | "investigated" | "works_started" | "works_completed";
-                    /**
-                     * Format: date-time
-                     * @description when it happened (default now); not in the future, not before the report or the milestone it follows
-                     */
-                    at?: string;
+                    name: string;
+                    /** @description UK number, digits and spaces */
+                    phone: string;
+                    /** Format: email */
+                    email: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /**
-                     * @description made_safe (emergency); investigated, works_started, works_completed (significant)
-                     * @enum {string}
-                     */
-                    milestone: "made_safe" | "investigated" | "works_started" | "works_completed";
-                    /**
-                     * Format: date-time
-                     * @description when it happened (default now); not in the future, not before the report or the milestone it follows
-                     */
-                    at?: string;
+                    name: string;
+                    /** @description UK number, digits and spaces */
+                    phone: string;
+                    /** Format: email */
+                    email: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -41472,62 +43356,14 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        /** @description The hazard a job carries, with its statutory clocks */
                         data: {
-                            /**
-                             * Format: uuid
-                             * @description the hazard
-                             */
-                            uuid: string;
                             /** Format: uuid */
-                            job_uuid: string;
-                            /** @description HHSRS code */
-                            category: string;
-                            category_name: string;
-                            /** @description emergency or significant */
-                            severity: string;
-                            description: string;
-                            /**
-                             * Format: date-time
-                             * @description when the agency became aware of the hazard: the clocks start here
-                             */
-                            reported_at: string;
-                            made_safe_at: string | null;
-                            investigated_at: string | null;
-                            summary_sent_at: string | null;
-                            works_started_at: string | null;
-                            works_completed_at: string | null;
-                            /** @description the reasonable period for completing the works, working days */
-                            works_working_days: number;
-                            summary: {
-                                findings: string;
-                                actions: string;
-                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
-                                text: string;
-                            } | null;
-                            clocks: {
-                                /** @description make_safe, investigate, summary, works_start, works_complete */
-                                kind: string;
-                                /** @description what the clock requires, for people */
-                                label: string;
-                                /** @description running, at_risk, met or breached */
-                                state: string;
-                                /** Format: date-time */
-                                started_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description the statutory deadline
-                                 */
-                                due_at: string;
-                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
-                                due_at_text: string;
-                                /** Format: date-time */
-                                at_risk_at: string;
-                                stopped_at: string | null;
-                                breached_at: string | null;
-                                /** @description seconds from now (or the stop) to the deadline; negative when over */
-                                time_left_seconds: number;
-                            }[];
+                            branch_uuid: string;
+                            branch_name: string;
+                            name: string | null;
+                            phone: string | null;
+                            email: string | null;
+                            updated_at: string | null;
                         };
                         message: string;
                     };
@@ -41656,7 +43492,93 @@ export interface operations {
             };
         };
     };
-    createJobsHazardSummary: {
+    listReportingSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description a repair reopened within this many days of completion is a recall (default 28) */
+                            recall_days: number;
+                            /** @description days a survey link works (default 14) */
+                            survey_link_days: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateReportingSettings: {
         parameters: {
             query?: never;
             header?: {
@@ -41665,27 +43587,24 @@ export interface operations {
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
             };
-            path: {
-                /** @description the job */
-                uuid: string;
-            };
+            path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
-                    /** @description what the investigation found */
-                    findings: string;
-                    /** @description what the agency will do */
-                    actions: string;
+                    /** @description a repair reopened within this many days of completion is a recall (default 28) */
+                    recall_days?: number;
+                    /** @description days a survey link works (default 14) */
+                    survey_link_days?: number;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description what the investigation found */
-                    findings: string;
-                    /** @description what the agency will do */
-                    actions: string;
+                    /** @description a repair reopened within this many days of completion is a recall (default 28) */
+                    recall_days?: number;
+                    /** @description days a survey link works (default 14) */
+                    survey_link_days?: number;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -41703,62 +43622,229 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        /** @description The hazard a job carries, with its statutory clocks */
                         data: {
-                            /**
-                             * Format: uuid
-                             * @description the hazard
-                             */
-                            uuid: string;
+                            /** @description a repair reopened within this many days of completion is a recall (default 28) */
+                            recall_days: number;
+                            /** @description days a survey link works (default 14) */
+                            survey_link_days: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsMerge: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description the job kept
+                     */
+                    into_job_uuid: string;
+                    note?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uuid
+                     * @description the job kept
+                     */
+                    into_job_uuid: string;
+                    note?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A job (work order). Costs and the owning agent are absent for tenants. */
+                        data: {
                             /** Format: uuid */
-                            job_uuid: string;
-                            /** @description HHSRS code */
-                            category: string;
-                            category_name: string;
-                            /** @description emergency or significant */
-                            severity: string;
+                            uuid: string;
+                            /** @description agency-unique reference such as JOB-000123 */
+                            reference: string;
+                            title: string;
                             description: string;
-                            /**
-                             * Format: date-time
-                             * @description when the agency became aware of the hazard: the clocks start here
-                             */
-                            reported_at: string;
-                            made_safe_at: string | null;
-                            investigated_at: string | null;
-                            summary_sent_at: string | null;
-                            works_started_at: string | null;
-                            works_completed_at: string | null;
-                            /** @description the reasonable period for completing the works, working days */
-                            works_working_days: number;
-                            summary: {
-                                findings: string;
-                                actions: string;
-                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
-                                text: string;
-                            } | null;
-                            clocks: {
-                                /** @description make_safe, investigate, summary, works_start, works_complete */
-                                kind: string;
-                                /** @description what the clock requires, for people */
-                                label: string;
-                                /** @description running, at_risk, met or breached */
-                                state: string;
-                                /** Format: date-time */
-                                started_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description the statutory deadline
-                                 */
-                                due_at: string;
-                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
-                                due_at_text: string;
-                                /** Format: date-time */
-                                at_risk_at: string;
-                                stopped_at: string | null;
-                                breached_at: string | null;
-                                /** @description seconds from now (or the stop) to the deadline; negative when over */
-                                time_left_seconds: number;
-                            }[];
+                            /** @description 1 emergency to 5 planned */
+                            priority: number;
+                            status_id: number;
+                            status: string;
+                            /** @description false for Closed and Cancelled */
+                            is_open: boolean;
+                            on_hold_from_status_id?: number | null;
+                            job_type_id: number;
+                            job_type: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            address_uuid: string | null;
+                            address_line1: string | null;
+                            address_line2: string | null;
+                            town: string | null;
+                            postcode: string | null;
+                            tenant_uuid: string | null;
+                            tenant_name: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            contractor_accepted_at: string | null;
+                            agent_uuid?: string | null;
+                            agent_name?: string | null;
+                            time_range_id: number | null;
+                            time_range: string | null;
+                            estimated_cost_pence?: number | null;
+                            agreed_cost_pence?: number | null;
+                            currency: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            approved_at: string | null;
+                            assigned_at: string | null;
+                            scheduled_for: string | null;
+                            attended_at: string | null;
+                            completed_at: string | null;
+                            invoiced_at: string | null;
+                            closed_at: string | null;
+                            cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
                         };
                         message: string;
                     };
@@ -41818,6 +43904,644 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsRecall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what is wrong again */
+                    reason: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description what is wrong again */
+                    reason: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A job (work order). Costs and the owning agent are absent for tenants. */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description agency-unique reference such as JOB-000123 */
+                            reference: string;
+                            title: string;
+                            description: string;
+                            /** @description 1 emergency to 5 planned */
+                            priority: number;
+                            status_id: number;
+                            status: string;
+                            /** @description false for Closed and Cancelled */
+                            is_open: boolean;
+                            on_hold_from_status_id?: number | null;
+                            job_type_id: number;
+                            job_type: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            address_uuid: string | null;
+                            address_line1: string | null;
+                            address_line2: string | null;
+                            town: string | null;
+                            postcode: string | null;
+                            tenant_uuid: string | null;
+                            tenant_name: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            contractor_accepted_at: string | null;
+                            agent_uuid?: string | null;
+                            agent_name?: string | null;
+                            time_range_id: number | null;
+                            time_range: string | null;
+                            estimated_cost_pence?: number | null;
+                            agreed_cost_pence?: number | null;
+                            currency: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            approved_at: string | null;
+                            assigned_at: string | null;
+                            scheduled_for: string | null;
+                            attended_at: string | null;
+                            completed_at: string | null;
+                            invoiced_at: string | null;
+                            closed_at: string | null;
+                            cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listJobsLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            recall_of: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                status: string;
+                                note: string | null;
+                                /** Format: date-time */
+                                at: string;
+                            } | null;
+                            recalls: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                status: string;
+                                note: string | null;
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                            merged_into: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                status: string;
+                                note: string | null;
+                                /** Format: date-time */
+                                at: string;
+                            } | null;
+                            merged: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                status: string;
+                                note: string | null;
+                                /** Format: date-time */
+                                at: string;
+                            }[];
+                            reports: {
+                                /** Format: uuid */
+                                uuid: string;
+                                outcome: string;
+                                flow_name: string;
+                                flow_version: number;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                            survey: {
+                                rating: number | null;
+                                comment: string | null;
+                                answered_at: string | null;
+                                /** Format: date-time */
+                                expires_at: string;
+                                /** Format: date-time */
+                                sent_at: string;
+                            } | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getSurveysLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            agency_name: string;
+                            job_reference: string;
+                            job_title: string;
+                            property: string | null;
+                            contractor_name: string | null;
+                            completed_on: string | null;
+                            /** @description London date and time the link stops working */
+                            expires: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createSurveysLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 very poor to 5 very good */
+                    rating: number;
+                    comment?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description 1 very poor to 5 very good */
+                    rating: number;
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            rating: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -41931,7 +44655,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -42185,7 +44909,7 @@ export interface operations {
                                 contact_phone: string | null;
                                 /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                                 bank_holiday_region: string;
-                                /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
+                                /** @description opening hours per weekday (mon..sun); null for a closed day */
                                 office_hours: {
                                     mon: {
                                         /** @description HH:MM, 24-hour, Europe/London */
@@ -42407,7 +45131,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -42637,7 +45361,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -43030,7 +45754,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -43288,7 +46012,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -43530,7 +46254,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -43769,7 +46493,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
+                            /** @description opening hours per weekday (mon..sun); null for a closed day */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */

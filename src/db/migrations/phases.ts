@@ -55,4 +55,8 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
   },
   '2026_11_26_1400_money_documents': { phase: 'expand', summary: 'contractor address, invoice supply date and refund due (nullable/defaulted), recharge settings and landlord recharges (new tables)' },
   '2026_11_26_1600_hazards': { phase: 'expand', summary: 'job hazards and their statutory clocks (new tables); agencies.hazard_works_working_days (default 60)' },
+  '2026_11_26_1700_tenant_reporting': {
+    phase: 'expand',
+    summary: 'triage flows and versions, tenant reports, on-call contacts, reporting settings, job merges, recalls and surveys (new tables)',
+  },
 };

@@ -41,3 +41,64 @@ export const AnalyticsRowSchema = Type.Object({
   }),
 });
 export type AnalyticsRowDto = Static<typeof AnalyticsRowSchema>;
+
+/** Query of the scorecards and deflections: a London date range, default the last 90 days. */
+export const RangeQuery = Type.Object(
+  {
+    from_date: Type.Optional(IsoDate('first London date (default 89 days before to_date)')),
+    to_date: Type.Optional(IsoDate('last London date (default today); at most 731 days after from_date')),
+  },
+  { additionalProperties: false },
+);
+export type RangeQueryInput = Static<typeof RangeQuery>;
+
+const Rate = (description: string) => Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: `${description}; null when there is nothing to count` });
+
+export const Scorecard = Type.Object({
+  contractor_uuid: Type.String({ format: 'uuid' }),
+  company_name: Type.String(),
+  from_date: IsoDate(),
+  to_date: IsoDate(),
+  jobs: Type.Integer({ minimum: 0, description: 'its jobs created in the range' }),
+  response: Type.Object({
+    median_s: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'median elapsed seconds from assignment to acceptance' }),
+    jobs: Type.Integer({ minimum: 0 }),
+  }),
+  attendance: Type.Object({
+    visits_due: Type.Integer({ minimum: 0, description: 'booked visits attended, or whose date has passed' }),
+    on_slot: Type.Integer({ minimum: 0, description: 'attended on the booked London date within the slot\'s hours' }),
+    rate: Rate('on_slot / visits_due'),
+  }),
+  first_time_fix: Type.Object({
+    completed: Type.Integer({ minimum: 0 }),
+    fixed_first_time: Type.Integer({ minimum: 0, description: 'scheduled at most once and never recalled' }),
+    recalls: Type.Integer({ minimum: 0, description: 'recalls raised against its jobs' }),
+    rate: Rate('fixed_first_time / completed'),
+  }),
+  rating: Type.Object({
+    surveys: Type.Integer({ minimum: 0, description: 'answered satisfaction surveys' }),
+    average: Type.Union([Type.Number({ minimum: 1, maximum: 5 }), Type.Null()], { description: 'mean rating 1 to 5, two decimals' }),
+  }),
+  cost: Type.Object({
+    jobs: Type.Integer({ minimum: 0, description: 'completed jobs with an agreed cost' }),
+    total_pence: Type.Integer({ minimum: 0 }),
+    mean_pence: Type.Union([Type.Integer(), Type.Null()]),
+  }),
+  sla: Type.Object({
+    met: Type.Integer({ minimum: 0 }),
+    breached: Type.Integer({ minimum: 0 }),
+    compliance: Rate('met / (met + breached) SLA clocks of its jobs'),
+  }),
+});
+export type ScorecardDto = Static<typeof Scorecard>;
+
+export const DeflectionRowSchema = Type.Object({
+  flow_code: Type.String(),
+  flow_name: Type.String(),
+  reports: Type.Integer({ minimum: 0 }),
+  deflected: Type.Integer({ minimum: 0, description: 'settled by self-help advice, no job' }),
+  emergencies: Type.Integer({ minimum: 0 }),
+  jobs: Type.Integer({ minimum: 0, description: 'new jobs raised' }),
+  added_to_job: Type.Integer({ minimum: 0, description: 'added to an open job (duplicates)' }),
+  deflection_rate: Rate('deflected / reports'),
+});

@@ -8,5 +8,6 @@ export { jobScope, seesInternalFields, type JobScope } from './job-visibility.ts
 export { findBranch, findContractor, findVisibleJobRef, visibleTo, jobTypeExists, jobsQuery, lockJob } from './jobs.repository.ts';
 export { STATUS, STATUS_NAMES } from './lifecycle.ts';
 export { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-rules.ts';
-export { type ListJobsInput, ListJobsQuery } from './jobs.schemas.ts';
-export { listVisibleJobs } from './jobs.service.ts';
+export { Job, type ListJobsInput, ListJobsQuery } from './jobs.schemas.ts';
+export { createJob, getJob, listVisibleJobs } from './jobs.service.ts';
+export type { CreateJobInput, JobDto } from './jobs.schemas.ts';

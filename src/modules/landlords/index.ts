@@ -26,4 +26,4 @@ export const periodicTasks: PeriodicTask[] = [approvalsTask];
 export { getLandlordRow, toLandlordDto, effectiveLimit } from './landlords.service.ts';
 export { anonymiseLandlord, bankDetailsOf, ownersOfAddress, sharesOfLandlord } from './landlords.repository.ts';
 export { remindAndExpire } from './approvals.service.ts';
-export { approvalsOfLandlord } from './approvals.repository.ts';
+export { approvalsOfLandlord, signingKey } from './approvals.repository.ts';

@@ -6,7 +6,7 @@ import { visibleTo, type JobScope } from '../jobs/index.ts';
 /**
  * Per contractor of the agency (null: every agency): its visible jobs created in [from, to):
  * assigned, completed, cancelled, median seconds from creation to completion, first-time fixes
- * (completed jobs scheduled at most once) and the agreed cost of completed jobs in pence.
+ * (completed jobs scheduled at most once and never recalled) and the agreed cost of completed jobs in pence.
  */
 export function contractorPerformance(db: DbOrTrx, scope: JobScope, agencyId: number | null, from: Date, to: Date) {
   let q = db
@@ -21,7 +21,8 @@ export function contractorPerformance(db: DbOrTrx, scope: JobScope, agencyId: nu
         .where('j.contractor_id', 'is not', null)
         .select([
           'j.contractor_id', 'j.completed_at', 'j.cancelled_at', 'j.created_at', 'j.agreed_cost_pence',
-          sql<boolean>`(select count(*) from job_status_history h where h.job_id = j.id and h.to_status_id = 5) <= 1`.as('ftf'),
+          sql<boolean>`(select count(*) from job_status_history h where h.job_id = j.id and h.to_status_id = 5) <= 1
+            and not exists (select 1 from job_recalls rc where rc.original_job_id = j.id)`.as('ftf'),
         ])
         .as('jj'),
       'jj.contractor_id', 'c.id',
