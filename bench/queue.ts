@@ -116,6 +116,7 @@ export async function runQueueScenario(rate: number, durationS: number, log: (li
     log(`queue scenario: ${rate} job creations/s for ${durationS} s; load average at start ${loadStart}`);
     let created = 0;
     let failed = 0;
+    const failures = new Map<string, number>();
     let maxWaiting = 0;
     let maxOldest = 0;
     let maxUnsent = 0;
@@ -136,9 +137,15 @@ export async function runQueueScenario(rate: number, durationS: number, log: (li
       const p = post('/api/jobs/manage', { title: `Bench job ${i}`, priority: 3, tenant_uuid: tenant.body.data?.uuid }).then(
         (r) => {
           if (r.status === 201) created += 1;
-          else failed += 1;
+          else {
+            failed += 1;
+            failures.set(String(r.status), (failures.get(String(r.status)) ?? 0) + 1);
+          }
         },
-        () => void (failed += 1),
+        (err: Error) => {
+          failed += 1;
+          failures.set(err.message, (failures.get(err.message) ?? 0) + 1);
+        },
       );
       inFlight.add(p);
       void p.finally(() => inFlight.delete(p));
@@ -146,7 +153,7 @@ export async function runQueueScenario(rate: number, durationS: number, log: (li
     await Promise.all(inFlight);
     const loadEnded = Date.now();
     const atEnd = await sample();
-    log(`load done in ${((loadEnded - started) / 1000).toFixed(1)} s: ${created} jobs created (${failed} failed); backlog now ${atEnd.waiting} waiting, ${atEnd.active} running; load average ${load()}`);
+    log(`load done in ${((loadEnded - started) / 1000).toFixed(1)} s: ${created} jobs created (${failed} failed${failed ? `: ${JSON.stringify(Object.fromEntries(failures))}` : ''}); backlog now ${atEnd.waiting} waiting, ${atEnd.active} running; load average ${load()}`);
     let drainS: number | undefined;
     let sentS: number | undefined;
     while (Date.now() - loadEnded < 600_000 && sentS === undefined) {

@@ -330,7 +330,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       batchSize: int(env, 'CARETAKER_QUEUE_BATCH_SIZE', 20, 1, 500),
       concurrency: int(env, 'CARETAKER_QUEUE_CONCURRENCY', 2, 1, 32),
       sendIntervalMs: int(env, 'CARETAKER_QUEUE_SEND_INTERVAL_MS', 1000, 100, 60_000),
-      sendConcurrency: int(env, 'CARETAKER_QUEUE_SEND_CONCURRENCY', 8, 1, 64),
+      sendConcurrency: int(env, 'CARETAKER_QUEUE_SEND_CONCURRENCY', 4, 1, 64),
       backlogWarnJobs: int(env, 'CARETAKER_QUEUE_BACKLOG_WARN', 1000, 1, 10_000_000),
       backlogWarnAgeS: int(env, 'CARETAKER_QUEUE_BACKLOG_WARN_AGE_S', 60, 1, 86_400),
     },

@@ -16,7 +16,11 @@
  *   stored too, so a repeat gets it).
  *
  * Keys live IDEMPOTENCY_TTL_S (24 h). The token-issuing writes (`config.csrf === false`: login,
- * mobile-auth) ignore the header: their answers carry credentials that are not kept.
+ * mobile-auth) ignore the header: their answers carry credentials that are not kept. No other
+ * secret is kept either (docs/security.md "Stored idempotent answers"): before a JSON answer is
+ * stored, every field named in SECRET_FIELDS (a webhook's signing secret, a calendar feed key and
+ * its URL, any token or password) is taken out, and the replay says which in
+ * `Idempotent-Withheld` (paths such as `data.secret`).
  */
 import { Type, type TSchema } from 'typebox';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
@@ -42,6 +46,44 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const KEY = /^[\x21-\x7E]{1,255}$/;
 /** Headers of the first answer that a replay repeats. */
 const KEPT_HEADERS = ['content-type', 'location', 'x-ignored-fields'];
+
+/**
+ * Answer fields that carry a secret shown once (docs/security.md "Stored idempotent answers"):
+ * never stored in a replayable answer, at any depth of the JSON body.
+ */
+export const SECRET_FIELDS: ReadonlySet<string> = new Set([
+  'secret', 'previous_secret', 'token', 'key', 'feed_url', 'password', 'temporary_password', 'api_key', 'access_token', 'refresh_token', 'recovery_codes',
+]);
+
+/**
+ * The answer text to store for a replay: a JSON answer without its SECRET_FIELDS.
+ * @param text the answer as sent
+ * @param contentType its Content-Type
+ * @returns the text to store and the dotted paths withheld (empty: stored as sent)
+ */
+export function withholdSecrets(text: string, contentType: string | undefined): { text: string; withheld: string[] } {
+  if (!contentType?.includes('json')) return { text, withheld: [] };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { text, withheld: [] };
+  }
+  const withheld: string[] = [];
+  const walk = (value: unknown, at: string): unknown => {
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, `${at}[${i}]`));
+    if (value === null || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      const path = at ? `${at}.${k}` : k;
+      if (SECRET_FIELDS.has(k) && v !== null) withheld.push(path);
+      else out[k] = walk(v, path);
+    }
+    return out;
+  };
+  const kept = walk(body, '');
+  return withheld.length === 0 ? { text, withheld } : { text: JSON.stringify(kept), withheld };
+}
 const IN_PROGRESS = 'A request with this Idempotency-Key is still in progress';
 const OTHER_REQUEST = 'Idempotency-Key reused with a different request';
 
@@ -53,7 +95,8 @@ export const IdempotencyKeyHeader = Type.String({
   description:
     'Optional. The same key with the same request from the same account within 24 h answers the first answer again ' +
     '(header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first ' +
-    'request runs, 409 with Retry-After. docs/api.md "Idempotency-Key".',
+    'request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay ' +
+    'omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key".',
 });
 
 interface StoredKey {
@@ -183,7 +226,9 @@ export function registerIdempotency(app: App, deps: AppDeps): void {
       const value = reply.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    const answer = { response_status: status, response_text: text ?? '', response_headers: JSON.stringify(headers) };
+    const safe = withholdSecrets(text ?? '', headers['content-type']);
+    if (safe.withheld.length > 0) headers['idempotent-withheld'] = safe.withheld.join(', ');
+    const answer = { response_status: status, response_text: safe.text, response_headers: JSON.stringify(headers) };
     try {
       if (claim.state === 'committed' && claim.outside && status >= 500) {
         // A lone write claimed the key and then failed: free the key for the retry.

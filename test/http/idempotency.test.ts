@@ -2,7 +2,8 @@
  * Idempotency-Key on every write (docs/api.md "Idempotency-Key"): a note, a photo, a transition and
  * an assignment repeated under one key are stored once and the first answer is replayed with
  * Idempotent-Replayed: true; the same key with another body is 422; two concurrent requests under
- * one key write once.
+ * one key write once. An answer carrying a secret shown once (a webhook's signing secret, a
+ * calendar feed key) is stored without it (docs/security.md "Stored idempotent answers").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS } from '../../src/modules/jobs/lifecycle.ts';
@@ -15,7 +16,8 @@ describe('Idempotency-Key on writes', () => {
   let t: TestApp;
   let w: JobsWorld;
   beforeAll(async () => {
-    t = await buildTestApp();
+    // Webhook endpoints on loopback (no receiver needed: only the endpoint's creation is sent).
+    t = await buildTestApp({ CARETAKER_WEBHOOKS_ALLOW_LOOPBACK: 'true' });
     w = await jobsWorld(t);
   });
   afterAll(async () => t?.close());
@@ -94,5 +96,32 @@ describe('Idempotency-Key on writes', () => {
     const job = await approvedJob();
     const res = await w.adminA.client.post(`/api/jobs/${job.uuid}/notes`, { body: 'x' }, { headers: { 'idempotency-key': 'has space' } });
     expect(res.statusCode).toBe(400);
+  });
+
+  it('a secret shown once is not stored: the replay omits it and names it in Idempotent-Withheld', async () => {
+    const k = key('hook');
+    const body = { url: 'http://127.0.0.1:9/caretaker', events: ['job.created'], description: 'Idempotent hook' };
+    const first = await w.adminA.client.post('/api/webhooks/endpoints', body, k);
+    expect(first.statusCode, first.body).toBe(201);
+    const secret = first.json().data.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    const stored = await t.db.selectFrom('idempotency_keys').select(['response_text', 'response_headers']).where('key', '=', k.headers['idempotency-key']).executeTakeFirstOrThrow();
+    expect(stored.response_text).not.toContain(secret);
+    const again = await w.adminA.client.post('/api/webhooks/endpoints', body, k);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers['idempotent-withheld']).toBe('data.secret');
+    const { secret: _shownOnce, ...rest } = first.json().data as Record<string, unknown>;
+    expect(again.json()).toEqual({ ...first.json(), data: rest });
+    const endpoints = await t.db.selectFrom('webhook_endpoints').select('id').where('description', '=', 'Idempotent hook').execute();
+    expect(endpoints).toHaveLength(1);
+
+    const feed = key('feed');
+    const created = await w.adminA.client.post('/api/calendar/feed-key', {}, feed);
+    expect(created.statusCode, created.body).toBeLessThan(300);
+    const replayed = await w.adminA.client.post('/api/calendar/feed-key', {}, feed);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.headers['idempotent-withheld']).toBe('data.key, data.feed_url');
+    expect(replayed.body).not.toContain(created.json().data.key);
   });
 });

@@ -4789,7 +4789,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -5161,7 +5161,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -5619,7 +5619,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -6005,7 +6005,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -6214,7 +6214,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -6408,7 +6408,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -6602,7 +6602,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -6898,7 +6898,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -7040,7 +7040,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -7343,7 +7343,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -7514,7 +7514,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -8268,7 +8268,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -8877,7 +8877,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -9120,7 +9120,7 @@ export interface operations {
                 soft_delete?: boolean;
             };
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -9342,7 +9342,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -9698,7 +9698,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -9936,7 +9936,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -10157,7 +10157,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -10823,7 +10823,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -11093,7 +11093,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -11369,7 +11369,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -11568,7 +11568,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -11845,7 +11845,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -12020,7 +12020,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -12210,7 +12210,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -12500,7 +12500,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -12668,7 +12668,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -12844,7 +12844,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -13354,7 +13354,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -13562,7 +13562,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -13910,7 +13910,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -14234,7 +14234,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -14541,7 +14541,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -14865,7 +14865,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -15033,7 +15033,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -15549,7 +15549,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -15710,7 +15710,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -16013,7 +16013,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -16346,7 +16346,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -16675,7 +16675,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -16882,7 +16882,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -17206,7 +17206,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -17429,7 +17429,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -17701,7 +17701,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -17866,7 +17866,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -18304,7 +18304,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -18509,7 +18509,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -18781,7 +18781,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -19121,7 +19121,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -19631,7 +19631,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -19860,7 +19860,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -20080,7 +20080,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -20439,7 +20439,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -20689,7 +20689,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -21103,7 +21103,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -21279,7 +21279,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -21578,7 +21578,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -21780,7 +21780,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -21974,7 +21974,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -22138,7 +22138,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -22432,7 +22432,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -22739,7 +22739,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -22938,7 +22938,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -23127,7 +23127,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -23309,7 +23309,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -23612,7 +23612,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -23917,7 +23917,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -24225,7 +24225,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -24528,7 +24528,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -24858,7 +24858,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -25052,7 +25052,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -25217,7 +25217,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -25408,7 +25408,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -25749,7 +25749,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -26532,7 +26532,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -27760,7 +27760,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -28056,7 +28056,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -28241,7 +28241,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -29513,7 +29513,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -29732,7 +29732,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -30065,7 +30065,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -30497,7 +30497,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -30773,7 +30773,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -31065,7 +31065,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -31418,7 +31418,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -31643,7 +31643,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -32048,7 +32048,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -32251,7 +32251,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -32543,7 +32543,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -32887,7 +32887,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -33109,7 +33109,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -33304,7 +33304,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -33699,7 +33699,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -33975,7 +33975,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -34432,7 +34432,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -34789,7 +34789,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -34991,7 +34991,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -35374,7 +35374,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -35973,7 +35973,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -36202,7 +36202,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -36417,7 +36417,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -36635,7 +36635,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -36988,7 +36988,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -37488,7 +37488,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -37816,7 +37816,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -38120,7 +38120,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -38489,7 +38489,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -38746,7 +38746,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -39060,7 +39060,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -39225,7 +39225,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -39753,7 +39753,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -39943,7 +39943,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -40226,7 +40226,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
             };
             path: {
@@ -40838,7 +40838,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -41213,7 +41213,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -44792,7 +44792,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -45253,7 +45253,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -45902,7 +45902,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -46199,7 +46199,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -46441,7 +46441,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -46680,7 +46680,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -47128,7 +47128,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
