@@ -2,7 +2,7 @@
 import type { DbOrTrx } from '../db/types.ts';
 
 /** The insert of one outbox row (payload as JSON text), not yet run. */
-export function outboxInsertQuery(db: DbOrTrx, row: { event_id: string; name: string; version: number; agency_id: number | null; payload: string; occurred_at: Date }) {
+export function outboxInsertQuery(db: DbOrTrx, row: { event_id: string; name: string; version: number; agency_id: number | null; payload: string; occurred_at: Date; traceparent?: string }) {
   return db.insertInto('outbox').values(row);
 }
 
@@ -10,7 +10,7 @@ export function outboxInsertQuery(db: DbOrTrx, row: { event_id: string; name: st
 export function unpublishedEvents(db: DbOrTrx, limit: number) {
   return db
     .selectFrom('outbox')
-    .select(['id', 'event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at'])
+    .select(['id', 'event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at', 'traceparent'])
     .where('published_at', 'is', null)
     .orderBy('id')
     .limit(limit)

@@ -71,7 +71,7 @@ export function handlerWorkOptions(q: Config['queue'], engine: 'pglite' | 'postg
 async function runBatch(deps: AppDeps, handler: EventHandler, jobs: ReadonlyArray<Job<HandlerJobData>>, log: WorkerLogger): Promise<JobResult[]> {
   const rows = await deps.db
     .selectFrom('outbox')
-    .select(['event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at'])
+    .select(['event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at', 'traceparent'])
     .where('event_id', 'in', jobs.map((j) => j.data.event_id))
     .execute();
   const byId = new Map(rows.map((r) => [r.event_id, r]));
@@ -83,7 +83,7 @@ async function runBatch(deps: AppDeps, handler: EventHandler, jobs: ReadonlyArra
       continue;
     }
     try {
-      await runHandlerOnce(deps, handler, toDomainEvent(row), job.retryCount + 1);
+      await runHandlerOnce(deps, handler, toDomainEvent(row), job.retryCount + 1, { traceparent: row.traceparent, queue: handlerQueue(handler.name), jobId: job.id });
       results.push({ id: job.id, status: 'completed' });
     } catch (err) {
       const message = (err as Error).message;

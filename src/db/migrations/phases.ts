@@ -49,4 +49,5 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     summary: 'backfill bookkeeping; SLA clocks for every open job',
     backfill: 'sla.clocks',
   },
+  '2026_11_26_1100_traceparent': { phase: 'expand', summary: 'outbox.traceparent and webhook_deliveries.traceparent (nullable): jobs and webhook deliveries join the trace of their request' },
 };
