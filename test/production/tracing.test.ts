@@ -7,6 +7,7 @@
  * delivery. Every log line of the request carries its trace id, and X-Request-Id is that trace id.
  * Runs on PGlite and, with DATABASE_URL and REDIS_URL, on PostgreSQL and Redis.
  */
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +20,7 @@ import { tracingEnabled, tracingWanted } from '../../src/lib/tracing.ts';
 import { createLogger } from '../../src/startup.ts';
 import { startTracing } from '../../src/telemetry.ts';
 import { buildTestApp, csrf, standardWorld, type TestApp } from '../helpers/app.ts';
+import { createProcessWorld, startCaretaker, stopAllProcesses, type ProcessWorld } from '../helpers/process.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 
 const quiet = { info: () => {}, error: () => {} };
@@ -157,5 +159,101 @@ describe('tracing: one job creation is one trace from the HTTP request to the we
       expect(line.span_id).toMatch(/^[0-9a-f]{16}$/);
     }
     expect(ofRequest.find((l) => l.msg === 'client X-Request-Id replaced')).toMatchObject({ client_request_id: 'client-chosen-1' });
+  });
+});
+
+/** An OTLP/HTTP receiver speaking the JSON encoding: keeps every span with its scope, and the headers. */
+async function startOtlpReceiver() {
+  const spans: Array<{ scope: string; service: unknown; name: string; traceId: string; spanId: string; parentSpanId?: string; kind: number; attributes: Record<string, unknown> }> = [];
+  const headers: Array<Record<string, string | string[] | undefined>> = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      headers.push(req.headers);
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+        resourceSpans?: Array<{
+          resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> };
+          scopeSpans: Array<{ scope: { name: string }; spans: Array<{ name: string; traceId: string; spanId: string; parentSpanId?: string; kind: number; attributes?: Array<{ key: string; value: Record<string, unknown> }> }> }>;
+        }>;
+      };
+      for (const rs of body.resourceSpans ?? []) {
+        const service = rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue;
+        for (const ss of rs.scopeSpans) {
+          for (const s of ss.spans) {
+            const attributes = Object.fromEntries((s.attributes ?? []).map((a) => [a.key, Object.values(a.value)[0]]));
+            spans.push({ scope: ss.scope.name, service, name: s.name, traceId: s.traceId, spanId: s.spanId, ...(s.parentSpanId ? { parentSpanId: s.parentSpanId } : {}), kind: s.kind, attributes });
+          }
+        }
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans,
+    headers,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('tracing from the entry point: `caretaker serve` exports over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set', () => {
+  const engine = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+  let world: ProcessWorld;
+  let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
+
+  beforeAll(async () => {
+    otlp = await startOtlpReceiver();
+    world = await createProcessWorld(engine);
+  });
+  afterAll(async () => {
+    await stopAllProcesses();
+    await otlp?.close();
+    await world?.drop();
+  });
+
+  it('sends the HTTP, Fastify and SQL spans of a login, with ioredis spans on Redis, honouring the OTEL_* variables', async () => {
+    const server = await startCaretaker({
+      ...world.env,
+      ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-key=test-key',
+      OTEL_SERVICE_NAME: 'caretaker-test',
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+    });
+    await server.waitReady();
+    const res = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: world.admin.email, password: world.admin.password }),
+    });
+    expect(res.status, server.log).toBe(200);
+    const traceId = res.headers.get('x-request-id')!;
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    const ofTrace = () => otlp.spans.filter((s) => s.traceId === traceId);
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && !ofTrace().some((s) => s.scope === '@opentelemetry/instrumentation-http')) await new Promise((r) => setTimeout(r, 50));
+
+    const spans = ofTrace();
+    const serverSpan = spans.find((s) => s.scope === '@opentelemetry/instrumentation-http' && s.kind === 2)!; // OTLP: 2 = server
+    expect(serverSpan, JSON.stringify(spans.map((s) => [s.scope, s.name]))).toBeDefined();
+    expect(serverSpan.name).toBe('POST /api/auth/login');
+    expect(serverSpan.service).toBe('caretaker-test');
+    expect(spans.some((s) => s.scope === '@fastify/otel' && s.parentSpanId === serverSpan.spanId)).toBe(true);
+    expect(spans.filter((s) => s.attributes['db.system.name'] === 'postgresql').map((s) => s.attributes['caretaker.db.engine'])).toContain(engine);
+    // The pg instrumentation is suppressed under the database layer's spans: one span per statement.
+    expect(spans.filter((s) => s.scope === '@opentelemetry/instrumentation-pg')).toEqual([]);
+    // ioredis is an ES module here: its spans prove the loader hook was registered before it loaded.
+    if (process.env.REDIS_URL) expect(spans.some((s) => s.scope === '@opentelemetry/instrumentation-ioredis')).toBe(true);
+    expect(otlp.headers.every((h) => h['x-collector-key'] === 'test-key')).toBe(true);
+
+    const lines = server.json().filter((l) => l.reqId === traceId);
+    expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
+    expect(lines.every((l) => l.trace_id === traceId)).toBe(true);
+    server.signal('SIGTERM');
+    expect((await server.waitExit(20_000)).code).toBe(0);
   });
 });
