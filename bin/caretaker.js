@@ -10,7 +10,7 @@ if (!process.features.typescript) {
   );
   process.exit(1);
 }
-// Tracing (docs/operations.md "Tracing"): only when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER)
+// Tracing (docs/operations.md "Tracing"): only when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER=console)
 // asks for it, and only for the commands that serve, the SDK is imported and the import-in-the-middle
 // loader registered, before the application's modules (pg, ioredis, fastify) load. Otherwise
 // nothing of OpenTelemetry is loaded.

@@ -26,14 +26,15 @@ let installed: InstalledTracing | undefined;
 /**
  * True when the environment asks for traces (the condition bin/caretaker.js checks before loading
  * the SDK): `OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` set, or
- * `OTEL_TRACES_EXPORTER` naming an exporter (`otlp`, `console`), and `OTEL_SDK_DISABLED` not `true`.
+ * `OTEL_TRACES_EXPORTER` including `console`; never when `OTEL_SDK_DISABLED` is `true` or
+ * `OTEL_TRACES_EXPORTER` is `none`. `OTEL_TRACES_EXPORTER=otlp` alone (its default) does not.
  * @param env the process environment
  */
 export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
-  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
-  if (exporter === 'none') return false;
-  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || exporter);
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((e) => e.trim().toLowerCase());
+  if (exporters.includes('none')) return false;
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || exporters.includes('console'));
 }
 
 /** Called by src/telemetry.ts once the SDK runs; `undefined` turns tracing off again (tests). */

@@ -70,6 +70,7 @@ describe('tracing: one job creation is one trace from the HTTP request to the we
     expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' })).toBe(true);
     expect(tracingWanted({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://127.0.0.1:4318/v1/traces' })).toBe(true);
     expect(tracingWanted({ OTEL_TRACES_EXPORTER: 'console' })).toBe(true);
+    expect(tracingWanted({ OTEL_TRACES_EXPORTER: 'otlp' })).toBe(false); // its default: still needs an endpoint
     expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_SDK_DISABLED: 'true' })).toBe(false);
     expect(tracingWanted({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318', OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
     expect(tracingEnabled()).toBe(true);
