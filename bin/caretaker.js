@@ -10,4 +10,16 @@ if (!process.features.typescript) {
   );
   process.exit(1);
 }
+// Tracing (docs/operations.md "Tracing"): only when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER=console)
+// asks for it, and only for the commands that serve, the SDK is imported and the import-in-the-middle
+// loader registered, before the application's modules (pg, ioredis, fastify) load. Otherwise
+// nothing of OpenTelemetry is loaded.
+const { tracingWanted } = await import('../src/lib/tracing.ts');
+const args = process.argv.slice(2);
+const command = args.find((a) => !a.startsWith('-'));
+const serving = (command === undefined || command === 'serve' || command === 'worker') && !args.some((a) => ['-h', '--help', '-V', '--version'].includes(a));
+if (serving && tracingWanted(process.env)) {
+  const { startTracing } = await import('../src/telemetry.ts');
+  await startTracing();
+}
 await import('../src/cli.ts');

@@ -16,6 +16,7 @@ import { registerConsole, type ConsoleShell } from './http/console.ts';
 import { registerDocsRoutes, registerOpenApi } from './http/openapi.ts';
 import { registerMetrics } from './http/metrics.ts';
 import { registerRequestIdLog, requestIdFor } from './http/request-id.ts';
+import { traceLogMixin } from './lib/tracing.ts';
 import { registerMethodChecks } from './http/methods.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
@@ -103,7 +104,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
           logger:
             options.logger === false
               ? false
-              : { level: deps.config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...(typeof options.logger === 'object' ? options.logger : {}) },
+              : { level: deps.config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...traceLogMixin(), ...(typeof options.logger === 'object' ? options.logger : {}) },
         }),
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,

@@ -173,6 +173,29 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
       v('CARETAKER_WEATHER_STRONG_WIND_KMH', '60', 'daily maximum gust (km/h) counted as strong wind'),
     ],
   },
+  {
+    // Read by the OpenTelemetry SDK (src/telemetry.ts), not by loadConfig; the standard names.
+    title: 'Tracing (docs/operations.md "Tracing"; OpenTelemetry, read by its SDK)',
+    variables: [
+      v('OTEL_EXPORTER_OTLP_ENDPOINT', undefined, 'OTLP collector base URL, e.g. http://collector:4318 (traces go to /v1/traces); unset: tracing off and the SDK never loaded', { external: true }),
+      v('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', undefined, 'full URL for traces only (instead of the base URL above); setting it also turns tracing on', { external: true }),
+      v('OTEL_EXPORTER_OTLP_PROTOCOL', 'http/protobuf', 'http/protobuf, http/json or grpc', { external: true }),
+      v('OTEL_EXPORTER_OTLP_HEADERS', undefined, 'headers of every export, key=value,key2=value2 (a vendor API key)', { external: true, secret: true }),
+      v('OTEL_EXPORTER_OTLP_TIMEOUT', '10000', 'deadline of one export, milliseconds', { external: true }),
+      v('OTEL_EXPORTER_OTLP_COMPRESSION', undefined, 'gzip to compress exports; unset: none', { external: true }),
+      v('OTEL_TRACES_EXPORTER', 'otlp', 'otlp, console (spans printed on stdout, for a look without a collector; turns tracing on) or none (off)', { external: true }),
+      v('OTEL_SERVICE_NAME', 'caretaker', 'service.name of every span', { external: true }),
+      v('OTEL_RESOURCE_ATTRIBUTES', undefined, 'more resource attributes, key=value,... (deployment.environment.name=production)', { external: true }),
+      v('OTEL_TRACES_SAMPLER', 'parentbased_always_on', 'always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio', { external: true }),
+      v('OTEL_TRACES_SAMPLER_ARG', undefined, 'the ratio of the traceidratio samplers, 0 to 1 (e.g. 0.1 keeps one trace in ten)', { external: true }),
+      v('OTEL_PROPAGATORS', 'tracecontext,baggage', 'how trace context travels in HTTP headers (W3C traceparent)', { external: true }),
+      v('OTEL_BSP_SCHEDULE_DELAY', '5000', 'milliseconds between two exports of finished spans', { external: true }),
+      v('OTEL_BSP_MAX_QUEUE_SIZE', '2048', 'spans held for export at most; more are dropped', { external: true }),
+      v('OTEL_BSP_MAX_EXPORT_BATCH_SIZE', '512', 'spans per export at most', { external: true }),
+      v('OTEL_SDK_DISABLED', 'false', 'true turns tracing off whatever else is set', { external: true }),
+      v('OTEL_LOG_LEVEL', undefined, "the SDK's own diagnostics on the console: error, warn, info, debug; unset: none", { external: true }),
+    ],
+  },
 ];
 
 /** Every variable, flat. */

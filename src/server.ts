@@ -16,6 +16,7 @@ import { openRuntime, type Runtime } from './runtime.ts';
 import { ensureSysOpsAccount } from './seed/first-run.ts';
 import { loadDemoIfEmpty } from './seed/demo/index.ts';
 import { createLogger } from './startup.ts';
+import { shutdownTracing } from './lib/tracing.ts';
 
 /**
  * The loud warning of a configured but unreachable Redis: one line on stderr and a warn log line.
@@ -145,6 +146,8 @@ export async function startServer(
         clearInterval(sweep);
       }
       await runtime.close();
+      // The spans of the last requests leave before the process exits (nothing when tracing is off).
+      await shutdownTracing();
     })();
     return closing;
   };

@@ -9,7 +9,8 @@ import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { probePostgres } from './db/database.ts';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { traceLogMixin } from './lib/tracing.ts';
 import pretty from 'pino-pretty';
 import { displayValue } from './config-catalogue.ts';
 import type { Config } from './config.ts';
@@ -136,9 +137,12 @@ export async function preflight(config: Readonly<Config>, env: Record<string, st
 /**
  * The process logger: human-readable (pino-pretty) when stdout is a terminal, JSON lines otherwise.
  * @param redact pino redaction paths
+ * @param destination where the JSON lines go instead of stdout (tests)
  */
-export function createLogger(config: Readonly<Config>, redact: string[]): Logger {
-  const options = { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' } };
+export function createLogger(config: Pick<Config, 'logLevel'>, redact: string[], destination?: DestinationStream): Logger {
+  // While tracing is on, each line written inside a span carries its trace_id and span_id.
+  const options = { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' }, ...traceLogMixin() };
+  if (destination) return pino(options, destination);
   if (!process.stdout.isTTY) return pino(options);
   return pino({ ...options, hooks: { logMethod: compactRequestLines() } }, pretty({ colorize: true, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId' }));
 }

@@ -10,6 +10,7 @@ import type { Config } from './config.ts';
 import { startBackgroundWorker, type BackgroundWorker } from './events/worker.ts';
 import { jsonLineLogger } from './modules/mail/index.ts';
 import { openRuntime } from './runtime.ts';
+import { shutdownTracing } from './lib/tracing.ts';
 
 /**
  * Starts the worker process and installs the signal handlers.
@@ -25,6 +26,7 @@ export async function startWorkerProcess(config: Readonly<Config>): Promise<{ wo
     closing ??= (async () => {
       await worker.stop();
       await runtime.close();
+      await shutdownTracing();
     })();
     return closing;
   };

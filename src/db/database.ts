@@ -13,6 +13,8 @@ import { Kysely, type Dialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { pgDialect } from './pg-driver.ts';
+import { traceQueries } from './query-tracing.ts';
+import { tracingEnabled } from '../lib/tracing.ts';
 import { runPipelines } from './pipeline.ts';
 import type { Database } from './schema.ts';
 import { watchIdentityWrites, type IdentityWrites } from './identity-writes.ts';
@@ -69,6 +71,11 @@ export interface DatabaseOptions {
  */
 export const PLANNER_SETTINGS = { join_collapse_limit: '1', plan_cache_mode: 'force_generic_plan', max_parallel_workers_per_gather: '0' } as const;
 
+/** The dialect with SQL spans while tracing is on (src/db/query-tracing.ts), else unchanged. */
+function traced(dialect: Dialect, engine: 'pglite' | 'postgres'): Dialect {
+  return tracingEnabled() ? traceQueries(dialect, engine) : dialect;
+}
+
 /**
  * Creates the Kysely instance for the configured engine.
  * @returns a handle with the Kysely instance and a close function
@@ -94,7 +101,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       client.on('error', () => {});
     });
     const identityWrites: IdentityWrites = { listener: null };
-    const db = new Kysely<Database>({ dialect: watchIdentityWrites(claimKeysInTransactions(runPipelines(pgDialect(pool))), identityWrites) });
+    const db = new Kysely<Database>({ dialect: watchIdentityWrites(claimKeysInTransactions(runPipelines(traced(pgDialect(pool), 'postgres'))), identityWrites) });
     return {
       db,
       engine: 'postgres',
@@ -107,7 +114,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   // PGlite runs one session: the settings hold for every later query (PGlite runs them in order).
   void pglite.exec(Object.entries(PLANNER_SETTINGS).map(([k, v]) => `set ${k} = '${v}';`).join(' ')).catch(() => undefined);
   const identityWrites: IdentityWrites = { listener: null };
-  const dialect: Dialect = watchIdentityWrites(claimKeysInTransactions(runPipelines(new PGliteDialect(pglite))), identityWrites);
+  const dialect: Dialect = watchIdentityWrites(claimKeysInTransactions(runPipelines(traced(new PGliteDialect(pglite), 'pglite'))), identityWrites);
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
 }

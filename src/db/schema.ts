@@ -536,6 +536,8 @@ export interface OutboxTable {
   payload: Json;
   occurred_at: Timestamp;
   published_at: Timestamp | null;
+  /** W3C traceparent of the span that emitted it, while tracing is on (docs/operations.md "Tracing"). */
+  traceparent: string | null;
 }
 
 /** One row per (handler, event) whose effect is done: the idempotency key of at-least-once delivery. */
@@ -731,6 +733,8 @@ export interface WebhookDeliveryTable {
   last_duration_ms: number | null;
   last_error: string | null;
   created_at: Timestamp;
+  /** W3C traceparent of the span that queued it, while tracing is on (docs/operations.md "Tracing"). */
+  traceparent: string | null;
 }
 /** One SLA clock: a job measured against one matching branch SLA rule (docs/sla.md). */
 export interface SlaClockTable {

@@ -20,7 +20,7 @@ export async function dispatchPendingEvents(deps: AppDeps, handlers: readonly Ev
   for (const row of rows) {
     const event = toDomainEvent(row);
     for (const handler of handlers) {
-      if (handler.events.includes(event.name)) await runHandlerOnce(deps, handler, event);
+      if (handler.events.includes(event.name)) await runHandlerOnce(deps, handler, event, 1, { traceparent: row.traceparent });
     }
     await markPublished(deps.db, [row.id], deps.clock.now());
   }

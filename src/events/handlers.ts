@@ -8,6 +8,7 @@
 import type { AppDeps } from '../app-deps.ts';
 import type { Trx } from '../db/types.ts';
 import type { DomainEvent, EventName } from './catalogue.ts';
+import { inSpan, tracingEnabled } from '../lib/tracing.ts';
 import { claimHandlerRun } from './outbox.repository.ts';
 
 /** Subscribes to one or more events. */
@@ -61,17 +62,59 @@ export interface TaskLogger {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
+/** Where a delivery of an event comes from, for its span (docs/operations.md "Tracing"). */
+export interface DeliveryTrace {
+  /** The outbox row's W3C traceparent (the emitting request's span), null when it was not traced. */
+  traceparent: string | null;
+  /** The pg-boss queue and job id, when the queue delivers it. */
+  queue?: string;
+  jobId?: string;
+}
+
 /**
  * Runs `handler` for `event` unless it already completed it; the completion row and the handler's
- * database effects commit in one transaction.
+ * database effects commit in one transaction. While tracing is on it runs in a span
+ * `<handler> <event>` (e.g. `webhooks.fanout job.created`, kind consumer) in the trace of the
+ * request that emitted the event, linked to pg-boss's own `process <queue>` span of the batch.
+ * @param trace the outbox row's traceparent and the queue job, when known
  * @returns true when the handler ran, false when it had already completed this event
  */
-export async function runHandlerOnce(deps: AppDeps, handler: EventHandler, event: DomainEvent, attempt = 1): Promise<boolean> {
-  return deps.db.transaction().execute(async (trx) => {
-    if (!(await claimHandlerRun(trx, handler.name, event.id, deps.clock.now()))) return false;
-    await handler.handle(event, { deps, trx, attempt });
-    return true;
-  });
+export async function runHandlerOnce(deps: AppDeps, handler: EventHandler, event: DomainEvent, attempt = 1, trace?: DeliveryTrace): Promise<boolean> {
+  return inHandlerSpan(handler, event, attempt, trace, () =>
+    deps.db.transaction().execute(async (trx) => {
+      if (!(await claimHandlerRun(trx, handler.name, event.id, deps.clock.now()))) return false;
+      await handler.handle(event, { deps, trx, attempt });
+      return true;
+    }),
+  );
+}
+
+/**
+ * Runs `run` in the span of one delivery of `event` to `handler` while tracing is on
+ * (`<handler> <event>`, kind consumer, in the trace of the request that emitted the event;
+ * docs/operations.md "Tracing"); runs it bare otherwise.
+ */
+export function inHandlerSpan<T>(handler: EventHandler, event: DomainEvent, attempt: number, trace: DeliveryTrace | undefined, run: () => Promise<T>): Promise<T> {
+  if (!tracingEnabled()) return run();
+  const queue = trace?.queue ?? `handler.${handler.name}`;
+  return inSpan(
+    `${handler.name} ${event.name}`,
+    {
+      kind: 'consumer',
+      traceparent: trace?.traceparent,
+      attributes: {
+        'messaging.system': 'pg-boss',
+        'messaging.operation.type': 'process',
+        'messaging.destination.name': queue,
+        'messaging.message.id': trace?.jobId,
+        'caretaker.event.name': event.name,
+        'caretaker.event.id': event.id,
+        'caretaker.handler': handler.name,
+        'caretaker.attempt': attempt,
+      },
+    },
+    run,
+  );
 }
 
 /** Reads one outbox row as a DomainEvent. */

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { DbOrTrx, Trx } from '../db/types.ts';
 
 /** The insert of one outbox row (payload as JSON text), not yet run. */
-export function outboxInsertQuery(db: DbOrTrx, row: { event_id: string; name: string; version: number; agency_id: number | null; payload: string; occurred_at: Date }) {
+export function outboxInsertQuery(db: DbOrTrx, row: { event_id: string; name: string; version: number; agency_id: number | null; payload: string; occurred_at: Date; traceparent?: string }) {
   return db.insertInto('outbox').values(row);
 }
 
@@ -11,7 +11,7 @@ export function outboxInsertQuery(db: DbOrTrx, row: { event_id: string; name: st
 export function unpublishedEvents(db: DbOrTrx, limit: number) {
   return db
     .selectFrom('outbox')
-    .select(['id', 'event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at'])
+    .select(['id', 'event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at', 'traceparent'])
     .where('published_at', 'is', null)
     .orderBy('id')
     .limit(limit)
@@ -85,7 +85,7 @@ export async function unclaimHandlerRun(trx: DbOrTrx, handler: string, eventId: 
 
 /** The events of `eventIds` as handlers read them (missing ids are absent). */
 export function eventsByIds(db: DbOrTrx, eventIds: readonly string[]) {
-  return db.selectFrom('outbox').select(['event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at']).where('event_id', 'in', [...eventIds]).execute();
+  return db.selectFrom('outbox').select(['event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at', 'traceparent']).where('event_id', 'in', [...eventIds]).execute();
 }
 
 /** Sets savepoint `name` (letters, digits and underscores) in the transaction. */

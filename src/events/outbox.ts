@@ -6,6 +6,7 @@
 import { Value } from 'typebox/value';
 import type { DbOrTrx } from '../db/types.ts';
 import { newUuid } from '../lib/crypto.ts';
+import { currentTraceparent } from '../lib/tracing.ts';
 import { EVENT_CATALOGUE, type EventName, type EventPayload } from './catalogue.ts';
 import { outboxInsertQuery } from './outbox.repository.ts';
 
@@ -44,6 +45,16 @@ export function eventInsert<N extends EventName>(trx: DbOrTrx, at: Date, input: 
     throw new Error(`Event ${input.name}: payload does not match the catalogue (${first?.instancePath ?? ''} ${first?.message ?? ''})`);
   }
   const eventId = newUuid();
-  const insert = outboxInsertQuery(trx, { event_id: eventId, name: input.name, version: def.version, agency_id: input.agencyId, payload: JSON.stringify(input.payload), occurred_at: at });
+  // The emitting span (docs/operations.md "Tracing"): the job that delivers the event joins its trace.
+  const traceparent = currentTraceparent();
+  const insert = outboxInsertQuery(trx, {
+    event_id: eventId,
+    name: input.name,
+    version: def.version,
+    agency_id: input.agencyId,
+    payload: JSON.stringify(input.payload),
+    occurred_at: at,
+    ...(traceparent ? { traceparent } : {}),
+  });
   return { insert, eventId };
 }

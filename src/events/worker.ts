@@ -8,7 +8,7 @@
 import type { Job, JobResult, PgBoss, Queue } from 'pg-boss';
 import type { AppDeps } from '../app-deps.ts';
 import type { Config } from '../config.ts';
-import { toDomainEvent, type EventHandler, type PeriodicTask } from './handlers.ts';
+import { inHandlerSpan, toDomainEvent, type EventHandler, type PeriodicTask } from './handlers.ts';
 import { claimHandlerRuns, eventsByIds, rollbackToSavepoint, savepoint, unclaimHandlerRun } from './outbox.repository.ts';
 import { createBoss, DEAD_LETTER_QUEUE, handlerQueue, taskQueue, type BossDatabase } from './queue.ts';
 import { relayOutbox, type HandlerJobData } from './relay.ts';
@@ -89,7 +89,9 @@ async function runBatch(deps: AppDeps, handler: EventHandler, jobs: ReadonlyArra
         const point = `job_${i}`;
         await savepoint(trx, point);
         try {
-          await handler.handle(toDomainEvent(row), { deps, trx, attempt: job.retryCount + 1 });
+          const event = toDomainEvent(row);
+          const trace = { traceparent: row.traceparent, queue: handlerQueue(handler.name), jobId: job.id };
+          await inHandlerSpan(handler, event, job.retryCount + 1, trace, () => handler.handle(event, { deps, trx, attempt: job.retryCount + 1 }));
           results.push({ id: job.id, status: 'completed' });
         } catch (err) {
           await rollbackToSavepoint(trx, point);

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import type { AppDeps } from '../../src/app-deps.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
@@ -34,7 +34,7 @@ export interface TestApp {
  * Builds the app for a test file.
  * @param env extra environment variables (for example small rate limits)
  */
-export async function buildTestApp(env: Record<string, string> = {}, options: { lifecycle?: Lifecycle } = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, options: { lifecycle?: Lifecycle; loggerInstance?: FastifyBaseLogger } = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -57,7 +57,10 @@ export async function buildTestApp(env: Record<string, string> = {}, options: { 
     filesDir: await mkdtemp(path.join(tmpdir(), 'caretaker-files-')),
     mailDir: await mkdtemp(path.join(tmpdir(), 'caretaker-mail-')),
   });
-  const app = await buildApp(runtime.deps, { logger: false, ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}) });
+  const app = await buildApp(runtime.deps, {
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: false }),
+    ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}),
+  });
   await app.ready();
   return {
     app,

@@ -32,6 +32,7 @@ import * as m2613 from './2026_11_26_1300_one_source_of_truth.ts';
 import * as m2614 from './2026_11_26_1400_money_documents.ts';
 import * as m2616 from './2026_11_26_1600_hazards.ts';
 import * as m2617 from './2026_11_26_1700_tenant_reporting.ts';
+import * as m2611 from './2026_11_26_1100_traceparent.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1400_money_documents': m2614,
   '2026_11_26_1600_hazards': m2616,
   '2026_11_26_1700_tenant_reporting': m2617,
+  '2026_11_26_1100_traceparent': m2611,
 };

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
+import { traceLogFields } from '../../lib/tracing.ts';
 
 /** One message: plain text always, HTML optionally. */
 export interface MailMessage {
@@ -63,7 +64,7 @@ export interface Mailer {
 export function jsonLineLogger(level: string): MailLogger {
   const quiet = ['silent', 'fatal', 'error', 'warn'].includes(level);
   const line = (lvl: number, fields: Record<string, unknown>, msg: string) =>
-    process.stdout.write(`${JSON.stringify({ level: lvl, time: Date.now(), ...fields, msg })}\n`);
+    process.stdout.write(`${JSON.stringify({ level: lvl, time: Date.now(), ...traceLogFields(), ...fields, msg })}\n`);
   return {
     info: (fields, msg) => {
       if (!quiet) line(30, fields, msg);

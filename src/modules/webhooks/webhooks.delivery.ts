@@ -11,6 +11,7 @@ import type { AppDeps } from '../../app-deps.ts';
 import { EVENT_CATALOGUE, type EventHandler, type EventName, type PeriodicTask } from '../../events/index.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { forEachLimited } from '../../lib/concurrency.ts';
+import { currentTraceparent, inSpan, tracingEnabled } from '../../lib/tracing.ts';
 import { outboundRequest } from '../../lib/outbound-http.ts';
 import * as repo from './webhooks.repository.ts';
 
@@ -49,7 +50,10 @@ export function queueDelivery(
   now: Date,
 ) {
   const body = { type: msg.type, timestamp: msg.occurredAt.toISOString(), data: msg.data };
+  // The queuing span (the event's job, or the request of a test ping): the delivery joins its trace.
+  const traceparent = currentTraceparent();
   return repo.insertDelivery(db, {
+    ...(traceparent ? { traceparent } : {}),
     uuid: newUuid(),
     agency_id: endpoint.agency_id,
     endpoint_id: endpoint.id,
@@ -101,9 +105,24 @@ export const LEASE_MARGIN_S = 60;
  * Makes one attempt at a delivery and records it: succeeded on a 2xx; else pending with the next
  * attempt after the backoff, or failed when that would fall outside the 3-day window. The attempt
  * is counted before the request is sent (repo.claimDelivery), so one re-sent after a worker died
- * mid-send counts as the next attempt, never again as the first.
+ * mid-send counts as the next attempt, never again as the first. While tracing is on the attempt
+ * is a span `webhook <event name>` in the trace of the request that caused the event
+ * (docs/operations.md "Tracing"); the POST is its child and carries `traceparent`.
  */
 export async function attemptDelivery(deps: AppDeps, delivery: repo.DeliveryRow): Promise<void> {
+  if (!tracingEnabled()) return attemptDeliveryUntraced(deps, delivery);
+  return inSpan(
+    `webhook ${delivery.event_name}`,
+    {
+      kind: 'internal',
+      traceparent: delivery.traceparent,
+      attributes: { 'caretaker.webhook.delivery': delivery.uuid, 'caretaker.webhook.message_id': delivery.message_id, 'caretaker.webhook.attempt': delivery.attempts + 1 },
+    },
+    () => attemptDeliveryUntraced(deps, delivery),
+  );
+}
+
+async function attemptDeliveryUntraced(deps: AppDeps, delivery: repo.DeliveryRow): Promise<void> {
   const endpoint = await repo.endpointById(deps.db, delivery.endpoint_id);
   if (!endpoint) return;
   const now = deps.clock.now();

@@ -54,7 +54,7 @@ export async function insertDelivery(db: DbOrTrx, row: Insertable<WebhookDeliver
 const DELIVERY_COLUMNS = [
   'd.id', 'd.uuid', 'd.agency_id', 'd.endpoint_id', 'd.message_id', 'd.event_name', 'd.payload', 'd.status', 'd.attempts',
   'd.next_attempt_at', 'd.last_attempt_at', 'd.last_response_code', 'd.last_duration_ms', 'd.last_error', 'd.created_at',
-  'e.uuid as endpoint_uuid',
+  'd.traceparent', 'e.uuid as endpoint_uuid',
 ] as const;
 
 /** One page of the agency's deliveries, newest first, and the total. */

@@ -1,0 +1,73 @@
+/**
+ * SQL spans (docs/operations.md "Tracing"): one span per statement the application runs through
+ * Kysely, on both engines (PGlite has no pg driver to instrument), made here and nowhere else.
+ * Installed by createDatabase only while tracing is on; with tracing off the dialect is unchanged.
+ *
+ * A span is made only inside another span (a request, a job, a task), so the relay's and the
+ * queue's polling make none. Its name is the operation and table (`SELECT jobs`); its attributes
+ * are the OpenTelemetry database conventions: `db.system.name` (postgresql), `db.query.text` (the
+ * statement with `$n` placeholders: values are never recorded), `db.operation.name`,
+ * `db.collection.name` and `caretaker.db.engine` (pglite or postgres). Under it the pg
+ * instrumentation is suppressed, so a statement on PostgreSQL is one span, not two.
+ */
+import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
+import { inSpan } from '../lib/tracing.ts';
+
+const TABLE = /\b(?:from|into|update|join)\s+"?([a-z_][a-z0-9_]*)"?(?:\."?([a-z_][a-z0-9_]*)"?)?/i;
+
+/** `SELECT jobs`-style span name and attributes of one statement. */
+export function statementSummary(sql: string): { name: string; operation: string; table: string | undefined } {
+  const operation = (/^\s*([a-z]+)/i.exec(sql)?.[1] ?? 'SQL').toUpperCase();
+  const m = TABLE.exec(sql);
+  const table = m ? (m[2] ?? m[1]) : undefined;
+  return { name: table ? `${operation} ${table}` : operation, operation, table };
+}
+
+/**
+ * `dialect` with each statement of its connections run inside a database span.
+ * @param engine recorded as `caretaker.db.engine`
+ */
+export function traceQueries(dialect: Dialect, engine: 'pglite' | 'postgres'): Dialect {
+  const wrapped = new WeakSet<DatabaseConnection>();
+  const wrap = (connection: DatabaseConnection): DatabaseConnection => {
+    if (wrapped.has(connection)) return connection;
+    wrapped.add(connection);
+    const execute = connection.executeQuery.bind(connection);
+    connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+      const s = statementSummary(query.sql);
+      return inSpan(
+        s.name,
+        {
+          kind: 'client',
+          requireParent: true,
+          suppressInside: true,
+          attributes: {
+            'db.system.name': 'postgresql',
+            'db.query.text': query.sql,
+            'db.operation.name': s.operation,
+            'db.collection.name': s.table,
+            'caretaker.db.engine': engine,
+          },
+        },
+        () => execute<R>(query),
+      );
+    };
+    return connection;
+  };
+  const driverOf = (driver: Driver): Driver =>
+    new Proxy(driver, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (typeof value !== 'function') return value;
+        const fn = value.bind(target) as (...args: unknown[]) => Promise<unknown>;
+        if (property !== 'acquireConnection') return fn;
+        return async (...args: unknown[]) => wrap((await fn(...args)) as DatabaseConnection);
+      },
+    });
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createDriver: () => driverOf(dialect.createDriver()),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+  };
+}
