@@ -29,6 +29,7 @@ import * as m2600 from './2026_11_26_0600_landlords.ts';
 import * as m2605 from './2026_11_26_0500_agencies.ts';
 import * as m2600_02 from './2026_11_26_0200_idempotency_requests.ts';
 import * as m2613 from './2026_11_26_1300_one_source_of_truth.ts';
+import * as m2613_10 from './2026_11_26_1310_landlord_external_ref.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0500_agencies': m2605,
   '2026_11_26_0200_idempotency_requests': m2600_02,
   '2026_11_26_1300_one_source_of_truth': m2613,
+  '2026_11_26_1310_landlord_external_ref': m2613_10,
 };

@@ -53,4 +53,5 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     phase: 'expand',
     summary: 'office hours copied from agencies.office_hours into agency_office_hours, the landlord default limit into agencies.default_approval_limit_pence; old columns kept (deprecated), no longer read or written',
   },
+  '2026_11_26_1310_landlord_external_ref': { phase: 'expand', summary: 'landlords.external_ref (nullable) with a partial unique index: the key of the landlord import' },
 };
