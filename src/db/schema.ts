@@ -1082,6 +1082,10 @@ export interface TenantTable {
 export interface ContractorTable {
   external_ref: Generated<string | null>;
 }
+/** Migration 2026_11_26_1310: the agency's own reference of a landlord (the landlord import's key). */
+export interface LandlordTable {
+  external_ref: Generated<string | null>;
+}
 
 /** One upload of a CSV or XLSX file to import (docs/onboarding.md, "Import"). */
 export interface ImportTable {

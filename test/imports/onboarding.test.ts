@@ -148,6 +148,41 @@ describe('onboarding: agency, import, first job', () => {
     expect(unplaced.json().error).toMatch(/branch_uuid/);
   });
 
+  it('imports landlords with their properties and ownership shares; bad rows named; re-import is a no-op', async () => {
+    const dry = await upload(admin, 'landlords', await fixture('landlords.csv'), 'landlords.csv', { skip_bad_rows: 'true' });
+    expect(dry.counts).toEqual({ create: 2, update: 0, unchanged: 0, error: 5 });
+    expect(dry.rows.slice(2)).toEqual([
+      { row: 4, outcome: 'error', errors: [{ column: 'email', reason: 'not an e-mail address: charles@@example' }] },
+      { row: 5, outcome: 'error', errors: [{ column: 'properties', reason: 'P-001 would be owned 110 % (other owners hold 100 %)' }] },
+      { row: 6, outcome: 'error', errors: [{ column: 'properties', reason: 'no property with reference P-999; import the properties first' }] },
+      { row: 7, outcome: 'error', errors: [{ column: 'external_ref', reason: 'missing (the key for re-imports)' }] },
+      { row: 8, outcome: 'error', errors: [{ column: 'external_ref', reason: 'duplicate of row 2 (LL-001)' }] },
+    ]);
+    expect(await t.db.selectFrom('landlords').select('id').execute()).toEqual([]);
+    expect((await admin.post(`/api/imports/${dry.uuid}/commit`)).json().data).toMatchObject({ status: 'committed' });
+    const flat1 = (await admin.get('/api/addresses?q=LS6 1AB')).json().data.find((a: { line2: string }) => a.line2 === 'Flat 1');
+    const owners = (await admin.get(`/api/landlords/properties/${flat1.uuid}`)).json().data;
+    expect(owners).toMatchObject({ shares_total_bp: 10000, effective_limit_pence: 30000, limit_source: 'landlord' });
+    expect(owners.owners.map((o: { name: string; share_bp: number }) => [o.name, o.share_bp]).sort()).toEqual([['Ada Lovelace', 5000], ['Brudenell Estates Ltd', 5000]]);
+    const ada = (await admin.get('/api/landlords?q=Ada')).json().data[0];
+    expect(ada).toMatchObject({ kind: 'person', email: 'ada@lovelace.example', approval_limit_pence: 30000 });
+    const before = await t.db.selectFrom('landlords').select(['external_ref', 'name', 'updated_at', 'address_postcode', 'vat_registered']).orderBy('external_ref').execute();
+    expect(before.map((l) => [l.external_ref, l.address_postcode, l.vat_registered])).toEqual([['LL-001', 'LS1 2ND', false], ['LL-002', null, true]]);
+
+    // The same file again: every good row unchanged, nothing written.
+    const again = await upload(admin, 'landlords', await fixture('landlords.csv'), 'landlords.csv', { skip_bad_rows: 'true' });
+    expect(again.counts).toEqual({ create: 0, update: 0, unchanged: 2, error: 5 });
+    await admin.post(`/api/imports/${again.uuid}/commit`);
+    expect(await t.db.selectFrom('landlords').select(['external_ref', 'name', 'updated_at', 'address_postcode', 'vat_registered']).orderBy('external_ref').execute()).toEqual(before);
+
+    // A changed share is an update, as the file has it.
+    const moved = 'external_ref,name,properties\nLL-002,Brudenell Estates Ltd,P-001:25; P-003:100\n';
+    const upd = await upload(admin, 'landlords', Buffer.from(moved), 'moved.csv');
+    expect(upd.counts).toEqual({ create: 0, update: 1, unchanged: 0, error: 0 });
+    await admin.post(`/api/imports/${upd.uuid}/commit`);
+    expect((await admin.get(`/api/landlords/properties/${flat1.uuid}`)).json().data.shares_total_bp).toBe(7500);
+  });
+
   it('exports the agency as a ZIP of CSV files, formulas neutralised, job files on request', async () => {
     await admin.put('/api/agencies/current', { legal_name: 'Headingley Homes Ltd' });
     await t.db.updateTable('tenants').set({ phone: '=HYPERLINK("http://evil.example")' }).where('external_ref', '=', 'T-002').execute();
@@ -186,7 +221,10 @@ describe('onboarding: agency, import, first job', () => {
     const bad = await admin.post('/api/imports', form(Buffer.from('name,town\nx,y\n'), 'x.csv', { entity: 'addresses' }));
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('The file lacks the column(s) line1, postcode (see GET /api/imports/templates/addresses.csv)');
-    expect((await admin.post('/api/imports', form(Buffer.from('a\n'), 'x.csv', { entity: 'landlords' }))).statusCode).toBe(400);
+    expect((await admin.post('/api/imports', form(Buffer.from('a\n'), 'x.csv', { entity: 'invoices' }))).statusCode).toBe(400);
+    expect((await admin.get('/api/imports/templates/landlords.csv')).body.split('\r\n')[0]).toBe(
+      'external_ref,kind,name,email,phone,address_line1,address_town,address_postcode,vat_number,approval_limit_pence,properties',
+    );
     expect((await admin.post('/api/imports', form(Buffer.alloc(0), 'x.csv', { entity: 'addresses' }))).statusCode).toBe(400);
   });
 

@@ -4471,7 +4471,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file to import (dry run)
-         * @description multipart/form-data: `file` (CSV or XLSX, at most 10 MiB), `entity` (addresses, tenants or contractors), optional `skip_bad_rows` (true: commit leaves bad rows out; default false: a file with a bad row commits nothing). Encoding (UTF-8, UTF-16, Windows-1252) and delimiter (, ; TAB |) are detected. Checks every row and writes nothing but the import: the answer lists every row with its outcome (create, update, unchanged, error with column and reason). Send the CSRF token in X-CSRF-Token or the form field `csrf_token`.
+         * @description multipart/form-data: `file` (CSV or XLSX, at most 10 MiB), `entity` (addresses, tenants, contractors or landlords with their properties and shares), optional `skip_bad_rows` (true: commit leaves bad rows out; default false: a file with a bad row commits nothing). Encoding (UTF-8, UTF-16, Windows-1252) and delimiter (, ; TAB |) are detected. Checks every row and writes nothing but the import: the answer lists every row with its outcome (create, update, unchanged, error with column and reason). Send the CSRF token in X-CSRF-Token or the form field `csrf_token`.
          *
          *     **Access:** Permission key `api.imports.manage`.
          */
@@ -4491,7 +4491,7 @@ export interface paths {
         };
         /**
          * Download an import template
-         * @description addresses.csv, tenants.csv or contractors.csv: the header row and one example row (UTF-8 CSV).
+         * @description addresses.csv, tenants.csv, contractors.csv or landlords.csv: the header row and one example row (UTF-8 CSV).
          *
          *     **Access:** Permission key `api.imports.manage`.
          */
@@ -46722,7 +46722,7 @@ export interface operations {
                         data: {
                             /** Format: uuid */
                             uuid: string;
-                            /** @description addresses, tenants or contractors */
+                            /** @description addresses, tenants, contractors or landlords */
                             entity: string;
                             file_name: string;
                             /** @description checked (dry run done), queued, committing, committed or failed */
@@ -46890,7 +46890,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                entity: "addresses.csv" | "tenants.csv" | "contractors.csv";
+                entity: "addresses.csv" | "tenants.csv" | "contractors.csv" | "landlords.csv";
             };
             cookie?: never;
         };
@@ -47000,7 +47000,7 @@ export interface operations {
                         data: {
                             /** Format: uuid */
                             uuid: string;
-                            /** @description addresses, tenants or contractors */
+                            /** @description addresses, tenants, contractors or landlords */
                             entity: string;
                             file_name: string;
                             /** @description checked (dry run done), queued, committing, committed or failed */
@@ -47165,7 +47165,7 @@ export interface operations {
                         data: {
                             /** Format: uuid */
                             uuid: string;
-                            /** @description addresses, tenants or contractors */
+                            /** @description addresses, tenants, contractors or landlords */
                             entity: string;
                             file_name: string;
                             /** @description checked (dry run done), queued, committing, committed or failed */

@@ -33,6 +33,7 @@ import * as m2614 from './2026_11_26_1400_money_documents.ts';
 import * as m2616 from './2026_11_26_1600_hazards.ts';
 import * as m2617 from './2026_11_26_1700_tenant_reporting.ts';
 import * as m2611 from './2026_11_26_1100_traceparent.ts';
+import * as m2613_10 from './2026_11_26_1310_landlord_external_ref.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1600_hazards': m2616,
   '2026_11_26_1700_tenant_reporting': m2617,
   '2026_11_26_1100_traceparent': m2611,
+  '2026_11_26_1310_landlord_external_ref': m2613_10,
 };

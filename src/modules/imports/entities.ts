@@ -1,9 +1,9 @@
 /**
- * The three importable entities (docs/onboarding.md, "Import"): their columns (the downloadable
+ * The four importable entities (docs/onboarding.md, "Import"): their columns (the downloadable
  * templates), how a row is checked and keyed, how it compares with what the agency holds and how
  * it is written. A row is keyed by the agency's own reference (`external_ref`) when it has one,
- * else by postcode + first line (properties), e-mail (tenants) or company name (contractors), so
- * importing the same file again finds every row unchanged.
+ * else by postcode + first line (properties), e-mail (tenants) or company name (contractors);
+ * landlords always by their reference. Importing the same file again finds every row unchanged.
  *
  * The index of an entity holds the agency's current records of that kind in memory (one query per
  * table), so a dry run of 10,000 rows costs a few queries, not 10,000; a commit keeps it up to date
@@ -14,12 +14,13 @@ import type { DbOrTrx } from '../../db/types.ts';
 import { normaliseDistrict, normalisePostcode } from '../addresses/index.ts';
 import { CERT_TYPE_CODES } from '../contractors/index.ts';
 import {
-  insertAddresses, insertCertification, insertContractor, insertContractorCoverage, insertContractorTrades, insertTenant, linkTenantAddress,
-  listAgencyAddresses, listAgencyBranches, listAgencyCertifications, listAgencyContractors, listAgencyTenantLinks, listAgencyTenants,
-  listUsableTrades, updateAddress, updateCertificationExpiry, updateContractorClearingLists, updateTenant, type AddressValue, type CertValue
+  insertAddresses, insertCertification, insertContractor, insertContractorCoverage, insertContractorTrades, insertLandlord, insertTenant, linkTenantAddress,
+  listAgencyAddresses, listAgencyBranches, listAgencyCertifications, listAgencyContractors, listAgencyLandlords, listAgencyOwnership, listAgencyTenantLinks,
+  listAgencyTenants, listUsableTrades, replaceLandlordProperties, updateAddress, updateCertificationExpiry, updateContractorClearingLists, updateLandlord,
+  updateTenant, type LandlordFields, type AddressValue, type CertValue,
 } from './imports.repository.ts';
 
-export const ENTITIES = ['addresses', 'tenants', 'contractors'] as const;
+export const ENTITIES = ['addresses', 'tenants', 'contractors', 'landlords'] as const;
 export type Entity = (typeof ENTITIES)[number];
 
 export interface RowError {
@@ -72,6 +73,19 @@ export const COLUMNS: Record<Entity, Column[]> = {
     { name: 'trades', required: false, description: 'trade codes or names, separated by ;', example: 'plumbing; heating' },
     { name: 'coverage', required: false, description: 'postcode districts covered, separated by ; or spaces', example: 'LS6; LS7; LS16' },
     { name: 'certificates', required: false, description: 'type:reference:expiry (YYYY-MM-DD), separated by ; (types: gas_safe, niceic, napit, oftec, fensa, chas, public_liability)', example: 'gas_safe:123456:2027-05-31' },
+  ],
+  landlords: [
+    { name: 'external_ref', required: true, description: 'your own reference of the landlord (the key for re-imports)', example: 'LL-001' },
+    { name: 'kind', required: false, description: 'person (default) or company', example: 'person' },
+    { name: 'name', required: true, description: 'full name or company name', example: 'Ada Lovelace' },
+    { name: 'email', required: false, description: 'e-mail address (where approval requests go)', example: 'ada@example.com' },
+    { name: 'phone', required: false, description: 'phone', example: '0113 496 0200' },
+    { name: 'address_line1', required: false, description: 'correspondence address: first line', example: '1 Park Square' },
+    { name: 'address_town', required: false, description: 'correspondence address: town', example: 'Leeds' },
+    { name: 'address_postcode', required: false, description: 'correspondence address: UK postcode', example: 'LS1 2ND' },
+    { name: 'vat_number', required: false, description: 'VAT number (GB and 9 or 12 digits); VAT registered when given', example: '' },
+    { name: 'approval_limit_pence', required: false, description: 'spend limit in pence above which a job waits for approval', example: '30000' },
+    { name: 'properties', required: false, description: 'property_ref:share in per cent, separated by ; (the landlord\'s properties as the file has them; import the properties first)', example: 'PROP-0001:50; PROP-0002:100' },
   ],
 };
 
@@ -414,4 +428,153 @@ export async function applyContractor(db: DbOrTrx, idx: ContractorIndex, v: Cont
       cur.certificates.set(key, { id: certId, expires_on: c.expires_on });
     }
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Landlords (with their properties and ownership shares)
+
+export interface LandlordValue extends LandlordFields {
+  /** address id -> share in basis points (10000 = 100 %), sorted by address id */
+  shares: Array<{ address_id: number; share_bp: number }>;
+}
+interface LandlordRec extends LandlordValue {
+  id: number;
+}
+
+const VAT = /^(GB)?[0-9]{9}([0-9]{3})?$/;
+const PERCENT = /^(100(\.0{1,2})?|[0-9]{1,2}(\.[0-9]{1,2})?)$/;
+
+/**
+ * The agency's landlords by reference, its properties, and the shares of every property: the
+ * shares held by landlords the file does not name, plus those the file's checked rows give, so a
+ * property never goes over 100 % (10000 basis points).
+ */
+export class LandlordIndex {
+  byRef = new Map<string, LandlordRec>();
+  addresses!: AddressIndex;
+  /** address id -> landlord id -> share_bp, as stored */
+  stored = new Map<number, Map<number, number>>();
+  /** address id -> share_bp given by the file's rows checked so far */
+  fromFile = new Map<number, number>();
+  agencyId: number;
+  constructor(agencyId: number) {
+    this.agencyId = agencyId;
+  }
+  static async load(db: DbOrTrx, agencyId: number): Promise<LandlordIndex> {
+    const idx = new LandlordIndex(agencyId);
+    idx.addresses = await AddressIndex.load(db, agencyId);
+    const shares = new Map<number, Array<{ address_id: number; share_bp: number }>>();
+    for (const o of await listAgencyOwnership(db, agencyId)) {
+      (shares.get(o.landlord_id) ?? shares.set(o.landlord_id, []).get(o.landlord_id)!).push({ address_id: o.address_id, share_bp: o.share_bp });
+      (idx.stored.get(o.address_id) ?? idx.stored.set(o.address_id, new Map()).get(o.address_id)!).set(o.landlord_id, o.share_bp);
+    }
+    for (const r of await listAgencyLandlords(db, agencyId)) {
+      if (!r.external_ref) continue;
+      idx.remember({ ...r, external_ref: r.external_ref, shares: (shares.get(r.id) ?? []).sort((a, b) => a.address_id - b.address_id) });
+    }
+    return idx;
+  }
+  remember(r: LandlordRec): void {
+    this.byRef.set(r.external_ref, r);
+  }
+  /** Basis points of the property held by landlords other than `landlordId` (stored), plus the file's. */
+  heldByOthers(addressId: number, landlordId: number | undefined): number {
+    let n = this.fromFile.get(addressId) ?? 0;
+    for (const [l, bp] of this.stored.get(addressId) ?? []) if (l !== landlordId && !this.namedInFile.has(l)) n += bp;
+    return n;
+  }
+  /** Landlords (ids) the file names: their stored shares are replaced by the file's. */
+  namedInFile = new Set<number>();
+}
+
+/**
+ * Checks one landlord row: reference and name, contact, correspondence postcode, VAT number,
+ * limit, and its properties (known references, shares of 0.01 to 100 % that keep each property
+ * at most 100 % with its other owners).
+ */
+export function parseLandlord(d: Record<string, string>, idx: LandlordIndex): { value?: LandlordValue; key?: string; errors: RowError[] } {
+  const errors: RowError[] = [];
+  if (!d.external_ref) errors.push({ column: 'external_ref', reason: 'missing (the key for re-imports)' });
+  if (!d.name) errors.push({ column: 'name', reason: 'missing' });
+  const kind = (d.kind ?? 'person').toLowerCase() || 'person';
+  if (kind !== 'person' && kind !== 'company') errors.push({ column: 'kind', reason: `person or company, not ${d.kind}` });
+  const email = d.email ? d.email.toLowerCase() : null;
+  if (email && !EMAIL.test(email)) errors.push({ column: 'email', reason: `not an e-mail address: ${d.email}` });
+  if (d.phone && !PHONE.test(d.phone)) errors.push({ column: 'phone', reason: `not a phone number: ${d.phone}` });
+  let postcode: string | null = null;
+  if (d.address_postcode && !(postcode = normalisePostcode(d.address_postcode))) errors.push({ column: 'address_postcode', reason: `not a UK postcode: ${d.address_postcode}` });
+  const vat = d.vat_number ? d.vat_number.replace(/\s+/g, '').toUpperCase() : null;
+  if (vat && !VAT.test(vat)) errors.push({ column: 'vat_number', reason: `not a UK VAT number: ${d.vat_number}` });
+  let limit: number | null = null;
+  if (d.approval_limit_pence) {
+    limit = /^[0-9]{1,10}$/.test(d.approval_limit_pence) ? Number(d.approval_limit_pence) : NaN;
+    if (!Number.isSafeInteger(limit) || limit > 2_000_000_000) errors.push({ column: 'approval_limit_pence', reason: `not a whole number of pence: ${d.approval_limit_pence}` });
+  }
+  const current = d.external_ref ? idx.byRef.get(d.external_ref) : undefined;
+  const shares = new Map<number, number>();
+  for (const part of split(d.properties, /;/)) {
+    const [ref, pct] = part.split(':').map((x) => x.trim());
+    const address = ref ? idx.addresses.byRef.get(ref) : undefined;
+    if (!ref || !address) {
+      errors.push({ column: 'properties', reason: `no property with reference ${ref ?? part}; import the properties first` });
+      continue;
+    }
+    if (!pct || !PERCENT.test(pct) || Number(pct) <= 0) {
+      errors.push({ column: 'properties', reason: `share of ${ref} must be a percentage above 0 and at most 100: ${pct ?? ''}` });
+      continue;
+    }
+    if (shares.has(address.id)) {
+      errors.push({ column: 'properties', reason: `${ref} is listed twice` });
+      continue;
+    }
+    const bp = Math.round(Number(pct) * 100);
+    const others = idx.heldByOthers(address.id, current?.id);
+    if (others + bp > 10_000) {
+      errors.push({ column: 'properties', reason: `${ref} would be owned ${((others + bp) / 100).toFixed(2).replace(/\.00$/, '')} % (other owners hold ${(others / 100).toFixed(2).replace(/\.00$/, '')} %)` });
+      continue;
+    }
+    shares.set(address.id, bp);
+  }
+  if (errors.length > 0) return { errors };
+  if (current) idx.namedInFile.add(current.id);
+  for (const [addressId, bp] of shares) idx.fromFile.set(addressId, (idx.fromFile.get(addressId) ?? 0) + bp);
+  const value: LandlordValue = {
+    external_ref: d.external_ref!,
+    kind: kind as 'person' | 'company',
+    name: d.name!,
+    email,
+    phone: opt(d.phone),
+    address_line1: opt(d.address_line1),
+    address_town: opt(d.address_town),
+    address_postcode: postcode,
+    vat_number: vat,
+    approval_limit_pence: limit,
+    shares: [...shares].map(([address_id, share_bp]) => ({ address_id, share_bp })).sort((a, b) => a.address_id - b.address_id),
+  };
+  return { value, key: `ref:${value.external_ref}`, errors };
+}
+
+const LANDLORD_FIELDS = ['kind', 'name', 'email', 'phone', 'address_line1', 'address_town', 'address_postcode', 'vat_number', 'approval_limit_pence'] as const;
+
+/** create, update or unchanged for a checked landlord row. */
+export function landlordOutcome(v: LandlordValue, idx: LandlordIndex): 'create' | 'update' | 'unchanged' {
+  const cur = idx.byRef.get(v.external_ref);
+  if (!cur) return 'create';
+  const same = LANDLORD_FIELDS.every((k) => cur[k] === v[k]) && JSON.stringify(cur.shares) === JSON.stringify(v.shares);
+  return same ? 'unchanged' : 'update';
+}
+
+/** Writes one landlord row: its fields, and its properties and shares as the file has them. */
+export async function applyLandlord(db: DbOrTrx, idx: LandlordIndex, v: LandlordValue, now: Date): Promise<void> {
+  const { shares, ...fields } = v;
+  const cur = idx.byRef.get(v.external_ref);
+  let id: number;
+  if (cur) {
+    await updateLandlord(db, cur.id, fields, now);
+    id = cur.id;
+  } else {
+    id = await insertLandlord(db, idx.agencyId, fields, now);
+  }
+  await replaceLandlordProperties(db, id, shares, now);
+  idx.remember({ ...v, id });
 }

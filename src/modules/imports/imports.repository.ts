@@ -119,6 +119,63 @@ interface ContractorFields {
   phone: string | null;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Landlords (the landlords module's tables; the import's own bulk path)
+
+export interface LandlordFields {
+  external_ref: string;
+  kind: 'person' | 'company';
+  name: string;
+  email: string | null;
+  phone: string | null;
+  address_line1: string | null;
+  address_town: string | null;
+  address_postcode: string | null;
+  vat_number: string | null;
+  approval_limit_pence: number | null;
+}
+
+/** The agency's landlords that are not erased. */
+export function listAgencyLandlords(db: DbOrTrx, agencyId: number) {
+  return db
+    .selectFrom('landlords')
+    .select(['id', 'external_ref', 'kind', 'name', 'email', 'phone', 'address_line1', 'address_town', 'address_postcode', 'vat_number', 'approval_limit_pence'])
+    .where('agency_id', '=', agencyId)
+    .where('erased_at', 'is', null)
+    .execute();
+}
+
+/** The ownership shares (basis points) of the agency's properties. */
+export function listAgencyOwnership(db: DbOrTrx, agencyId: number) {
+  return db
+    .selectFrom('landlord_properties as lp')
+    .innerJoin('landlords as l', 'l.id', 'lp.landlord_id')
+    .select(['lp.landlord_id', 'lp.address_id', 'lp.share_bp'])
+    .where('l.agency_id', '=', agencyId)
+    .execute();
+}
+
+/** Inserts one landlord and returns its id. */
+export async function insertLandlord(db: DbOrTrx, agencyId: number, fields: LandlordFields, now: Date): Promise<number> {
+  const row = await db
+    .insertInto('landlords')
+    .values({ ...fields, vat_registered: fields.vat_number !== null, uuid: newUuid(), agency_id: agencyId, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Overwrites one landlord's fields. */
+export async function updateLandlord(db: DbOrTrx, id: number, fields: LandlordFields, now: Date): Promise<void> {
+  await db.updateTable('landlords').set({ ...fields, vat_registered: fields.vat_number !== null, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** Replaces a landlord's properties and shares with the given ones. */
+export async function replaceLandlordProperties(db: DbOrTrx, landlordId: number, shares: Array<{ address_id: number; share_bp: number }>, now: Date): Promise<void> {
+  await db.deleteFrom('landlord_properties').where('landlord_id', '=', landlordId).execute();
+  if (shares.length) await db.insertInto('landlord_properties').values(shares.map((x) => ({ ...x, landlord_id: landlordId, created_at: now }))).execute();
+}
+
 /** The trades the agency may give (global and its own, not retired). */
 export function listUsableTrades(db: DbOrTrx, agencyId: number) {
   return db

@@ -1,4 +1,4 @@
-/** Imports of properties, tenants and contractors (docs/onboarding.md). Rules live in imports.service.ts. */
+/** Imports of properties, tenants, contractors and landlords (docs/onboarding.md). Rules live in imports.service.ts. */
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ok, responses } from '../../http/envelope.ts';
@@ -24,7 +24,7 @@ export function importsRoutes(deps: AppDeps) {
         tags: TAGS,
         summary: 'Upload a file to import (dry run)',
         description:
-          'multipart/form-data: `file` (CSV or XLSX, at most 10 MiB), `entity` (addresses, tenants or contractors), optional ' +
+          'multipart/form-data: `file` (CSV or XLSX, at most 10 MiB), `entity` (addresses, tenants, contractors or landlords with their properties and shares), optional ' +
           '`skip_bad_rows` (true: commit leaves bad rows out; default false: a file with a bad row commits nothing). Encoding ' +
           '(UTF-8, UTF-16, Windows-1252) and delimiter (, ; TAB |) are detected. Checks every row and writes nothing but the ' +
           'import: the answer lists every row with its outcome (create, update, unchanged, error with column and reason). ' +
@@ -61,7 +61,7 @@ export function importsRoutes(deps: AppDeps) {
       schema: {
         tags: TAGS,
         summary: 'Download an import template',
-        description: 'addresses.csv, tenants.csv or contractors.csv: the header row and one example row (UTF-8 CSV).',
+        description: 'addresses.csv, tenants.csv, contractors.csv or landlords.csv: the header row and one example row (UTF-8 CSV).',
         params: TemplateParams,
         response: responses(Type.String({ description: 'text/csv' }), [400, 401, 403, 429]),
       },

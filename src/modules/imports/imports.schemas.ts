@@ -11,7 +11,7 @@ const RowOutcome = Type.Object({
 export const Import = Type.Object(
   {
     uuid: Uuid(),
-    entity: Type.String({ description: 'addresses, tenants or contractors' }),
+    entity: Type.String({ description: 'addresses, tenants, contractors or landlords' }),
     file_name: Type.String(),
     status: Type.String({ description: 'checked (dry run done), queued, committing, committed or failed' }),
     skip_bad_rows: Type.Boolean(),
@@ -31,6 +31,6 @@ export const Import = Type.Object(
 );
 
 export const TemplateParams = Type.Object(
-  { entity: Type.Union([Type.Literal('addresses.csv'), Type.Literal('tenants.csv'), Type.Literal('contractors.csv')]) },
+  { entity: Type.Union([Type.Literal('addresses.csv'), Type.Literal('tenants.csv'), Type.Literal('contractors.csv'), Type.Literal('landlords.csv')]) },
   { additionalProperties: false },
 );

@@ -22,6 +22,7 @@ import { recordActivity } from '../activity/index.ts';
 import {
   AddressIndex, addressOutcome, applyAddresses, applyContractor, applyTenant, COLUMNS, ContractorIndex, contractorOutcome,
   parseAddress, parseContractor, parseTenant, TenantIndex, tenantOutcome, type AddressValue, type ContractorValue, type Entity,
+  applyLandlord, LandlordIndex, landlordOutcome, parseLandlord, type LandlordValue,
   type RowError, type TenantValue,
 } from './entities.ts';
 import {
@@ -72,6 +73,13 @@ async function checkRows(db: DbOrTrx, agencyId: number, entity: Entity, rows: { 
       return check(p, row, () => tenantOutcome(p.value!, idx));
     });
   }
+  if (entity === 'landlords') {
+    const idx = await LandlordIndex.load(db, agencyId);
+    return rows.map(({ row, data }) => {
+      const p = parseLandlord(data, idx);
+      return check(p, row, () => landlordOutcome(p.value!, idx));
+    });
+  }
   const idx = await ContractorIndex.load(db, agencyId);
   return rows.map(({ row, data }) => {
     const p = parseContractor(data, idx);
@@ -111,7 +119,7 @@ async function importRows(db: DbOrTrx, importId: number, errorsOnly: boolean) {
 
 /**
  * POST /api/imports: reads the file and runs the dry run; nothing but the import's record is written.
- * @param entity addresses, tenants or contractors
+ * @param entity addresses, tenants, contractors or landlords
  * @returns the import (status `checked`) and every row's outcome
  * @throws 400 unreadable file, no header row, a required column missing, more than MAX_ROWS rows; 403 SysOps
  */
@@ -174,6 +182,7 @@ export async function runCommit(deps: AppDeps, uuid: string, options: { maxChunk
   const index =
     entity === 'addresses' ? await AddressIndex.load(deps.db, imp.agency_id)
     : entity === 'tenants' ? await TenantIndex.load(deps.db, imp.agency_id)
+    : entity === 'landlords' ? await LandlordIndex.load(deps.db, imp.agency_id)
     : await ContractorIndex.load(deps.db, imp.agency_id);
   for (let chunks = 0; ; chunks++) {
     // A bounded run (maxChunks) stops as a killed worker would: the rest waits for resumeImports.
@@ -186,6 +195,7 @@ export async function runCommit(deps: AppDeps, uuid: string, options: { maxChunk
     await deps.db.transaction().execute(async (trx) => {
       if (entity === 'addresses') await applyAddresses(trx, index as AddressIndex, writes as AddressValue[], now);
       else if (entity === 'tenants') for (const v of writes) await applyTenant(trx, index as TenantIndex, v as TenantValue, now);
+      else if (entity === 'landlords') for (const v of writes) await applyLandlord(trx, index as LandlordIndex, v as LandlordValue, now);
       else for (const v of writes) await applyContractor(trx, index as ContractorIndex, v as ContractorValue, now);
       await advanceImportCursor(trx, imp.id, last, chunk.length, now);
     });

@@ -1,5 +1,5 @@
 /**
- * Imports of properties, tenants and contractors from CSV or XLSX (docs/onboarding.md).
+ * Imports of properties, tenants, contractors and landlords from CSV or XLSX (docs/onboarding.md).
  * The module's public door: other modules and the composition root import only this file
  * (docs/architecture.md, module rule).
  */
