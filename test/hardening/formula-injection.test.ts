@@ -63,6 +63,15 @@ describe('formula injection in exports', () => {
       expect(res.statusCode, url).toBe(200);
       downloads.push([url, csvCells(res.body)]);
     }
+    for (const pkg of ['xero', 'quickbooks', 'sage']) {
+      for (const url of [`/api/invoices/export/${pkg}/bills`, `/api/invoices/export/${pkg}/payments`, `/api/recharges/export/${pkg}`]) {
+        for (const format of ['csv', 'xlsx']) {
+          const res = await w.adminA.client.get(`${url}?format=${format}`);
+          expect(res.statusCode, url).toBe(200);
+          downloads.push([url, format === 'csv' ? csvCells(res.body) : await xlsxCells(res.rawPayload)]);
+        }
+      }
+    }
     const reports = (await w.adminA.client.get('/api/reports')).json().data as Array<{ name: string; formats: string[] }>;
     expect(reports.length).toBeGreaterThanOrEqual(5);
     for (const r of reports) {
@@ -100,6 +109,9 @@ describe('formula injection in exports', () => {
       writers.push(f);
       expect(text, f).toMatch(/from '[./]+\/lib\/spreadsheet-safe\.ts'/);
     }
-    expect(writers.sort()).toEqual(['modules/agencies/export.service.ts', 'modules/imports/imports.service.ts', 'modules/money/invoice-csv.ts', 'modules/reports/reports.render.ts']);
+    expect(writers.sort()).toEqual([
+      'modules/agencies/export.service.ts', 'modules/imports/imports.service.ts', 'modules/money/accounting-sheet.ts', 'modules/money/invoice-csv.ts',
+      'modules/recharges/statement-render.ts', 'modules/reports/reports.render.ts',
+    ]);
   });
 });

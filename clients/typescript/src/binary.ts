@@ -15,7 +15,11 @@ export const BINARY_GETS = [
   '/api/reports/compliance-register',
   '/api/invoices/export/bills.csv',
   '/api/invoices/export/payments.csv',
+  '/api/invoices/export/{package}/{kind}',
   '/api/invoices/{uuid}/pdf',
+  '/api/recharges/export/{package}',
+  '/api/landlords/{uuid}/statement.pdf',
+  '/api/landlords/{uuid}/statement.csv',
   '/api/agencies/current/export',
 ] as const;
 

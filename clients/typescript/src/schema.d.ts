@@ -3376,6 +3376,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/invoices/export/{package}/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export bills or payments for Xero, QuickBooks Online or Sage 50
+         * @description In the package's own import layout (docs/money.md "Exports"): bills are one row per line of every issued, part-paid, paid and overdue contractor invoice and credit note (a credit note names the invoice it corrects); payments one row per payment. format=csv (DD/MM/YYYY dates, decimal pounds) or xlsx (date cells, numbers).
+         *
+         *     **Access:** Permission key `api.invoices.export`.
+         */
+        get: operations["getInvoicesExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/invoices/{uuid}": {
         parameters: {
             query?: never;
@@ -3810,6 +3832,138 @@ export interface paths {
          *     **Access:** No authentication.
          */
         post: operations["createApprovalsLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recharges": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List landlord recharges
+         * @description One per landlord share of an issued contractor invoice (kind recharge) or credit note (kind credit, negative), with the agency's fee and VAT on it. Filters landlord_uuid, job_uuid, from_date/to_date (recharge date).
+         *
+         *     **Access:** Permission key `api.recharges.view`.
+         */
+        get: operations["listRecharges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recharges/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agency's fee on landlord recharges
+         * @description **Access:** Permission key `api.recharges.view`.
+         */
+        get: operations["listRechargesSettings"];
+        /**
+         * Set the agency's fee on landlord recharges
+         * @description fee_mode none, percent (fee_percent_bp of the net cost) or fixed (fee_fixed_pence per contractor invoice, split by share); VAT at the standard rate is added when the agency has a VAT number. Applies to recharges made from then on. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.recharges.settings.manage`.
+         */
+        put: operations["updateRechargesSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/recharges/export/{package}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export recharges as sales invoices for Xero, QuickBooks Online or Sage 50
+         * @description In the package's own import layout (docs/money.md "Exports"): per recharge a line for the cost passed on and one for the fee with its VAT; credits as credit notes naming the recharge they correct. format=csv (DD/MM/YYYY dates, decimal pounds) or xlsx (date cells, numbers).
+         *
+         *     **Access:** Permission key `api.invoices.export`.
+         */
+        get: operations["getRechargesExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/{uuid}/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A landlord's statement for a period
+         * @description Active recharges dated from_date..to_date (at most 366 days), per property with totals (jobs, cost net and VAT, fee net and VAT, total); the totals are the sums of the lines.
+         *
+         *     **Access:** Permission key `api.landlords.statements.view`.
+         */
+        get: operations["listLandlordsStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/{uuid}/statement.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A landlord's statement as PDF
+         * @description **Access:** Permission key `api.landlords.statements.view`.
+         */
+        get: operations["listLandlordsStatementPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/{uuid}/statement.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A landlord's statement as CSV
+         * @description **Access:** Permission key `api.landlords.statements.view`.
+         */
+        get: operations["listLandlordsStatementCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -19017,6 +19171,12 @@ export interface operations {
                             email: string | null;
                             phone: string | null;
                             notes: string | null;
+                            address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            } | null;
                             active: boolean;
                             trades: {
                                 ID: number;
@@ -19137,6 +19297,10 @@ export interface operations {
                     email?: string | null;
                     phone?: string | null;
                     notes?: string | null;
+                    address_line1?: string | null;
+                    address_line2?: string | null;
+                    address_town?: string | null;
+                    address_postcode?: string | null;
                     active?: boolean;
                     /** @description further contacts; replaces the list when sent */
                     contacts?: {
@@ -19173,6 +19337,12 @@ export interface operations {
                             email: string | null;
                             phone: string | null;
                             notes: string | null;
+                            address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            } | null;
                             active: boolean;
                             trades: {
                                 ID: number;
@@ -19492,6 +19662,12 @@ export interface operations {
                             email: string | null;
                             phone: string | null;
                             notes: string | null;
+                            address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            } | null;
                             active: boolean;
                             trades: {
                                 ID: number;
@@ -19649,6 +19825,10 @@ export interface operations {
                     email?: string | null;
                     phone?: string | null;
                     notes?: string | null;
+                    address_line1?: string | null;
+                    address_line2?: string | null;
+                    address_town?: string | null;
+                    address_postcode?: string | null;
                     active?: boolean;
                     /** @description further contacts; replaces the list when sent */
                     contacts?: {
@@ -19682,6 +19862,12 @@ export interface operations {
                             email: string | null;
                             phone: string | null;
                             notes: string | null;
+                            address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            } | null;
                             active: boolean;
                             trades: {
                                 ID: number;
@@ -19902,6 +20088,12 @@ export interface operations {
                             email: string | null;
                             phone: string | null;
                             notes: string | null;
+                            address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            } | null;
                             active: boolean;
                             trades: {
                                 ID: number;
@@ -20124,6 +20316,12 @@ export interface operations {
                             email: string | null;
                             phone: string | null;
                             notes: string | null;
+                            address: {
+                                line1: string;
+                                line2: string | null;
+                                town: string | null;
+                                postcode: string | null;
+                            } | null;
                             active: boolean;
                             trades: {
                                 ID: number;
@@ -35239,7 +35437,13 @@ export interface operations {
                             vat_registered: boolean;
                             contractor_vat_number: string | null;
                             credited_invoice_uuid: string | null;
+                            credited_invoice_number: string | null;
+                            credited_invoice_date: string | null;
+                            /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
+                            self_billed: boolean;
                             issue_date: string | null;
+                            supply_date: string | null;
+                            tax_point: string | null;
                             due_date: string | null;
                             payment_terms_days: number;
                             net_pence: number;
@@ -35247,8 +35451,10 @@ export interface operations {
                             gross_pence: number;
                             paid_pence: number;
                             credited_pence: number;
-                            /** @description gross - paid - credited */
+                            /** @description gross - paid - credited, never below 0 */
                             outstanding_pence: number;
+                            /** @description invoices: paid + credited beyond the gross (the contractor owes it back); credit notes: the part of this credit to be refunded */
+                            refund_due_pence: number;
                             notes: string | null;
                             lines: {
                                 position: number;
@@ -35412,6 +35618,7 @@ export interface operations {
                     /** @description days from issue to due date (default: the agency's) */
                     payment_terms_days?: number;
                     notes?: string | null;
+                    supply_date?: string | null;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -35447,7 +35654,13 @@ export interface operations {
                             vat_registered: boolean;
                             contractor_vat_number: string | null;
                             credited_invoice_uuid: string | null;
+                            credited_invoice_number: string | null;
+                            credited_invoice_date: string | null;
+                            /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
+                            self_billed: boolean;
                             issue_date: string | null;
+                            supply_date: string | null;
+                            tax_point: string | null;
                             due_date: string | null;
                             payment_terms_days: number;
                             net_pence: number;
@@ -35455,8 +35668,10 @@ export interface operations {
                             gross_pence: number;
                             paid_pence: number;
                             credited_pence: number;
-                            /** @description gross - paid - credited */
+                            /** @description gross - paid - credited, never below 0 */
                             outstanding_pence: number;
+                            /** @description invoices: paid + credited beyond the gross (the contractor owes it back); credit notes: the part of this credit to be refunded */
+                            refund_due_pence: number;
                             notes: string | null;
                             lines: {
                                 position: number;
@@ -35810,6 +36025,122 @@ export interface operations {
             };
         };
     };
+    getInvoicesExport: {
+        parameters: {
+            query?: {
+                /** @description issue (payments: paid) date on or after */
+                from_date?: string;
+                /** @description on or before */
+                to_date?: string;
+                contractor_uuid?: string;
+                /** @description csv (default) or xlsx */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path: {
+                /** @description Xero, QuickBooks Online or Sage 50 Accounts */
+                package: "xero" | "quickbooks" | "sage";
+                /** @description bills: contractor invoices and credit notes; payments: payments made */
+                kind: "bills" | "payments";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the export as CSV or XLSX */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     getInvoices: {
         parameters: {
             query?: never;
@@ -35848,7 +36179,13 @@ export interface operations {
                             vat_registered: boolean;
                             contractor_vat_number: string | null;
                             credited_invoice_uuid: string | null;
+                            credited_invoice_number: string | null;
+                            credited_invoice_date: string | null;
+                            /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
+                            self_billed: boolean;
                             issue_date: string | null;
+                            supply_date: string | null;
+                            tax_point: string | null;
                             due_date: string | null;
                             payment_terms_days: number;
                             net_pence: number;
@@ -35856,8 +36193,10 @@ export interface operations {
                             gross_pence: number;
                             paid_pence: number;
                             credited_pence: number;
-                            /** @description gross - paid - credited */
+                            /** @description gross - paid - credited, never below 0 */
                             outstanding_pence: number;
+                            /** @description invoices: paid + credited beyond the gross (the contractor owes it back); credit notes: the part of this credit to be refunded */
+                            refund_due_pence: number;
                             notes: string | null;
                             lines: {
                                 position: number;
@@ -36003,6 +36342,7 @@ export interface operations {
                     /** @description days from issue to due date (default: the agency's) */
                     payment_terms_days?: number;
                     notes?: string | null;
+                    supply_date?: string | null;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -36038,7 +36378,13 @@ export interface operations {
                             vat_registered: boolean;
                             contractor_vat_number: string | null;
                             credited_invoice_uuid: string | null;
+                            credited_invoice_number: string | null;
+                            credited_invoice_date: string | null;
+                            /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
+                            self_billed: boolean;
                             issue_date: string | null;
+                            supply_date: string | null;
+                            tax_point: string | null;
                             due_date: string | null;
                             payment_terms_days: number;
                             net_pence: number;
@@ -36046,8 +36392,10 @@ export interface operations {
                             gross_pence: number;
                             paid_pence: number;
                             credited_pence: number;
-                            /** @description gross - paid - credited */
+                            /** @description gross - paid - credited, never below 0 */
                             outstanding_pence: number;
+                            /** @description invoices: paid + credited beyond the gross (the contractor owes it back); credit notes: the part of this credit to be refunded */
+                            refund_due_pence: number;
                             notes: string | null;
                             lines: {
                                 position: number;
@@ -36253,7 +36601,13 @@ export interface operations {
                             vat_registered: boolean;
                             contractor_vat_number: string | null;
                             credited_invoice_uuid: string | null;
+                            credited_invoice_number: string | null;
+                            credited_invoice_date: string | null;
+                            /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
+                            self_billed: boolean;
                             issue_date: string | null;
+                            supply_date: string | null;
+                            tax_point: string | null;
                             due_date: string | null;
                             payment_terms_days: number;
                             net_pence: number;
@@ -36261,8 +36615,10 @@ export interface operations {
                             gross_pence: number;
                             paid_pence: number;
                             credited_pence: number;
-                            /** @description gross - paid - credited */
+                            /** @description gross - paid - credited, never below 0 */
                             outstanding_pence: number;
+                            /** @description invoices: paid + credited beyond the gross (the contractor owes it back); credit notes: the part of this credit to be refunded */
+                            refund_due_pence: number;
                             notes: string | null;
                             lines: {
                                 position: number;
@@ -36471,7 +36827,13 @@ export interface operations {
                             vat_registered: boolean;
                             contractor_vat_number: string | null;
                             credited_invoice_uuid: string | null;
+                            credited_invoice_number: string | null;
+                            credited_invoice_date: string | null;
+                            /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
+                            self_billed: boolean;
                             issue_date: string | null;
+                            supply_date: string | null;
+                            tax_point: string | null;
                             due_date: string | null;
                             payment_terms_days: number;
                             net_pence: number;
@@ -36479,8 +36841,10 @@ export interface operations {
                             gross_pence: number;
                             paid_pence: number;
                             credited_pence: number;
-                            /** @description gross - paid - credited */
+                            /** @description gross - paid - credited, never below 0 */
                             outstanding_pence: number;
+                            /** @description invoices: paid + credited beyond the gross (the contractor owes it back); credit notes: the part of this credit to be refunded */
+                            refund_due_pence: number;
                             notes: string | null;
                             lines: {
                                 position: number;
@@ -36661,7 +37025,8 @@ export interface operations {
                         vat_rate: "standard" | "reduced" | "zero" | "exempt";
                         price_item_uuid?: string | null;
                     }[];
-                    reason?: string | null;
+                    /** @description why the invoice is credited; printed on the credit note */
+                    reason: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -36697,7 +37062,13 @@ export interface operations {
                             vat_registered: boolean;
                             contractor_vat_number: string | null;
                             credited_invoice_uuid: string | null;
+                            credited_invoice_number: string | null;
+                            credited_invoice_date: string | null;
+                            /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
+                            self_billed: boolean;
                             issue_date: string | null;
+                            supply_date: string | null;
+                            tax_point: string | null;
                             due_date: string | null;
                             payment_terms_days: number;
                             net_pence: number;
@@ -36705,8 +37076,10 @@ export interface operations {
                             gross_pence: number;
                             paid_pence: number;
                             credited_pence: number;
-                            /** @description gross - paid - credited */
+                            /** @description gross - paid - credited, never below 0 */
                             outstanding_pence: number;
+                            /** @description invoices: paid + credited beyond the gross (the contractor owes it back); credit notes: the part of this credit to be refunded */
+                            refund_due_pence: number;
                             notes: string | null;
                             lines: {
                                 position: number;
@@ -37073,7 +37446,13 @@ export interface operations {
                                 vat_registered: boolean;
                                 contractor_vat_number: string | null;
                                 credited_invoice_uuid: string | null;
+                                credited_invoice_number: string | null;
+                                credited_invoice_date: string | null;
+                                /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
+                                self_billed: boolean;
                                 issue_date: string | null;
+                                supply_date: string | null;
+                                tax_point: string | null;
                                 due_date: string | null;
                                 payment_terms_days: number;
                                 net_pence: number;
@@ -37081,8 +37460,10 @@ export interface operations {
                                 gross_pence: number;
                                 paid_pence: number;
                                 credited_pence: number;
-                                /** @description gross - paid - credited */
+                                /** @description gross - paid - credited, never below 0 */
                                 outstanding_pence: number;
+                                /** @description invoices: paid + credited beyond the gross (the contractor owes it back); credit notes: the part of this credit to be refunded */
+                                refund_due_pence: number;
                                 notes: string | null;
                                 lines: {
                                     position: number;
@@ -40312,6 +40693,929 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listRecharges: {
+        parameters: {
+            query?: {
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+                landlord_uuid?: string;
+                job_uuid?: string;
+                /** @description recharge date on or after */
+                from_date?: string;
+                /** @description recharge date on or before */
+                to_date?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description RCH-000001 (a recharge) or RCC-000002 (a recharge credit): one series per agency without gaps */
+                            number: string;
+                            /** @description recharge (from a contractor invoice) or credit (from a credit note) */
+                            kind: string;
+                            /** @description active, or cancelled when the contractor invoice was voided */
+                            status: string;
+                            /**
+                             * Format: date
+                             * @description the contractor invoice or credit note date
+                             */
+                            recharge_date: string;
+                            /** Format: uuid */
+                            landlord_uuid: string;
+                            landlord_name: string;
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town, postcode */
+                            property: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            job_title: string;
+                            /**
+                             * Format: uuid
+                             * @description the contractor invoice or credit note
+                             */
+                            invoice_uuid: string;
+                            invoice_number: string | null;
+                            credited_invoice_number: string | null;
+                            contractor_name: string;
+                            /** @description the landlord's ownership share, basis points (10000 = 100 %) */
+                            share_bp: number;
+                            /** @description the landlord's share of the contractor's net, integer pence (negative on a credit) */
+                            cost_net_pence: number;
+                            /** @description the landlord's share of the contractor's VAT, integer pence (negative on a credit) */
+                            cost_vat_pence: number;
+                            /** @description the agency's fee ex VAT, integer pence (negative on a credit) */
+                            fee_net_pence: number;
+                            /** @description VAT on the fee, integer pence (negative on a credit) */
+                            fee_vat_pence: number;
+                            /** @description VAT rate on the fee, basis points (0 when the agency has no VAT number) */
+                            fee_vat_rate_bp: number;
+                            /** @description cost net + cost VAT + fee net + fee VAT, integer pence (negative on a credit) */
+                            total_pence: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            cancelled_at: string | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listRechargesSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * @description none, percent (of the cost's net) or fixed (per job, split by ownership share)
+                             * @enum {string}
+                             */
+                            fee_mode: "none" | "percent" | "fixed";
+                            /** @description percent mode: basis points of the net cost (1200 = 12 %) */
+                            fee_percent_bp: number;
+                            /** @description fixed mode: pence ex VAT per contractor invoice */
+                            fee_fixed_pence: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateRechargesSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description none, percent (of the cost's net) or fixed (per job, split by ownership share)
+                     * @enum {string}
+                     */
+                    fee_mode: "none" | "percent" | "fixed";
+                    /** @description percent mode: basis points of the net cost (1200 = 12 %) */
+                    fee_percent_bp: number;
+                    /** @description fixed mode: pence ex VAT per contractor invoice */
+                    fee_fixed_pence: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description none, percent (of the cost's net) or fixed (per job, split by ownership share)
+                     * @enum {string}
+                     */
+                    fee_mode: "none" | "percent" | "fixed";
+                    /** @description percent mode: basis points of the net cost (1200 = 12 %) */
+                    fee_percent_bp: number;
+                    /** @description fixed mode: pence ex VAT per contractor invoice */
+                    fee_fixed_pence: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * @description none, percent (of the cost's net) or fixed (per job, split by ownership share)
+                             * @enum {string}
+                             */
+                            fee_mode: "none" | "percent" | "fixed";
+                            /** @description percent mode: basis points of the net cost (1200 = 12 %) */
+                            fee_percent_bp: number;
+                            /** @description fixed mode: pence ex VAT per contractor invoice */
+                            fee_fixed_pence: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getRechargesExport: {
+        parameters: {
+            query?: {
+                /** @description recharge date on or after */
+                from_date?: string;
+                /** @description recharge date on or before */
+                to_date?: string;
+                /** @description csv (default) or xlsx */
+                format?: "csv" | "xlsx";
+            };
+            header?: never;
+            path: {
+                /** @description Xero, QuickBooks Online or Sage 50 Accounts */
+                package: "xero" | "quickbooks" | "sage";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the export as CSV or XLSX */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listLandlordsStatement: {
+        parameters: {
+            query: {
+                /** @description first day of the period */
+                from_date: string;
+                /** @description last day of the period (at most 366 days after from_date) */
+                to_date: string;
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            landlord_uuid: string;
+                            landlord_name: string;
+                            landlord_address: string | null;
+                            agency_name: string;
+                            /** Format: date */
+                            from_date: string;
+                            /** Format: date */
+                            to_date: string;
+                            properties: {
+                                /** Format: uuid */
+                                address_uuid: string;
+                                property: string;
+                                lines: {
+                                    /** Format: uuid */
+                                    recharge_uuid: string;
+                                    number: string;
+                                    kind: string;
+                                    /** Format: date */
+                                    date: string;
+                                    job_reference: string;
+                                    job_title: string;
+                                    /** @description the contractor and its invoice or credit note */
+                                    description: string;
+                                    share_bp: number;
+                                    cost_net_pence: number;
+                                    cost_vat_pence: number;
+                                    fee_net_pence: number;
+                                    fee_vat_pence: number;
+                                    total_pence: number;
+                                }[];
+                                totals: {
+                                    /** @description distinct jobs */
+                                    jobs: number;
+                                    cost_net_pence: number;
+                                    cost_vat_pence: number;
+                                    fee_net_pence: number;
+                                    fee_vat_pence: number;
+                                    total_pence: number;
+                                };
+                            }[];
+                            totals: {
+                                /** @description distinct jobs */
+                                jobs: number;
+                                cost_net_pence: number;
+                                cost_vat_pence: number;
+                                fee_net_pence: number;
+                                fee_vat_pence: number;
+                                total_pence: number;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listLandlordsStatementPdf: {
+        parameters: {
+            query: {
+                /** @description first day of the period */
+                from_date: string;
+                /** @description last day of the period (at most 366 days after from_date) */
+                to_date: string;
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the statement as PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listLandlordsStatementCsv: {
+        parameters: {
+            query: {
+                /** @description first day of the period */
+                from_date: string;
+                /** @description last day of the period (at most 366 days after from_date) */
+                to_date: string;
+            };
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the statement as CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -40,3 +40,7 @@ export { moneyScope, moneyVisible, type MoneyScope } from './access.ts';
 export { invoiceNumber } from './invoices.service.ts';
 /** The agency's VAT number and payment terms, read and written by the agency profile (docs/onboarding.md). */
 export { settings as moneySettings, saveSettings as saveMoneySettings } from './pricing.repository.ts';
+/** The accounting export table and layouts, for the recharge exports (docs/money.md "Exports"). */
+export { date as sheetDate, money as sheetMoney, qty as sheetQty, text as sheetText, sageAccountRef, sheetCsv, sheetXlsx, type Sheet, type SheetCell } from './accounting-sheet.ts';
+export { PACKAGES, QBO_INVOICE_COLUMNS, SAGE_AUDIT_COLUMNS, SAGE_NOMINAL, type AccountingPackage } from './accounting-export.ts';
+export { EXPORT_MIME } from './invoice-export.service.ts';

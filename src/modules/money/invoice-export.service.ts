@@ -6,6 +6,9 @@ import type { AppDeps } from '../../app-deps.ts';
 import type { AuthContext } from '../../http/auth-context.ts';
 import { notFound } from '../../http/errors.ts';
 import { readAgency } from './access.ts';
+import { billsSheet, paymentsSheet, type AccountingPackage } from './accounting-export.ts';
+import { sheetCsv, sheetXlsx } from './accounting-sheet.ts';
+import { moneyScope } from './access.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
 import { partiesOfInvoice } from './invoices.repository.ts';
 import { getInvoice } from './invoices.service.ts';
@@ -40,4 +43,28 @@ export async function invoicePdf(deps: AppDeps, auth: AuthContext, uuid: string)
     supplierAddress: p.address_line1 === null ? null : { line1: p.address_line1, line2: p.address_line2, town: p.address_town, postcode: p.address_postcode },
   }, new Date(inv.updated_at));
   return { pdf, filename: `${inv.invoice_number ?? 'draft'}.pdf` };
+}
+
+/** MIME types of the export formats. */
+export const EXPORT_MIME = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
+
+/**
+ * GET /api/invoices/export/{package}/{kind}: contractor bills or payments in the import layout of
+ * Xero, QuickBooks Online or Sage 50 (docs/money.md "Exports").
+ * @param q from_date/to_date (issue date; payments: paid date), contractor_uuid (bills), format csv|xlsx
+ * @returns the file bytes, its MIME type and name (`<package>-<kind>.<format>`)
+ * @throws 404 'Contractor not found' for an unknown or another agency's contractor
+ */
+export async function accountingExport(
+  deps: AppDeps, auth: AuthContext, pkg: AccountingPackage, kind: 'bills' | 'payments',
+  q: { from_date?: string; to_date?: string; contractor_uuid?: string; format?: 'csv' | 'xlsx' },
+): Promise<{ body: Buffer | string; mime: string; filename: string }> {
+  const contractorId = await exportContractorId(deps, auth, q.contractor_uuid);
+  const range = { ...(q.from_date ? { from: q.from_date } : {}), ...(q.to_date ? { to: q.to_date } : {}) };
+  const sheet = kind === 'bills'
+    ? await billsSheet(deps.db, moneyScope(auth), pkg, { ...range, ...(contractorId ? { contractorId } : {}) })
+    : await paymentsSheet(deps.db, moneyScope(auth), pkg, range);
+  const format = q.format ?? 'csv';
+  const body = format === 'xlsx' ? await sheetXlsx(sheet, `${pkg} ${kind}`) : sheetCsv(sheet);
+  return { body, mime: EXPORT_MIME[format], filename: `${pkg}-${kind}.${format}` };
 }

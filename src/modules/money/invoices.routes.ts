@@ -9,9 +9,9 @@ import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { emptyBodyAsObject, moneyScope } from './access.ts';
 import { billsCsv, paymentsCsv } from './invoice-csv.ts';
 import {
-  CreateInvoiceBody, CreditNoteBody, ExportQuery, Invoice, InvoiceListEnvelope, ListInvoicesQuery, Payment, PaymentBody, PaymentResult, UpdateInvoiceBody, VoidBody,
+  AccountingExportParams, AccountingExportQuery, CreateInvoiceBody, CreditNoteBody, ExportQuery, Invoice, InvoiceListEnvelope, ListInvoicesQuery, Payment, PaymentBody, PaymentResult, UpdateInvoiceBody, VoidBody,
 } from './invoices.schemas.ts';
-import { exportContractorId, invoicePdf } from './invoice-export.service.ts';
+import { accountingExport, exportContractorId, invoicePdf } from './invoice-export.service.ts';
 import * as svc from './invoices.service.ts';
 import { ListQuotesQuery, UuidParams } from './money.schemas.ts';
 import * as settle from './settlement.service.ts';
@@ -72,6 +72,22 @@ export function invoicesRoutes(deps: AppDeps) {
         const q = request.query;
         void reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="payments.csv"');
         return reply.send(paymentsCsv(deps.db, moneyScope(requireAuth(request)), { ...(q.from_date ? { from: q.from_date } : {}), ...(q.to_date ? { to: q.to_date } : {}) }));
+      },
+    });
+
+    /** GET /api/invoices/export/{package}/{kind}: bills or payments for Xero, QuickBooks Online or Sage. */
+    app.get('/api/invoices/export/:package/:kind', {
+      config: { permission: 'api.invoices.export' },
+      schema: {
+        tags, summary: 'Export bills or payments for Xero, QuickBooks Online or Sage 50',
+        description: "In the package's own import layout (docs/money.md \"Exports\"): bills are one row per line of every issued, part-paid, paid and overdue contractor invoice and credit note (a credit note names the invoice it corrects); payments one row per payment. format=csv (DD/MM/YYYY dates, decimal pounds) or xlsx (date cells, numbers).",
+        params: AccountingExportParams, querystring: AccountingExportQuery,
+        response: responses(fileResponse(['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], 'the export as CSV or XLSX'), [400, 401, 403, 404, 429]),
+      },
+      handler: async (request, reply) => {
+        const { body, mime, filename } = await accountingExport(deps, requireAuth(request), request.params.package, request.params.kind, request.query);
+        void reply.header('content-type', mime).header('content-disposition', `attachment; filename="${filename}"`);
+        return reply.send(body);
       },
     });
 

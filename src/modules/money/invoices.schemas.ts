@@ -118,3 +118,16 @@ export const PaymentBody = Type.Object(
 export type PaymentInput = Static<typeof PaymentBody>;
 export const PaymentResult = Type.Object({ payment: Payment, invoice: Invoice });
 export { Pagination, Pence };
+
+export const FORMATS = ['csv', 'xlsx'] as const;
+export const AccountingExportParams = Type.Object(
+  {
+    package: Type.Unsafe<'xero' | 'quickbooks' | 'sage'>({ type: 'string', enum: ['xero', 'quickbooks', 'sage'], description: 'Xero, QuickBooks Online or Sage 50 Accounts' }),
+    kind: Type.Unsafe<'bills' | 'payments'>({ type: 'string', enum: ['bills', 'payments'], description: 'bills: contractor invoices and credit notes; payments: payments made' }),
+  },
+  { additionalProperties: false },
+);
+export const AccountingExportQuery = Type.Object(
+  { ...ExportQuery.properties, format: Type.Optional(Type.Unsafe<'csv' | 'xlsx'>({ type: 'string', enum: [...FORMATS], default: 'csv', description: 'csv (default) or xlsx' })) },
+  { additionalProperties: false },
+);

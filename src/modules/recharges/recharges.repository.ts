@@ -49,7 +49,8 @@ const RECHARGE_COLUMNS = [
   'r.fee_vat_rate_bp', 'r.total_pence', 'r.created_at', 'r.cancelled_at', 'l.uuid as landlord_uuid', 'l.name as landlord_name', 'l.email as landlord_email',
   'a.uuid as address_uuid', 'a.line1 as address_line1', 'a.town as address_town', 'a.postcode as address_postcode', 'j.uuid as job_uuid',
   'j.reference as job_reference', 'j.title as job_title', 'i.uuid as invoice_uuid', 'i.kind as invoice_kind', 'i.number as invoice_number',
-  'c.company_name as contractor_name', 'ci.number as credited_number', 'r.invoice_id',
+  'c.company_name as contractor_name', 'ci.number as credited_number', 'r.invoice_id', 'orr.number as original_number',
+  'l.address_line1 as landlord_line1', 'l.address_town as landlord_town', 'l.address_postcode as landlord_postcode',
 ] as const;
 
 /** Recharges joined with landlord, property, job, contractor invoice (and the invoice a credit note credits). */
@@ -61,6 +62,7 @@ function rechargeQuery(db: DbOrTrx) {
     .innerJoin('invoices as i', 'i.id', 'r.invoice_id')
     .innerJoin('contractors as c', 'c.id', 'i.contractor_id')
     .leftJoin('invoices as ci', 'ci.id', 'i.credited_invoice_id')
+    .leftJoin('landlord_recharges as orr', (join) => join.onRef('orr.invoice_id', '=', 'i.credited_invoice_id').onRef('orr.landlord_id', '=', 'r.landlord_id').on('orr.kind', '=', 'recharge'))
     .select(RECHARGE_COLUMNS)
     .select(sql<string>`r.recharge_date::text`.as('recharge_date'));
 }

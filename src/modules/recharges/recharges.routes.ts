@@ -7,7 +7,8 @@ import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, fileResponse, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { UuidParams } from '../../http/schema-primitives.ts';
-import { ListRechargesQuery, Recharge, RechargeSettings, RechargeSettingsBody, Statement, StatementQuery } from './recharges.schemas.ts';
+import { ListRechargesQuery, Recharge, RechargeExportParams, RechargeExportQuery, RechargeSettings, RechargeSettingsBody, Statement, StatementQuery } from './recharges.schemas.ts';
+import { rechargeExport } from './recharge-export.service.ts';
 import * as svc from './recharges.service.ts';
 import { statementCsv, statementPdf } from './statement-render.ts';
 
@@ -47,6 +48,22 @@ export function rechargesRoutes(deps: AppDeps) {
         body: RechargeSettingsBody, response: responses(DataEnvelope(RechargeSettings), [400, 401, 403, 429]),
       },
       handler: async (request) => ok(await svc.updateSettings(deps, requireAuth(request), actorOf(request), request.body), 'Recharge settings saved'),
+    });
+
+    /** GET /api/recharges/export/{package}: recharges as sales invoices for Xero, QuickBooks Online or Sage 50. */
+    app.get('/api/recharges/export/:package', {
+      config: { permission: 'api.invoices.export' },
+      schema: {
+        tags, summary: 'Export recharges as sales invoices for Xero, QuickBooks Online or Sage 50',
+        description: "In the package's own import layout (docs/money.md \"Exports\"): per recharge a line for the cost passed on and one for the fee with its VAT; credits as credit notes naming the recharge they correct. format=csv (DD/MM/YYYY dates, decimal pounds) or xlsx (date cells, numbers).",
+        params: RechargeExportParams, querystring: RechargeExportQuery,
+        response: responses(fileResponse(['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], 'the export as CSV or XLSX'), [400, 401, 403, 429]),
+      },
+      handler: async (request, reply) => {
+        const { body, mime, filename } = await rechargeExport(deps, requireAuth(request), request.params.package, request.query);
+        void reply.header('content-type', mime).header('content-disposition', `attachment; filename="${filename}"`);
+        return reply.send(body);
+      },
     });
 
     /** GET /api/landlords/{uuid}/statement: the statement as JSON. */

@@ -102,3 +102,16 @@ export const Statement = Type.Object({
   totals: Totals,
 });
 export type StatementDto = Static<typeof Statement>;
+
+export const RechargeExportParams = Type.Object(
+  { package: Type.Unsafe<'xero' | 'quickbooks' | 'sage'>({ type: 'string', enum: ['xero', 'quickbooks', 'sage'], description: 'Xero, QuickBooks Online or Sage 50 Accounts' }) },
+  { additionalProperties: false },
+);
+export const RechargeExportQuery = Type.Object(
+  {
+    from_date: Type.Optional(IsoDate('recharge date on or after')),
+    to_date: Type.Optional(IsoDate('recharge date on or before')),
+    format: Type.Optional(Type.Unsafe<'csv' | 'xlsx'>({ type: 'string', enum: ['csv', 'xlsx'], default: 'csv', description: 'csv (default) or xlsx' })),
+  },
+  { additionalProperties: false },
+);
