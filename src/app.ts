@@ -62,6 +62,7 @@ import { noticesRoutes } from './modules/notices/index.ts';
 import { BlacklistGuard, blacklistRoutes, loginThrottleTripped } from './modules/security/index.ts';
 import { moneyRoutes } from './modules/money/index.ts';
 import { landlordsRoutes } from './modules/landlords/index.ts';
+import { worksOrdersRoutes } from './modules/works-orders/index.ts';
 import { agenciesRoutes } from './modules/agencies/index.ts';
 import { importsRoutes } from './modules/imports/index.ts';
 
@@ -210,6 +211,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     blacklistRoutes(deps, blacklist),
     moneyRoutes(deps),
     landlordsRoutes(deps),
+    worksOrdersRoutes(deps),
     platformRoutes(deps),
     complianceRoutes(deps),
     agenciesRoutes(deps),

@@ -13,6 +13,7 @@ import { certificateExpiryTask } from './modules/contractors/index.ts';
 import * as storage from './modules/storage/index.ts';
 import * as backfills from './modules/backfills/index.ts';
 import * as landlords from './modules/landlords/index.ts';
+import * as worksOrders from './modules/works-orders/index.ts';
 import * as imports from './modules/imports/index.ts';
 
 /** Every event handler of every module. */
@@ -21,6 +22,7 @@ export function backgroundHandlers(): EventHandler[] {
     ...webhooks.handlers,
     ...messaging.handlers,
     ...landlords.handlers,
+    ...worksOrders.handlers,
   ];
 }
 

@@ -28,6 +28,7 @@ import * as m2600800 from './2026_11_26_0800_backfills.ts';
 import * as m2600 from './2026_11_26_0600_landlords.ts';
 import * as m2605 from './2026_11_26_0500_agencies.ts';
 import * as m2600_02 from './2026_11_26_0200_idempotency_requests.ts';
+import * as m261500 from './2026_11_26_1500_works_orders.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0600_landlords': m2600,
   '2026_11_26_0500_agencies': m2605,
   '2026_11_26_0200_idempotency_requests': m2600_02,
+  '2026_11_26_1500_works_orders': m261500,
 };

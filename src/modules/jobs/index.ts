@@ -10,3 +10,4 @@ export { STATUS, STATUS_NAMES } from './lifecycle.ts';
 export { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-rules.ts';
 export { type ListJobsInput, ListJobsQuery } from './jobs.schemas.ts';
 export { listVisibleJobs } from './jobs.service.ts';
+export { acceptAssignment, bookVisit, declineAssignment, transitionJob } from './job-lifecycle.service.ts';

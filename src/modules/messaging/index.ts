@@ -13,7 +13,8 @@ export { messagingHandler, MESSAGING_EVENTS, CONSENT_PURPOSE } from './delivery.
 export { messagingSendTask, sendDueDeliveries, MAX_ATTEMPTS, BACKOFF_S } from './sender.ts';
 export { MESSAGE_KINDS, templateId } from './template-catalogue.ts';
 export { renderTemplate, compileMjml } from './render.ts';
-export { queueEmail, type DirectEmail } from './direct.ts';
+export { queueEmail, queueTemplatedEmail, type DirectEmail, type TemplatedEmail } from './direct.ts';
+export { contractorRecipients } from './recipients.ts';
 export { branchAgents, type Recipient } from './recipients.ts';
 
 /** Event handlers of the module (listed in src/background.ts). */

@@ -38,3 +38,7 @@ export { moneyScope, moneyVisible, type MoneyScope } from './access.ts';
 export { invoiceNumber } from './invoices.service.ts';
 /** The agency's VAT number and payment terms, read and written by the agency profile (docs/onboarding.md). */
 export { settings as moneySettings, saveSettings as saveMoneySettings } from './pricing.repository.ts';
+/** Quotes and invoices written for a contractor working by link (docs/works-orders.md). */
+export { insertQuoteFor, decideQuote } from './quotes.service.ts';
+export { createInvoice } from './invoices.service.ts';
+export { type SubmitQuoteInput, LinesBody } from './money.schemas.ts';
