@@ -66,6 +66,7 @@ import { BlacklistGuard, blacklistRoutes, loginThrottleTripped } from './modules
 import { moneyRoutes } from './modules/money/index.ts';
 import { landlordsRoutes } from './modules/landlords/index.ts';
 import { rechargesRoutes } from './modules/recharges/index.ts';
+import { worksOrdersRoutes } from './modules/works-orders/index.ts';
 import { agenciesRoutes } from './modules/agencies/index.ts';
 import { importsRoutes } from './modules/imports/index.ts';
 
@@ -214,6 +215,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     moneyRoutes(deps),
     landlordsRoutes(deps),
     rechargesRoutes(deps),
+    worksOrdersRoutes(deps),
     platformRoutes(deps),
     complianceRoutes(deps),
     hazardsRoutes(deps),

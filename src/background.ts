@@ -14,6 +14,7 @@ import * as storage from './modules/storage/index.ts';
 import * as backfills from './modules/backfills/index.ts';
 import * as landlords from './modules/landlords/index.ts';
 import * as recharges from './modules/recharges/index.ts';
+import * as worksOrders from './modules/works-orders/index.ts';
 import * as imports from './modules/imports/index.ts';
 import * as hazards from './modules/hazards/index.ts';
 import * as reporting from './modules/reporting/index.ts';
@@ -26,6 +27,7 @@ export function backgroundHandlers(): EventHandler[] {
     ...landlords.handlers,
     ...recharges.handlers,
     ...reporting.handlers,
+    ...worksOrders.handlers,
   ];
 }
 

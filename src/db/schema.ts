@@ -1349,3 +1349,61 @@ export interface Database {
   job_recalls: JobRecallTable;
   job_surveys: JobSurveyTable;
 }
+
+/** A request for competing quotes on a job (migration 1500, docs/works-orders.md). */
+export interface QuoteRequestTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  deadline_at: Timestamp;
+  notes: string | null;
+  status: 'open' | 'awarded' | 'cancelled';
+  awarded_quote_id: number | null;
+  awarded_at: Timestamp | null;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One contractor invited to quote. */
+export interface QuoteRequestInvitationTable {
+  id: Generated<number>;
+  quote_request_id: number;
+  contractor_id: number;
+  status: 'invited' | 'quoted' | 'declined' | 'awarded' | 'not_awarded';
+  quote_id: number | null;
+  responded_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/** A signed link a contractor works from without an account: one job, one contractor. */
+export interface WorksOrderLinkTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  contractor_id: number;
+  purpose: 'works_order' | 'quote';
+  quote_request_id: number | null;
+  nonce: string;
+  expires_at: Timestamp;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  used_at: Timestamp | null;
+  used_action: string | null;
+  revoked_at: Timestamp | null;
+  revoked_by_user_id: number | null;
+}
+
+/** Migration 1500: a login of the `landlord` role is linked to its landlord record. */
+export interface UserTable {
+  landlord_id: Generated<number | null>;
+}
+
+export interface Database {
+  quote_requests: QuoteRequestTable;
+  quote_request_invitations: QuoteRequestInvitationTable;
+  works_order_links: WorksOrderLinkTable;
+}

@@ -79,6 +79,12 @@ export const EVENT_CATALOGUE = {
     time_range_id: Nullable(Id('booked time slot')),
     scheduled_for: Nullable(Type.String({ format: 'date-time', description: 'visit date' })),
   })),
+  'job.visit_booked': define(1, 'The assigned contractor booked (or moved) its visit: the job is Scheduled for the date (docs/works-orders.md).', Type.Object({
+    ...JobRef,
+    contractor_id: Id('the contractor'),
+    time_range_id: Nullable(Id('time slot of the visit')),
+    scheduled_for: Type.String({ description: 'visit date, ISO 8601 (midnight UTC of the day)' }),
+  })),
   'job.assignment_accepted': define(1, 'The assigned contractor accepted the job.', Type.Object({
     ...JobRef,
     contractor_id: Id('contractor'),
@@ -196,6 +202,23 @@ export const EVENT_CATALOGUE = {
     credit_note_id: Id('the credit note (an invoices row of kind credit_note)'),
     credit_note_number: Type.String({ description: 'CN-000001' }),
     refund_due_pence: Type.Optional(Type.Integer({ minimum: 0, description: 'pence of the credit beyond what was outstanding (a paid invoice): owed back by the contractor' })),
+  })),
+  // Works orders by link and competing quotes (docs/works-orders.md).
+  'works_order.sent': define(1, "A works order was sent to the job's contractor: it is e-mailed a signed link to work the job without an account.", Type.Object({
+    ...JobRef,
+    link_id: Id('the link row (the token is signed when the e-mail is written, never carried)'),
+    contractor_id: Id('the contractor'),
+  })),
+  'quote_request.sent': define(1, 'Contractors were asked for competing quotes with a deadline; each is e-mailed a signed link to answer.', Type.Object({
+    ...JobRef,
+    quote_request_id: Id('the quote request'),
+    quote_request_uuid: Uuid('the quote request'),
+  })),
+  'quote_request.awarded': define(1, 'A quote request was awarded to one quote; the winner and the other contractors asked are told.', Type.Object({
+    ...JobRef,
+    quote_request_id: Id('the quote request'),
+    quote_request_uuid: Uuid('the quote request'),
+    ...QuoteRef,
   })),
   // Landlord approvals by signed link (docs/landlords.md). Amounts in integer pence.
   'approval.requested': define(1, 'A cost above the spend limit of the property waits for its landlord; the landlord is e-mailed signed links.', Type.Object({

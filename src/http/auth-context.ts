@@ -20,6 +20,8 @@ export interface AuthContext {
   level: number;
   contractorId: number | null;
   tenantId: number | null;
+  /** The landlord record of a `landlord` login (docs/landlords.md "Landlord logins"); null otherwise. */
+  landlordId: number | null;
   permissions: ReadonlySet<string>;
   /** The auth_tokens row the request presented (bearer token or session). */
   tokenId: number;

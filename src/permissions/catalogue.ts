@@ -109,6 +109,10 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.invoices.issue', description: 'Issue and void invoices and issue credit notes', roles: [...ADMINS, 'api'] },
   { key: 'api.invoices.payments.manage', description: 'Record payments against invoices', roles: [...ADMINS, 'api'] },
   { key: 'api.invoices.export', description: 'Export invoices and payments as CSV for the accounting package', roles: [...ADMINS, 'api'] },
+  // Works orders by link and competing quotes (docs/works-orders.md).
+  { key: 'api.works-orders.manage', description: "Send a job's works order to its contractor by signed link, list and withdraw the links", roles: [...STAFF, 'api'] },
+  { key: 'api.quote-requests.manage', description: 'Ask several contractors for competing quotes, compare them side by side and award one', roles: [...STAFF, 'api'] },
+  { key: 'api.quote-requests.respond', description: 'See and answer the requests for a quote sent to one\'s own contractor account', roles: ['contractor'] },
   // Landlords, spend limits and approvals by link (docs/landlords.md).
   { key: 'api.landlords.view', description: 'List, search and read landlords, property owners and the approval settings (never bank details)', roles: [...STAFF, 'api'] },
   { key: 'api.landlords.manage', description: 'Create and update landlords, link properties with ownership shares, set spend limits of landlords and properties', roles: [...STAFF, 'api'] },

@@ -658,6 +658,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/jobs/{uuid}/assignment/booking": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book or move the visit (contractor)
+         * @description The assigned contractor books its visit on an Assigned or Scheduled job: the job becomes Scheduled for scheduled_for (and the optional slot); the tenant is told (job.visit_booked). A past date or unknown slot: 400; another status: 409. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.assignment.respond`.
+         */
+        post: operations["createJobsAssignmentBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/jobs/{uuid}/assignment/decline": {
         parameters: {
             query?: never;
@@ -3970,6 +3992,258 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/jobs/{uuid}/works-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the job's works order to its contractor by signed link
+         * @description For an Assigned, Scheduled, In progress or Completed job with a contractor that has an e-mail address (409 otherwise). The link (30 days unless expires_in_days) replaces any earlier works-order link of the job. The token travels only in the e-mail. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.works-orders.manage`.
+         */
+        post: operations["createJobsWorksOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/works-order-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a job's works-order and quote links
+         * @description Newest first, with their state (live, used, revoked, expired); never the token.
+         *
+         *     **Access:** Permission key `api.works-orders.manage`.
+         */
+        get: operations["listJobsWorksOrderLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/works-order-links/{uuid}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw a works-order or quote link
+         * @description Refused from now on with the "withdrawn" page. 409 once used or withdrawn. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.works-orders.manage`.
+         */
+        post: operations["createWorksOrderLinksRevoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/quote-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a job's quote requests, each side by side
+         * @description **Access:** Permission key `api.quote-requests.manage`.
+         */
+        get: operations["listJobsQuoteRequests"];
+        put?: never;
+        /**
+         * Ask several contractors for competing quotes by a deadline
+         * @description 2 to 10 active contractors of the agency, each with an e-mail address; the job Reported, Awaiting approval, Approved or On hold, with no other open request (409). Each contractor is e-mailed a single-use quote link expiring at the deadline; contractors with a login can also answer in the portal. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.quote-requests.manage`.
+         */
+        post: operations["createJobsQuoteRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quote-requests/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open requests for a quote to the calling contractor
+         * @description Earliest deadline first.
+         *
+         *     **Access:** Permission key `api.quote-requests.respond`.
+         */
+        get: operations["listQuoteRequestsInvitations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quote-requests/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare the quotes of a request side by side
+         * @description One entry per contractor asked: the quotes received cheapest first (rank 1 = lowest gross), then those declined or not answered.
+         *
+         *     **Access:** Permission key `api.quote-requests.manage`.
+         */
+        get: operations["getQuoteRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quote-requests/{uuid}/award": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Award a quote request to one quote
+         * @description Approves the quote as POST /api/jobs/{uuid}/quotes/{quote_uuid}/approve does (approval limit, agreed cost, the job's other quotes rejected, the job Approved), closes the request, withdraws the live quote links and e-mails the winner and the others. 409 when the request is not open. Needs api.quotes.approve too. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.quote-requests.manage`.
+         */
+        post: operations["createQuoteRequestsAward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/quote-requests/{uuid}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a request for a quote (contractor)
+         * @description lines (as POST /api/jobs/{uuid}/quotes) or decline: true. Once per contractor and request, before the deadline (409 otherwise). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.quote-requests.respond`.
+         */
+        post: operations["createQuoteRequestsAnswer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/works-orders/link/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The contractor's works-order or quote page (signed link, no account)
+         * @description HTML, phone-sized: the job and a form per action its state allows. Opening changes nothing. A tampered, cross-job or unknown link: 400 "This link is not valid"; expired: 410; used up (a decline, an invoice, a quote answer): 409; withdrawn by the agent or the job given to another contractor: 410. A browser (Accept text/html) gets a page saying so, any other client the error envelope with the same status.
+         *
+         *     **Access:** No authentication.
+         */
+        get: operations["getWorksOrdersLink"];
+        put?: never;
+        /**
+         * Act on a works order or answer a quote request by signed link
+         * @description Form or JSON body with `action`: works order accept | decline (reason) | book (scheduled_for, time_range_id) | note (body) | attended | completed | invoice (lines in pence, or one form line in pounds; contractor_reference, notes); quote link quote | decline_quote. Each runs the portal's own service as the link's contractor (lifecycle, activity log, events). decline, invoice and the quote answers use the link up. A browser gets the page again with the outcome; a refused action (400, 409) shows its message on the page with that status. A tampered, cross-job or unknown link: 400 "This link is not valid"; expired: 410; used up (a decline, an invoice, a quote answer): 409; withdrawn by the agent or the job given to another contractor: 410. A browser (Accept text/html) gets a page saying so, any other client the error envelope with the same status.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["createWorksOrdersLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/works-orders/link/{token}/job": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a works-order or quote link shows, as JSON
+         * @description The job, the actions allowed now, the time slots and the contractor's invoices. A tampered, cross-job or unknown link: 400 "This link is not valid"; expired: 410; used up (a decline, an invoice, a quote answer): 409; withdrawn by the agent or the job given to another contractor: 410. A browser (Accept text/html) gets a page saying so, any other client the error envelope with the same status.
+         *
+         *     **Access:** No authentication.
+         */
+        get: operations["listWorksOrdersLinkJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/works-orders/link/{token}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a photo to the job by works-order link
+         * @description multipart/form-data with `file` (JPEG, PNG, WebP or HEIC from the bytes, within the photo size limit: 413 above) and optional `description`; runs the portal's upload as the link's contractor. A tampered, cross-job or unknown link: 400 "This link is not valid"; expired: 410; used up (a decline, an invoice, a quote answer): 409; withdrawn by the agent or the job given to another contractor: 410. A browser (Accept text/html) gets a page saying so, any other client the error envelope with the same status.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["createWorksOrdersLinkPhotos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/system/queue": {
         parameters: {
             query?: never;
@@ -4116,6 +4390,120 @@ export interface paths {
          *     **Access:** Permission key `api.compliance.manage`.
          */
         post: operations["createComplianceItemsCertificates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hazards/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The HHSRS hazard categories
+         * @description **Access:** Permission key `api.hazards.view`.
+         */
+        get: operations["listHazardsCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hazards/breaches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Statutory hazard clocks at risk or breached
+         * @description Statutory clocks of hazard jobs by deadline; state (default at_risk and breached), severity, limit, offset. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.view`.
+         */
+        get: operations["listHazardsBreaches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/hazard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hazard of a job with its statutory clocks
+         * @description 404 "Hazard not found" when the job carries none. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.view`.
+         */
+        get: operations["listJobsHazard"];
+        /**
+         * Set the hazard of a job
+         * @description category (HHSRS code), severity (emergency or significant), description, reported_at (default now), works_working_days. Answers 201 for a new hazard, 200 for a change; the statutory clocks follow at once. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.manage`.
+         */
+        put: operations["updateJobsHazard"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/hazard/milestones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a milestone of a hazard
+         * @description made_safe (emergency); investigated, works_started, works_completed (significant); at defaults to now. 409 when already recorded or out of order. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.manage`.
+         */
+        post: operations["createJobsHazardMilestones"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/hazard/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send the written summary of the investigation to the tenant
+         * @description findings and actions go into the template hazard.summary (the agency may override it), sent to the job's tenant through messaging; the rendered copy is kept on the job. 409 before the investigation, when already sent, or without a tenant. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.manage`.
+         */
+        post: operations["createJobsHazardSummary"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8438,7 +8826,7 @@ export interface operations {
                     priority: number;
                     /**
                      * Format: uuid
-                     * @description default: the caller's branch, or the agency's only branch
+                     * @description default: the caller's branch; for agency-wide staff the property's branch, else the agency's only branch
                      */
                     branch_uuid?: string;
                     description?: string;
@@ -8458,7 +8846,7 @@ export interface operations {
                     priority: number;
                     /**
                      * Format: uuid
-                     * @description default: the caller's branch, or the agency's only branch
+                     * @description default: the caller's branch; for agency-wide staff the property's branch, else the agency's only branch
                      */
                     branch_uuid?: string;
                     description?: string;
@@ -10109,6 +10497,240 @@ export interface operations {
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A job (work order). Costs and the owning agent are absent for tenants. */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description agency-unique reference such as JOB-000123 */
+                            reference: string;
+                            title: string;
+                            description: string;
+                            /** @description 1 emergency to 5 planned */
+                            priority: number;
+                            status_id: number;
+                            status: string;
+                            /** @description false for Closed and Cancelled */
+                            is_open: boolean;
+                            on_hold_from_status_id?: number | null;
+                            job_type_id: number;
+                            job_type: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            address_uuid: string | null;
+                            address_line1: string | null;
+                            address_line2: string | null;
+                            town: string | null;
+                            postcode: string | null;
+                            tenant_uuid: string | null;
+                            tenant_name: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            contractor_accepted_at: string | null;
+                            agent_uuid?: string | null;
+                            agent_name?: string | null;
+                            time_range_id: number | null;
+                            time_range: string | null;
+                            estimated_cost_pence?: number | null;
+                            agreed_cost_pence?: number | null;
+                            currency: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            approved_at: string | null;
+                            assigned_at: string | null;
+                            scheduled_for: string | null;
+                            attended_at: string | null;
+                            completed_at: string | null;
+                            invoiced_at: string | null;
+                            closed_at: string | null;
+                            cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsAssignmentBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date
+                     * @description visit date (YYYY-MM-DD), today or later (UTC)
+                     */
+                    scheduled_for: string;
+                    /** @description slot from GET /api/jobs/time-ranges */
+                    time_range_id?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: date
+                     * @description visit date (YYYY-MM-DD), today or later (UTC)
+                     */
+                    scheduled_for: string;
+                    /** @description slot from GET /api/jobs/time-ranges */
+                    time_range_id?: number;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -16027,7 +16649,7 @@ export interface operations {
     listAddresses: {
         parameters: {
             query?: {
-                /** @description search in line 1 and town (case-insensitive) */
+                /** @description search in lines 1 and 2, town and postcode (case-insensitive; the postcode also without its space, so "ls61ab" finds LS6 1AB): the typeahead of the job form */
                 q?: string;
                 /** @description postcode prefix, case- and space-insensitive ("ls6" or "ls6 3") */
                 postcode?: string;
@@ -16709,6 +17331,8 @@ export interface operations {
                 q?: string;
                 /** @description tenants with an address whose postcode starts so (case- and space-insensitive) */
                 postcode?: string;
+                /** @description tenants linked to this property (the job form defaults the tenant from it); 404 for an address of another agency */
+                address_uuid?: string;
                 include_erased?: boolean;
                 /** @description page size (1 to 200) */
                 limit?: number;
@@ -19536,6 +20160,10 @@ export interface operations {
                             score: number;
                             /** @description false when a certificate the trade requires is missing or expired */
                             eligible: boolean;
+                            offers_trade: boolean | null;
+                            covers_postcode: boolean | null;
+                            /** @description workload: open jobs assigned to the contractor, this job left out */
+                            open_jobs: number;
                             reasons: string[];
                         }[];
                         count: number;
@@ -41001,7 +41629,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -41616,6 +42244,2142 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsWorksOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description days the link works (default 30) */
+                    expires_in_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description days the link works (default 30) */
+                    expires_in_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /**
+                             * @description works_order: the job to do; quote: an invitation to quote
+                             * @enum {string}
+                             */
+                            purpose: "works_order" | "quote";
+                            /** @enum {string} */
+                            state: "live" | "used" | "revoked" | "expired";
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            sent_to: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            last_used_at: string | null;
+                            used_at: string | null;
+                            used_action: string | null;
+                            revoked_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listJobsWorksOrderLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /**
+                             * @description works_order: the job to do; quote: an invitation to quote
+                             * @enum {string}
+                             */
+                            purpose: "works_order" | "quote";
+                            /** @enum {string} */
+                            state: "live" | "used" | "revoked" | "expired";
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            sent_to: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            last_used_at: string | null;
+                            used_at: string | null;
+                            used_action: string | null;
+                            revoked_at: string | null;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createWorksOrderLinksRevoke: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /**
+                             * @description works_order: the job to do; quote: an invitation to quote
+                             * @enum {string}
+                             */
+                            purpose: "works_order" | "quote";
+                            /** @enum {string} */
+                            state: "live" | "used" | "revoked" | "expired";
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            contractor_name: string;
+                            sent_to: string | null;
+                            /** Format: date-time */
+                            expires_at: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            last_used_at: string | null;
+                            used_at: string | null;
+                            used_action: string | null;
+                            revoked_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listJobsQuoteRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            job_title: string;
+                            /** @enum {string} */
+                            status: "open" | "awarded" | "cancelled";
+                            /** Format: date-time */
+                            deadline_at: string;
+                            past_deadline: boolean;
+                            notes: string | null;
+                            awarded_quote_uuid: string | null;
+                            awarded_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description side by side: one per contractor asked, cheapest quote first, then those without one */
+                            entries: {
+                                /** Format: uuid */
+                                contractor_uuid: string;
+                                contractor_name: string;
+                                /** @enum {string} */
+                                status: "invited" | "quoted" | "declined" | "awarded" | "not_awarded";
+                                responded_at: string | null;
+                                quote_uuid: string | null;
+                                quote_status: string | null;
+                                net_pence: number | null;
+                                vat_pence: number | null;
+                                gross_pence: number | null;
+                                notes: string | null;
+                                rank: number | null;
+                            }[];
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsQuoteRequests: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the contractors asked to quote (2 to 10) */
+                    contractor_uuids: string[];
+                    /**
+                     * Format: date-time
+                     * @description answers accepted until (future, at most 60 days ahead)
+                     */
+                    deadline_at: string;
+                    /** @description shown to the contractors */
+                    notes?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description the contractors asked to quote (2 to 10) */
+                    contractor_uuids: string[];
+                    /**
+                     * Format: date-time
+                     * @description answers accepted until (future, at most 60 days ahead)
+                     */
+                    deadline_at: string;
+                    /** @description shown to the contractors */
+                    notes?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            job_title: string;
+                            /** @enum {string} */
+                            status: "open" | "awarded" | "cancelled";
+                            /** Format: date-time */
+                            deadline_at: string;
+                            past_deadline: boolean;
+                            notes: string | null;
+                            awarded_quote_uuid: string | null;
+                            awarded_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description side by side: one per contractor asked, cheapest quote first, then those without one */
+                            entries: {
+                                /** Format: uuid */
+                                contractor_uuid: string;
+                                contractor_name: string;
+                                /** @enum {string} */
+                                status: "invited" | "quoted" | "declined" | "awarded" | "not_awarded";
+                                responded_at: string | null;
+                                quote_uuid: string | null;
+                                quote_status: string | null;
+                                net_pence: number | null;
+                                vat_pence: number | null;
+                                gross_pence: number | null;
+                                notes: string | null;
+                                rank: number | null;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listQuoteRequestsInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            quote_request_uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            job_title: string;
+                            job_description: string;
+                            address: string | null;
+                            /** Format: date-time */
+                            deadline_at: string;
+                            notes: string | null;
+                            /** @description invited | quoted | declined */
+                            status: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getQuoteRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            job_title: string;
+                            /** @enum {string} */
+                            status: "open" | "awarded" | "cancelled";
+                            /** Format: date-time */
+                            deadline_at: string;
+                            past_deadline: boolean;
+                            notes: string | null;
+                            awarded_quote_uuid: string | null;
+                            awarded_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description side by side: one per contractor asked, cheapest quote first, then those without one */
+                            entries: {
+                                /** Format: uuid */
+                                contractor_uuid: string;
+                                contractor_name: string;
+                                /** @enum {string} */
+                                status: "invited" | "quoted" | "declined" | "awarded" | "not_awarded";
+                                responded_at: string | null;
+                                quote_uuid: string | null;
+                                quote_status: string | null;
+                                net_pence: number | null;
+                                vat_pence: number | null;
+                                gross_pence: number | null;
+                                notes: string | null;
+                                rank: number | null;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createQuoteRequestsAward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description the winning quote
+                     */
+                    quote_uuid: string;
+                    reason?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uuid
+                     * @description the winning quote
+                     */
+                    quote_uuid: string;
+                    reason?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            job_title: string;
+                            /** @enum {string} */
+                            status: "open" | "awarded" | "cancelled";
+                            /** Format: date-time */
+                            deadline_at: string;
+                            past_deadline: boolean;
+                            notes: string | null;
+                            awarded_quote_uuid: string | null;
+                            awarded_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description side by side: one per contractor asked, cheapest quote first, then those without one */
+                            entries: {
+                                /** Format: uuid */
+                                contractor_uuid: string;
+                                contractor_name: string;
+                                /** @enum {string} */
+                                status: "invited" | "quoted" | "declined" | "awarded" | "not_awarded";
+                                responded_at: string | null;
+                                quote_uuid: string | null;
+                                quote_status: string | null;
+                                net_pence: number | null;
+                                vat_pence: number | null;
+                                gross_pence: number | null;
+                                notes: string | null;
+                                rank: number | null;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createQuoteRequestsAnswer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    lines?: {
+                        description: string;
+                        /** @description units (up to 3 decimals) */
+                        quantity: number;
+                        /** @description unit price ex VAT, integer pence */
+                        unit_price_pence: number;
+                        /**
+                         * @description VAT rate: standard (20 %), reduced (5 %), zero, exempt
+                         * @enum {string}
+                         */
+                        vat_rate: "standard" | "reduced" | "zero" | "exempt";
+                        price_item_uuid?: string | null;
+                    }[];
+                    notes?: string | null;
+                    /** @description true: cannot quote (no lines) */
+                    decline?: boolean;
+                    reason?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            quote_request_uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            job_reference: string;
+                            job_title: string;
+                            job_description: string;
+                            address: string | null;
+                            /** Format: date-time */
+                            deadline_at: string;
+                            notes: string | null;
+                            /** @description invited | quoted | declined */
+                            status: string;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getWorksOrdersLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the signed token from the e-mail */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/html page for the contractor */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createWorksOrdersLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description the signed token from the e-mail */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "accept" | "decline" | "book" | "note" | "attended" | "completed" | "invoice" | "quote" | "decline_quote";
+                    /** @description decline, decline_quote */
+                    reason?: string;
+                    /**
+                     * Format: date
+                     * @description book: visit date YYYY-MM-DD
+                     */
+                    scheduled_for?: string;
+                    /** @description book: slot */
+                    time_range_id?: number | string;
+                    /** @description note: the text */
+                    body?: string;
+                    lines?: {
+                        description: string;
+                        /** @description units (up to 3 decimals) */
+                        quantity: number;
+                        /** @description unit price ex VAT, integer pence */
+                        unit_price_pence: number;
+                        /**
+                         * @description VAT rate: standard (20 %), reduced (5 %), zero, exempt
+                         * @enum {string}
+                         */
+                        vat_rate: "standard" | "reduced" | "zero" | "exempt";
+                        price_item_uuid?: string | null;
+                    }[];
+                    line_description?: string;
+                    line_quantity?: string;
+                    /** @description pounds, e.g. 120.50 */
+                    line_unit_price?: string;
+                    /** @enum {string} */
+                    line_vat_rate?: "standard" | "reduced" | "zero" | "exempt";
+                    /** @description invoice: your invoice number */
+                    contractor_reference?: string;
+                    /** @description invoice or quote notes */
+                    notes?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string | {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            purpose: string;
+                            agency_name: string;
+                            contractor_name: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            job: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                description: string;
+                                priority: number;
+                                status_id: number;
+                                status: string;
+                                address: string | null;
+                                scheduled_for: string | null;
+                                time_range: string | null;
+                                accepted_at: string | null;
+                                attended_at: string | null;
+                                completed_at: string | null;
+                            };
+                            /** @description what the link can do now */
+                            actions: string[];
+                            time_ranges: {
+                                id: number;
+                                label: string;
+                            }[];
+                            invoices: {
+                                /** Format: uuid */
+                                uuid: string;
+                                status: string;
+                                gross_pence: number;
+                            }[];
+                            quote_deadline: string | null;
+                            message: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listWorksOrdersLinkJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the signed token from the e-mail */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            purpose: string;
+                            agency_name: string;
+                            contractor_name: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            job: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                description: string;
+                                priority: number;
+                                status_id: number;
+                                status: string;
+                                address: string | null;
+                                scheduled_for: string | null;
+                                time_range: string | null;
+                                accepted_at: string | null;
+                                attended_at: string | null;
+                                completed_at: string | null;
+                            };
+                            /** @description what the link can do now */
+                            actions: string[];
+                            time_ranges: {
+                                id: number;
+                                label: string;
+                            }[];
+                            invoices: {
+                                /** Format: uuid */
+                                uuid: string;
+                                status: string;
+                                gross_pence: number;
+                            }[];
+                            quote_deadline: string | null;
+                            message: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createWorksOrdersLinkPhotos: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description the signed token from the e-mail */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file; its type is decided from the content.
+                     */
+                    file: string;
+                    description?: string;
+                    /** @description staff only */
+                    internal?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string | {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            purpose: string;
+                            agency_name: string;
+                            contractor_name: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                            job: {
+                                /** Format: uuid */
+                                uuid: string;
+                                reference: string;
+                                title: string;
+                                description: string;
+                                priority: number;
+                                status_id: number;
+                                status: string;
+                                address: string | null;
+                                scheduled_for: string | null;
+                                time_range: string | null;
+                                accepted_at: string | null;
+                                attended_at: string | null;
+                                completed_at: string | null;
+                            };
+                            /** @description what the link can do now */
+                            actions: string[];
+                            time_ranges: {
+                                id: number;
+                                label: string;
+                            }[];
+                            invoices: {
+                                /** Format: uuid */
+                                uuid: string;
+                                status: string;
+                                gross_pence: number;
+                            }[];
+                            quote_deadline: string | null;
+                            message: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -42759,6 +45523,1135 @@ export interface operations {
             };
         };
     };
+    listHazardsCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description e.g. damp_and_mould */
+                            code: string;
+                            /** @description name in the HHSRS regulations */
+                            name: string;
+                            /** @description physiological, psychological, infection or accidents */
+                            group: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listHazardsBreaches: {
+        parameters: {
+            query?: {
+                /** @description one state (default at_risk and breached) */
+                state?: "running" | "at_risk" | "met" | "breached";
+                /** @description one severity */
+                severity?: "emergency" | "significant";
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description make_safe, investigate, summary, works_start, works_complete */
+                            kind: string;
+                            /** @description what the clock requires, for people */
+                            label: string;
+                            /** @description running, at_risk, met or breached */
+                            state: string;
+                            /** Format: date-time */
+                            started_at: string;
+                            /**
+                             * Format: date-time
+                             * @description the statutory deadline
+                             */
+                            due_at: string;
+                            /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
+                            due_at_text: string;
+                            /** Format: date-time */
+                            at_risk_at: string;
+                            stopped_at: string | null;
+                            breached_at: string | null;
+                            /** @description seconds from now (or the stop) to the deadline; negative when over */
+                            time_left_seconds: number;
+                            /** Format: uuid */
+                            hazard_uuid: string;
+                            category: string;
+                            category_name: string;
+                            severity: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            reference: string;
+                            title: string;
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            address: string | null;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listJobsHazard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The hazard a job carries, with its statutory clocks */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the hazard
+                             */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description HHSRS code */
+                            category: string;
+                            category_name: string;
+                            /** @description emergency or significant */
+                            severity: string;
+                            description: string;
+                            /**
+                             * Format: date-time
+                             * @description when the agency became aware of the hazard: the clocks start here
+                             */
+                            reported_at: string;
+                            made_safe_at: string | null;
+                            investigated_at: string | null;
+                            summary_sent_at: string | null;
+                            works_started_at: string | null;
+                            works_completed_at: string | null;
+                            /** @description the reasonable period for completing the works, working days */
+                            works_working_days: number;
+                            summary: {
+                                findings: string;
+                                actions: string;
+                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
+                                text: string;
+                            } | null;
+                            clocks: {
+                                /** @description make_safe, investigate, summary, works_start, works_complete */
+                                kind: string;
+                                /** @description what the clock requires, for people */
+                                label: string;
+                                /** @description running, at_risk, met or breached */
+                                state: string;
+                                /** Format: date-time */
+                                started_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the statutory deadline
+                                 */
+                                due_at: string;
+                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
+                                due_at_text: string;
+                                /** Format: date-time */
+                                at_risk_at: string;
+                                stopped_at: string | null;
+                                breached_at: string | null;
+                                /** @description seconds from now (or the stop) to the deadline; negative when over */
+                                time_left_seconds: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateJobsHazard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description HHSRS hazard code (GET /api/hazards/categories)
+                     * @enum {string}
+                     */
+                    category: "damp_and_mould" | "excess_cold" | "excess_heat" | "asbestos_and_mmf" | "biocides" | "carbon_monoxide" | "lead" | "radiation" | "uncombusted_fuel_gas" | "volatile_organic_compounds" | "crowding_and_space" | "entry_by_intruders" | "lighting" | "noise" | "domestic_hygiene" | "food_safety" | "personal_hygiene" | "water_supply" | "falls_baths" | "falls_level_surfaces" | "falls_stairs" | "falls_between_levels" | "electrical_hazards" | "fire" | "flames_hot_surfaces" | "collision_and_entrapment" | "explosions" | "amenities_position" | "structural_collapse";
+                    /**
+                     * @description emergency: investigate and make safe within 24 hours; significant: the working-day clocks
+                     * @enum {string}
+                     */
+                    severity: "emergency" | "significant";
+                    description?: string;
+                    /**
+                     * Format: date-time
+                     * @description when the agency became aware (default now); not in the future
+                     */
+                    reported_at?: string;
+                    /** @description reasonable period for the works, working days (default: the agency's, 60) */
+                    works_working_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description HHSRS hazard code (GET /api/hazards/categories)
+                     * @enum {string}
+                     */
+                    category: "damp_and_mould" | "excess_cold" | "excess_heat" | "asbestos_and_mmf" | "biocides" | "carbon_monoxide" | "lead" | "radiation" | "uncombusted_fuel_gas" | "volatile_organic_compounds" | "crowding_and_space" | "entry_by_intruders" | "lighting" | "noise" | "domestic_hygiene" | "food_safety" | "personal_hygiene" | "water_supply" | "falls_baths" | "falls_level_surfaces" | "falls_stairs" | "falls_between_levels" | "electrical_hazards" | "fire" | "flames_hot_surfaces" | "collision_and_entrapment" | "explosions" | "amenities_position" | "structural_collapse";
+                    /**
+                     * @description emergency: investigate and make safe within 24 hours; significant: the working-day clocks
+                     * @enum {string}
+                     */
+                    severity: "emergency" | "significant";
+                    description?: string;
+                    /**
+                     * Format: date-time
+                     * @description when the agency became aware (default now); not in the future
+                     */
+                    reported_at?: string;
+                    /** @description reasonable period for the works, working days (default: the agency's, 60) */
+                    works_working_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The hazard a job carries, with its statutory clocks */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the hazard
+                             */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description HHSRS code */
+                            category: string;
+                            category_name: string;
+                            /** @description emergency or significant */
+                            severity: string;
+                            description: string;
+                            /**
+                             * Format: date-time
+                             * @description when the agency became aware of the hazard: the clocks start here
+                             */
+                            reported_at: string;
+                            made_safe_at: string | null;
+                            investigated_at: string | null;
+                            summary_sent_at: string | null;
+                            works_started_at: string | null;
+                            works_completed_at: string | null;
+                            /** @description the reasonable period for completing the works, working days */
+                            works_working_days: number;
+                            summary: {
+                                findings: string;
+                                actions: string;
+                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
+                                text: string;
+                            } | null;
+                            clocks: {
+                                /** @description make_safe, investigate, summary, works_start, works_complete */
+                                kind: string;
+                                /** @description what the clock requires, for people */
+                                label: string;
+                                /** @description running, at_risk, met or breached */
+                                state: string;
+                                /** Format: date-time */
+                                started_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the statutory deadline
+                                 */
+                                due_at: string;
+                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
+                                due_at_text: string;
+                                /** Format: date-time */
+                                at_risk_at: string;
+                                stopped_at: string | null;
+                                breached_at: string | null;
+                                /** @description seconds from now (or the stop) to the deadline; negative when over */
+                                time_left_seconds: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsHazardMilestones: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description made_safe (emergency); investigated, works_started, works_completed (significant)
+                     * @enum {string}
+                     */
+                    milestone: "made_safe" | "investigated" | "works_started" | "works_completed";
+                    /**
+                     * Format: date-time
+                     * @description when it happened (default now); not in the future, not before the report or the milestone it follows
+                     */
+                    at?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description made_safe (emergency); investigated, works_started, works_completed (significant)
+                     * @enum {string}
+                     */
+                    milestone: "made_safe" | "investigated" | "works_started" | "works_completed";
+                    /**
+                     * Format: date-time
+                     * @description when it happened (default now); not in the future, not before the report or the milestone it follows
+                     */
+                    at?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The hazard a job carries, with its statutory clocks */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the hazard
+                             */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description HHSRS code */
+                            category: string;
+                            category_name: string;
+                            /** @description emergency or significant */
+                            severity: string;
+                            description: string;
+                            /**
+                             * Format: date-time
+                             * @description when the agency became aware of the hazard: the clocks start here
+                             */
+                            reported_at: string;
+                            made_safe_at: string | null;
+                            investigated_at: string | null;
+                            summary_sent_at: string | null;
+                            works_started_at: string | null;
+                            works_completed_at: string | null;
+                            /** @description the reasonable period for completing the works, working days */
+                            works_working_days: number;
+                            summary: {
+                                findings: string;
+                                actions: string;
+                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
+                                text: string;
+                            } | null;
+                            clocks: {
+                                /** @description make_safe, investigate, summary, works_start, works_complete */
+                                kind: string;
+                                /** @description what the clock requires, for people */
+                                label: string;
+                                /** @description running, at_risk, met or breached */
+                                state: string;
+                                /** Format: date-time */
+                                started_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the statutory deadline
+                                 */
+                                due_at: string;
+                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
+                                due_at_text: string;
+                                /** Format: date-time */
+                                at_risk_at: string;
+                                stopped_at: string | null;
+                                breached_at: string | null;
+                                /** @description seconds from now (or the stop) to the deadline; negative when over */
+                                time_left_seconds: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsHazardSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description what the investigation found */
+                    findings: string;
+                    /** @description what the agency will do */
+                    actions: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description what the investigation found */
+                    findings: string;
+                    /** @description what the agency will do */
+                    actions: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The hazard a job carries, with its statutory clocks */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the hazard
+                             */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description HHSRS code */
+                            category: string;
+                            category_name: string;
+                            /** @description emergency or significant */
+                            severity: string;
+                            description: string;
+                            /**
+                             * Format: date-time
+                             * @description when the agency became aware of the hazard: the clocks start here
+                             */
+                            reported_at: string;
+                            made_safe_at: string | null;
+                            investigated_at: string | null;
+                            summary_sent_at: string | null;
+                            works_started_at: string | null;
+                            works_completed_at: string | null;
+                            /** @description the reasonable period for completing the works, working days */
+                            works_working_days: number;
+                            summary: {
+                                findings: string;
+                                actions: string;
+                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
+                                text: string;
+                            } | null;
+                            clocks: {
+                                /** @description make_safe, investigate, summary, works_start, works_complete */
+                                kind: string;
+                                /** @description what the clock requires, for people */
+                                label: string;
+                                /** @description running, at_risk, met or breached */
+                                state: string;
+                                /** Format: date-time */
+                                started_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the statutory deadline
+                                 */
+                                due_at: string;
+                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
+                                due_at_text: string;
+                                /** Format: date-time */
+                                at_risk_at: string;
+                                stopped_at: string | null;
+                                breached_at: string | null;
+                                /** @description seconds from now (or the stop) to the deadline; negative when over */
+                                time_left_seconds: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     listReportingFlows: {
         parameters: {
             query?: never;
@@ -43061,7 +46954,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -43507,7 +47400,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -43768,7 +47661,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -44144,7 +48037,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -44615,7 +48508,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -44886,7 +48779,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -45050,7 +48943,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -45281,7 +49174,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
@@ -45777,7 +49670,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
             };
             path: {
@@ -45959,7 +49852,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -46213,7 +50106,7 @@ export interface operations {
                                 contact_phone: string | null;
                                 /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                                 bank_holiday_region: string;
-                                /** @description opening hours per weekday (mon..sun); null for a closed day */
+                                /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                                 office_hours: {
                                     mon: {
                                         /** @description HH:MM, 24-hour, Europe/London */
@@ -46435,7 +50328,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -46665,7 +50558,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -47058,7 +50951,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -47316,7 +51209,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -47558,7 +51451,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */
@@ -47797,7 +51690,7 @@ export interface operations {
                             contact_phone: string | null;
                             /** @description england-and-wales, scotland or northern-ireland (SLA working days skip its bank holidays) */
                             bank_holiday_region: string;
-                            /** @description opening hours per weekday (mon..sun); null for a closed day */
+                            /** @description opening hours per weekday (mon..sun, Europe/London); null for a closed day. The same week as GET /api/sla/settings (what office-hours SLA clocks count); Monday to Friday 09:00-17:30 until the agency saves its own */
                             office_hours: {
                                 mon: {
                                     /** @description HH:MM, 24-hour, Europe/London */

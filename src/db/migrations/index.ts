@@ -34,6 +34,7 @@ import * as m2616 from './2026_11_26_1600_hazards.ts';
 import * as m2617 from './2026_11_26_1700_tenant_reporting.ts';
 import * as m2611 from './2026_11_26_1100_traceparent.ts';
 import * as m2613_10 from './2026_11_26_1310_landlord_external_ref.ts';
+import * as m261500 from './2026_11_26_1500_works_orders.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1700_tenant_reporting': m2617,
   '2026_11_26_1100_traceparent': m2611,
   '2026_11_26_1310_landlord_external_ref': m2613_10,
+  '2026_11_26_1500_works_orders': m261500,
 };

@@ -44,6 +44,7 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
   '2026_11_26_0600_landlords': { phase: 'expand', summary: 'landlords, ownership shares, spend limits, approval requests and their signed links (new tables)' },
   '2026_11_26_0700_sla_office_hours': { phase: 'expand', summary: 'two more SLA counting modes (a looser check), response_hours (nullable), agency office hours' },
   '2026_11_26_0710_compliance': { phase: 'expand', summary: 'compliance item types, items and certificates (new tables, seeded per agency)' },
+  '2026_11_26_1500_works_orders': { phase: 'expand', summary: 'works-order links, quote requests and invitations (new tables); users.landlord_id (nullable)' },
   '2026_11_26_0800_backfills': {
     phase: 'expand',
     summary: 'backfill bookkeeping; SLA clocks for every open job',

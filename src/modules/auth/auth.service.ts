@@ -318,6 +318,7 @@ export async function authenticate(
     level: row.level,
     contractorId: row.contractor_id,
     tenantId: row.tenant_id,
+    landlordId: row.landlord_id,
     permissions: new Set(row.permissions),
     tokenId: row.token_id,
     tokenKind: row.kind,

@@ -66,7 +66,7 @@ export function findFeedOwner(db: DbOrTrx, keyHash: string) {
     .innerJoin('roles as r', 'r.id', 'u.role_id')
     .select([
       'u.id as user_id', 'u.uuid as user_uuid', 'u.name', 'u.email', 'u.status', 'u.agency_id', 'u.branch_id',
-      'u.contractor_id', 'u.tenant_id', 'r.id as role_id', 'r.code as role_code', 'r.name as role_name', 'r.level',
+      'u.contractor_id', 'u.tenant_id', 'u.landlord_id', 'r.id as role_id', 'r.code as role_code', 'r.name as role_name', 'r.level',
       sql<string[]>`array(select rp.permission_key from role_permissions rp where rp.role_id = r.id order by 1)`.as('permissions'),
     ])
     .where('k.key_hash', '=', keyHash)

@@ -6,3 +6,4 @@
 export { jobFilesRoutes } from './job-files.routes.ts';
 export { fileIntegrityRoutes } from './file-integrity.routes.ts';
 export { fileIntegrityScanTask } from './file-integrity.service.ts';
+export { uploadJobFile, maxBytes as uploadMaxBytes } from './job-files.service.ts';

@@ -5,3 +5,4 @@
  */
 export { jobNotesRoutes } from './job-notes.routes.ts';
 export { insertSystemNote } from './job-notes.repository.ts';
+export { createJobNote } from './job-notes.service.ts';

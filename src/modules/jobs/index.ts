@@ -11,3 +11,4 @@ export { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob, withLockedJo
 export { Job, type ListJobsInput, ListJobsQuery } from './jobs.schemas.ts';
 export { createJob, getJob, listVisibleJobs } from './jobs.service.ts';
 export type { CreateJobInput, JobDto } from './jobs.schemas.ts';
+export { acceptAssignment, bookVisit, declineAssignment, transitionJob } from './job-lifecycle.service.ts';

@@ -4,8 +4,8 @@ import type { AppDeps } from '../../app-deps.ts';
 import { CsrfOnlyBody as EmptyBody } from '../../http/optional-body.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { acceptAssignment, assignJob, declineAssignment, jobHistory, transitionJob } from './job-lifecycle.service.ts';
-import { AssignmentBody, DeclineBody, HistoryEntry, HistoryQuery, Job, JobParams, TransitionBody } from './jobs.schemas.ts';
+import { acceptAssignment, assignJob, bookVisit, declineAssignment, jobHistory, transitionJob } from './job-lifecycle.service.ts';
+import { AssignmentBody, BookingBody, DeclineBody, HistoryEntry, HistoryQuery, Job, JobParams, TransitionBody } from './jobs.schemas.ts';
 import { Uuid } from '../../http/schema-primitives.ts';
 
 
@@ -75,6 +75,20 @@ export function jobLifecycleRoutes(deps: AppDeps) {
         response: responses(DataEnvelope(Job), [400, 401, 403, 404, 409, 429]),
       },
       handler: async (request) => ok(await acceptAssignment(deps, requireAuth(request), actorOf(request), request.params.uuid), 'Assignment accepted'),
+    });
+
+    /** POST /api/jobs/{uuid}/assignment/booking: the contractor books its visit. */
+    app.post('/api/jobs/:uuid/assignment/booking', {
+      config: { permission: 'api.jobs.assignment.respond' },
+      schema: {
+        tags: ['jobs'],
+        summary: 'Book or move the visit (contractor)',
+        description: 'The assigned contractor books its visit on an Assigned or Scheduled job: the job becomes Scheduled for scheduled_for (and the optional slot); the tenant is told (job.visit_booked). A past date or unknown slot: 400; another status: 409. Needs a CSRF token.',
+        params: JobParams,
+        body: BookingBody,
+        response: responses(DataEnvelope(Job), [400, 401, 403, 404, 409, 429]),
+      },
+      handler: async (request) => ok(await bookVisit(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body), 'Visit booked'),
     });
 
     /** POST /api/jobs/{uuid}/assignment/decline: the contractor declines. */

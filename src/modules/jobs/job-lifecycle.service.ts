@@ -12,7 +12,7 @@ import { emitEvent } from '../../events/index.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-rules.ts';
 import { seesInternalFields, jobScope } from './job-visibility.ts';
 import * as repo from './jobs.repository.ts';
-import type { AssignmentInput, JobDto, TransitionInput } from './jobs.schemas.ts';
+import type { AssignmentInput, BookingInput, JobDto, TransitionInput } from './jobs.schemas.ts';
 import { movesFrom, STATUS, STATUS_NAMES } from './lifecycle.ts';
 import { recomputeJobSla } from '../sla/index.ts';
 
@@ -170,4 +170,39 @@ export async function declineAssignment(deps: AppDeps, auth: AuthContext, actor:
     await emitEvent(trx, now, { name: 'job.assignment_declined', agencyId: job.agency_id, payload: { ...jobRef(job), contractor_id: job.contractor_id!, reason: reason ?? null } });
   });
   return { uuid, status_id: STATUS.approved, status: STATUS_NAMES[STATUS.approved]! };
+}
+
+/**
+ * POST /api/jobs/{uuid}/assignment/booking: the assigned contractor books (or moves) its visit:
+ * the job becomes Scheduled for `scheduled_for` (YYYY-MM-DD) and the optional slot, through the
+ * lifecycle's `booking` move (history row when it was Assigned, activity, SLA), and the event
+ * `job.visit_booked` tells the tenant (docs/messaging.md). Used by the portal and by works-order
+ * links (docs/works-orders.md).
+ * @returns the job after the booking
+ * @throws 400 time_range_id or a date in the past, 403 not a contractor, 404 not its job,
+ *   409 not Assigned or Scheduled
+ */
+export async function bookVisit(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: BookingInput): Promise<JobDto> {
+  if (partyOf(auth) !== 'contractor') throw forbidden();
+  const scheduledFor = new Date(`${input.scheduled_for}T00:00:00Z`);
+  if (Number.isNaN(scheduledFor.getTime())) throw invalidParam('scheduled_for');
+  const { id } = await withLockedJob(deps, auth, uuid, async (trx, job, now) => {
+    if (job.contractor_id !== auth.contractorId) throw notFound('Job');
+    if (!AWAITING_WORK.has(job.status_id)) throw conflict(`Only an Assigned or Scheduled job can be booked; this one is ${STATUS_NAMES[job.status_id]}`);
+    if (input.scheduled_for < now.toISOString().slice(0, 10)) throw invalidParam('scheduled_for');
+    if (input.time_range_id !== undefined && !(await repo.findTimeRange(trx, input.time_range_id, job.agency_id))) throw invalidParam('time_range_id');
+    await moveJob(trx, auth, actor, now, job, {
+      to: STATUS.scheduled,
+      via: 'booking',
+      action: 'job.visit_book',
+      note: `Visit booked by the contractor for ${input.scheduled_for}`,
+      set: { scheduled_for: scheduledFor, time_range_id: input.time_range_id ?? null },
+    });
+    await emitEvent(trx, now, {
+      name: 'job.visit_booked',
+      agencyId: job.agency_id,
+      payload: { ...jobRef(job), contractor_id: job.contractor_id!, time_range_id: input.time_range_id ?? null, scheduled_for: scheduledFor.toISOString() },
+    });
+  });
+  return jobDtoById(deps.db, auth, id);
 }

@@ -153,6 +153,16 @@ export const AssignmentBody = Type.Object(
 );
 export type AssignmentInput = Static<typeof AssignmentBody>;
 
+export const BookingBody = Type.Object(
+  {
+    scheduled_for: Type.String({ format: 'date', description: 'visit date (YYYY-MM-DD), today or later (UTC)' }),
+    time_range_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'slot from GET /api/jobs/time-ranges' })),
+    csrf_token,
+  },
+  { additionalProperties: false },
+);
+export type BookingInput = Static<typeof BookingBody>;
+
 export const DeclineBody = Type.Object(
   { reason: Type.Optional(Type.String({ maxLength: 2000 })), csrf_token },
   { additionalProperties: false },

@@ -43,9 +43,10 @@ export type Party = 'staff' | 'contractor' | 'tenant';
  * The endpoint that performs a move: `transition` (POST /api/jobs/{uuid}/transitions, and
  * DELETE /api/jobs/{uuid} for Cancelled), `assignment` (POST .../assignment), `decline`
  * (POST .../assignment/decline), `resume` (a transition out of On hold, only back to the status
- * the job was put on hold from).
+ * the job was put on hold from), `booking` (POST .../assignment/booking: the assigned contractor books
+ * or moves its visit, also by works-order link, docs/works-orders.md).
  */
-export type Via = 'transition' | 'assignment' | 'decline' | 'resume';
+export type Via = 'transition' | 'assignment' | 'decline' | 'resume' | 'booking';
 
 /** Job date columns a move may set. */
 export type DateField = 'approved_at' | 'assigned_at' | 'attended_at' | 'completed_at' | 'invoiced_at' | 'closed_at' | 'cancelled_at';
@@ -77,11 +78,13 @@ export const MOVES: readonly Move[] = [
   m(S.approved, S.cancelled, STAFF, 'transition', 'cancelled_at'),
   m(S.assigned, S.assigned, STAFF, 'assignment', 'assigned_at'),
   m(S.assigned, S.scheduled, STAFF, 'assignment', 'assigned_at'),
+  m(S.assigned, S.scheduled, ['contractor'], 'booking', null),
   m(S.assigned, S.approved, ['contractor'], 'decline', null),
   m(S.assigned, S.inProgress, WORKERS, 'transition', 'attended_at'),
   m(S.assigned, S.cancelled, STAFF, 'transition', 'cancelled_at'),
   m(S.scheduled, S.scheduled, STAFF, 'assignment', 'assigned_at'),
   m(S.scheduled, S.assigned, STAFF, 'assignment', 'assigned_at'),
+  m(S.scheduled, S.scheduled, ['contractor'], 'booking', null),
   m(S.scheduled, S.approved, ['contractor'], 'decline', null),
   m(S.scheduled, S.inProgress, WORKERS, 'transition', 'attended_at'),
   m(S.scheduled, S.cancelled, STAFF, 'transition', 'cancelled_at'),
@@ -95,9 +98,13 @@ export const MOVES: readonly Move[] = [
   m(S.onHold, S.cancelled, STAFF, 'transition', 'cancelled_at'),
 ];
 
-/** The move from -> to, or undefined when the pair is not in the map. */
-export function findMove(from: number, to: number): Move | undefined {
-  return MOVES.find((mv) => mv.from === from && mv.to === to);
+/**
+ * The move from -> to, or undefined when the pair is not in the map. With `via`, the move of that
+ * endpoint is preferred when the pair has several (Assigned -> Scheduled: staff by assignment, the
+ * contractor by booking).
+ */
+export function findMove(from: number, to: number, via?: Via): Move | undefined {
+  return (via === undefined ? undefined : MOVES.find((mv) => mv.from === from && mv.to === to && mv.via === via)) ?? MOVES.find((mv) => mv.from === from && mv.to === to);
 }
 
 /** The moves out of a status, in map order. */

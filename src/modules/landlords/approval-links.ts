@@ -36,6 +36,14 @@ export function linkKey(db: DbOrTrx, now: Date): Promise<string> {
   return repo.signingKey(db, KEY_NAME, randomBytes(32).toString('base64url'), now);
 }
 
+/**
+ * The signing key of another kind of link (`name`, e.g. `works-order-links`), created with 32
+ * random bytes on first use and shared by every instance of the cluster.
+ */
+export function linkSigningKey(db: DbOrTrx, name: string, now: Date): Promise<string> {
+  return repo.signingKey(db, name, randomBytes(32).toString('base64url'), now);
+}
+
 /** Signs a link's scope into its token. */
 export function signLink(key: string, p: LinkPayload): string {
   return `${p.n}.${hmacSign(key, `${PREFIX}${p.n}.${p.a}.${p.l}.${p.e}`)}`;

@@ -49,7 +49,7 @@ async function onBehalfOf(db: DbOrTrx, agencyId: number, jobId: number, label: s
   if (!user) throw conflict('The agency has no active agent or administrator to act for');
   return {
     userId: user.id, userUuid: user.uuid, name: label, email: user.email, agencyId, branchId: null, roleId: 0, roleCode: 'admin', roleName: 'Admin',
-    level: 80, contractorId: null, tenantId: null, permissions: new Set(), tokenId: 0, tokenKind: 'session',
+    level: 80, contractorId: null, tenantId: null, landlordId: null, permissions: new Set(), tokenId: 0, tokenKind: 'session',
   };
 }
 

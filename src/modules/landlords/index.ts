@@ -27,3 +27,5 @@ export { getLandlordRow, toLandlordDto, effectiveLimit } from './landlords.servi
 export { anonymiseLandlord, bankDetailsOf, ownersOfAddress, sharesOfLandlord } from './landlords.repository.ts';
 export { remindAndExpire } from './approvals.service.ts';
 export { approvalsOfLandlord, signingKey } from './approvals.repository.ts';
+/** The cluster-wide HMAC key of a kind of signed link (kept in `link_signing_keys`, created once): also signs works-order links (docs/works-orders.md). */
+export { linkSigningKey } from './approval-links.ts';

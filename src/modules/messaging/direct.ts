@@ -8,6 +8,8 @@
 import type { DbOrTrx } from '../../db/types.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { insertDelivery } from './deliveries.repository.ts';
+import { renderTemplate } from './render.ts';
+import { effectiveTemplate } from './templates.service.ts';
 
 /** One e-mail to queue. */
 export interface DirectEmail {
@@ -37,4 +39,37 @@ export function queueEmail(db: DbOrTrx, m: DirectEmail, now: Date): Promise<bool
     status: 'queued', reason: null, attempts: 0, last_error: null, subject: m.subject,
     content: JSON.stringify({ subject: m.subject, text: m.text, html: m.html }), next_attempt_at: now, created_at: now, updated_at: now, sent_at: null,
   });
+}
+
+/** One e-mail from an agency-editable template (message kinds of template-catalogue.ts). */
+export interface TemplatedEmail {
+  agencyId: number;
+  eventId: string;
+  eventName: string;
+  /** A message kind, e.g. `works_order.sent`. */
+  templateKey: string;
+  recipientKey: string;
+  recipientKind: string;
+  recipientUserId: number | null;
+  recipientName: string;
+  address: string;
+  /** Values of the kind's variables (`recipient.name` is added). */
+  vars: Record<string, string | null>;
+}
+
+/**
+ * Renders the agency's template of a kind (its latest version, else the default) and queues the
+ * e-mail like `queueEmail`: for messages whose variables carry something only the calling module
+ * can make, such as a contractor's signed works-order link (docs/works-orders.md). A template that
+ * does not render queues nothing (false).
+ * @returns false when not queued (already queued for this event and recipient, or a render failure)
+ */
+export async function queueTemplatedEmail(db: DbOrTrx, m: TemplatedEmail, now: Date): Promise<boolean> {
+  const template = await effectiveTemplate(db, m.agencyId, m.templateKey, 'email');
+  const rendered = await renderTemplate('email', template, { ...m.vars, 'recipient.name': m.recipientName }).catch(() => undefined);
+  if (!rendered) return false;
+  return queueEmail(db, {
+    agencyId: m.agencyId, eventId: m.eventId, eventName: m.eventName, templateKey: m.templateKey, recipientKey: m.recipientKey, recipientKind: m.recipientKind,
+    recipientUserId: m.recipientUserId, address: m.address, subject: rendered.subject ?? '', text: rendered.text ?? '', html: rendered.html ?? '',
+  }, now);
 }

@@ -146,6 +146,9 @@ export async function planMessages(db: DbOrTrx, event: DomainEvent, publicUrl: s
       if (p.scheduled_for) add('job.visit_booked', await tenants(), contractorVars);
       break;
     }
+    case 'job.visit_booked':
+      add('job.visit_booked', await tenants(), { 'visit.date': visitDate.format(new Date(String(p.scheduled_for))) });
+      break;
     case 'job.status_changed':
       if (p.to_status_id === STATUS_COMPLETED) add('job.completed', await tenants());
       if (p.to_status_id === STATUS_CANCELLED && job.contractor_id !== null) add('job.cancelled', await contractorRecipients(db, agencyId, job.contractor_id));

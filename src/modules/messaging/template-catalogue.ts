@@ -100,7 +100,7 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
     {
       key: 'job.visit_booked',
       description: 'To the tenant: a contractor visit was booked (or moved), with its date and time slot.',
-      events: 'job.assigned (with a date)',
+      events: 'job.assigned (with a date), job.visit_booked',
       audience: 'tenant',
       variables: { ...COMMON, 'visit.date': 'Wednesday 25 November 2026', 'visit.slot': 'Morning 08:00-12:00', 'contractor.name': 'Fletcher Plumbing' },
       defaults: {
@@ -180,6 +180,88 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
         },
         push: { title: 'Assignment declined', body: '{{ contractor.name }} declined {{ job.reference }}' },
         sms: { text_body: '{{ contractor.name }} declined {{ job.reference }}.' },
+      },
+    },
+    {
+      key: 'works_order.sent',
+      description: 'To a contractor working without an account: the works order with its signed link (docs/works-orders.md).',
+      events: 'works_order.sent',
+      audience: 'contractor',
+      variables: {
+        ...COMMON, 'recipient.name': 'Dave Fletcher', 'job.priority': '2', 'job.description': 'The boiler shows fault F28 and will not light.',
+        'link.url': 'https://app.caretaker.test/api/works-orders/link/0f3c...', 'link.expires_at': 'Thu 10 Dec 2026, 18:00',
+      },
+      defaults: {
+        email: {
+          subject: 'Works order {{ job.reference }}: {{ job.title }}',
+          mjml: mjml('A works order for you', [
+            'Hello {{ recipient.name }},',
+            `{{ agency.name }} asks you to do this job: ${JOB_LINE}`,
+            '{{ job.description }}',
+            'Open the link on your phone to accept or decline, book the visit, add notes and photos, mark it attended and completed, and send your invoice. No account is needed.',
+            'The link is for you only and works until {{ link.expires_at }}.',
+          ], 'Open the works order').replace('{{ job.url }}', '{{ link.url }}'),
+          text_body: `Hello {{ recipient.name }},\n\n{{ agency.name }} asks you to do this job: ${JOB_LINE}\n{{ job.description }}\n\nOpen the works order (accept or decline, book the visit, notes and photos, attended, completed, invoice; no account needed):\n{{ link.url }}\n\nThe link is for you only and works until {{ link.expires_at }}.\n\n{{ agency.name }}\n`,
+        },
+        push: { title: 'Works order {{ job.reference }}', body: '{{ job.title }}, {{ job.address }}' },
+        sms: { text_body: '{{ agency.name }}: works order {{ job.reference }} ({{ job.title }}): {{ link.url }}' },
+      },
+    },
+    {
+      key: 'quote_request.sent',
+      description: 'To each contractor invited to quote: the job, the deadline and a signed link to answer (docs/works-orders.md).',
+      events: 'quote_request.sent',
+      audience: 'contractor',
+      variables: {
+        ...COMMON, 'recipient.name': 'Dave Fletcher', 'job.description': 'The boiler shows fault F28 and will not light.', 'quote.deadline': 'Mon 30 Nov 2026, 17:00',
+        'quote.notes': 'Access through the side gate.', 'link.url': 'https://app.caretaker.test/api/works-orders/link/0f3c...',
+      },
+      defaults: {
+        email: {
+          subject: 'Request for a quote {{ job.reference }}: {{ job.title }} (by {{ quote.deadline }})',
+          mjml: mjml('Please quote for this job', [
+            'Hello {{ recipient.name }},',
+            `{{ agency.name }} asks for your quote: ${JOB_LINE}`,
+            '{{ job.description }}',
+            '{{ quote.notes }}',
+            'Please answer by <strong>{{ quote.deadline }}</strong>: open the link to send your quote or to say you cannot quote. No account is needed.',
+          ], 'Send my quote').replace('{{ job.url }}', '{{ link.url }}'),
+          text_body: `Hello {{ recipient.name }},\n\n{{ agency.name }} asks for your quote: ${JOB_LINE}\n{{ job.description }}\n{{ quote.notes }}\n\nPlease answer by {{ quote.deadline }}:\n{{ link.url }}\n\n{{ agency.name }}\n`,
+        },
+        push: { title: 'Quote requested: {{ job.reference }}', body: '{{ job.title }}, by {{ quote.deadline }}' },
+        sms: { text_body: '{{ agency.name }}: quote for {{ job.reference }} by {{ quote.deadline }}: {{ link.url }}' },
+      },
+    },
+    {
+      key: 'quote_request.awarded',
+      description: 'To the contractor whose quote won a request for competing quotes.',
+      events: 'quote_request.awarded',
+      audience: 'contractor',
+      variables: { ...COMMON, 'recipient.name': 'Dave Fletcher', 'quote.total': '£486.00' },
+      defaults: {
+        email: {
+          subject: 'Your quote for {{ job.reference }} was accepted',
+          mjml: mjml('Your quote was accepted', ['Hello {{ recipient.name }},', `Your quote of {{ quote.total }} was accepted: ${JOB_LINE}`, 'The works order follows.'], 'Open the job'),
+          text_body: `Hello {{ recipient.name }},\n\nYour quote of {{ quote.total }} was accepted: ${JOB_LINE}\nThe works order follows.\n\n{{ agency.name }}\n`,
+        },
+        push: { title: 'Quote accepted', body: '{{ job.reference }}: {{ quote.total }}' },
+        sms: { text_body: '{{ agency.name }}: your quote for {{ job.reference }} ({{ quote.total }}) was accepted.' },
+      },
+    },
+    {
+      key: 'quote_request.not_awarded',
+      description: 'To the other contractors invited to quote: the job went to someone else.',
+      events: 'quote_request.awarded',
+      audience: 'contractor',
+      variables: { ...COMMON, 'recipient.name': 'Dave Fletcher' },
+      defaults: {
+        email: {
+          subject: 'Quote request {{ job.reference }} closed',
+          mjml: mjml('Thank you for your quote', ['Hello {{ recipient.name }},', `The job went to another contractor this time: ${JOB_LINE}`, 'Thank you for answering; we will ask you again.'], 'Open the job'),
+          text_body: `Hello {{ recipient.name }},\n\nThe job went to another contractor this time: ${JOB_LINE}\nThank you for answering; we will ask you again.\n\n{{ agency.name }}\n`,
+        },
+        push: { title: 'Quote request closed', body: '{{ job.reference }} went to another contractor' },
+        sms: { text_body: '{{ agency.name }}: {{ job.reference }} went to another contractor. Thank you for quoting.' },
       },
     },
     {

@@ -44,3 +44,7 @@ export { settings as moneySettings, saveSettings as saveMoneySettings } from './
 export { date as sheetDate, money as sheetMoney, qty as sheetQty, text as sheetText, sageAccountRef, sheetCsv, sheetXlsx, type Sheet, type SheetCell } from './accounting-sheet.ts';
 export { PACKAGES, QBO_INVOICE_COLUMNS, SAGE_AUDIT_COLUMNS, SAGE_NOMINAL, type AccountingPackage } from './accounting-export.ts';
 export { EXPORT_MIME } from './invoice-export.service.ts';
+/** Quotes and invoices written for a contractor working by link (docs/works-orders.md). */
+export { insertQuoteFor, decideQuote } from './quotes.service.ts';
+export { createInvoice } from './invoices.service.ts';
+export { type SubmitQuoteInput, LinesBody } from './money.schemas.ts';

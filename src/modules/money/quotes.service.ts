@@ -84,21 +84,33 @@ export async function submitQuote(deps: AppDeps, auth: AuthContext, actor: Actor
       throw invalidParam('contractor_uuid');
     }
   }
-  if (!QUOTABLE.includes(facts.status_id)) throw conflict(`A job in status ${STATUS_NAMES[facts.status_id]} takes no quotes`);
-  const vat = await lrepo.contractorVat(deps.db, contractorId);
-  const now = deps.clock.now();
-  const { lines, totals } = await computeLines(deps.db, facts.agency_id, isoDate(now), vat.registered, input.lines);
-  const uuid = newUuid();
-  await deps.db.transaction().execute(async (trx) => {
-    const id = await repo.insertQuote(trx, {
-      uuid, agency_id: facts.agency_id, job_id: facts.id, contractor_id: contractorId, status: 'submitted', vat_registered: vat.registered, ...totals,
-      notes: input.notes ?? null, submitted_by_user_id: auth.userId, decided_by_user_id: null, decided_at: null, decision_reason: null, created_at: now, updated_at: now,
-    });
-    await lrepo.replaceLines(trx, { quoteId: id }, lines);
-    await emitEvent(trx, now, { name: 'quote.submitted', agencyId: facts.agency_id, payload: { ...jobRef(facts), quote_id: id, quote_uuid: uuid, contractor_id: contractorId, gross_pence: totals.gross_pence } });
-    await recordActivity(trx, actor, now, { action: 'quote.submit', resourceType: 'quote', resourceId: id, agencyId: facts.agency_id, details: { job_id: facts.id, gross_pence: totals.gross_pence } });
-  });
+  const { uuid } = await deps.db.transaction().execute((trx) => insertQuoteFor(trx, deps.clock.now(), actor, facts.id, contractorId, auth.userId, input));
   return quoteDto(deps.db, auth, uuid);
+}
+
+/**
+ * Writes a submitted quote of `contractorId` for the job inside the caller's transaction: lines
+ * priced at today's VAT rates (none when the contractor is not VAT registered), the event
+ * `quote.submitted` (a landlord approval may follow, docs/landlords.md) and the activity entry.
+ * The caller has decided that the contractor may quote (its own job, or an invitation to quote,
+ * docs/works-orders.md).
+ * @returns the new quote's id, uuid and gross pence
+ * @throws 400 bad lines, 409 a job past the work
+ */
+export async function insertQuoteFor(trx: DbOrTrx, now: Date, actor: Actor, jobId: number, contractorId: number, userId: number | null, input: SubmitQuoteInput) {
+  const facts = await repo.jobFacts(trx, jobId);
+  if (!QUOTABLE.includes(facts.status_id)) throw conflict(`A job in status ${STATUS_NAMES[facts.status_id]} takes no quotes`);
+  const vat = await lrepo.contractorVat(trx, contractorId);
+  const { lines, totals } = await computeLines(trx, facts.agency_id, isoDate(now), vat.registered, input.lines);
+  const uuid = newUuid();
+  const id = await repo.insertQuote(trx, {
+    uuid, agency_id: facts.agency_id, job_id: facts.id, contractor_id: contractorId, status: 'submitted', vat_registered: vat.registered, ...totals,
+    notes: input.notes ?? null, submitted_by_user_id: userId, decided_by_user_id: null, decided_at: null, decision_reason: null, created_at: now, updated_at: now,
+  });
+  await lrepo.replaceLines(trx, { quoteId: id }, lines);
+  await emitEvent(trx, now, { name: 'quote.submitted', agencyId: facts.agency_id, payload: { ...jobRef(facts), quote_id: id, quote_uuid: uuid, contractor_id: contractorId, gross_pence: totals.gross_pence } });
+  await recordActivity(trx, actor, now, { action: 'quote.submit', resourceType: 'quote', resourceId: id, agencyId: facts.agency_id, details: { job_id: facts.id, gross_pence: totals.gross_pence } });
+  return { id, uuid, gross_pence: totals.gross_pence };
 }
 
 /**

@@ -37,7 +37,7 @@ async function subscriber(deps: AppDeps, userId: number): Promise<AuthContext | 
   return {
     userId: row.user_id, userUuid: row.user_uuid, name: row.name, email: row.email, agencyId: row.agency_id,
     branchId: row.branch_id, roleId: row.role_id, roleCode: row.role_code, roleName: row.role_name, level: row.level,
-    contractorId: row.contractor_id, tenantId: row.tenant_id, permissions, tokenId: 0, tokenKind: 'login',
+    contractorId: row.contractor_id, tenantId: row.tenant_id, landlordId: row.landlord_id, permissions, tokenId: 0, tokenKind: 'login',
   };
 }
 
