@@ -15,6 +15,7 @@ import * as backfills from './modules/backfills/index.ts';
 import * as landlords from './modules/landlords/index.ts';
 import * as imports from './modules/imports/index.ts';
 import * as hazards from './modules/hazards/index.ts';
+import * as compliance from './modules/compliance/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -39,5 +40,6 @@ export function periodicTasks(): PeriodicTask[] {
     ...landlords.periodicTasks,
     ...imports.periodicTasks,
     ...hazards.periodicTasks,
+    ...compliance.periodicTasks,
   ];
 }

@@ -1168,7 +1168,18 @@ export interface HazardClockTable {
   updated_at: Timestamp;
 }
 
+/** A reminder sent before a certificate expires (docs/compliance.md "Reminders before expiry"). */
+export interface ComplianceReminderTable {
+  id: Generated<number>;
+  agency_id: number;
+  item_id: number;
+  expires_on: ColumnType<string, string, string>;
+  threshold_days: number;
+  created_at: Timestamp;
+}
+
 export interface Database {
   job_hazards: JobHazardTable;
   hazard_clocks: HazardClockTable;
+  compliance_reminders: ComplianceReminderTable;
 }

@@ -28586,7 +28586,7 @@ export interface operations {
                             description: string;
                             /** @description the domain event(s) that send it */
                             trigger: string;
-                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            /** @description tenant | contractor | branch_agents | agency_admins | landlords */
                             audience: string;
                             /** @description default (built in) or override (the agency's) */
                             source: string;
@@ -28717,7 +28717,7 @@ export interface operations {
                             description: string;
                             /** @description the domain event(s) that send it */
                             trigger: string;
-                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            /** @description tenant | contractor | branch_agents | agency_admins | landlords */
                             audience: string;
                             /** @description default (built in) or override (the agency's) */
                             source: string;
@@ -28897,7 +28897,7 @@ export interface operations {
                             description: string;
                             /** @description the domain event(s) that send it */
                             trigger: string;
-                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            /** @description tenant | contractor | branch_agents | agency_admins | landlords */
                             audience: string;
                             /** @description default (built in) or override (the agency's) */
                             source: string;
@@ -29095,7 +29095,7 @@ export interface operations {
                             description: string;
                             /** @description the domain event(s) that send it */
                             trigger: string;
-                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            /** @description tenant | contractor | branch_agents | agency_admins | landlords */
                             audience: string;
                             /** @description default (built in) or override (the agency's) */
                             source: string;
