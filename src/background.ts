@@ -18,6 +18,7 @@ import * as worksOrders from './modules/works-orders/index.ts';
 import * as imports from './modules/imports/index.ts';
 import * as hazards from './modules/hazards/index.ts';
 import * as reporting from './modules/reporting/index.ts';
+import * as compliance from './modules/compliance/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -45,5 +46,6 @@ export function periodicTasks(): PeriodicTask[] {
     ...landlords.periodicTasks,
     ...imports.periodicTasks,
     ...hazards.periodicTasks,
+    ...compliance.periodicTasks,
   ];
 }

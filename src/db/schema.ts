@@ -1231,9 +1231,20 @@ export interface HazardClockTable {
   updated_at: Timestamp;
 }
 
+/** A reminder sent before a certificate expires (docs/compliance.md "Reminders before expiry"). */
+export interface ComplianceReminderTable {
+  id: Generated<number>;
+  agency_id: number;
+  item_id: number;
+  expires_on: ColumnType<string, string, string>;
+  threshold_days: number;
+  created_at: Timestamp;
+}
+
 export interface Database {
   job_hazards: JobHazardTable;
   hazard_clocks: HazardClockTable;
+  compliance_reminders: ComplianceReminderTable;
 }
 
 // Tenant self-service (migration 2026_11_26_1700_tenant_reporting, docs/tenant-reporting.md).

@@ -130,6 +130,14 @@ export const EVENT_CATALOGUE = {
     rule_uuid: Uuid('the branch SLA rule'),
     due_at: Type.String({ format: 'date-time', description: 'when the allowed time ran out' }),
   })),
+  'compliance.certificate_expiring': define(1, 'The latest certificate of a compliance item expires within a reminder threshold (60, 30 or 7 days); once per item, expiry date and threshold.', Type.Object({
+    item_id: Id('the compliance item'),
+    item_uuid: Uuid('the compliance item'),
+    address_id: Id('the property'),
+    expires_on: Type.String({ format: 'date', description: 'London date the certificate expires' }),
+    days_left: Type.Integer({ minimum: 0, description: 'days from today (London) to the expiry' }),
+    threshold_days: Type.Integer({ description: 'the reminder threshold reached: 60, 30 or 7' }),
+  })),
   // Hazards and statutory clocks (docs/compliance.md "Hazards and statutory clocks").
   'hazard.reported': define(1, 'A job was marked as carrying a hazard (or its category or severity changed).', Type.Object({
     ...JobRef,

@@ -4510,6 +4510,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/jobs/{uuid}/evidence-pack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The evidence pack of a job
+         * @description Every report, status move, visit, note, photo, document, message, SLA and statutory clock event of the job, oldest first, with London times: format=json (default), pdf, or zip (the PDF, timeline.json and the job's files under files/). Staff who may write the job (it includes internal notes). Logged as job.evidence_pack.
+         *
+         *     **Access:** Permission key `api.jobs.evidence-pack.view`.
+         */
+        get: operations["listJobsEvidencePack"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reporting/flows": {
         parameters: {
             query?: never;
@@ -30093,7 +30115,7 @@ export interface operations {
                             description: string;
                             /** @description the domain event(s) that send it */
                             trigger: string;
-                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            /** @description tenant | contractor | branch_agents | agency_admins | landlords */
                             audience: string;
                             /** @description default (built in) or override (the agency's) */
                             source: string;
@@ -30224,7 +30246,7 @@ export interface operations {
                             description: string;
                             /** @description the domain event(s) that send it */
                             trigger: string;
-                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            /** @description tenant | contractor | branch_agents | agency_admins | landlords */
                             audience: string;
                             /** @description default (built in) or override (the agency's) */
                             source: string;
@@ -30404,7 +30426,7 @@ export interface operations {
                             description: string;
                             /** @description the domain event(s) that send it */
                             trigger: string;
-                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            /** @description tenant | contractor | branch_agents | agency_admins | landlords */
                             audience: string;
                             /** @description default (built in) or override (the agency's) */
                             source: string;
@@ -30602,7 +30624,7 @@ export interface operations {
                             description: string;
                             /** @description the domain event(s) that send it */
                             trigger: string;
-                            /** @description tenant | contractor | branch_agents | agency_admins */
+                            /** @description tenant | contractor | branch_agents | agency_admins | landlords */
                             audience: string;
                             /** @description default (built in) or override (the agency's) */
                             source: string;
@@ -46609,6 +46631,143 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listJobsEvidencePack: {
+        parameters: {
+            query?: {
+                /** @description json (default): the timeline; pdf: the timeline as a PDF; zip: the PDF, timeline.json and the job's files */
+                format?: "json" | "pdf" | "zip";
+            };
+            header?: never;
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The evidence pack of a job */
+                        data: {
+                            /** Format: uuid */
+                            job_uuid: string;
+                            reference: string;
+                            title: string;
+                            agency_name: string;
+                            address: string | null;
+                            tenant_name: string | null;
+                            hazard: string | null;
+                            /** Format: date-time */
+                            generated_at: string;
+                            /** @description every event of the job, oldest first */
+                            timeline: {
+                                /** Format: date-time */
+                                at: string;
+                                /** @description London time, e.g. "Thu 26 Nov 2026, 18:07" */
+                                at_text: string;
+                                /** @description report, status, visit, note, photo, document, message, hazard, sla or statutory_clock */
+                                kind: string;
+                                text: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                    "application/pdf": string;
+                    "application/zip": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

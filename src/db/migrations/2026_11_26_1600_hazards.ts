@@ -4,6 +4,8 @@
 // (make_safe, investigate, summary, works_start, works_complete) is a row of hazard_clocks, moved
 // to at_risk and breached once each like the SLA clocks. agencies.hazard_works_working_days is the
 // agency's "reasonable period" for completing the works (default 60 working days, about 12 weeks).
+// compliance_reminders records each reminder sent before a certificate expires (once per item,
+// expiry date and threshold).
 // Frozen: never import application code here.
 import type { Kysely } from 'kysely';
 import { runScript } from '../sql-script.ts';
@@ -54,10 +56,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     );
     create index hazard_clocks_due on hazard_clocks (state, due_at);
     create index hazard_clocks_job on hazard_clocks (job_id);
+    create table compliance_reminders (
+      id serial primary key,
+      agency_id integer not null references agencies(id),
+      item_id integer not null references compliance_items(id),
+      expires_on date not null,
+      threshold_days integer not null,
+      created_at timestamptz not null,
+      unique (item_id, expires_on, threshold_days)
+    );
   `);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('compliance_reminders').ifExists().execute();
   await db.schema.dropTable('hazard_clocks').ifExists().execute();
   await db.schema.dropTable('job_hazards').ifExists().execute();
   await db.schema.alterTable('agencies').dropColumn('hazard_works_working_days').execute();

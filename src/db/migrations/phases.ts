@@ -55,11 +55,11 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     summary: 'office hours copied from agencies.office_hours into agency_office_hours, the landlord default limit into agencies.default_approval_limit_pence; old columns kept (deprecated), no longer read or written',
   },
   '2026_11_26_1400_money_documents': { phase: 'expand', summary: 'contractor address, invoice supply date and refund due (nullable/defaulted), recharge settings and landlord recharges (new tables)' },
-  '2026_11_26_1600_hazards': { phase: 'expand', summary: 'job hazards and their statutory clocks (new tables); agencies.hazard_works_working_days (default 60)' },
   '2026_11_26_1700_tenant_reporting': {
     phase: 'expand',
     summary: 'triage flows and versions, tenant reports, on-call contacts, reporting settings, job merges, recalls and surveys (new tables)',
   },
   '2026_11_26_1100_traceparent': { phase: 'expand', summary: 'outbox.traceparent and webhook_deliveries.traceparent (nullable): jobs and webhook deliveries join the trace of their request' },
   '2026_11_26_1310_landlord_external_ref': { phase: 'expand', summary: 'landlords.external_ref (nullable) with a partial unique index: the key of the landlord import' },
+  '2026_11_26_1600_hazards': { phase: 'expand', summary: 'job hazards, their statutory clocks and compliance expiry reminders (new tables); agencies.hazard_works_working_days (default 60)' },
 };

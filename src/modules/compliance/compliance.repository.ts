@@ -215,3 +215,35 @@ export async function register(db: DbOrTrx, f: RegisterFilter) {
   const count = f.status ? byStatus[f.status] : Object.values(byStatus).reduce((a, b) => a + b, 0);
   return { rows: page.rows, count, totals: byStatus };
 }
+
+/**
+ * Items whose latest certificate expires from `today` to `horizon` (London dates, inclusive), over
+ * every agency, with the days left: the candidates for a reminder before expiry.
+ */
+export async function expiringItems(db: DbOrTrx, today: string, horizon: string) {
+  const r = await sql<{ id: number; uuid: string; agency_id: number; address_id: number; expires_on: string; days_left: number }>`
+    select i.id, i.uuid, i.agency_id, i.address_id, to_char(l.expires_on, 'YYYY-MM-DD') as expires_on, (l.expires_on - ${today}::date)::int as days_left
+    from compliance_items i
+    join lateral (
+      select c.expires_on from compliance_certificates c where c.item_id = i.id order by c.issued_on desc, c.id desc limit 1
+    ) l on true
+    where l.expires_on between ${today}::date and ${horizon}::date
+    order by i.id`.execute(db);
+  return r.rows;
+}
+
+/**
+ * Records the reminders of an item for an expiry date and thresholds; only the rows not there
+ * before are returned, so a threshold is reminded once whatever the number of scans.
+ * @returns the thresholds newly recorded
+ */
+export async function recordReminders(db: DbOrTrx, row: { agency_id: number; item_id: number; expires_on: string }, thresholds: readonly number[], now: Date): Promise<number[]> {
+  if (thresholds.length === 0) return [];
+  const r = await db
+    .insertInto('compliance_reminders')
+    .values(thresholds.map((t) => ({ ...row, threshold_days: t, created_at: now })))
+    .onConflict((oc) => oc.columns(['item_id', 'expires_on', 'threshold_days']).doNothing())
+    .returning('threshold_days')
+    .execute();
+  return r.map((x) => x.threshold_days);
+}

@@ -8,3 +8,8 @@ export { complianceTotals, listRegister } from './compliance.service.ts';
 export { RegisterQuery } from './compliance.schemas.ts';
 export { COMPLIANCE_STATUSES } from './compliance.repository.ts';
 export { UK_COMPLIANCE_TYPES } from './compliance-types.ts';
+export { complianceRemindersTask, REMINDER_THRESHOLDS, sendExpiryReminders } from './reminders.task.ts';
+
+import { complianceRemindersTask } from './reminders.task.ts';
+/** The module's periodic tasks (listed in src/background.ts). */
+export const periodicTasks = [complianceRemindersTask];

@@ -1,12 +1,14 @@
 /**
  * Hazards and statutory clocks (docs/compliance.md "Hazards and statutory clocks"):
  * GET /api/hazards/categories, GET /api/hazards/breaches, GET and PUT /api/jobs/{uuid}/hazard,
- * POST /api/jobs/{uuid}/hazard/milestones, POST /api/jobs/{uuid}/hazard/summary.
+ * POST /api/jobs/{uuid}/hazard/milestones, POST /api/jobs/{uuid}/hazard/summary, and the evidence pack
+ * GET /api/jobs/{uuid}/evidence-pack (docs/compliance.md "Evidence pack").
  */
 import type { AppDeps } from '../../app-deps.ts';
-import { DataEnvelope, list, ListEnvelope, ok, responses } from '../../http/envelope.ts';
+import { alsoSentAs, DataEnvelope, list, ListEnvelope, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { Hazard, HazardBreach, HazardBreachesQuery, HazardCategory, JobParams, MilestoneBody, SetHazardBody, SummaryBody } from './hazards.schemas.ts';
+import { EvidencePack, EvidenceQuery, Hazard, HazardBreach, HazardBreachesQuery, HazardCategory, JobParams, MilestoneBody, SetHazardBody, SummaryBody } from './hazards.schemas.ts';
+import { evidencePack } from './evidence-pack.ts';
 import { getHazard, listCategories, listHazardBreaches, recordMilestone, sendSummary, setHazard } from './hazards.service.ts';
 
 const VISIBILITY = 'Jobs the caller may see (the jobs list\'s scope); writes need staff who may write the job and a CSRF token.';
@@ -105,6 +107,29 @@ export function hazardsRoutes(deps: AppDeps) {
         response: responses(DataEnvelope(Hazard), [400, 401, 403, 404, 409, 429]),
       },
       handler: async (request) => ok(await sendSummary(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body), 'Written summary sent'),
+    });
+
+    /** GET /api/jobs/{uuid}/evidence-pack: the job's timeline as JSON, PDF or ZIP. */
+    app.get('/api/jobs/:uuid/evidence-pack', {
+      config: { permission: 'api.jobs.evidence-pack.view' },
+      schema: {
+        tags: ['hazards'],
+        summary: 'The evidence pack of a job',
+        description:
+          'Every report, status move, visit, note, photo, document, message, SLA and statutory clock event of the job, oldest first, with London times: ' +
+          'format=json (default), pdf, or zip (the PDF, timeline.json and the job\'s files under files/). Staff who may write the job (it includes internal notes). ' +
+          'Logged as job.evidence_pack.',
+        params: JobParams,
+        querystring: EvidenceQuery,
+        response: responses(alsoSentAs(DataEnvelope(EvidencePack), ['application/pdf', 'application/zip']), [400, 401, 403, 404, 429]),
+      },
+      handler: async (request, reply) => {
+        const format = request.query.format ?? 'json';
+        const r = await evidencePack(deps, requireAuth(request), actorOf(request), request.params.uuid, format);
+        if ('pack' in r) return ok(r.pack, 'Evidence pack retrieved');
+        void reply.header('content-type', format === 'pdf' ? 'application/pdf' : 'application/zip').header('content-disposition', `attachment; filename="${r.fileName}"`);
+        return reply.send(r.body);
+      },
     });
   };
 }

@@ -119,3 +119,28 @@ export const HazardBreach = Type.Object(
   },
   { description: 'A statutory clock of a visible job' },
 );
+
+export const EvidenceQuery = Type.Object(
+  { format: Type.Optional(Enum(['json', 'pdf', 'zip'] as const, 'json (default): the timeline; pdf: the timeline as a PDF; zip: the PDF, timeline.json and the job\'s files')) },
+  { additionalProperties: false },
+);
+
+export const EvidencePack = Type.Object(
+  {
+    job_uuid: Uuid(),
+    reference: Type.String(),
+    title: Type.String(),
+    agency_name: Type.String(),
+    address: Nullable(Type.String()),
+    tenant_name: Nullable(Type.String()),
+    hazard: Nullable(Type.String({ description: 'category name and severity' })),
+    generated_at: DateTime(),
+    timeline: Type.Array(Type.Object({
+      at: DateTime(),
+      at_text: Type.String({ description: 'London time, e.g. "Thu 26 Nov 2026, 18:07"' }),
+      kind: Type.String({ description: 'report, status, visit, note, photo, document, message, hazard, sla or statutory_clock' }),
+      text: Type.String(),
+    }), { description: 'every event of the job, oldest first' }),
+  },
+  { description: 'The evidence pack of a job' },
+);

@@ -110,16 +110,20 @@ async function announce(trx: DbOrTrx, now: Date, state: 'at_risk' | 'breached', 
 /**
  * Recomputes the statutory clocks of one hazard in the caller's transaction, then flags (and
  * announces) those already at risk or breached.
+ * @param opts.announce false to flag without events and activity entries (demo history); default true
  */
-export async function recomputeHazardClocks(trx: DbOrTrx, hazardId: number, jobId: number, now: Date): Promise<void> {
+export async function recomputeHazardClocks(trx: DbOrTrx, hazardId: number, jobId: number, now: Date, opts: { announce?: boolean } = {}): Promise<void> {
   const h = await repo.findHazardOfJob(trx, jobId);
   if (!h || h.id !== hazardId) return;
   const settings = await repo.agencyHazardSettings(trx, h.agency_id);
   const plans = planHazardClocks(inputOf(h), (settings?.uk_region ?? 'england-and-wales') as UkRegion, settings?.sla_at_risk_percent ?? 75);
   await repo.dropClocks(trx, h.id, plans.map((p) => p.kind));
   await repo.writeClocks(trx, { agency_id: h.agency_id, job_id: h.job_id, hazard_id: h.id }, plans.map((p) => ({ ...p, state: plannedState(p) })), now);
-  await announce(trx, now, 'breached', await repo.flagBreached(trx, now, 100, [h.id]));
-  await announce(trx, now, 'at_risk', await repo.flagAtRisk(trx, now, 100, [h.id]));
+  const breached = await repo.flagBreached(trx, now, 100, [h.id]);
+  const atRisk = await repo.flagAtRisk(trx, now, 100, [h.id]);
+  if (opts.announce === false) return;
+  await announce(trx, now, 'breached', breached);
+  await announce(trx, now, 'at_risk', atRisk);
 }
 
 /**

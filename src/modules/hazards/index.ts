@@ -7,7 +7,7 @@ import type { PeriodicTask } from '../../events/index.ts';
 import { scanHazardClocks } from './hazards.service.ts';
 
 export { hazardsRoutes } from './hazards.routes.ts';
-export { getHazard, scanHazardClocks } from './hazards.service.ts';
+export { getHazard, recomputeHazardClocks, scanHazardClocks } from './hazards.service.ts';
 export { planHazardClocks, workingDaysDeadline, type HazardInput } from './statutory-clocks.ts';
 
 /** `hazards.scan`, every minute, once per cluster: moves statutory clocks to at_risk and breached. */

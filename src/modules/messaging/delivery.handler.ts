@@ -88,7 +88,7 @@ async function planOne(deps: AppDeps, trx: Trx, event: DomainEvent, agencyId: nu
 /** Events the messaging handler answers (docs/messaging.md "Who receives what"). */
 export const MESSAGING_EVENTS: readonly EventName[] = [
   'job.created', 'job.assigned', 'job.visit_booked', 'job.status_changed', 'job.assignment_declined', 'sla.at_risk', 'sla.breached', 'contractor.certificate_expiring',
-  'hazard.summary_sent', 'hazard.at_risk', 'hazard.breached',
+  'hazard.summary_sent', 'hazard.at_risk', 'hazard.breached', 'compliance.certificate_expiring',
 ];
 
 /** Plans the messages of each event (see the file comment); idempotent per event id. */

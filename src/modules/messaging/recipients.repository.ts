@@ -84,3 +84,29 @@ export function loadHazard(db: DbOrTrx, agencyId: number, jobId: number) {
     .where('h.agency_id', '=', agencyId)
     .executeTakeFirst();
 }
+
+/** A compliance item of the agency with its type name, property and branch (reminders before expiry). */
+export function loadComplianceItem(db: DbOrTrx, agencyId: number, itemId: number) {
+  return db
+    .selectFrom('compliance_items as i')
+    .innerJoin('compliance_item_types as t', 't.id', 'i.type_id')
+    .innerJoin('addresses as a', 'a.id', 'i.address_id')
+    .innerJoin('agencies as ag', 'ag.id', 'i.agency_id')
+    .select(['i.uuid', 'i.address_id', 't.name as type_name', 'a.line1', 'a.town', 'a.postcode', 'a.branch_id', 'ag.name as agency_name'])
+    .where('i.id', '=', itemId)
+    .where('i.agency_id', '=', agencyId)
+    .executeTakeFirst();
+}
+
+/** The landlords of a property of the agency (not erased), by id. */
+export function landlordsOfAddress(db: DbOrTrx, agencyId: number, addressId: number) {
+  return db
+    .selectFrom('landlord_properties as lp')
+    .innerJoin('landlords as l', 'l.id', 'lp.landlord_id')
+    .select(['l.id', 'l.name', 'l.email'])
+    .where('lp.address_id', '=', addressId)
+    .where('l.agency_id', '=', agencyId)
+    .where('l.erased_at', 'is', null)
+    .orderBy('l.id')
+    .execute();
+}

@@ -15,7 +15,7 @@ import { hazardName, HAZARD_CLOCK_LABELS } from '../../lib/hhsrs.ts';
 export interface Recipient {
   /** `user:<id>`, or `tenant:<id>` / `contractor:<id>` for a record without an account. */
   key: string;
-  kind: 'tenant' | 'contractor' | 'agent' | 'admin';
+  kind: 'tenant' | 'contractor' | 'agent' | 'admin' | 'landlord';
   userId: number | null;
   email: string | null;
   name: string;
@@ -125,6 +125,23 @@ export async function planMessages(db: DbOrTrx, event: DomainEvent, publicUrl: s
       'certificate.expires_on': String(cert.expires_on).slice(0, 10), 'contractor.url': `${publicUrl}/contractors/${cert.uuid}`,
     };
     return [{ templateKey: 'contractor.certificate_expiring', recipients: await agencyAdmins(db, agencyId), vars, data: { contractor_uuid: cert.uuid } }];
+  }
+  if (event.name === 'compliance.certificate_expiring') {
+    const item = await repo.loadComplianceItem(db, agencyId, Number(p.item_id));
+    if (!item) return [];
+    const vars = {
+      'agency.name': item.agency_name, 'property.address': `${item.line1}, ${item.town} ${item.postcode}`, 'compliance.item': item.type_name,
+      'compliance.expires_on': formatLondonDate(new Date(`${String(p.expires_on)}T12:00:00Z`)), 'compliance.days_left': String(p.days_left),
+      'compliance.url': `${publicUrl}/compliance/${item.uuid}`,
+    };
+    const data = { item_uuid: item.uuid };
+    const agents = item.branch_id !== null ? await branchAgents(db, agencyId, item.branch_id) : [];
+    const landlords: Recipient[] = (await repo.landlordsOfAddress(db, agencyId, item.address_id)).flatMap((l) =>
+      l.email ? [{ key: `landlord:${l.id}`, kind: 'landlord' as const, userId: null, email: l.email, name: l.name, tenantId: null }] : []);
+    return [
+      { templateKey: 'compliance.expiring', recipients: agents, vars, data: { ...data, kind: 'compliance.expiring' } },
+      { templateKey: 'compliance.expiring_landlord', recipients: landlords, vars, data: { ...data, kind: 'compliance.expiring_landlord' } },
+    ].filter((m) => m.recipients.length > 0);
   }
   if (typeof p.job_id !== 'number') return [];
   const job = await repo.loadJob(db, agencyId, p.job_id);

@@ -19,7 +19,7 @@ export type TemplatePart = 'subject' | 'mjml' | 'text_body' | 'title' | 'body';
 export type TemplateContent = Partial<Record<TemplatePart, string>>;
 
 /** Who receives a kind. */
-export type Audience = 'tenant' | 'contractor' | 'branch_agents' | 'agency_admins';
+export type Audience = 'tenant' | 'contractor' | 'branch_agents' | 'agency_admins' | 'landlords';
 
 export interface MessageKind {
   key: string;
@@ -294,6 +294,53 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
         },
         push: { title: 'SLA breached', body: '{{ job.reference }} was due {{ sla.due_at }}' },
         sms: { text_body: 'SLA breached: {{ job.reference }} was due {{ sla.due_at }}.' },
+      },
+    },
+    {
+      key: 'compliance.expiring',
+      description: "To the agents of the property's branch: a compliance certificate expires soon (60, 30 and 7 days before).",
+      events: 'compliance.certificate_expiring',
+      audience: 'branch_agents',
+      variables: {
+        'recipient.name': 'Priya Shah', 'agency.name': 'Northwind Lettings', 'property.address': '28 Blenheim Terrace, Leeds LS2 9XS',
+        'compliance.item': 'Gas safety record', 'compliance.expires_on': 'Sat 26 Dec 2026', 'compliance.days_left': '30',
+        'compliance.url': 'https://app.caretaker.test/compliance/5342922e-c103-461b-9559-2dedb5a1d599',
+      },
+      defaults: {
+        email: {
+          subject: '{{ compliance.item }} expires {{ compliance.expires_on }}: {{ property.address }}',
+          mjml: mjml('A certificate expires soon', [
+            'Hello {{ recipient.name }},',
+            'The {{ compliance.item | downcase }} of {{ property.address }} expires on {{ compliance.expires_on }}, in {{ compliance.days_left }} days.',
+            'Book the check and record the new certificate before then.',
+          ], 'Open the register').replace(/\{\{ job\.url \}\}/g, '{{ compliance.url }}').replace('Reference {{ job.reference }}.', ''),
+          text_body: 'Hello {{ recipient.name }},\n\nThe {{ compliance.item | downcase }} of {{ property.address }} expires on {{ compliance.expires_on }}, in {{ compliance.days_left }} days.\nBook the check and record the new certificate before then.\n\n{{ compliance.url }}\n',
+        },
+        push: { title: 'Certificate expiring', body: '{{ compliance.item }}, {{ property.address }}: {{ compliance.expires_on }}' },
+        sms: { text_body: '{{ compliance.item }} of {{ property.address }} expires {{ compliance.expires_on }}.' },
+      },
+    },
+    {
+      key: 'compliance.expiring_landlord',
+      description: "To the property's landlords: a compliance certificate of their property expires soon (60, 30 and 7 days before).",
+      events: 'compliance.certificate_expiring',
+      audience: 'landlords',
+      variables: {
+        'recipient.name': 'Margaret Hughes', 'agency.name': 'Northwind Lettings', 'property.address': '28 Blenheim Terrace, Leeds LS2 9XS',
+        'compliance.item': 'Gas safety record', 'compliance.expires_on': 'Sat 26 Dec 2026', 'compliance.days_left': '30',
+      },
+      defaults: {
+        email: {
+          subject: 'Your property {{ property.address }}: {{ compliance.item }} expires {{ compliance.expires_on }}',
+          mjml: mjml('A certificate of your property expires soon', [
+            'Dear {{ recipient.name }},',
+            'The {{ compliance.item | downcase }} of {{ property.address }} expires on {{ compliance.expires_on }}, in {{ compliance.days_left }} days.',
+            'We will arrange the renewal with our contractor; the law requires a valid certificate while the property is let.',
+          ]).replace(/\s*<mj-button[^>]*>[^<]*<\/mj-button>/, '').replace('Reference {{ job.reference }}.', ''),
+          text_body: 'Dear {{ recipient.name }},\n\nThe {{ compliance.item | downcase }} of {{ property.address }} expires on {{ compliance.expires_on }}, in {{ compliance.days_left }} days.\nWe will arrange the renewal with our contractor; the law requires a valid certificate while the property is let.\n\n{{ agency.name }}\n',
+        },
+        push: { title: 'Certificate expiring', body: '{{ compliance.item }}: {{ compliance.expires_on }}' },
+        sms: { text_body: '{{ agency.name }}: the {{ compliance.item | downcase }} of {{ property.address }} expires {{ compliance.expires_on }}.' },
       },
     },
     {

@@ -28,7 +28,7 @@ export const MessageTemplate = Type.Object(
     channel: Type.String({ description: 'email | push | sms' }),
     description: Type.String(),
     trigger: Type.String({ description: 'the domain event(s) that send it' }),
-    audience: Type.String({ description: 'tenant | contractor | branch_agents | agency_admins' }),
+    audience: Type.String({ description: 'tenant | contractor | branch_agents | agency_admins | landlords' }),
     source: Type.String({ description: 'default (built in) or override (the agency\'s)' }),
     version: Type.Integer({ description: 'latest saved version; 0 when never overridden' }),
     parts: TemplateParts,
