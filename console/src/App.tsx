@@ -156,7 +156,7 @@ export function App() {
           <Route path="/sign-in" element={<SignIn />} />
           <Route path="/accept-invitation" element={<AcceptInvitation />} />
           <Route path="/reset-password" element={<ResetPassword />} />
-          <Route path="/survey/:token" element={<SurveyPage />} />
+          <Route path="/survey" element={<SurveyPage />} />
           <Route element={<Layout />}>
             <Route index element={<Home />} />
             <Route path="/dashboard" element={<DashboardPage />} />

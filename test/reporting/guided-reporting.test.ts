@@ -191,7 +191,7 @@ describe('guided reporting', () => {
     expect(mail).toHaveLength(1);
     expect(mail[0]!.recipient_address).toBe('emily@example.test');
     const text = body(mail[0]!.content).text as string;
-    surveyToken = /\/survey\/([0-9a-f]{32}\.[A-Za-z0-9_-]{43})/.exec(text)![1]!;
+    surveyToken = /\/survey\?token=([0-9a-f]{32}\.[A-Za-z0-9_-]{43})/.exec(text)![1]!;
     expect(text).toContain('until Thu 10 Dec 2026, 18:07');
     const view = await t.app.inject({ method: 'GET', url: `/api/surveys/link/${surveyToken}` });
     expect(view.statusCode, view.body).toBe(200);

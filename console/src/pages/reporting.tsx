@@ -6,7 +6,7 @@
  * phone first.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { describeProblem, type Problem } from '../logic/errors.ts';
 import { Button, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
@@ -364,9 +364,10 @@ export function FlowEditor() {
 
 interface SurveyView { agency_name: string; job_reference: string; job_title: string; property: string | null; contractor_name: string | null; completed_on: string | null; expires: string }
 
-/** The survey page of a signed link: one question, 1 to 5, and a comment. No account needed. */
+/** The survey page of a signed link (/survey?token=...): one question, 1 to 5, and a comment. No account needed. */
 export function SurveyPage() {
-  const { token = '' } = useParams();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
   const [view, setView] = useState<SurveyView | null>(null);
   const [refused, setRefused] = useState<string | null>(null);
   const [rating, setRating] = useState<number | null>(null);
