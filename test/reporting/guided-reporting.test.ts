@@ -285,4 +285,14 @@ describe('guided reporting', () => {
       ] },
     })).json().error).toBe('Invalid flow: tree.nodes[1].options[0].next: leads back to "a" (a cycle) (and 1 more)');
   });
+
+  it("erasing the tenant drops the words of their reports and survey comments", async () => {
+    const res = await w.adminA.client.post(`/api/tenants/${tenantRow.uuid}/erase`, { force: true });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    await dispatch();
+    const words = await t.db.selectFrom('tenant_reports').select('description').where('tenant_id', '=', tenantRow.id).where('description', '!=', '').execute();
+    expect(words).toEqual([]);
+    const comments = await t.db.selectFrom('job_surveys').select('comment').where('tenant_id', '=', tenantRow.id).where('comment', 'is not', null).execute();
+    expect(comments).toEqual([]);
+  });
 });
