@@ -14,6 +14,7 @@ import { InvoicesPage } from './pages/invoices.tsx';
 import { JobPage } from './pages/job.tsx';
 import { Jobs } from './pages/jobs.tsx';
 import { ReportRepair } from './pages/report.tsx';
+import { ContractorScorecardPage, FlowEditor, FlowsPage, GuidedReport, SurveyPage } from './pages/reporting.tsx';
 import { HeaderSearch, SearchPage } from './pages/search.tsx';
 import { SessionProvider, useSession } from './session.tsx';
 import { Button } from './ui.tsx';
@@ -50,6 +51,7 @@ function extraPages(permissions: Set<string>, staff: boolean): Array<[string, st
     ['/users', 'Users', permissions.has('api.users.manage')],
     ['/branches', 'Branches', staff && permissions.has('api.admin.branches.view')],
     ['/activity', 'Activity', permissions.has('api.admin.activity-log.manage')],
+    ['/flows', 'Triage flows', permissions.has('api.reporting.flows.manage')],
   ];
   return pages.filter((p) => p[2]).map(([to, label]) => [to, label]);
 }
@@ -91,7 +93,7 @@ function Layout() {
             </li>
             {session.party !== 'contractor' ? (
               <li>
-                <NavLink to="/jobs/new">{session.party === 'tenant' ? 'Report a repair' : 'New job'}</NavLink>
+                <NavLink to={session.party === 'tenant' ? '/report' : '/jobs/new'}>{session.party === 'tenant' ? 'Report a repair' : 'New job'}</NavLink>
               </li>
             ) : null}
             {extraPages(session.permissions, staff).map(([to, label]) => (
@@ -154,11 +156,16 @@ export function App() {
           <Route path="/sign-in" element={<SignIn />} />
           <Route path="/accept-invitation" element={<AcceptInvitation />} />
           <Route path="/reset-password" element={<ResetPassword />} />
+          <Route path="/survey" element={<SurveyPage />} />
           <Route element={<Layout />}>
             <Route index element={<Home />} />
             <Route path="/dashboard" element={<DashboardPage />} />
             <Route path="/jobs" element={<Jobs />} />
             <Route path="/jobs/new" element={<ReportRepair />} />
+            <Route path="/report" element={<GuidedReport />} />
+            <Route path="/flows" element={<FlowsPage />} />
+            <Route path="/flows/:code" element={<FlowEditor />} />
+            <Route path="/contractors/:uuid" element={<ContractorScorecardPage />} />
             <Route path="/jobs/:uuid" element={<JobPage />} />
             <Route path="/calendar" element={<CalendarPage />} />
             <Route path="/contractors" element={<ContractorsPage />} />

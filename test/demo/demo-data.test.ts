@@ -229,6 +229,27 @@ describe('demo data set', () => {
     }
   });
 
+  it('has guided reports (most deflected), survey answers and recalls (docs/tenant-reporting.md)', async () => {
+    const outcomes = await t.db.selectFrom('tenant_reports').select(['outcome', sql<number>`count(*)::int`.as('n')]).groupBy('outcome').execute();
+    const by = Object.fromEntries(outcomes.map((o) => [o.outcome, o.n]));
+    expect(by.advice).toBeGreaterThan((by.job ?? 0) + (by.emergency ?? 0));
+    expect(by.emergency).toBeGreaterThan(0);
+    const answered = await t.db.selectFrom('job_surveys').select(sql<number>`count(*)::int`.as('n')).where('rating', 'is not', null).executeTakeFirstOrThrow();
+    expect(answered.n).toBeGreaterThan(10);
+    const recalls = await t.db.selectFrom('job_recalls as r').innerJoin('jobs as o', 'o.id', 'r.original_job_id').innerJoin('jobs as j', 'j.id', 'r.job_id')
+      .select(['o.address_id as a', 'j.address_id as b', 'o.completed_at', 'j.created_at']).execute();
+    expect(recalls.length).toBeGreaterThan(0);
+    for (const r of recalls) {
+      expect(r.a).toBe(r.b);
+      expect(new Date(r.created_at).getTime()).toBeGreaterThan(new Date(r.completed_at!).getTime());
+    }
+    // The deflections reach the analytics through the API.
+    const token = await login(t.app, 'admin@northwind.test', 'caretaker-demo');
+    const res = await new Client(t.app, token).get('/api/analytics/deflections?from_date=2026-09-01&to_date=2026-11-21');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.reduce((n: number, r: { deflected: number }) => n + r.deflected, 0)).toBeGreaterThan(0);
+  });
+
   it('does nothing on a second call', async () => {
     const before = await count('jobs');
     const again = await loadDemoIfEmpty(t.db, t.config, t.clock.now());

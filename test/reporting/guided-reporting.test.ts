@@ -191,7 +191,7 @@ describe('guided reporting', () => {
     expect(mail).toHaveLength(1);
     expect(mail[0]!.recipient_address).toBe('emily@example.test');
     const text = body(mail[0]!.content).text as string;
-    surveyToken = /\/survey\/([0-9a-f]{32}\.[A-Za-z0-9_-]{43})/.exec(text)![1]!;
+    surveyToken = /\/survey\?token=([0-9a-f]{32}\.[A-Za-z0-9_-]{43})/.exec(text)![1]!;
     expect(text).toContain('until Thu 10 Dec 2026, 18:07');
     const view = await t.app.inject({ method: 'GET', url: `/api/surveys/link/${surveyToken}` });
     expect(view.statusCode, view.body).toBe(200);
@@ -284,5 +284,15 @@ describe('guided reporting', () => {
         { id: 'b', kind: 'question', text: 'B?', options: [{ id: 'x', label: 'x', next: 'a' }, { id: 'y', label: 'y', next: 'a' }] },
       ] },
     })).json().error).toBe('Invalid flow: tree.nodes[1].options[0].next: leads back to "a" (a cycle) (and 1 more)');
+  });
+
+  it("erasing the tenant drops the words of their reports and survey comments", async () => {
+    const res = await w.adminA.client.post(`/api/tenants/${tenantRow.uuid}/erase`, { force: true });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    await dispatch();
+    const words = await t.db.selectFrom('tenant_reports').select('description').where('tenant_id', '=', tenantRow.id).where('description', '!=', '').execute();
+    expect(words).toEqual([]);
+    const comments = await t.db.selectFrom('job_surveys').select('comment').where('tenant_id', '=', tenantRow.id).where('comment', 'is not', null).execute();
+    expect(comments).toEqual([]);
   });
 });

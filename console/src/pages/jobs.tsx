@@ -59,7 +59,7 @@ export function Jobs() {
       <PageTitle
         actions={
           session.party !== 'contractor' ? (
-            <Link className="btn btn-primary" to="/jobs/new">
+            <Link className="btn btn-primary" to={session.party === 'tenant' ? '/report' : '/jobs/new'}>
               {session.party === 'tenant' ? 'Report a repair' : 'New job'}
             </Link>
           ) : null

@@ -6,7 +6,7 @@
  */
 import { type FormEvent, type ReactNode } from 'react';
 import { Form } from 'react-aria-components';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import type { ActivityEntry, Address, Branch, Certificate, Contractor, Tenant, User } from '../types.ts';
@@ -156,7 +156,7 @@ export function ContractorsPage() {
         }
         load={(q, offset) => page(api.GET('/api/contractors', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
         columns={[
-          { header: 'Company', cell: (r) => r.company_name },
+          { header: 'Company', cell: (r) => <Link to={`/contractors/${r.uuid}`}>{r.company_name}</Link> },
           { header: 'Contact', cell: (r) => [r.contact_name, r.phone].filter(Boolean).join(', ') || '-' },
           { header: 'Trades', cell: (r) => r.trades.map((t) => t.name).join(', ') || '-' },
           { header: 'Areas', cell: (r) => r.coverage.join(', ') || '-' },

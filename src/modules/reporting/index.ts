@@ -4,10 +4,10 @@
  * surveys. The module's public door.
  */
 import type { EventHandler } from '../../events/index.ts';
-import { emergencyAlertHandler, surveyHandler } from './reporting.handlers.ts';
+import { emergencyAlertHandler, reportingErasureHandler, surveyHandler } from './reporting.handlers.ts';
 
 export { reportingRoutes } from './reporting.routes.ts';
 export { UK_FLOWS, GAS_EMERGENCY_NUMBER } from './flows-catalogue.ts';
 
 /** Event handlers of the module (listed in src/background.ts). */
-export const handlers: EventHandler[] = [emergencyAlertHandler, surveyHandler];
+export const handlers: EventHandler[] = [emergencyAlertHandler, surveyHandler, reportingErasureHandler];

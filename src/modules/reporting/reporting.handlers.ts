@@ -2,7 +2,8 @@
  * Side effects of tenant self-service (docs/tenant-reporting.md), after commit through the outbox:
  * - `report.emergency`: an e-mail to the branch's on-call contact (else the branch's agents) with
  *   the job, the property, the tenant's phone and the instruction the tenant was shown;
- * - `job.status_changed` to Completed: the tenant's satisfaction survey by signed link.
+ * - `job.status_changed` to Completed: the tenant's satisfaction survey by signed link;
+ * - `tenant.erased`: the words of the tenant's reports and surveys are dropped (docs/gdpr.md).
  */
 import type { DbOrTrx } from '../../db/types.ts';
 import type { DomainEvent, EventHandler } from '../../events/index.ts';
@@ -67,5 +68,14 @@ export const surveyHandler: EventHandler = {
     const p = event.payload as { job_id: number; to_status_id: number };
     if (p.to_status_id !== STATUS.completed) return;
     await sendSurvey(deps, trx, event, p.job_id);
+  },
+};
+
+/** Drops an erased tenant's words from guided reports and surveys and ends their survey links. */
+export const reportingErasureHandler: EventHandler = {
+  name: 'reporting.erasure',
+  events: ['tenant.erased'],
+  async handle(event, { deps, trx }) {
+    await repo.eraseTenantWords(trx, (event.payload as { tenant_id: number }).tenant_id, deps.clock.now());
   },
 };

@@ -354,3 +354,13 @@ export function emergencyFacts(db: DbOrTrx, reportId: number) {
     .where('r.id', '=', reportId)
     .executeTakeFirst();
 }
+
+/**
+ * Drops what an erased tenant wrote (docs/gdpr.md): the words of their guided reports and the
+ * comments of their surveys; unanswered survey links stop working (expired now).
+ */
+export async function eraseTenantWords(db: DbOrTrx, tenantId: number, now: Date): Promise<void> {
+  await db.updateTable('tenant_reports').set({ description: '' }).where('tenant_id', '=', tenantId).execute();
+  await db.updateTable('job_surveys').set({ comment: null }).where('tenant_id', '=', tenantId).execute();
+  await db.updateTable('job_surveys').set({ expires_at: now }).where('tenant_id', '=', tenantId).where('answered_at', 'is', null).where('expires_at', '>', now).execute();
+}

@@ -31,7 +31,9 @@ export async function sendSurvey(deps: AppDeps, trx: DbOrTrx, event: DomainEvent
   const uuid = newUuid();
   if (!(await repo.insertSurvey(trx, { uuid, agency_id: job.agency_id, job_id: job.id, tenant_id: job.tenant_id, contractor_id: job.contractor_id, nonce, expires_at: expiresAt, created_at: now }))) return;
   const token = signSurvey(await surveyKey(trx, now), { nonce, surveyUuid: uuid, tenantUuid: job.tenant_uuid!, expiresAt });
-  const url = `${deps.config.mail.publicUrl}/survey/${token}`;
+  // A query parameter, not a path segment: the console's shell does not answer paths that end in
+  // what looks like a file extension, and a token holds a dot (src/http/console.ts).
+  const url = `${deps.config.mail.publicUrl}/survey?token=${token}`;
   const property = job.line1 ? `${job.line1}, ${job.postcode}` : 'your home';
   const subject = `How did we do? ${job.reference} ${job.title}`;
   const until = formatLondonDateTime(expiresAt);

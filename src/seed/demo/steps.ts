@@ -19,6 +19,7 @@ import { moneyStep } from './money.ts';
 import { complianceStep } from './compliance.ts';
 import { landlordsStep } from './landlords.ts';
 import { hazardsStep } from './hazards.ts';
+import { tenantReportingStep } from './tenant-reporting.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -38,4 +39,5 @@ export const DEMO_STEPS: DemoStep[] = [
   complianceStep,
   landlordsStep,
   hazardsStep,
+  tenantReportingStep,
 ];

@@ -1,0 +1,197 @@
+/**
+ * Tenant self-service in headless Chromium at phone width, 390 px (docs/tenant-reporting.md): the
+ * tenant's guided report (self-help advice that settles it, the gas emergency shown at once, a
+ * job with the photos asked for), the admin's flow editor with its live preview, the survey page
+ * of a signed link (no account) and a contractor's scorecard. Every page is checked with axe-core
+ * (WCAG 2.2 A and AA); with CONSOLE_SCREENSHOTS=1 they are photographed into
+ * docs/tenant-reporting/*.png.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newUuid } from '../../src/lib/crypto.ts';
+import { signSurvey, surveyKey } from '../../src/modules/reporting/survey-links.ts';
+import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = path.resolve(import.meta.dirname, '../../docs/tenant-reporting');
+const PHONE = { width: 390, height: 844 };
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }
+    ).axe;
+    return axe.run((globalThis as unknown as { document: unknown }).document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+    });
+  });
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** axe at phone width; with CONSOLE_SCREENSHOTS=1 also docs/tenant-reporting/<name>.png. */
+async function checkAndShoot(page: Page, name: string): Promise<void> {
+  expect(await axeViolations(page), name).toEqual([]);
+  if (process.env.CONSOLE_SCREENSHOTS === '1') await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+const TITLE = CHROMIUM ? 'tenant self-service in headless Chromium at 390 px' : 'tenant self-service (skipped: Debian chromium is not installed)';
+
+describe.skipIf(!CHROMIUM)(TITLE, () => {
+  let t: TestApp;
+  let browser: Browser;
+  let baseUrl: string;
+  const contexts: BrowserContext[] = [];
+  const users: Record<string, string> = {};
+  let contractorUuid = '';
+  let surveyToken = '';
+
+  async function context(): Promise<Page> {
+    const c = await browser.newContext({ viewport: PHONE, locale: 'en-GB', timezoneId: 'Europe/London' });
+    c.setDefaultTimeout(15_000);
+    contexts.push(c);
+    const page = await c.newPage();
+    page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
+    page.on('response', (r) => {
+      if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me')) process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
+    });
+    return page;
+  }
+
+  async function signedIn(email: string): Promise<Page> {
+    const page = await context();
+    await page.goto(`${baseUrl}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    try {
+      await page.getByRole('button', { name: 'Sign out', includeHidden: true }).first().waitFor({ state: 'attached' });
+    } catch (e) {
+      process.stdout.write(`sign-in failed at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 500)}\n`);
+      throw e;
+    }
+    return page;
+  }
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    t = await buildTestApp();
+    t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const now = new Date();
+    const agency = await createAgency(t.db, 'Northgate Lettings');
+    const branch = await createBranch(t.db, agency.id, 'Leeds');
+    const home = await insertAddress(t.db, { agencyId: agency.id, branchId: branch.id, line1: '14 Kirkstall Road', postcode: 'LS3 1HR' }, now);
+    const tenant = await insertTenant(t.db, agency.id, [home.id], 'Emily Clarke', now);
+    const firm = await insertContractor(t.db, agency.id, 'Aire Heating', now);
+    contractorUuid = (await t.db.selectFrom('contractors').select('uuid').where('id', '=', firm.id).executeTakeFirstOrThrow()).uuid;
+    users.tenant = (await createUser(t.db, { role: 'tenant', agencyId: agency.id, tenantId: tenant.id, name: 'Emily Clarke' })).email;
+    users.admin = (await createUser(t.db, { role: 'admin', agencyId: agency.id, name: 'Alice Admin' })).email;
+    // A completed boiler repair with its survey waiting, and the link the tenant was e-mailed.
+    const done = await insertJob(t.db, {
+      agency_id: agency.id, branch_id: branch.id, address_id: home.id, tenant_id: tenant.id, contractor_id: firm.id, reference: 'JOB-900001',
+      title: 'Boiler losing pressure', status_id: 7, completed_at: now, agreed_cost_pence: 14_500,
+    }, now);
+    const survey = { uuid: newUuid(), nonce: 'a'.repeat(32), expiresAt: new Date(now.getTime() + 14 * 86_400_000) };
+    await t.db.insertInto('job_surveys').values({
+      uuid: survey.uuid, agency_id: agency.id, job_id: done.id, tenant_id: tenant.id, contractor_id: firm.id, nonce: survey.nonce, expires_at: survey.expiresAt, created_at: now,
+    }).execute();
+    surveyToken = signSurvey(await surveyKey(t.db, now), { nonce: survey.nonce, surveyUuid: survey.uuid, tenantUuid: tenant.uuid, expiresAt: survey.expiresAt });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('the tenant tops up the boiler pressure with the self-help, and no job is raised', async () => {
+    const page = await signedIn(users.tenant!);
+    await page.locator('#main').getByRole('link', { name: 'Report a repair' }).click();
+    await page.getByRole('heading', { name: 'Report a repair' }).waitFor();
+    await checkAndShoot(page, 'flows-phone');
+    await page.getByRole('button', { name: 'Heating and hot water' }).click();
+    await page.getByRole('button', { name: 'No heating and no hot water' }).click();
+    await page.getByRole('button', { name: 'Yes, below 1 bar' }).click();
+    await page.getByText('find the filling loop under the boiler').waitFor();
+    await checkAndShoot(page, 'question-phone');
+    await page.getByRole('button', { name: 'Yes, it is working now' }).click();
+    await page.getByText('No repair needed: we have noted it.').waitFor();
+    await checkAndShoot(page, 'advice-phone');
+    const reports = await t.db.selectFrom('tenant_reports').select(['outcome', 'job_id']).execute();
+    expect(reports).toEqual([{ outcome: 'advice', job_id: null }]);
+  });
+
+  it('a smell of gas shows the instruction at once and raises the emergency job', async () => {
+    const page = await signedIn(users.tenant!);
+    await page.goto(`${baseUrl}/report`);
+    await page.getByRole('button', { name: 'Smell of gas' }).click();
+    await page.getByRole('alert').getByText('0800 111 999', { exact: false }).first().waitFor();
+    await page.getByText(/Emergency job JOB-\d+ raised/).waitFor();
+    expect(await page.getByRole('link', { name: 'Call 0800 111 999' }).getAttribute('href')).toBe('tel:0800111999');
+    await checkAndShoot(page, 'emergency-phone');
+  });
+
+  it('a leak becomes a job with the photos asked for', async () => {
+    const page = await signedIn(users.tenant!);
+    await page.goto(`${baseUrl}/report`);
+    await page.getByRole('button', { name: 'Leaks, floods and blockages' }).click();
+    await page.getByRole('button', { name: /A drip or small leak/ }).click();
+    await page.getByRole('button', { name: 'Yes, it is contained' }).click();
+    await page.getByLabel('Photo of the leak').waitFor();
+    await page.getByLabel('Anything else we should know? (optional)').fill('Under the kitchen sink, since Monday');
+    await checkAndShoot(page, 'job-phone');
+    await page.getByRole('button', { name: 'Report repair' }).click();
+    await page.getByText('Thank you: your repair has been reported.').waitFor();
+    await page.getByRole('heading', { name: /Dripping tap or small leak/ }).waitFor();
+  });
+
+  it('the admin edits a flow with its live preview and saves a new version', async () => {
+    const page = await signedIn(users.admin!);
+    await page.goto(`${baseUrl}/flows`);
+    await page.getByRole('link', { name: 'Damp and mould' }).click();
+    await page.getByRole('heading', { name: 'Edit: Damp and mould' }).waitFor();
+    const preview = page.getByRole('region', { name: 'Preview (as a tenant sees it)' });
+    await preview.getByRole('button', { name: 'No, it is condensation or mould' }).click();
+    await preview.getByText('Is the mould larger than about a square metre').waitFor();
+    await checkAndShoot(page, 'flow-editor-phone');
+    await page.getByLabel('Name shown to tenants').fill('Damp, mould and condensation');
+    await page.getByRole('button', { name: 'Save as a new version' }).click();
+    await page.getByText('Saved as version 2.').waitFor();
+  });
+
+  it('the survey link opens without an account and answers once', async () => {
+    const page = await context();
+    await page.goto(`${baseUrl}/survey?token=${surveyToken}`);
+    await page.getByRole('heading', { name: 'How did we do?' }).waitFor().catch(async (e: unknown) => {
+      process.stdout.write(`survey page at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 500)}\n`);
+      throw e;
+    });
+    await page.getByText('Boiler losing pressure').waitFor();
+    await page.getByLabel('4').check();
+    await page.getByLabel('Comment (optional)').fill('Quick and tidy, thank you');
+    await checkAndShoot(page, 'survey-phone');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Thank you: your answer has been recorded.').waitFor();
+    await page.reload();
+    await page.getByText('This survey has already been answered: thank you').waitFor();
+  });
+
+  it("the contractor's page shows its scorecard", async () => {
+    const page = await signedIn(users.admin!);
+    await page.goto(`${baseUrl}/contractors/${contractorUuid}`);
+    await page.getByRole('heading', { name: 'Aire Heating: scorecard' }).waitFor();
+    await page.getByText('4 / 5 (1 surveys)').waitFor();
+    await checkAndShoot(page, 'scorecard-phone');
+  });
+});
