@@ -6,6 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { Redis } from 'ioredis';
 import type { AppDeps } from './app-deps.ts';
 import type { Config } from './config.ts';
+import { preparedDatabase } from './db/prepared-database.ts';
 import { createDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest, migrationClass, migrationStatus } from './db/migrate.ts';
 import { RateLimitStore } from './http/rate-limit.ts';
@@ -82,20 +83,25 @@ export async function openRuntime(
   const pgliteDir = path.join(options.dataDir ?? config.dataDir, 'pglite');
   // Said only when this start creates the embedded database (no PG_VERSION in its folder yet).
   const creating = !config.databaseUrl && !options.pglite && !options.loadDataDir && !existsSync(path.join(pgliteDir, 'PG_VERSION'));
+  // A first start loads the migrated copy prepared at install (src/db/prepared-database.ts) when there is one.
+  const prepared = creating ? preparedDatabase() : undefined;
+  const loadDataDir = options.loadDataDir ?? prepared?.blob;
   const database = createDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.dataDir ?? config.dataDir,
     poolMax: config.databasePoolMax,
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
     ...(options.pglite ? { pglite: options.pglite } : {}),
   });
   const progress = options.progress ?? (() => {});
   progress(
     database.engine === 'postgres'
       ? 'opening the database (PostgreSQL)'
-      : creating
-        ? `creating the embedded database in ${pgliteDir} (only on the first start; it takes a while)`
-        : `opening the embedded database in ${pgliteDir}`,
+      : prepared
+        ? `creating the embedded database in ${pgliteDir} from the migrated copy prepared at install (first start only)`
+        : creating
+          ? `creating the embedded database in ${pgliteDir} (first start only; it takes a while: \`npm run database:prepare\` makes later first starts fast)`
+          : `opening the embedded database in ${pgliteDir}`,
   );
   const status = await migrationStatus(database.db);
   const pending = status.pending.length;

@@ -12,6 +12,7 @@ import { DashboardPage } from './pages/dashboard.tsx';
 import { ActivityPage, AddressesPage, BranchesPage, ContractorsPage, TenantsPage, UsersPage } from './pages/lists.tsx';
 import { InvoicesPage } from './pages/invoices.tsx';
 import { JobPage } from './pages/job.tsx';
+import { AgenciesPage, ImportsPage } from './pages/onboarding.tsx';
 import { Jobs } from './pages/jobs.tsx';
 import { ReportRepair } from './pages/report.tsx';
 import { ContractorScorecardPage, FlowEditor, FlowsPage, GuidedReport, SurveyPage } from './pages/reporting.tsx';
@@ -52,6 +53,8 @@ function extraPages(permissions: Set<string>, staff: boolean): Array<[string, st
     ['/branches', 'Branches', staff && permissions.has('api.admin.branches.view')],
     ['/activity', 'Activity', permissions.has('api.admin.activity-log.manage')],
     ['/flows', 'Triage flows', permissions.has('api.reporting.flows.manage')],
+    ['/agencies', 'Agencies', permissions.has('api.agencies.manage')],
+    ['/imports', 'Import', permissions.has('api.imports.manage')],
   ];
   return pages.filter((p) => p[2]).map(([to, label]) => [to, label]);
 }
@@ -176,6 +179,8 @@ export function App() {
             <Route path="/users" element={<UsersPage />} />
             <Route path="/branches" element={<BranchesPage />} />
             <Route path="/activity" element={<ActivityPage />} />
+            <Route path="/agencies" element={<AgenciesPage />} />
+            <Route path="/imports" element={<ImportsPage />} />
             <Route path="/account" element={<Account />} />
             <Route path="*" element={<NotFound />} />
           </Route>

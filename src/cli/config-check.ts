@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import nodemailer from 'nodemailer';
 import { CONFIG_VARIABLES, displayValue } from '../config-catalogue.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { preparedDatabase } from '../db/prepared-database.ts';
 import { createDatabase } from '../db/database.ts';
 import { pendingMigrationCount } from '../db/migrate.ts';
 import { migrations } from '../db/migrations/index.ts';
@@ -78,7 +79,8 @@ async function checkDatabaseFindings(config: Readonly<Config>): Promise<Finding[
   if (!config.databaseUrl) {
     const dir = path.join(config.dataDir, 'pglite');
     if (!existsSync(path.join(dir, 'PG_VERSION'))) {
-      return [{ mark: 'info', subject: 'database', text: `embedded PGlite in ${dir}: not created yet (the first start creates it)` }];
+      const copy = preparedDatabase() ? 'from the migrated copy prepared at install' : 'and migrates it; `npm run database:prepare` makes that fast';
+      return [{ mark: 'info', subject: 'database', text: `embedded PGlite in ${dir}: not created yet (the first start creates it ${copy})` }];
     }
     const serving = await answers(config.host, config.port);
     return [{

@@ -12,6 +12,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PREPARED_DIR } from '../../src/db/prepared-database.ts';
 import { COMPILE_CACHE_ENV } from '../helpers/child-env.ts';
 import { freePort, runCaretaker, startCaretaker, stopAllProcesses } from '../helpers/process.ts';
 
@@ -93,10 +94,16 @@ describe('first start, restart and log format', () => {
     });
     await expect.poll(() => first.lines.some((l) => l.includes('Caretaker is serving')) || !first.running, { timeout: 120_000, interval: 200 }).toBe(true);
     const messages = first.json().map((l) => String(l.msg));
+    // With the migrated copy that `npm install` prepares (src/db/prepared-database.ts) the first
+    // start loads it and has nothing to migrate; without it, it creates the database and migrates.
+    const prepared = existsSync(path.join(PREPARED_DIR, 'pglite-migrated.json'));
     const order = [
-      messages.findIndex((m) => m.startsWith('creating the embedded database in ') && m.endsWith('(only on the first start; it takes a while)')),
-      messages.findIndex((m) => /^migrating the database: \d+ migrations to apply$/.test(m)),
-      messages.indexOf('database migrated'),
+      prepared
+        ? messages.findIndex((m) => m.startsWith('creating the embedded database in ') && m.endsWith('from the migrated copy prepared at install (first start only)'))
+        : messages.findIndex((m) => m.startsWith('creating the embedded database in ') && m.includes('(first start only; it takes a while')),
+      ...(prepared
+        ? []
+        : [messages.findIndex((m) => /^migrating the database: \d+ migrations to apply$/.test(m)), messages.indexOf('database migrated')]),
       messages.indexOf('creating the SysOps account sysops@caretaker.test (the database holds no account yet)'),
       messages.indexOf('Caretaker is serving'),
       messages.indexOf(`open ${first.url}/ for the console, ${first.url}/docs for the API`),

@@ -4,13 +4,15 @@
  * addresses, users (with an invitation form), branches and the activity log. Read views of the
  * API; anything beyond an invitation is done in the API reference (/docs) for now.
  */
-import { type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Form } from 'react-aria-components';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import type { ActivityEntry, Address, Branch, Certificate, Contractor, Tenant, User } from '../types.ts';
 import { Button, Field, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { useSession } from '../session.tsx';
+import { AddBranch } from './onboarding.tsx';
 
 interface Column<T> {
   header: string;
@@ -308,13 +310,16 @@ export function UsersPage() {
 
 /** Branches of the agency. */
 export function BranchesPage() {
+  const session = useSession();
+  const [version, setVersion] = useState(0);
   return (
     <>
       <PageTitle>Branches</PageTitle>
       <ListTable<Branch>
+        key={version}
         label="branches"
         rowKey={(r) => r.uuid}
-        empty={<p>No branches yet. An agency's first branch is made with the agency; add more in the API reference (POST /api/admin/branches).</p>}
+        empty={<p>No branches yet. An agency's first branch is made with the agency; add more below.</p>}
         load={(q, offset) =>
           page(api.GET('/api/admin/branches', { params: { query: { ...(q ? { q } : {}), include_closed: true, limit: PAGE_SIZE, offset } as never } }))
         }
@@ -325,6 +330,7 @@ export function BranchesPage() {
           { header: 'Status', cell: (r) => (r.closed_at ? `closed ${formatDate(r.closed_at)}` : 'open') },
         ]}
       />
+      {session.permissions.has('api.admin.branches.manage') && session.me?.agency_uuid ? <AddBranch onAdded={() => setVersion((v) => v + 1)} /> : null}
     </>
   );
 }

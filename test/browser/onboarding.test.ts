@@ -1,0 +1,179 @@
+/**
+ * Onboarding in the console from an empty install (docs/onboarding.md), in headless Chromium:
+ * SysOps create an agency; its administrator accepts the invitation, adds a branch and imports the
+ * sample files of test/fixtures/imports (properties, tenants, contractors, landlords; bad rows
+ * shown by the dry run and skipped); an agent logs a job against an imported property, picked by
+ * postcode, with its tenant (filled in from the property) and trade, and assigns the best-matched
+ * contractor. Every page is checked with axe-core; with CONSOLE_SCREENSHOTS=1 the steps are
+ * photographed into docs/onboarding/*.png.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NodemailerMailer } from '../../src/modules/mail/mailer.ts';
+import { buildTestApp, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../users/mail-helpers.ts';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SHOTS = path.resolve(import.meta.dirname, '../../docs/onboarding');
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/imports');
+const DESKTOP = { width: 1280, height: 800 };
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(async () => {
+    const axe = (
+      globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }
+    ).axe;
+    return axe.run((globalThis as unknown as { document: unknown }).document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+    });
+  });
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** axe at desktop width; with CONSOLE_SCREENSHOTS=1 also docs/onboarding/<name>.png. */
+async function checkAndShoot(page: Page, name: string): Promise<void> {
+  expect(await axeViolations(page), name).toEqual([]);
+  if (process.env.CONSOLE_SCREENSHOTS === '1') await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+const TITLE = CHROMIUM ? 'onboarding in the console from an empty install' : 'onboarding in the console (skipped: Debian chromium is not installed)';
+
+describe.skipIf(!CHROMIUM)(TITLE, () => {
+  let t: TestApp;
+  let browser: Browser;
+  let baseUrl: string;
+  const contexts: BrowserContext[] = [];
+
+  async function newPage(): Promise<Page> {
+    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'Europe/London' });
+    context.setDefaultTimeout(20_000);
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
+    page.on('response', (r) => {
+      if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me')) process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
+    });
+    return page;
+  }
+
+  async function signIn(email: string, password = TEST_PASSWORD): Promise<Page> {
+    const page = await newPage();
+    await page.goto(`${baseUrl}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).first().waitFor({ state: 'attached' });
+    return page;
+  }
+
+  /** Uploads a fixture on the import page, checks the dry run's summary and imports it. */
+  async function importFile(page: Page, entity: string, file: string, summary: RegExp, shot?: string): Promise<void> {
+    await page.getByLabel('What the file holds').selectOption(entity);
+    await page.getByLabel('CSV or XLSX file').setInputFiles(path.join(FIXTURES, file));
+    await page.getByLabel('Skip bad rows (import the good ones)').check();
+    await page.getByRole('button', { name: 'Check file' }).click();
+    await page.locator('.import-counts', { hasText: summary }).waitFor();
+    if (shot) await checkAndShoot(page, shot);
+    await page.getByRole('button', { name: /^Import \d+ rows$/ }).click();
+    await page.getByText(/^Imported: /).waitFor();
+  }
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    t = await buildTestApp();
+    t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('walks a new agency from nothing to its first assigned job', async () => {
+    // An empty install: no agency; the first start's SysOps account.
+    expect(await t.db.selectFrom('agencies').select('id').execute()).toEqual([]);
+    const sysops = (await createUser(t.db, { role: 'sysops', name: 'Sam SysOps' })).email;
+
+    const ops = await signIn(sysops);
+    await ops.goto(`${baseUrl}/agencies`);
+    await ops.getByText('No agencies yet.', { exact: false }).waitFor();
+    await ops.getByLabel('Trading name').fill('Headingley Homes');
+    await ops.getByLabel("Administrator's name").fill('Ada Admin');
+    await ops.getByLabel("Administrator's e-mail").fill('ada@headingley.example');
+    await ops.getByRole('button', { name: 'Create agency' }).click();
+    await ops.getByText('Headingley Homes created; an invitation was e-mailed to ada@headingley.example.').waitFor();
+    await checkAndShoot(ops, '1-sysops-agency');
+
+    const dir = (t.deps.mailer as NodemailerMailer).dir;
+    const mail = await waitFor(async () => mailTo(await readEmlFiles(dir), 'ada@headingley.example'));
+    const link = /https?:\/\/\S+?(\/accept-invitation\?token=[0-9a-f]{64})/.exec(decodeQuotedPrintable(mail.raw))?.[1];
+    expect(link).toBeDefined();
+    const invite = await newPage();
+    await invite.goto(`${baseUrl}${link}`);
+    await invite.getByLabel('Choose a password').fill('ada chose this password');
+    await invite.getByRole('button', { name: 'Accept invitation' }).click();
+    await invite.getByText('Invitation accepted.').waitFor();
+
+    const admin = await signIn('ada@headingley.example', 'ada chose this password');
+    await admin.goto(`${baseUrl}/dashboard`);
+    await admin.getByRole('heading', { name: 'Set up your agency' }).waitFor();
+    await checkAndShoot(admin, '2-admin-setup-checklist');
+    await admin.goto(`${baseUrl}/branches`);
+    await admin.getByLabel('Branch name').fill('Leeds');
+    await admin.getByRole('button', { name: 'Add branch' }).click();
+    await admin.getByRole('cell', { name: 'Leeds', exact: true }).waitFor();
+
+    await admin.goto(`${baseUrl}/imports`);
+    await importFile(admin, 'addresses', 'properties.csv', /3 to create, 0 to update, 0 unchanged, 3 with errors/, '3-import-dry-run');
+    await importFile(admin, 'tenants', 'tenants-windows-1252.csv', /2 to create, .* 1 with errors/);
+    await importFile(admin, 'contractors', 'contractors.csv', /2 to create, .* 2 with errors/);
+    await importFile(admin, 'landlords', 'landlords.csv', /2 to create, .* 5 with errors/);
+    expect(await t.db.selectFrom('addresses').select('id').execute()).toHaveLength(3);
+    expect(await t.db.selectFrom('landlords').select('id').execute()).toHaveLength(2);
+
+    // The administrator adds an agent of the Leeds branch (the users page invites; here directly).
+    const agency = await t.db.selectFrom('agencies').select('id').executeTakeFirstOrThrow();
+    const leeds = await t.db.selectFrom('branches').select('id').where('name', '=', 'Leeds').executeTakeFirstOrThrow();
+    const agentEmail = (await createUser(t.db, { role: 'agent', agencyId: agency.id, branchId: leeds.id, name: 'Alex Agent' })).email;
+
+    const agent = await signIn(agentEmail);
+    await agent.goto(`${baseUrl}/jobs/new`);
+    await agent.getByRole('heading', { name: 'New job' }).waitFor();
+    await agent.getByRole('combobox', { name: /Property/ }).fill('ls61ab');
+    await agent.getByRole('option', { name: /Flat 1, 12 Hyde Park Road/ }).click();
+    await expect.poll(() => agent.getByLabel('Tenant').locator('option:checked').textContent()).toContain('Zoë Brontë');
+    await agent.getByLabel('Trade').selectOption({ label: 'Plumbing' });
+    await agent.getByLabel('What needs repairing?').fill('Dripping bathroom tap');
+    await agent.getByLabel('Details').fill('Phoned in by the tenant: the hot tap drips all night.');
+    await checkAndShoot(agent, '4-agent-new-job');
+    await agent.getByRole('button', { name: 'Create job' }).click();
+    await agent.getByText('Job created.').waitFor();
+    const job = await t.db.selectFrom('jobs as j').innerJoin('addresses as a', 'a.id', 'j.address_id').innerJoin('tenants as te', 'te.id', 'j.tenant_id').innerJoin('trades as tr', 'tr.id', 'j.trade_id').innerJoin('branches as b', 'b.id', 'j.branch_id')
+      .select(['a.line2', 'te.name as tenant', 'tr.code as trade', 'b.name as branch']).executeTakeFirstOrThrow();
+    expect(job).toEqual({ line2: 'Flat 1', tenant: 'Zoë Brontë', trade: 'plumbing', branch: 'Leeds' });
+
+    await agent.getByRole('button', { name: 'Approve' }).click();
+    await agent.locator('.details .badge', { hasText: 'Approved' }).waitFor();
+    const best = agent.locator('.match-list > li').first();
+    await best.getByText('Aire Valley Plumbing Ltd').waitFor();
+    await best.getByText('score 100/100').waitFor();
+    await best.getByText('Covers LS6').waitFor();
+    await checkAndShoot(agent, '5-agent-assign');
+    await agent.getByRole('radio', { name: /Aire Valley Plumbing Ltd/ }).check();
+    await agent.getByRole('button', { name: 'Assign', exact: true }).click();
+    await agent.locator('.details .badge', { hasText: 'Assigned' }).waitFor();
+    await agent.getByText('Aire Valley Plumbing Ltd (not accepted yet)').waitFor();
+    expect(await agent.getByRole('alertdialog').count()).toBe(0);
+  }, 300_000);
+});
