@@ -32,4 +32,17 @@ describe('money demo data', () => {
     const quotes = await t.db.selectFrom('quotes').select('status').distinct().execute();
     expect(quotes.map((q) => q.status).sort()).toEqual(['approved', 'rejected', 'submitted']);
   });
+
+  it('has recharges for the landlords of billed properties, and statements whose totals are the sums of their lines', async () => {
+    const res = await admin.get('/api/recharges?limit=200');
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = res.json().data as Array<{ landlord_uuid: string; kind: string; fee_net_pence: number; recharge_date: string }>;
+    expect(rows.length).toBeGreaterThan(3);
+    expect(rows.some((r) => r.kind === 'credit')).toBe(true);
+    expect(rows.every((r) => r.kind === 'credit' || r.fee_net_pence > 0)).toBe(true);
+    const from = rows.map((r) => r.recharge_date).sort()[0]!;
+    const s = (await admin.get(`/api/landlords/${rows[0]!.landlord_uuid}/statement?from_date=${from}&to_date=${t.clock.now().toISOString().slice(0, 10)}`)).json().data;
+    expect(s.properties.length).toBeGreaterThan(0);
+    expect(s.totals.total_pence).toBe(s.properties.flatMap((p: { lines: Array<{ total_pence: number }> }) => p.lines).reduce((a: number, l: { total_pence: number }) => a + l.total_pence, 0));
+  });
 });

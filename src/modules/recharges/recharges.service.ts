@@ -90,9 +90,10 @@ export function rechargeAmounts(cost: { net: number; vat: number }, shares: read
  * Makes the recharges of an issued contractor invoice or credit note, in the handler's
  * transaction. Nothing when the job has no property, the property no landlord (a credit note:
  * the invoice made no recharge), or the recharges exist already (the handler ran before).
+ * @param uuid makes the recharges' uuids (the demo data passes its deterministic one)
  * @returns how many recharges it made
  */
-export async function makeRecharges(trx: DbOrTrx, invoiceId: number, now: Date): Promise<number> {
+export async function makeRecharges(trx: DbOrTrx, invoiceId: number, now: Date, uuid: () => string = newUuid): Promise<number> {
   const inv = await repo.invoiceForRecharge(trx, invoiceId);
   if (!inv || inv.status === 'void' || inv.status === 'draft' || inv.issue_date === null || inv.address_id === null) return 0;
   if (await repo.hasRecharges(trx, inv.id)) return 0;
@@ -109,7 +110,7 @@ export async function makeRecharges(trx: DbOrTrx, invoiceId: number, now: Date):
   const rows = [];
   for (const [i, o] of owners.entries()) {
     rows.push({
-      uuid: newUuid(), agency_id: inv.agency_id, number: await repo.nextRechargeNumber(trx, inv.agency_id), landlord_id: o.landlord_id, address_id: o.address_id,
+      uuid: uuid(), agency_id: inv.agency_id, number: await repo.nextRechargeNumber(trx, inv.agency_id), landlord_id: o.landlord_id, address_id: o.address_id,
       job_id: inv.job_id, invoice_id: inv.id, kind: credit ? 'credit' : 'recharge', share_bp: o.share_bp, recharge_date: inv.issue_date, ...amounts[i]!,
       fee_vat_rate_bp: feeVatBp, created_at: now, cancelled_at: null,
     });

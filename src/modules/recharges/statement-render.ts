@@ -16,8 +16,13 @@ export const STATEMENT_CSV_COLUMNS = [
   'Property', 'Date', 'Number', 'Job', 'Job title', 'Description', 'Share %', 'Cost net', 'Cost VAT', 'Fee net', 'Fee VAT', 'Total',
 ] as const;
 
+/** "1 job", "3 jobs". */
+function jobs(n: number): string {
+  return `${n} job${n === 1 ? '' : 's'}`;
+}
+
 function totalRow(label: string, t: StatementTotals): (string | number)[] {
-  return [label, '', '', `${t.jobs} jobs`, '', '', '', decimalPounds(t.cost_net_pence), decimalPounds(t.cost_vat_pence), decimalPounds(t.fee_net_pence), decimalPounds(t.fee_vat_pence), decimalPounds(t.total_pence)];
+  return [label, '', '', jobs(t.jobs), '', '', '', decimalPounds(t.cost_net_pence), decimalPounds(t.cost_vat_pence), decimalPounds(t.fee_net_pence), decimalPounds(t.fee_vat_pence), decimalPounds(t.total_pence)];
 }
 
 /** The statement as CSV text: one row per line, a total row per property and a grand total row. */
@@ -94,13 +99,13 @@ export function statementPdf(s: StatementDto, at: Date): Promise<Buffer> {
       y = row([humanDate(l.date), l.number, l.job_reference, `${l.job_title}: ${l.description} (share ${(l.share_bp / 100).toFixed(2)} %)`, ...money(l)], false, y);
     }
     doc.moveTo(40, y - 2).lineTo(801, y - 2).stroke();
-    y = row(['', '', `${p.totals.jobs} jobs`, `Total ${p.property}`, ...money(p.totals)], true, y) + 10;
+    y = row(['', '', jobs(p.totals.jobs), `Total ${p.property}`, ...money(p.totals)], true, y) + 10;
   }
   if (y > 520) {
     doc.addPage();
     y = 40;
   }
-  y = row(['', '', `${s.totals.jobs} jobs`, 'Total for the period', ...money(s.totals)], true, y + 4);
+  y = row(['', '', jobs(s.totals.jobs), 'Total for the period', ...money(s.totals)], true, y + 4);
   doc.font('Helvetica').fontSize(8).text(
     "Costs are the contractors' charges (net and VAT) in proportion to your ownership share; the fee is the agency's management fee with VAT. Amounts in pounds sterling (GBP).",
     40, y + 10, { width: 760 },

@@ -20,6 +20,7 @@ import { complianceStep } from './compliance.ts';
 import { landlordsStep } from './landlords.ts';
 import { hazardsStep } from './hazards.ts';
 import { tenantReportingStep } from './tenant-reporting.ts';
+import { rechargesStep } from './recharges.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -40,4 +41,5 @@ export const DEMO_STEPS: DemoStep[] = [
   landlordsStep,
   hazardsStep,
   tenantReportingStep,
+  rechargesStep,
 ];

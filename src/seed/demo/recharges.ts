@@ -1,0 +1,34 @@
+/**
+ * Demo step of the money documents, recharges and statements (docs/money.md "Invoice PDF",
+ * "Recharges", "Statements"): Northwind's legal name and registered address (the customer on its
+ * contractors' invoices), Fletcher's business address (the supplier), a 10 % management fee on
+ * recharges, a landlord for every billed property that had none, and the recharges of every
+ * issued invoice and credit note, oldest first (so recharge numbers follow dates): each
+ * landlord then has a statement. Deterministic: uuids from ctx.uuid().
+ */
+import { makeRecharges } from '../../modules/recharges/index.ts';
+import type { DemoContext } from './context.ts';
+
+/** Writes Northwind's recharge data. */
+export async function rechargesStep(ctx: DemoContext): Promise<void> {
+  const { trx, ids } = ctx;
+  const agencyId = ids.agencies.northwind;
+  await trx.updateTable('agencies').set({ legal_name: 'Northwind Lettings Ltd', registered_line1: '14 Park Row', registered_line2: null, registered_town: 'Leeds', registered_postcode: 'LS1 5HD' })
+    .where('id', '=', agencyId).where('legal_name', 'is', null).execute();
+  await trx.updateTable('contractors').set({ address_line1: 'Unit 7, Kirkstall Forge', address_line2: null, address_town: 'Leeds', address_postcode: 'LS5 3BF' })
+    .where('id', '=', ids.demoContractorId).execute();
+  await trx.insertInto('recharge_settings').values({ agency_id: agencyId, fee_mode: 'percent', fee_percent_bp: 1000, fee_fixed_pence: 0, updated_at: ctx.now }).execute();
+  const landlords = await trx.selectFrom('landlords').select('id').where('agency_id', '=', agencyId).orderBy('id').execute();
+  const billed = await trx.selectFrom('invoices as i').innerJoin('jobs as j', 'j.id', 'i.job_id').select(['i.id', 'j.address_id'])
+    .where('i.agency_id', '=', agencyId).where('i.status', 'not in', ['draft', 'void']).orderBy('i.issue_date').orderBy('i.id').execute();
+  for (const [n, inv] of billed.entries()) {
+    if (inv.address_id === null || landlords.length === 0) continue;
+    const owned = await trx.selectFrom('landlord_properties').select('landlord_id').where('address_id', '=', inv.address_id).executeTakeFirst();
+    if (!owned) {
+      await trx.insertInto('landlord_properties').values({ landlord_id: landlords[n % landlords.length]!.id, address_id: inv.address_id, share_bp: 10_000, created_at: ctx.now }).execute();
+    }
+  }
+  let made = 0;
+  for (const inv of billed) made += await makeRecharges(trx, inv.id, ctx.now, ctx.uuid);
+  ctx.log(`demo: ${made} landlord recharges with a 10 % fee, agency and contractor addresses for the invoice PDFs (Northwind)`);
+}
