@@ -160,7 +160,7 @@ async function main(): Promise<void> {
     const first = await start(baselineRoot ?? ROOT, { ...dbEnv, CARETAKER_DEMO: 'true', LOG_LEVEL: 'info' });
     const loaded = first.lines.map((l) => { try { return JSON.parse(l) as { accounts?: string[] }; } catch { return {}; } }).find((l) => l.accounts);
     await stop(first);
-    const email = SCENARIO === 'status' ? 'sysops@bench.test' : loaded?.accounts?.find((a) => a.includes('admin')) ?? loaded?.accounts?.[0];
+    const email = loaded?.accounts?.find((a) => a.startsWith('admin@')) ?? loaded?.accounts?.[0];
     if (!email) throw new Error(`no demo account found in the log:\n${first.lines.join('\n')}`);
 
     const variants: Array<{ name: string; root: string; env: Record<string, string> }> = [
