@@ -78,6 +78,8 @@ export interface AddressTable {
   postcode: string;
   latitude: number | null;
   longitude: number | null;
+  /** A house in multiple occupation: needs the HMO compliance items (docs/compliance.md "HMO"). */
+  is_hmo: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
   /** Third address line (migration 0600). */

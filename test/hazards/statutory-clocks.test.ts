@@ -57,8 +57,8 @@ describe('hazard jobs through the API', () => {
 
   const events = (name: string) => t.db.selectFrom('outbox').select(['name', 'payload']).where('name', '=', name).execute();
 
-  async function newJob(title: string) {
-    const res = await w.agentA1.client.post('/api/jobs/manage', { title, priority: 2, address_uuid: w.address.uuid, tenant_uuid: w.tenant.uuid });
+  async function newJob(title: string, tenant: { uuid: string } = w.tenant, address: { uuid: string } = w.address) {
+    const res = await w.agentA1.client.post('/api/jobs/manage', { title, priority: 2, address_uuid: address.uuid, tenant_uuid: tenant.uuid });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().data.uuid as string;
   }
@@ -137,11 +137,20 @@ describe('hazard jobs through the API', () => {
     await dispatchPendingEvents(t.deps, backgroundHandlers());
     const rows = await t.db.selectFrom('message_deliveries').select(['template_key', 'recipient_kind', 'status', 'subject']).where('template_key', '=', 'hazard.summary').execute();
     expect(rows).toEqual([expect.objectContaining({ recipient_kind: 'tenant', status: 'queued', subject: expect.stringContaining('damp and mould growth') })]);
+
+    // Erasing the tenant (GDPR) scrubs their name from the copy kept on the job.
+    const greeted = /Hello (.+),/.exec(h.summary.text)![1]!;
+    expect(greeted).toBe('Test tenant'); // the tenant's account
+    const erased = await w.adminA.client.post(`/api/tenants/${w.tenant.uuid}/erase`, { force: true });
+    expect(erased.statusCode, erased.body).toBe(200);
+    const after = (await w.agentA1.client.get(`/api/jobs/${uuid}/hazard`)).json().data;
+    expect(after.summary.text).not.toContain(greeted);
+    expect(after.summary.text).toMatch(/Hello Erased tenant [0-9a-f]{4},/);
   });
 
   it('refuses bad input and other agencies', async () => {
     t.clock.set(new Date('2027-01-10T10:00:00Z'));
-    const uuid = await newJob('Leaking roof');
+    const uuid = await newJob('Leaking roof', w.tenant2, w.address2);
     expect((await w.agentA1.client.put(`/api/jobs/${uuid}/hazard`, { category: 'bogus', severity: 'emergency' })).statusCode).toBe(400);
     expect((await w.agentA1.client.put(`/api/jobs/${uuid}/hazard`, { category: 'fire', severity: 'minor' })).statusCode).toBe(400);
     expect((await w.agentA1.client.put(`/api/jobs/${uuid}/hazard`, { category: 'fire', severity: 'emergency', reported_at: '2027-02-01T00:00:00Z' })).statusCode).toBe(400);

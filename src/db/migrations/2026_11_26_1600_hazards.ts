@@ -5,7 +5,8 @@
 // to at_risk and breached once each like the SLA clocks. agencies.hazard_works_working_days is the
 // agency's "reasonable period" for completing the works (default 60 working days, about 12 weeks).
 // compliance_reminders records each reminder sent before a certificate expires (once per item,
-// expiry date and threshold).
+// expiry date and threshold). addresses.is_hmo marks a house in multiple occupation (its HMO
+// compliance items are added when it is set).
 // Frozen: never import application code here.
 import type { Kysely } from 'kysely';
 import { runScript } from '../sql-script.ts';
@@ -56,6 +57,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     );
     create index hazard_clocks_due on hazard_clocks (state, due_at);
     create index hazard_clocks_job on hazard_clocks (job_id);
+    alter table addresses add column is_hmo boolean not null default false;
     create table compliance_reminders (
       id serial primary key,
       agency_id integer not null references agencies(id),
@@ -73,4 +75,5 @@ export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('hazard_clocks').ifExists().execute();
   await db.schema.dropTable('job_hazards').ifExists().execute();
   await db.schema.alterTable('agencies').dropColumn('hazard_works_working_days').execute();
+  await db.schema.alterTable('addresses').dropColumn('is_hmo').execute();
 }

@@ -247,3 +247,13 @@ export async function recordReminders(db: DbOrTrx, row: { agency_id: number; ite
     .execute();
   return r.map((x) => x.threshold_days);
 }
+
+/** Sets the HMO flag of a property. */
+export async function setHmo(db: DbOrTrx, addressId: number, hmo: boolean, now: Date): Promise<void> {
+  await db.updateTable('addresses').set({ is_hmo: hmo, updated_at: now }).where('id', '=', addressId).execute();
+}
+
+/** The agency's HMO-only types (fire risk assessment, licence, and any custom one so marked). */
+export function hmoTypes(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('compliance_item_types').select(['id', 'code']).where('agency_id', '=', agencyId).where('hmo_only', '=', true).orderBy('code').execute();
+}

@@ -1,14 +1,14 @@
 /**
  * The compliance register (docs/compliance.md): GET /api/compliance, GET /api/compliance/types,
  * POST /api/compliance/items, GET /api/compliance/items/{uuid},
- * POST /api/compliance/items/{uuid}/certificates.
+ * POST /api/compliance/items/{uuid}/certificates, PUT /api/compliance/properties/{uuid}/hmo.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { UuidParams } from '../../http/schema-primitives.ts';
-import { AddCertificateBody, ComplianceType, CreateItemBody, ItemDetail, RegisterEnvelope, RegisterQuery } from './compliance.schemas.ts';
-import { addCertificate, createItem, getItem, listRegister, listTypes } from './compliance.service.ts';
+import { AddCertificateBody, ComplianceType, CreateItemBody, HmoBody, HmoResult, ItemDetail, RegisterEnvelope, RegisterQuery } from './compliance.schemas.ts';
+import { addCertificate, createItem, getItem, listRegister, listTypes, setPropertyHmo } from './compliance.service.ts';
 
 /** Registers the compliance routes. */
 export function complianceRoutes(deps: AppDeps) {
@@ -94,6 +94,22 @@ export function complianceRoutes(deps: AppDeps) {
         void reply.status(201);
         return ok(item, 'Certificate recorded');
       },
+    });
+
+    /** PUT /api/compliance/properties/{uuid}/hmo: the property's HMO flag. */
+    app.put('/api/compliance/properties/:uuid/hmo', {
+      config: { permission: 'api.compliance.manage' },
+      schema: {
+        tags: ['compliance'],
+        summary: 'Mark a property as a house in multiple occupation, or not',
+        description:
+          'hmo: true adds an item of every HMO-only type (HMO fire risk assessment, HMO licence) the property lacks; false keeps its items and certificates. ' +
+          'Answers the property\'s items. Needs a CSRF token.',
+        params: UuidParams,
+        body: HmoBody,
+        response: responses(DataEnvelope(HmoResult), [400, 401, 403, 404, 429]),
+      },
+      handler: async (request) => ok(await setPropertyHmo(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body.hmo), 'HMO flag set'),
     });
   };
 }

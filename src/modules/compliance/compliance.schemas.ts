@@ -113,3 +113,16 @@ export const AddCertificateBody = Type.Object(
   { additionalProperties: false },
 );
 export type AddCertificateInput = Static<typeof AddCertificateBody>;
+
+export const HmoBody = Type.Object(
+  {
+    hmo: Type.Boolean({ description: 'true: a house in multiple occupation (adds the HMO items); false: not one' }),
+    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
+  },
+  { additionalProperties: false },
+);
+
+export const HmoResult = Type.Object({
+  is_hmo: Type.Boolean(),
+  items: Type.Array(RegisterItem, { description: 'the property\'s compliance items, most urgent first' }),
+});

@@ -175,3 +175,32 @@ export async function addCertificate(deps: AppDeps, auth: AuthContext, actor: Ac
   });
   return getItem(deps, auth, uuid);
 }
+
+/**
+ * PUT /api/compliance/properties/{uuid}/hmo: marks a property as a house in multiple occupation
+ * (or not). Set, the property gets an item of every HMO-only type of the agency (HMO fire risk
+ * assessment, HMO licence), idempotently; cleared, its HMO items and their certificates are kept
+ * (the history stays) but no new ones are added.
+ * @returns { is_hmo, items: register rows of the property }
+ * @throws 403 without an agency; 404 "Property not found"
+ */
+export async function setPropertyHmo(deps: AppDeps, auth: AuthContext, actor: Actor, addressUuid: string, hmo: boolean) {
+  const agencyId = writeAgency(auth);
+  await ensureTypes(deps, agencyId);
+  const address = await repo.findAddress(deps.db, agencyId, addressUuid);
+  if (!address) throw notFound('Property');
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.setHmo(trx, address.id, hmo, now);
+    const added: string[] = [];
+    if (hmo) {
+      for (const type of await repo.hmoTypes(trx, agencyId)) {
+        const it = await repo.insertItem(trx, { agency_id: agencyId, address_id: address.id, type_id: type.id }, now);
+        if (it.created) added.push(type.code);
+      }
+    }
+    await recordActivity(trx, actor, now, { action: 'compliance_property.hmo', resourceType: 'address', resourceId: address.id, agencyId, details: { is_hmo: hmo, added } });
+  });
+  const { rows } = await listRegister(deps, auth, { address_uuid: addressUuid, limit: 200, offset: 0 });
+  return { is_hmo: hmo, items: rows };
+}

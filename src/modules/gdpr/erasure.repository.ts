@@ -15,6 +15,19 @@ export async function setJobText(db: DbOrTrx, id: number, title: string, descrip
   await db.updateTable('jobs').set({ title, description }).where('id', '=', id).execute();
 }
 
+/** Hazards of the agency's jobs whose description, summary or kept copy contains one of `texts` (case-insensitive). */
+export function hazardsContaining(db: DbOrTrx, agencyId: number, texts: string[]) {
+  const cols = ['h.description', 'h.summary_findings', 'h.summary_actions', 'h.summary_text'] as const;
+  return db.selectFrom('job_hazards as h').select(['h.id', 'h.description', 'h.summary_findings', 'h.summary_actions', 'h.summary_text'])
+    .where('h.agency_id', '=', agencyId)
+    .where((eb) => eb.or(cols.flatMap((c) => texts.map((t) => eb(c, 'ilike', `%${likeEscape(t)}%`))))).execute();
+}
+
+/** Sets the texts of a hazard. */
+export async function setHazardTexts(db: DbOrTrx, id: number, set: { description: string; summary_findings: string | null; summary_actions: string | null; summary_text: string | null }): Promise<void> {
+  await db.updateTable('job_hazards').set(set).where('id', '=', id).execute();
+}
+
 /** Notes on the agency's jobs whose body contains one of `texts` (case-insensitive). */
 export function notesContaining(db: DbOrTrx, agencyId: number, texts: string[]) {
   return db.selectFrom('job_notes as n').innerJoin('jobs as j', 'j.id', 'n.job_id').select(['n.id', 'n.body'])

@@ -49,14 +49,23 @@ function isAdministrator(auth: AuthContext): boolean {
   return auth.roleCode === 'admin' || auth.roleCode === 'sysops';
 }
 
-/** Scrubs the terms from the agency's job titles, descriptions and notes; returns the counts. */
+/**
+ * Scrubs the terms from the agency's job titles, descriptions and notes, and from the texts of job
+ * hazards (description, written summary and its kept copy); returns the counts (a hazard counts
+ * with the jobs).
+ */
 export async function scrubJobTexts(trx: DbOrTrx, agencyId: number, terms: Term[]) {
   const texts = terms.map((t) => t.text);
   const jobs = await repo.jobsContaining(trx, agencyId, texts);
   for (const j of jobs) await repo.setJobText(trx, j.id, scrubText(j.title, terms), scrubText(j.description, terms));
+  const hazards = await repo.hazardsContaining(trx, agencyId, texts);
+  for (const h of hazards) {
+    const scrub = (v: string | null) => (v === null ? null : scrubText(v, terms));
+    await repo.setHazardTexts(trx, h.id, { description: scrubText(h.description, terms), summary_findings: scrub(h.summary_findings), summary_actions: scrub(h.summary_actions), summary_text: scrub(h.summary_text) });
+  }
   const notes = await repo.notesContaining(trx, agencyId, texts);
   for (const n of notes) await repo.setNoteBody(trx, n.id, scrubText(n.body, terms));
-  return { jobs: jobs.length, notes: notes.length };
+  return { jobs: jobs.length + hazards.length, notes: notes.length };
 }
 
 async function scrubActivity(trx: DbOrTrx, agencyId: number, userIds: number[], terms: Term[], userName: (id: number) => string, email: string | null) {
