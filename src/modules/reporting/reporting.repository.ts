@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/types.ts';
+import { STATUS } from '../jobs/index.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import type { FlowTree } from './flow-tree.ts';
 import type { SeedFlow } from './flows-catalogue.ts';
@@ -127,7 +128,7 @@ export function openJobsAt(db: DbOrTrx, agencyId: number, addressId: number, tra
     .where('j.trade_id', '=', tradeId)
     .where('j.deleted_at', 'is', null)
     .where('s.is_open', '=', true)
-    .where('j.status_id', 'not in', [7, 8])
+    .where('j.status_id', 'not in', [STATUS.completed, STATUS.invoiced])
     .orderBy('j.created_at', 'desc')
     .limit(5)
     .execute();
@@ -144,7 +145,7 @@ export function recentlyCompletedAt(db: DbOrTrx, agencyId: number, addressId: nu
     .where('j.trade_id', '=', tradeId)
     .where('j.deleted_at', 'is', null)
     .where('j.completed_at', '>=', since)
-    .where('j.status_id', 'in', [7, 8, 9])
+    .where('j.status_id', 'in', [STATUS.completed, STATUS.invoiced, STATUS.closed])
     .orderBy('j.completed_at', 'desc')
     .limit(5)
     .execute();
