@@ -16,10 +16,11 @@ describe('landlord logins: a landlord user sees only its own properties\' jobs, 
     const l = (await w.adminA.client.post('/api/landlords', { name: 'Margaret Ellison', email: 'margaret@example.test' })).json().data;
     await w.adminA.client.post(`/api/landlords/${l.uuid}/properties`, { address_uuid: own.uuid, share_bp: 10000 });
     const contractor = await insertContractor(t.db, w.agencyA.id, 'Fletcher Plumbing');
-    jobs.own = await insertJob(t.db, { agency_id: w.agencyA.id, branch_id: w.a1.id, address_id: own.id, title: 'Own boiler', status_id: 7, contractor_id: contractor.id }, t.clock.now());
-    jobs.other = await insertJob(t.db, { agency_id: w.agencyA.id, branch_id: w.a1.id, address_id: other.id, title: 'Other boiler', status_id: 7, contractor_id: contractor.id }, t.clock.now());
+    jobs.own = await insertJob(t.db, { agency_id: w.agencyA.id, branch_id: w.a1.id, address_id: own.id, title: 'Own boiler', status_id: 6, contractor_id: contractor.id }, t.clock.now());
+    jobs.other = await insertJob(t.db, { agency_id: w.agencyA.id, branch_id: w.a1.id, address_id: other.id, title: 'Other boiler', status_id: 6, contractor_id: contractor.id }, t.clock.now());
     for (const j of [jobs.own, jobs.other]) {
-      await w.adminA.client.post(`/api/jobs/${j!.uuid}/quotes`, { contractor_uuid: contractor.uuid, lines: [{ description: 'Parts', quantity: 1, unit_price_pence: 10000, vat_rate: 'standard' }] });
+      expect((await w.adminA.client.post(`/api/jobs/${j!.uuid}/quotes`, { contractor_uuid: contractor.uuid, lines: [{ description: 'Parts', quantity: 1, unit_price_pence: 10000, vat_rate: 'standard' }] })).statusCode).toBe(201);
+      await t.db.updateTable('jobs').set({ status_id: 7, completed_at: t.clock.now() }).where('id', '=', j!.id).execute();
       await w.adminA.client.post('/api/invoices', { job_uuid: j!.uuid, lines: [{ description: 'Work', quantity: 1, unit_price_pence: 10000, vat_rate: 'standard' }] });
     }
     // The agency's admin gives the landlord a login (role defaults to landlord).

@@ -90,7 +90,7 @@ export function QuoteRequests({ jobUuid }: { jobUuid: string }) {
             {r.status === 'open' ? 'Open' : r.status === 'awarded' ? 'Awarded' : 'Cancelled'}; answers by {formatDateTime(r.deadline_at)}
             {r.past_deadline && r.status === 'open' ? ' (deadline passed)' : ''}
           </p>
-          <div className="table-wrap">
+          <div className="table-wrap" role="region" aria-label="Quotes side by side" tabIndex={0}>
           <table>
             <thead>
               <tr>
