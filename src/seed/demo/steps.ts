@@ -18,6 +18,7 @@ import { securityStep } from './security.ts';
 import { moneyStep } from './money.ts';
 import { complianceStep } from './compliance.ts';
 import { landlordsStep } from './landlords.ts';
+import { worksOrdersStep } from './works-orders.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -36,4 +37,5 @@ export const DEMO_STEPS: DemoStep[] = [
   moneyStep,
   complianceStep,
   landlordsStep,
+  worksOrdersStep,
 ];
