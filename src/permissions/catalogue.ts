@@ -5,7 +5,7 @@
  * missing from this catalogue.
  */
 
-export type BuiltinRole = 'sysops' | 'admin' | 'agent' | 'contractor' | 'tenant' | 'api';
+export type BuiltinRole = 'sysops' | 'admin' | 'agent' | 'contractor' | 'tenant' | 'api' | 'landlord';
 
 export interface PermissionDef {
   key: string;
@@ -30,10 +30,10 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.agents.branch_sharing', description: 'Turn branch sharing on or off for the caller\'s branch, and read it', roles: STAFF },
   { key: 'api.tenants.assign-address.manage', description: 'Link a property address to a tenant', roles: [...STAFF, 'api'] },
   { key: 'api.system.device-tokens.manage', description: 'Register, list and remove one\'s own push-notification device tokens', roles: ALL },
-  { key: 'api.jobs.time-ranges.manage', description: 'Read the job time-range slots', roles: ALL },
-  { key: 'api.users.appearance.manage', description: 'Read and change one\'s own dashboard appearance', roles: ALL },
+  { key: 'api.jobs.time-ranges.manage', description: 'Read the job time-range slots', roles: [...ALL, 'landlord'] },
+  { key: 'api.users.appearance.manage', description: 'Read and change one\'s own dashboard appearance', roles: [...ALL, 'landlord'] },
   { key: 'page.settings.configuration', description: 'Read workflow-engine data and other configuration pages', roles: ADMINS },
-  { key: 'api.jobs.manage.manage', description: 'List the jobs one may see and report or create jobs', roles: ALL },
+  { key: 'api.jobs.manage.manage', description: 'List the jobs one may see and report or create jobs', roles: [...ALL, 'landlord'] },
   { key: 'api.jobs.update.manage', description: 'Edit the fields of jobs one may write (own branch, agency)', roles: [...STAFF, 'api'] },
   { key: 'api.jobs.transitions.manage', description: 'Move jobs between statuses and cancel them; the transition map decides which moves each party (staff, contractor, tenant) may make', roles: ALL },
   { key: 'api.jobs.assignment.manage', description: 'Assign jobs to contractors with a time slot and date', roles: [...STAFF, 'api'] },
@@ -93,18 +93,18 @@ export const PERMISSIONS: PermissionDef[] = [
   // Messaging and notices (docs/messaging.md).
   { key: 'api.messaging.templates.manage', description: "Read, override, preview and revert the agency's message templates", roles: ADMINS },
   { key: 'api.messaging.deliveries.view', description: "Read the agency's message delivery log", roles: [...ADMINS, 'api'] },
-  { key: 'api.users.notification-preferences.manage', description: "Read and change one's own notification preferences (channel on or off per message)", roles: ALL },
+  { key: 'api.users.notification-preferences.manage', description: "Read and change one's own notification preferences (channel on or off per message)", roles: [...ALL, 'landlord'] },
   { key: 'api.notices.manage', description: 'Publish, edit and withdraw notices of the agency and see who read them', roles: ADMINS },
-  { key: 'api.notices.view', description: 'Read the notices addressed to one and mark them read', roles: ALL },
+  { key: 'api.notices.view', description: 'Read the notices addressed to one and mark them read', roles: [...ALL, 'landlord'] },
   // Security (blacklist): SysOps block addresses and any account; agency admins their agency's accounts.
   { key: 'api.security.blacklist.manage', description: "List, add and lift blacklist entries (SysOps: addresses, CIDR ranges and accounts; agency admins: the agency's accounts)", roles: ADMINS },
   // Money: pricing, quotes, invoices, payments (docs/money.md). Tenants hold none of these.
   { key: 'api.pricing.view', description: 'Read the price list, VAT rates and job estimates', roles: [...STAFF, 'api'] },
   { key: 'api.pricing.manage', description: 'Change the price list, contractor rates, contractor VAT registration and the money settings (VAT number, payment terms, quote approval limits)', roles: ADMINS },
-  { key: 'api.quotes.manage', description: 'List, read and submit quotes (contractors: their own, on jobs assigned to them)', roles: [...STAFF, 'api', 'contractor'] },
+  { key: 'api.quotes.manage', description: 'List, read and submit quotes (contractors: their own, on jobs assigned to them)', roles: [...STAFF, 'api', 'contractor', 'landlord'] },
   { key: 'api.quotes.approve', description: 'Approve or reject quotes up to the approval limit of the job type', roles: [...STAFF, 'api'] },
   { key: 'api.quotes.approve.above-limit', description: 'Approve quotes above the approval limit of the job type', roles: ADMINS },
-  { key: 'api.invoices.view', description: 'List and read invoices, credit notes and payments, and download invoice PDFs (contractors: their own)', roles: [...STAFF, 'api', 'contractor'] },
+  { key: 'api.invoices.view', description: 'List and read invoices, credit notes and payments, and download invoice PDFs (contractors: their own)', roles: [...STAFF, 'api', 'contractor', 'landlord'] },
   { key: 'api.invoices.manage', description: 'Create and change draft invoices (contractors: their own, on completed jobs assigned to them)', roles: [...STAFF, 'api', 'contractor'] },
   { key: 'api.invoices.issue', description: 'Issue and void invoices and issue credit notes', roles: [...ADMINS, 'api'] },
   { key: 'api.invoices.payments.manage', description: 'Record payments against invoices', roles: [...ADMINS, 'api'] },

@@ -22,6 +22,7 @@ export const BUILTIN_ROLES: BuiltinRoleDef[] = [
   { code: 'api', name: 'API', level: 40, description: 'Integrations of one agency calling the API directly' },
   { code: 'contractor', name: 'Contractor', level: 20, description: 'Contractors working on assigned jobs' },
   { code: 'tenant', name: 'Tenant', level: 10, description: 'Tenants reporting and following their repairs' },
+  { code: 'landlord', name: 'Landlord', level: 15, description: "Landlords reading their own properties' jobs, quotes and invoices (docs/landlords.md)" },
 ];
 
 /** Default permission keys of a built-in role, from the catalogue. */

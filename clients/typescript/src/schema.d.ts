@@ -6242,6 +6242,11 @@ export interface operations {
                      * @description links the account to this contractor record; role defaults to contractor
                      */
                     contractor_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description links the account to this landlord record (the landlord's own login, docs/landlords.md); role defaults to landlord
+                     */
+                    landlord_uuid?: string;
                     /** @description initial password, 8 to 128 characters (or send invite: true) */
                     password?: string;
                     /** @description true: e-mail a single-use invitation link (valid 7 days) instead of setting a password */
@@ -6276,6 +6281,11 @@ export interface operations {
                      * @description links the account to this contractor record; role defaults to contractor
                      */
                     contractor_uuid?: string;
+                    /**
+                     * Format: uuid
+                     * @description links the account to this landlord record (the landlord's own login, docs/landlords.md); role defaults to landlord
+                     */
+                    landlord_uuid?: string;
                     /** @description initial password, 8 to 128 characters (or send invite: true) */
                     password?: string;
                     /** @description true: e-mail a single-use invitation link (valid 7 days) instead of setting a password */

@@ -15,6 +15,7 @@ import { useSession } from '../session.tsx';
 import { Button, formatDate, formatDateTime, Options, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 import { Documents } from './job-files.tsx';
 import { JobMoney } from './job-money.tsx';
+import { QuoteRequests, WorksOrderLinks } from './job-outside.tsx';
 import { SlaBadge, StatusBadge, type JobRow } from './jobs.tsx';
 import { uploadPhoto } from './report.tsx';
 
@@ -111,6 +112,8 @@ export function JobPage() {
           <Photos uuid={uuid} />
           <Documents uuid={uuid} />
           {session.party !== 'tenant' ? <JobMoney jobUuid={uuid} statusId={j.status_id} /> : null}
+          {session.party === 'staff' ? <QuoteRequests jobUuid={uuid} /> : null}
+          {session.party === 'staff' ? <WorksOrderLinks jobUuid={uuid} hasContractor={Boolean(j.contractor_uuid)} /> : null}
           <Notes uuid={uuid} />
         </div>
         <section aria-labelledby="timeline" className="timeline">

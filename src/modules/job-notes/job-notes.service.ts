@@ -27,7 +27,7 @@ export const NOTE_EDIT_WINDOW_S = 15 * SECONDS.minute;
 export function readableVisibilities(scope: JobScope): readonly NoteVisibility[] | null {
   if (scope.kind === 'tenant') return ['tenant', 'both'];
   if (scope.kind === 'contractor') return ['contractor', 'both'];
-  if (scope.kind === 'none') return [];
+  if (scope.kind === 'none' || scope.kind === 'landlord') return [];
   return null;
 }
 

@@ -51,6 +51,7 @@ async function placeForTenant(db: DbOrTrx, tenantId: number, input: CreateJobInp
  */
 export async function placeJob(db: DbOrTrx, auth: AuthContext, input: CreateJobInput): Promise<Placement> {
   if (auth.contractorId !== null) throw forbidden('Contractors cannot create jobs');
+  if (auth.landlordId !== null) throw forbidden('Landlords read their properties\' jobs; the agency creates them');
   if (auth.tenantId !== null) return placeForTenant(db, auth.tenantId, input);
 
   const scope = jobScope(auth);

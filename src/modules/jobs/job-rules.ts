@@ -24,6 +24,8 @@ import { recomputeJobSla } from '../sla/index.ts';
 export function partyOf(auth: AuthContext): Party {
   if (auth.contractorId !== null) return 'contractor';
   if (auth.tenantId !== null) return 'tenant';
+  // A landlord login reads its properties' jobs and makes no move (docs/landlords.md "Landlord logins").
+  if (auth.landlordId !== null) return 'landlord';
   return 'staff';
 }
 

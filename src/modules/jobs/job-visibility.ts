@@ -1,7 +1,8 @@
 /**
  * Who sees which jobs (issue "Jobs" item 4): SysOps all; an agency admin or API account its
  * agency's; an agent its branch's and those of branches of the agency that share; a contractor
- * only jobs assigned to it; a tenant only jobs it reported or at its addresses. Outside that a job
+ * only jobs assigned to it; a tenant only jobs it reported or at its addresses; a landlord login only
+ * the jobs at the properties its landlord owns a share of. Outside that a job
  * does not exist for the caller (404). The same rule as SQL is `visibleTo` in jobs.repository.ts.
  */
 import type { AuthContext } from '../../http/auth-context.ts';
@@ -14,6 +15,7 @@ export type JobScope<Id extends Value<number> = number> =
   | { kind: 'branch'; agencyId: Id; branchId: Id }
   | { kind: 'contractor'; contractorId: Id }
   | { kind: 'tenant'; tenantId: Id; userId: Id }
+  | { kind: 'landlord'; landlordId: Id }
   | { kind: 'none' };
 
 /** The caller's job scope, from role and links. */
@@ -21,6 +23,8 @@ export function jobScope(auth: AuthContext): JobScope {
   if (auth.roleCode === 'sysops') return { kind: 'all' };
   if (auth.contractorId !== null) return { kind: 'contractor', contractorId: auth.contractorId };
   if (auth.tenantId !== null) return { kind: 'tenant', tenantId: auth.tenantId, userId: auth.userId };
+  // A landlord login: the jobs at the properties its landlord record owns a share of (docs/landlords.md "Landlord logins").
+  if (auth.landlordId !== null) return { kind: 'landlord', landlordId: auth.landlordId };
   if (auth.agencyId === null) return { kind: 'none' };
   if (auth.roleCode === 'agent' || (auth.branchId !== null && auth.level < 80 && auth.roleCode !== 'api')) {
     if (auth.branchId === null) return { kind: 'none' };

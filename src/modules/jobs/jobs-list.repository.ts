@@ -33,6 +33,7 @@ export interface ListValues {
   scopeBranchId?: number;
   scopeContractorId?: number;
   scopeTenantId?: number;
+  scopeLandlordId?: number;
   scopeUserId?: number;
   statusId?: number;
   jobTypeId?: number;
@@ -60,6 +61,8 @@ function scopeParams(kind: JobScope['kind'], p: Params<ListValues>): JobScope<Ex
       return { kind, contractorId: p.scopeContractorId };
     case 'tenant':
       return { kind, tenantId: p.scopeTenantId, userId: p.scopeUserId };
+    case 'landlord':
+      return { kind, landlordId: p.scopeLandlordId };
     default:
       return { kind };
   }
@@ -126,6 +129,7 @@ function shapeOf(scope: JobScope, f: JobFilter): { shape: ListShape; values: Lis
   if (scope.kind === 'branch') values.scopeBranchId = scope.branchId;
   if (scope.kind === 'contractor') values.scopeContractorId = scope.contractorId;
   if (scope.kind === 'tenant') Object.assign(values, { scopeTenantId: scope.tenantId, scopeUserId: scope.userId });
+  if (scope.kind === 'landlord') values.scopeLandlordId = scope.landlordId;
   return { shape: { scope: scope.kind, filters, sort: f.sort, order: f.order }, values };
 }
 

@@ -36,6 +36,8 @@ export function visibleTo(eb: ExpressionBuilder<Database & { j: Database['jobs']
         eb('j.reported_by_user_id', '=', scope.userId),
         eb('j.address_id', 'in', eb.selectFrom('tenant_addresses as ta').select('ta.address_id').where('ta.tenant_id', '=', scope.tenantId)),
       ]);
+    case 'landlord':
+      return eb('j.address_id', 'in', eb.selectFrom('landlord_properties as lp').select('lp.address_id').where('lp.landlord_id', '=', scope.landlordId));
     case 'none':
       return eb.lit(false);
   }

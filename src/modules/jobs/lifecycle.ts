@@ -37,7 +37,7 @@ export const STATUS_NAMES: Record<number, string> = {
 export const HOLDABLE: readonly number[] = [1, 2, 3, 4, 5, 6, 7, 8];
 
 /** Who makes a move: staff (SysOps, admin, agent, API and custom staff roles), the job's contractor, the job's tenant. */
-export type Party = 'staff' | 'contractor' | 'tenant';
+export type Party = 'staff' | 'contractor' | 'tenant' | 'landlord';
 
 /**
  * The endpoint that performs a move: `transition` (POST /api/jobs/{uuid}/transitions, and

@@ -24,7 +24,7 @@ export const handlers: EventHandler[] = [quoteApprovalHandler, approvalMailHandl
 export const periodicTasks: PeriodicTask[] = [approvalsTask];
 
 export { getLandlordRow, toLandlordDto, effectiveLimit } from './landlords.service.ts';
-export { anonymiseLandlord, bankDetailsOf, ownersOfAddress, sharesOfLandlord } from './landlords.repository.ts';
+export { anonymiseLandlord, bankDetailsOf, findLandlordRef, ownersOfAddress, sharesOfLandlord } from './landlords.repository.ts';
 export { remindAndExpire } from './approvals.service.ts';
 export { approvalsOfLandlord, signingKey } from './approvals.repository.ts';
 /** The cluster-wide HMAC key of a kind of signed link (kept in `link_signing_keys`, created once): also signs works-order links (docs/works-orders.md). */

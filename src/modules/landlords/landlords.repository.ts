@@ -171,3 +171,8 @@ export async function anonymiseLandlord(db: DbOrTrx, id: number, name: string, n
     bank_account_name: null, bank_sort_code: null, bank_account_number: null, vat_number: null, notes: null, erased_at: now, updated_at: now,
   }).where('id', '=', id).execute();
 }
+
+/** A live (not erased) landlord by uuid with its agency, for linking a login to it (users module). */
+export function findLandlordRef(db: DbOrTrx, uuid: string) {
+  return db.selectFrom('landlords').select(['id', 'agency_id']).where('uuid', '=', uuid).where('erased_at', 'is', null).executeTakeFirst();
+}

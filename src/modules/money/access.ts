@@ -1,7 +1,8 @@
 /**
  * Who sees and writes money records (docs/money.md "Visibility"): SysOps every agency; agency
  * administrators and API accounts their agency's; agents the jobs of their branch and of sharing
- * branches (as the jobs module decides); a contractor only its own quotes and invoices; tenants
+ * branches (as the jobs module decides); a contractor only its own quotes and invoices; a landlord
+ * login those of the jobs at its properties (read only); tenants
  * nothing (their role holds no money key: 403). Another agency's record answers 404.
  */
 import type { ExpressionBuilder } from 'kysely';
@@ -16,6 +17,7 @@ export type MoneyScope =
   | { kind: 'agency'; agencyId: number }
   | { kind: 'branch'; agencyId: number; branchId: number }
   | { kind: 'contractor'; contractorId: number }
+  | { kind: 'landlord'; landlordId: number }
   | { kind: 'none' };
 
 /** The caller's money scope (from the job scope; tenants none). */
@@ -40,7 +42,7 @@ export function moneyVisible<DB extends Database & { j: Database['jobs'] }, TB e
  * @throws 403 for a caller of no agency (SysOps) or a contractor or tenant
  */
 export function ownAgency(auth: AuthContext): number {
-  if (auth.agencyId === null || auth.contractorId !== null || auth.tenantId !== null) {
+  if (auth.agencyId === null || auth.contractorId !== null || auth.tenantId !== null || auth.landlordId !== null) {
     throw forbidden('Price lists and money settings belong to an agency: sign in as one of its staff');
   }
   return auth.agencyId;

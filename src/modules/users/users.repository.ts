@@ -95,6 +95,7 @@ export async function roleKeys(db: DbOrTrx, roleId: number): Promise<string[]> {
 export { findAgency, findBranchRef as findBranch } from '../admin/index.ts';
 export { findTenantRef as findTenant } from '../tenants/index.ts';
 export { findContractorRef as findContractor } from '../contractors/index.ts';
+export { findLandlordRef as findLandlord } from '../landlords/index.ts';
 
 /** Inserts a user; returns its id. @throws the database's unique violation for a taken e-mail */
 export async function insertUser(db: DbOrTrx, row: Insertable<UserTable>): Promise<{ id: number }> {
@@ -106,9 +107,9 @@ export async function updateUser(db: DbOrTrx, id: number, set: Updateable<UserTa
   await db.updateTable('users').set(set).where('id', '=', id).execute();
 }
 
-/** The tenant and contractor a user account is linked to (null when none). */
+/** The tenant, contractor and landlord a user account is linked to (null when none). */
 export function linksOf(db: DbOrTrx, id: number) {
-  return db.selectFrom('users').select(['tenant_id', 'contractor_id']).where('id', '=', id).executeTakeFirstOrThrow();
+  return db.selectFrom('users').select(['tenant_id', 'contractor_id', 'landlord_id']).where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 /** True when some account already uses the e-mail (optionally other than `exceptUserId`). */
@@ -119,7 +120,7 @@ export async function emailTaken(db: DbOrTrx, email: string, exceptUserId?: numb
 }
 
 /** True when a login account is already linked to the tenant or contractor. */
-export async function linkTaken(db: DbOrTrx, column: 'tenant_id' | 'contractor_id', id: number): Promise<boolean> {
+export async function linkTaken(db: DbOrTrx, column: 'tenant_id' | 'contractor_id' | 'landlord_id', id: number): Promise<boolean> {
   return (await db.selectFrom('users').select('id').where(column, '=', id).executeTakeFirst()) !== undefined;
 }
 

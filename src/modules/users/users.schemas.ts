@@ -31,6 +31,7 @@ export const CreateUserBody = Type.Object(
     agency_uuid: Type.Optional(Uuid('SysOps only: the agency (else taken from the branch, tenant or contractor)')),
     tenant_uuid: Type.Optional(Uuid("links the account to this tenant record (the tenant's own login); role defaults to tenant")),
     contractor_uuid: Type.Optional(Uuid("links the account to this contractor record; role defaults to contractor")),
+    landlord_uuid: Type.Optional(Uuid("links the account to this landlord record (the landlord's own login, docs/landlords.md); role defaults to landlord")),
     password: Type.Optional(Password('initial password, 8 to 128 characters (or send invite: true)')),
     invite: Type.Optional(Type.Boolean({ description: 'true: e-mail a single-use invitation link (valid 7 days) instead of setting a password' })),
     csrf_token,

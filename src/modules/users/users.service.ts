@@ -69,7 +69,7 @@ async function placeNewUser(deps: AppDeps, auth: AuthContext, input: CreateUserI
     claim('Branch', branch && branch.closed_at === null ? branch.agency_id : undefined);
     branchId = branch!.id;
   }
-  if (input.tenant_uuid && input.contractor_uuid) throw invalidParam('contractor_uuid');
+  if ([input.tenant_uuid, input.contractor_uuid, input.landlord_uuid].filter(Boolean).length > 1) throw invalidParam(input.landlord_uuid ? 'landlord_uuid' : 'contractor_uuid');
   let tenantId: number | null = null;
   let contractorId: number | null = null;
   if (input.tenant_uuid) {
@@ -82,8 +82,14 @@ async function placeNewUser(deps: AppDeps, auth: AuthContext, input: CreateUserI
     claim('Contractor', contractor?.agency_id);
     contractorId = contractor!.id;
   }
+  let landlordId: number | null = null;
+  if (input.landlord_uuid) {
+    const landlord = await repo.findLandlord(deps.db, input.landlord_uuid);
+    claim('Landlord', landlord?.agency_id);
+    landlordId = landlord!.id;
+  }
   if (agencyId === null) throw invalidParam('agency_uuid');
-  return { agencyId: agencyId as number, branchId, tenantId, contractorId };
+  return { agencyId: agencyId as number, branchId, tenantId, contractorId, landlordId };
 }
 
 /**
@@ -97,7 +103,8 @@ function writtenRole(input: { role?: number | string | undefined; role_id?: numb
 }
 
 /** Checks that a role fits the account's links: tenant and contractor roles need their record, agents a branch. */
-function assertRoleFits(role: { code: string }, links: { tenantId: number | null; contractorId: number | null; branchId: number | null }) {
+function assertRoleFits(role: { code: string }, links: { tenantId: number | null; contractorId: number | null; landlordId: number | null; branchId: number | null }) {
+  if ((links.landlordId !== null) !== (role.code === 'landlord')) throw invalidParam(links.landlordId !== null ? 'role' : 'landlord_uuid');
   if ((links.tenantId !== null) !== (role.code === 'tenant')) throw invalidParam(links.tenantId !== null ? 'role' : 'tenant_uuid');
   if ((links.contractorId !== null) !== (role.code === 'contractor')) throw invalidParam(links.contractorId !== null ? 'role' : 'contractor_uuid');
   if (role.code === 'agent' && links.branchId === null) throw invalidParam('branch_uuid');
@@ -116,7 +123,7 @@ export async function createUser(deps: AppDeps, caller: Caller, input: CreateUse
   if (input.password !== undefined && input.invite === true) throw invalidParam('invite');
   if (input.password === undefined && input.invite !== true) throw invalidParam('password');
   const place = await placeNewUser(deps, auth, input);
-  const roleRef = writtenRole(input) ?? (place.tenantId !== null ? 'tenant' : place.contractorId !== null ? 'contractor' : undefined);
+  const roleRef = writtenRole(input) ?? (place.tenantId !== null ? 'tenant' : place.contractorId !== null ? 'contractor' : place.landlordId !== null ? 'landlord' : undefined);
   if (roleRef === undefined) throw invalidParam('role');
   const role = await repo.findRole(deps.db, roleRef, place.agencyId);
   if (!role) throw notFound('Role');
@@ -129,6 +136,9 @@ export async function createUser(deps: AppDeps, caller: Caller, input: CreateUse
   }
   if (place.contractorId !== null && (await repo.linkTaken(deps.db, 'contractor_id', place.contractorId))) {
     throw conflict('This contractor already has a login account');
+  }
+  if (place.landlordId !== null && (await repo.linkTaken(deps.db, 'landlord_id', place.landlordId))) {
+    throw conflict('This landlord already has a login account');
   }
   const invite = input.invite === true;
   // An invited account gets the hash of a random secret nobody knows: it cannot log in, and a
@@ -146,6 +156,7 @@ export async function createUser(deps: AppDeps, caller: Caller, input: CreateUse
         role_id: role.id,
         tenant_id: place.tenantId,
         contractor_id: place.contractorId,
+        landlord_id: place.landlordId,
         name: input.name,
         email,
         password_hash: passwordHash,
@@ -249,7 +260,7 @@ export async function updateUser(deps: AppDeps, caller: Caller, uuid: string, in
     if (branchId !== target.branch_id) changes.branch_id = branchId;
   }
   const links = await repo.linksOf(deps.db, target.id);
-  assertRoleFits({ code: roleCode }, { tenantId: links.tenant_id, contractorId: links.contractor_id, branchId });
+  assertRoleFits({ code: roleCode }, { tenantId: links.tenant_id, contractorId: links.contractor_id, landlordId: links.landlord_id, branchId });
   if (input.name !== undefined && input.name !== target.name) changes.name = input.name;
   if (input.email !== undefined && input.email.toLowerCase() !== target.email) {
     changes.email = input.email.toLowerCase();

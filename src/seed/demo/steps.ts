@@ -21,6 +21,7 @@ import { landlordsStep } from './landlords.ts';
 import { hazardsStep } from './hazards.ts';
 import { tenantReportingStep } from './tenant-reporting.ts';
 import { rechargesStep } from './recharges.ts';
+import { worksOrdersStep } from './works-orders.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -42,4 +43,5 @@ export const DEMO_STEPS: DemoStep[] = [
   hazardsStep,
   tenantReportingStep,
   rechargesStep,
+  worksOrdersStep,
 ];
