@@ -102,9 +102,10 @@ export const LEASE_MARGIN_S = 60;
  * attempt after the backoff, or failed when that would fall outside the 3-day window. The attempt
  * is counted before the request is sent (repo.claimDelivery), so one re-sent after a worker died
  * mid-send counts as the next attempt, never again as the first.
+ * @param known the delivery's endpoint when the caller read it already (a batch reads them at once)
  */
-export async function attemptDelivery(deps: AppDeps, delivery: repo.DeliveryRow): Promise<void> {
-  const endpoint = await repo.endpointById(deps.db, delivery.endpoint_id);
+export async function attemptDelivery(deps: AppDeps, delivery: repo.DeliveryRow, known?: repo.EndpointRow): Promise<void> {
+  const endpoint = known ?? (await repo.endpointById(deps.db, delivery.endpoint_id));
   if (!endpoint) return;
   const now = deps.clock.now();
   const lease = new Date(now.getTime() + deps.config.webhooks.timeoutMs + LEASE_MARGIN_S * 1000);
@@ -158,7 +159,11 @@ export async function attemptDelivery(deps: AppDeps, delivery: repo.DeliveryRow)
  */
 export async function deliverDue(deps: AppDeps): Promise<number> {
   const due = await repo.dueDeliveries(deps.db, deps.clock.now(), BATCH);
-  await forEachLimited(due, deps.config.queue.sendConcurrency, (d) => attemptDelivery(deps, d));
+  const endpoints = new Map((await repo.endpointsByIds(deps.db, [...new Set(due.map((d) => d.endpoint_id))])).map((e) => [e.id, e]));
+  await forEachLimited(due, deps.config.queue.sendConcurrency, async (d) => {
+    const endpoint = endpoints.get(d.endpoint_id);
+    if (endpoint) await attemptDelivery(deps, d, endpoint);
+  });
   return due.length;
 }
 
