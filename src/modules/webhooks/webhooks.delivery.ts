@@ -108,9 +108,10 @@ export const LEASE_MARGIN_S = 60;
  * mid-send counts as the next attempt, never again as the first. While tracing is on the attempt
  * is a span `webhook <event name>` in the trace of the request that caused the event
  * (docs/operations.md "Tracing"); the POST is its child and carries `traceparent`.
+ * @param known the delivery's endpoint when the caller read it already (a batch reads them at once)
  */
-export async function attemptDelivery(deps: AppDeps, delivery: repo.DeliveryRow): Promise<void> {
-  if (!tracingEnabled()) return attemptDeliveryUntraced(deps, delivery);
+export async function attemptDelivery(deps: AppDeps, delivery: repo.DeliveryRow, known?: repo.EndpointRow): Promise<void> {
+  if (!tracingEnabled()) return attemptDeliveryUntraced(deps, delivery, known);
   return inSpan(
     `webhook ${delivery.event_name}`,
     {
@@ -118,12 +119,12 @@ export async function attemptDelivery(deps: AppDeps, delivery: repo.DeliveryRow)
       traceparent: delivery.traceparent,
       attributes: { 'caretaker.webhook.delivery': delivery.uuid, 'caretaker.webhook.message_id': delivery.message_id, 'caretaker.webhook.attempt': delivery.attempts + 1 },
     },
-    () => attemptDeliveryUntraced(deps, delivery),
+    () => attemptDeliveryUntraced(deps, delivery, known),
   );
 }
 
-async function attemptDeliveryUntraced(deps: AppDeps, delivery: repo.DeliveryRow): Promise<void> {
-  const endpoint = await repo.endpointById(deps.db, delivery.endpoint_id);
+async function attemptDeliveryUntraced(deps: AppDeps, delivery: repo.DeliveryRow, known?: repo.EndpointRow): Promise<void> {
+  const endpoint = known ?? (await repo.endpointById(deps.db, delivery.endpoint_id));
   if (!endpoint) return;
   const now = deps.clock.now();
   const lease = new Date(now.getTime() + deps.config.webhooks.timeoutMs + LEASE_MARGIN_S * 1000);
@@ -177,7 +178,11 @@ async function attemptDeliveryUntraced(deps: AppDeps, delivery: repo.DeliveryRow
  */
 export async function deliverDue(deps: AppDeps): Promise<number> {
   const due = await repo.dueDeliveries(deps.db, deps.clock.now(), BATCH);
-  await forEachLimited(due, deps.config.queue.sendConcurrency, (d) => attemptDelivery(deps, d));
+  const endpoints = new Map((await repo.endpointsByIds(deps.db, [...new Set(due.map((d) => d.endpoint_id))])).map((e) => [e.id, e]));
+  await forEachLimited(due, deps.config.queue.sendConcurrency, async (d) => {
+    const endpoint = endpoints.get(d.endpoint_id);
+    if (endpoint) await attemptDelivery(deps, d, endpoint);
+  });
   return due.length;
 }
 

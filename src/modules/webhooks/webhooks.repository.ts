@@ -24,6 +24,12 @@ export function endpointById(db: DbOrTrx, id: number) {
   return db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The endpoints of `ids` (one statement for a batch of deliveries). */
+export function endpointsByIds(db: DbOrTrx, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', [...ids]).execute();
+}
+
 export function insertEndpoint(db: DbOrTrx, row: Insertable<WebhookEndpointTable>) {
   return db.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
 }
