@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import { runHandlerOnce, toDomainEvent, type EventHandler, type PeriodicTask } from './handlers.ts';
 import { createBoss, DEAD_LETTER_QUEUE, handlerQueue, taskQueue, type BossDatabase } from './queue.ts';
 import { relayOutbox, type HandlerJobData } from './relay.ts';
+import { eventsById } from './outbox.repository.ts';
 
 /** Where the worker reports (JSON lines in the CLI, pino under `serve`). */
 export interface WorkerLogger {
@@ -69,11 +70,7 @@ export function handlerWorkOptions(q: Config['queue'], engine: 'pglite' | 'postg
  * @returns one result per job: completed (also when its event is gone) or failed
  */
 async function runBatch(deps: AppDeps, handler: EventHandler, jobs: ReadonlyArray<Job<HandlerJobData>>, log: WorkerLogger): Promise<JobResult[]> {
-  const rows = await deps.db
-    .selectFrom('outbox')
-    .select(['event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at'])
-    .where('event_id', 'in', jobs.map((j) => j.data.event_id))
-    .execute();
+  const rows = await eventsById(deps.db, jobs.map((j) => j.data.event_id));
   const byId = new Map(rows.map((r) => [r.event_id, r]));
   const results: JobResult[] = [];
   for (const job of jobs) {
