@@ -100,6 +100,6 @@ describe('formula injection in exports', () => {
       writers.push(f);
       expect(text, f).toMatch(/from '[./]+\/lib\/spreadsheet-safe\.ts'/);
     }
-    expect(writers.sort()).toEqual(['modules/agencies/export.service.ts', 'modules/imports/imports.service.ts', 'modules/money/invoice-csv.ts', 'modules/reports/reports.render.ts']);
+    expect(writers.sort()).toEqual(['modules/agencies/export.service.ts', 'modules/imports/imports.service.ts', 'modules/money/invoice-csv.ts', 'modules/reports/reports.render.ts'].sort());
   });
 });
