@@ -2,7 +2,9 @@
  * SQL of the idempotency keys of creating requests (src/http/idempotency.ts has the rules; docs/api.md
  * "Idempotency keys"): a key per account, kept IDEMPOTENCY_TTL_S seconds, with the first response.
  */
+import type { Insertable } from 'kysely';
 import { addSeconds, SECONDS } from '../lib/clock.ts';
+import type { IdempotencyKeyTable } from './schema.ts';
 import type { DbOrTrx } from './types.ts';
 
 /** How long a key is kept, in seconds. */
@@ -55,3 +57,36 @@ export async function storeResponse(trx: DbOrTrx, claim: IdempotencyClaim, statu
     .execute();
 }
 
+
+/** What the request pipeline stores of an answer (src/http/idempotency-pipeline.ts): status, body text, kept headers as JSON. */
+export interface StoredAnswer {
+  response_status: number;
+  response_text: string;
+  response_headers: string;
+}
+
+/** The unexpired key of an account with its stored answer (if any), for the request pipeline; undefined when none. */
+export function findStoredAnswer(db: DbOrTrx, userId: number, key: string, now: Date) {
+  return db
+    .selectFrom('idempotency_keys')
+    .select(['request_hash', 'route', 'response_status', 'response_text', 'response_body', 'response_headers'])
+    .where('user_id', '=', userId)
+    .where('key', '=', key)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+/** Deletes an account's key (a lone write failed after claiming it: the retry may use it again). */
+export async function releaseKey(db: DbOrTrx, userId: number, key: string): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('user_id', '=', userId).where('key', '=', key).execute();
+}
+
+/** Stores the answer of a claimed key. */
+export async function storeAnswer(db: DbOrTrx, userId: number, key: string, answer: StoredAnswer): Promise<void> {
+  await db.updateTable('idempotency_keys').set(answer).where('user_id', '=', userId).where('key', '=', key).execute();
+}
+
+/** Inserts a key with its answer unless the account already holds it (ON CONFLICT DO NOTHING). */
+export async function insertAnswered(db: DbOrTrx, row: Insertable<IdempotencyKeyTable> & StoredAnswer): Promise<void> {
+  await db.insertInto('idempotency_keys').values(row).onConflict((oc) => oc.columns(['user_id', 'key']).doNothing()).execute();
+}

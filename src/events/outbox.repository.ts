@@ -18,6 +18,12 @@ export function unpublishedEvents(db: DbOrTrx, limit: number) {
     .execute();
 }
 
+/** The outbox rows of these events (any order; an id without a row is left out). */
+export function eventsById(db: DbOrTrx, eventIds: string[]) {
+  if (eventIds.length === 0) return Promise.resolve([]);
+  return db.selectFrom('outbox').select(['event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at']).where('event_id', 'in', eventIds).execute();
+}
+
 /**
  * The oldest unpublished events locked for the caller's transaction, skipping rows another relay
  * holds (FOR UPDATE SKIP LOCKED).

@@ -26,7 +26,7 @@ import { Type, type TSchema } from 'typebox';
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
 import { claimScope, ClaimTaken, type KeyClaim } from '../db/idempotency-claim.ts';
-import { IDEMPOTENCY_TTL_S } from '../db/idempotency.repository.ts';
+import { findStoredAnswer, IDEMPOTENCY_TTL_S, insertAnswered, releaseKey, storeAnswer, type StoredAnswer } from '../db/idempotency.repository.ts';
 import { addSeconds } from '../lib/clock.ts';
 import { responses } from './envelope.ts';
 import { AppError, conflict, invalidParam } from './errors.ts';
@@ -109,13 +109,7 @@ interface StoredKey {
 }
 
 function findStored(deps: AppDeps, claim: Pick<KeyClaim, 'userId' | 'key'>): Promise<StoredKey | undefined> {
-  return deps.db
-    .selectFrom('idempotency_keys')
-    .select(['request_hash', 'route', 'response_status', 'response_text', 'response_body', 'response_headers'])
-    .where('user_id', '=', claim.userId)
-    .where('key', '=', claim.key)
-    .where('expires_at', '>', deps.clock.now())
-    .executeTakeFirst();
+  return findStoredAnswer(deps.db, claim.userId, claim.key, deps.clock.now());
 }
 
 /** Sends the stored first answer with Idempotent-Replayed: true. */
@@ -228,19 +222,15 @@ export function registerIdempotency(app: App, deps: AppDeps): void {
     }
     const safe = withholdSecrets(text ?? '', headers['content-type']);
     if (safe.withheld.length > 0) headers['idempotent-withheld'] = safe.withheld.join(', ');
-    const answer = { response_status: status, response_text: safe.text, response_headers: JSON.stringify(headers) };
+    const answer: StoredAnswer = { response_status: status, response_text: safe.text, response_headers: JSON.stringify(headers) };
     try {
       if (claim.state === 'committed' && claim.outside && status >= 500) {
         // A lone write claimed the key and then failed: free the key for the retry.
-        await deps.db.deleteFrom('idempotency_keys').where('user_id', '=', claim.userId).where('key', '=', claim.key).execute();
+        await releaseKey(deps.db, claim.userId, claim.key);
       } else if (claim.state === 'committed') {
-        await deps.db.updateTable('idempotency_keys').set(answer).where('user_id', '=', claim.userId).where('key', '=', claim.key).execute();
+        await storeAnswer(deps.db, claim.userId, claim.key, answer);
       } else if (claim.state === 'pending' && status < 400 && claim.hash !== undefined) {
-        await deps.db
-          .insertInto('idempotency_keys')
-          .values({ user_id: claim.userId, key: claim.key, request_hash: claim.hash, route: claim.route, created_at: claim.now, expires_at: claim.expiresAt, ...answer })
-          .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
-          .execute();
+        await insertAnswered(deps.db, { user_id: claim.userId, key: claim.key, request_hash: claim.hash, route: claim.route, created_at: claim.now, expires_at: claim.expiresAt, ...answer });
       }
     } catch (err) {
       request.log.warn({ err: (err as Error).message }, 'the answer of an Idempotency-Key could not be stored');

@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { newUuid } from '../lib/crypto.ts';
 import { hashPassword } from '../lib/passwords.ts';
+import { hasAnyUser, insertRows, roleIdsByCode } from '../db/seed.repository.ts';
 
 export interface FirstRunResult {
   created: boolean;
@@ -27,26 +28,23 @@ export async function ensureSysOpsAccount(
   now: Date,
   progress: (message: string) => void = () => {},
 ): Promise<FirstRunResult> {
-  const any = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  if (any) return { created: false };
-  const role = await db.selectFrom('roles').select('id').where('code', '=', 'sysops').executeTakeFirstOrThrow();
+  if (await hasAnyUser(db)) return { created: false };
+  const roleId = (await roleIdsByCode(db)).get('sysops');
+  if (roleId === undefined) throw new Error('the built-in sysops role is missing (migrations not applied?)');
   const email = config.admin.email ?? 'sysops@caretaker.test';
   const generated = config.admin.password === undefined ? randomBytes(12).toString('base64url') : undefined;
   const password = config.admin.password ?? generated!;
   progress(`creating the SysOps account ${email} (the database holds no account yet)`);
-  await db
-    .insertInto('users')
-    .values({
-      uuid: newUuid(),
-      agency_id: null,
-      branch_id: null,
-      role_id: role.id,
-      name: 'Platform operator',
-      email,
-      password_hash: await hashPassword(password),
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await insertRows(db, 'users', [{
+    uuid: newUuid(),
+    agency_id: null,
+    branch_id: null,
+    role_id: roleId,
+    name: 'Platform operator',
+    email,
+    password_hash: await hashPassword(password),
+    created_at: now,
+    updated_at: now,
+  }]);
   return { created: true, email, ...(generated ? { generatedPassword: generated } : {}) };
 }

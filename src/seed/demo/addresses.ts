@@ -8,6 +8,7 @@ import type { AddressTable } from '../../db/schema.ts';
 import { pickWeighted, type DemoContext, type Rng } from './context.ts';
 import { officeMomentDaysAgo } from './time.ts';
 import { ADDRESSES_PER_REGION, BRANCH_LOCATIONS, DISTRICTS, INWARD_LETTERS, type District, type Region } from './places-data.ts';
+import { insertReturning } from '../../db/seed.repository.ts';
 
 /** An address as the later demo sub-steps need it. */
 export interface DemoAddress {
@@ -131,7 +132,7 @@ export async function createAddresses(ctx: DemoContext): Promise<DemoAddress[]> 
   });
   const idByUuid = new Map<string, number>();
   for (const part of chunks(rows, 100)) {
-    for (const r of await trx.insertInto('addresses').values(part).returning(['id', 'uuid']).execute()) idByUuid.set(r.uuid, r.id);
+    for (const r of await insertReturning(trx, 'addresses', part)) idByUuid.set(r.uuid, r.id);
   }
   const out = rows.map((row, i) => ({
     id: idByUuid.get(row.uuid)!,

@@ -9,6 +9,7 @@ import type { DemoContext } from './context.ts';
 import { createJobs } from './jobs.ts';
 import { createPeople, type DemoPeople } from './people.ts';
 import { officeMomentDaysAgo } from './time.ts';
+import { insertId, roleIdsByCode, tradeIdsByCode } from '../../db/seed.repository.ts';
 
 /** The demo accounts (all share the demo password). */
 export const DEMO_ACCOUNTS = [
@@ -25,9 +26,9 @@ export const DEMO_ACCOUNTS = [
 async function createOrganisation(ctx: DemoContext): Promise<void> {
   const { trx, rng, now } = ctx;
   const agency = async (name: string, since: Date) =>
-    (await trx.insertInto('agencies').values({ uuid: ctx.uuid(), name, created_at: since, updated_at: since }).returning('id').executeTakeFirstOrThrow()).id;
+    insertId(trx, 'agencies', { uuid: ctx.uuid(), name, created_at: since, updated_at: since });
   const branch = async (agencyId: number, name: string, since: Date) =>
-    (await trx.insertInto('branches').values({ uuid: ctx.uuid(), agency_id: agencyId, name, created_at: since, updated_at: since }).returning('id').executeTakeFirstOrThrow()).id;
+    insertId(trx, 'branches', { uuid: ctx.uuid(), agency_id: agencyId, name, created_at: since, updated_at: since });
   const northwindSince = officeMomentDaysAgo(rng, now, 2400, 2600);
   const southbankSince = officeMomentDaysAgo(rng, now, 2400, 2600);
   const northwind = await agency('Northwind Lettings', northwindSince);
@@ -37,36 +38,31 @@ async function createOrganisation(ctx: DemoContext): Promise<void> {
   const london = await branch(southbank, 'London', southbankSince);
   ctx.ids.agencies = { northwind, southbank };
   ctx.ids.branches = { leeds, york, london };
-  for (const t of await trx.selectFrom('trades').select(['id', 'code']).orderBy('id').execute()) ctx.ids.trades[t.code] = t.id;
+  for (const [code, id] of await tradeIdsByCode(trx)) ctx.ids.trades[code] = id;
   ctx.log('demo: agencies and branches');
 }
 
 /** The named demo accounts; the tenant and contractor accounts are linked to their records. */
 async function createAccounts(ctx: DemoContext, people: DemoPeople): Promise<void> {
   const { trx, now, passwordHash, ids } = ctx;
-  const roles = new Map((await trx.selectFrom('roles').select(['id', 'code']).execute()).map((r) => [r.code, r.id]));
+  const roles = await roleIdsByCode(trx);
   const since = new Date(now.getTime() - 400 * 86_400_000);
   for (const a of DEMO_ACCOUNTS) {
     const roleId = roles.get(a.role);
     if (roleId === undefined) throw new Error(`role ${a.role} missing`);
-    const row = await trx
-      .insertInto('users')
-      .values({
-        uuid: ctx.uuid(),
-        agency_id: a.agency === null ? null : ids.agencies[a.agency],
-        branch_id: a.branch === null ? null : ids.branches[a.branch],
-        role_id: roleId,
-        contractor_id: a.role === 'contractor' ? people.fletcher.id : null,
-        tenant_id: a.role === 'tenant' ? people.emily.id : null,
-        name: a.name,
-        email: a.email,
-        password_hash: passwordHash,
-        created_at: since,
-        updated_at: since,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    ids.users[a.email] = row.id;
+    ids.users[a.email] = await insertId(trx, 'users', {
+      uuid: ctx.uuid(),
+      agency_id: a.agency === null ? null : ids.agencies[a.agency],
+      branch_id: a.branch === null ? null : ids.branches[a.branch],
+      role_id: roleId,
+      contractor_id: a.role === 'contractor' ? people.fletcher.id : null,
+      tenant_id: a.role === 'tenant' ? people.emily.id : null,
+      name: a.name,
+      email: a.email,
+      password_hash: passwordHash,
+      created_at: since,
+      updated_at: since,
+    });
   }
   ctx.log('demo: accounts');
 }

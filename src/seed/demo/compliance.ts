@@ -7,6 +7,7 @@
 import { UK_COMPLIANCE_TYPES } from '../../modules/compliance/index.ts';
 import { addDays, addMonths, londonDate } from '../../lib/london-time.ts';
 import type { DemoContext } from './context.ts';
+import { contractorIdsOf, firstAddressIds, insertId, insertReturning, insertRows } from '../../db/seed.repository.ts';
 
 /** Per property (in address order): for each type the days since issue, or null for missing. */
 const PLAN: ReadonlyArray<Record<string, number | null>> = [
@@ -24,32 +25,25 @@ export async function complianceStep(ctx: DemoContext): Promise<void> {
   const today = londonDate(now);
   let certificates = 0;
   for (const agencyId of [ctx.ids.agencies.northwind, ctx.ids.agencies.southbank]) {
-    const types = await trx
-      .insertInto('compliance_item_types')
-      .values(UK_COMPLIANCE_TYPES.map((t) => ({ ...t, uuid: ctx.uuid(), agency_id: agencyId, created_at: now, updated_at: now })))
-      .returning(['id', 'code', 'interval_months'])
-      .execute();
-    const addresses = await trx.selectFrom('addresses').select('id').where('agency_id', '=', agencyId).orderBy('id').limit(PLAN.length).execute();
-    const contractor = await trx.selectFrom('contractors').select('id').where('agency_id', '=', agencyId).orderBy('id').executeTakeFirst();
-    for (const [i, address] of addresses.entries()) {
+    const types = await insertReturning(
+      trx,
+      'compliance_item_types',
+      UK_COMPLIANCE_TYPES.map((t) => ({ ...t, uuid: ctx.uuid(), agency_id: agencyId, created_at: now, updated_at: now })),
+    );
+    const addresses = await firstAddressIds(trx, agencyId, PLAN.length);
+    const [contractorId] = await contractorIdsOf(trx, agencyId);
+    for (const [i, addressId] of addresses.entries()) {
       for (const [code, age] of Object.entries(PLAN[i]!)) {
         const type = types.find((t) => t.code === code)!;
-        const item = await trx
-          .insertInto('compliance_items')
-          .values({ uuid: ctx.uuid(), agency_id: agencyId, address_id: address.id, type_id: type.id, created_at: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
+        const itemId = await insertId(trx, 'compliance_items', { uuid: ctx.uuid(), agency_id: agencyId, address_id: addressId, type_id: type.id, created_at: now, updated_at: now });
         if (age === null) continue;
         const issued = addDays(today, -age);
-        await trx
-          .insertInto('compliance_certificates')
-          .values({
-            uuid: ctx.uuid(), agency_id: agencyId, item_id: item.id, issued_on: issued,
-            expires_on: type.interval_months ? addMonths(issued, type.interval_months) : null,
-            reference: `${code.toUpperCase()}-${1000 + certificates}`, contractor_id: contractor?.id ?? null,
-            job_id: null, job_file_id: null, created_by_user_id: null, created_at: now,
-          })
-          .execute();
+        await insertRows(trx, 'compliance_certificates', [{
+          uuid: ctx.uuid(), agency_id: agencyId, item_id: itemId, issued_on: issued,
+          expires_on: type.interval_months ? addMonths(issued, type.interval_months) : null,
+          reference: `${code.toUpperCase()}-${1000 + certificates}`, contractor_id: contractorId ?? null,
+          job_id: null, job_file_id: null, created_by_user_id: null, created_at: now,
+        }]);
         certificates++;
       }
     }

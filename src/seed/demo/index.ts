@@ -7,6 +7,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { createFileStore } from '../../storage/index.ts';
 import { loadDemoData } from './load.ts';
+import { hasAnyAgency, hasAnyUser } from '../../db/seed.repository.ts';
 
 export interface DemoResult {
   loaded: boolean;
@@ -33,9 +34,7 @@ export async function loadDemoIfEmpty(
   now: Date,
   log: (line: string) => void = () => {},
 ): Promise<DemoResult> {
-  const anyUser = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  const anyAgency = await db.selectFrom('agencies').select('id').limit(1).executeTakeFirst();
-  if (anyUser || anyAgency) return { loaded: false };
+  if ((await hasAnyUser(db)) || (await hasAnyAgency(db))) return { loaded: false };
   const files = createFileStore(config);
   const accounts = await loadDemoData(db, { seed: config.demo.seed, password: config.demo.password, now: startOfUtcDay(now), log, files });
   return { loaded: true, accounts };

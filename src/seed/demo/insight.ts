@@ -7,6 +7,7 @@
  */
 import type { DemoContext } from './context.ts';
 import { DAY_MS } from '../../lib/clock.ts';
+import { agencyIdByName, insertRows, scheduledJobsWithContractor, tradeIdsByCode, updateById, usersByEmail } from '../../db/seed.repository.ts';
 
 const OUTDOOR_JOBS: Array<{ trade: string; title: string; description: string }> = [
   { trade: 'gutters', title: 'Gutter overflowing at the back', description: 'Rainwater pours over the rear gutter onto the patio door; probably leaves blocking the downpipe.' },
@@ -18,41 +19,28 @@ const OUTDOOR_JOBS: Array<{ trade: string; title: string; description: string }>
 /** Adds outdoor jobs with upcoming visits and report subscriptions. */
 export async function insightStep(ctx: DemoContext): Promise<void> {
   const { trx, rng, now } = ctx;
-  const agency = await trx.selectFrom('agencies').select('id').where('name', '=', 'Northwind Lettings').executeTakeFirst();
-  if (!agency) return;
-  const trades = new Map((await trx.selectFrom('trades').select(['id', 'code']).where('agency_id', 'is', null).execute()).map((t) => [t.code, t.id]));
+  const agencyId = await agencyIdByName(trx, 'Northwind Lettings');
+  if (agencyId === undefined) return;
+  const trades = await tradeIdsByCode(trx, { globalOnly: true });
   // Scheduled, not yet attended jobs of Northwind become the outdoor visits of the next days.
-  const candidates = await trx
-    .selectFrom('jobs')
-    .select(['id', 'contractor_id'])
-    .where('agency_id', '=', agency.id)
-    .where('status_id', '=', 5)
-    .where('priority', '>=', 3)
-    .where('address_id', 'is not', null)
-    .where('contractor_id', 'is not', null)
-    .orderBy('id')
-    .limit(OUTDOOR_JOBS.length)
-    .execute();
+  const candidates = await scheduledJobsWithContractor(trx, agencyId, OUTDOOR_JOBS.length);
   for (const [i, c] of candidates.entries()) {
     const o = OUTDOOR_JOBS[i]!;
     const tradeId = trades.get(o.trade);
     if (tradeId === undefined) continue;
     const day = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS + (i + 1) * DAY_MS + rng.int(8, 10) * 3_600_000);
-    await trx.updateTable('jobs').set({ trade_id: tradeId, title: o.title, description: o.description, scheduled_for: day, attended_at: null }).where('id', '=', c.id).execute();
+    await updateById(trx, 'jobs', c.id, { trade_id: tradeId, title: o.title, description: o.description, scheduled_for: day, attended_at: null });
     // The assigned contractor does that work too (contractors are matched to jobs by trade).
-    await trx.insertInto('contractor_trades').values({ contractor_id: c.contractor_id!, trade_id: tradeId }).onConflict((oc) => oc.doNothing()).execute();
+    await insertRows(trx, 'contractor_trades', [{ contractor_id: c.contractor_id!, trade_id: tradeId }], { ignoreConflicts: true });
   }
-  const users = await trx.selectFrom('users').select(['id', 'email', 'agency_id']).where('email', 'in', ['admin@northwind.test', 'agent@northwind.test']).execute();
+  const users = await usersByEmail(trx, ['admin@northwind.test', 'agent@northwind.test']);
   for (const u of users) {
     const admin = u.email.startsWith('admin');
-    await trx
-      .insertInto('report_subscriptions')
-      .values({
-        uuid: ctx.uuid(), agency_id: u.agency_id, user_id: u.id,
-        report: admin ? 'jobs-register' : 'contractor-performance', format: admin ? 'xlsx' : 'csv', frequency: admin ? 'weekly' : 'monthly',
-        filters: JSON.stringify(admin ? { sort: 'created_at', order: 'desc' } : {}), last_period: null, last_sent_at: null, created_at: now, updated_at: now,
-      })
-      .execute();
+    await insertRows(trx, 'report_subscriptions', [{
+      uuid: ctx.uuid(), agency_id: u.agency_id!, user_id: u.id,
+      report: admin ? 'jobs-register' : 'contractor-performance', format: admin ? 'xlsx' : 'csv', frequency: admin ? 'weekly' : 'monthly',
+      filters: JSON.stringify(admin ? { sort: 'created_at', order: 'desc' } : {}), last_period: null, last_sent_at: null, created_at: now, updated_at: now,
+    }]);
   }
   ctx.log(`insight: ${candidates.length} outdoor visits in the coming days, ${users.length} report subscriptions`);
 }

@@ -11,6 +11,7 @@ import { DAY_MS } from '../../lib/clock.ts';
 import { addDays, londonDate, londonToUtc } from '../../lib/london-time.ts';
 import type { DemoContext } from './context.ts';
 import { jpegBytes, pdfBytes, pngBytes } from './sample-files.ts';
+import { activeTimeRangeIds, activeUsersWithRole, insertRows, jobsForNotesAndFiles, updateById } from '../../db/seed.repository.ts';
 
 /** Status ids from Scheduled onwards that have a visit date (cancelled and on hold left alone). */
 const VISITED = [5, 6, 7, 8, 9];
@@ -55,17 +56,12 @@ const DOC_NAMES = ['Gas safety certificate', 'Contractor quote', 'Landlord appro
 /** Adds calendar dates, notes and files to the demo jobs. */
 export async function jobFilesStep(ctx: DemoContext): Promise<void> {
   const { trx, rng, now } = ctx;
-  const jobs = await trx
-    .selectFrom('jobs')
-    .select(['id', 'agency_id', 'branch_id', 'status_id', 'tenant_id', 'contractor_id', 'scheduled_for', 'time_range_id', 'created_at', 'title'])
-    .where('deleted_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  const jobs = await jobsForNotesAndFiles(trx);
   if (jobs.length === 0) {
     ctx.log('demo: no jobs yet, skipping notes, files and calendar');
     return;
   }
-  const slots = (await trx.selectFrom('job_time_ranges').select('id').where('retired_at', 'is', null).orderBy('sort_order').execute()).map((s) => s.id);
+  const slots = await activeTimeRangeIds(trx);
 
   // Calendar: dates and slots for visited jobs, a few upcoming visits.
   const today = londonDate(now);
@@ -84,23 +80,18 @@ export async function jobFilesStep(ctx: DemoContext): Promise<void> {
     }
     if (job.time_range_id === null && slots.length > 0 && rng.chance(0.85)) set.time_range_id = rng.pick(slots);
     if (job.status_id === 5 && new Date(job.scheduled_for!).getTime() > now.getTime()) upcoming += 1;
-    if (Object.keys(set).length > 0) await trx.updateTable('jobs').set(set).where('id', '=', job.id).execute();
+    if (Object.keys(set).length > 0) await updateById(trx, 'jobs', job.id, set);
   }
   for (const job of jobs.filter((j) => j.status_id === 5)) {
     if (upcoming >= 12) break;
     if (new Date(job.scheduled_for!).getTime() > now.getTime()) continue;
     const date = londonToUtc(addDays(today, rng.int(1, 21)));
-    await trx.updateTable('jobs').set({ scheduled_for: date }).where('id', '=', job.id).execute();
+    await updateById(trx, 'jobs', job.id, { scheduled_for: date });
     upcoming += 1;
   }
 
   // Who writes: staff per agency, tenant and contractor accounts by their record.
-  const users = await trx
-    .selectFrom('users as u')
-    .innerJoin('roles as r', 'r.id', 'u.role_id')
-    .select(['u.id', 'u.agency_id', 'u.tenant_id', 'u.contractor_id', 'r.code'])
-    .where('u.status', '=', 'active')
-    .execute();
+  const users = await activeUsersWithRole(trx);
   const staffOf = (agencyId: number) => users.filter((u) => u.agency_id === agencyId && ['admin', 'agent'].includes(u.code)).map((u) => u.id);
   const tenantUser = (tenantId: number | null) => users.find((u) => tenantId !== null && u.tenant_id === tenantId)?.id;
   const contractorUser = (contractorId: number | null) => users.find((u) => contractorId !== null && u.contractor_id === contractorId)?.id;
@@ -147,18 +138,15 @@ export async function jobFilesStep(ctx: DemoContext): Promise<void> {
       ];
       for (const u of uploads) {
         const stored = await ctx.files.put(u.data, u.ext);
-        await trx
-          .insertInto('job_files')
-          .values({
-            uuid: ctx.uuid(), job_id: job.id, agency_id: job.agency_id, kind: u.kind, storage_key: stored.key, original_filename: u.name,
-            mime: u.mime, ext: u.ext, size_bytes: stored.size, sha256: stored.sha256, description: u.description, internal: u.internal,
-            uploaded_by_user_id: rng.pick(staff), created_at: at(),
-          })
-          .execute();
+        await insertRows(trx, 'job_files', [{
+          uuid: ctx.uuid(), job_id: job.id, agency_id: job.agency_id, kind: u.kind, storage_key: stored.key, original_filename: u.name,
+          mime: u.mime, ext: u.ext, size_bytes: stored.size, sha256: stored.sha256, description: u.description, internal: u.internal,
+          uploaded_by_user_id: rng.pick(staff), created_at: at(),
+        }]);
         files += 1;
       }
     }
   }
-  for (let i = 0; i < noteRows.length; i += 500) await trx.insertInto('job_notes').values(noteRows.slice(i, i + 500)).execute();
+  for (let i = 0; i < noteRows.length; i += 500) await insertRows(trx, 'job_notes', noteRows.slice(i, i + 500));
   ctx.log(`demo: ${noteRows.length} case notes, ${files} photos and documents, ${upcoming} upcoming visits`);
 }

@@ -8,6 +8,7 @@
  */
 import { STATUS } from '../../modules/jobs/index.ts';
 import type { DemoContext } from './context.ts';
+import { insertRows, jobsWithoutHistory, updateById } from '../../db/seed.repository.ts';
 
 export interface JobDates {
   status_id: number;
@@ -72,15 +73,7 @@ export function deriveHistory(job: JobDates, now: Date): DerivedMove[] {
  */
 export async function jobsHistoryStep(ctx: DemoContext): Promise<void> {
   const { trx, now } = ctx;
-  const jobs = await trx
-    .selectFrom('jobs as j')
-    .select([
-      'j.id', 'j.status_id', 'j.reported_by_user_id', 'j.agent_user_id', 'j.created_at', 'j.updated_at', 'j.approved_at', 'j.assigned_at',
-      'j.scheduled_for', 'j.attended_at', 'j.completed_at', 'j.invoiced_at', 'j.closed_at', 'j.cancelled_at',
-    ])
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('job_status_history as h').select('h.id').whereRef('h.job_id', '=', 'j.id'))))
-    .orderBy('j.id')
-    .execute();
+  const jobs = await jobsWithoutHistory(trx);
   const rows: Array<{ job_id: number; from_status_id: number | null; to_status_id: number; by_user_id: number | null; note: string | null; created_at: Date }> = [];
   for (const job of jobs) {
     const moves = deriveHistory(job, now);
@@ -89,9 +82,9 @@ export async function jobsHistoryStep(ctx: DemoContext): Promise<void> {
     }
     if (job.status_id === STATUS.onHold) {
       const before = moves[moves.length - 1]!.from;
-      await trx.updateTable('jobs').set({ on_hold_from_status_id: before }).where('id', '=', job.id).execute();
+      await updateById(trx, 'jobs', job.id, { on_hold_from_status_id: before });
     }
   }
-  for (let i = 0; i < rows.length; i += 500) await trx.insertInto('job_status_history').values(rows.slice(i, i + 500)).execute();
+  for (let i = 0; i < rows.length; i += 500) await insertRows(trx, 'job_status_history', rows.slice(i, i + 500));
   ctx.log(`demo: status history for ${jobs.length} jobs (${rows.length} rows)`);
 }

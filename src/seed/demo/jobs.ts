@@ -12,6 +12,7 @@ import { ACCESS_NOTES, JOB_TEMPLATES, type JobTemplate } from './job-templates.t
 import { STATUS, buildTimeline, lastTouched, statusForAge, type Timeline } from './job-timeline.ts';
 import type { DemoContractor, DemoPeople, DemoTenant } from './people.ts';
 import { DAY, MINUTE, dayStart, ukLocal, weekday } from './time.ts';
+import { insertReturning, insertRows } from '../../db/seed.repository.ts';
 
 export const DEMO_JOB_COUNT = 1000;
 
@@ -169,25 +170,19 @@ export async function createJobs(ctx: DemoContext, people: DemoPeople, addresses
   });
   const idByUuid = new Map<string, number>();
   for (const part of chunks(rows, 250)) {
-    for (const r of await trx.insertInto('jobs').values(part).returning(['id', 'uuid']).execute()) idByUuid.set(r.uuid, r.id);
+    for (const r of await insertReturning(trx, 'jobs', part)) idByUuid.set(r.uuid, r.id);
   }
   ids.jobs = rows.map((r) => idByUuid.get(r.uuid)!);
-  await trx
-    .insertInto('agency_counters')
-    .values([...counters].map(([agencyId, value]) => ({ agency_id: agencyId, name: 'job_reference', value })))
-    .execute();
+  await insertRows(trx, 'agency_counters', [...counters].map(([agencyId, value]) => ({ agency_id: agencyId, name: 'job_reference', value })));
 
   // A little history: the jobs Emily reported through the tenant portal.
   const emilyUser = ids.users['tenant@northwind.test'];
   const reported = rows.map((r, i) => ({ r, id: ids.jobs[i]! })).filter((x) => x.r.reported_by_user_id != null);
   if (emilyUser !== undefined && reported.length > 0) {
-    await trx
-      .insertInto('activity_log')
-      .values(reported.map(({ r, id }) => ({
-        agency_id: r.agency_id, user_id: emilyUser, user_name: 'Emily Clarke', action: 'job.create', resource_type: 'job',
-        resource_id: id, ip_address: '192.0.2.24', details: JSON.stringify({ reference: r.reference }), created_at: r.created_at,
-      })))
-      .execute();
+    await insertRows(trx, 'activity_log', reported.map(({ r, id }) => ({
+      agency_id: r.agency_id, user_id: emilyUser, user_name: 'Emily Clarke', action: 'job.create', resource_type: 'job',
+      resource_id: id, ip_address: '192.0.2.24', details: JSON.stringify({ reference: r.reference }), created_at: r.created_at,
+    })));
   }
   ctx.log(`demo: ${rows.length} jobs`);
 }

@@ -7,6 +7,7 @@
  * properties, each with its link row. Deterministic: uuids and link nonces from ctx.uuid().
  */
 import type { DemoContext } from './context.ts';
+import { firstAddressIds, insertId, insertRows, jobsAtAddresses, updateById } from '../../db/seed.repository.ts';
 
 const LANDLORDS: Array<{
   kind: 'person' | 'company'; name: string; email: string; phone: string; line1: string; town: string; postcode: string;
@@ -44,31 +45,30 @@ export async function landlordsStep(ctx: DemoContext): Promise<void> {
   const { trx, ids } = ctx;
   const agencyId = ids.agencies.northwind;
   // The agency default limit lives on the agency (docs/onboarding.md, "One source of truth").
-  await trx.updateTable('agencies').set({ default_approval_limit_pence: 25_000 }).where('id', '=', agencyId).execute();
-  await trx.insertInto('landlord_settings').values({ agency_id: agencyId, reminder_after_hours: 48, expires_after_hours: 120, updated_at: ctx.now }).execute();
+  await updateById(trx, 'agencies', agencyId, { default_approval_limit_pence: 25_000 });
+  await insertRows(trx, 'landlord_settings', [{ agency_id: agencyId, reminder_after_hours: 48, expires_after_hours: 120, updated_at: ctx.now }]);
   const landlordIds: number[] = [];
   for (const l of LANDLORDS) {
-    landlordIds.push((await trx.insertInto('landlords').values({
+    landlordIds.push(await insertId(trx, 'landlords', {
       uuid: ctx.uuid(), agency_id: agencyId, kind: l.kind, name: l.name, email: l.email, phone: l.phone, address_line1: l.line1, address_line2: null,
       address_town: l.town, address_postcode: l.postcode, bank_account_name: l.bank?.[0] ?? null, bank_sort_code: l.bank?.[1] ?? null,
       bank_account_number: l.bank?.[2] ?? null, vat_registered: l.vat !== undefined, vat_number: l.vat ?? null, approval_limit_pence: l.limit, notes: null,
       created_at: ctx.now, updated_at: ctx.now, erased_at: null,
-    }).returning('id').executeTakeFirstOrThrow()).id);
+    }));
   }
-  const properties = await trx.selectFrom('addresses').select('id').where('agency_id', '=', agencyId).orderBy('id').limit(OWNERSHIP.length).execute();
+  const properties = await firstAddressIds(trx, agencyId, OWNERSHIP.length);
   for (const [i, owners] of OWNERSHIP.entries()) {
     const address = properties[i];
-    if (!address) break;
+    if (address === undefined) break;
     for (const [l, share] of owners) {
-      await trx.insertInto('landlord_properties').values({ landlord_id: landlordIds[l]!, address_id: address.id, share_bp: share, created_at: ctx.now }).execute();
+      await insertRows(trx, 'landlord_properties', [{ landlord_id: landlordIds[l]!, address_id: address, share_bp: share, created_at: ctx.now }]);
     }
   }
-  if (properties[1]) await trx.insertInto('property_approval_limits').values({ address_id: properties[1].id, limit_pence: 60_000, updated_at: ctx.now }).execute();
+  if (properties[1] !== undefined) await insertRows(trx, 'property_approval_limits', [{ address_id: properties[1], limit_pence: 60_000, updated_at: ctx.now }]);
 
   // One approval in each state, on jobs at owned properties (the largest owner asked).
-  const owned = properties.map((p) => p.id);
-  const jobs = await trx.selectFrom('jobs').select(['id', 'address_id', 'title']).where('agency_id', '=', agencyId).where('address_id', 'in', owned)
-    .where('deleted_at', 'is', null).orderBy('id').limit(STATES.length).execute();
+  const owned = properties;
+  const jobs = await jobsAtAddresses(trx, agencyId, owned, STATES.length);
   for (const [i, job] of jobs.entries()) {
     const state = STATES[i]!;
     const owners = OWNERSHIP[owned.indexOf(job.address_id!)]!;
@@ -78,17 +78,17 @@ export async function landlordsStep(ctx: DemoContext): Promise<void> {
     const expires = new Date(created.getTime() + 120 * HOUR);
     const answered = state === 'approved' || state === 'declined' || state === 'question' ? new Date(created.getTime() + 5 * HOUR) : null;
     const amount = 32_000 + i * 11_750;
-    const approvalId = (await trx.insertInto('approval_requests').values({
+    const approvalId = await insertId(trx, 'approval_requests', {
       uuid: ctx.uuid(), agency_id: agencyId, job_id: job.id, quote_id: null, landlord_id: landlordId, amount_pence: amount, limit_pence: 25_000,
       description: `Repair: ${job.title}`, status: state, comment: COMMENTS[state], requested_by_user_id: ids.users['agent@northwind.test'] ?? null,
       created_at: created, expires_at: expires, reminded_at: state === 'expired' ? new Date(created.getTime() + 48 * HOUR) : null, answered_at: answered,
       escalated_at: state === 'expired' ? expires : null, updated_at: answered ?? created,
-    }).returning('id').executeTakeFirstOrThrow()).id;
-    await trx.insertInto('approval_links').values({
+    });
+    await insertRows(trx, 'approval_links', [{
       approval_id: approvalId, landlord_id: landlordId, nonce: ctx.uuid().replace(/-/g, ''), expires_at: expires, created_at: created,
       used_at: answered, used_action: answered ? { approved: 'approve', declined: 'decline', question: 'question' }[state as 'approved'] : null,
       revoked_at: state === 'cancelled' ? new Date(created.getTime() + 6 * HOUR) : null,
-    }).execute();
+    }]);
   }
   ctx.log(`landlords: ${landlordIds.length} landlords, ${OWNERSHIP.length} properties, ${jobs.length} approvals`);
 }

@@ -12,6 +12,7 @@ import { invoicesRepo as irepo, linesRepo as lrepo } from '../../modules/money/i
 import type { LineInputDto } from '../../modules/money/index.ts';
 import { addDays, isoDate } from '../../modules/money/index.ts';
 import type { DemoContext } from './context.ts';
+import { contractorIdsOf, contractorJobsIn, insertId, insertRows, updateById } from '../../db/seed.repository.ts';
 
 const ITEMS: Array<[code: string, name: string, trade: string | null, unit: string, pence: number, vat: 'standard' | 'reduced' | 'zero']> = [
   ['CALL-OUT', 'Call-out (first hour)', null, 'each', 6_500, 'standard'],
@@ -42,42 +43,41 @@ export async function moneyStep(ctx: DemoContext): Promise<void> {
   const { trx, ids } = ctx;
   const agencyId = ids.agencies.northwind;
   const today = isoDate(ctx.now);
-  await trx.insertInto('money_settings').values({ agency_id: agencyId, vat_number: 'GB294771306', payment_terms_days: 30, updated_at: ctx.now }).execute();
-  await trx.insertInto('quote_approval_limits').values([
+  await insertRows(trx, 'money_settings', [{ agency_id: agencyId, vat_number: 'GB294771306', payment_terms_days: 30, updated_at: ctx.now }]);
+  await insertRows(trx, 'quote_approval_limits', [
     { agency_id: agencyId, job_type_id: 1, limit_pence: 50_000 }, { agency_id: agencyId, job_type_id: 2, limit_pence: 100_000 }, { agency_id: agencyId, job_type_id: 3, limit_pence: 250_000 },
-  ]).execute();
-  const contractors = await trx.selectFrom('contractors').select(['id']).where('agency_id', '=', agencyId).orderBy('id').execute();
-  for (const [i, c] of contractors.entries()) {
-    const registered = c.id === ids.demoContractorId || i % 3 !== 0;
-    await lrepo.upsertContractorVat(trx, c.id, registered, registered ? `GB${String(100_000_000 + c.id * 7_919).slice(0, 9)}` : null, ctx.now);
+  ]);
+  const contractors = await contractorIdsOf(trx, agencyId);
+  for (const [i, contractorId] of contractors.entries()) {
+    const registered = contractorId === ids.demoContractorId || i % 3 !== 0;
+    await lrepo.upsertContractorVat(trx, contractorId, registered, registered ? `GB${String(100_000_000 + contractorId * 7_919).slice(0, 9)}` : null, ctx.now);
   }
   const itemIds: Record<string, number> = {};
   for (const [code, name, trade, unit, pence, vat] of ITEMS) {
-    itemIds[code] = (await trx.insertInto('price_items').values({
+    itemIds[code] = await insertId(trx, 'price_items', {
       uuid: ctx.uuid(), agency_id: agencyId, code, name, trade_id: trade ? ids.trades[trade] ?? null : null, job_type_id: null, unit, unit_price_pence: pence,
       vat_rate_code: vat, active: true, created_at: ctx.now, updated_at: ctx.now,
-    }).returning('id').executeTakeFirstOrThrow()).id;
+    });
   }
-  await trx.insertInto('contractor_rates').values([
+  await insertRows(trx, 'contractor_rates', [
     { price_item_id: itemIds['BOILER-SVC']!, contractor_id: ids.demoContractorId, unit_price_pence: 7_900, updated_at: ctx.now },
     { price_item_id: itemIds['GAS-CP12']!, contractor_id: ids.demoContractorId, unit_price_pence: 6_900, updated_at: ctx.now },
-  ]).execute();
+  ]);
 
-  const jobsOf = (statuses: number[]) => trx.selectFrom('jobs').select(['id', 'contractor_id', 'created_at']).where('agency_id', '=', agencyId)
-    .where('contractor_id', '=', ids.demoContractorId).where('status_id', 'in', statuses).where('deleted_at', 'is', null).orderBy('id').execute();
+  const jobsOf = (statuses: number[]) => contractorJobsIn(trx, agencyId, ids.demoContractorId, statuses);
   const quoteJobs = await jobsOf([1, 2, 3, 4, 5]);
   const quoteStates = ['submitted', 'approved', 'rejected', 'submitted', 'approved'];
   for (const [i, job] of quoteJobs.slice(0, quoteStates.length).entries()) {
     const { lines, totals } = await computeLines(trx, agencyId, today, true, JOB_LINES[i % JOB_LINES.length]!);
     const status = quoteStates[i]!;
     const decided = status !== 'submitted';
-    const q = await trx.insertInto('quotes').values({
+    const quoteId = await insertId(trx, 'quotes', {
       uuid: ctx.uuid(), agency_id: agencyId, job_id: job.id, contractor_id: ids.demoContractorId, status, vat_registered: true, ...totals, notes: null,
       submitted_by_user_id: null, decided_by_user_id: null, decided_at: decided ? ctx.now : null, decision_reason: status === 'rejected' ? 'Please requote without the call-out charge' : null,
       created_at: ctx.now, updated_at: ctx.now,
-    }).returning('id').executeTakeFirstOrThrow();
-    await lrepo.replaceLines(trx, { quoteId: q.id }, lines);
-    if (status === 'approved') await trx.updateTable('jobs').set({ agreed_cost_pence: totals.gross_pence }).where('id', '=', job.id).execute();
+    });
+    await lrepo.replaceLines(trx, { quoteId }, lines);
+    if (status === 'approved') await updateById(trx, 'jobs', job.id, { agreed_cost_pence: totals.gross_pence });
   }
 
   // Invoices: issued ones on Invoiced and Closed jobs (oldest first, so numbers follow dates), a draft on a Completed job.

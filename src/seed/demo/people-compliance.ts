@@ -10,6 +10,7 @@ import { DAY_MS } from '../../lib/clock.ts';
 import { REQUIRED_CERTIFICATES } from '../../modules/contractors/index.ts';
 import { CONSENT_PURPOSES, CONSENT_SOURCES } from '../../modules/gdpr/index.ts';
 import type { DemoContext } from './context.ts';
+import { activeTenants, addressPostcodes, allContractors, contractorJobPostcodes, contractorTradeCodes, insertRows } from '../../db/seed.repository.ts';
 
 const day = (base: Date, offset: number) => new Date(base.getTime() + offset * DAY_MS).toISOString().slice(0, 10);
 
@@ -21,10 +22,9 @@ function uuidOf(ctx: DemoContext): string {
 /** Adds certificates, coverage districts and consents to the demo data. */
 export async function peopleComplianceStep(ctx: DemoContext): Promise<void> {
   const { trx, rng, now } = ctx;
-  const contractors = await trx.selectFrom('contractors').select(['id', 'agency_id']).orderBy('id').execute();
-  const trades = await trx.selectFrom('contractor_trades as ct').innerJoin('trades as t', 't.id', 'ct.trade_id')
-    .select(['ct.contractor_id', 't.code']).orderBy('ct.contractor_id').orderBy('t.code').execute();
-  const postcodes = await trx.selectFrom('addresses').select(['agency_id', 'postcode']).orderBy('id').execute();
+  const contractors = await allContractors(trx);
+  const trades = await contractorTradeCodes(trx);
+  const postcodes = await addressPostcodes(trx);
   const demoContractor = (ctx.ids as { demoContractorId?: number }).demoContractorId;
 
   // Coverage: a home area (postcode letters) from the agency's addresses, 2-6 of its districts.
@@ -39,8 +39,7 @@ export async function peopleComplianceStep(ctx: DemoContext): Promise<void> {
     districts.set(p.agency_id, byArea);
   }
   // Districts of the jobs each contractor already works on decide its home area.
-  const worked = await trx.selectFrom('jobs as j').innerJoin('addresses as a', 'a.id', 'j.address_id')
-    .select(['j.contractor_id', 'a.postcode']).where('j.contractor_id', 'is not', null).orderBy('j.id').execute();
+  const worked = await contractorJobPostcodes(trx);
   let coverageRows = 0;
   for (const c of contractors) {
     const areas = districts.get(c.agency_id);
@@ -53,8 +52,7 @@ export async function peopleComplianceStep(ctx: DemoContext): Promise<void> {
     const chosen = new Set<string>(own.filter((d) => pool.includes(d)).slice(0, 6));
     const want = Math.min(pool.length, Math.max(chosen.size, rng.int(2, 6)));
     while (chosen.size < want) chosen.add(rng.pick(pool));
-    await trx.insertInto('contractor_coverage').values([...chosen].map((d) => ({ contractor_id: c.id, district: d })))
-      .onConflict((oc) => oc.doNothing()).execute();
+    await insertRows(trx, 'contractor_coverage', [...chosen].map((d) => ({ contractor_id: c.id, district: d })), { ignoreConflicts: true });
     coverageRows += chosen.size;
   }
 
@@ -77,7 +75,7 @@ export async function peopleComplianceStep(ctx: DemoContext): Promise<void> {
   const expiredIndex = soon.find((i) => certs[i]!.required);
   if (expiredIndex !== undefined) expiries[expiredIndex] = -rng.int(5, 40);
   if (certs.length > 0) {
-    await trx.insertInto('contractor_certifications').values(certs.map((c, i) => ({
+    await insertRows(trx, 'contractor_certifications', certs.map((c, i) => ({
       uuid: uuidOf(ctx),
       agency_id: c.agency,
       contractor_id: c.contractor,
@@ -87,11 +85,11 @@ export async function peopleComplianceStep(ctx: DemoContext): Promise<void> {
       expires_on: day(now, expiries[i]!),
       file_key: null, file_mime: null, file_size: null, file_sha256: null,
       created_at: now, updated_at: now, deleted_at: null,
-    }))).execute();
+    })));
   }
 
   // Consents: about 40 % of tenants, 1-3 purposes each, a few withdrawn.
-  const tenants = await trx.selectFrom('tenants').select(['id', 'agency_id']).where('erased_at', 'is', null).orderBy('id').execute();
+  const tenants = await activeTenants(trx);
   const demoTenant = (ctx.ids as { demoTenantId?: number }).demoTenantId;
   const consents = [];
   for (const t of tenants) {
@@ -107,6 +105,6 @@ export async function peopleComplianceStep(ctx: DemoContext): Promise<void> {
       });
     }
   }
-  if (consents.length > 0) await trx.insertInto('gdpr_consents').values(consents).execute();
+  await insertRows(trx, 'gdpr_consents', consents);
   ctx.log(`demo: ${certs.length} certificates, ${coverageRows} coverage districts, ${consents.length} consents`);
 }

@@ -12,6 +12,7 @@ import type { DemoContext, Rng } from './context.ts';
 import { CONTRACTORS, FLETCHER, GIVEN_NAMES, SURNAMES, TENANTS_PER_AGENCY } from './people-data.ts';
 import type { Region } from './places-data.ts';
 import { officeMomentDaysAgo } from './time.ts';
+import { insertReturning, insertRows } from '../../db/seed.repository.ts';
 
 export interface DemoTenant {
   id: number;
@@ -120,11 +121,11 @@ export async function createPeople(ctx: DemoContext, addresses: DemoAddress[]): 
   }
   const tenantIds = new Map<string, number>();
   for (const part of chunks(drafts.map((x) => x.row), 100)) {
-    for (const r of await trx.insertInto('tenants').values(part).returning(['id', 'uuid']).execute()) tenantIds.set(r.uuid, r.id);
+    for (const r of await insertReturning(trx, 'tenants', part)) tenantIds.set(r.uuid, r.id);
   }
   const tenants: DemoTenant[] = drafts.map((x) => ({ id: tenantIds.get(x.row.uuid)!, agencyId: x.row.agency_id, name: x.name, since: x.since, addressIds: x.addressIds }));
   const links = tenants.flatMap((t) => t.addressIds.map((addressId) => ({ tenant_id: t.id, address_id: addressId, created_at: new Date(t.since) })));
-  for (const part of chunks(links, 200)) await trx.insertInto('tenant_addresses').values(part).execute();
+  for (const part of chunks(links, 200)) await insertRows(trx, 'tenant_addresses', part);
   const tenantsByAddress = new Map<number, DemoTenant[]>();
   for (const t of tenants) for (const a of t.addressIds) tenantsByAddress.set(a, [...(tenantsByAddress.get(a) ?? []), t]);
   ids.tenants = tenants.map((t) => t.id);
@@ -148,7 +149,7 @@ export async function createPeople(ctx: DemoContext, addresses: DemoAddress[]): 
     };
   });
   const contractorIds = new Map<string, number>();
-  for (const r of await trx.insertInto('contractors').values(contractorRows).returning(['id', 'uuid']).execute()) contractorIds.set(r.uuid, r.id);
+  for (const r of await insertReturning(trx, 'contractors', contractorRows)) contractorIds.set(r.uuid, r.id);
   const contractors: DemoContractor[] = CONTRACTORS.map((spec, i) => ({
     id: contractorIds.get(contractorRows[i]!.uuid)!,
     agencyId: contractorRows[i]!.agency_id,
@@ -163,7 +164,7 @@ export async function createPeople(ctx: DemoContext, addresses: DemoAddress[]): 
       return { contractor_id: c.id, trade_id: tradeId };
     }),
   );
-  await trx.insertInto('contractor_trades').values(tradeLinks).execute();
+  await insertRows(trx, 'contractor_trades', tradeLinks);
   ids.contractors = contractors.map((c) => c.id);
   ctx.log(`demo: ${contractors.length} contractors`);
 

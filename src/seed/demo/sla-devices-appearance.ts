@@ -5,6 +5,7 @@
 import { DAY_MS } from '../../lib/clock.ts';
 import { hashToken } from '../../lib/crypto.ts';
 import type { DemoContext } from './context.ts';
+import { insertRows } from '../../db/seed.repository.ts';
 
 
 interface RuleDef {
@@ -49,16 +50,13 @@ export async function slaDevicesAppearanceStep(ctx: DemoContext): Promise<void> 
   for (const branch of branches) {
     const rules = ctx.rng.chance(0.5) ? [...RULES, OPTIONAL_RULE] : RULES;
     for (const r of rules) {
-      await trx
-        .insertInto('branch_sla_rules')
-        .values({
-          uuid: ctx.uuid(), agency_id: branch.agency, branch_id: branch.id, job_status_from_id: r.from, job_status_to_id: r.to,
-          job_type_id: r.type, job_priority: r.priority, date_field_to_track: r.track, date_field_to_compare: r.compare,
-          minimum_response_days: r.days, description: r.description,
-          created_by_user_id: branch.agency === ids.agencies.northwind ? creator : (ids.users['admin@southbank.test'] ?? null),
-          created_at: now, updated_at: now,
-        })
-        .execute();
+      await insertRows(trx, 'branch_sla_rules', [{
+        uuid: ctx.uuid(), agency_id: branch.agency, branch_id: branch.id, job_status_from_id: r.from, job_status_to_id: r.to,
+        job_type_id: r.type, job_priority: r.priority, date_field_to_track: r.track, date_field_to_compare: r.compare,
+        minimum_response_days: r.days, description: r.description,
+        created_by_user_id: branch.agency === ids.agencies.northwind ? creator : (ids.users['admin@southbank.test'] ?? null),
+        created_at: now, updated_at: now,
+      }]);
     }
   }
   ctx.log('demo: SLA rules');
@@ -67,10 +65,9 @@ export async function slaDevicesAppearanceStep(ctx: DemoContext): Promise<void> 
     const platforms = email.startsWith('api@') ? [] : ctx.rng.chance(0.5) ? (['ios', 'web'] as const) : (['android'] as const);
     for (const platform of platforms) {
       const token = demoToken(ctx, platform);
-      await trx
-        .insertInto('device_tokens')
-        .values({ user_id: userId, device_token: token, token_hash: hashToken(token), platform, registered_at: new Date(now.getTime() - ctx.rng.int(1, 60) * DAY_MS) })
-        .execute();
+      await insertRows(trx, 'device_tokens', [
+        { user_id: userId, device_token: token, token_hash: hashToken(token), platform, registered_at: new Date(now.getTime() - ctx.rng.int(1, 60) * DAY_MS) },
+      ]);
     }
   }
   ctx.log('demo: device tokens');
@@ -78,11 +75,10 @@ export async function slaDevicesAppearanceStep(ctx: DemoContext): Promise<void> 
   const appearance: Array<[string, string]> = [['admin@northwind.test', '#1f4e79'], ['agent@northwind.test', 'ocean']];
   for (const [email, bg] of appearance) {
     const userId = ids.users[email];
-    if (userId !== undefined) await trx.insertInto('user_appearance').values({ user_id: userId, dashboard_bg_custom: bg, updated_at: now }).execute();
+    if (userId !== undefined) await insertRows(trx, 'user_appearance', [{ user_id: userId, dashboard_bg_custom: bg, updated_at: now }]);
   }
-  await trx
-    .insertInto('job_time_ranges')
-    .values({ range_label: 'Saturday morning 09:00-12:00', starts_at: '09:00', ends_at: '12:00', sort_order: 50, agency_id: ids.agencies.northwind, created_at: now, updated_at: now })
-    .execute();
+  await insertRows(trx, 'job_time_ranges', [
+    { range_label: 'Saturday morning 09:00-12:00', starts_at: '09:00', ends_at: '12:00', sort_order: 50, agency_id: ids.agencies.northwind, created_at: now, updated_at: now },
+  ]);
   ctx.log('demo: appearance and time ranges');
 }

@@ -6,6 +6,7 @@
  */
 import { recomputeJobs } from '../../modules/sla/index.ts';
 import type { DemoContext } from './context.ts';
+import { insertRows, slaClockStates, updateById } from '../../db/seed.repository.ts';
 
 /** Jobs measured per batch. */
 const BATCH = 500;
@@ -18,21 +19,18 @@ export async function slaStep(ctx: DemoContext): Promise<void> {
     { agency: ids.agencies.southbank, branch: ids.branches.london, user: ids.users['admin@southbank.test'] },
   ];
   for (const r of rules) {
-    await trx
-      .insertInto('branch_sla_rules')
-      .values({
-        uuid: ctx.uuid(), agency_id: r.agency, branch_id: r.branch, job_status_from_id: 1, job_status_to_id: 3,
-        job_type_id: null, job_priority: null, date_field_to_compare: 'created_at', date_field_to_track: 'approved_at',
-        minimum_response_days: 2, calendar: 'working_days', description: 'Reported jobs approved within 2 working days',
-        created_by_user_id: r.user ?? null, created_at: now, updated_at: now,
-      })
-      .execute();
+    await insertRows(trx, 'branch_sla_rules', [{
+      uuid: ctx.uuid(), agency_id: r.agency, branch_id: r.branch, job_status_from_id: 1, job_status_to_id: 3,
+      job_type_id: null, job_priority: null, date_field_to_compare: 'created_at', date_field_to_track: 'approved_at',
+      minimum_response_days: 2, calendar: 'working_days', description: 'Reported jobs approved within 2 working days',
+      created_by_user_id: r.user ?? null, created_at: now, updated_at: now,
+    }]);
   }
-  await trx.updateTable('agencies').set({ sla_at_risk_percent: 60 }).where('id', '=', ids.agencies.southbank).execute();
+  await updateById(trx, 'agencies', ids.agencies.southbank, { sla_at_risk_percent: 60 });
   for (let i = 0; i < ids.jobs.length; i += BATCH) {
     // History is flagged without events: no handler should announce a year-old breach.
     await recomputeJobs(trx, ids.jobs.slice(i, i + BATCH), now, { announce: false });
   }
-  const states = await trx.selectFrom('sla_clocks').select(['state', trx.fn.countAll<number>().as('n')]).groupBy('state').orderBy('state').execute();
+  const states = await slaClockStates(trx);
   ctx.log(`demo: SLA clocks (${states.map((s) => `${s.state} ${s.n}`).join(', ')})`);
 }

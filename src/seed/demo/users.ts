@@ -7,6 +7,7 @@
 import { hashToken, newUuid } from '../../lib/crypto.ts';
 import { addSeconds, SECONDS } from '../../lib/clock.ts';
 import type { DemoContext } from './context.ts';
+import { insertId, insertRows, roleIdsByCode } from '../../db/seed.repository.ts';
 
 interface StaffDef {
   email: string;
@@ -39,31 +40,27 @@ const USER_AGENTS = [
 /** Adds the staff accounts and their past sessions. */
 export async function usersStep(ctx: DemoContext): Promise<void> {
   const { trx, now, rng } = ctx;
-  const roles = new Map((await trx.selectFrom('roles').select(['id', 'code']).execute()).map((r) => [r.code, r.id]));
+  const roles = await roleIdsByCode(trx);
   for (const s of STAFF) {
     const status = s.status ?? 'active';
     const createdAt = addSeconds(now, -rng.int(30, 400) * SECONDS.day);
-    const row = await trx
-      .insertInto('users')
-      .values({
-        uuid: ctx.uuid(),
-        agency_id: ctx.ids.agencies[s.agency],
-        branch_id: s.branch ? ctx.ids.branches[s.branch] : null,
-        role_id: roles.get(s.role)!,
-        name: s.name,
-        email: s.email,
-        // The invited account's password is unusable until it accepts an invitation.
-        password_hash: status === 'invited' ? `!invited-${newUuid()}` : ctx.passwordHash,
-        status,
-        invited_at: status === 'invited' ? addSeconds(now, -2 * SECONDS.day) : null,
-        disabled_at: status === 'disabled' ? addSeconds(now, -rng.int(5, 60) * SECONDS.day) : null,
-        last_login_at: status === 'invited' ? null : addSeconds(now, -rng.int(1, 72) * SECONDS.hour),
-        created_at: createdAt,
-        updated_at: createdAt,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    ctx.ids.users[s.email] = row.id;
+    const userId = await insertId(trx, 'users', {
+      uuid: ctx.uuid(),
+      agency_id: ctx.ids.agencies[s.agency],
+      branch_id: s.branch ? ctx.ids.branches[s.branch] : null,
+      role_id: roles.get(s.role)!,
+      name: s.name,
+      email: s.email,
+      // The invited account's password is unusable until it accepts an invitation.
+      password_hash: status === 'invited' ? `!invited-${newUuid()}` : ctx.passwordHash,
+      status,
+      invited_at: status === 'invited' ? addSeconds(now, -2 * SECONDS.day) : null,
+      disabled_at: status === 'disabled' ? addSeconds(now, -rng.int(5, 60) * SECONDS.day) : null,
+      last_login_at: status === 'invited' ? null : addSeconds(now, -rng.int(1, 72) * SECONDS.hour),
+      created_at: createdAt,
+      updated_at: createdAt,
+    });
+    ctx.ids.users[s.email] = userId;
     if (status === 'invited') continue;
 
     // Past sessions: revoked by a later login, or expired. Never active.
@@ -75,21 +72,18 @@ export async function usersStep(ctx: DemoContext): Promise<void> {
       const expired = kind === 'session' || rng.chance(0.3);
       const expiresAt = expired && kind !== 'session' ? addSeconds(now, -rng.int(1, 20) * SECONDS.day) : addSeconds(created, lifetime);
       const revokedAt = expired ? null : addSeconds(created, rng.int(1, 48) * SECONDS.hour);
-      await trx
-        .insertInto('auth_tokens')
-        .values({
-          user_id: row.id,
-          token_hash: hashToken(`demo-past-session:${s.email}:${i}:${rng.next()}`),
-          kind,
-          created_at: created,
-          expires_at: expiresAt,
-          last_used_at: addSeconds(created, rng.int(60, 3600)),
-          revoked_at: revokedAt,
-          revoked_reason: revokedAt ? 'superseded by a new login' : null,
-          ip_address: `192.0.2.${rng.int(2, 254)}`,
-          user_agent: rng.pick(USER_AGENTS),
-        })
-        .execute();
+      await insertRows(trx, 'auth_tokens', [{
+        user_id: userId,
+        token_hash: hashToken(`demo-past-session:${s.email}:${i}:${rng.next()}`),
+        kind,
+        created_at: created,
+        expires_at: expiresAt,
+        last_used_at: addSeconds(created, rng.int(60, 3600)),
+        revoked_at: revokedAt,
+        revoked_reason: revokedAt ? 'superseded by a new login' : null,
+        ip_address: `192.0.2.${rng.int(2, 254)}`,
+        user_agent: rng.pick(USER_AGENTS),
+      }]);
     }
   }
   ctx.log(`demo: ${STAFF.length} more staff accounts with past sessions`);
