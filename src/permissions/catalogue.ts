@@ -112,7 +112,7 @@ export const PERMISSIONS: PermissionDef[] = [
   // Works orders by link and competing quotes (docs/works-orders.md).
   { key: 'api.works-orders.manage', description: "Send a job's works order to its contractor by signed link, list and withdraw the links", roles: [...STAFF, 'api'] },
   { key: 'api.quote-requests.manage', description: 'Ask several contractors for competing quotes, compare them side by side and award one', roles: [...STAFF, 'api'] },
-  { key: 'api.quote-requests.respond', description: 'See and answer the requests for a quote sent to one\'s own contractor account', roles: ['contractor'] },
+  { key: 'api.quote-requests.respond', description: 'See and answer the requests for a quote sent to one\'s own contractor account', roles: ['contractor', ...ADMINS] },
   // Landlords, spend limits and approvals by link (docs/landlords.md).
   { key: 'api.landlords.view', description: 'List, search and read landlords, property owners and the approval settings (never bank details)', roles: [...STAFF, 'api'] },
   { key: 'api.landlords.manage', description: 'Create and update landlords, link properties with ownership shares, set spend limits of landlords and properties', roles: [...STAFF, 'api'] },
