@@ -45581,7 +45581,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. docs/api.md "Idempotency-Key". */
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
                 "idempotency-key"?: string;
                 /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
                 "x-csrf-token"?: string;
