@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, Client, login, standardWorld, type TestApp } from '../helpers/app.ts';
 import { insertAddress, insertContractor, insertJob } from '../helpers/factories.ts';
 
-describe('landlord logins: a landlord user sees only its own properties\' jobs, quotes and invoices', () => {
+describe('landlord logins: a landlord user sees only its own properties\' jobs, quotes and invoices, and its own statements', () => {
   let t: TestApp;
   let w: Awaited<ReturnType<typeof standardWorld>>;
   let landlord: Client;
@@ -48,6 +48,21 @@ describe('landlord logins: a landlord user sees only its own properties\' jobs, 
     expect(inv.map((i: { job_reference: string }) => i.job_reference)).toEqual([jobs.own!.reference]);
     const otherInvoice = await t.db.selectFrom('invoices').select('uuid').where('job_id', '=', jobs.other!.id).executeTakeFirstOrThrow();
     expect((await landlord.get(`/api/invoices/${otherInvoice.uuid}`)).statusCode).toBe(404);
+  });
+
+  it("reads its own landlord's statement only; another landlord's is 404", async () => {
+    const [own, stranger] = await Promise.all([
+      t.db.selectFrom('landlords').select('uuid').where('name', '=', 'Margaret Ellison').executeTakeFirstOrThrow(),
+      w.adminA.client.post('/api/landlords', { name: 'Someone Else', email: 'someone@example.test' }).then((r) => r.json().data as { uuid: string }),
+    ]);
+    const period = '?from_date=2026-11-01&to_date=2026-11-30';
+    const mine = await landlord.get(`/api/landlords/${own.uuid}/statement${period}`);
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json().data).toMatchObject({ landlord_uuid: own.uuid, landlord_name: 'Margaret Ellison' });
+    expect((await landlord.get(`/api/landlords/${own.uuid}/statement.csv${period}`)).statusCode).toBe(200);
+    expect((await landlord.get(`/api/landlords/${stranger.uuid}/statement${period}`)).statusCode).toBe(404);
+    expect((await landlord.get(`/api/landlords/${stranger.uuid}/statement.pdf${period}`)).statusCode).toBe(404);
+    expect((await w.adminA.client.get(`/api/landlords/${stranger.uuid}/statement${period}`)).statusCode).toBe(200);
   });
 
   it('writes nothing and reaches no staff area: 403', async () => {

@@ -13,7 +13,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { readAgency, writeAgency } from '../../http/agency-scope.ts';
-import { invalidParam } from '../../http/errors.ts';
+import { invalidParam, notFound } from '../../http/errors.ts';
 import { toIso, toIsoOrNull } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { daysBetween } from '../../lib/london-time.ts';
@@ -202,13 +202,17 @@ export function totalsOf(lines: readonly StatementLineDto[]): StatementTotals {
 
 /**
  * GET /api/landlords/{uuid}/statement: the landlord's active recharges dated in the period, per
- * property (by address), each property with its totals and the statement's totals over all.
+ * property (by address), each property with its totals and the statement's totals over all. A
+ * landlord login may read only its own landlord's statement.
  * @throws 400 to_date before from_date or more than 366 days after it; 404 'Landlord not found'
+ *   (also another landlord's, for a landlord login)
  */
 export async function statement(deps: AppDeps, auth: AuthContext, landlordUuid: string, q: StatementFilter): Promise<StatementDto> {
   const days = daysBetween(q.from_date, q.to_date);
   if (days < 0 || days > 366) throw invalidParam('to_date');
   const landlord = await getLandlordRow(deps.db, auth, landlordUuid);
+  // A landlord login reads its own statement only (docs/works-orders.md "Landlord logins").
+  if (auth.landlordId !== null && landlord.id !== auth.landlordId) throw notFound('Landlord');
   const rows = await repo.statementLines(deps.db, landlord.id, q.from_date, q.to_date);
   const agency = await repo.agencyLetterhead(deps.db, landlord.agency_id);
   const byProperty = new Map<string, StatementDto['properties'][number]>();
