@@ -214,3 +214,173 @@ export async function contractorJobsIn(db: DbOrTrx, agencyId: number, contractor
 export async function slaClockStates(db: DbOrTrx): Promise<Array<{ state: string; n: number }>> {
   return db.selectFrom('sla_clocks').select(['state', db.fn.countAll<number>().as('n')]).groupBy('state').orderBy('state').execute();
 }
+
+/**
+ * The agency's latest open job (not deleted, not in statuses 7 to 10) with a tenant, created at or
+ * before `createdBy`: the latest whose title matches `preferTitle` (ILIKE) when there is one, else the latest.
+ */
+export async function latestOpenTenantJob(db: DbOrTrx, agencyId: number, createdBy: Date, preferTitle: string) {
+  const open = db
+    .selectFrom('jobs')
+    .select(['id', 'agency_id', 'created_at', 'reference'])
+    .where('agency_id', '=', agencyId)
+    .where('tenant_id', 'is not', null)
+    .where('deleted_at', 'is', null)
+    .where('status_id', 'not in', [7, 8, 9, 10])
+    .where('created_at', '<=', createdBy)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc');
+  return (await open.where('title', 'ilike', preferTitle).executeTakeFirst()) ?? (await open.executeTakeFirst());
+}
+
+/** The agency's legal name, or null when it has none (throws when there is no such agency). */
+export async function agencyLegalName(db: DbOrTrx, agencyId: number): Promise<string | null> {
+  return (await db.selectFrom('agencies').select('legal_name').where('id', '=', agencyId).executeTakeFirstOrThrow()).legal_name;
+}
+
+/** The agency's landlords' ids, oldest first. */
+export async function landlordIdsOf(db: DbOrTrx, agencyId: number): Promise<number[]> {
+  return (await db.selectFrom('landlords').select('id').where('agency_id', '=', agencyId).orderBy('id').execute()).map((l) => l.id);
+}
+
+/** The agency's issued invoices and credit notes (not draft or void) with their job's property, by issue date then id. */
+export async function billedInvoices(db: DbOrTrx, agencyId: number) {
+  return db
+    .selectFrom('invoices as i')
+    .innerJoin('jobs as j', 'j.id', 'i.job_id')
+    .select(['i.id', 'j.address_id'])
+    .where('i.agency_id', '=', agencyId)
+    .where('i.status', 'not in', ['draft', 'void'])
+    .orderBy('i.issue_date')
+    .orderBy('i.id')
+    .execute();
+}
+
+/** True when the property has a landlord. */
+export async function hasLandlord(db: DbOrTrx, addressId: number): Promise<boolean> {
+  return (await db.selectFrom('landlord_properties').select('landlord_id').where('address_id', '=', addressId).executeTakeFirst()) !== undefined;
+}
+
+/** The agency's branches (id and name), oldest first. */
+export async function branchesOf(db: DbOrTrx, agencyId: number): Promise<Array<{ id: number; name: string }>> {
+  return db.selectFrom('branches').select(['id', 'name']).where('agency_id', '=', agencyId).orderBy('id').execute();
+}
+
+/** The agency's first `limit` tenant homes (tenant, property and its branch), by tenant. */
+export async function tenantHomes(db: DbOrTrx, agencyId: number, limit: number) {
+  return db
+    .selectFrom('tenant_addresses as ta')
+    .innerJoin('tenants as t', 't.id', 'ta.tenant_id')
+    .innerJoin('addresses as a', 'a.id', 'ta.address_id')
+    .select(['t.id as tenant_id', 'a.id as address_id', 'a.branch_id'])
+    .where('t.agency_id', '=', agencyId)
+    .orderBy('t.id')
+    .limit(limit)
+    .execute();
+}
+
+/** The agency's tenant logins: user id by tenant id. */
+export async function tenantUserIds(db: DbOrTrx, agencyId: number): Promise<Map<number, number>> {
+  const users = await db.selectFrom('users').select(['id', 'tenant_id']).where('agency_id', '=', agencyId).where('tenant_id', 'is not', null).execute();
+  return new Map(users.map((u) => [u.tenant_id!, u.id]));
+}
+
+/** The agency's latest job (not deleted) at the property (id and status), or undefined. */
+export async function latestJobAt(db: DbOrTrx, agencyId: number, addressId: number) {
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'status_id'])
+    .where('agency_id', '=', agencyId)
+    .where('address_id', '=', addressId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+}
+
+/** The agency's `limit` most recently completed jobs (not deleted) with a tenant and a contractor, latest first. */
+export async function completedTenantJobs(db: DbOrTrx, agencyId: number, limit: number) {
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'tenant_id', 'contractor_id', 'completed_at', 'address_id', 'trade_id'])
+    .where('agency_id', '=', agencyId)
+    .where('completed_at', 'is not', null)
+    .where('tenant_id', 'is not', null)
+    .where('contractor_id', 'is not', null)
+    .where('deleted_at', 'is', null)
+    .orderBy('completed_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** The earliest job (not deleted, other than `exceptJobId`) of the trade at the property created strictly between `after` and `before` (id and creation time), or undefined. */
+export async function firstJobOfTradeBetween(db: DbOrTrx, addressId: number, tradeId: number, after: Date, before: Date, exceptJobId: number) {
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'created_at'])
+    .where('address_id', '=', addressId)
+    .where('trade_id', '=', tradeId)
+    .where('created_at', '>', after)
+    .where('created_at', '<', before)
+    .where('id', '!=', exceptJobId)
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .executeTakeFirst();
+}
+
+/** The id of the agency's landlord with this e-mail address, or undefined. */
+export async function landlordIdByEmail(db: DbOrTrx, agencyId: number, email: string): Promise<number | undefined> {
+  return (await db.selectFrom('landlords').select('id').where('agency_id', '=', agencyId).where('email', '=', email).executeTakeFirst())?.id;
+}
+
+/** The id of the built-in (platform) role with this code, or undefined. */
+export async function builtInRoleId(db: DbOrTrx, code: string): Promise<number | undefined> {
+  return (await db.selectFrom('roles').select('id').where('code', '=', code).where('agency_id', 'is', null).executeTakeFirst())?.id;
+}
+
+/** The ids of the properties the landlord owns (in no particular order). */
+export async function landlordAddressIds(db: DbOrTrx, landlordId: number): Promise<number[]> {
+  return (await db.selectFrom('landlord_properties').select('address_id').where('landlord_id', '=', landlordId).execute()).map((r) => r.address_id);
+}
+
+/** The agency's first `limit` active contractors with an e-mail address other than `exceptId` (id and company name), oldest first. */
+export async function activeContractorsWithEmail(db: DbOrTrx, agencyId: number, exceptId: number, limit: number) {
+  return db
+    .selectFrom('contractors')
+    .select(['id', 'company_name'])
+    .where('agency_id', '=', agencyId)
+    .where('active', '=', true)
+    .where('email', 'is not', null)
+    .where('id', '!=', exceptId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The agency's oldest Reported job (not deleted) at one of these properties without an approval request (its id), or undefined. */
+export async function firstReportedJobWithoutApproval(db: DbOrTrx, agencyId: number, addressIds: number[]) {
+  if (addressIds.length === 0) return undefined;
+  return db
+    .selectFrom('jobs')
+    .select(['id'])
+    .where('agency_id', '=', agencyId)
+    .where('address_id', 'in', addressIds)
+    .where('status_id', '=', 1)
+    .where('deleted_at', 'is', null)
+    .where('id', 'not in', db.selectFrom('approval_requests').select('job_id'))
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/** The agency's oldest Assigned job (not deleted) of a contractor other than `exceptContractorId` (id and contractor), or undefined. */
+export async function firstAssignedJobOfOtherContractor(db: DbOrTrx, agencyId: number, exceptContractorId: number) {
+  return db
+    .selectFrom('jobs as j')
+    .select(['j.id', 'j.contractor_id'])
+    .where('j.agency_id', '=', agencyId)
+    .where('j.status_id', '=', 4)
+    .where('j.deleted_at', 'is', null)
+    .where('j.contractor_id', 'is not', null)
+    .where('j.contractor_id', '!=', exceptContractorId)
+    .orderBy('j.id')
+    .executeTakeFirst();
+}

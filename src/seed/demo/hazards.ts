@@ -7,33 +7,20 @@
 import { recomputeHazardClocks } from '../../modules/hazards/index.ts';
 import { DAY_MS } from '../../lib/clock.ts';
 import type { DemoContext } from './context.ts';
+import { insertId, latestOpenTenantJob } from '../../db/seed.repository.ts';
 
 /** Writes the demo hazard. */
 export async function hazardsStep(ctx: DemoContext): Promise<void> {
   const { trx, now } = ctx;
-  const open = trx
-    .selectFrom('jobs')
-    .select(['id', 'agency_id', 'created_at', 'reference'])
-    .where('agency_id', '=', ctx.ids.agencies.northwind)
-    .where('tenant_id', 'is not', null)
-    .where('deleted_at', 'is', null)
-    .where('status_id', 'not in', [7, 8, 9, 10])
-    .where('created_at', '<=', new Date(now.getTime() - 4 * DAY_MS))
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc');
-  const job = (await open.where('title', 'ilike', '%damp%').executeTakeFirst()) ?? (await open.executeTakeFirst());
+  const job = await latestOpenTenantJob(trx, ctx.ids.agencies.northwind, new Date(now.getTime() - 4 * DAY_MS), '%damp%');
   if (!job) return;
   const reported = new Date(job.created_at);
   const investigated = new Date(reported.getTime() + 2 * DAY_MS);
-  const hazard = await trx
-    .insertInto('job_hazards')
-    .values({
-      uuid: ctx.uuid(), agency_id: job.agency_id, job_id: job.id, category: 'damp_and_mould', severity: 'significant',
-      description: 'Black mould spreading on the bedroom ceiling and around the window; the tenant\'s child has asthma.',
-      reported_at: reported, investigated_at: investigated, works_working_days: 60, created_by_user_id: null, created_at: reported, updated_at: investigated,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await recomputeHazardClocks(trx, hazard.id, job.id, now, { announce: false });
+  const hazardId = await insertId(trx, 'job_hazards', {
+    uuid: ctx.uuid(), agency_id: job.agency_id, job_id: job.id, category: 'damp_and_mould', severity: 'significant',
+    description: 'Black mould spreading on the bedroom ceiling and around the window; the tenant\'s child has asthma.',
+    reported_at: reported, investigated_at: investigated, works_working_days: 60, created_by_user_id: null, created_at: reported, updated_at: investigated,
+  });
+  await recomputeHazardClocks(trx, hazardId, job.id, now, { announce: false });
   ctx.log(`demo: a damp and mould hazard on ${job.reference}`);
 }

@@ -8,24 +8,23 @@
  */
 import { makeRecharges } from '../../modules/recharges/index.ts';
 import type { DemoContext } from './context.ts';
+import { agencyLegalName, billedInvoices, hasLandlord, insertRows, landlordIdsOf, updateById } from '../../db/seed.repository.ts';
 
 /** Writes Northwind's recharge data. */
 export async function rechargesStep(ctx: DemoContext): Promise<void> {
   const { trx, ids } = ctx;
   const agencyId = ids.agencies.northwind;
-  await trx.updateTable('agencies').set({ legal_name: 'Northwind Lettings Ltd', registered_line1: '14 Park Row', registered_line2: null, registered_town: 'Leeds', registered_postcode: 'LS1 5HD' })
-    .where('id', '=', agencyId).where('legal_name', 'is', null).execute();
-  await trx.updateTable('contractors').set({ address_line1: 'Unit 7, Kirkstall Forge', address_line2: null, address_town: 'Leeds', address_postcode: 'LS5 3BF' })
-    .where('id', '=', ids.demoContractorId).execute();
-  await trx.insertInto('recharge_settings').values({ agency_id: agencyId, fee_mode: 'percent', fee_percent_bp: 1000, fee_fixed_pence: 0, updated_at: ctx.now }).execute();
-  const landlords = await trx.selectFrom('landlords').select('id').where('agency_id', '=', agencyId).orderBy('id').execute();
-  const billed = await trx.selectFrom('invoices as i').innerJoin('jobs as j', 'j.id', 'i.job_id').select(['i.id', 'j.address_id'])
-    .where('i.agency_id', '=', agencyId).where('i.status', 'not in', ['draft', 'void']).orderBy('i.issue_date').orderBy('i.id').execute();
+  if ((await agencyLegalName(trx, agencyId)) === null) {
+    await updateById(trx, 'agencies', agencyId, { legal_name: 'Northwind Lettings Ltd', registered_line1: '14 Park Row', registered_line2: null, registered_town: 'Leeds', registered_postcode: 'LS1 5HD' });
+  }
+  await updateById(trx, 'contractors', ids.demoContractorId, { address_line1: 'Unit 7, Kirkstall Forge', address_line2: null, address_town: 'Leeds', address_postcode: 'LS5 3BF' });
+  await insertRows(trx, 'recharge_settings', [{ agency_id: agencyId, fee_mode: 'percent', fee_percent_bp: 1000, fee_fixed_pence: 0, updated_at: ctx.now }]);
+  const landlords = await landlordIdsOf(trx, agencyId);
+  const billed = await billedInvoices(trx, agencyId);
   for (const [n, inv] of billed.entries()) {
     if (inv.address_id === null || landlords.length === 0) continue;
-    const owned = await trx.selectFrom('landlord_properties').select('landlord_id').where('address_id', '=', inv.address_id).executeTakeFirst();
-    if (!owned) {
-      await trx.insertInto('landlord_properties').values({ landlord_id: landlords[n % landlords.length]!.id, address_id: inv.address_id, share_bp: 10_000, created_at: ctx.now }).execute();
+    if (!(await hasLandlord(trx, inv.address_id))) {
+      await insertRows(trx, 'landlord_properties', [{ landlord_id: landlords[n % landlords.length]!, address_id: inv.address_id, share_bp: 10_000, created_at: ctx.now }]);
     }
   }
   let made = 0;

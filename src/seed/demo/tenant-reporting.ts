@@ -8,6 +8,9 @@
  */
 import { GAS_EMERGENCY_NUMBER, UK_FLOWS } from '../../modules/reporting/index.ts';
 import type { DemoContext } from './context.ts';
+import {
+  branchesOf, completedTenantJobs, firstJobOfTradeBetween, insertId, insertRows, latestJobAt, tenantHomes, tenantUserIds,
+} from '../../db/seed.repository.ts';
 
 const DAY = 86_400_000;
 
@@ -56,34 +59,30 @@ export async function tenantReportingStep(ctx: DemoContext): Promise<void> {
     for (const [i, f] of UK_FLOWS.entries()) {
       const created = new Date(ctx.now.getTime() - 90 * DAY);
       const edit = name === 'northwind' && f.code === 'heating';
-      const flowId = (await trx.insertInto('triage_flows').values({
+      const flowId = await insertId(trx, 'triage_flows', {
         uuid: ctx.uuid(), agency_id: agencyId, code: f.code, name: f.name, position: (i + 1) * 10, current_version: edit ? 2 : 1, created_at: created, updated_at: created,
-      }).returning('id').executeTakeFirstOrThrow()).id;
-      let versionId = (await trx.insertInto('triage_flow_versions').values({ flow_id: flowId, version: 1, name: f.name, tree: JSON.stringify(f.tree), created_by_user_id: null, created_at: created })
-        .returning('id').executeTakeFirstOrThrow()).id;
+      });
+      let versionId = await insertId(trx, 'triage_flow_versions', { flow_id: flowId, version: 1, name: f.name, tree: JSON.stringify(f.tree), created_by_user_id: null, created_at: created });
       if (edit) {
         const tree = structuredClone(f.tree);
         const pressure = tree.nodes.find((n) => n.id === 'pressure');
         if (pressure?.kind === 'question') pressure.help = 'Look at the pressure gauge on the front of the boiler (or its display). Our boilers are mostly Worcester Bosch: the gauge is under the flap.';
         const edited = new Date(ctx.now.getTime() - 20 * DAY);
-        versionId = (await trx.insertInto('triage_flow_versions').values({ flow_id: flowId, version: 2, name: f.name, tree: JSON.stringify(tree), created_by_user_id: null, created_at: edited })
-          .returning('id').executeTakeFirstOrThrow()).id;
+        versionId = await insertId(trx, 'triage_flow_versions', { flow_id: flowId, version: 2, name: f.name, tree: JSON.stringify(tree), created_by_user_id: null, created_at: edited });
       }
       flows.set(f.code, { id: flowId, versionId, name: f.name, tree: f.tree });
     }
     // On-call contacts.
-    const branches = await trx.selectFrom('branches').select(['id', 'name']).where('agency_id', '=', agencyId).orderBy('id').execute();
+    const branches = await branchesOf(trx, agencyId);
     for (const [i, b] of branches.entries()) {
-      await trx.insertInto('branch_on_call').values({
+      await insertRows(trx, 'branch_on_call', [{
         branch_id: b.id, agency_id: agencyId, name: ['Sam Patel', 'Gemma Wood', 'Ravi Shah'][i % 3]!, phone: `07700 900${String(310 + i)}`,
         email: `oncall.${b.name.toLowerCase().replace(/[^a-z]+/g, '')}@${name}.test`, updated_at: since,
-      }).execute();
+      }]);
     }
     // Guided reports by tenants at their addresses.
-    const tenants = await trx.selectFrom('tenant_addresses as ta').innerJoin('tenants as t', 't.id', 'ta.tenant_id').innerJoin('addresses as a', 'a.id', 'ta.address_id')
-      .select(['t.id as tenant_id', 'a.id as address_id', 'a.branch_id']).where('t.agency_id', '=', agencyId).orderBy('t.id').limit(40).execute();
-    const users = await trx.selectFrom('users').select(['id', 'tenant_id']).where('agency_id', '=', agencyId).where('tenant_id', 'is not', null).execute();
-    const userOf = new Map(users.map((u) => [u.tenant_id!, u.id]));
+    const tenants = await tenantHomes(trx, agencyId, 40);
+    const userOf = await tenantUserIds(trx, agencyId);
     const count = name === 'northwind' ? 36 : 14;
     for (let i = 0; i < count && tenants.length > 0; i++) {
       const who = i < 3 && name === 'northwind' ? tenants.find((x) => x.tenant_id === ids.demoTenantId) ?? tenants[0]! : rng.pick(tenants);
@@ -95,22 +94,19 @@ export async function tenantReportingStep(ctx: DemoContext): Promise<void> {
       let jobId: number | null = null;
       let kind: string = outcome;
       if (outcome !== 'advice') {
-        const job = await trx.selectFrom('jobs').select(['id', 'status_id']).where('agency_id', '=', agencyId).where('address_id', '=', who.address_id)
-          .where('deleted_at', 'is', null).orderBy('created_at', 'desc').executeTakeFirst();
+        const job = await latestJobAt(trx, agencyId, who.address_id);
         if (!job) continue;
         jobId = job.id;
         if (outcome === 'job' && rng.chance(0.2)) kind = 'added_to_job';
       }
-      await trx.insertInto('tenant_reports').values({
+      await insertRows(trx, 'tenant_reports', [{
         uuid: ctx.uuid(), agency_id: agencyId, branch_id: who.branch_id, flow_id: flow.id, flow_version_id: flow.versionId, tenant_id: who.tenant_id,
         reported_by_user_id: userOf.get(who.tenant_id) ?? null, address_id: who.address_id, answers: JSON.stringify(recorded(flow.tree, answers)), outcome: kind,
         outcome_node: node, job_id: jobId, description: outcome === 'emergency' && code === 'gas_smell' ? `Strong smell by the meter; called ${GAS_EMERGENCY_NUMBER}.` : '', created_at: at,
-      }).execute();
+      }]);
     }
     // Surveys on completed jobs with a tenant and a contractor; recalls on a few of them.
-    const done = await trx.selectFrom('jobs').select(['id', 'tenant_id', 'contractor_id', 'completed_at', 'address_id', 'trade_id'])
-      .where('agency_id', '=', agencyId).where('completed_at', 'is not', null).where('tenant_id', 'is not', null).where('contractor_id', 'is not', null)
-      .where('deleted_at', 'is', null).orderBy('completed_at', 'desc').limit(name === 'northwind' ? 40 : 15).execute();
+    const done = await completedTenantJobs(trx, agencyId, name === 'northwind' ? 40 : 15);
     // Recalls: a later job at the same property, of the same trade, reported within 28 days of the
     // completion (the demo's 1,000 jobs stay 1,000: existing jobs are linked, none added).
     let recalls = 0;
@@ -118,24 +114,22 @@ export async function tenantReportingStep(ctx: DemoContext): Promise<void> {
     for (const j of done) {
       const completed = new Date(j.completed_at!);
       const later = recalls < (name === 'northwind' ? 5 : 2) && j.address_id !== null && j.trade_id !== null
-        ? await trx.selectFrom('jobs').select(['id', 'created_at']).where('address_id', '=', j.address_id).where('trade_id', '=', j.trade_id)
-          .where('created_at', '>', completed).where('created_at', '<', new Date(completed.getTime() + 28 * DAY)).where('id', '!=', j.id)
-          .where('deleted_at', 'is', null).orderBy('created_at').executeTakeFirst()
+        ? await firstJobOfTradeBetween(trx, j.address_id, j.trade_id, completed, new Date(completed.getTime() + 28 * DAY), j.id)
         : undefined;
       const recall = later !== undefined && !linked.has(later.id);
       const answered = recall || rng.chance(0.75);
       const rating = recall ? rng.int(1, 2) : rng.int(3, 5);
-      await trx.insertInto('job_surveys').values({
+      await insertRows(trx, 'job_surveys', [{
         uuid: ctx.uuid(), agency_id: agencyId, job_id: j.id, tenant_id: j.tenant_id!, contractor_id: j.contractor_id, nonce: ctx.uuid().replace(/-/g, ''),
         expires_at: new Date(completed.getTime() + 14 * DAY), answered_at: answered ? new Date(completed.getTime() + rng.int(2, 60) * 3_600_000) : null,
         rating: answered ? rating : null, comment: answered ? (recall ? 'The same fault came back within days.' : rng.pick(COMMENTS)) : null, created_at: completed,
-      }).execute();
+      }]);
       if (!recall || !later) continue;
       recalls++;
       linked.add(later.id);
-      await trx.insertInto('job_recalls').values({
+      await insertRows(trx, 'job_recalls', [{
         job_id: later.id, original_job_id: j.id, agency_id: agencyId, reason: 'The same fault came back after the repair.', by_user_id: null, created_at: new Date(later.created_at),
-      }).execute();
+      }]);
     }
   }
   ctx.log('tenant reporting: triage flows, on-call contacts, guided reports, surveys and recalls');
