@@ -146,6 +146,7 @@ describe('landlords: records, bank details, property shares and spend limits', (
     expect(r.subject).toMatchObject({ name: 'Ada Lovelace', bank_details: { account_number: '31926819', sort_code: '40-12-76' } });
     expect(r.properties).toMatchObject([{ share_bp: 5500, address: { uuid: flat.uuid } }]);
     expect(r.approvals).toMatchObject([{ job_reference: job.reference, amount_pence: 26000, status: 'pending' }]);
+    expect(r.recharges).toEqual([]);
     expect(r.activity.map((a: { action: string }) => a.action)).toContain('landlord.create');
     const zip = await w.adminA.client.get(`/api/landlords/${ada.uuid}/gdpr-report?format=zip`);
     expect(zip.headers['content-type']).toBe('application/zip');

@@ -14,6 +14,7 @@ import { conflict } from '../../http/errors.ts';
 import { recordActivity } from '../activity/index.ts';
 import { addressesByIds, toAddressDto } from '../addresses/index.ts';
 import { anonymiseLandlord, approvalsOfLandlord, bankDetailsOf, getLandlordRow, sharesOfLandlord, toLandlordDto } from '../landlords/index.ts';
+import { rechargesOfLandlord } from '../recharges/index.ts';
 import { scrubJobTexts, scrubText, type Term } from './erasure.service.ts';
 import * as repo from './landlords.repository.ts';
 
@@ -24,10 +25,11 @@ import * as repo from './landlords.repository.ts';
  */
 export async function buildLandlordReport(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, format: 'json' | 'zip') {
   const landlord = await getLandlordRow(deps.db, auth, uuid);
-  const [bank, shares, approvals, activity] = await Promise.all([
+  const [bank, shares, approvals, recharges, activity] = await Promise.all([
     bankDetailsOf(deps.db, landlord.id),
     sharesOfLandlord(deps.db, landlord.id),
     approvalsOfLandlord(deps.db, landlord.id),
+    rechargesOfLandlord(deps.db, landlord.id),
     repo.activityOfLandlord(deps.db, landlord.id),
   ]);
   const addresses = await addressesByIds(deps.db, shares.map((s) => s.address_id));
@@ -43,6 +45,7 @@ export async function buildLandlordReport(deps: AppDeps, auth: AuthContext, acto
       uuid: a.uuid, job_reference: a.job_reference, description: a.description, amount_pence: a.amount_pence, status: a.status, comment: a.comment,
       created_at: iso(a.created_at), answered_at: iso(a.answered_at),
     })),
+    recharges,
     activity: activity.map((a) => ({ ID: a.id, action: a.action, resource_type: a.resource_type, user_name: a.user_name, created_at: iso(a.created_at) })),
   };
   await recordActivity(deps.db, actor, now, {
@@ -55,6 +58,7 @@ export async function buildLandlordReport(deps: AppDeps, auth: AuthContext, acto
 export const LANDLORD_SECTIONS = `  subject         the landlord record, with the bank details held
   properties      properties the landlord owns, with the ownership share (basis points)
   approvals       approval requests sent to the landlord, with answers and comments
+  recharges       contractor costs recharged to the landlord with the agency's fee (pence)
   activity        audit-log entries about the landlord`;
 
 /** What an erasure did (no personal data). */

@@ -20,4 +20,4 @@ export function rechargesRoutes(deps: AppDeps) {
 /** Event handlers of the module (listed in src/background.ts). */
 export const handlers: EventHandler[] = [rechargeHandler];
 
-export { makeRecharges } from './recharges.service.ts';
+export { makeRecharges, rechargesOfLandlord } from './recharges.service.ts';

@@ -108,6 +108,11 @@ export function rechargePage(db: DbOrTrx, f: RechargeFilter, afterId: number, si
   return filtered(db, f).where('r.id', '>', afterId).orderBy('r.id').limit(size).execute();
 }
 
+/** Every recharge of a landlord, active or cancelled, in number order (the landlord's GDPR report). */
+export function rechargesOfLandlord(db: DbOrTrx, landlordId: number) {
+  return filtered(db, { agencyId: null, landlordId }).orderBy('r.number').orderBy('r.id').execute();
+}
+
 /** Active recharges of a landlord dated in [from, to], by property, date and number (a statement's lines). */
 export function statementLines(db: DbOrTrx, landlordId: number, from: string, to: string) {
   return filtered(db, { agencyId: null, landlordId, from, to, activeOnly: true }).orderBy('a.line1').orderBy('a.id').orderBy('r.recharge_date').orderBy('r.number').execute();

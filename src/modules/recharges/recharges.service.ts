@@ -159,6 +159,14 @@ export async function updateSettings(deps: AppDeps, auth: AuthContext, actor: Ac
 }
 
 /** Wire shape of a recharge row. */
+/**
+ * Every recharge of a landlord (active and cancelled), in number order, as on the wire: the
+ * "recharges" section of the landlord's GDPR report (docs/gdpr.md "Landlords").
+ */
+export async function rechargesOfLandlord(db: DbOrTrx, landlordId: number): Promise<RechargeDto[]> {
+  return (await repo.rechargesOfLandlord(db, landlordId)).map(toRechargeDto);
+}
+
 export function toRechargeDto(r: repo.RechargeRow): RechargeDto {
   return {
     uuid: r.uuid, number: rechargeNumber(r.kind, r.number), kind: r.kind, status: r.status, recharge_date: r.recharge_date, landlord_uuid: r.landlord_uuid,
