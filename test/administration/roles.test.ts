@@ -110,8 +110,8 @@ describe('roles and permissions', () => {
       expect(res.statusCode).toBe(200);
       const body = res.json();
       const names = body.data.map((r: { name: string }) => r.name);
-      expect(names).toEqual(['SysOps', 'Admin', 'Senior agent', 'Agent', 'API', 'Auditor', 'Contractor', 'Tenant']);
-      expect(body.count).toBe(8);
+      expect(names).toEqual(['SysOps', 'Admin', 'Senior agent', 'Agent', 'API', 'Auditor', 'Contractor', 'Landlord', 'Tenant']);
+      expect(body.count).toBe(9);
       const admin = body.data.find((r: { code: string }) => r.code === 'admin');
       expect(admin).toMatchObject({ is_builtin: true, level: 80, agency_uuid: null, users_count: 1 });
       expect(admin.permissions).toContain('api.admin.roles.manage');
@@ -121,7 +121,7 @@ describe('roles and permissions', () => {
     it('paginates and filters; SysOps see every agency\'s roles', async () => {
       const page = await w.adminA.client.get('/api/admin/roles?limit=2&offset=1');
       expect(page.json().data.map((r: { code: string }) => r.code)).toEqual(['admin', `custom_${w.agencyA.id}_senior_agent`]);
-      expect(page.json().count).toBe(8);
+      expect(page.json().count).toBe(9);
       const q = await w.adminA.client.get('/api/admin/roles?q=senior');
       expect(q.json().count).toBe(1);
       const all = await w.sysops.client.get('/api/admin/roles?q=senior');

@@ -15,7 +15,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import type { NodemailerMailer } from '../../src/modules/mail/mailer.ts';
-import { buildTestApp, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, Client, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
@@ -372,34 +372,46 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     expect(await page.getByRole('button', { name: 'Close job' }).count()).toBe(0);
   });
 
-  it('the agent closes the job; the timeline shows every move', async () => {
+  it('the agent cannot close the job on a draft invoice; issued, it is Invoiced and closes; the timeline shows every move', async () => {
     const page = await signedIn(users.agent!);
     await page.goto(`${baseUrl}/jobs/${jobUuid}`);
     await statusIs(page, 'Completed');
+    await page.getByRole('button', { name: 'Close job' }).click();
+    await page.getByRole('alert').getByText('Cannot close a job while its invoice is a draft: issue or void the invoice first').waitFor();
+    await statusIs(page, 'Completed');
+    // An administrator issues the contractor's invoice, which moves the job to Invoiced (docs/jobs.md "Invoiced and Closed").
+    const admin = new Client(t.app, await login(t.app, users.admin!));
+    const draft = await t.db.selectFrom('invoices as i').innerJoin('jobs as j', 'j.id', 'i.job_id').select('i.uuid').where('j.uuid', '=', jobUuid).executeTakeFirstOrThrow();
+    const issued = await admin.post(`/api/invoices/${draft.uuid}/issue`, {});
+    expect(issued.statusCode, issued.body).toBe(200);
+    await page.reload();
+    await statusIs(page, 'Invoiced');
     await page.getByLabel('Note with the change (optional)').fill('Tenant confirmed the fix.');
     await page.getByRole('button', { name: 'Close job' }).click();
     await statusIs(page, 'Closed');
     const timeline = page.locator('.timeline li');
-    await expect.poll(() => timeline.count()).toBe(6);
+    await expect.poll(() => timeline.count()).toBe(7);
     expect(await timeline.allInnerTexts()).toEqual([
       expect.stringContaining('Reported'),
       expect.stringContaining('Reported → Approved'),
       expect.stringContaining('Approved → Scheduled'),
       expect.stringContaining('Scheduled → In progress'),
       expect.stringContaining('In progress → Completed'),
-      expect.stringContaining('Completed → Closed'),
+      expect.stringContaining('Completed → Invoiced'),
+      expect.stringContaining('Invoiced → Closed'),
     ]);
     expect(await page.getByRole('button', { name: /Approve|Close job|Cancel job/ }).count()).toBe(0);
     const row = await t.db.selectFrom('jobs').select(['status_id', 'closed_at']).where('uuid', '=', jobUuid).executeTakeFirstOrThrow();
     expect(row.status_id).toBe(9);
-    // The contractor's draft invoice on the invoice list, with the totals per status; the status filter is in the URL.
+    // The contractor's issued invoice on the invoice list, with the totals per status; the status filter is in the URL.
     await page.getByRole('link', { name: 'Invoices' }).first().click();
     await page.getByRole('region', { name: 'Invoices' }).getByRole('cell', { name: 'Fletcher Plumbing' }).waitFor();
     await expect
       .poll(() => page.getByRole('region', { name: 'Totals by status' }).locator('tbody tr').allInnerTexts())
       .toEqual([
-        expect.stringMatching(/^Draft\s+1\s+£79\.50\s+£79\.50$/),
-        ...['Issued', 'Part paid', 'Overdue', 'Paid', 'Void'].map((st) => expect.stringMatching(new RegExp(`^${st}\\s+0\\s+£0\\.00\\s+£0\\.00$`))),
+        expect.stringMatching(/^Draft\s+0\s+£0\.00\s+£0\.00$/),
+        expect.stringMatching(/^Issued\s+1\s+£79\.50\s+£79\.50$/),
+        ...['Part paid', 'Overdue', 'Paid', 'Void'].map((st) => expect.stringMatching(new RegExp(`^${st}\\s+0\\s+£0\\.00\\s+£0\\.00$`))),
       ]);
     await checkAndShoot(page, 'agent-invoices');
     await page.locator('select[name="status"]').selectOption('paid');
