@@ -6,8 +6,6 @@
  * with axe-core (WCAG 2.2 A and AA rules), and the main pages are photographed per role at desktop
  * (1280 px) and phone (360 px) widths into docs/console/*.png.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
@@ -16,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import type { NodemailerMailer } from '../../src/modules/mail/mailer.ts';
 import { buildTestApp, Client, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../users/mail-helpers.ts';
@@ -48,24 +46,9 @@ function photoPng(): Buffer {
   ]);
 }
 const PNG = photoPng();
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/console');
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 360, height: 740 };
-
-/** Runs axe-core on the page (WCAG 2.0/2.1/2.2 A and AA) and returns the violations as readable lines. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }
-    ).axe;
-    return axe.run((globalThis as unknown as { document: unknown }).document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
-    });
-  });
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /**
  * Checks the page with axe at both widths; with CONSOLE_SCREENSHOTS=1 (`npm run console:screenshots`)

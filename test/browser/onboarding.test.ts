@@ -7,35 +7,19 @@
  * contractor. Every page is checked with axe-core; with CONSOLE_SCREENSHOTS=1 the steps are
  * photographed into docs/onboarding/*.png.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodemailerMailer } from '../../src/modules/mail/mailer.ts';
 import { buildTestApp, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../users/mail-helpers.ts';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/onboarding');
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/imports');
 const DESKTOP = { width: 1280, height: 800 };
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }
-    ).axe;
-    return axe.run((globalThis as unknown as { document: unknown }).document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
-    });
-  });
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** axe at desktop width; with CONSOLE_SCREENSHOTS=1 also docs/onboarding/<name>.png. */
 async function checkAndShoot(page: Page, name: string): Promise<void> {
