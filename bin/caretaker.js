@@ -10,6 +10,11 @@ if (!process.features.typescript) {
   );
   process.exit(1);
 }
+// Node's compile cache (docs/operations.md "Starting"): V8 keeps the compiled code of every module in
+// NODE_COMPILE_CACHE or the system's temporary folder, so a restart does not compile the sources
+// again. A cache that cannot be written is skipped silently.
+const { enableCompileCache } = await import('node:module');
+enableCompileCache?.();
 // Tracing (docs/operations.md "Tracing"): only when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER=console)
 // asks for it, and only for the commands that serve, the SDK is imported and the import-in-the-middle
 // loader registered, before the application's modules (pg, ioredis, fastify) load. Otherwise
