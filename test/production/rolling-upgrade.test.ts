@@ -140,6 +140,9 @@ describe.skipIf(
       if (!finished) await new Promise((r) => setTimeout(r, 200));
     }
     expect(finished, fresh.log).toBe(true);
+    // The progress line is written after the row's commit, through the process's buffered log
+    // stream: wait for it as for the row.
+    while (!/backfill sla\.clocks: done \(\d+ rows\)/.test(fresh.log) && Date.now() < deadline + 10_000) await new Promise((r) => setTimeout(r, 200));
     expect(fresh.log).toMatch(/backfill sla\.clocks: done \(\d+ rows\)/);
     await handle.close();
     await rm(dataDir, { recursive: true, force: true });
