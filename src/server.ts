@@ -14,7 +14,6 @@ import { backgroundHandlers, periodicTasks } from './background.ts';
 import { startBackgroundWorker, type BackgroundWorker } from './events/worker.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { ensureSysOpsAccount } from './seed/first-run.ts';
-import { loadDemoIfEmpty } from './seed/demo/index.ts';
 import { createLogger } from './startup.ts';
 import { shutdownTracing } from './lib/tracing.ts';
 
@@ -46,6 +45,8 @@ export async function prepareDatabase(
   log: (obj: Record<string, unknown>, msg: string) => void,
 ): Promise<void> {
   if (config.demo.enabled) {
+    // The demo (and faker) is loaded only when asked for: not on the start-up path otherwise.
+    const { loadDemoIfEmpty } = await import('./seed/demo/index.ts');
     let started = false;
     const demo = await loadDemoIfEmpty(runtime.deps.db, config, runtime.deps.clock.now(), (m) => {
       if (!started) log({}, 'loading the demo data (CARETAKER_DEMO=true, empty database)');
@@ -94,17 +95,24 @@ export async function startServer(
   config: Readonly<Config>,
   options: StartOptions = {},
 ): Promise<{ address: string; close: () => Promise<void> }> {
+  // Milliseconds since the process started at each step, logged with "Caretaker is serving"
+  // (docs/operations.md "Starting"; bench/start.ts reads them).
+  const startup: Record<string, number> = { modules: Math.round(performance.now()) };
   const logger = createLogger(config, REDACT);
   const runtime = await openRuntime(config, { progress: (m) => logger.info(m) });
+  startup.database = Math.round(performance.now());
   warnIfRedisDown(runtime, logger);
   const lifecycle: Lifecycle = { draining: false };
   const app = await buildApp(runtime.deps, { lifecycle, loggerInstance: logger });
   const log = app.log;
+  startup.app = Math.round(performance.now());
   if (options.prepare !== false) await prepareDatabase(runtime, config, (obj, msg) => log.info(obj, msg));
+  startup.first_run = Math.round(performance.now());
 
   const address = await app.listen({ port: config.port, host: config.host });
+  startup.listening = Math.round(performance.now());
   log.info(
-    { address, engine: runtime.deps.engine, node: process.version, redis: Boolean(runtime.deps.redis), worker: options.background !== false },
+    { address, engine: runtime.deps.engine, node: process.version, redis: Boolean(runtime.deps.redis), worker: options.background !== false, startup_ms: startup },
     'Caretaker is serving',
   );
   log.info(`open ${address}/ for the console, ${address}/docs for the API`);
