@@ -5383,14 +5383,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description CSRF token (or header X-CSRF-Token) */
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description CSRF token (or header X-CSRF-Token) */
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -5755,14 +5756,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description CSRF token (or header X-CSRF-Token) */
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description CSRF token (or header X-CSRF-Token) */
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -16864,6 +16866,7 @@ export interface operations {
                     latitude?: number | null;
                     longitude?: number | null;
                     branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -16877,6 +16880,7 @@ export interface operations {
                     latitude?: number | null;
                     longitude?: number | null;
                     branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -17200,6 +17204,7 @@ export interface operations {
                     latitude?: number | null;
                     longitude?: number | null;
                     branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -17213,6 +17218,7 @@ export interface operations {
                     latitude?: number | null;
                     longitude?: number | null;
                     branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -17524,6 +17530,7 @@ export interface operations {
                     mobile?: string | null;
                     preferred_contact?: ("email" | "phone" | "sms" | "post") | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -17533,6 +17540,7 @@ export interface operations {
                     mobile?: string | null;
                     preferred_contact?: ("email" | "phone" | "sms" | "post") | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -17729,6 +17737,7 @@ export interface operations {
                     tenant_uuid: string;
                     /** @description the address ID (integer) as in address responses */
                     address_id: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -17736,6 +17745,7 @@ export interface operations {
                     tenant_uuid: string;
                     /** @description the address ID (integer) as in address responses */
                     address_id: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -18058,6 +18068,7 @@ export interface operations {
                     mobile?: string | null;
                     preferred_contact?: ("email" | "phone" | "sms" | "post") | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -18067,6 +18078,7 @@ export interface operations {
                     mobile?: string | null;
                     preferred_contact?: ("email" | "phone" | "sms" | "post") | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -18547,12 +18559,14 @@ export interface operations {
                     name: string;
                     /** @description default: from the name (snake case) */
                     code?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     name: string;
                     /** @description default: from the name (snake case) */
                     code?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -18714,12 +18728,14 @@ export interface operations {
                     name?: string;
                     /** @description true retires the trade (no new links); false restores it */
                     retired?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     name?: string;
                     /** @description true retires the trade (no new links); false restores it */
                     retired?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -19158,6 +19174,7 @@ export interface operations {
                      * @description expiry date (valid through this day)
                      */
                     expires_on: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -19170,6 +19187,7 @@ export interface operations {
                      * @description expiry date (valid through this day)
                      */
                     expires_on: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -19988,10 +20006,11 @@ export interface operations {
                         phone?: string | null;
                         is_primary?: boolean;
                     }[];
-                    csrf_token?: string;
                     trade_ids?: number[];
                     /** @description postcode districts */
                     coverage?: string[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
                 };
             };
         };
@@ -20520,6 +20539,7 @@ export interface operations {
                         phone?: string | null;
                         is_primary?: boolean;
                     }[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -20742,10 +20762,12 @@ export interface operations {
             content: {
                 "application/json": {
                     trade_ids: number[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     trade_ids: number[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -20969,11 +20991,13 @@ export interface operations {
                 "application/json": {
                     /** @description postcode districts (outward codes) such as LS6, YO1 */
                     districts: string[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description postcode districts (outward codes) such as LS6, YO1 */
                     districts: string[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -21347,6 +21371,7 @@ export interface operations {
                      * @description default now; never in the future
                      */
                     given_at?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -21367,6 +21392,7 @@ export interface operations {
                      * @description default now; never in the future
                      */
                     given_at?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -21583,10 +21609,12 @@ export interface operations {
             content: {
                 "application/json": {
                     source?: "web_form" | "phone" | "email" | "in_person" | "tenancy_agreement" | "api";
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     source?: "web_form" | "phone" | "email" | "in_person" | "tenancy_agreement" | "api";
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -21993,12 +22021,15 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -22174,11 +22205,13 @@ export interface operations {
                 "application/json": {
                     /** @description erase although open jobs need the tenant (Admin or SysOps only) */
                     force?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description erase although open jobs need the tenant (Admin or SysOps only) */
                     force?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -25942,6 +25975,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
@@ -26298,6 +26332,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
@@ -26639,6 +26674,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
@@ -38578,6 +38614,7 @@ export interface operations {
                     vat_number?: string | null;
                     approval_limit_pence?: number | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -38597,6 +38634,7 @@ export interface operations {
                     vat_number?: string | null;
                     approval_limit_pence?: number | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -38893,12 +38931,14 @@ export interface operations {
                     default_approval_limit_pence?: number | null;
                     reminder_after_hours?: number;
                     expires_after_hours?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     default_approval_limit_pence?: number | null;
                     reminder_after_hours?: number;
                     expires_after_hours?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -39197,10 +39237,12 @@ export interface operations {
             content: {
                 "application/json": {
                     limit_pence: number | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     limit_pence: number | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -39582,6 +39624,7 @@ export interface operations {
                     vat_number?: string | null;
                     approval_limit_pence?: number | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -39601,6 +39644,7 @@ export interface operations {
                     vat_number?: string | null;
                     approval_limit_pence?: number | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -39829,6 +39873,7 @@ export interface operations {
                     address_uuid: string;
                     /** @description ownership share in basis points; the shares of one property sum to at most 10000 */
                     share_bp: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -39839,6 +39884,7 @@ export interface operations {
                     address_uuid: string;
                     /** @description ownership share in basis points; the shares of one property sum to at most 10000 */
                     share_bp: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -40305,6 +40351,7 @@ export interface operations {
                     amount_pence: number;
                     /** @description what the money is for, as the landlord will read it */
                     description: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -40312,6 +40359,7 @@ export interface operations {
                     amount_pence: number;
                     /** @description what the money is for, as the landlord will read it */
                     description: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -40826,12 +40874,15 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -41016,12 +41067,15 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -42684,12 +42738,15 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -50455,7 +50512,6 @@ export interface operations {
                     };
                     default_approval_limit_pence?: number | null;
                     invoice_terms_days?: number;
-                    csrf_token?: string;
                     /** @description the first branch (default "Head office") */
                     branch_name?: string;
                     /** @description the first administrator, invited by e-mail (docs/users.md, invitations) */
@@ -50464,6 +50520,8 @@ export interface operations {
                         /** Format: email */
                         email: string;
                     };
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
                 };
             };
         };
@@ -50916,6 +50974,7 @@ export interface operations {
                     };
                     default_approval_limit_pence?: number | null;
                     invoice_terms_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -51567,6 +51626,7 @@ export interface operations {
                     };
                     default_approval_limit_pence?: number | null;
                     invoice_terms_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -51804,11 +51864,13 @@ export interface operations {
                 "application/json": {
                     /** @description why (kept on the agency, shown to SysOps) */
                     reason?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description why (kept on the agency, shown to SysOps) */
                     reason?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };

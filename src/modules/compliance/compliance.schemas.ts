@@ -1,7 +1,6 @@
 /** Schemas of the compliance register endpoints (docs/compliance.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 
 const Status = Type.Unsafe<'valid' | 'due_soon' | 'expired' | 'missing'>({
@@ -77,7 +76,6 @@ export const CreateItemBody = Type.Object(
   {
     address_uuid: Uuid({ description: 'the property' }),
     type: TypeCode,
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );
@@ -108,7 +106,6 @@ export const AddCertificateBody = Type.Object(
     reference: Type.Optional(Type.String({ maxLength: 200, description: 'the certificate\'s own number' })),
     contractor_uuid: Type.Optional(Uuid({ description: 'the contractor who issued it' })),
     job_file_uuid: Type.Optional(Uuid({ description: 'the job file (document) holding it, uploaded through the job files endpoints' })),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );
@@ -117,7 +114,6 @@ export type AddCertificateInput = Static<typeof AddCertificateBody>;
 export const HmoBody = Type.Object(
   {
     hmo: Type.Boolean({ description: 'true: a house in multiple occupation (adds the HMO items); false: not one' }),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );

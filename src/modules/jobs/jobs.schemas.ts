@@ -2,13 +2,11 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
 /** A nullable timestamp (`o`: its description). */
 const NullableDateTime = (o?: string) => Nullable(DateTime(o));
 
 const Pence = (description: string) => Type.Integer({ minimum: 0, maximum: 2_000_000_000, description: `${description}, in pence` });
-const csrf_token = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 
 export const Job = Type.Object(
   {
@@ -102,7 +100,6 @@ export const CreateJobBody = Type.Object(
     priority: Type.Integer({ minimum: 1, maximum: 5, description: '1 emergency, 2 urgent, 3 routine, 4 low, 5 planned' }),
     branch_uuid: Type.Optional(Uuid("default: the caller's branch; for agency-wide staff the property's branch, else the agency's only branch")),
     ...editable,
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -117,7 +114,6 @@ export const UpdateJobBody = Type.Object(
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     priority: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
     ...editable,
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -128,7 +124,7 @@ export const DeleteJobQuery = Type.Object(
   { additionalProperties: false },
 );
 export const DeleteJobBody = Type.Object(
-  { note: Type.Optional(Type.String({ maxLength: 2000 })), csrf_token },
+  { note: Type.Optional(Type.String({ maxLength: 2000 })) },
   { additionalProperties: false },
 );
 
@@ -136,7 +132,6 @@ export const TransitionBody = Type.Object(
   {
     to_status_id: Type.Integer({ minimum: 1, description: 'see GET /api/jobs/statuses' }),
     note: Type.Optional(Type.String({ maxLength: 2000, description: 'reason, kept in the history' })),
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -147,7 +142,6 @@ export const AssignmentBody = Type.Object(
     contractor_uuid: Uuid(),
     time_range_id: Type.Optional(Type.Integer({ minimum: 1, description: 'slot from GET /api/jobs/time-ranges' })),
     scheduled_for: Type.Optional(Type.String({ format: 'date', description: 'visit date (YYYY-MM-DD); given: the job becomes Scheduled' })),
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -157,14 +151,13 @@ export const BookingBody = Type.Object(
   {
     scheduled_for: Type.String({ format: 'date', description: 'visit date (YYYY-MM-DD), today or later (UTC)' }),
     time_range_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'slot from GET /api/jobs/time-ranges' })),
-    csrf_token,
   },
   { additionalProperties: false },
 );
 export type BookingInput = Static<typeof BookingBody>;
 
 export const DeclineBody = Type.Object(
-  { reason: Type.Optional(Type.String({ maxLength: 2000 })), csrf_token },
+  { reason: Type.Optional(Type.String({ maxLength: 2000 })) },
   { additionalProperties: false },
 );
 

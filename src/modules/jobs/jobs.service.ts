@@ -166,8 +166,7 @@ const CLOSED = new Set<number>([STATUS.closed, STATUS.cancelled]);
  * @throws 400 empty body or bad field, 403 not staff or shared branch, 404 job, address or
  *   tenant, 409 when the job is Closed or Cancelled
  */
-export async function updateJob(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: UpdateJobInput): Promise<JobDto> {
-  const { csrf_token: _csrf, ...fields } = input;
+export async function updateJob(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, fields: UpdateJobInput): Promise<JobDto> {
   const names = Object.keys(fields) as Array<keyof typeof fields>;
   if (names.length === 0) throw invalidParam('body');
   const current = await visibleJob(deps.db, auth, uuid);

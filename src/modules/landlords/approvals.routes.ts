@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, errorBody, list, ok, responses } from '../../http/envelope.ts';
+import { CsrfOnlyBody } from '../../http/optional-body.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { UuidParams } from '../../http/schema-primitives.ts';
 import { formatPounds } from '../money/index.ts';
@@ -98,7 +99,7 @@ export function approvalsRoutes(deps: AppDeps) {
         summary: 'Withdraw an approval request',
         description: 'Its link is refused from now on ("withdrawn" page). 409 once answered, expired or withdrawn. Needs a CSRF token.',
         params: UuidParams,
-        body: Type.Object({ csrf_token: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        body: CsrfOnlyBody,
         response: responses(DataEnvelope(Approval), [400, 401, 403, 404, 409, 429]),
       },
       handler: async (request) => ok(await revokeApproval(deps, requireAuth(request), actorOf(request), request.params.uuid), 'Approval withdrawn'),
@@ -113,7 +114,7 @@ export function approvalsRoutes(deps: AppDeps) {
         summary: 'Ask the landlord again (after a question, or a lost e-mail)',
         description: 'The old link is withdrawn, a new one e-mailed; the approval is pending again with a fresh expiry. 409 unless pending or questioned. Needs a CSRF token.',
         params: UuidParams,
-        body: Type.Object({ csrf_token: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        body: CsrfOnlyBody,
         response: responses(DataEnvelope(Approval), [400, 401, 403, 404, 409, 429]),
       },
       handler: async (request) => ok(await resendApproval(deps, requireAuth(request), actorOf(request), request.params.uuid), 'Approval sent again'),

@@ -11,6 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, errorBody, ok, responses } from '../../http/envelope.ts';
+import { CsrfOnlyBody } from '../../http/optional-body.ts';
 import { AppError } from '../../http/errors.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { readUpload } from '../../http/upload.ts';
@@ -27,7 +28,6 @@ import { UuidParams } from '../../http/schema-primitives.ts';
 
 const TAGS = ['works-orders'];
 const Html = Type.String({ description: 'text/html page for the contractor' });
-const CsrfBody = Type.Object({ csrf_token: Type.Optional(Type.String()) }, { additionalProperties: false });
 
 /** The request line without the link's token (never in a log line). */
 const maskedReq = (req: FastifyRequest) => ({ method: req.method, url: req.url.replace(/\/link\/[^/?]+/, '/link/****'), host: req.host, remoteAddress: req.ip });
@@ -104,7 +104,7 @@ export function worksOrdersRoutes(deps: AppDeps) {
       preValidation: async (request) => {
         if (request.body === undefined || request.body === null) request.body = {};
       },
-      schema: { tags: TAGS, summary: 'Withdraw a works-order or quote link', description: 'Refused from now on with the "withdrawn" page. 409 once used or withdrawn. Needs a CSRF token.', params: UuidParams, body: CsrfBody, response: responses(DataEnvelope(WorksOrderLink), [400, 401, 403, 404, 409, 429]) },
+      schema: { tags: TAGS, summary: 'Withdraw a works-order or quote link', description: 'Refused from now on with the "withdrawn" page. 409 once used or withdrawn. Needs a CSRF token.', params: UuidParams, body: CsrfOnlyBody, response: responses(DataEnvelope(WorksOrderLink), [400, 401, 403, 404, 409, 429]) },
       handler: async (request) => ok(await revokeWorksOrderLink(deps, requireAuth(request), actorOf(request), request.params.uuid), 'Link withdrawn'),
     });
 
