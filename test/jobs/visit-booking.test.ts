@@ -3,7 +3,8 @@
  * tenant's windows and their rules (future, 60-day horizon, no overlap, at most 6, 1 to 12 hours);
  * the contractor's timed slot through the booking move, inside a window and clear of its other
  * bookings (409); the tenant's pick of a free slot; the day-before reminder once; a missed visit
- * with who missed it, in the job's history and the contractor's scorecard; other parties refused.
+ * with who missed it, in the job's history and the contractor's scorecard; other parties refused;
+ * the tenant's signed link (no account): sent on assignment, scoped, single-use, expiring.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backgroundHandlers } from '../../src/background.ts';
@@ -26,6 +27,7 @@ describe('visit booking', () => {
   let tenantRow: { id: number };
   let house: { id: number };
   const dispatch = () => dispatchPendingEvents(t.deps, backgroundHandlers());
+  const textOf = (c: unknown) => ((typeof c === 'string' ? JSON.parse(c) : c) as { text: string }).text;
   const at = (s: string) => new Date(s).toISOString();
   // Thursday 26 Nov 2026, 10:00 London (GMT: London time is UTC in November).
   const NOW = new Date('2026-11-26T10:00:00Z');
@@ -209,5 +211,52 @@ describe('visit booking', () => {
     // The missed job can be booked again inside the tenant's windows.
     const rebook = await fixer.post(`/api/jobs/${job.uuid}/assignment/booking`, { starts_at: '2026-11-30T13:00:00Z', ends_at: '2026-11-30T15:00:00Z' });
     expect(rebook.statusCode, rebook.body).toBe(200);
+  });
+
+  it("a tenant without an account answers by a signed, single-use, expiring link sent on assignment", async () => {
+    t.clock.set(new Date('2026-11-28T09:00:00Z'));
+    const lodger = await insertTenant(t.db, w.agencyA.id, [house.id], 'Omar Lodger');
+    await t.db.updateTable('tenants').set({ email: 'omar@example.test' }).where('id', '=', lodger.id).execute();
+    const approved = await insertJob(t.db, { agency_id: w.agencyA.id, branch_id: w.a1.id, status_id: 3, tenant_id: lodger.id, address_id: house.id, title: 'Window stuck' }, t.clock.now());
+    const assign = await w.agentA1.client.post(`/api/jobs/${approved.uuid}/assignment`, { contractor_uuid: contractor.uuid });
+    expect(assign.statusCode, assign.body).toBe(200);
+    await dispatch();
+    // Emily got one already, after the contractor's no-show on her job above.
+    const mail = await t.db.selectFrom('message_deliveries').select(['recipient_address', 'subject', 'content']).where('template_key', '=', 'visit.windows_requested').orderBy('id').execute();
+    expect(mail.map((m) => m.recipient_address)).toEqual(['emily@example.test', 'omar@example.test']);
+    mail.shift();
+    const text = textOf(mail[0]!.content);
+    const token = /\/visit\?token=([0-9a-f]{32}\.[A-Za-z0-9_-]{43})/.exec(text)![1]!;
+    const view = await t.app.inject({ method: 'GET', url: `/api/visits/link/${token}` });
+    expect(view.statusCode, view.body).toBe(200);
+    expect(view.headers['cache-control']).toBe('no-store');
+    expect(view.json().data).toMatchObject({ tenant_name: 'Omar Lodger', plan: { title: 'Window stuck', status: 'Assigned', windows: [], contractor_name: 'Aire Heating' } });
+    const tampered = token.slice(0, -2) + (token.endsWith('AA') ? 'BB' : 'AA');
+    expect((await t.app.inject({ method: 'GET', url: `/api/visits/link/${tampered}` })).statusCode).toBe(400);
+    // A refused action leaves the link usable.
+    const bad = await t.app.inject({ method: 'POST', url: `/api/visits/link/${token}`, payload: { action: 'windows', windows: [{ starts_at: '2026-11-27T09:00:00Z', ends_at: '2026-11-27T12:00:00Z' }] } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toBe('The window Fri 27 Nov 2026, 09:00-12:00 is not in the future');
+    const res = await t.app.inject({ method: 'POST', url: `/api/visits/link/${token}`, payload: { action: 'windows', windows: [{ starts_at: '2026-12-02T08:00:00Z', ends_at: '2026-12-02T12:00:00Z' }] } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.plan.windows).toEqual([expect.objectContaining({ label: 'Wed 2 Dec 2026, 08:00-12:00', given_by: 'link' })]);
+    const again = await t.app.inject({ method: 'POST', url: `/api/visits/link/${token}`, payload: { action: 'windows', windows: [] } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ success: false, error: 'This visit link has been used: your answer is with the contractor' });
+    // The contractor books inside the window.
+    const booked = await fixer.post(`/api/jobs/${approved.uuid}/assignment/booking`, { starts_at: '2026-12-02T09:00:00Z', ends_at: '2026-12-02T11:00:00Z' });
+    expect(booked.statusCode, booked.body).toBe(200);
+    // The visit is missed by the contractor: the agent records it and the tenant gets a new link that expires after 14 days.
+    t.clock.set(new Date('2026-12-02T12:00:00Z'));
+    expect((await w.agentA1.client.post(`/api/jobs/${approved.uuid}/visit/missed`, { missed_by: 'contractor', note: 'Van broke down' })).statusCode).toBe(200);
+    await dispatch();
+    const second = await t.db.selectFrom('message_deliveries').select(['subject', 'content']).where('template_key', '=', 'visit.windows_requested').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(second.subject).toContain('Book the visit again');
+    const token2 = /\/visit\?token=([0-9a-f]{32}\.[A-Za-z0-9_-]{43})/.exec(textOf(second.content))![1]!;
+    t.clock.set(new Date('2026-12-16T12:00:01Z'));
+    const expired = await t.app.inject({ method: 'GET', url: `/api/visits/link/${token2}` });
+    expect(expired.statusCode).toBe(410);
+    // Another tenant's link does not open this job: the signature names the job and the tenant.
+    expect((await t.app.inject({ method: 'GET', url: `/api/visits/link/${token2.slice(0, 32)}.${token.slice(33)}` })).statusCode).toBe(400);
   });
 });

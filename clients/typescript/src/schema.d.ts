@@ -4964,6 +4964,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/visits/link/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's visit booking (signed link, no account)
+         * @description The job, the tenant's windows, the contractor's free slots and the booked visit. Looking does not use the link. Invalid or tampered link 400, used or replaced 409, expired 410.
+         *
+         *     **Access:** No authentication.
+         */
+        get: operations["getVisitsLink"];
+        put?: never;
+        /**
+         * Give windows or pick a free slot (signed link, no account)
+         * @description action windows: the tenant's availability windows (the rules of PUT /api/jobs/{uuid}/visit/windows); action choose: one of the contractor's free slots (as POST /api/jobs/{uuid}/visit/choice). Works once; a refused action (400, 409) leaves the link usable. Refusals of the link as for GET.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["createVisitsLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agencies": {
         parameters: {
             query?: never;
@@ -51095,6 +51123,404 @@ export interface operations {
                         success: true;
                         data: {
                             rating: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getVisitsLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            agency_name: string;
+                            tenant_name: string;
+                            property: string | null;
+                            /** @description London date and time the link stops working */
+                            expires: string;
+                            plan: {
+                                /** Format: uuid */
+                                job_uuid: string;
+                                reference: string;
+                                title: string;
+                                status_id: number;
+                                status: string;
+                                contractor_name: string | null;
+                                /** @description the tenant's availability windows, earliest first */
+                                windows: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description tenant, link or staff */
+                                    given_by: string;
+                                }[];
+                                visit: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description contractor, or tenant (picked a free slot) */
+                                    booked_by: string;
+                                    reminder_sent_at: string | null;
+                                } | null;
+                                /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                                free_slots: {
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                }[];
+                                missed: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description tenant (no access) or contractor (no-show) */
+                                    missed_by: string;
+                                    note: string | null;
+                                    /** Format: date-time */
+                                    missed_at: string;
+                                }[];
+                                rules: {
+                                    max_windows: number;
+                                    horizon_days: number;
+                                    min_minutes: number;
+                                    max_hours: number;
+                                };
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createVisitsLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "windows";
+                    /** @description the availability windows (at most 6): in the future, ending within 60 days, not overlapping */
+                    windows: {
+                        /**
+                         * Format: date-time
+                         * @description start, ISO 8601 instant (UTC or with an offset)
+                         */
+                        starts_at: string;
+                        /**
+                         * Format: date-time
+                         * @description end, 60 minutes to 12 hours after the start
+                         */
+                        ends_at: string;
+                    }[];
+                } | {
+                    /** @enum {string} */
+                    action: "choose";
+                    /**
+                     * Format: date-time
+                     * @description start, ISO 8601 instant (UTC or with an offset)
+                     */
+                    starts_at: string;
+                    /**
+                     * Format: date-time
+                     * @description end, 60 minutes to 12 hours after the start
+                     */
+                    ends_at: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            agency_name: string;
+                            tenant_name: string;
+                            property: string | null;
+                            /** @description London date and time the link stops working */
+                            expires: string;
+                            plan: {
+                                /** Format: uuid */
+                                job_uuid: string;
+                                reference: string;
+                                title: string;
+                                status_id: number;
+                                status: string;
+                                contractor_name: string | null;
+                                /** @description the tenant's availability windows, earliest first */
+                                windows: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description tenant, link or staff */
+                                    given_by: string;
+                                }[];
+                                visit: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description contractor, or tenant (picked a free slot) */
+                                    booked_by: string;
+                                    reminder_sent_at: string | null;
+                                } | null;
+                                /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                                free_slots: {
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                }[];
+                                missed: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description tenant (no access) or contractor (no-show) */
+                                    missed_by: string;
+                                    note: string | null;
+                                    /** Format: date-time */
+                                    missed_at: string;
+                                }[];
+                                rules: {
+                                    max_windows: number;
+                                    horizon_days: number;
+                                    min_minutes: number;
+                                    max_hours: number;
+                                };
+                            };
                         };
                         message: string;
                     };
