@@ -19,6 +19,7 @@ import * as imports from './modules/imports/index.ts';
 import * as hazards from './modules/hazards/index.ts';
 import * as reporting from './modules/reporting/index.ts';
 import * as compliance from './modules/compliance/index.ts';
+import { visitRemindersTask } from './modules/jobs/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -47,5 +48,6 @@ export function periodicTasks(): PeriodicTask[] {
     ...imports.periodicTasks,
     ...hazards.periodicTasks,
     ...compliance.periodicTasks,
+    visitRemindersTask,
   ];
 }

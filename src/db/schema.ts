@@ -1420,3 +1420,57 @@ export interface Database {
   quote_request_invitations: QuoteRequestInvitationTable;
   works_order_links: WorksOrderLinkTable;
 }
+
+/** Migration 1900: a window in which the tenant is in for the contractor's visit (docs/tenant-reporting.md "Booking the visit"). */
+export interface JobVisitWindowTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  /** tenant (own account), link (signed tenant link), staff (on the tenant's behalf). */
+  given_by: 'tenant' | 'link' | 'staff';
+  by_user_id: number | null;
+  created_at: Timestamp;
+}
+
+/** Migration 1900: a timed visit of a job; one `booked` row per job at most. */
+export interface JobVisitTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  contractor_id: number;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  booked_by: 'contractor' | 'tenant';
+  /** booked (the current visit), moved (replaced by another booking), missed. */
+  state: 'booked' | 'moved' | 'missed';
+  missed_by: 'tenant' | 'contractor' | null;
+  missed_note: string | null;
+  missed_at: Timestamp | null;
+  reminder_sent_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Migration 1900: a signed single-use link a tenant without an account books through. */
+export interface VisitLinkTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  tenant_id: number;
+  nonce: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  used_action: string | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  job_visit_windows: JobVisitWindowTable;
+  job_visits: JobVisitTable;
+  visit_links: VisitLinkTable;
+}

@@ -702,6 +702,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/jobs/{uuid}/visit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the visit plan of a job
+         * @description The tenant's availability windows, the booked timed visit, the contractor's free slots (Assigned or Scheduled jobs) and the missed visits with who missed them. Times are UTC instants with a London label.
+         *
+         *     **Access:** Permission key `api.jobs.manage.manage`.
+         */
+        get: operations["listJobsVisit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/visit/windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Give the tenant's availability windows
+         * @description The job's tenant (or staff who may write the job) replaces the windows: at most 6, each 60 minutes to 12 hours, in the future, ending within 60 days, not overlapping (400 naming the rule). Before the work starts (Reported to Scheduled; otherwise 409). The contractor then books a slot inside one. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.transitions.manage`.
+         */
+        put: operations["updateJobsVisitWindows"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/visit/choice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pick one of the contractor's free slots (tenant)
+         * @description The job's tenant books one of free_slots of GET /api/jobs/{uuid}/visit: the job becomes Scheduled and the contractor is told (job.visit_booked). Not a free slot: 400; taken meanwhile: 409. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.transitions.manage`.
+         */
+        post: operations["createJobsVisitChoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/visit/missed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a missed visit and who missed it
+         * @description missed_by tenant (no access; recorded by the contractor or staff) or contractor (no-show; recorded by the tenant or staff). Once the booked visit has started; the job goes back to Assigned with a history row naming who missed it, and the contractor's scorecard counts it. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.transitions.manage`.
+         */
+        post: operations["createJobsVisitMissed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/system/status": {
         parameters: {
             query?: never;
@@ -4870,6 +4958,34 @@ export interface paths {
          *     **Access:** No authentication.
          */
         post: operations["createSurveysLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/visits/link/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's visit booking (signed link, no account)
+         * @description The job, the tenant's windows, the contractor's free slots and the booked visit. Looking does not use the link. Invalid or tampered link 400, used or replaced 409, expired 410.
+         *
+         *     **Access:** No authentication.
+         */
+        get: operations["getVisitsLink"];
+        put?: never;
+        /**
+         * Give windows or pick a free slot (signed link, no account)
+         * @description action windows: the tenant's availability windows (the rules of PUT /api/jobs/{uuid}/visit/windows); action choose: one of the contractor's free slots (as POST /api/jobs/{uuid}/visit/choice). Works once; a refused action (400, 409) leaves the link usable. Refusals of the link as for GET.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["createVisitsLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10766,27 +10882,47 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
                      * Format: date
-                     * @description visit date (YYYY-MM-DD), today or later (UTC)
+                     * @description visit date (YYYY-MM-DD), today or later (UTC); required unless starts_at and ends_at are given
                      */
-                    scheduled_for: string;
-                    /** @description slot from GET /api/jobs/time-ranges */
+                    scheduled_for?: string;
+                    /** @description slot from GET /api/jobs/time-ranges (with scheduled_for) */
                     time_range_id?: number;
+                    /**
+                     * Format: date-time
+                     * @description a timed visit: its start (ISO 8601 instant), inside one of the tenant's windows when it gave any (GET /api/jobs/{uuid}/visit); with ends_at, instead of scheduled_for
+                     */
+                    starts_at?: string;
+                    /**
+                     * Format: date-time
+                     * @description a timed visit: its end, 60 minutes to 12 hours after starts_at
+                     */
+                    ends_at?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /**
                      * Format: date
-                     * @description visit date (YYYY-MM-DD), today or later (UTC)
+                     * @description visit date (YYYY-MM-DD), today or later (UTC); required unless starts_at and ends_at are given
                      */
-                    scheduled_for: string;
-                    /** @description slot from GET /api/jobs/time-ranges */
+                    scheduled_for?: string;
+                    /** @description slot from GET /api/jobs/time-ranges (with scheduled_for) */
                     time_range_id?: number;
+                    /**
+                     * Format: date-time
+                     * @description a timed visit: its start (ISO 8601 instant), inside one of the tenant's windows when it gave any (GET /api/jobs/{uuid}/visit); with ends_at, instead of scheduled_for
+                     */
+                    starts_at?: string;
+                    /**
+                     * Format: date-time
+                     * @description a timed visit: its end, 60 minutes to 12 hours after starts_at
+                     */
+                    ends_at?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -11031,6 +11167,886 @@ export interface operations {
                             uuid: string;
                             status_id: number;
                             status: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listJobsVisit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            job_uuid: string;
+                            reference: string;
+                            title: string;
+                            status_id: number;
+                            status: string;
+                            contractor_name: string | null;
+                            /** @description the tenant's availability windows, earliest first */
+                            windows: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                                /** @description tenant, link or staff */
+                                given_by: string;
+                            }[];
+                            visit: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                                /** @description contractor, or tenant (picked a free slot) */
+                                booked_by: string;
+                                reminder_sent_at: string | null;
+                            } | null;
+                            /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                            free_slots: {
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                            }[];
+                            missed: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                                /** @description tenant (no access) or contractor (no-show) */
+                                missed_by: string;
+                                note: string | null;
+                                /** Format: date-time */
+                                missed_at: string;
+                            }[];
+                            rules: {
+                                max_windows: number;
+                                horizon_days: number;
+                                min_minutes: number;
+                                max_hours: number;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateJobsVisitWindows: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the availability windows (at most 6 kept; an empty list removes them): in the future, ending within 60 days, not overlapping */
+                    windows: {
+                        /**
+                         * Format: date-time
+                         * @description start, ISO 8601 instant (UTC or with an offset)
+                         */
+                        starts_at: string;
+                        /**
+                         * Format: date-time
+                         * @description end, 60 minutes to 12 hours after the start
+                         */
+                        ends_at: string;
+                    }[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            job_uuid: string;
+                            reference: string;
+                            title: string;
+                            status_id: number;
+                            status: string;
+                            contractor_name: string | null;
+                            /** @description the tenant's availability windows, earliest first */
+                            windows: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                                /** @description tenant, link or staff */
+                                given_by: string;
+                            }[];
+                            visit: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                                /** @description contractor, or tenant (picked a free slot) */
+                                booked_by: string;
+                                reminder_sent_at: string | null;
+                            } | null;
+                            /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                            free_slots: {
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                            }[];
+                            missed: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                                /** @description tenant (no access) or contractor (no-show) */
+                                missed_by: string;
+                                note: string | null;
+                                /** Format: date-time */
+                                missed_at: string;
+                            }[];
+                            rules: {
+                                max_windows: number;
+                                horizon_days: number;
+                                min_minutes: number;
+                                max_hours: number;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsVisitChoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description start, ISO 8601 instant (UTC or with an offset)
+                     */
+                    starts_at: string;
+                    /**
+                     * Format: date-time
+                     * @description end, 60 minutes to 12 hours after the start
+                     */
+                    ends_at: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: date-time
+                     * @description start, ISO 8601 instant (UTC or with an offset)
+                     */
+                    starts_at: string;
+                    /**
+                     * Format: date-time
+                     * @description end, 60 minutes to 12 hours after the start
+                     */
+                    ends_at: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A job (work order). Costs and the owning agent are absent for tenants. */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description agency-unique reference such as JOB-000123 */
+                            reference: string;
+                            title: string;
+                            description: string;
+                            /** @description 1 emergency to 5 planned */
+                            priority: number;
+                            status_id: number;
+                            status: string;
+                            /** @description false for Closed and Cancelled */
+                            is_open: boolean;
+                            on_hold_from_status_id?: number | null;
+                            job_type_id: number;
+                            job_type: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            address_uuid: string | null;
+                            address_line1: string | null;
+                            address_line2: string | null;
+                            town: string | null;
+                            postcode: string | null;
+                            tenant_uuid: string | null;
+                            tenant_name: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            contractor_accepted_at: string | null;
+                            agent_uuid?: string | null;
+                            agent_name?: string | null;
+                            time_range_id: number | null;
+                            time_range: string | null;
+                            estimated_cost_pence?: number | null;
+                            agreed_cost_pence?: number | null;
+                            currency: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            approved_at: string | null;
+                            assigned_at: string | null;
+                            scheduled_for: string | null;
+                            attended_at: string | null;
+                            completed_at: string | null;
+                            invoiced_at: string | null;
+                            closed_at: string | null;
+                            cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsVisitMissed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description tenant: nobody in (no access); contractor: did not come (no-show) */
+                    missed_by: "tenant" | "contractor";
+                    note?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description tenant: nobody in (no access); contractor: did not come (no-show) */
+                    missed_by: "tenant" | "contractor";
+                    note?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A job (work order). Costs and the owning agent are absent for tenants. */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description agency-unique reference such as JOB-000123 */
+                            reference: string;
+                            title: string;
+                            description: string;
+                            /** @description 1 emergency to 5 planned */
+                            priority: number;
+                            status_id: number;
+                            status: string;
+                            /** @description false for Closed and Cancelled */
+                            is_open: boolean;
+                            on_hold_from_status_id?: number | null;
+                            job_type_id: number;
+                            job_type: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            address_uuid: string | null;
+                            address_line1: string | null;
+                            address_line2: string | null;
+                            town: string | null;
+                            postcode: string | null;
+                            tenant_uuid: string | null;
+                            tenant_name: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            contractor_accepted_at: string | null;
+                            agent_uuid?: string | null;
+                            agent_name?: string | null;
+                            time_range_id: number | null;
+                            time_range: string | null;
+                            estimated_cost_pence?: number | null;
+                            agreed_cost_pence?: number | null;
+                            currency: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            approved_at: string | null;
+                            assigned_at: string | null;
+                            scheduled_for: string | null;
+                            attended_at: string | null;
+                            completed_at: string | null;
+                            invoiced_at: string | null;
+                            closed_at: string | null;
+                            cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
                         };
                         message: string;
                     };
@@ -28056,6 +29072,10 @@ export interface operations {
                                 on_slot: number;
                                 /** @description on_slot / visits_due; null when there is nothing to count */
                                 rate: number | null;
+                                /** @description booked visits it missed (counted as due, not on the slot) */
+                                no_shows: number;
+                                /** @description booked visits the tenant missed (no access; not held against it) */
+                                tenant_no_access: number;
                             };
                             first_time_fix: {
                                 completed: number;
@@ -28209,6 +29229,10 @@ export interface operations {
                                 on_slot: number;
                                 /** @description on_slot / visits_due; null when there is nothing to count */
                                 rate: number | null;
+                                /** @description booked visits it missed (counted as due, not on the slot) */
+                                no_shows: number;
+                                /** @description booked visits the tenant missed (no access; not held against it) */
+                                tenant_no_access: number;
                             };
                             first_time_fix: {
                                 completed: number;
@@ -50156,6 +51180,404 @@ export interface operations {
                         success: true;
                         data: {
                             rating: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getVisitsLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            agency_name: string;
+                            tenant_name: string;
+                            property: string | null;
+                            /** @description London date and time the link stops working */
+                            expires: string;
+                            plan: {
+                                /** Format: uuid */
+                                job_uuid: string;
+                                reference: string;
+                                title: string;
+                                status_id: number;
+                                status: string;
+                                contractor_name: string | null;
+                                /** @description the tenant's availability windows, earliest first */
+                                windows: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description tenant, link or staff */
+                                    given_by: string;
+                                }[];
+                                visit: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description contractor, or tenant (picked a free slot) */
+                                    booked_by: string;
+                                    reminder_sent_at: string | null;
+                                } | null;
+                                /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                                free_slots: {
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                }[];
+                                missed: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description tenant (no access) or contractor (no-show) */
+                                    missed_by: string;
+                                    note: string | null;
+                                    /** Format: date-time */
+                                    missed_at: string;
+                                }[];
+                                rules: {
+                                    max_windows: number;
+                                    horizon_days: number;
+                                    min_minutes: number;
+                                    max_hours: number;
+                                };
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createVisitsLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "windows";
+                    /** @description the availability windows (at most 6): in the future, ending within 60 days, not overlapping */
+                    windows: {
+                        /**
+                         * Format: date-time
+                         * @description start, ISO 8601 instant (UTC or with an offset)
+                         */
+                        starts_at: string;
+                        /**
+                         * Format: date-time
+                         * @description end, 60 minutes to 12 hours after the start
+                         */
+                        ends_at: string;
+                    }[];
+                } | {
+                    /** @enum {string} */
+                    action: "choose";
+                    /**
+                     * Format: date-time
+                     * @description start, ISO 8601 instant (UTC or with an offset)
+                     */
+                    starts_at: string;
+                    /**
+                     * Format: date-time
+                     * @description end, 60 minutes to 12 hours after the start
+                     */
+                    ends_at: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            agency_name: string;
+                            tenant_name: string;
+                            property: string | null;
+                            /** @description London date and time the link stops working */
+                            expires: string;
+                            plan: {
+                                /** Format: uuid */
+                                job_uuid: string;
+                                reference: string;
+                                title: string;
+                                status_id: number;
+                                status: string;
+                                contractor_name: string | null;
+                                /** @description the tenant's availability windows, earliest first */
+                                windows: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description tenant, link or staff */
+                                    given_by: string;
+                                }[];
+                                visit: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description contractor, or tenant (picked a free slot) */
+                                    booked_by: string;
+                                    reminder_sent_at: string | null;
+                                } | null;
+                                /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                                free_slots: {
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                }[];
+                                missed: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description tenant (no access) or contractor (no-show) */
+                                    missed_by: string;
+                                    note: string | null;
+                                    /** Format: date-time */
+                                    missed_at: string;
+                                }[];
+                                rules: {
+                                    max_windows: number;
+                                    horizon_days: number;
+                                    min_minutes: number;
+                                    max_hours: number;
+                                };
+                            };
                         };
                         message: string;
                     };

@@ -101,7 +101,8 @@ export async function moveJob(
   if (!move) throw conflict(illegalMoveMessage(from, req.to));
   const viaOk = move.via === req.via || (req.via === 'transition' && move.via === 'resume');
   if (!viaOk) {
-    const hint = move.via === 'assignment' ? 'POST /api/jobs/{uuid}/assignment' : move.via === 'booking' ? 'POST /api/jobs/{uuid}/assignment/booking' : 'POST /api/jobs/{uuid}/assignment/decline';
+    const hint = move.via === 'assignment' ? 'POST /api/jobs/{uuid}/assignment' : move.via === 'booking' ? 'POST /api/jobs/{uuid}/assignment/booking'
+      : move.via === 'missed' ? 'POST /api/jobs/{uuid}/visit/missed' : 'POST /api/jobs/{uuid}/assignment/decline';
     throw conflict(`${illegalMoveMessage(from, req.to)} here: use ${hint}`);
   }
   if (move.via === 'resume' && job.on_hold_from_status_id !== req.to) {

@@ -149,8 +149,10 @@ export type AssignmentInput = Static<typeof AssignmentBody>;
 
 export const BookingBody = Type.Object(
   {
-    scheduled_for: Type.String({ format: 'date', description: 'visit date (YYYY-MM-DD), today or later (UTC)' }),
-    time_range_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'slot from GET /api/jobs/time-ranges' })),
+    scheduled_for: Type.Optional(Type.String({ format: 'date', description: 'visit date (YYYY-MM-DD), today or later (UTC); required unless starts_at and ends_at are given' })),
+    time_range_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'slot from GET /api/jobs/time-ranges (with scheduled_for)' })),
+    starts_at: Type.Optional(Type.String({ format: 'date-time', description: 'a timed visit: its start (ISO 8601 instant), inside one of the tenant\'s windows when it gave any (GET /api/jobs/{uuid}/visit); with ends_at, instead of scheduled_for' })),
+    ends_at: Type.Optional(Type.String({ format: 'date-time', description: 'a timed visit: its end, 60 minutes to 12 hours after starts_at' })),
   },
   { additionalProperties: false },
 );

@@ -87,7 +87,7 @@ async function planOne(deps: AppDeps, trx: Trx, event: DomainEvent, agencyId: nu
 
 /** Events the messaging handler answers (docs/messaging.md "Who receives what"). */
 export const MESSAGING_EVENTS: readonly EventName[] = [
-  'job.created', 'job.assigned', 'job.visit_booked', 'job.status_changed', 'job.assignment_declined', 'sla.at_risk', 'sla.breached', 'contractor.certificate_expiring',
+  'job.created', 'job.assigned', 'job.visit_booked', 'job.visit_reminder', 'job.status_changed', 'job.assignment_declined', 'sla.at_risk', 'sla.breached', 'contractor.certificate_expiring',
   'hazard.summary_sent', 'hazard.at_risk', 'hazard.breached', 'compliance.certificate_expiring',
 ];
 

@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
+import { SpanInput, VisitPlan } from '../jobs/index.ts';
 
 const Code = (description: string) => Type.String({ pattern: '^[a-z0-9_]{1,40}$', description });
 const Text = (max: number, description?: string) => Type.String({ minLength: 1, maxLength: max, ...(description ? { description } : {}) });
@@ -240,6 +241,20 @@ export const SurveyView = Type.Object({
   completed_on: Nullable(Type.String({ description: 'London date, e.g. Thu 26 Nov 2026' })),
   expires: Type.String({ description: 'London date and time the link stops working' }),
 });
+export const VisitLinkView = Type.Object({
+  agency_name: Type.String(),
+  tenant_name: Type.String(),
+  property: Nullable(Type.String()),
+  expires: Type.String({ description: 'London date and time the link stops working' }),
+  plan: VisitPlan,
+});
+export const VisitLinkBody = Type.Union([
+  Type.Object({
+    action: Type.Literal('windows'),
+    windows: Type.Array(SpanInput, { maxItems: 20, description: 'the availability windows (at most 6): in the future, ending within 60 days, not overlapping' }),
+  }, { additionalProperties: false }),
+  Type.Object({ action: Type.Literal('choose'), ...SpanInput.properties }, { additionalProperties: false, description: "one of the contractor's free slots (plan.free_slots)" }),
+]);
 export const SurveyAnswerBody = Type.Object(
   {
     rating: Type.Integer({ minimum: 1, maximum: 5, description: '1 very poor to 5 very good' }),
