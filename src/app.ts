@@ -34,6 +34,7 @@ import { authenticate, authRoutes, cachedAccountOf, createTokenCache, SESSION_CO
 import { recordActivity } from './modules/activity/index.ts';
 import { jobsRoutes } from './modules/jobs/index.ts';
 import { jobNotesRoutes } from './modules/job-notes/index.ts';
+import { conversationsRoutes } from './modules/conversations/index.ts';
 import { jobFilesRoutes } from './modules/job-files/index.ts';
 import { fileIntegrityRoutes } from './modules/job-files/index.ts';
 import { calendarRoutes } from './modules/calendar/index.ts';
@@ -190,6 +191,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     appearanceRoutes(deps),
     workflowEngineRoutes(deps),
     jobNotesRoutes(deps),
+    conversationsRoutes(deps),
     jobFilesRoutes(deps),
     fileIntegrityRoutes(deps),
     calendarRoutes(deps),

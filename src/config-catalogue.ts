@@ -162,6 +162,22 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
     ],
   },
   {
+    title: 'Conversations: reply by e-mail and SMS (docs/conversations.md)',
+    variables: [
+      v('CARETAKER_INBOUND_EMAIL_DOMAIN', undefined, 'domain of the signed reply addresses (reply+...@domain); unset: messages carry no reply address'),
+      v('CARETAKER_INBOUND_SMTP_PORT', undefined, 'port of the SMTP listener receiving replies, started with the server; unset: none'),
+      v('CARETAKER_INBOUND_SMTP_HOST', undefined, 'interface the SMTP listener binds; unset: HOST'),
+      v('CARETAKER_INBOUND_MAX_BYTES', '26214400', 'largest accepted reply e-mail, bytes'),
+      v('CARETAKER_MAILGUN_SIGNING_KEY', undefined, "Mailgun's HTTP webhook signing key, for POST /api/inbound/mailgun", { secret: true }),
+      v('TWILIO_ACCOUNT_SID', undefined, 'Twilio account SID (with TWILIO_AUTH_TOKEN and TWILIO_FROM): SMS on'),
+      v('TWILIO_AUTH_TOKEN', undefined, 'Twilio auth token (API calls and the X-Twilio-Signature check)', { secret: true }),
+      v('TWILIO_FROM', undefined, 'sender: an E.164 number or a Messaging Service SID'),
+      v('TWILIO_API_URL', 'https://api.twilio.com', 'Twilio API base URL', { conditional: true }),
+      v('CARETAKER_SMS_QUIET_HOURS', '21:00-08:00', 'London hours in which non-urgent SMS wait until the end'),
+      v('CARETAKER_SMS_TIMEOUT_MS', '10000', 'deadline of an SMS provider call, milliseconds'),
+    ],
+  },
+  {
     title: 'Weather (docs/insight.md)',
     variables: [
       v('CARETAKER_WEATHER_FORECAST_URL', 'https://api.open-meteo.com', 'Open-Meteo forecast API base URL'),

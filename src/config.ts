@@ -6,6 +6,7 @@ import { ConfigError } from './config-error.ts';
 import path from 'node:path';
 import { loadPushConfig, type PushConfig } from './config/push.ts';
 import { loadWebhooksConfig, type WebhooksConfig } from './config/webhooks.ts';
+import { loadInboundMailConfig, loadSmsConfig, type InboundMailConfig, type SmsConfig } from './config/conversations.ts';
 
 export interface Config {
   /** TCP port to listen on (default 3000). */
@@ -84,6 +85,10 @@ export interface Config {
   push: PushConfig;
   /** Outbound webhooks: development mode (http and loopback targets) and the attempt deadline (docs/webhooks.md). */
   webhooks: WebhooksConfig;
+  /** Replies by e-mail to conversation messages (docs/conversations.md "Reply by e-mail"). */
+  inboundMail: InboundMailConfig;
+  /** SMS provider and quiet hours (docs/conversations.md "SMS"). */
+  sms: SmsConfig;
   /**
    * Weather forecast of job visits (docs/insight.md "Weather"): Open-Meteo's forecast API and
    * postcodes.io's geocoding (no keys), cached in memory; a visit day at or above a threshold is
@@ -312,6 +317,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     },
     push: loadPushConfig(env),
     webhooks: loadWebhooksConfig(env),
+    inboundMail: loadInboundMailConfig(env, host),
+    sms: loadSmsConfig(env),
     weather: {
       forecastUrl: (url(env, 'CARETAKER_WEATHER_FORECAST_URL', ['http:', 'https:']) ?? 'https://api.open-meteo.com').replace(/\/+$/, ''),
       geocodeUrl: (url(env, 'CARETAKER_WEATHER_GEOCODE_URL', ['http:', 'https:']) ?? 'https://api.postcodes.io').replace(/\/+$/, ''),

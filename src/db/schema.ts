@@ -1423,6 +1423,9 @@ export interface Database {
 
 /** Migration 1900: a window in which the tenant is in for the contractor's visit (docs/tenant-reporting.md "Booking the visit"). */
 export interface JobVisitWindowTable {
+// Job conversations, reply by e-mail and SMS (migration 2026_11_26_2000, docs/conversations.md).
+export type ThreadAudience = 'tenant' | 'contractor' | 'landlord' | 'internal';
+export interface ConversationThreadTable {
   id: Generated<number>;
   uuid: string;
   agency_id: number;
@@ -1473,4 +1476,86 @@ export interface Database {
   job_visit_windows: JobVisitWindowTable;
   job_visits: JobVisitTable;
   visit_links: VisitLinkTable;
+  audience: ThreadAudience;
+  created_at: Timestamp;
+  last_message_at: Timestamp | null;
+}
+export interface ConversationMessageTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  thread_id: number;
+  job_id: number;
+  author_user_id: number | null;
+  author_kind: 'staff' | 'tenant' | 'contractor' | 'landlord' | 'system';
+  /** `tenant:<id>`, `contractor:<id>`, `landlord:<id>` for a person without an account writing by e-mail or SMS. */
+  author_key: string | null;
+  author_name: string;
+  channel: 'web' | 'email' | 'sms';
+  body: string;
+  urgent: Generated<boolean>;
+  /** Message-ID of an e-mail or the provider's id of an SMS: the same one never lands twice. */
+  external_id: string | null;
+  created_at: Timestamp;
+}
+export interface ConversationMessageFileTable {
+  message_id: number;
+  file_id: number;
+}
+export interface ConversationReadTable {
+  job_id: number;
+  audience: ThreadAudience;
+  user_id: number;
+  read_at: Timestamp;
+}
+/** The view of a job's messages and the case notes mapped onto its threads. */
+export interface ConversationEntryView {
+  kind: 'message' | 'note';
+  id: number;
+  uuid: string;
+  job_id: number;
+  audience: ThreadAudience;
+  author_user_id: number | null;
+  author_kind: string | null;
+  author_name: string | null;
+  channel: 'web' | 'email' | 'sms' | 'note';
+  body: string;
+  urgent: boolean;
+  created_at: Timestamp;
+}
+export interface SmsMessageTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number | null;
+  direction: 'outbound' | 'inbound';
+  delivery_id: number | null;
+  thread_id: number | null;
+  to_number: string;
+  from_number: string | null;
+  body: string | null;
+  provider: string;
+  provider_sid: string | null;
+  status: string;
+  error_code: string | null;
+  segments: number | null;
+  /** Price in millionths of the currency unit (positive: a cost). */
+  price_micros: ColumnType<string | null, number | null, number | null>;
+  price_currency: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export interface SmsOptOutTable {
+  phone: string;
+  opted_out_at: Timestamp;
+  keyword: string;
+}
+
+export interface Database {
+  conversation_threads: ConversationThreadTable;
+  conversation_messages: ConversationMessageTable;
+  conversation_message_files: ConversationMessageFileTable;
+  conversation_reads: ConversationReadTable;
+  conversation_entries: ConversationEntryView;
+  sms_messages: SmsMessageTable;
+  sms_opt_outs: SmsOptOutTable;
 }

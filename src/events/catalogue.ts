@@ -118,6 +118,21 @@ export const EVENT_CATALOGUE = {
     note_id: Id('the note'),
     visibility: Type.String({ description: 'who may read the note' }),
   })),
+  'conversation.message_posted': define(1, 'A message was posted in a conversation thread of a job (web, e-mail reply or SMS; docs/conversations.md).', Type.Object({
+    ...JobRef,
+    thread_id: Id('the thread'),
+    thread_uuid: Uuid('the thread'),
+    audience: Type.String({ description: 'who the thread is with: tenant, contractor, landlord or internal (staff only)' }),
+    message_id: Id('the message'),
+    message_uuid: Uuid('the message'),
+    channel: Type.String({ description: 'web, email or sms' }),
+    author_user_id: Nullable(Id('the author\'s account; null for a person without one')),
+    author_kind: Type.String({ description: 'staff, tenant, contractor, landlord or system' }),
+  })),
+  'sms.received': define(1, 'An SMS reached the service\'s number and was matched to the thread of the last message sent to that number (docs/conversations.md "SMS").', Type.Object({
+    sms_id: Id('the received SMS (sms_messages)'),
+    thread_id: Id('the thread it answers'),
+  })),
   'job.file_added': define(1, 'A document or photo was uploaded to a job.', Type.Object({
     ...JobRef,
     file_id: Id('the file'),

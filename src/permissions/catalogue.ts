@@ -45,6 +45,8 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.users.manage', description: 'Create, read, update, list, disable, enable and invite the users of one\'s agency (below one\'s own level)', roles: ADMINS },
   { key: 'api.users.sessions.manage', description: 'List and revoke the sessions and tokens of other users of one\'s agency', roles: ADMINS },
   { key: 'api.jobs.notes.manage', description: 'Read and write the case notes of the jobs one may see (tenants and contractors: the notes shared with them)', roles: ALL },
+  { key: 'api.jobs.conversations.manage', description: 'Read and write the conversation threads of the jobs one may see (tenants, contractors and landlords: their own thread; docs/conversations.md)', roles: [...ALL, 'landlord'] },
+  { key: 'api.sms.usage.view', description: "Read the agency's SMS counts and costs (docs/conversations.md)", roles: [...ADMINS, 'api'] },
   { key: 'api.jobs.documents.manage', description: 'List, upload, download and delete the documents of the jobs one may see', roles: ALL },
   { key: 'api.jobs.photos.manage', description: 'List, upload, download and delete the photos of the jobs one may see', roles: ALL },
   { key: 'api.calendar.view', description: 'Read the calendar of scheduled jobs one may see and manage one\'s own iCalendar feed key', roles: ALL },
