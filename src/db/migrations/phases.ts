@@ -62,4 +62,5 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
   '2026_11_26_1100_traceparent': { phase: 'expand', summary: 'outbox.traceparent and webhook_deliveries.traceparent (nullable): jobs and webhook deliveries join the trace of their request' },
   '2026_11_26_1310_landlord_external_ref': { phase: 'expand', summary: 'landlords.external_ref (nullable) with a partial unique index: the key of the landlord import' },
   '2026_11_26_1600_hazards': { phase: 'expand', summary: 'job hazards, their statutory clocks and compliance expiry reminders (new tables); agencies.hazard_works_working_days (default 60), addresses.is_hmo (default false)' },
+  '2026_11_26_2100_live_events': { phase: 'expand', summary: 'a trigger announces each new outbox row on the channel caretaker_outbox (NOTIFY at commit) for the live updates; older instances do not listen' },
 };
