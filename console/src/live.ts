@@ -85,27 +85,38 @@ export function subscribe(jobUuid: string, handler: Handler): () => void {
 }
 
 /**
- * React hook: calls `onEvent` for the live events of one job ('*': all; null: none), at most once
- * per `debounceMs` (a burst of events causes one refetch).
+ * React hook: calls `onEvent` for the live events of one job ('*': all; null: none): at once for
+ * the first of a burst, then at most once per `quietMs` for the rest (a burst causes two refetches
+ * at most, the first without delay).
  */
-export function useLiveEvents(jobUuid: string | null, onEvent: (event: LiveEvent) => void, debounceMs = 150): void {
+export function useLiveEvents(jobUuid: string | null, onEvent: (event: LiveEvent) => void, quietMs = 250): void {
   const latest = useRef(onEvent);
   latest.current = onEvent;
   useEffect(() => {
     if (jobUuid === null) return;
     let timer: number | undefined;
-    let last: LiveEvent | null = null;
-    const stop = subscribe(jobUuid, (event) => {
-      last = event;
-      if (timer !== undefined) return;
+    let waiting: LiveEvent | null = null;
+    const quiet = () => {
       timer = window.setTimeout(() => {
         timer = undefined;
-        if (last) latest.current(last);
-      }, debounceMs);
+        if (!waiting) return;
+        const event = waiting;
+        waiting = null;
+        latest.current(event);
+        quiet();
+      }, quietMs);
+    };
+    const stop = subscribe(jobUuid, (event) => {
+      if (timer !== undefined) {
+        waiting = event;
+        return;
+      }
+      latest.current(event);
+      quiet();
     });
     return () => {
       clearTimeout(timer);
       stop();
     };
-  }, [jobUuid, debounceMs]);
+  }, [jobUuid, quietMs]);
 }
