@@ -95,6 +95,16 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
     ],
   },
   {
+    title: 'Live updates',
+    variables: [
+      v('CARETAKER_LIVE_HEARTBEAT_S', '15', 'seconds between heartbeats on GET /api/events/stream (the session is checked again at each)'),
+      v('CARETAKER_LIVE_REPLAY_S', '900', 'how far back a resumed stream (Last-Event-ID) is replayed, in seconds'),
+      v('CARETAKER_LIVE_REPLAY_MAX', '500', 'events replayed at most; beyond, the client is told to refetch'),
+      v('CARETAKER_LIVE_MAX_PER_USER', '8', 'open streams per account per instance'),
+      v('CARETAKER_LIVE_MAX_CONNECTIONS', '2000', 'open streams per instance'),
+    ],
+  },
+  {
     title: 'E-mail',
     variables: [
       v('SMTP_URL', undefined, 'smtp://user:pass@host:587 or smtps://...; unset: messages are written as .eml files under CARETAKER_DATA_DIR/mail', { secret: true }),

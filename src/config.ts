@@ -39,6 +39,19 @@ export interface Config {
   };
   /** Proxy addresses (IPs or CIDRs) whose X-Forwarded-For is believed; empty means none. */
   trustProxy: string[];
+  /** Live updates, `GET /api/events/stream` (docs/live-updates.md). */
+  live: {
+    /** Seconds between heartbeats (an SSE comment; the session is checked again at each). */
+    heartbeatS: number;
+    /** How far back a resumed stream (Last-Event-ID) is replayed from the outbox, in seconds. */
+    replayS: number;
+    /** At most this many events are replayed; beyond, the client is told to refetch everything. */
+    replayMax: number;
+    /** Open streams per account per instance. */
+    maxPerUser: number;
+    /** Open streams per instance. */
+    maxConnections: number;
+  };
   /** The security blacklist (docs/security.md "Blacklist"). */
   blacklist: {
     /** Seconds an instance trusts its cached copy before reloading it (changes elsewhere arrive at once through Redis). */
@@ -277,6 +290,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       loginWindowS: int(env, 'CARETAKER_LOGIN_WINDOW_S', 900, 1, 3600),
     },
     trustProxy,
+    live: {
+      heartbeatS: int(env, 'CARETAKER_LIVE_HEARTBEAT_S', 15, 1, 300),
+      replayS: int(env, 'CARETAKER_LIVE_REPLAY_S', 900, 0, 86_400),
+      replayMax: int(env, 'CARETAKER_LIVE_REPLAY_MAX', 500, 1, 10_000),
+      maxPerUser: int(env, 'CARETAKER_LIVE_MAX_PER_USER', 8, 1, 100),
+      maxConnections: int(env, 'CARETAKER_LIVE_MAX_CONNECTIONS', 2_000, 1, 100_000),
+    },
     blacklist: {
       refreshS: int(env, 'CARETAKER_BLACKLIST_REFRESH_S', 30, 1, 3600),
       autoTrips: int(env, 'CARETAKER_BLACKLIST_AUTO_TRIPS', 5, 1, 1000),

@@ -5250,6 +5250,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live updates (Server-Sent Events)
+         * @description text/event-stream of the events about the jobs the caller may see, as the reads decide (a tenant hears only its own jobs, a contractor the jobs assigned to it, staff their agency or branch; notes by their visibility; money, SLA and file events staff only). Each message: `id` (the outbox row id) and `data`, JSON {id, type, job_uuid, reference, status_id?, status?, fields?, at}; the client refetches what it shows. `{"type":"ready"}` once subscribed, `{"type":"resync"}` when a resume cannot be replayed (refetch everything), `{"type":"signed_out"}` before the stream ends for an ended session. Resume with the Last-Event-ID header (browsers send it on reconnect) or last_event_id. A comment heartbeat every CARETAKER_LIVE_HEARTBEAT_S seconds. 429 beyond CARETAKER_LIVE_MAX_PER_USER streams per account or CARETAKER_LIVE_MAX_CONNECTIONS per instance.
+         *
+         *     **Access:** Permission key `api.jobs.manage.manage`.
+         */
+        get: operations["listEventsStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -54389,6 +54411,111 @@ export interface operations {
             };
             /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listEventsStream: {
+        parameters: {
+            query?: {
+                /** @description resume after this event id (the Last-Event-ID header wins when both are sent) */
+                last_event_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -8,6 +8,7 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog, Form, Modal, ModalOverlay } from 'react-aria-components';
 import { Link, useLocation, useParams } from 'react-router';
+import { useLiveEvents } from '../live.ts';
 import { api } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
 import { canAssign, canDecline, legalMoves, moveLabel, type JobStatus } from '../logic/transitions.ts';
@@ -40,6 +41,8 @@ export function JobPage() {
     job.reload();
     history.reload();
   };
+  // Changes made by others (another agent, the contractor, the tenant) show without a reload.
+  useLiveEvents(uuid, reloadAll);
   const j = job.data;
   if (!j) {
     return (
@@ -397,6 +400,9 @@ function Photos({ uuid }: { uuid: string }) {
 function Notes({ uuid }: { uuid: string }) {
   const session = useSession();
   const list = useLoad(async () => (await api.GET('/api/jobs/{uuid}/notes', { params: { path: { uuid } } })).data!.data, [uuid]);
+  useLiveEvents(uuid, (e) => {
+    if (e.type === 'job.note_added' || e.type === 'resync') list.reload();
+  });
   const action = useAction();
   const staff = session.party === 'staff';
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {

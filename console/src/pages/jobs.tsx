@@ -6,6 +6,7 @@
 import { type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
+import { useLiveEvents } from '../live.ts';
 import { filtersToQuery, filtersToSearch, pageCount, parseFilters, PRIORITIES, SLA_STATES, SORTS, type JobFilters, type SlaState } from '../logic/job-filters.ts';
 import { useSession } from '../session.tsx';
 import type { Job } from '../types.ts';
@@ -38,6 +39,8 @@ export function Jobs() {
     const { data } = await api.GET('/api/jobs/manage', { params: { query: filtersToQuery(filters) as never } });
     return data!;
   }, [key]);
+  // Another person's change (or one's own in another tab) shows without a reload.
+  useLiveEvents('*', () => list.reload());
   const update = (patch: Partial<JobFilters>) => setSearch(filtersToSearch({ ...filters, page: 1, ...patch }));
   const onSearch = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();

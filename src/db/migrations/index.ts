@@ -37,6 +37,7 @@ import * as m2613_10 from './2026_11_26_1310_landlord_external_ref.ts';
 import * as m261500 from './2026_11_26_1500_works_orders.ts';
 import * as m261900 from './2026_11_26_1900_visit_booking.ts';
 import * as m262000 from './2026_11_26_2000_conversations.ts';
+import * as m262100 from './2026_11_26_2100_live_events.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1500_works_orders': m261500,
   '2026_11_26_1900_visit_booking': m261900,
   '2026_11_26_2000_conversations': m262000,
+  '2026_11_26_2100_live_events': m262100,
 };

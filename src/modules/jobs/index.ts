@@ -5,7 +5,7 @@
  */
 export { jobsRoutes } from './jobs.routes.ts';
 export { jobScope, seesInternalFields, type JobScope } from './job-visibility.ts';
-export { findBranch, findContractor, findVisibleJobRef, visibleTo, jobTypeExists, jobsQuery, lockJob } from './jobs.repository.ts';
+export { findBranch, findContractor, findVisibleJobRef, visibleJobUuids, visibleTo, jobTypeExists, jobsQuery, lockJob } from './jobs.repository.ts';
 export { STATUS, STATUS_NAMES } from './lifecycle.ts';
 export { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-rules.ts';
 export { Job, type ListJobsInput, ListJobsQuery } from './jobs.schemas.ts';
