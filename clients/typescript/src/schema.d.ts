@@ -8571,6 +8571,8 @@ export interface operations {
             query?: {
                 user_id?: number;
                 action?: string;
+                /** @description actions starting with this text: "job." for every job action, "auth." for sign-ins */
+                action_prefix?: string;
                 /** @description entries on or after this UTC date */
                 from_date?: string;
                 /** @description entries on or before this UTC date (inclusive) */
@@ -8611,6 +8613,10 @@ export interface operations {
                             ip_address: string;
                             /** Format: date-time */
                             created_at: string;
+                            resource_uuid?: string | null;
+                            resource_label?: string | null;
+                            from_status?: string | null;
+                            to_status?: string | null;
                         }[];
                         /** @description total number of matching records */
                         count: number;
@@ -8758,6 +8764,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -8957,6 +8964,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -9356,6 +9364,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -9557,6 +9566,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -9782,6 +9792,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -10010,6 +10021,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -10376,6 +10388,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -10597,6 +10610,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -10831,6 +10845,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -49411,6 +49426,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -49634,6 +49650,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
