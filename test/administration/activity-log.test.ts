@@ -70,6 +70,27 @@ describe('GET /api/admin/activity-log', () => {
     expect(none.count).toBe(0);
   });
 
+  it('filters by the start of the action; with resources=true names and links the record and a move from and to', async () => {
+    const found = await w.agentA1.client.get('/api/jobs/manage?q=Today');
+    expect(found.statusCode, found.body).toBe(200);
+    const job = found.json().data[0];
+    const moved = await w.agentA1.client.post(`/api/jobs/${job.uuid}/transitions`, { to_status_id: 2 });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const jobs = (await w.adminA.client.get('/api/admin/activity-log?action_prefix=job.&limit=200')).json();
+    expect(jobs.count).toBeGreaterThanOrEqual(3);
+    expect(jobs.data.every((e: { action: string }) => e.action.startsWith('job.'))).toBe(true);
+    // The user's % and _ are matched literally.
+    expect((await w.adminA.client.get('/api/admin/activity-log?action_prefix=j%25')).json().count).toBe(0);
+    const plain = (await w.adminA.client.get('/api/admin/activity-log?action=job.transition')).json().data[0];
+    expect(plain).not.toHaveProperty('resource_uuid');
+    const richRes = await w.adminA.client.get('/api/admin/activity-log?action=job.transition&resources=true');
+    expect(richRes.statusCode, richRes.body).toBe(200);
+    const rich = richRes.json().data[0];
+    expect(rich).toMatchObject({ resource_type: 'job', resource_uuid: job.uuid, resource_label: job.reference, from_status: 'Reported', to_status: 'Awaiting approval' });
+    const create = (await w.adminA.client.get('/api/admin/activity-log?action=job.create&resources=true')).json().data[0];
+    expect(create).toMatchObject({ resource_label: expect.stringMatching(/^JOB-/), from_status: null, to_status: null });
+  });
+
   it('pages with limit and offset', async () => {
     const all = (await w.adminA.client.get('/api/admin/activity-log?limit=200')).json();
     const page = (await w.adminA.client.get('/api/admin/activity-log?limit=1&offset=1')).json();

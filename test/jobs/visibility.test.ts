@@ -114,6 +114,19 @@ describe('jobs visibility: who sees and moves what (list, read, history, transit
       expect(res.json().error).toBe('You do not have permission to perform this action');
     }
   });
+  it("the tenant's phone is on the detail for staff and the assigned contractor only, never on the list", async () => {
+    await t.db.updateTable('tenants').set({ mobile: '07700 900123' }).where('id', '=', w.tenant.id).execute();
+    const phoneOf = async (c: typeof w.agentA1) => (await c.client.get(`/api/jobs/${j.a1.uuid}`)).json().data.tenant_phone;
+    expect(await phoneOf(w.agentA1)).toBe('07700 900123');
+    expect(await phoneOf(w.adminA)).toBe('07700 900123');
+    expect(await phoneOf(w.contractorUser)).toBe('07700 900123');
+    expect(await phoneOf(w.tenantUser)).toBeUndefined();
+    const listed = (await w.agentA1.client.get('/api/jobs/manage?limit=200')).json().data;
+    expect(listed.every((x: object) => !('tenant_phone' in x))).toBe(true);
+    // A job without a tenant: null for staff.
+    expect(await (async () => (await w.adminA.client.get(`/api/jobs/${j.a2.uuid}`)).json().data.tenant_phone)()).toBeNull();
+  });
+
   it('the list writes each job exactly as GET /api/jobs/{uuid} does, for every party (the page is JSON from the database)', async () => {
     const trade = await t.db.selectFrom('trades').select('id').where('agency_id', 'is', null).orderBy('id').executeTakeFirstOrThrow();
     const slot = await t.db.selectFrom('job_time_ranges').select('id').where('agency_id', 'is', null).orderBy('id').executeTakeFirstOrThrow();
@@ -134,7 +147,8 @@ describe('jobs visibility: who sees and moves what (list, read, history, transit
       expect(Object.keys(body), name).toEqual(['success', 'data', 'count', 'message']);
       expect(body.message).toBe('Jobs retrieved');
       for (const item of body.data as Array<{ uuid: string }>) {
-        const single = (await c.client.get(`/api/jobs/${item.uuid}`)).json().data;
+        // The detail alone adds tenant_phone (staff and the assigned contractor); the rest is the same.
+        const { tenant_phone: _phone, ...single } = (await c.client.get(`/api/jobs/${item.uuid}`)).json().data;
         // Same keys in the same order and the same values: the same bytes.
         expect(JSON.stringify(item), `${name} ${item.uuid}`).toBe(JSON.stringify(single));
       }

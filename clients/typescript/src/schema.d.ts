@@ -8711,6 +8711,8 @@ export interface operations {
             query?: {
                 user_id?: number;
                 action?: string;
+                /** @description actions starting with this text: "job." for every job action, "auth." for sign-ins */
+                action_prefix?: string;
                 /** @description entries on or after this UTC date */
                 from_date?: string;
                 /** @description entries on or before this UTC date (inclusive) */
@@ -8751,6 +8753,10 @@ export interface operations {
                             ip_address: string;
                             /** Format: date-time */
                             created_at: string;
+                            resource_uuid?: string | null;
+                            resource_label?: string | null;
+                            from_status?: string | null;
+                            to_status?: string | null;
                         }[];
                         /** @description total number of matching records */
                         count: number;
@@ -8898,6 +8904,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -9097,6 +9104,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -9496,6 +9504,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -9697,6 +9706,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -9922,6 +9932,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -10150,6 +10161,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -10516,6 +10528,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -10737,6 +10750,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -10991,6 +11005,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -50514,6 +50529,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;
@@ -50737,6 +50753,7 @@ export interface operations {
                             postcode: string | null;
                             tenant_uuid: string | null;
                             tenant_name: string | null;
+                            tenant_phone?: string | null;
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             contractor_accepted_at: string | null;

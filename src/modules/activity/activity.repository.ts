@@ -57,6 +57,8 @@ export interface ActivityFilter {
   agencyId?: number;
   userId?: number;
   action?: string;
+  /** LIKE pattern of the action's start, already escaped and ending in % ("job.%"). */
+  actionPattern?: string;
   /** Inclusive lower bound (UTC). */
   from?: Date;
   /** Exclusive upper bound (UTC). */
@@ -89,6 +91,7 @@ export const ACTIVITY_PAGE = new PreparedQuery<ListShape, ActivityFilter, { json
   if (has('agencyId')) q = q.where('agency_id', '=', p.agencyId);
   if (has('userId')) q = q.where('user_id', '=', p.userId);
   if (has('action')) q = q.where('action', '=', p.action);
+  if (has('actionPattern')) q = q.where('action', 'like', p.actionPattern);
   if (has('from')) q = q.where('created_at', '>=', p.from);
   if (has('to')) q = q.where('created_at', '<', p.to);
   let page = q;
@@ -120,3 +123,34 @@ export async function listActivityJson(db: DbOrTrx, f: ActivityFilter, objectSql
   const n = row?.n ?? 0;
   return { json: row?.json ?? '', total: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP };
 }
+
+/** Tables whose records an entry's resource_type names, for the entry's link (uuid) and label (an expression over the record `r`; an invoice's number as invoiceNumber writes it). */
+const RESOURCE_TABLES: Record<string, { table: string; label: string }> = {
+  job: { table: 'jobs', label: 'r.reference' },
+  invoice: { table: 'invoices', label: "(case r.kind when 'credit_note' then 'CN-' else 'INV-' end) || lpad(r.number::text, 6, '0')" },
+  user: { table: 'users', label: 'r.name' },
+  tenant: { table: 'tenants', label: 'r.name' },
+  contractor: { table: 'contractors', label: 'r.company_name' },
+  address: { table: 'addresses', label: 'r.postcode' },
+};
+
+const resourceCase = (column: (t: { table: string; label: string }) => string) =>
+  `(case p.resource_type ${Object.entries(RESOURCE_TABLES)
+    .map(([type, t]) => `when '${type}' then (select (${column(t)})::text from ${t.table} r where r.id = p.resource_id)`)
+    .join(' ')} end)`;
+
+const statusName = (key: string) =>
+  `(case when p.resource_type = 'job' and p.details is not null then (select s.name from job_statuses s where s.id = (p.details->>'${key}')::int) end)`;
+
+/**
+ * SQL expressions (over the entry's row `p`) for the wire keys that read other records, so the
+ * log can link and name them: the record's uuid and label (a job's reference, an invoice's
+ * number, a person's or firm's name, an address's postcode) and, for a job's move, the status
+ * names it went from and to (the entry's details).
+ */
+export const ENTRY_RESOURCE_COLUMNS: Record<string, string> = {
+  resource_uuid: resourceCase(() => 'r.uuid'),
+  resource_label: resourceCase((t) => t.label),
+  from_status: statusName('from_status_id'),
+  to_status: statusName('to_status_id'),
+};

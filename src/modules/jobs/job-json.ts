@@ -8,9 +8,15 @@
 import { schemaObject, schemaObjectSql, type IncludeKey } from '../../db/json-sql.ts';
 import { Job, type JobDto } from './jobs.schemas.ts';
 
-/** The keys a caller sees: every key for staff and contractors (`internal`), the required ones for tenants. */
+/** Keys only the single-job read adds (jobs.service.ts getJob), never written by the list. */
+const DETAIL_ONLY = new Set(['tenant_phone']);
+
+/**
+ * The keys a caller sees: every key for staff and contractors (`internal`), the required ones for
+ * tenants; never the detail-only ones (added by getJob for whoever may see them).
+ */
 function jobKeys(internal: boolean): IncludeKey {
-  return (_key, required) => internal || required;
+  return (key, required) => !DETAIL_ONLY.has(key) && (internal || required);
 }
 
 /**

@@ -161,6 +161,17 @@ export async function findAnyJobById(db: DbOrTrx, id: number): Promise<JobRow | 
   return row;
 }
 
+/** The tenant's mobile, else phone (null when neither, or erased). */
+export async function findTenantPhone(db: DbOrTrx, tenantId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('tenants')
+    .select(sql<string | null>`coalesce(nullif(mobile, ''), nullif(phone, ''))`.as('phone'))
+    .where('id', '=', tenantId)
+    .where('erased_at', 'is', null)
+    .executeTakeFirst();
+  return row?.phone ?? null;
+}
+
 /** The query of findJobByUuid (its SQL is checked in: src/db/sql/job-detail.sql). */
 export function jobByUuidQuery(db: DbOrTrx, scope: JobScope, uuid: string) {
   return jobDetailQuery(db, scope).select(JOB_DETAIL_COLUMNS).where('j.uuid', '=', uuid);

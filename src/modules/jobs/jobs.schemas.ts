@@ -32,6 +32,9 @@ export const Job = Type.Object(
     postcode: Nullable(Type.String()),
     tenant_uuid: Nullable(Uuid()),
     tenant_name: Nullable(Type.String()),
+    tenant_phone: Type.Optional(
+      Nullable(Type.String({ description: "the tenant's mobile, else phone: only GET /api/jobs/{uuid}, only for staff and the job's assigned contractor" })),
+    ),
     contractor_uuid: Nullable(Uuid()),
     contractor_name: Nullable(Type.String()),
     contractor_accepted_at: NullableDateTime('when the contractor accepted the assignment'),

@@ -88,11 +88,21 @@ export async function listVisibleJobsJson(deps: AppDeps, auth: AuthContext, q: L
 }
 
 /**
- * GET /api/jobs/{uuid}: one job as the caller may see it.
+ * GET /api/jobs/{uuid}: one job as the caller may see it; staff and the job's assigned contractor
+ * (not landlords or tenants) also get `tenant_phone` (the tenant's mobile, else phone; null when none), so the contractor
+ * can call ahead of the visit (docs/jobs.md "Who sees what").
  * @throws 404 'Job not found'
  */
 export async function getJob(deps: AppDeps, auth: AuthContext, uuid: string): Promise<JobDto> {
-  return toJobDto(await visibleJob(deps.db, auth, uuid), jobScope(auth));
+  const row = await visibleJob(deps.db, auth, uuid);
+  const scope = jobScope(auth);
+  const dto = toJobDto(row, scope);
+  const staff = scope.kind === 'all' || scope.kind === 'agency' || scope.kind === 'branch';
+  const assignedContractor = scope.kind === 'contractor' && row.contractor_id !== null && row.contractor_id === scope.contractorId;
+  if (staff || assignedContractor) {
+    dto.tenant_phone = row.tenant_id === null ? null : await repo.findTenantPhone(deps.db, row.tenant_id);
+  }
+  return dto;
 }
 
 /**
