@@ -1423,9 +1423,6 @@ export interface Database {
 
 /** Migration 1900: a window in which the tenant is in for the contractor's visit (docs/tenant-reporting.md "Booking the visit"). */
 export interface JobVisitWindowTable {
-// Job conversations, reply by e-mail and SMS (migration 2026_11_26_2000, docs/conversations.md).
-export type ThreadAudience = 'tenant' | 'contractor' | 'landlord' | 'internal';
-export interface ConversationThreadTable {
   id: Generated<number>;
   uuid: string;
   agency_id: number;
@@ -1476,6 +1473,15 @@ export interface Database {
   job_visit_windows: JobVisitWindowTable;
   job_visits: JobVisitTable;
   visit_links: VisitLinkTable;
+}
+
+// Job conversations, reply by e-mail and SMS (migration 2026_11_26_2000, docs/conversations.md).
+export type ThreadAudience = 'tenant' | 'contractor' | 'landlord' | 'internal';
+export interface ConversationThreadTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
   audience: ThreadAudience;
   created_at: Timestamp;
   last_message_at: Timestamp | null;
