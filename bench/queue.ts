@@ -174,6 +174,9 @@ export async function runQueueScenario(rate: number, durationS: number, log: (li
       emails: smtp.state.messages.length - before.emails, webhooks: webhooks - before.webhooks,
     };
   } finally {
+    // A graceful stop first (a profile asked for with NODE_OPTIONS=--cpu-prof is written on exit).
+    server.signal('SIGTERM');
+    await server.waitExit(30_000).catch(() => undefined);
     await handle.close();
     await stopAllProcesses();
     await smtp.close();
