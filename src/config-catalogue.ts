@@ -136,6 +136,7 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
       v('CARETAKER_RELAY_INTERVAL_MS', '1000', 'how often the outbox relay looks for committed events, milliseconds'),
       v('CARETAKER_QUEUE_BATCH_SIZE', '20', 'jobs a handler queue\'s worker fetches at once'),
       v('CARETAKER_QUEUE_CONCURRENCY', '2', 'workers per handler queue in each process (PGlite: 1)'),
+      v('CARETAKER_QUEUE_IDLE_POLL_S', '5', 'how often an idle queue worker looks for jobs while LISTEN/NOTIFY wakes it for new ones, seconds'),
       v('CARETAKER_QUEUE_SEND_INTERVAL_MS', '1000', 'how often each worker sends due e-mails, push messages and webhooks, milliseconds'),
       v('CARETAKER_QUEUE_SEND_CONCURRENCY', '4', 'messages each worker sends at once per kind (e-mail/push, webhooks)'),
       v('CARETAKER_QUEUE_BACKLOG_WARN', '1000', 'readiness warns when a queue holds more runnable jobs than this'),

@@ -134,6 +134,11 @@ export interface Config {
     batchSize: number;
     /** Workers per handler queue in each process, each fetching its own batch (PGlite: always 1). */
     concurrency: number;
+    /**
+     * How often an idle queue worker looks for jobs while PostgreSQL's LISTEN/NOTIFY wakes it for
+     * new ones, in seconds; a retry coming due waits at most this long (PGlite polls every second).
+     */
+    idlePollS: number;
     /** How often each worker sends due e-mails, push messages and webhooks, in milliseconds. */
     sendIntervalMs: number;
     /** Messages each worker sends at once per kind (e-mail/push, webhooks). */
@@ -356,6 +361,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       relayIntervalMs: int(env, 'CARETAKER_RELAY_INTERVAL_MS', 1000, 50, 60_000),
       batchSize: int(env, 'CARETAKER_QUEUE_BATCH_SIZE', 20, 1, 500),
       concurrency: int(env, 'CARETAKER_QUEUE_CONCURRENCY', 2, 1, 32),
+      idlePollS: int(env, 'CARETAKER_QUEUE_IDLE_POLL_S', 5, 1, 60),
       sendIntervalMs: int(env, 'CARETAKER_QUEUE_SEND_INTERVAL_MS', 1000, 100, 60_000),
       sendConcurrency: int(env, 'CARETAKER_QUEUE_SEND_CONCURRENCY', 4, 1, 64),
       backlogWarnJobs: int(env, 'CARETAKER_QUEUE_BACKLOG_WARN', 1000, 1, 10_000_000),

@@ -48,7 +48,9 @@ type HandlerWorkOptions = {
 /**
  * pg-boss work options of a handler queue: `batchSize` jobs per fetch, `concurrency` workers per
  * queue in this process (1 on PGlite, whose one connection serialises them anyway), fetching
- * again at once while batches come back full, each job settled on its own.
+ * again at once while batches come back full, each job settled on its own. New jobs wake the
+ * workers (LISTEN/NOTIFY on PostgreSQL); the poll every `idlePollS` seconds finds retries coming
+ * due, and is every second where no notification arrives (PGlite).
  * @param q the queue configuration
  */
 export function handlerWorkOptions(q: Config['queue'], engine: 'pglite' | 'postgres'): HandlerWorkOptions {
@@ -56,8 +58,7 @@ export function handlerWorkOptions(q: Config['queue'], engine: 'pglite' | 'postg
     batchSize: q.batchSize,
     localConcurrency: engine === 'pglite' ? 1 : q.concurrency,
     pollingIntervalSeconds: 1,
-    // NOTIFY wakes the workers for new jobs only; a retry coming due is found by the poll.
-    notifyPollingIntervalSeconds: 1,
+    notifyPollingIntervalSeconds: q.idlePollS,
     burstWhenBatchFull: q.batchSize > 1,
     perJobResults: true,
   };
@@ -209,9 +210,10 @@ export async function startBackgroundWorker(
 
   for (const task of tasks) {
     const name = taskQueue(task.name);
-    await ensureQueue(boss, name, { retryLimit: 0, heartbeatSeconds: q.heartbeatS, deadLetter: DEAD_LETTER_QUEUE });
+    // The schedule's job wakes the worker at once (notify); the poll is only the backstop.
+    await ensureQueue(boss, name, { retryLimit: 0, heartbeatSeconds: q.heartbeatS, deadLetter: DEAD_LETTER_QUEUE, notify: true });
     await boss.schedule(name, task.cron, null, { tz: 'UTC' });
-    await boss.work(name, { pollingIntervalSeconds: 1 }, async () => {
+    await boss.work(name, { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: q.idlePollS }, async () => {
       await task.run(deps, log);
     });
     // One job now as well (once per cluster while one is queued): work an upgrade left starts at once.
