@@ -6,7 +6,6 @@
 import closeWithGrace from 'close-with-grace';
 import type { Logger } from 'pino';
 import { buildApp, REDACT } from './app.ts';
-import { warmDocs } from './http/openapi.ts';
 import { displayValue } from './config-catalogue.ts';
 import type { Config } from './config.ts';
 import type { Lifecycle } from './http/pipeline.ts';
@@ -116,9 +115,9 @@ export async function startServer(
     'Caretaker is serving',
   );
   log.info(`open ${address}/ for the console, ${address}/docs for the API`);
-  // The OpenAPI documents are built and compressed now, off the start-up path, so the first
-  // visitor of /docs does not wait for them (src/http/openapi.ts).
-  setImmediate(() => warmDocs(app));
+  // The OpenAPI documents (4.5 MB of JSON, compressed twice) are built when /docs or
+  // /api/openapi.json is first asked for (src/http/openapi.ts), not here: building them right after
+  // listen held the first readiness answer back by as long (docs/operations.md "Starting").
   // After listen, and without holding up start-up or shutdown: the API answers while the worker
   // installs or checks the queue schema; a worker that cannot start (database briefly gone) is
   // logged and tried again, and never takes the API down with it (docs/events.md).

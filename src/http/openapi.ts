@@ -194,8 +194,8 @@ const docWarmers = new WeakMap<FastifyInstance, () => void>();
 
 /**
  * Builds and compresses the served OpenAPI documents (/api/openapi.json and the docs page's
- * /docs/json) of an app now, instead of on the first request for them. `serve` calls it after
- * listening. No-op for an app without the docs routes.
+ * /docs/json) of an app now, instead of on the first request for them (tests that time the page
+ * call it; `serve` builds them on first use). No-op for an app without the docs routes.
  */
 export function warmDocs(app: FastifyInstance): void {
   docWarmers.get(app)?.();
