@@ -62,4 +62,5 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
   '2026_11_26_1100_traceparent': { phase: 'expand', summary: 'outbox.traceparent and webhook_deliveries.traceparent (nullable): jobs and webhook deliveries join the trace of their request' },
   '2026_11_26_1310_landlord_external_ref': { phase: 'expand', summary: 'landlords.external_ref (nullable) with a partial unique index: the key of the landlord import' },
   '2026_11_26_1600_hazards': { phase: 'expand', summary: 'job hazards, their statutory clocks and compliance expiry reminders (new tables); agencies.hazard_works_working_days (default 60), addresses.is_hmo (default false)' },
+  '2026_11_26_1800_planned_maintenance': { phase: 'expand', summary: 'maintenance schedules and their occurrences (new tables); compliance_item_types.custom (default false) and retired_at (nullable)' },
 };

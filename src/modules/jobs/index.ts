@@ -12,3 +12,4 @@ export { Job, type ListJobsInput, ListJobsQuery } from './jobs.schemas.ts';
 export { createJob, getJob, listVisibleJobs } from './jobs.service.ts';
 export type { CreateJobInput, JobDto } from './jobs.schemas.ts';
 export { acceptAssignment, bookVisit, declineAssignment, transitionJob } from './job-lifecycle.service.ts';
+export { raiseSystemJob, SYSTEM_ACTOR, type SystemJob, type SystemJobInput } from './job-system.service.ts';
