@@ -30,6 +30,7 @@ export function backgroundHandlers(): EventHandler[] {
     ...recharges.handlers,
     ...reporting.handlers,
     ...worksOrders.handlers,
+    ...compliance.handlers,
   ];
 }
 

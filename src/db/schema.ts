@@ -1565,3 +1565,54 @@ export interface Database {
   sms_messages: SmsMessageTable;
   sms_opt_outs: SmsOptOutTable;
 }
+  /** Created by the agency (docs/compliance.md "Custom types"); false for the seeded UK types. */
+  custom: Generated<boolean>;
+  /** Retired: takes no new items or schedules; its items and certificates stay. */
+  retired_at: Timestamp | null;
+
+// Planned maintenance (migration 2026_11_26_1800_planned_maintenance, docs/compliance.md "Planned maintenance").
+/** A standing instruction to raise a job on each occurrence of a recurrence rule. */
+export interface MaintenanceScheduleTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  /** One property; null: every property with an item of type_id. */
+  address_id: number | null;
+  /** The compliance item type the work satisfies; null: general maintenance of address_id. */
+  type_id: number | null;
+  title: string;
+  description: Generated<string>;
+  /** The RFC 5545 RRULE (without DTSTART), e.g. `FREQ=YEARLY;BYMONTH=3`. */
+  rrule: string;
+  /** DTSTART as a London date. */
+  starts_on: ColumnType<string, string, string>;
+  /** Days before the due date the job is raised. */
+  lead_days: number;
+  contractor_id: number | null;
+  trade_id: number | null;
+  priority: Generated<number>;
+  /** London date from which occurrences are raised (creation, or the last change of the rule). */
+  active_from: ColumnType<string, string, string>;
+  retired_at: Timestamp | null;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One raised occurrence of a schedule at one property (unique per schedule, property and due date). */
+export interface MaintenanceOccurrenceTable {
+  id: Generated<number>;
+  agency_id: number;
+  schedule_id: number;
+  address_id: number;
+  item_id: number | null;
+  due_on: ColumnType<string, string, string>;
+  job_id: number | null;
+  certificate_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  maintenance_schedules: MaintenanceScheduleTable;
+  maintenance_occurrences: MaintenanceOccurrenceTable;
+}

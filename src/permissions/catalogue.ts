@@ -81,9 +81,10 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.sla.settings.manage', description: "Read and change the agency's SLA settings (UK region for working days, at-risk share, office hours)", roles: ADMINS },
   // Compliance register (docs/compliance.md).
   { key: 'api.compliance.view', description: "Read the compliance register of the agency's properties and its item types", roles: [...STAFF, 'api'] },
-  { key: 'api.compliance.manage', description: 'Add compliance items to properties and record their certificates', roles: [...STAFF, 'api'] },
+  { key: 'api.compliance.manage', description: 'Add compliance items to properties, record their certificates, manage custom types and planned maintenance schedules', roles: [...STAFF, 'api'] },
   { key: 'api.hazards.view', description: 'Read the hazard and statutory clocks of jobs one may see, and the hazard breaches list', roles: [...STAFF, 'api'] },
   { key: 'api.hazards.manage', description: 'Set the hazard of a job, record its milestones and send the written summary to the tenant', roles: [...STAFF, 'api'] },
+  { key: 'api.hazards.settings.manage', description: "Change the agency's hazard settings (the works period of significant hazards)", roles: ADMINS },
   { key: 'api.jobs.evidence-pack.view', description: 'Download the evidence pack of a job (PDF timeline, ZIP of its files) for a council or the Housing Ombudsman', roles: [...STAFF, 'api'] },
   // Insight: dashboard, analytics, reports, search, weather (docs/insight.md).
   { key: 'api.dashboard.view', description: 'Read the dashboard figures of the jobs one may see', roles: ALL },

@@ -4479,14 +4479,110 @@ export interface paths {
         };
         /**
          * The agency's compliance item types
-         * @description Seeded on first use with the UK types (gas safety record, EICR, EPC, smoke and CO alarms, legionella, HMO fire risk assessment, HMO licence).
+         * @description Seeded on first use with the UK types (gas safety record, EICR, EPC, smoke and CO alarms, legionella, HMO fire risk assessment, HMO licence), plus the agency's custom types (custom: true). include_retired=true adds the retired ones.
          *
          *     **Access:** Permission key `api.compliance.view`.
          */
         get: operations["listComplianceTypes"];
         put?: never;
-        post?: never;
+        /**
+         * Create a custom compliance item type
+         * @description code (unique in the agency), name, interval_months (null: none), required_document; at_tenancy_start, hmo_only, due_soon_days (default 30) optional. Items and schedules use it like a UK type. 409 when the code is taken. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        post: operations["createComplianceTypes"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/types/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a custom compliance item type
+         * @description The fields sent (name, interval_months, at_tenancy_start, hmo_only, required_document, due_soon_days). A new interval applies to certificates recorded from now on. 409 for a UK type (set by law) or a retired one. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        put: operations["updateComplianceTypes"];
+        post?: never;
+        /**
+         * Retire a custom compliance item type
+         * @description No new items or schedules of the type; its items and certificates stay in the register. 409 for a UK type or while live schedules use it. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        delete: operations["deleteComplianceTypes"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Planned maintenance schedules
+         * @description Newest first, each with its next three occurrences (due date and the date its job is raised). Filters: state (active, retired, all; default active), address_uuid, type (code), contractor_uuid.
+         *
+         *     **Access:** Permission key `api.compliance.view`.
+         */
+        get: operations["listComplianceSchedules"];
+        put?: never;
+        /**
+         * Create a planned maintenance schedule
+         * @description title, rrule (RFC 5545, FREQ DAILY to YEARLY, no DTSTART), starts_on (DTSTART, London date), lead_days; address_uuid (one property), type (every property with an item of the type) or both (that property's item, added when missing); contractor_uuid (the jobs are assigned to it), trade_id, priority (default 4), description optional. The scheduler raises each occurrence's job lead_days before its due date; occurrences due before today are not raised. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        post: operations["createComplianceSchedules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/schedules/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a planned maintenance schedule
+         * @description With its next five occurrences and the latest twenty raised ones (property, job, compliance item and the certificate taken from the job).
+         *
+         *     **Access:** Permission key `api.compliance.view`.
+         */
+        get: operations["getComplianceSchedules"];
+        /**
+         * Change a planned maintenance schedule
+         * @description The fields sent (title, description, rrule, starts_on, lead_days, contractor_uuid (null: unassigned), trade_id, priority). A new rrule or starts_on applies from today. Jobs already raised are not changed. 409 for a retired schedule. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        put: operations["updateComplianceSchedules"];
+        post?: never;
+        /**
+         * Retire a planned maintenance schedule
+         * @description No more jobs are raised; the raised occurrences, their jobs and certificates stay. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        delete: operations["deleteComplianceSchedules"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4707,6 +4803,34 @@ export interface paths {
          */
         get: operations["listJobsEvidencePack"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hazards/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agency's hazard settings
+         * @description works_working_days: the reasonable period to complete the works of a significant hazard (default 60 working days). 403 for SysOps (no agency).
+         *
+         *     **Access:** Permission key `api.hazards.view`.
+         */
+        get: operations["listHazardsSettings"];
+        /**
+         * Change the agency's hazard settings
+         * @description works_working_days (1 to 260): applies to hazards set from now on; a hazard already set keeps its period (PUT /api/jobs/{uuid}/hazard with works_working_days changes it). Agency admins. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.settings.manage`.
+         */
+        put: operations["updateHazardsSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -46733,7 +46857,10 @@ export interface operations {
     };
     listComplianceTypes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description also the retired custom types (default false) */
+                include_retired?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -46762,10 +46889,26 @@ export interface operations {
                             required_document: string;
                             /** @description days before expiry an item is due_soon */
                             due_soon_days: number;
+                            /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
+                            custom: boolean;
+                            retired_at: string | null;
                         }[];
                         /** @description total number of matching records */
                         count: number;
                         message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -46784,6 +46927,1667 @@ export interface operations {
             };
             /** @description Missing permission or CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createComplianceTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the type's code, unique in the agency, e.g. pat_testing */
+                    code: string;
+                    name: string;
+                    interval_months: number | null;
+                    /** @description checked at the start of each tenancy */
+                    at_tenancy_start?: boolean;
+                    /** @description needed by houses in multiple occupation only (added with the HMO flag) */
+                    hmo_only?: boolean;
+                    /** @description the document that proves it */
+                    required_document: string;
+                    /** @description days before expiry an item is due_soon (default 30) */
+                    due_soon_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description the type's code, unique in the agency, e.g. pat_testing */
+                    code: string;
+                    name: string;
+                    interval_months: number | null;
+                    /** @description checked at the start of each tenancy */
+                    at_tenancy_start?: boolean;
+                    /** @description needed by houses in multiple occupation only (added with the HMO flag) */
+                    hmo_only?: boolean;
+                    /** @description the document that proves it */
+                    required_document: string;
+                    /** @description days before expiry an item is due_soon (default 30) */
+                    due_soon_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A type of compliance item of the agency */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            interval_months: number | null;
+                            /** @description checked at the start of each tenancy */
+                            at_tenancy_start: boolean;
+                            /** @description needed by houses in multiple occupation only */
+                            hmo_only: boolean;
+                            required_document: string;
+                            /** @description days before expiry an item is due_soon */
+                            due_soon_days: number;
+                            /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
+                            custom: boolean;
+                            retired_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateComplianceTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    interval_months?: number | null;
+                    /** @description checked at the start of each tenancy */
+                    at_tenancy_start?: boolean;
+                    /** @description needed by houses in multiple occupation only (added with the HMO flag) */
+                    hmo_only?: boolean;
+                    /** @description the document that proves it */
+                    required_document?: string;
+                    /** @description days before expiry an item is due_soon (default 30) */
+                    due_soon_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name?: string;
+                    interval_months?: number | null;
+                    /** @description checked at the start of each tenancy */
+                    at_tenancy_start?: boolean;
+                    /** @description needed by houses in multiple occupation only (added with the HMO flag) */
+                    hmo_only?: boolean;
+                    /** @description the document that proves it */
+                    required_document?: string;
+                    /** @description days before expiry an item is due_soon (default 30) */
+                    due_soon_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A type of compliance item of the agency */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            interval_months: number | null;
+                            /** @description checked at the start of each tenancy */
+                            at_tenancy_start: boolean;
+                            /** @description needed by houses in multiple occupation only */
+                            hmo_only: boolean;
+                            required_document: string;
+                            /** @description days before expiry an item is due_soon */
+                            due_soon_days: number;
+                            /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
+                            custom: boolean;
+                            retired_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteComplianceTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A type of compliance item of the agency */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            interval_months: number | null;
+                            /** @description checked at the start of each tenancy */
+                            at_tenancy_start: boolean;
+                            /** @description needed by houses in multiple occupation only */
+                            hmo_only: boolean;
+                            required_document: string;
+                            /** @description days before expiry an item is due_soon */
+                            due_soon_days: number;
+                            /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
+                            custom: boolean;
+                            retired_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listComplianceSchedules: {
+        parameters: {
+            query?: {
+                /** @description default active */
+                state?: "active" | "retired" | "all";
+                /** @description only schedules of this property */
+                address_uuid?: string;
+                /** @description a compliance item type code, e.g. gas_safety */
+                type?: string;
+                /** @description only schedules assigned to this contractor */
+                contractor_uuid?: string;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            description: string;
+                            address_uuid: string | null;
+                            address: string | null;
+                            type: string | null;
+                            type_name: string | null;
+                            /** @description the RRULE in its normal form */
+                            rrule: string;
+                            /**
+                             * Format: date
+                             * @description DTSTART (London date)
+                             */
+                            starts_on: string;
+                            lead_days: number;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            trade_id: number | null;
+                            trade_name: string | null;
+                            priority: number;
+                            /**
+                             * Format: date
+                             * @description occurrences due before this London date are never raised (creation, or the last change of rrule or starts_on)
+                             */
+                            active_from: string;
+                            retired: boolean;
+                            /** @description the next occurrences from today (three in lists, five in a read) */
+                            next: {
+                                /** Format: date */
+                                due_on: string;
+                                /** @description the due date for people, e.g. "Mon 15 Mar 2027" */
+                                due_on_text: string;
+                                /**
+                                 * Format: date
+                                 * @description the London date the job is raised (due_on minus lead_days)
+                                 */
+                                raise_on: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createComplianceSchedules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the raised jobs' title */
+                    title: string;
+                    description?: string;
+                    /**
+                     * Format: uuid
+                     * @description one property; without it, type covers every property with an item of the type
+                     */
+                    address_uuid?: string;
+                    /** @description a compliance item type code, e.g. gas_safety */
+                    type?: string;
+                    /** @description an RFC 5545 RRULE without DTSTART, e.g. FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=15 (an RRULE: prefix is accepted); FREQ DAILY, WEEKLY, MONTHLY or YEARLY */
+                    rrule: string;
+                    /**
+                     * Format: date
+                     * @description DTSTART, a London date
+                     */
+                    starts_on: string;
+                    /** @description days before each due date the job is raised */
+                    lead_days: number;
+                    /**
+                     * Format: uuid
+                     * @description the contractor who usually does it
+                     */
+                    contractor_uuid?: string;
+                    trade_id?: number;
+                    /** @description priority of the raised jobs, 1 emergency to 5 planned (default 4) */
+                    priority?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description the raised jobs' title */
+                    title: string;
+                    description?: string;
+                    /**
+                     * Format: uuid
+                     * @description one property; without it, type covers every property with an item of the type
+                     */
+                    address_uuid?: string;
+                    /** @description a compliance item type code, e.g. gas_safety */
+                    type?: string;
+                    /** @description an RFC 5545 RRULE without DTSTART, e.g. FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=15 (an RRULE: prefix is accepted); FREQ DAILY, WEEKLY, MONTHLY or YEARLY */
+                    rrule: string;
+                    /**
+                     * Format: date
+                     * @description DTSTART, a London date
+                     */
+                    starts_on: string;
+                    /** @description days before each due date the job is raised */
+                    lead_days: number;
+                    /**
+                     * Format: uuid
+                     * @description the contractor who usually does it
+                     */
+                    contractor_uuid?: string;
+                    trade_id?: number;
+                    /** @description priority of the raised jobs, 1 emergency to 5 planned (default 4) */
+                    priority?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            description: string;
+                            address_uuid: string | null;
+                            address: string | null;
+                            type: string | null;
+                            type_name: string | null;
+                            /** @description the RRULE in its normal form */
+                            rrule: string;
+                            /**
+                             * Format: date
+                             * @description DTSTART (London date)
+                             */
+                            starts_on: string;
+                            lead_days: number;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            trade_id: number | null;
+                            trade_name: string | null;
+                            priority: number;
+                            /**
+                             * Format: date
+                             * @description occurrences due before this London date are never raised (creation, or the last change of rrule or starts_on)
+                             */
+                            active_from: string;
+                            retired: boolean;
+                            /** @description the next occurrences from today (three in lists, five in a read) */
+                            next: {
+                                /** Format: date */
+                                due_on: string;
+                                /** @description the due date for people, e.g. "Mon 15 Mar 2027" */
+                                due_on_text: string;
+                                /**
+                                 * Format: date
+                                 * @description the London date the job is raised (due_on minus lead_days)
+                                 */
+                                raise_on: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the latest 20 raised occurrences, latest due date first */
+                            raised: {
+                                /** Format: date */
+                                due_on: string;
+                                /** Format: date-time */
+                                raised_at: string;
+                                /** Format: uuid */
+                                address_uuid: string;
+                                address: string;
+                                job_uuid: string | null;
+                                job_reference: string | null;
+                                job_status: string | null;
+                                item_uuid: string | null;
+                                certificate_uuid: string | null;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getComplianceSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            description: string;
+                            address_uuid: string | null;
+                            address: string | null;
+                            type: string | null;
+                            type_name: string | null;
+                            /** @description the RRULE in its normal form */
+                            rrule: string;
+                            /**
+                             * Format: date
+                             * @description DTSTART (London date)
+                             */
+                            starts_on: string;
+                            lead_days: number;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            trade_id: number | null;
+                            trade_name: string | null;
+                            priority: number;
+                            /**
+                             * Format: date
+                             * @description occurrences due before this London date are never raised (creation, or the last change of rrule or starts_on)
+                             */
+                            active_from: string;
+                            retired: boolean;
+                            /** @description the next occurrences from today (three in lists, five in a read) */
+                            next: {
+                                /** Format: date */
+                                due_on: string;
+                                /** @description the due date for people, e.g. "Mon 15 Mar 2027" */
+                                due_on_text: string;
+                                /**
+                                 * Format: date
+                                 * @description the London date the job is raised (due_on minus lead_days)
+                                 */
+                                raise_on: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the latest 20 raised occurrences, latest due date first */
+                            raised: {
+                                /** Format: date */
+                                due_on: string;
+                                /** Format: date-time */
+                                raised_at: string;
+                                /** Format: uuid */
+                                address_uuid: string;
+                                address: string;
+                                job_uuid: string | null;
+                                job_reference: string | null;
+                                job_status: string | null;
+                                item_uuid: string | null;
+                                certificate_uuid: string | null;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateComplianceSchedules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    description?: string;
+                    /** @description an RFC 5545 RRULE without DTSTART, e.g. FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=15 (an RRULE: prefix is accepted); FREQ DAILY, WEEKLY, MONTHLY or YEARLY */
+                    rrule?: string;
+                    /** Format: date */
+                    starts_on?: string;
+                    /** @description days before each due date the job is raised */
+                    lead_days?: number;
+                    contractor_uuid?: string | null;
+                    trade_id?: number | null;
+                    /** @description priority of the raised jobs, 1 emergency to 5 planned (default 4) */
+                    priority?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    title?: string;
+                    description?: string;
+                    /** @description an RFC 5545 RRULE without DTSTART, e.g. FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=15 (an RRULE: prefix is accepted); FREQ DAILY, WEEKLY, MONTHLY or YEARLY */
+                    rrule?: string;
+                    /** Format: date */
+                    starts_on?: string;
+                    /** @description days before each due date the job is raised */
+                    lead_days?: number;
+                    contractor_uuid?: string | null;
+                    trade_id?: number | null;
+                    /** @description priority of the raised jobs, 1 emergency to 5 planned (default 4) */
+                    priority?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            description: string;
+                            address_uuid: string | null;
+                            address: string | null;
+                            type: string | null;
+                            type_name: string | null;
+                            /** @description the RRULE in its normal form */
+                            rrule: string;
+                            /**
+                             * Format: date
+                             * @description DTSTART (London date)
+                             */
+                            starts_on: string;
+                            lead_days: number;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            trade_id: number | null;
+                            trade_name: string | null;
+                            priority: number;
+                            /**
+                             * Format: date
+                             * @description occurrences due before this London date are never raised (creation, or the last change of rrule or starts_on)
+                             */
+                            active_from: string;
+                            retired: boolean;
+                            /** @description the next occurrences from today (three in lists, five in a read) */
+                            next: {
+                                /** Format: date */
+                                due_on: string;
+                                /** @description the due date for people, e.g. "Mon 15 Mar 2027" */
+                                due_on_text: string;
+                                /**
+                                 * Format: date
+                                 * @description the London date the job is raised (due_on minus lead_days)
+                                 */
+                                raise_on: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the latest 20 raised occurrences, latest due date first */
+                            raised: {
+                                /** Format: date */
+                                due_on: string;
+                                /** Format: date-time */
+                                raised_at: string;
+                                /** Format: uuid */
+                                address_uuid: string;
+                                address: string;
+                                job_uuid: string | null;
+                                job_reference: string | null;
+                                job_status: string | null;
+                                item_uuid: string | null;
+                                certificate_uuid: string | null;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteComplianceSchedules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            description: string;
+                            address_uuid: string | null;
+                            address: string | null;
+                            type: string | null;
+                            type_name: string | null;
+                            /** @description the RRULE in its normal form */
+                            rrule: string;
+                            /**
+                             * Format: date
+                             * @description DTSTART (London date)
+                             */
+                            starts_on: string;
+                            lead_days: number;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            trade_id: number | null;
+                            trade_name: string | null;
+                            priority: number;
+                            /**
+                             * Format: date
+                             * @description occurrences due before this London date are never raised (creation, or the last change of rrule or starts_on)
+                             */
+                            active_from: string;
+                            retired: boolean;
+                            /** @description the next occurrences from today (three in lists, five in a read) */
+                            next: {
+                                /** Format: date */
+                                due_on: string;
+                                /** @description the due date for people, e.g. "Mon 15 Mar 2027" */
+                                due_on_text: string;
+                                /**
+                                 * Format: date
+                                 * @description the London date the job is raised (due_on minus lead_days)
+                                 */
+                                raise_on: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the latest 20 raised occurrences, latest due date first */
+                            raised: {
+                                /** Format: date */
+                                due_on: string;
+                                /** Format: date-time */
+                                raised_at: string;
+                                /** Format: uuid */
+                                address_uuid: string;
+                                address: string;
+                                job_uuid: string | null;
+                                job_reference: string | null;
+                                job_status: string | null;
+                                item_uuid: string | null;
+                                certificate_uuid: string | null;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -48873,6 +50677,250 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listHazardsSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The agency's hazard settings (docs/compliance.md "Hazards and statutory clocks") */
+                        data: {
+                            /** @description the agency's reasonable period to complete the works of a significant hazard, working days (default 60); a hazard set later takes it unless it gives its own */
+                            works_working_days: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateHazardsSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 260 working days */
+                    works_working_days: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description 1 to 260 working days */
+                    works_working_days: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The agency's hazard settings (docs/compliance.md "Hazards and statutory clocks") */
+                        data: {
+                            /** @description the agency's reasonable period to complete the works of a significant hazard, working days (default 60); a hazard set later takes it unless it gives its own */
+                            works_working_days: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

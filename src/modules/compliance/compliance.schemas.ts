@@ -20,9 +20,54 @@ export const ComplianceType = Type.Object(
     hmo_only: Type.Boolean({ description: 'needed by houses in multiple occupation only' }),
     required_document: Type.String(),
     due_soon_days: Type.Integer({ description: 'days before expiry an item is due_soon' }),
+    custom: Type.Boolean({ description: 'created by the agency; false for the seeded UK types (set by law, not editable)' }),
+    retired_at: Nullable(DateTime({ description: 'retired: takes no new items or schedules' })),
   },
   { description: 'A type of compliance item of the agency' },
 );
+
+export const TypesQuery = Type.Object(
+  { include_retired: Type.Optional(Type.Boolean({ description: 'also the retired custom types (default false)' })) },
+  { additionalProperties: false },
+);
+
+const TypeFields = {
+  name: Type.String({ minLength: 1, maxLength: 120 }),
+  interval_months: Nullable(Type.Integer({ minimum: 1, maximum: 600, description: 'legal interval between certificates, months; null: none' })),
+  at_tenancy_start: Type.Boolean({ description: 'checked at the start of each tenancy' }),
+  hmo_only: Type.Boolean({ description: 'needed by houses in multiple occupation only (added with the HMO flag)' }),
+  required_document: Type.String({ minLength: 1, maxLength: 500, description: 'the document that proves it' }),
+  due_soon_days: Type.Integer({ minimum: 0, maximum: 365, description: 'days before expiry an item is due_soon (default 30)' }),
+};
+
+export const CreateTypeBody = Type.Object(
+  {
+    code: Type.String({ pattern: '^[a-z0-9_]{1,40}$', description: 'the type\'s code, unique in the agency, e.g. pat_testing' }),
+    name: TypeFields.name,
+    interval_months: TypeFields.interval_months,
+    at_tenancy_start: Type.Optional(TypeFields.at_tenancy_start),
+    hmo_only: Type.Optional(TypeFields.hmo_only),
+    required_document: TypeFields.required_document,
+    due_soon_days: Type.Optional(TypeFields.due_soon_days),
+    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
+  },
+  { additionalProperties: false },
+);
+export type CreateTypeInput = Static<typeof CreateTypeBody>;
+
+export const UpdateTypeBody = Type.Object(
+  {
+    name: Type.Optional(TypeFields.name),
+    interval_months: Type.Optional(TypeFields.interval_months),
+    at_tenancy_start: Type.Optional(TypeFields.at_tenancy_start),
+    hmo_only: Type.Optional(TypeFields.hmo_only),
+    required_document: Type.Optional(TypeFields.required_document),
+    due_soon_days: Type.Optional(TypeFields.due_soon_days),
+    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
+  },
+  { additionalProperties: false },
+);
+export type UpdateTypeInput = Static<typeof UpdateTypeBody>;
 
 export const RegisterItem = Type.Object(
   {

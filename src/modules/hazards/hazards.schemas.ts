@@ -139,3 +139,20 @@ export const EvidencePack = Type.Object(
   },
   { description: 'The evidence pack of a job' },
 );
+
+export const HazardSettings = Type.Object(
+  {
+    works_working_days: Type.Integer({ description: 'the agency\'s reasonable period to complete the works of a significant hazard, working days (default 60); a hazard set later takes it unless it gives its own' }),
+  },
+  { description: 'The agency\'s hazard settings (docs/compliance.md "Hazards and statutory clocks")' },
+);
+export type HazardSettingsDto = Static<typeof HazardSettings>;
+
+export const UpdateHazardSettingsBody = Type.Object(
+  {
+    works_working_days: Type.Integer({ minimum: 1, maximum: 260, description: '1 to 260 working days' }),
+    csrf_token: Csrf,
+  },
+  { additionalProperties: false },
+);
+export type UpdateHazardSettingsInput = Static<typeof UpdateHazardSettingsBody>;

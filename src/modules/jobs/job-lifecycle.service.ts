@@ -4,6 +4,7 @@
  * accept or decline. Every status change goes through `moveJob` (lifecycle.ts map).
  */
 import type { AppDeps } from '../../app-deps.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity/index.ts';
@@ -111,23 +112,35 @@ export async function assignJob(deps: AppDeps, auth: AuthContext, actor: Actor, 
   if (!contractor) throw notFound('Contractor');
   if (input.time_range_id !== undefined && !(await repo.findTimeRange(deps.db, input.time_range_id, current.agency_id))) throw invalidParam('time_range_id');
   const scheduledFor = input.scheduled_for ? new Date(`${input.scheduled_for}T00:00:00Z`) : null;
-  const to = scheduledFor ? STATUS.scheduled : STATUS.assigned;
-  const { id } = await withLockedJob(deps, auth, uuid, async (trx, job, now) => {
-    await assertContractorAssignable(trx, { contractorId: contractor.id, agencyId: job.agency_id, tradeId: job.trade_id, at: scheduledFor ?? now });
-    await moveJob(trx, auth, actor, now, job, {
-      to,
-      via: 'assignment',
-      action: 'job.assign',
-      set: { contractor_id: contractor.id, scheduled_for: scheduledFor, time_range_id: input.time_range_id ?? null, contractor_accepted_at: null },
-    });
-    await supersedeTimedVisit(trx, job.id, now);
-    await emitEvent(trx, now, {
-      name: 'job.assigned',
-      agencyId: job.agency_id,
-      payload: { ...jobRef(job), contractor_id: contractor.id, time_range_id: input.time_range_id ?? null, scheduled_for: scheduledFor?.toISOString() ?? null },
-    });
-  });
+  const { id } = await withLockedJob(deps, auth, uuid, (trx, job, now) =>
+    assignLockedJob(trx, auth, actor, now, job, { contractorId: contractor.id, scheduledFor, timeRangeId: input.time_range_id ?? null }),
+  );
   return jobDtoById(deps.db, auth, id);
+}
+
+/**
+ * Gives a locked job to a contractor in the caller's transaction: eligibility first (nothing is
+ * written when it fails), then the move to Assigned (Scheduled with a date) and `job.assigned`.
+ * Shared by assignJob and the system's raiseSystemJob (auth null, job-system.service.ts).
+ * @throws 404 contractor, 409 ineligible contractor or illegal move, 403 party
+ */
+export async function assignLockedJob(
+  trx: DbOrTrx, auth: AuthContext | null, actor: Actor, now: Date, job: repo.LockedJob,
+  a: { contractorId: number; scheduledFor: Date | null; timeRangeId: number | null },
+): Promise<void> {
+  await assertContractorAssignable(trx, { contractorId: a.contractorId, agencyId: job.agency_id, tradeId: job.trade_id, at: a.scheduledFor ?? now });
+  await moveJob(trx, auth, actor, now, job, {
+    to: a.scheduledFor ? STATUS.scheduled : STATUS.assigned,
+    via: 'assignment',
+    action: 'job.assign',
+    set: { contractor_id: a.contractorId, scheduled_for: a.scheduledFor, time_range_id: a.timeRangeId, contractor_accepted_at: null },
+  });
+  await supersedeTimedVisit(trx, job.id, now);
+  await emitEvent(trx, now, {
+    name: 'job.assigned',
+    agencyId: job.agency_id,
+    payload: { ...jobRef(job), contractor_id: a.contractorId, time_range_id: a.timeRangeId, scheduled_for: a.scheduledFor?.toISOString() ?? null },
+  });
 }
 
 const AWAITING_WORK = new Set<number>([STATUS.assigned, STATUS.scheduled]);

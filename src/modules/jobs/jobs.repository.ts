@@ -378,3 +378,14 @@ export async function invoiceStateOfJob(db: DbOrTrx, jobId: number): Promise<{ d
     .executeTakeFirstOrThrow();
   return { drafts: Number(row.drafts), issued: Number(row.issued) };
 }
+
+/** A property of the agency by id (its branch), or undefined. */
+export function findAgencyAddress(db: DbOrTrx, agencyId: number, id: number) {
+  return db.selectFrom('addresses').select(['id', 'branch_id']).where('id', '=', id).where('agency_id', '=', agencyId).executeTakeFirst();
+}
+
+/** The tenants linked to a property (ids, at most two: the caller only needs to know whether there is exactly one). */
+export async function addressTenantIds(db: DbOrTrx, addressId: number): Promise<number[]> {
+  const rows = await db.selectFrom('tenant_addresses').select('tenant_id').where('address_id', '=', addressId).orderBy('tenant_id').limit(2).execute();
+  return rows.map((r) => r.tenant_id);
+}
