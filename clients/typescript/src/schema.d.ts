@@ -669,7 +669,7 @@ export interface paths {
         put?: never;
         /**
          * Book or move the visit (contractor)
-         * @description The assigned contractor books its visit on an Assigned or Scheduled job: the job becomes Scheduled for scheduled_for (and the optional slot); the tenant is told (job.visit_booked). A past date or unknown slot: 400; another status: 409. Needs a CSRF token.
+         * @description The assigned contractor books its visit on an Assigned or Scheduled job: the job becomes Scheduled for scheduled_for (and the optional slot), or for a timed visit starts_at..ends_at inside one of the tenant's windows (GET /api/jobs/{uuid}/visit); the tenant is told (job.visit_booked). A past date, unknown slot or a slot rule broken: 400; another status, or a timed visit overlapping another booking of the contractor: 409. Needs a CSRF token.
          *
          *     **Access:** Permission key `api.jobs.assignment.respond`.
          */

@@ -5,6 +5,7 @@
  * photos with previews and upload (the phone's camera on a phone), documents (job-files.tsx), and
  * for staff the job's SLA state (docs/sla.md).
  */
+import { VisitPanel } from './visit.tsx';
 import { useState, type FormEvent } from 'react';
 import { Dialog, Form, Modal, ModalOverlay } from 'react-aria-components';
 import { Link, useLocation, useParams } from 'react-router';
@@ -112,6 +113,7 @@ export function JobPage() {
             {j.description ? <p className="description">{j.description}</p> : null}
           </section>
           {statuses.data ? <Actions job={j} statuses={statuses.data} onChanged={reloadAll} /> : null}
+          <VisitPanel jobUuid={uuid} party={session.party} onChanged={reloadAll} />
           <Photos uuid={uuid} />
           <Documents uuid={uuid} />
           {session.party !== 'tenant' ? <JobMoney jobUuid={uuid} statusId={j.status_id} /> : null}
