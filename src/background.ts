@@ -19,6 +19,7 @@ import * as imports from './modules/imports/index.ts';
 import * as hazards from './modules/hazards/index.ts';
 import * as reporting from './modules/reporting/index.ts';
 import * as compliance from './modules/compliance/index.ts';
+import * as conversations from './modules/conversations/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -29,6 +30,7 @@ export function backgroundHandlers(): EventHandler[] {
     ...recharges.handlers,
     ...reporting.handlers,
     ...worksOrders.handlers,
+    ...conversations.handlers,
   ];
 }
 

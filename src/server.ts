@@ -4,6 +4,7 @@
  * requests in flight finish, the process exits within CARETAKER_SHUTDOWN_TIMEOUT_S.
  */
 import closeWithGrace from 'close-with-grace';
+import { startInboundSmtp } from './modules/conversations/index.ts';
 import type { Logger } from 'pino';
 import { buildApp, REDACT } from './app.ts';
 import { warmDocs } from './http/openapi.ts';
@@ -111,6 +112,12 @@ export async function startServer(
   // The OpenAPI documents are built and compressed now, off the start-up path, so the first
   // visitor of /docs does not wait for them (src/http/openapi.ts).
   setImmediate(() => warmDocs(app));
+  // Replies by e-mail (docs/conversations.md): the SMTP listener, when a port is configured.
+  const inboundSmtp =
+    config.inboundMail.smtpPort === undefined
+      ? undefined
+      : await startInboundSmtp(runtime.deps, { info: (obj, msg) => log.info(obj, msg), warn: (obj, msg) => log.warn(obj, msg) });
+  if (inboundSmtp) log.info({ port: inboundSmtp.port, domain: config.inboundMail.domain ?? null }, 'inbound SMTP listener started');
   // After listen, and without holding up start-up or shutdown: the API answers while the worker
   // installs or checks the queue schema; a worker that cannot start (database briefly gone) is
   // logged and tried again, and never takes the API down with it (docs/events.md).
@@ -141,7 +148,7 @@ export async function startServer(
       stopped = true;
       clearTimeout(retry);
       try {
-        await Promise.all([app.close(), workerStarting.then(() => background?.stop())]);
+        await Promise.all([app.close(), workerStarting.then(() => background?.stop()), inboundSmtp?.close()]);
       } finally {
         clearInterval(sweep);
       }
