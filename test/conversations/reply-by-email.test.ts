@@ -4,7 +4,7 @@
  * attachment and without the quoted history; a forged address is refused at RCPT TO; an
  * auto-reply and a bounce are not posted; the Mailgun webhook checks its signature.
  */
-import nodemailer from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInboundSmtp, type InboundSmtp } from '../../src/modules/conversations/index.ts';
 import { mailgunSignature } from '../../src/modules/conversations/inbound.routes.ts';
@@ -24,7 +24,7 @@ describe('reply by e-mail', () => {
   let replyTo: string;
   const logged: Array<{ fields: Record<string, unknown>; message: string }> = [];
   const log = { info: (fields: Record<string, unknown>, message: string) => logged.push({ fields, message }), warn: (fields: Record<string, unknown>, message: string) => logged.push({ fields, message }) };
-  let smtp: nodemailer.Transporter;
+  let smtp: Transporter;
   let base: string;
 
   beforeAll(async () => {
