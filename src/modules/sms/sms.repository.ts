@@ -18,9 +18,15 @@ export async function optIn(db: DbOrTrx, phone: string): Promise<void> {
   await db.deleteFrom('sms_opt_outs').where('phone', '=', phone).execute();
 }
 
-/** Inserts an SMS log row; returns its id. */
-export async function insertSms(db: DbOrTrx, row: Insertable<SmsMessageTable>): Promise<number> {
-  return (await db.insertInto('sms_messages').values(row).returning('id').executeTakeFirstOrThrow()).id;
+/** Inserts an SMS log row; returns its id, or undefined when the provider's id is already logged (a redelivered webhook). */
+export async function insertSms(db: DbOrTrx, row: Insertable<SmsMessageTable>): Promise<number | undefined> {
+  const r = await db
+    .insertInto('sms_messages')
+    .values(row)
+    .onConflict((oc) => oc.columns(['provider', 'provider_sid']).where('provider_sid', 'is not', null).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return r?.id;
 }
 
 /**

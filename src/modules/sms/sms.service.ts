@@ -171,7 +171,7 @@ export async function receiveSms(deps: AppDeps, p: Record<string, unknown>): Pro
       from_number: from, body, provider: 'twilio', provider_sid: sid, status: 'received', error_code: null, segments: null, price_micros: null, price_currency: null,
       created_at: now, updated_at: now,
     });
-    if (last?.thread_id) await emitEvent(trx, now, { name: 'sms.received', agencyId: last.agency_id, payload: { sms_id: id, thread_id: last.thread_id } });
+    if (id !== undefined && last?.thread_id) await emitEvent(trx, now, { name: 'sms.received', agencyId: last.agency_id, payload: { sms_id: id, thread_id: last.thread_id } });
   });
   return { reply: null, outcome: last?.thread_id ? 'matched' : 'unmatched' };
 }
