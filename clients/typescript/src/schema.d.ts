@@ -1042,6 +1042,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/jobs/{uuid}/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the conversation threads of a job
+         * @description Staff see every thread of the jobs they see; a tenant only the tenant thread of their own job, a contractor only the contractor thread of jobs assigned to them, a landlord only the landlord thread of their properties' jobs (another thread: 404). Threads that have no entry yet are listed with uuid null and count 0.
+         *
+         *     **Access:** Permission key `api.jobs.conversations.manage`.
+         */
+        get: operations["listJobsThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/threads/{audience}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the messages of a conversation thread
+         * @description Messages and the case notes shown in the thread, newest first. Staff see every thread of the jobs they see; a tenant only the tenant thread of their own job, a contractor only the contractor thread of jobs assigned to them, a landlord only the landlord thread of their properties' jobs (another thread: 404).
+         *
+         *     **Access:** Permission key `api.jobs.conversations.manage`.
+         */
+        get: operations["listJobsThreadsMessages"];
+        put?: never;
+        /**
+         * Post a message in a conversation thread
+         * @description Staff see every thread of the jobs they see; a tenant only the tenant thread of their own job, a contractor only the contractor thread of jobs assigned to them, a landlord only the landlord thread of their properties' jobs (another thread: 404). Attachments are documents or photos already uploaded to the job (internal files only in the internal thread). The other side hears of it by e-mail (with a reply address) and, for tenants and contractors with a mobile number, by SMS. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.conversations.manage`.
+         */
+        post: operations["createJobsThreadsMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/threads/{audience}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a conversation thread read
+         * @description Every entry up to now counts as read for the caller. Staff see every thread of the jobs they see; a tenant only the tenant thread of their own job, a contractor only the contractor thread of jobs assigned to them, a landlord only the landlord thread of their properties' jobs (another thread: 404). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.conversations.manage`.
+         */
+        post: operations["createJobsThreadsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/inbound/mailgun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A reply e-mail forwarded by Mailgun (raw MIME)
+         * @description Mailgun's store-and-forward format for raw MIME: fields `body-mime`, `recipient`, `sender`, `timestamp`, `token`, `signature` (form or multipart). A wrong signature or a timestamp more than 5 minutes off is 403; without CARETAKER_MAILGUN_SIGNING_KEY 503. The answer says what became of the message: posted in its thread, a duplicate, ignored (auto-reply, bounce) or refused (unknown or forged reply address, sender no longer part of the thread); 200 in every case, so Mailgun does not retry.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["createInboundMailgun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sms/twilio/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Twilio's delivery report of an SMS (status callback)
+         * @description Form body as Twilio sends it (MessageSid, MessageStatus, ErrorCode; Price, PriceUnit and NumSegments when present), signed in X-Twilio-Signature over CARETAKER_PUBLIC_URL + the path: a missing or wrong signature is 403. The status and the price are recorded; an unknown MessageSid is answered 200 and records nothing.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["createSmsTwilioStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sms/twilio/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An SMS received by the service number (Twilio incoming-message webhook)
+         * @description Form body as Twilio sends it (From, To, Body, MessageSid), signed in X-Twilio-Signature (else 403). STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT put the number on the opt-out list and START, UNSTOP, YES take it off (answered with a confirmation); any other text lands in the conversation thread of the last message sent to that number. Answers TwiML.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["createSmsTwilioInbound"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sms/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agency's SMS counts and costs
+         * @description Messages sent in [from, to) (London days; default this month), their segments, deliveries and failures, replies received, and the cost per currency as the provider reported it in its delivery reports. SysOps: 403.
+         *
+         *     **Access:** Permission key `api.sms.usage.view`.
+         */
+        get: operations["listSmsUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/jobs/{uuid}/documents": {
         parameters: {
             query?: never;
@@ -14554,6 +14714,1238 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listJobsThreads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description job uuid */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                            audience: "tenant" | "contractor" | "landlord" | "internal";
+                            uuid: string | null;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description messages and the case notes shown in the thread */
+                            message_count: number;
+                            /** @description entries written by others after the caller's last read */
+                            unread_count: number;
+                            last_message_at: string | null;
+                            last_message_preview: string | null;
+                            read_at: string | null;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listJobsThreadsMessages: {
+        parameters: {
+            query?: {
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description job uuid */
+                uuid: string;
+                /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                audience: "tenant" | "contractor" | "landlord" | "internal";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                            audience: "tenant" | "contractor" | "landlord" | "internal";
+                            /** @description message: written in the conversation; note: a case note shown here (docs/job-notes.md) */
+                            kind: "message" | "note";
+                            /** @description web, email, sms, or note for a case note */
+                            channel: string;
+                            body: string;
+                            /** @description sent by SMS even in quiet hours */
+                            urgent: boolean;
+                            author_uuid: string | null;
+                            author_name: string;
+                            /** @description staff, tenant, contractor, landlord or system */
+                            author_kind: string;
+                            attachments: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** @description document or photo */
+                                kind: string;
+                                filename: string;
+                                mime: string;
+                                size_bytes: number;
+                                /** @description the job file download path */
+                                download_url: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description the time for people, Europe/London: "Thu 26 Nov 2026, 18:07" */
+                            created_at_text: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsThreadsMessages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description job uuid */
+                uuid: string;
+                /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                audience: "tenant" | "contractor" | "landlord" | "internal";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                    /** @description documents or photos already uploaded to the job; internal files only in the internal thread */
+                    attachment_uuids?: string[];
+                    /** @description staff only: the SMS copy is sent even in quiet hours (default false) */
+                    urgent?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    body: string;
+                    /** @description documents or photos already uploaded to the job; internal files only in the internal thread */
+                    attachment_uuids?: string[];
+                    /** @description staff only: the SMS copy is sent even in quiet hours (default false) */
+                    urgent?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description One entry of a thread. */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                            audience: "tenant" | "contractor" | "landlord" | "internal";
+                            /** @description message: written in the conversation; note: a case note shown here (docs/job-notes.md) */
+                            kind: "message" | "note";
+                            /** @description web, email, sms, or note for a case note */
+                            channel: string;
+                            body: string;
+                            /** @description sent by SMS even in quiet hours */
+                            urgent: boolean;
+                            author_uuid: string | null;
+                            author_name: string;
+                            /** @description staff, tenant, contractor, landlord or system */
+                            author_kind: string;
+                            attachments: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** @description document or photo */
+                                kind: string;
+                                filename: string;
+                                mime: string;
+                                size_bytes: number;
+                                /** @description the job file download path */
+                                download_url: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description the time for people, Europe/London: "Thu 26 Nov 2026, 18:07" */
+                            created_at_text: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsThreadsRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description job uuid */
+                uuid: string;
+                /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                audience: "tenant" | "contractor" | "landlord" | "internal";
+            };
+            cookie?: never;
+        };
+        /** @description optional: may be left out entirely */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                            audience: "tenant" | "contractor" | "landlord" | "internal";
+                            /** Format: date-time */
+                            read_at: string;
+                            unread_count: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createInboundMailgun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: binary
+                     * @description The file; its type is decided from the content.
+                     */
+                    file: string;
+                };
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file; its type is decided from the content.
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description posted, duplicate, ignored (auto-reply or bounce) or refused */
+                            outcome: string;
+                            /** @description why ignored or refused: auto_reply, bounce, forged, no_reply_address, unknown_thread, not_a_participant, empty */
+                            reason?: string;
+                            message_uuid?: string;
+                            thread_uuid?: string;
+                            attachments?: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createSmsTwilioStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Twilio's form parameters (MessageSid, MessageStatus, ErrorCode, Price, PriceUnit; From, To, Body), signed in X-Twilio-Signature */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createSmsTwilioInbound: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Twilio's form parameters (MessageSid, MessageStatus, ErrorCode, Price, PriceUnit; From, To, Body), signed in X-Twilio-Signature */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description text/xml: a TwiML <Response>, with a <Message> answering STOP and START */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listSmsUsage: {
+        parameters: {
+            query?: {
+                /** @description first London day (default: the first of this month) */
+                from?: string;
+                /** @description day after the last (default: the first of next month) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: date */
+                            from: string;
+                            /** Format: date */
+                            to: string;
+                            /** @description SMS handed to the provider */
+                            messages: number;
+                            /** @description billed segments (160 GSM-7 or 70 UCS-2 characters each) */
+                            segments: number;
+                            delivered: number;
+                            /** @description failed or undelivered */
+                            failed: number;
+                            /** @description replies received and matched to the agency */
+                            received: number;
+                            /** @description messages whose price the provider has not reported yet */
+                            unpriced: number;
+                            costs: {
+                                /** @description ISO 4217, as the provider bills */
+                                currency: string;
+                                /** @description millionths of the currency unit (exact) */
+                                price_micros: number;
+                                /** @description rounded to the minor unit (pence) */
+                                amount_minor: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
