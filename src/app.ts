@@ -34,7 +34,8 @@ import { authenticate, authRoutes, cachedAccountOf, createTokenCache, SESSION_CO
 import { recordActivity } from './modules/activity/index.ts';
 import { jobsRoutes } from './modules/jobs/index.ts';
 import { jobNotesRoutes } from './modules/job-notes/index.ts';
-import { conversationsRoutes } from './modules/conversations/index.ts';
+import { conversationsRoutes, inboundMailRoutes } from './modules/conversations/index.ts';
+import { smsRoutes } from './modules/sms/index.ts';
 import { jobFilesRoutes } from './modules/job-files/index.ts';
 import { fileIntegrityRoutes } from './modules/job-files/index.ts';
 import { calendarRoutes } from './modules/calendar/index.ts';
@@ -202,6 +203,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     workflowEngineRoutes(deps),
     jobNotesRoutes(deps),
     conversationsRoutes(deps),
+    inboundMailRoutes(deps),
+    smsRoutes(deps),
     jobFilesRoutes(deps),
     fileIntegrityRoutes(deps),
     calendarRoutes(deps),

@@ -20,6 +20,7 @@ import * as hazards from './modules/hazards/index.ts';
 import * as reporting from './modules/reporting/index.ts';
 import * as compliance from './modules/compliance/index.ts';
 import { visitRemindersTask } from './modules/jobs/index.ts';
+import * as conversations from './modules/conversations/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -31,6 +32,7 @@ export function backgroundHandlers(): EventHandler[] {
     ...reporting.handlers,
     ...worksOrders.handlers,
     ...compliance.handlers,
+    ...conversations.handlers,
   ];
 }
 

@@ -118,6 +118,12 @@ export async function startServer(
   // The OpenAPI documents (4.5 MB of JSON, compressed twice) are built when /docs or
   // /api/openapi.json is first asked for (src/http/openapi.ts), not here: building them right after
   // listen held the first readiness answer back by as long (docs/operations.md "Starting").
+  // Replies by e-mail (docs/conversations.md): the SMTP listener, when a port is configured.
+  const inboundSmtp =
+    config.inboundMail.smtpPort === undefined
+      ? undefined
+      : await (await import('./modules/conversations/index.ts')).startInboundSmtp(runtime.deps, { info: (obj, msg) => log.info(obj, msg), warn: (obj, msg) => log.warn(obj, msg) });
+  if (inboundSmtp) log.info({ port: inboundSmtp.port, domain: config.inboundMail.domain ?? null }, 'inbound SMTP listener started');
   // After listen, and without holding up start-up or shutdown: the API answers while the worker
   // installs or checks the queue schema; a worker that cannot start (database briefly gone) is
   // logged and tried again, and never takes the API down with it (docs/events.md).
@@ -148,7 +154,7 @@ export async function startServer(
       stopped = true;
       clearTimeout(retry);
       try {
-        await Promise.all([app.close(), workerStarting.then(() => background?.stop())]);
+        await Promise.all([app.close(), workerStarting.then(() => background?.stop()), inboundSmtp?.close()]);
       } finally {
         clearInterval(sweep);
       }

@@ -13,6 +13,7 @@ import type { PeriodicTask } from '../../events/index.ts';
 import { addSeconds } from '../../lib/clock.ts';
 import { forEachLimited } from '../../lib/concurrency.ts';
 import { deliverPush, PUSH_NOT_CONFIGURED } from '../push/index.ts';
+import { sendSms } from '../sms/index.ts';
 import { claimDueDeliveries, markSent, updateDelivery, type ClaimedDelivery } from './deliveries.repository.ts';
 import type { Rendered } from './render.ts';
 
@@ -30,12 +31,17 @@ const LEASE_S = 600;
  *   no provider of any of the user's device platforms is set up, so a retry cannot succeed)
  */
 async function attempt(deps: AppDeps, d: ClaimedDelivery): Promise<{ error: string | null; final?: string; reason?: string }> {
-  const content = (typeof d.content === 'string' ? JSON.parse(d.content) : d.content) as (Rendered & { data?: Record<string, string> }) | null;
+  const content = (typeof d.content === 'string' ? JSON.parse(d.content) : d.content) as (Rendered & { data?: Record<string, string>; replyTo?: string; thread_id?: number | null }) | null;
   if (!content) return { error: 'nothing to send', final: 'failed' };
   try {
     if (d.channel === 'email') {
-      await deps.mailer.send({ to: d.recipient_address!, subject: content.subject ?? '', text: content.text ?? '', ...(content.html ? { html: content.html } : {}) });
+      await deps.mailer.send({
+        to: d.recipient_address!, subject: content.subject ?? '', text: content.text ?? '', ...(content.html ? { html: content.html } : {}), ...(content.replyTo ? { replyTo: content.replyTo } : {}),
+      });
       return { error: null };
+    }
+    if (d.channel === 'sms') {
+      return await sendSms(deps, { deliveryId: d.id, agencyId: d.agency_id, to: d.recipient_address!, text: content.text ?? '', threadId: content.thread_id ?? null });
     }
     const results = await deliverPush(deps, { userId: d.recipient_user_id!, title: content.title ?? '', body: content.body ?? '', ...(content.data ? { data: content.data } : {}) });
     if (results.length === 0) return { error: 'no device token', final: 'suppressed' };
@@ -87,7 +93,7 @@ async function sendBatch(deps: AppDeps, limit: number) {
         }
         const at = deps.clock.now();
         if (final === 'suppressed') {
-          await updateDelivery(deps.db, d.id, { status: 'suppressed', reason: 'no_device', updated_at: at, next_attempt_at: null, content: null });
+          await updateDelivery(deps.db, d.id, { status: 'suppressed', reason: reason ?? 'no_device', updated_at: at, next_attempt_at: null, content: null });
           counts.suppressed += 1;
         } else if (final === 'failed' || d.attempts >= MAX_ATTEMPTS) {
           await updateDelivery(deps.db, d.id, { status: 'failed', ...(reason ? { reason } : {}), last_error: error.slice(0, 1_000), updated_at: at, next_attempt_at: null, content: null });
