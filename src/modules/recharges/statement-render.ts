@@ -46,7 +46,7 @@ export function statementCsv(s: StatementDto): string {
  * @param at fixes the PDF's creation date (deterministic output)
  */
 export function statementPdf(s: StatementDto, at: Date): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 40, info: { Title: `Statement ${s.landlord_name} ${s.from_date} to ${s.to_date}`, Author: s.agency_name, CreationDate: at } });
+  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 40, info: { Title: `Statement ${s.landlord_name} ${humanDate(s.from_date)} to ${humanDate(s.to_date)}`, Author: s.agency_name, CreationDate: at } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const finished = new Promise<Buffer>((resolve, reject) => {
