@@ -121,48 +121,58 @@ export function approvalsRoutes(deps: AppDeps) {
     });
 
     /** GET /api/approvals/link/{token}: the landlord's page with the question and the answer form. */
-    app.get('/api/approvals/link/:token', {
-      config: { permission: 'public' },
-      logSerializers: { req: maskedReq },
-      schema: {
-        tags: TAGS,
-        summary: "The landlord's approval page (signed link, no account)",
-        description: 'HTML. Shows the job, property, cost and limit with a form (approve, decline, ask a question, comment). Looking does not answer. A tampered, expired, used, withdrawn or cross-scoped link gets a page saying so (400, 410, 409, 410, 400) when the client accepts text/html, otherwise the error envelope with the same status.',
-        params: LinkParams,
-        querystring: LinkQuery,
-        response: responses(Html, [400, 409, 410, 429]),
-      },
-      handler: async (request, reply) => {
-        const v = await viewByLink(deps, request.params.token);
-        if (!v.row) return sendRefusal(request, reply, v.refusal!);
-        const a = v.row;
-        const html = answerPage({
-          agencyName: v.agencyName, landlordName: a.landlord_name, jobReference: a.job_reference, jobTitle: a.job_title,
-          property: a.address_line1 ? `${a.address_line1}, ${a.address_town}, ${a.address_postcode}` : null,
-          description: a.description, amount: formatPounds(a.amount_pence), limit: formatPounds(a.limit_pence), expiresAt: new Date(a.expires_at),
-        }, request.query.action ?? 'approve');
-        return sendHtml(reply, 200, html);
-      },
-    });
+    // Also at /approvals/link/:token, the address people are sent (messages name no API path;
+    // docs/api.md "People's links"), hidden from the OpenAPI document.
+    for (const [url, hide] of [['/api/approvals/link/:token', false], ['/approvals/link/:token', true]] as const) {
+      app.get(url, {
+        config: { permission: 'public' },
+        logSerializers: { req: maskedReq },
+        schema: {
+          hide,
+          tags: TAGS,
+          summary: "The landlord's approval page (signed link, no account)",
+          description: 'HTML. Shows the job, property, cost and limit with a form (approve, decline, ask a question, comment). Looking does not answer. A tampered, expired, used, withdrawn or cross-scoped link gets a page saying so (400, 410, 409, 410, 400) when the client accepts text/html, otherwise the error envelope with the same status.',
+          params: LinkParams,
+          querystring: LinkQuery,
+          response: responses(Html, [400, 409, 410, 429]),
+        },
+        handler: async (request, reply) => {
+          const v = await viewByLink(deps, request.params.token);
+          if (!v.row) return sendRefusal(request, reply, v.refusal!);
+          const a = v.row;
+          const html = answerPage({
+            agencyName: v.agencyName, landlordName: a.landlord_name, jobReference: a.job_reference, jobTitle: a.job_title,
+            property: a.address_line1 ? `${a.address_line1}, ${a.address_town}, ${a.address_postcode}` : null,
+            description: a.description, amount: formatPounds(a.amount_pence), limit: formatPounds(a.limit_pence), expiresAt: new Date(a.expires_at),
+          }, request.query.action ?? 'approve');
+          return sendHtml(reply, 200, html);
+        },
+      });
+    }
 
     /** POST /api/approvals/link/{token}: the landlord's answer (form post); the link is used up. */
-    app.post('/api/approvals/link/:token', {
-      config: { permission: 'public' },
-      logSerializers: { req: maskedReq },
-      schema: {
-        tags: TAGS,
-        summary: "The landlord's answer by signed link",
-        description: 'Form or JSON body: action approve | decline | question, comment. HTML thank-you page; the answer and comment go on the job as a note and move it (approve -> Approved, decline -> On hold). The link works once; refusals as for GET.',
-        params: LinkParams,
-        body: LinkAnswerBody,
-        response: responses(Html, [400, 409, 410, 429]),
-      },
-      handler: async (request, reply) => {
-        const comment = request.body.comment?.trim() || null;
-        const r = await answerByLink(deps, request.params.token, request.body.action, comment, request.ip);
-        if ('refusal' in r) return sendRefusal(request, reply, r.refusal);
-        return sendHtml(reply, 200, donePage(r.action, r.jobReference));
-      },
-    });
+    // Also at /approvals/link/:token, the address people are sent (messages name no API path;
+    // docs/api.md "People's links"), hidden from the OpenAPI document.
+    for (const [url, hide] of [['/api/approvals/link/:token', false], ['/approvals/link/:token', true]] as const) {
+      app.post(url, {
+        config: { permission: 'public' },
+        logSerializers: { req: maskedReq },
+        schema: {
+          hide,
+          tags: TAGS,
+          summary: "The landlord's answer by signed link",
+          description: 'Form or JSON body: action approve | decline | question, comment. HTML thank-you page; the answer and comment go on the job as a note and move it (approve -> Approved, decline -> On hold). The link works once; refusals as for GET.',
+          params: LinkParams,
+          body: LinkAnswerBody,
+          response: responses(Html, [400, 409, 410, 429]),
+        },
+        handler: async (request, reply) => {
+          const comment = request.body.comment?.trim() || null;
+          const r = await answerByLink(deps, request.params.token, request.body.action, comment, request.ip);
+          if ('refusal' in r) return sendRefusal(request, reply, r.refusal);
+          return sendHtml(reply, 200, donePage(r.action, r.jobReference));
+        },
+      });
+    }
   };
 }

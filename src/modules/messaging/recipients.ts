@@ -128,7 +128,7 @@ export async function planMessages(db: DbOrTrx, event: DomainEvent, publicUrl: s
     if (!cert) return [];
     const vars = {
       'agency.name': cert.agency_name, 'contractor.name': cert.company_name, 'certificate.type': cert.cert_type, 'certificate.reference': cert.reference,
-      'certificate.expires_on': String(cert.expires_on).slice(0, 10), 'contractor.url': `${publicUrl}/contractors/${cert.uuid}`,
+      'certificate.expires_on': formatLondonDate(new Date(`${String(p.expires_on).slice(0, 10)}T12:00:00Z`)), 'contractor.url': `${publicUrl}/contractors/${cert.uuid}`,
     };
     return [{ templateKey: 'contractor.certificate_expiring', recipients: await agencyAdmins(db, agencyId), vars, data: { contractor_uuid: cert.uuid } }];
   }

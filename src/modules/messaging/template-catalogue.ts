@@ -237,7 +237,7 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
       audience: 'contractor',
       variables: {
         ...COMMON, 'recipient.name': 'Dave Fletcher', 'job.priority': '2', 'job.description': 'The boiler shows fault F28 and will not light.',
-        'link.url': 'https://app.caretaker.test/api/works-orders/link/0f3c...', 'link.expires_at': 'Thu 10 Dec 2026, 18:00',
+        'link.url': 'https://app.caretaker.test/works-orders/link/0f3c...', 'link.expires_at': 'Thu 10 Dec 2026, 18:00',
       },
       defaults: {
         email: {
@@ -262,7 +262,7 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
       audience: 'contractor',
       variables: {
         ...COMMON, 'recipient.name': 'Dave Fletcher', 'job.description': 'The boiler shows fault F28 and will not light.', 'quote.deadline': 'Mon 30 Nov 2026, 17:00',
-        'quote.notes': 'Access through the side gate.', 'link.url': 'https://app.caretaker.test/api/works-orders/link/0f3c...',
+        'quote.notes': 'Access through the side gate.', 'link.url': 'https://app.caretaker.test/works-orders/link/0f3c...',
       },
       defaults: {
         email: {
@@ -466,7 +466,7 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
         'contractor.name': 'Fletcher Plumbing',
         'certificate.type': 'gas_safe',
         'certificate.reference': 'GS-554433',
-        'certificate.expires_on': '2026-12-15',
+        'certificate.expires_on': 'Tue 15 Dec 2026',
         'contractor.url': 'https://app.caretaker.test/contractors/8a1d2f70-3c1e-4f5e-9a51-6f7e2b9d0c44',
       },
       defaults: {

@@ -47,7 +47,7 @@ export function statementCsv(s: StatementDto): string {
 export async function statementPdf(s: StatementDto, at: Date): Promise<Buffer> {
   // Loaded when first used (docs/operations.md "Starting"): not on the start-up path.
   const { default: PDFDocument } = await import('pdfkit');
-  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 40, info: { Title: `Statement ${s.landlord_name} ${s.from_date} to ${s.to_date}`, Author: s.agency_name, CreationDate: at } });
+  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 40, info: { Title: `Statement ${s.landlord_name} ${humanDate(s.from_date)} to ${humanDate(s.to_date)}`, Author: s.agency_name, CreationDate: at } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const finished = new Promise<Buffer>((resolve, reject) => {
