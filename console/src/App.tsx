@@ -1,9 +1,10 @@
 /**
- * The console's shell: routes, the header with the navigation for the caller's role and the
- * session's expiry, and the guard that sends a signed-out visitor to the sign-in page (keeping
- * where they were going).
+ * The console's shell: routes, the header with the navigation for the caller's role and the user
+ * menu (the session's expiry, account, administration pages, sign out), the guard that sends a
+ * signed-out visitor to the sign-in page (keeping where they were going), and the guards that
+ * show "Not available" on a page the caller's permissions do not open.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { BrowserRouter, Link, Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { describeRemaining, sessionTimes } from './logic/session.ts';
 import { AcceptInvitation, Account, ResetPassword, SignIn } from './pages/auth.tsx';
@@ -19,9 +20,9 @@ import { ContractorScorecardPage, FlowEditor, FlowsPage, GuidedReport, SurveyPag
 import { VisitLinkPage } from './pages/visit.tsx';
 import { HeaderSearch, SearchPage } from './pages/search.tsx';
 import { SessionProvider, useSession } from './session.tsx';
-import { Button } from './ui.tsx';
+import { Button, Logo, PageTitle } from './ui.tsx';
 
-/** "Session ends in 29 min (after 30 min without activity; at the latest 11:00)". */
+/** "Signed in; ends after 30 min idle (in 29 min), at the latest 11:00", once, in the user menu. */
 function SessionClock() {
   const session = useSession();
   const [now, setNow] = useState(Date.now());
@@ -42,27 +43,91 @@ function SessionClock() {
   );
 }
 
-/** The pages beyond the jobs that the caller's permissions open: [path, label]. */
-function extraPages(permissions: Set<string>, staff: boolean): Array<[string, string]> {
-  const pages: Array<[string, string, boolean]> = [
+/** A page of the navigation: path, label, and whether the caller's permissions open it. */
+type NavPage = [to: string, label: string, open: boolean];
+
+/** The work pages of the main navigation beyond the jobs. */
+function workPages(permissions: Set<string>, staff: boolean): NavPage[] {
+  return [
     ['/calendar', 'Calendar', permissions.has('api.calendar.view')],
     ['/contractors', 'Contractors', staff && permissions.has('api.contractors.view')],
     ['/tenants', 'Tenants', staff && permissions.has('api.tenants.view')],
     ['/addresses', 'Addresses', staff && permissions.has('api.addresses.view')],
     ['/invoices', 'Invoices', staff && permissions.has('api.invoices.view')],
+  ];
+}
+
+/** The administration pages, listed in the user menu (so the navigation stays on one line). */
+function adminPages(permissions: Set<string>, staff: boolean): NavPage[] {
+  return [
     ['/users', 'Users', permissions.has('api.users.manage')],
     ['/branches', 'Branches', staff && permissions.has('api.admin.branches.view')],
-    ['/activity', 'Activity', permissions.has('api.admin.activity-log.manage')],
+    ['/activity', 'Activity log', permissions.has('api.admin.activity-log.manage')],
     ['/flows', 'Triage flows', permissions.has('api.reporting.flows.manage')],
     ['/agencies', 'Agencies', permissions.has('api.agencies.manage')],
     ['/imports', 'Import', permissions.has('api.imports.manage')],
   ];
-  return pages.filter((p) => p[2]).map(([to, label]) => [to, label]);
+}
+
+/** The signed-in person's menu: who, the session's end, their account, administration pages and sign out. */
+function UserMenu() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => setOpen(false), [location.pathname]);
+  useEffect(() => {
+    if (!open) return;
+    const away = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
+    };
+    const escape = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('mousedown', away);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('mousedown', away);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [open]);
+  if (!session.me) return null;
+  const admin = adminPages(session.permissions, session.party === 'staff').filter((p) => p[2]);
+  return (
+    <div className="user-menu" ref={ref}>
+      <button type="button" className="user-toggle" aria-expanded={open} aria-controls="user-panel" onClick={() => setOpen((o) => !o)}>
+        <span className="user-name">{session.me.name}</span> <span className="user-role">{session.me.role}</span>
+      </button>
+      <div id="user-panel" className="user-panel" hidden={!open}>
+        <SessionClock />
+        <ul>
+          <li>
+            <NavLink to="/account">Account</NavLink>
+          </li>
+          {admin.map(([to, label]) => (
+            <li key={to}>
+              <NavLink to={to}>{label}</NavLink>
+            </li>
+          ))}
+        </ul>
+        <Button
+          variant="secondary"
+          onPress={() => {
+            // To the sign-in page first: once the session is gone this layout unmounts.
+            navigate(`/sign-in?done=${encodeURIComponent('You have signed out.')}`, { replace: true });
+            void session.signOut();
+          }}
+        >
+          Sign out
+        </Button>
+      </div>
+    </div>
+  );
 }
 
 function Layout() {
   const session = useSession();
-  const navigate = useNavigate();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => setMenuOpen(false), [location.pathname]);
@@ -76,8 +141,8 @@ function Layout() {
       </a>
       <header className="top">
         <div className="top-row">
-          <Link to="/" className="brand">
-            Caretaker
+          <Link to="/" className="brand" aria-label="Caretaker, start page">
+            <Logo />
           </Link>
           <button type="button" className="menu-toggle" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen((o) => !o)}>
             Menu
@@ -100,37 +165,44 @@ function Layout() {
                 <NavLink to={session.party === 'tenant' ? '/report' : '/jobs/new'}>{session.party === 'tenant' ? 'Report a repair' : 'New job'}</NavLink>
               </li>
             ) : null}
-            {extraPages(session.permissions, staff).map(([to, label]) => (
-              <li key={to}>
-                <NavLink to={to}>{label}</NavLink>
-              </li>
-            ))}
-            <li>
-              <NavLink to="/account">Account</NavLink>
-            </li>
+            {workPages(session.permissions, staff)
+              .filter((p) => p[2])
+              .map(([to, label]) => (
+                <li key={to}>
+                  <NavLink to={to}>{label}</NavLink>
+                </li>
+              ))}
           </ul>
-          <div className="who">
-            <span>
-              {session.me.name} ({session.me.role})
-            </span>
-            <Button
-              variant="secondary"
-              onPress={() => {
-                // To the sign-in page first: once the session is gone this layout unmounts.
-                navigate(`/sign-in?done=${encodeURIComponent('You have signed out.')}`, { replace: true });
-                void session.signOut();
-              }}
-            >
-              Sign out
-            </Button>
-          </div>
+          <UserMenu />
         </nav>
         {staff && session.permissions.has('api.search.view') ? <HeaderSearch /> : null}
-        <SessionClock />
       </header>
       <main id="main">
         <Outlet />
       </main>
+    </>
+  );
+}
+
+/**
+ * A route open only to callers holding `permission` (and, with `staffOnly`, only to staff): others
+ * get a page saying it is not available to them, never the API's refusal above an empty form.
+ */
+function Guard({ permission, staffOnly = false, children }: { permission: string; staffOnly?: boolean; children: ReactNode }) {
+  const session = useSession();
+  if (session.permissions.has(permission) && (!staffOnly || session.party === 'staff')) return children;
+  return <NotAvailable />;
+}
+
+function NotAvailable() {
+  const session = useSession();
+  return (
+    <>
+      <PageTitle>Not available</PageTitle>
+      <p>This page is not part of your account{session.party === 'tenant' ? ': it is for the letting agency’s staff' : ''}.</p>
+      <p>
+        <Link to="/">Go to your start page</Link>
+      </p>
     </>
   );
 }
@@ -164,25 +236,130 @@ export function App() {
           <Route path="/visit" element={<VisitLinkPage />} />
           <Route element={<Layout />}>
             <Route index element={<Home />} />
-            <Route path="/dashboard" element={<DashboardPage />} />
+            <Route
+              path="/dashboard"
+              element={
+                <Guard permission="api.dashboard.view" staffOnly>
+                  <DashboardPage />
+                </Guard>
+              }
+            />
             <Route path="/jobs" element={<Jobs />} />
             <Route path="/jobs/new" element={<ReportRepair />} />
             <Route path="/report" element={<GuidedReport />} />
-            <Route path="/flows" element={<FlowsPage />} />
-            <Route path="/flows/:code" element={<FlowEditor />} />
-            <Route path="/contractors/:uuid" element={<ContractorScorecardPage />} />
+            <Route
+              path="/flows"
+              element={
+                <Guard permission="api.reporting.flows.manage">
+                  <FlowsPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/flows/:code"
+              element={
+                <Guard permission="api.reporting.flows.manage">
+                  <FlowEditor />
+                </Guard>
+              }
+            />
+            <Route
+              path="/contractors/:uuid"
+              element={
+                <Guard permission="api.contractors.view" staffOnly>
+                  <ContractorScorecardPage />
+                </Guard>
+              }
+            />
             <Route path="/jobs/:uuid" element={<JobPage />} />
-            <Route path="/calendar" element={<CalendarPage />} />
-            <Route path="/contractors" element={<ContractorsPage />} />
-            <Route path="/tenants" element={<TenantsPage />} />
-            <Route path="/addresses" element={<AddressesPage />} />
-            <Route path="/invoices" element={<InvoicesPage />} />
-            <Route path="/search" element={<SearchPage />} />
-            <Route path="/users" element={<UsersPage />} />
-            <Route path="/branches" element={<BranchesPage />} />
-            <Route path="/activity" element={<ActivityPage />} />
-            <Route path="/agencies" element={<AgenciesPage />} />
-            <Route path="/imports" element={<ImportsPage />} />
+            <Route
+              path="/calendar"
+              element={
+                <Guard permission="api.calendar.view">
+                  <CalendarPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/contractors"
+              element={
+                <Guard permission="api.contractors.view" staffOnly>
+                  <ContractorsPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/tenants"
+              element={
+                <Guard permission="api.tenants.view" staffOnly>
+                  <TenantsPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/addresses"
+              element={
+                <Guard permission="api.addresses.view" staffOnly>
+                  <AddressesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/invoices"
+              element={
+                <Guard permission="api.invoices.view" staffOnly>
+                  <InvoicesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/search"
+              element={
+                <Guard permission="api.search.view" staffOnly>
+                  <SearchPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/users"
+              element={
+                <Guard permission="api.users.manage">
+                  <UsersPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/branches"
+              element={
+                <Guard permission="api.admin.branches.view" staffOnly>
+                  <BranchesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/activity"
+              element={
+                <Guard permission="api.admin.activity-log.manage">
+                  <ActivityPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/agencies"
+              element={
+                <Guard permission="api.agencies.manage">
+                  <AgenciesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/imports"
+              element={
+                <Guard permission="api.imports.manage">
+                  <ImportsPage />
+                </Guard>
+              }
+            />
             <Route path="/account" element={<Account />} />
             <Route path="*" element={<NotFound />} />
           </Route>

@@ -3,9 +3,23 @@
  * and error messages wired to their inputs, keyboard and screen-reader behaviour): text fields,
  * buttons, the problem message with its retry button, page titles, and a data-loading hook.
  */
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Button as AriaButton, FieldError, Input, Label, Text, TextArea, TextField, type ButtonProps } from 'react-aria-components';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  Button as AriaButton,
+  Dialog,
+  FieldError,
+  Heading,
+  Input,
+  Label,
+  Modal,
+  ModalOverlay,
+  Text,
+  TextArea,
+  TextField,
+  type ButtonProps,
+} from 'react-aria-components';
 import { describeProblem, type Problem } from './logic/errors.ts';
+import { poundsToPence } from './logic/money.ts';
 
 /** A labelled text input (or textarea with `multiline`); errors come from the surrounding Form's `validationErrors`. */
 export function Field(props: {
@@ -175,4 +189,209 @@ export function formatDate(iso: string | null | undefined): string {
 /** "£1,234.50" from pence. */
 export function formatPence(pence: number): string {
   return (pence / 100).toLocaleString('en-GB', { style: 'currency', currency: 'GBP' });
+}
+
+/** The Caretaker mark (a house on the brand colour) with the name beside it unless `markOnly`. */
+export function Logo({ markOnly = false, size = 32 }: { markOnly?: boolean; size?: number }) {
+  return (
+    <span className="logo">
+      <svg viewBox="0 0 32 32" width={size} height={size} aria-hidden="true" focusable="false">
+        <rect width="32" height="32" rx="7" fill="#1f4e79" />
+        <path d="M7 16.5 16 8l9 8.5V25H7z" fill="#fff" />
+        <path d="M13.5 25v-5.5h5V25z" fill="#ffbf47" />
+      </svg>
+      {markOnly ? null : <span className="logo-name">Caretaker</span>}
+    </span>
+  );
+}
+
+/** True while the media query matches ("(max-width: 40rem)" for a phone); follows resizes. */
+export function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (notify) => {
+      const m = window.matchMedia(query);
+      m.addEventListener('change', notify);
+      return () => m.removeEventListener('change', notify);
+    },
+    () => window.matchMedia(query).matches,
+  );
+}
+
+/** The width below which tables become cards and the job board's filters fold away. */
+export const PHONE_QUERY = '(max-width: 40rem)';
+
+/** One column of a DataTable: its header, its cell, and whether a phone's card shows it (`key`). */
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ReactNode;
+  /** Shown on the card on a phone (the first column is the card's title and always shown). */
+  key?: boolean;
+}
+
+/**
+ * A table of rows; on a phone (PHONE_QUERY) a list of cards instead, each titled by the first
+ * column and listing the columns marked `key` as label and value, so nothing hides behind a
+ * sideways scroll.
+ */
+export function DataTable<T>({ label, columns, rows, rowKey }: { label: string; columns: Column<T>[]; rows: T[]; rowKey: (r: T) => string }) {
+  const phone = useMediaQuery(PHONE_QUERY);
+  if (phone) {
+    const [first, ...rest] = columns;
+    return (
+      <ul className="cards" aria-label={label}>
+        {rows.map((r) => (
+          <li key={rowKey(r)} className="card">
+            <p className="card-title">{first ? first.cell(r) : null}</p>
+            <dl className="card-fields">
+              {rest
+                .filter((c) => c.key)
+                .map((c) => (
+                  <div key={c.header}>
+                    <dt>{c.header}</dt>
+                    <dd>{c.cell(r)}</dd>
+                  </div>
+                ))}
+            </dl>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
+      <table>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.header} scope="col">
+                {c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={rowKey(r)}>
+              {columns.map((c) => (
+                <td key={c.header}>{c.cell(r)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** What a confirmation asks: its title, what happens, the confirm button, and an optional text box. */
+export interface ConfirmRequest {
+  title: string;
+  body?: ReactNode;
+  confirmLabel: string;
+  /** The button that backs out ("Keep the job"); "Go back" when not given. */
+  cancelLabel?: string;
+  /** Red confirm button for what cannot be undone. */
+  danger?: boolean;
+  /** A text box in the dialog (a reason or a note), passed to onConfirm; `required` refuses an empty one. */
+  text?: { label: string; required?: boolean; initial?: string };
+  /** An amount in pounds (required when given), passed to onConfirm in pence. */
+  amount?: { label: string; initial?: string };
+  onConfirm: (text: string, pence: number | null) => void;
+}
+
+/**
+ * The one confirmation dialog of the console (an alertdialog on react-aria's Modal: focus moves
+ * into it and stays there, Escape backs out): `ask` opens it, `dialog` is rendered by the page.
+ */
+export function useConfirm(): { ask: (req: ConfirmRequest) => void; dialog: ReactNode } {
+  const [req, setReq] = useState<ConfirmRequest | null>(null);
+  const ask = useCallback((r: ConfirmRequest) => setReq(r), []);
+  return { ask, dialog: <ConfirmDialog request={req} onClose={() => setReq(null)} /> };
+}
+
+function ConfirmDialog({ request, onClose }: { request: ConfirmRequest | null; onClose: () => void }) {
+  const [text, setText] = useState('');
+  const [missing, setMissing] = useState(false);
+  const [amount, setAmount] = useState('');
+  const [badAmount, setBadAmount] = useState(false);
+  useEffect(() => {
+    setText(request?.text?.initial ?? '');
+    setAmount(request?.amount?.initial ?? '');
+    setMissing(false);
+    setBadAmount(false);
+  }, [request]);
+  const confirm = () => {
+    if (!request) return;
+    const pence = request.amount ? poundsToPence(amount) : null;
+    const noText = Boolean(request.text?.required && !text.trim());
+    const noAmount = Boolean(request.amount && (pence === null || pence <= 0));
+    setMissing(noText);
+    setBadAmount(noAmount);
+    if (noText || noAmount) return;
+    onClose();
+    request.onConfirm(text.trim(), pence);
+  };
+  return (
+    <ModalOverlay className="modal-overlay" isOpen={request !== null} onOpenChange={(open) => !open && onClose()} isDismissable>
+      <Modal className="modal">
+        <Dialog role="alertdialog" className="confirm">
+          <Heading slot="title">{request?.title}</Heading>
+          {request?.body ? <div className="confirm-body">{request.body}</div> : null}
+          {request?.amount ? (
+            <div className="field">
+              <label htmlFor="confirm-amount">
+                {request.amount.label}
+                <span aria-hidden="true"> *</span>
+              </label>
+              <input
+                id="confirm-amount"
+                inputMode="decimal"
+                value={amount}
+                required
+                aria-invalid={badAmount || undefined}
+                aria-describedby={badAmount ? 'confirm-amount-error' : undefined}
+                onChange={(e) => setAmount(e.target.value)}
+              />
+              {badAmount ? (
+                <p id="confirm-amount-error" className="field-error">
+                  Enter an amount in pounds, such as 79.50.
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          {request?.text ? (
+            <div className="field">
+              <label htmlFor="confirm-text">
+                {request.text.label}
+                {request.text.required ? <span aria-hidden="true"> *</span> : null}
+              </label>
+              <textarea
+                id="confirm-text"
+                rows={3}
+                maxLength={1000}
+                value={text}
+                required={request.text.required}
+                aria-invalid={missing || undefined}
+                aria-describedby={missing ? 'confirm-text-error' : undefined}
+                onChange={(e) => setText(e.target.value)}
+              />
+              {missing ? (
+                <p id="confirm-text-error" className="field-error">
+                  Please fill this in.
+                </p>
+              ) : null}
+            </div>
+          ) : null}
+          <div className="button-row">
+            <Button variant={request?.danger ? 'danger' : 'primary'} onPress={confirm}>
+              {request?.confirmLabel}
+            </Button>
+            <Button variant="secondary" autoFocus onPress={onClose}>
+              {request?.cancelLabel ?? 'Go back'}
+            </Button>
+          </div>
+        </Dialog>
+      </Modal>
+    </ModalOverlay>
+  );
 }

@@ -54,7 +54,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.getByLabel('E-mail address').fill(email);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).first().waitFor({ state: 'attached' });
+    await page.locator('.user-toggle').waitFor({ state: 'attached' });
     return page;
   }
 

@@ -136,7 +136,22 @@ describe('console: problems told to the user', () => {
     expect(describeProblem(new TypeError('Failed to fetch'))).toMatchObject({ status: 0, retry: true, message: expect.stringContaining('offline') });
     expect(describeProblem(new Error('x'), false)).toMatchObject({ status: 0, retry: true });
     expect(describeProblem({ status: 503, message: 'Service unavailable' })).toMatchObject({ retry: true });
-    expect(describeProblem({ status: 404, message: 'Job not found' })).toMatchObject({ message: 'Job not found', field: null, retry: false });
+    expect(describeProblem({ status: 404, message: 'Job not found' })).toMatchObject({
+      message: 'We cannot find this job. It may have been removed, or it is not shared with you.',
+      field: null,
+      retry: false,
+    });
+  });
+  it("says the spec's fixed texts in people's words and keeps the API's own sentences", () => {
+    const words = (status: number, message: string) => describeProblem({ status, message }).message;
+    expect(words(400, 'Invalid or missing required parameter: uuid')).not.toContain('parameter');
+    expect(words(400, 'Invalid or missing required parameter: scheduled_for')).toBe('Please check the visit date: it is missing or not valid.');
+    expect(words(400, 'Invalid or missing required parameter: landlord_uuid')).toBe('Please check landlord: it is missing or not valid.');
+    expect(words(403, 'You do not have permission to perform this action')).toContain('Your account may not do this');
+    expect(words(403, 'Invalid or missing CSRF token')).toBe('This page was open for a long time. Please try again.');
+    expect(words(401, 'Invalid email or password')).toContain('e-mail address or password is not right');
+    const rule = 'Cannot close a job while its invoice is a draft: issue or void the invoice first';
+    expect(words(409, rule)).toBe(rule);
   });
 });
 

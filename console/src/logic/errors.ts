@@ -2,6 +2,9 @@
  * Turning a failed call into words for the user, next to the field or action that caused it
  * (docs/console.md "Errors"): the error envelope's text (spec 7), the field it names
  * ("Invalid or missing required parameter: <name>"), 429 with its wait, and no connection at all.
+ * The envelope's fixed texts (spec 7) are turned into people's words (`humanise`); the API's own
+ * sentences (409 rules such as "Cannot close a job while its invoice is a draft...") are shown as
+ * they are.
  */
 
 /** What the page shows for a failure. */
@@ -22,6 +25,66 @@ export interface Problem {
 export function fieldOf(message: string): string | null {
   const m = /(?:parameter|field):\s*([A-Za-z_][\w.]*)/.exec(message);
   return m ? m[1]!.split('.').pop()! : null;
+}
+
+/** Field names of the API as people call them ("Please check the visit date."). */
+const FIELD_WORDS: Record<string, string> = {
+  uuid: 'the address of this page',
+  email: 'the e-mail address',
+  password: 'the password',
+  title: 'what needs repairing',
+  body: 'the text',
+  reason: 'the reason',
+  scheduled_for: 'the visit date',
+  time_range_id: 'the time slot',
+  contractor_uuid: 'the contractor',
+  address_uuid: 'the property',
+  branch_uuid: 'the branch',
+  amount_pence: 'the amount',
+  unit_price_pence: 'the price',
+  quantity: 'the quantity',
+  file: 'the file',
+  action: 'the action',
+  q: 'the search text',
+};
+
+/** What a resource of a 404 is called ("Job" -> "this job"). */
+const THINGS: Record<string, string> = { Resource: 'this page', Invoice: 'this invoice', Job: 'this job', User: 'this user', Tenant: 'this tenant' };
+
+/**
+ * The envelope's text in people's words: the spec's fixed messages (spec 7) get a sentence saying
+ * what to do; a named field is told by its everyday name; any other text is the API's own
+ * sentence and is kept.
+ */
+export function humanise(status: number, message: string): string {
+  const field = fieldOf(message);
+  if (status === 400 && /^Invalid or missing required parameter/.test(message)) {
+    if (field === 'uuid') return 'This address does not point at a record: check the link, or go back and open it from its list.';
+    const words = field ? (FIELD_WORDS[field] ?? field.replace(/_(uuid|id)$/, '').replaceAll('_', ' ')) : 'the form';
+    return `Please check ${words}: it is missing or not valid.`;
+  }
+  if (status === 401) {
+    if (/Invalid email or password/i.test(message)) return 'The e-mail address or password is not right. Check them and try again.';
+    return 'Please sign in again.';
+  }
+  if (status === 403) {
+    if (/CSRF/i.test(message)) return 'This page was open for a long time. Please try again.';
+    if (message === 'You do not have permission to perform this action' || message === 'Forbidden')
+      return 'Your account may not do this. Ask an administrator of your agency if you need to.';
+    return message;
+  }
+  if (status === 404) {
+    const m = /^(\w[\w ]*) not found$/.exec(message);
+    if (m) {
+      const thing = THINGS[m[1]!] ?? `this ${m[1]!.toLowerCase()}`;
+      return `We cannot find ${thing}. It may have been removed, or it is not shared with you.`;
+    }
+    return message;
+  }
+  if (status === 413) return 'That file or text is too large. Choose a smaller file and try again.';
+  if (status === 415) return 'That kind of file is not accepted here.';
+  if (message === 'Conflict') return 'Someone changed this in the meantime. Reload the page and try again.';
+  return message;
 }
 
 interface ErrorLike {
@@ -45,8 +108,8 @@ export function describeProblem(error: unknown, online = true): Problem {
     if (e.status >= 500) {
       return { message: 'The server could not complete this. Please try again.', field: null, retry: true, retryAfterSeconds: null, status: e.status };
     }
-    const message = e.message || 'The request was refused.';
-    return { message, field: e.status === 400 ? fieldOf(message) : null, retry: false, retryAfterSeconds: null, status: e.status };
+    const raw = e.message || 'The request was refused.';
+    return { message: humanise(e.status, raw), field: e.status === 400 ? fieldOf(raw) : null, retry: false, retryAfterSeconds: null, status: e.status };
   }
   if (!online || e.name === 'TypeError') {
     return {

@@ -9,7 +9,7 @@ import { Checkbox, Form } from 'react-aria-components';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { useSession } from '../session.tsx';
-import { Button, Field, PageTitle, ProblemMessage, useAction } from '../ui.tsx';
+import { Button, Field, Logo, PageTitle, ProblemMessage, useAction } from '../ui.tsx';
 
 function formValues(e: FormEvent<HTMLFormElement>): Record<string, string> {
   e.preventDefault();
@@ -30,6 +30,10 @@ export function SignIn() {
   const { problem, busy, run } = useAction();
   return (
     <main id="main" className="narrow">
+      <div className="sign-in-brand">
+        <Logo size={48} />
+        <p className="hint">Repairs and maintenance for your letting agency</p>
+      </div>
       <PageTitle>Sign in</PageTitle>
       {session.endedReason ? (
         <p className="notice" role="status">

@@ -2,12 +2,17 @@
  * The invoice list for staff (GET /api/invoices, docs/money.md): totals per status (count, gross
  * and still owed, pence shown as pounds), then the invoices and credit notes with their job,
  * contractor, dates and amounts; status filter and page in the URL (`/invoices?status=overdue&page=2`).
+ * Each row's next steps for whoever holds the keys (docs/money.md): issue or void a draft
+ * (`api.invoices.issue`), mark an issued one paid (`POST /api/invoices/{uuid}/payments` of what is
+ * still owed, `api.invoices.payments.manage`), and a credit note with its required reason
+ * (`POST /api/invoices/{uuid}/credit-notes`), each asked about in a dialog first.
  */
-import { type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
-import { Button, formatDate, formatPence, Options, Pager, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
+import { useSession } from '../session.tsx';
+import { Button, DataTable, formatDate, formatPence, Options, Pager, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 
 /** Invoice statuses (docs/money.md) and their labels. */
 export const INVOICE_STATUSES: Record<string, string> = {
@@ -18,6 +23,11 @@ export const INVOICE_STATUSES: Record<string, string> = {
   paid: 'Paid',
   void: 'Void',
 };
+
+/** Today's date in London as YYYY-MM-DD (a payment's paid_on). */
+function todayInLondon(): string {
+  return new Date().toLocaleDateString('en-CA', { timeZone: 'Europe/London' });
+}
 
 /** The invoices page. */
 export function InvoicesPage() {
@@ -43,6 +53,102 @@ export function InvoicesPage() {
   };
   const pages = pageCount(list.data?.count ?? 0);
   const totals = list.data?.totals ?? {};
+  const session = useSession();
+  const action = useAction();
+  const { ask, dialog } = useConfirm();
+  const canIssue = session.permissions.has('api.invoices.issue');
+  const canPay = session.permissions.has('api.invoices.payments.manage');
+  const [done, setDone] = useState<string | null>(null);
+  const write = (what: string, call: () => Promise<unknown>) =>
+    void action.run(async () => {
+      setDone(null);
+      await call();
+      setDone(what);
+      list.reload();
+    });
+  type Row = NonNullable<typeof list.data>['data'][number];
+  const name = (i: Row) => i.invoice_number ?? (i.kind === 'credit_note' ? 'Credit note (draft)' : 'Draft invoice');
+  const rowActions = (i: Row) => {
+    const path = { params: { path: { uuid: i.uuid } } };
+    const owed = ['issued', 'part_paid', 'overdue'].includes(i.status) && i.outstanding_pence > 0;
+    const buttons: Array<[string, () => void, 'primary' | 'secondary' | 'danger']> = [];
+    if (canIssue && i.status === 'draft')
+      buttons.push([
+        'Issue',
+        () =>
+          ask({
+            title: `Issue the invoice of ${i.contractor_name} for ${formatPence(i.gross_pence)}?`,
+            body: 'It takes the next invoice number and its due date; a Completed job becomes Invoiced. An issued invoice is corrected by a credit note.',
+            confirmLabel: 'Issue invoice',
+            onConfirm: () => write(`Invoice of ${i.contractor_name} issued.`, () => api.POST('/api/invoices/{uuid}/issue', { ...path, body: {} as never })),
+          }),
+        'primary',
+      ]);
+    if (canPay && owed)
+      buttons.push([
+        'Mark paid',
+        () =>
+          ask({
+            title: `Mark ${name(i)} paid?`,
+            body: `Records a bank transfer today of ${formatPence(i.outstanding_pence)}, what is still owed.`,
+            confirmLabel: 'Mark paid',
+            onConfirm: () =>
+              write(`${name(i)} marked paid.`, () =>
+                api.POST('/api/invoices/{uuid}/payments', {
+                  ...path,
+                  body: { amount_pence: i.outstanding_pence, paid_on: todayInLondon(), method: 'bank_transfer' } as never,
+                }),
+              ),
+          }),
+        'primary',
+      ]);
+    if (canIssue && i.kind !== 'credit_note' && owed)
+      buttons.push([
+        'Credit note',
+        () =>
+          ask({
+            title: `Credit note against ${name(i)}`,
+            body: `Reduces what is still owed (${formatPence(i.outstanding_pence)}); the reason is printed on the credit note. VAT is worked out as on the invoice (none if the contractor is not VAT registered).`,
+            confirmLabel: 'Issue credit note',
+            amount: { label: 'Amount in pounds, before VAT' },
+            text: { label: 'Reason', required: true },
+            onConfirm: (reason, pence) =>
+              write(`Credit note against ${name(i)} issued.`, () =>
+                api.POST('/api/invoices/{uuid}/credit-notes', {
+                  ...path,
+                  body: { reason, lines: [{ description: reason.slice(0, 500), quantity: 1, unit_price_pence: pence ?? 0, vat_rate: 'standard' }] } as never,
+                }),
+              ),
+          }),
+        'secondary',
+      ]);
+    if (canIssue && i.status === 'draft')
+      buttons.push([
+        'Void',
+        () =>
+          ask({
+            title: `Void ${name(i)}?`,
+            body: 'A void invoice cannot be issued or paid; the contractor may submit a new one.',
+            confirmLabel: 'Void invoice',
+            cancelLabel: 'Keep it',
+            danger: true,
+            text: { label: 'Reason (optional)' },
+            onConfirm: (reason) =>
+              write(`${name(i)} voided.`, () => api.POST('/api/invoices/{uuid}/void', { ...path, body: (reason ? { reason } : {}) as never })),
+          }),
+        'danger',
+      ]);
+    if (buttons.length === 0) return null;
+    return (
+      <span className="button-row">
+        {buttons.map(([label, onPress, variant]) => (
+          <Button key={label} variant={variant} isDisabled={action.busy} onPress={onPress} aria-label={`${label}: ${name(i)}, ${i.contractor_name}`}>
+            {label}
+          </Button>
+        ))}
+      </span>
+    );
+  };
   return (
     <>
       <PageTitle>Invoices</PageTitle>
@@ -91,38 +197,29 @@ export function InvoicesPage() {
       <p className="count" aria-live="polite">
         {list.loading ? 'Loading…' : list.data?.count === 1 ? '1 invoice or credit note' : `${list.data?.count ?? 0} invoices and credit notes`}
       </p>
-      <div className="table-wrap" role="region" aria-label="Invoices" tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Number</th>
-              <th scope="col">Job</th>
-              <th scope="col">Contractor</th>
-              <th scope="col">Status</th>
-              <th scope="col">Issued</th>
-              <th scope="col">Due</th>
-              <th scope="col">Gross</th>
-              <th scope="col">Still owed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(list.data?.data ?? []).map((i) => (
-              <tr key={i.uuid}>
-                <td>{i.invoice_number ?? (i.kind === 'credit_note' ? 'Credit note (draft)' : 'Draft')}</td>
-                <td>
-                  <Link to={`/jobs/${i.job_uuid}`}>{i.job_reference}</Link>
-                </td>
-                <td>{i.contractor_name}</td>
-                <td>{INVOICE_STATUSES[i.status] ?? i.status}</td>
-                <td>{formatDate(i.issue_date)}</td>
-                <td>{formatDate(i.due_date)}</td>
-                <td>{formatPence(i.gross_pence)}</td>
-                <td>{formatPence(i.outstanding_pence)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ProblemMessage problem={action.problem} />
+      {done ? (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      ) : null}
+      <DataTable<Row>
+        label="Invoices"
+        rowKey={(i) => i.uuid}
+        rows={list.data?.data ?? []}
+        columns={[
+          { header: 'Number', cell: name },
+          { header: 'Contractor', key: true, cell: (i) => i.contractor_name },
+          { header: 'Job', key: true, cell: (i) => <Link to={`/jobs/${i.job_uuid}`}>{i.job_reference}</Link> },
+          { header: 'Status', key: true, cell: (i) => INVOICE_STATUSES[i.status] ?? i.status },
+          { header: 'Issued', cell: (i) => formatDate(i.issue_date) },
+          { header: 'Due', key: true, cell: (i) => formatDate(i.due_date) },
+          { header: 'Gross', key: true, cell: (i) => formatPence(i.gross_pence) },
+          { header: 'Still owed', key: true, cell: (i) => formatPence(i.outstanding_pence) },
+          ...(canIssue || canPay ? [{ header: 'Next step', key: true, cell: rowActions }] : []),
+        ]}
+      />
+      {dialog}
       <Pager page={p} pages={pages} onPage={(page) => go({ page })} />
     </>
   );

@@ -7,14 +7,14 @@
  */
 import { VisitPanel } from './visit.tsx';
 import { useState, type FormEvent } from 'react';
-import { Dialog, Form, Modal, ModalOverlay } from 'react-aria-components';
-import { Link, useLocation, useParams } from 'react-router';
+import { Dialog, Form, Modal, ModalOverlay, Tab, TabList, TabPanel, Tabs, type Key } from 'react-aria-components';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { useLiveEvents } from '../live.ts';
 import { api } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
-import { canAssign, canDecline, legalMoves, moveLabel, type JobStatus } from '../logic/transitions.ts';
+import { canAssign, canDecline, legalMoves, moveLabel, type JobStatus, type NextStatus, type Party } from '../logic/transitions.ts';
 import { useSession } from '../session.tsx';
-import { Button, formatDate, formatDateTime, Options, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { Button, formatDate, formatDateTime, Options, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { Documents } from './job-files.tsx';
 import { JobMoney } from './job-money.tsx';
 import { QuoteRequests, WorksOrderLinks } from './job-outside.tsx';
@@ -28,7 +28,41 @@ const VISIBILITY: Record<string, string> = {
   both: 'Shared with tenant and contractor',
 };
 
-/** The job page. */
+/**
+ * Who sees a note, said from the reader's side: staff read the visibility as set; a contractor's
+ * own note (visibility contractor) is "Seen by you and the agency", not "Shared with the contractor".
+ */
+export function visibilityLabel(visibility: string, party: Party): string {
+  if (party === 'contractor') {
+    if (visibility === 'contractor') return 'Seen by you and the agency';
+    if (visibility === 'both') return 'Seen by the agency, you and the tenant';
+  }
+  if (party === 'tenant') {
+    if (visibility === 'tenant') return 'Seen by you and the agency';
+    if (visibility === 'both') return 'Seen by the agency, you and the contractor';
+  }
+  return VISIBILITY[visibility] ?? visibility;
+}
+
+/** The moves asked about in a dialog first (they end the job or cannot be taken back). */
+const CONFIRMED_MOVES: Record<string, { title: string; body: string; confirm: string; keep: string }> = {
+  Cancelled: {
+    title: 'Cancel this job?',
+    body: 'The job stops here: the contractor and the tenant are told, and it cannot be reopened.',
+    confirm: 'Cancel job',
+    keep: 'Keep the job',
+  },
+  Closed: {
+    title: 'Close this job?',
+    body: 'Closing ends the job for everyone; it cannot be reopened (a recall makes a new job).',
+    confirm: 'Close job',
+    keep: 'Keep it open',
+  },
+};
+
+const TABS = ['photos', 'notes', 'money', 'links'];
+
+/** The job page: details and "What next" on top, then tabs (photos and documents, notes, money, links; `?tab=`). */
 export function JobPage() {
   const { uuid = '' } = useParams();
   const location = useLocation();
@@ -38,6 +72,9 @@ export function JobPage() {
   const job = useLoad(async () => (await api.GET('/api/jobs/{uuid}', path)).data!.data, [uuid]);
   const statuses = useLoad(async () => (await api.GET('/api/jobs/statuses')).data!.data, []);
   const history = useLoad(async () => (await api.GET('/api/jobs/{uuid}/history', path)).data!.data, [uuid]);
+  const [search, setSearch] = useSearchParams();
+  const tab = TABS.includes(search.get('tab') ?? '') ? search.get('tab')! : 'photos';
+  const setTab = (t: string) => setSearch(t === 'photos' ? {} : { tab: t }, { replace: true, state: location.state });
   const reloadAll = () => {
     job.reload();
     history.reload();
@@ -95,7 +132,15 @@ export function JobPage() {
               {j.tenant_name ? (
                 <>
                   <dt>Tenant</dt>
-                  <dd>{j.tenant_name}</dd>
+                  <dd>
+                    {j.tenant_name}
+                    {j.tenant_phone ? (
+                      <>
+                        {', '}
+                        <a href={`tel:${j.tenant_phone.replace(/\s+/g, '')}`}>{j.tenant_phone}</a>
+                      </>
+                    ) : null}
+                  </dd>
                 </>
               ) : null}
               <dt>Contractor</dt>
@@ -112,14 +157,46 @@ export function JobPage() {
             </dl>
             {j.description ? <p className="description">{j.description}</p> : null}
           </section>
-          {statuses.data ? <Actions job={j} statuses={statuses.data} onChanged={reloadAll} /> : null}
+          {statuses.data ? <Actions job={j} statuses={statuses.data} onChanged={reloadAll} onTab={setTab} /> : null}
           <VisitPanel jobUuid={uuid} party={session.party} onChanged={reloadAll} />
-          <Photos uuid={uuid} />
-          <Documents uuid={uuid} />
-          {session.party !== 'tenant' ? <JobMoney jobUuid={uuid} statusId={j.status_id} /> : null}
-          {session.party === 'staff' ? <QuoteRequests jobUuid={uuid} /> : null}
-          {session.party === 'staff' ? <WorksOrderLinks jobUuid={uuid} hasContractor={Boolean(j.contractor_uuid)} /> : null}
-          <Notes uuid={uuid} />
+          <Tabs className="tabs" selectedKey={tab} onSelectionChange={(k: Key) => setTab(String(k))}>
+            <TabList aria-label="Job sections">
+              <Tab id="photos" className="tab">
+                Photos and documents
+              </Tab>
+              <Tab id="notes" className="tab">
+                Notes
+              </Tab>
+              {session.party !== 'tenant' ? (
+                <Tab id="money" className="tab">
+                  Quotes and invoices
+                </Tab>
+              ) : null}
+              {session.party === 'staff' ? (
+                <Tab id="links" className="tab">
+                  Links
+                </Tab>
+              ) : null}
+            </TabList>
+            <TabPanel id="photos" className="tab-panel">
+              <Photos uuid={uuid} />
+              <Documents uuid={uuid} />
+            </TabPanel>
+            <TabPanel id="notes" className="tab-panel">
+              <Notes uuid={uuid} />
+            </TabPanel>
+            {session.party !== 'tenant' ? (
+              <TabPanel id="money" className="tab-panel">
+                <JobMoney jobUuid={uuid} statusId={j.status_id} />
+                {session.party === 'staff' ? <QuoteRequests jobUuid={uuid} /> : null}
+              </TabPanel>
+            ) : null}
+            {session.party === 'staff' ? (
+              <TabPanel id="links" className="tab-panel">
+                <WorksOrderLinks jobUuid={uuid} hasContractor={Boolean(j.contractor_uuid)} />
+              </TabPanel>
+            ) : null}
+          </Tabs>
         </div>
         <section aria-labelledby="timeline" className="timeline">
           <h2 id="timeline">History</h2>
@@ -143,62 +220,113 @@ export function JobPage() {
   );
 }
 
-/** The moves the caller may make now, the assignment form and accept / decline. */
-function Actions({ job, statuses, onChanged }: { job: JobRow; statuses: JobStatus[]; onChanged: () => void }) {
+/**
+ * "What next": only the moves the caller may make now, as clear choices. The assigned contractor
+ * first accepts or declines (no other move until accepted); a tenant gets "add details" and
+ * "cancel this repair"; staff get the moves with an optional note, and the assignment form.
+ * Cancel, close and decline are asked about in a dialog first (useConfirm).
+ */
+function Actions({ job, statuses, onChanged, onTab }: { job: JobRow; statuses: JobStatus[]; onChanged: () => void; onTab: (tab: string) => void }) {
   const session = useSession();
   const party = session.party;
-  const moves = legalMoves(statuses, job, party);
   const assign = canAssign(statuses, job, party);
-  const contractorCanRespond = party === 'contractor' && canDecline(statuses, job, party);
+  const mustRespond = party === 'contractor' && canDecline(statuses, job, party) && !job.contractor_accepted_at;
+  // The assigned contractor makes no other move before accepting (docs/jobs.md "Assignment").
+  const moves = mustRespond ? [] : legalMoves(statuses, job, party);
   const action = useAction();
+  const { ask, dialog } = useConfirm();
   const [note, setNote] = useState('');
   const path = { params: { path: { uuid: job.uuid } } };
-  const move = (to: number) =>
+  const move = (to: number, text: string) =>
     action.run(async () => {
-      await api.POST('/api/jobs/{uuid}/transitions', { ...path, body: { to_status_id: to, ...(note.trim() ? { note: note.trim() } : {}) } as never });
+      await api.POST('/api/jobs/{uuid}/transitions', { ...path, body: { to_status_id: to, ...(text ? { note: text } : {}) } as never });
       setNote('');
       onChanged();
     });
-  if (moves.length === 0 && !assign && !contractorCanRespond) return null;
+  const press = (m: NextStatus) => {
+    const c = CONFIRMED_MOVES[m.name];
+    if (!c) return void move(m.status_id, note.trim());
+    ask({
+      title: party === 'tenant' && m.name === 'Cancelled' ? 'Cancel this repair?' : c.title,
+      body: party === 'tenant' && m.name === 'Cancelled' ? 'The agency stops working on it. If the problem comes back, report it again.' : c.body,
+      confirmLabel: party === 'tenant' && m.name === 'Cancelled' ? 'Cancel repair' : c.confirm,
+      cancelLabel: c.keep,
+      danger: true,
+      text: { label: party === 'staff' ? 'Note with the change (optional)' : 'Why? (optional)', initial: note.trim() },
+      onConfirm: (text) => void move(m.status_id, text),
+    });
+  };
+  const decline = () =>
+    ask({
+      title: 'Decline this job?',
+      body: 'The agency is told and assigns another contractor.',
+      confirmLabel: 'Decline job',
+      cancelLabel: 'Go back',
+      danger: true,
+      text: { label: 'Reason for the agency', required: true },
+      onConfirm: (reason) =>
+        void action.run(async () => {
+          await api.POST('/api/jobs/{uuid}/assignment/decline', { ...path, body: { reason } as never });
+          onChanged();
+        }),
+    });
+  if (moves.length === 0 && !assign && !mustRespond) return null;
+  const cancel = moves.find((m) => m.name === 'Cancelled');
   return (
-    <section aria-labelledby="actions" className="actions">
+    <section aria-labelledby="actions" className="what-next">
       <h2 id="actions">What next</h2>
-      {contractorCanRespond && !job.contractor_accepted_at ? (
-        <div className="button-row">
-          <Button
-            isDisabled={action.busy}
-            onPress={() =>
-              action.run(async () => {
-                await api.POST('/api/jobs/{uuid}/assignment/accept', { ...path, body: {} as never });
-                onChanged();
-              })
-            }
-          >
-            Accept job
-          </Button>
-          <Button
-            variant="danger"
-            isDisabled={action.busy}
-            onPress={() =>
-              action.run(async () => {
-                await api.POST('/api/jobs/{uuid}/assignment/decline', { ...path, body: (note.trim() ? { reason: note.trim() } : {}) as never });
-                onChanged();
-              })
-            }
-          >
-            Decline job
-          </Button>
-        </div>
-      ) : null}
-      {moves.length > 0 ? (
+      {mustRespond ? (
         <>
-          <div className="field">
-            <label htmlFor="move-note">Note with the change (optional)</label>
-            <textarea id="move-note" rows={2} value={note} onChange={(e) => setNote(e.target.value)} maxLength={1000} />
+          <p>
+            You have been asked to do this job{job.scheduled_for ? ` on ${formatDate(job.scheduled_for)}${job.time_range ? `, ${job.time_range}` : ''}` : ''}.
+            Can you take it?
+          </p>
+          <div className="button-row">
+            <Button
+              isDisabled={action.busy}
+              onPress={() =>
+                action.run(async () => {
+                  await api.POST('/api/jobs/{uuid}/assignment/accept', { ...path, body: {} as never });
+                  onChanged();
+                })
+              }
+            >
+              Accept job
+            </Button>
+            <Button variant="danger" isDisabled={action.busy} onPress={decline}>
+              Decline job
+            </Button>
           </div>
+        </>
+      ) : null}
+      {party === 'tenant' ? (
+        <ul className="choices">
+          <li>
+            <p>Something to add, or a photo of the problem? The agency sees it straight away.</p>
+            <Button variant="secondary" onPress={() => onTab('notes')}>
+              Add details
+            </Button>
+          </li>
+          {cancel ? (
+            <li>
+              <p>Fixed already, or no longer needed?</p>
+              <Button variant="secondary" isDisabled={action.busy} onPress={() => press(cancel)}>
+                Cancel this repair
+              </Button>
+            </li>
+          ) : null}
+        </ul>
+      ) : moves.length > 0 ? (
+        <>
+          {party === 'staff' ? (
+            <div className="field">
+              <label htmlFor="move-note">Note with the change (optional)</label>
+              <textarea id="move-note" rows={2} value={note} onChange={(e) => setNote(e.target.value)} maxLength={1000} />
+            </div>
+          ) : null}
           <div className="button-row">
             {moves.map((m) => (
-              <Button key={m.status_id} variant={m.status_id === 10 ? 'danger' : 'primary'} isDisabled={action.busy} onPress={() => void move(m.status_id)}>
+              <Button key={m.status_id} variant={CONFIRMED_MOVES[m.name] ? 'danger' : 'primary'} isDisabled={action.busy} onPress={() => press(m)}>
                 {moveLabel(m)}
               </Button>
             ))}
@@ -207,6 +335,7 @@ function Actions({ job, statuses, onChanged }: { job: JobRow; statuses: JobStatu
       ) : null}
       <ProblemMessage problem={action.problem} />
       {assign ? <Assign job={job} onChanged={onChanged} /> : null}
+      {dialog}
     </section>
   );
 }
@@ -277,7 +406,13 @@ function Assign({ job, onChanged }: { job: JobRow; onChanged: () => void }) {
           {(matches.data ?? []).map((m) => (
             <li key={m.contractor_uuid}>
               <label>
-                <input type="radio" name="contractor_uuid" value={m.contractor_uuid} checked={chosen === m.contractor_uuid} onChange={() => setChosen(m.contractor_uuid)} />
+                <input
+                  type="radio"
+                  name="contractor_uuid"
+                  value={m.contractor_uuid}
+                  checked={chosen === m.contractor_uuid}
+                  onChange={() => setChosen(m.contractor_uuid)}
+                />
                 <span>{m.company_name}</span>
                 <span className="score">{m.eligible ? `score ${m.score}/100` : 'not assignable'}</span>
               </label>
@@ -429,7 +564,7 @@ function Notes({ uuid }: { uuid: string }) {
           <li key={n.uuid}>
             <p>{n.body}</p>
             <span className="meta">
-              {n.author_name ?? 'Someone'}, {formatDateTime(n.created_at)} · {VISIBILITY[n.visibility] ?? n.visibility}
+              {n.author_name ?? 'Someone'}, {formatDateTime(n.created_at)} · {visibilityLabel(n.visibility, session.party)}
             </span>
           </li>
         ))}

@@ -3,14 +3,24 @@
  * and admin's job board with status and priority filters, search, sort and paging kept in the URL
  * (logic/job-filters.ts); the contractor's assigned jobs; the tenant's own repairs.
  */
-import { useRef, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { useLiveEvents } from '../live.ts';
-import { filtersToQuery, filtersToSearch, pageCount, parseFilters, PRIORITIES, SLA_STATES, SORTS, type JobFilters, type SlaState } from '../logic/job-filters.ts';
+import {
+  filtersToQuery,
+  filtersToSearch,
+  pageCount,
+  parseFilters,
+  PRIORITIES,
+  SLA_STATES,
+  SORTS,
+  type JobFilters,
+  type SlaState,
+} from '../logic/job-filters.ts';
 import { useSession } from '../session.tsx';
 import type { Job } from '../types.ts';
-import { Button, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
+import { Button, formatDate, formatDateTime, Options, Pager, PageTitle, PHONE_QUERY, ProblemMessage, useLoad, useMediaQuery } from '../ui.tsx';
 
 /** A job as the list and the detail return it. */
 export type JobRow = Job;
@@ -61,6 +71,9 @@ export function Jobs() {
       order: form.get('order') === 'asc' ? 'asc' : 'desc',
     });
   };
+  const phone = useMediaQuery(PHONE_QUERY);
+  const [moreOpen, setMoreOpen] = useState(false);
+  const set = [filters.status_id, filters.priority, filters.sla_state].filter((v) => v !== null && v !== undefined).length;
   const title = session.party === 'tenant' ? 'Your repairs' : session.party === 'contractor' ? 'Your jobs' : 'Job board';
   const pages = pageCount(list.data?.count ?? 0);
   return (
@@ -81,50 +94,63 @@ export function Jobs() {
           Search
           <input type="search" name="q" defaultValue={filters.q} placeholder="Reference, title or text" />
         </label>
-        <label>
-          Status
-          <select name="status" defaultValue={filters.status_id ?? ''}>
-            <option value="">Any status</option>
-            {(statuses.data ?? []).map((s) => (
-              <option key={s.ID} value={s.ID}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Priority
-          <select name="priority" defaultValue={filters.priority ?? ''}>
-            <option value="">Any priority</option>
-            <Options labels={PRIORITIES} />
-          </select>
-        </label>
-        {session.party === 'staff' ? (
+        {phone ? (
+          <button
+            type="button"
+            className="btn btn-secondary filters-toggle"
+            aria-expanded={moreOpen}
+            aria-controls="more-filters"
+            onClick={() => setMoreOpen((o) => !o)}
+          >
+            {moreOpen ? 'Hide filters' : `Filters and sort${set > 0 ? ` (${set} set)` : ''}`}
+          </button>
+        ) : null}
+        <div id="more-filters" className="filters-more" hidden={phone && !moreOpen}>
           <label>
-            SLA
-            <select name="sla" defaultValue={filters.sla_state ?? ''}>
-              <option value="">Any SLA state</option>
-              <Options labels={SLA_STATES} />
+            Status
+            <select name="status" defaultValue={filters.status_id ?? ''}>
+              <option value="">Any status</option>
+              {(statuses.data ?? []).map((s) => (
+                <option key={s.ID} value={s.ID}>
+                  {s.name}
+                </option>
+              ))}
             </select>
           </label>
-        ) : null}
-        <label>
-          Sort by
-          <select name="sort" defaultValue={filters.sort}>
-            {SORTS.map((s) => (
-              <option key={s} value={s}>
-                {SORT_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Order
-          <select name="order" defaultValue={filters.order}>
-            <option value="desc">Newest / highest first</option>
-            <option value="asc">Oldest / lowest first</option>
-          </select>
-        </label>
+          <label>
+            Priority
+            <select name="priority" defaultValue={filters.priority ?? ''}>
+              <option value="">Any priority</option>
+              <Options labels={PRIORITIES} />
+            </select>
+          </label>
+          {session.party === 'staff' ? (
+            <label>
+              SLA
+              <select name="sla" defaultValue={filters.sla_state ?? ''}>
+                <option value="">Any SLA state</option>
+                <Options labels={SLA_STATES} />
+              </select>
+            </label>
+          ) : null}
+          <label>
+            Sort by
+            <select name="sort" defaultValue={filters.sort}>
+              {SORTS.map((s) => (
+                <option key={s} value={s}>
+                  {SORT_LABELS[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Order
+            <select name="order" defaultValue={filters.order}>
+              <option value="desc">Newest / highest first</option>
+              <option value="asc">Oldest / lowest first</option>
+            </select>
+          </label>
+        </div>
         <Button type="submit" variant="secondary">
           Apply
         </Button>
@@ -163,8 +189,8 @@ export function Jobs() {
         search.toString() === '' && session.party === 'staff' ? (
           <div className="empty-state" role="note">
             <p>
-              No jobs yet. Log a repair a tenant phoned in with <Link to="/jobs/new">New job</Link>; it needs the property, so add or import your
-              properties first (<Link to="/addresses">Addresses</Link>).
+              No jobs yet. Log a repair a tenant phoned in with <Link to="/jobs/new">New job</Link>; it needs the property, so add or import your properties
+              first (<Link to="/addresses">Addresses</Link>).
             </p>
           </div>
         ) : (

@@ -10,14 +10,9 @@ import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import type { ActivityEntry, Address, Branch, Certificate, Contractor, Tenant, User } from '../types.ts';
-import { Button, Field, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { Button, DataTable, Field, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useAction, useLoad, type Column } from '../ui.tsx';
 import { useSession } from '../session.tsx';
 import { AddBranch } from './onboarding.tsx';
-
-interface Column<T> {
-  header: string;
-  cell: (row: T) => ReactNode;
-}
 
 type Loader<T> = (q: string, offset: number) => Promise<{ data: T[]; count: number }>;
 
@@ -95,28 +90,7 @@ function ListTable<T>({
           {empty}
         </div>
       ) : (
-      <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              {columns.map((c) => (
-                <th key={c.header} scope="col">
-                  {c.header}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {(list.data?.data ?? []).map((r) => (
-              <tr key={rowKey(r)}>
-                {columns.map((c) => (
-                  <td key={c.header}>{c.cell(r)}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+        <DataTable label={label} columns={columns} rows={list.data?.data ?? []} rowKey={rowKey} />
       )}
       <Pager page={p} pages={pages} onPage={(page) => go({ page })} />
     </>
@@ -151,16 +125,16 @@ export function ContractorsPage() {
         rowKey={(r) => r.uuid}
         empty={
           <p>
-            No contractors yet. Import your list of firms with their trades, areas and certificates (POST /api/imports with entity{' '}
-            <code>contractors</code>; template at <a href="/api/imports/templates/contractors.csv">contractors.csv</a>), or add them one by one in the{' '}
+            No contractors yet. Import your list of firms with their trades, areas and certificates (POST /api/imports with entity <code>contractors</code>;
+            template at <a href="/api/imports/templates/contractors.csv">contractors.csv</a>), or add them one by one in the{' '}
             <a href="/docs#/contractors">API reference</a>.
           </p>
         }
         load={(q, offset) => page(api.GET('/api/contractors', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
         columns={[
           { header: 'Company', cell: (r) => <Link to={`/contractors/${r.uuid}`}>{r.company_name}</Link> },
-          { header: 'Contact', cell: (r) => [r.contact_name, r.phone].filter(Boolean).join(', ') || '-' },
-          { header: 'Trades', cell: (r) => r.trades.map((t) => t.name).join(', ') || '-' },
+          { header: 'Contact', key: true, cell: (r) => [r.contact_name, r.phone].filter(Boolean).join(', ') || '-' },
+          { header: 'Trades', key: true, cell: (r) => r.trades.map((t) => t.name).join(', ') || '-' },
           { header: 'Areas', cell: (r) => r.coverage.join(', ') || '-' },
           { header: 'Active', cell: (r) => (r.active ? 'yes' : 'no') },
         ]}
@@ -186,8 +160,8 @@ export function TenantsPage() {
         load={(q, offset) => page(api.GET('/api/tenants', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
         columns={[
           { header: 'Name', cell: (r) => r.name },
-          { header: 'E-mail', cell: (r) => r.email ?? '-' },
-          { header: 'Phone', cell: (r) => r.mobile ?? r.phone ?? '-' },
+          { header: 'E-mail', key: true, cell: (r) => r.email ?? '-' },
+          { header: 'Phone', key: true, cell: (r) => r.mobile ?? r.phone ?? '-' },
           { header: 'Addresses', cell: (r) => r.address_count },
           { header: 'Can sign in', cell: (r) => (r.has_login ? 'yes' : 'no') },
         ]}
@@ -213,9 +187,9 @@ export function AddressesPage() {
         load={(q, offset) => page(api.GET('/api/addresses', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
         columns={[
           { header: 'Address', cell: (r) => [r.line1, r.line2].filter(Boolean).join(', ') },
-          { header: 'Town', cell: (r) => r.town },
-          { header: 'Postcode', cell: (r) => r.postcode },
-          { header: 'Branch', cell: (r) => r.branch_name ?? '-' },
+          { header: 'Town', key: true, cell: (r) => r.town },
+          { header: 'Postcode', key: true, cell: (r) => r.postcode },
+          { header: 'Branch', key: true, cell: (r) => r.branch_name ?? '-' },
         ]}
       />
     </>
@@ -259,10 +233,10 @@ export function UsersPage() {
         load={(q, offset) => page(api.GET('/api/users', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
         columns={[
           { header: 'Name', cell: (r) => r.name },
-          { header: 'E-mail', cell: (r) => r.email },
-          { header: 'Role', cell: (r) => r.role },
-          { header: 'Branch', cell: (r) => r.branch_name ?? '-' },
-          { header: 'Status', cell: (r) => r.status },
+          { header: 'E-mail', key: true, cell: (r) => r.email },
+          { header: 'Role', key: true, cell: (r) => r.role },
+          { header: 'Branch', key: true, cell: (r) => r.branch_name ?? '-' },
+          { header: 'Status', key: true, cell: (r) => r.status },
           { header: 'Last sign-in', cell: (r) => formatDateTime(r.last_login_at) },
         ]}
       />
@@ -326,8 +300,8 @@ export function BranchesPage() {
         columns={[
           { header: 'Branch', cell: (r) => r.name },
           { header: 'Agency', cell: (r) => r.agency.name },
-          { header: 'Shares jobs', cell: (r) => (r.sharing_enabled ? 'yes' : 'no') },
-          { header: 'Status', cell: (r) => (r.closed_at ? `closed ${formatDate(r.closed_at)}` : 'open') },
+          { header: 'Shares jobs', key: true, cell: (r) => (r.sharing_enabled ? 'yes' : 'no') },
+          { header: 'Status', key: true, cell: (r) => (r.closed_at ? `closed ${formatDate(r.closed_at)}` : 'open') },
         ]}
       />
       {session.permissions.has('api.admin.branches.manage') && session.me?.agency_uuid ? <AddBranch onAdded={() => setVersion((v) => v + 1)} /> : null}
@@ -335,28 +309,128 @@ export function BranchesPage() {
   );
 }
 
-/** The activity log, newest first. */
+/** Action categories of the activity log's filter: the prefix sent as action_prefix, and its label. */
+const ACTION_CATEGORIES: Record<string, string> = {
+  'job.': 'Jobs',
+  'invoice.': 'Invoices',
+  quote: 'Quotes',
+  'payment.': 'Payments',
+  'user.': 'Users',
+  'auth.': 'Sign-ins',
+  'tenant.': 'Tenants',
+  'contractor.': 'Contractors',
+  'role.': 'Roles',
+};
+
+/** "job.assignment_accept" -> "Assignment accept"; known actions by name. */
+const ACTION_WORDS: Record<string, string> = {
+  'job.create': 'Job reported',
+  'job.transition': 'Status changed',
+  'job.cancel': 'Job cancelled',
+  'job.update': 'Job edited',
+  'job.assign': 'Contractor assigned',
+  'job.assignment_accept': 'Assignment accepted',
+  'job.assignment_decline': 'Assignment declined',
+  'job_note.create': 'Note added',
+  'auth.login': 'Signed in',
+  'auth.logout': 'Signed out',
+  'auth.login_failed': 'Sign-in failed',
+  'invoice.create': 'Invoice drafted',
+  'invoice.issue': 'Invoice issued',
+  'invoice.void': 'Invoice voided',
+  'payment.record': 'Payment recorded',
+  'quote.submit': 'Quote submitted',
+  'quote.approve': 'Quote approved',
+  'user.invite': 'User invited',
+};
+
+/** An entry's action in words: "Status changed: Reported -> Assigned". */
+export function actionWords(e: { action: string; from_status?: string | null; to_status?: string | null }): string {
+  const words = ACTION_WORDS[e.action] ?? (e.action.split('.').pop() ?? e.action).replaceAll('_', ' ').replace(/^./, (c) => c.toUpperCase());
+  if (e.from_status && e.to_status && e.from_status !== e.to_status) return `${words}: ${e.from_status} -> ${e.to_status}`;
+  return words;
+}
+
+/** The console page of an entry's record, when it has one. */
+function recordLink(e: ActivityEntry): string | null {
+  if (!e.resource_uuid) return null;
+  if (e.resource_type === 'job') return `/jobs/${e.resource_uuid}`;
+  if (e.resource_type === 'contractor') return `/contractors/${e.resource_uuid}`;
+  if (e.resource_type === 'invoice') return `/invoices?q=${encodeURIComponent(e.resource_label ?? '')}`;
+  if (e.resource_type === 'user') return `/users?q=${encodeURIComponent(e.resource_label ?? '')}`;
+  if (e.resource_type === 'tenant') return `/tenants?q=${encodeURIComponent(e.resource_label ?? '')}`;
+  return null;
+}
+
+/** The activity log, newest first, in words, each record linked, filtered by category (`?category=job.`). */
 export function ActivityPage() {
+  const [search, setSearch] = useSearchParams();
+  const raw = search.get('category') ?? '';
+  const category = Object.hasOwn(ACTION_CATEGORIES, raw) ? raw : '';
+  const p = Math.max(1, Number(search.get('page')) || 1);
+  const list = useLoad(
+    () =>
+      page<ActivityEntry>(
+        api.GET('/api/admin/activity-log', {
+          params: { query: { ...(category ? { action_prefix: category } : {}), resources: true, limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE } as never },
+        }),
+      ),
+    [category, p],
+  );
+  const go = (next: { category?: string; page?: number }) => {
+    const s = new URLSearchParams();
+    const c = next.category ?? category;
+    if (c) s.set('category', c);
+    if ((next.page ?? 1) > 1) s.set('page', String(next.page));
+    setSearch(s);
+  };
   return (
     <>
       <PageTitle>Activity log</PageTitle>
-      <ListTable<ActivityEntry>
+      <form
+        className="filters filters-short"
+        role="search"
+        aria-label="Filter the activity log"
+        key={category}
+        onSubmit={(e) => {
+          e.preventDefault();
+          go({ category: String(new FormData(e.currentTarget).get('category') ?? '') });
+        }}
+      >
+        <label>
+          What
+          <select name="category" defaultValue={category}>
+            <option value="">Everything</option>
+            <Options labels={ACTION_CATEGORIES} />
+          </select>
+        </label>
+        <Button type="submit" variant="secondary">
+          Filter
+        </Button>
+      </form>
+      <ProblemMessage problem={list.problem} onRetry={list.reload} />
+      <p className="count" aria-live="polite">
+        {list.loading ? 'Loading…' : `${list.data?.count ?? 0} entries`}
+      </p>
+      <DataTable<ActivityEntry>
         label="entries"
-        searchLabel="Action"
-        searchParam="action"
-        searchHint="An exact action, such as job.transition or auth.login; empty for all."
         rowKey={(r) => String(r.ID)}
-        load={(action, offset) =>
-          page(api.GET('/api/admin/activity-log', { params: { query: { ...(action ? { action } : {}), limit: PAGE_SIZE, offset } as never } }))
-        }
+        rows={list.data?.data ?? []}
         columns={[
-          { header: 'When', cell: (r) => formatDateTime(r.created_at) },
-          { header: 'Who', cell: (r) => r.user_name },
-          { header: 'Action', cell: (r) => r.action },
-          { header: 'Record', cell: (r) => `${r.resource_type}${r.resource_id !== null ? ` #${r.resource_id}` : ''}` },
-          { header: 'From', cell: (r) => r.ip_address },
+          { header: 'What', cell: (r) => actionWords(r) },
+          { header: 'Record', key: true, cell: (r) => <RecordCell entry={r} /> },
+          { header: 'Who', key: true, cell: (r) => r.user_name },
+          { header: 'When', key: true, cell: (r) => formatDateTime(r.created_at) },
+          { header: 'From (IP address)', cell: (r) => r.ip_address },
         ]}
       />
+      <Pager page={p} pages={pageCount(list.data?.count ?? 0)} onPage={(page) => go({ page })} />
     </>
   );
+}
+
+function RecordCell({ entry }: { entry: ActivityEntry }) {
+  const label = `${entry.resource_type.replaceAll('_', ' ')} ${entry.resource_label ?? (entry.resource_id !== null ? `#${entry.resource_id}` : '')}`.trim();
+  const to = recordLink(entry);
+  return to ? <Link to={to}>{label.replace(/^./, (c) => c.toUpperCase())}</Link> : <>{label.replace(/^./, (c) => c.toUpperCase())}</>;
 }
