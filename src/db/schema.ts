@@ -336,6 +336,10 @@ export interface ComplianceItemTypeTable {
   hmo_only: Generated<boolean>;
   required_document: string;
   due_soon_days: Generated<number>;
+  /** Created by the agency (docs/compliance.md "Custom types"); false for the seeded UK types. */
+  custom: Generated<boolean>;
+  /** Retired: takes no new items or schedules; its items and certificates stay. */
+  retired_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -1565,11 +1569,6 @@ export interface Database {
   sms_messages: SmsMessageTable;
   sms_opt_outs: SmsOptOutTable;
 }
-  /** Created by the agency (docs/compliance.md "Custom types"); false for the seeded UK types. */
-  custom: Generated<boolean>;
-  /** Retired: takes no new items or schedules; its items and certificates stay. */
-  retired_at: Timestamp | null;
-
 // Planned maintenance (migration 2026_11_26_1800_planned_maintenance, docs/compliance.md "Planned maintenance").
 /** A standing instruction to raise a job on each occurrence of a recurrence rule. */
 export interface MaintenanceScheduleTable {

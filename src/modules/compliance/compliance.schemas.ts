@@ -49,7 +49,6 @@ export const CreateTypeBody = Type.Object(
     hmo_only: Type.Optional(TypeFields.hmo_only),
     required_document: TypeFields.required_document,
     due_soon_days: Type.Optional(TypeFields.due_soon_days),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );
@@ -63,7 +62,6 @@ export const UpdateTypeBody = Type.Object(
     hmo_only: Type.Optional(TypeFields.hmo_only),
     required_document: Type.Optional(TypeFields.required_document),
     due_soon_days: Type.Optional(TypeFields.due_soon_days),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );

@@ -102,7 +102,7 @@ export async function createType(deps: AppDeps, auth: AuthContext, actor: Actor,
  */
 export async function updateType(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: UpdateTypeInput) {
   const agencyId = writeAgency(auth);
-  const { csrf_token: _csrf, ...fields } = input;
+  const fields = input;
   const names = Object.keys(fields);
   if (names.length === 0) throw invalidParam('body');
   const t = await typeOf(deps, agencyId, uuid);

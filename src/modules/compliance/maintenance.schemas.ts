@@ -1,7 +1,6 @@
 /** Schemas of the planned maintenance endpoints (docs/compliance.md "Planned maintenance"). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 
 const TypeCode = Type.String({ pattern: '^[a-z0-9_]{1,40}$', description: 'a compliance item type code, e.g. gas_safety' });
@@ -85,7 +84,6 @@ export const CreateScheduleBody = Type.Object(
     contractor_uuid: Type.Optional(Uuid({ description: 'the contractor who usually does it' })),
     trade_id: Type.Optional(Type.Integer({ minimum: 1 })),
     priority: Type.Optional(Priority),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );
@@ -101,7 +99,6 @@ export const UpdateScheduleBody = Type.Object(
     contractor_uuid: Type.Optional(Nullable(Uuid({ description: 'null: raise the jobs unassigned' }))),
     trade_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
     priority: Type.Optional(Priority),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );

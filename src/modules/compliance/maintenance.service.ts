@@ -181,7 +181,7 @@ export async function createSchedule(deps: AppDeps, auth: AuthContext, actor: Ac
  */
 export async function updateSchedule(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: UpdateScheduleInput) {
   const agencyId = writeAgency(auth);
-  const { csrf_token: _csrf, ...fields } = input;
+  const fields = input;
   const names = Object.keys(fields);
   if (names.length === 0) throw invalidParam('body');
   const s = await repo.findSchedule(deps.db, agencyId, uuid);

@@ -2,7 +2,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
 export const AUDIENCES = ['tenant', 'contractor', 'landlord', 'internal'] as const;
 export type Audience = (typeof AUDIENCES)[number];
@@ -66,7 +65,6 @@ export const PostMessageBody = Type.Object(
     body: Type.String({ minLength: 1, maxLength: 10_000 }),
     attachment_uuids: Type.Optional(Type.Array(Uuid(), { maxItems: 10, description: 'documents or photos already uploaded to the job; internal files only in the internal thread' })),
     urgent: Type.Optional(Type.Boolean({ description: 'staff only: the SMS copy is sent even in quiet hours (default false)' })),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );

@@ -151,7 +151,6 @@ export type HazardSettingsDto = Static<typeof HazardSettings>;
 export const UpdateHazardSettingsBody = Type.Object(
   {
     works_working_days: Type.Integer({ minimum: 1, maximum: 260, description: '1 to 260 working days' }),
-    csrf_token: Csrf,
   },
   { additionalProperties: false },
 );

@@ -1,9 +1,7 @@
 /** Wire shapes of the visit booking (docs/tenant-reporting.md "Booking the visit"). */
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../http/schema-primitives.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
-const csrf_token = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 
 /** A span given by the caller: two ISO 8601 instants. */
 export const SpanInput = Type.Object(
@@ -17,18 +15,16 @@ export const SpanInput = Type.Object(
 export const WindowsBody = Type.Object(
   {
     windows: Type.Array(SpanInput, { maxItems: 20, description: 'the availability windows (at most 6 kept; an empty list removes them): in the future, ending within 60 days, not overlapping' }),
-    csrf_token,
   },
   { additionalProperties: false },
 );
 
-export const ChoiceBody = Type.Object({ ...SpanInput.properties, csrf_token }, { additionalProperties: false });
+export const ChoiceBody = Type.Object({ ...SpanInput.properties }, { additionalProperties: false });
 
 export const MissedBody = Type.Object(
   {
     missed_by: Type.Union([Type.Literal('tenant'), Type.Literal('contractor')], { description: 'tenant: nobody in (no access); contractor: did not come (no-show)' }),
     note: Type.Optional(Type.String({ maxLength: 2000 })),
-    csrf_token,
   },
   { additionalProperties: false },
 );
