@@ -42,13 +42,17 @@ function pgliteVersion(): string {
 /**
  * The prepared copy, when there is one this build can use.
  * @param dir the folder holding it (default PREPARED_DIR)
- * @returns the tarball as a Blob and the number of migrations it holds, or undefined
+ * @returns the tarball as a Blob and the number of migrations it holds, or undefined (another
+ *   PGlite, or migrations that are not this build's first ones)
  */
 export function preparedDatabase(dir = PREPARED_DIR): { blob: Blob; migrations: number } | undefined {
   try {
     const manifest = JSON.parse(readFileSync(path.join(dir, MANIFEST), 'utf8')) as Manifest;
     if (manifest.pglite !== pgliteVersion()) return undefined;
-    if (!manifest.migrations.every((name) => name in migrations)) return undefined;
+    // Usable only when its migrations are the first of this build's, in order: the rest then apply
+    // after them (a copy that lacks one sorting before its last would be refused by the migrator).
+    const known = Object.keys(migrations).sort();
+    if (![...manifest.migrations].sort().every((name, i) => known[i] === name)) return undefined;
     return { blob: new Blob([readFileSync(path.join(dir, TARBALL))]), migrations: manifest.migrations.length };
   } catch {
     return undefined;

@@ -52,6 +52,12 @@ describe('the embedded database prepared at install', () => {
     expect(preparedDatabase(dir)).toBeUndefined();
     await writeFile(manifestFile, JSON.stringify({ ...manifest, migrations: [...manifest.migrations, '2099_01_01_0000_from_a_newer_release'] }));
     expect(preparedDatabase(dir)).toBeUndefined();
+    // A copy made before a migration that sorts among its own (two branches merged in turn): refused, not half-used.
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, migrations: manifest.migrations.filter((_: string, i: number) => i !== 3) }));
+    expect(preparedDatabase(dir)).toBeUndefined();
+    // A copy that lacks only the newest migrations: used, the newest apply after it.
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, migrations: manifest.migrations.slice(0, -1) }));
+    expect(preparedDatabase(dir)?.migrations).toBe(manifest.migrations.length - 1);
     expect(preparedDatabase(path.join(dir, 'missing'))).toBeUndefined();
   }, 240_000);
 });
