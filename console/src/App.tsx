@@ -10,6 +10,7 @@ import { AcceptInvitation, Account, ResetPassword, SignIn } from './pages/auth.t
 import { CalendarPage } from './pages/calendar.tsx';
 import { DashboardPage } from './pages/dashboard.tsx';
 import { ActivityPage, AddressesPage, BranchesPage, ContractorsPage, TenantsPage, UsersPage } from './pages/lists.tsx';
+import { CompliancePage } from './pages/compliance.tsx';
 import { InvoicesPage } from './pages/invoices.tsx';
 import { JobPage } from './pages/job.tsx';
 import { AgenciesPage, ImportsPage } from './pages/onboarding.tsx';
@@ -49,6 +50,7 @@ function extraPages(permissions: Set<string>, staff: boolean): Array<[string, st
     ['/tenants', 'Tenants', staff && permissions.has('api.tenants.view')],
     ['/addresses', 'Addresses', staff && permissions.has('api.addresses.view')],
     ['/invoices', 'Invoices', staff && permissions.has('api.invoices.view')],
+    ['/compliance', 'Compliance', staff && permissions.has('api.compliance.view')],
     ['/users', 'Users', permissions.has('api.users.manage')],
     ['/branches', 'Branches', staff && permissions.has('api.admin.branches.view')],
     ['/activity', 'Activity', permissions.has('api.admin.activity-log.manage')],
@@ -175,6 +177,7 @@ export function App() {
             <Route path="/tenants" element={<TenantsPage />} />
             <Route path="/addresses" element={<AddressesPage />} />
             <Route path="/invoices" element={<InvoicesPage />} />
+            <Route path="/compliance" element={<CompliancePage />} />
             <Route path="/search" element={<SearchPage />} />
             <Route path="/users" element={<UsersPage />} />
             <Route path="/branches" element={<BranchesPage />} />

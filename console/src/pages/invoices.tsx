@@ -3,10 +3,10 @@
  * and still owed, pence shown as pounds), then the invoices and credit notes with their job,
  * contractor, dates and amounts; status filter and page in the URL (`/invoices?status=overdue&page=2`).
  */
-import { type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
+import { useStatusPage } from '../logic/status-page.ts';
 import { Button, formatDate, formatPence, Options, Pager, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
 
 /** Invoice statuses (docs/money.md) and their labels. */
@@ -21,26 +21,12 @@ export const INVOICE_STATUSES: Record<string, string> = {
 
 /** The invoices page. */
 export function InvoicesPage() {
-  const [search, setSearch] = useSearchParams();
-  const raw = search.get('status') ?? '';
-  const status = Object.hasOwn(INVOICE_STATUSES, raw) ? raw : '';
-  const p = Math.max(1, Number(search.get('page')) || 1);
+  const { status, page: p, go, onFilter } = useStatusPage(INVOICE_STATUSES);
   const list = useLoad(async () => {
     const query = { limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE, ...(status ? { status } : {}) };
     const { data } = await api.GET('/api/invoices', { params: { query: query as never } });
     return data!;
   }, [status, p]);
-  const go = (next: { status?: string; page?: number }) => {
-    const s = new URLSearchParams();
-    const st = next.status ?? status;
-    if (st) s.set('status', st);
-    if ((next.page ?? 1) > 1) s.set('page', String(next.page));
-    setSearch(s);
-  };
-  const onFilter = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    go({ status: String(new FormData(e.currentTarget).get('status') ?? '') });
-  };
   const pages = pageCount(list.data?.count ?? 0);
   const totals = list.data?.totals ?? {};
   return (
