@@ -11,6 +11,7 @@ import { AcceptInvitation, Account, ResetPassword, SignIn } from './pages/auth.t
 import { CalendarPage } from './pages/calendar.tsx';
 import { DashboardPage } from './pages/dashboard.tsx';
 import { ActivityPage, AddressesPage, BranchesPage, ContractorsPage, TenantsPage, UsersPage } from './pages/lists.tsx';
+import { CompliancePage } from './pages/compliance.tsx';
 import { InvoicesPage } from './pages/invoices.tsx';
 import { JobPage } from './pages/job.tsx';
 import { AgenciesPage, ImportsPage } from './pages/onboarding.tsx';
@@ -54,6 +55,7 @@ function workPages(permissions: Set<string>, staff: boolean): NavPage[] {
     ['/tenants', 'Tenants', staff && permissions.has('api.tenants.view')],
     ['/addresses', 'Addresses', staff && permissions.has('api.addresses.view')],
     ['/invoices', 'Invoices', staff && permissions.has('api.invoices.view')],
+    ['/compliance', 'Compliance', staff && permissions.has('api.compliance.view')],
   ];
 }
 
@@ -357,6 +359,14 @@ export function App() {
               element={
                 <Guard permission="api.imports.manage">
                   <ImportsPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/compliance"
+              element={
+                <Guard permission="api.compliance.view" staffOnly>
+                  <CompliancePage />
                 </Guard>
               }
             />

@@ -497,6 +497,13 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   });
 
   it("an admin's calendar, directory and administration pages", async () => {
+    // A planned maintenance schedule for the compliance page below, made before the browser signs in (docs/compliance.md).
+    const adminApi = new Client(t.app, await login(t.app, users.admin!));
+    const home = (await adminApi.get('/api/addresses?q=Kirkstall')).json().data[0];
+    const schedule = await adminApi.post('/api/compliance/schedules', {
+      title: 'Annual gas safety check', address_uuid: home.uuid, type: 'gas_safety', rrule: 'FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=15', starts_on: '2027-03-15', lead_days: 28,
+    });
+    expect(schedule.statusCode, schedule.body).toBe(201);
     const page = await signedIn(users.admin!);
     await page.goto(`${baseUrl}/calendar`);
     await page.getByRole('link', { name: /Dripping shower head/ }).waitFor();
@@ -513,6 +520,14 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
       await page.getByRole('cell', { name: text }).first().waitFor();
       expect(await axeViolations(page), path).toEqual([]);
     }
+    // The compliance register and the planned maintenance schedule made above, with its next due dates (docs/compliance.md).
+    await page.getByRole('link', { name: 'Compliance', exact: true }).first().click();
+    await page.waitForURL(/\/compliance$/);
+    await page.getByRole('region', { name: 'Compliance items' }).getByRole('cell', { name: 'Gas safety record' }).waitFor();
+    const schedules = page.getByRole('region', { name: 'Planned maintenance schedules' });
+    await schedules.getByText('Mon 15 Mar 2027 (raised 15 Feb 2027)').waitFor();
+    await schedules.getByRole('cell', { name: '14 Kirkstall Road, Leeds LS3 1HR' }).waitFor();
+    await checkAndShoot(page, 'admin-compliance');
     await page.goto(`${baseUrl}/users?q=Tom`);
     await page.getByRole('cell', { name: 'Tom Hughes' }).waitFor();
     expect(await page.locator('tbody tr').count()).toBe(1);

@@ -101,9 +101,9 @@ export function DashboardPage() {
             {x.sla ? <Tile label="SLA at risk" value={x.sla.at_risk} to="/jobs?sla=at_risk" /> : null}
             {x.sla ? <Tile label="SLA breached" value={x.sla.breached} to="/jobs?sla=breached" /> : null}
             {x.certificates_expiring_30d !== undefined ? <Tile label="certificates expiring in 30 days" value={x.certificates_expiring_30d} /> : null}
-            {x.compliance ? <Tile label="compliance items expired" value={x.compliance.expired} /> : null}
-            {x.compliance ? <Tile label="compliance items missing" value={x.compliance.missing} /> : null}
-            {x.compliance ? <Tile label="compliance items due soon" value={x.compliance.due_soon} /> : null}
+            {x.compliance ? <Tile label="compliance items expired" value={x.compliance.expired} to="/compliance?status=expired" /> : null}
+            {x.compliance ? <Tile label="compliance items missing" value={x.compliance.missing} to="/compliance?status=missing" /> : null}
+            {x.compliance ? <Tile label="compliance items due soon" value={x.compliance.due_soon} to="/compliance?status=due_soon" /> : null}
             {x.unpaid_invoices ? (
               <Tile
                 label="unpaid invoices"

@@ -7,10 +7,11 @@
  * still owed, `api.invoices.payments.manage`), and a credit note with its required reason
  * (`POST /api/invoices/{uuid}/credit-notes`), each asked about in a dialog first.
  */
-import { useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { Link } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
+import { useStatusPage } from '../logic/status-page.ts';
 import { useSession } from '../session.tsx';
 import { Button, DataTable, formatDate, formatPence, Options, Pager, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 
@@ -31,26 +32,12 @@ function todayInLondon(): string {
 
 /** The invoices page. */
 export function InvoicesPage() {
-  const [search, setSearch] = useSearchParams();
-  const raw = search.get('status') ?? '';
-  const status = Object.hasOwn(INVOICE_STATUSES, raw) ? raw : '';
-  const p = Math.max(1, Number(search.get('page')) || 1);
+  const { status, page: p, go, onFilter } = useStatusPage(INVOICE_STATUSES);
   const list = useLoad(async () => {
     const query = { limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE, ...(status ? { status } : {}) };
     const { data } = await api.GET('/api/invoices', { params: { query: query as never } });
     return data!;
   }, [status, p]);
-  const go = (next: { status?: string; page?: number }) => {
-    const s = new URLSearchParams();
-    const st = next.status ?? status;
-    if (st) s.set('status', st);
-    if ((next.page ?? 1) > 1) s.set('page', String(next.page));
-    setSearch(s);
-  };
-  const onFilter = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    go({ status: String(new FormData(e.currentTarget).get('status') ?? '') });
-  };
   const pages = pageCount(list.data?.count ?? 0);
   const totals = list.data?.totals ?? {};
   const session = useSession();

@@ -1,0 +1,31 @@
+/**
+ * A list page filtered by one status, with the status and the page in the URL's query string
+ * (`?status=overdue&page=2`), so the view can be bookmarked and restored with the back button
+ * (docs/console.md). Used by the invoices and compliance pages.
+ */
+import type { FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
+
+/**
+ * The page's status (one of `statuses`' keys, else '') and page number (1 up), `go` to change
+ * either (the page resets to 1 unless given), and `onFilter` for the filter form's submit (reads
+ * its `status` field).
+ */
+export function useStatusPage(statuses: Record<string, string>) {
+  const [search, setSearch] = useSearchParams();
+  const raw = search.get('status') ?? '';
+  const status = Object.hasOwn(statuses, raw) ? raw : '';
+  const page = Math.max(1, Number(search.get('page')) || 1);
+  const go = (next: { status?: string; page?: number }) => {
+    const s = new URLSearchParams();
+    const st = next.status ?? status;
+    if (st) s.set('status', st);
+    if ((next.page ?? 1) > 1) s.set('page', String(next.page));
+    setSearch(s);
+  };
+  const onFilter = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    go({ status: String(new FormData(e.currentTarget).get('status') ?? '') });
+  };
+  return { status, page, go, onFilter };
+}
