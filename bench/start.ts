@@ -14,7 +14,9 @@
  *
  * Environment: BENCH_START_ROUNDS (5; medians are reported), BENCH_START_IDLE_S (10),
  * BENCH_START_KINDS (`first,restart,postgres`; postgres only with DATABASE_URL), DATABASE_URL,
- * REDIS_URL, BENCH_START_ENV (extra `NAME=value` pairs for the server, comma-separated).
+ * REDIS_URL, BENCH_START_ENV (extra `NAME=value` pairs for the server, comma-separated),
+ * BENCH_START_NODE_FLAGS (flags for node before bin/caretaker.js, space-separated),
+ * BENCH_START_ROOT (another checkout to start instead of this one, e.g. an earlier commit's).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -23,7 +25,8 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(process.env.BENCH_START_ROOT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+const NODE_FLAGS = (process.env.BENCH_START_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 5);
 const IDLE_S = Number(process.env.BENCH_START_IDLE_S ?? 10);
 const KINDS = (process.env.BENCH_START_KINDS ?? 'first,restart,postgres').split(',').map((k) => k.trim());
@@ -70,7 +73,7 @@ export async function timeStart(env: Record<string, string>, idleS = IDLE_S): Pr
   for (const k of ['DATABASE_URL', 'REDIS_URL', 'CARETAKER_DEMO', 'NODE_OPTIONS']) delete base[k];
   for (const k of Object.keys(base)) if (k.startsWith('OTEL_') || k.startsWith('BENCH_')) delete base[k];
   const spawned = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin/caretaker.js'), 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, [...NODE_FLAGS, path.join(ROOT, 'bin/caretaker.js'), 'serve'], {
     cwd: ROOT,
     env: { ...base, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', CARETAKER_COOKIE_SECURE: 'false', ...EXTRA_ENV, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -133,7 +136,7 @@ async function migratePostgres(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  process.stdout.write(`caretaker serve to the first 200 from /readyz, ${ROUNDS} rounds, memory after ${IDLE_S} s idle; load average before: ${load()}\n`);
+  process.stdout.write(`caretaker serve (${ROOT}${NODE_FLAGS.length ? `, node ${NODE_FLAGS.join(' ')}` : ''}) to the first 200 from /readyz, ${ROUNDS} rounds, memory after ${IDLE_S} s idle; load average before: ${load()}\n`);
   const results: Record<string, StartResult[]> = { 'first start (embedded, prepared copy)': [], 'restart (embedded)': [], 'PostgreSQL': [] };
   const pg = KINDS.includes('postgres') && process.env.DATABASE_URL;
   if (pg) await migratePostgres();

@@ -7,7 +7,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { Redis } from 'ioredis';
 import type { AppDeps } from './app-deps.ts';
 import type { Config } from './config.ts';
-import { preparedDatabase } from './db/prepared-database.ts';
+import { preparedDatabase, unpackPreparedDatabase } from './db/prepared-database.ts';
 import { createDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest, migrationClass, migrationStatus } from './db/migrate.ts';
 import { RateLimitStore } from './http/rate-limit.ts';
@@ -86,7 +86,12 @@ export async function openRuntime(
   const creating = !config.databaseUrl && !options.pglite && !options.loadDataDir && !existsSync(path.join(pgliteDir, 'PG_VERSION'));
   // A first start loads the migrated copy prepared at install (src/db/prepared-database.ts) when there is one.
   const prepared = creating ? preparedDatabase() : undefined;
-  const loadDataDir = options.loadDataDir ?? prepared?.blob;
+  // Unpacked into the data folder, then opened as an existing database; if that fails, PGlite
+  // loads the tarball itself (slower, same result).
+  const unpacked = prepared && !options.dataDir?.startsWith('memory://')
+    ? await unpackPreparedDatabase(prepared.file, pgliteDir).then(() => true, () => false)
+    : false;
+  const loadDataDir = options.loadDataDir ?? (prepared && !unpacked ? prepared.blob : undefined);
   const database = createDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: options.dataDir ?? config.dataDir,

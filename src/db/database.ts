@@ -120,6 +120,15 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
 }
 
 /**
+ * PGlite's server settings, sized for one agency's server (docs/operations.md "Starting"):
+ * `shared_buffers` 32 MB instead of PostgreSQL's 128 MB. PGlite's shared memory lives in the
+ * process's WebAssembly heap and is all touched at start, so the default cost about 100 MiB of
+ * resident memory before the first query; pages not in the buffers are read from the data folder
+ * through the operating system's file cache.
+ */
+export const PGLITE_SETTINGS = { shared_buffers: '32MB' } as const;
+
+/**
  * Opens PGlite, with the pg_trgm extension, in `<dir>/pglite` (created if missing), or in memory
  * for a `memory://` dir. Resolves nothing itself: await `waitReady` or the first query.
  * @param loadDataDir a data-folder tarball to start from instead of an empty cluster
@@ -131,7 +140,8 @@ export function openPglite(dir: string, loadDataDir: Blob | undefined): PGlite {
     mkdirSync(dataDir, { recursive: true });
   }
   // pg_trgm ships as a separate contrib bundle in PGlite; the search indexes need it (docs/insight.md).
-  return new PGlite(dataDir, { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
+  const startParams = [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+  return new PGlite(dataDir, { extensions: { pg_trgm }, startParams, ...(loadDataDir ? { loadDataDir } : {}) });
 }
 
 /** Runs `select 1`; resolves true when the database answers within `timeoutMs`. */

@@ -8,8 +8,12 @@
  * applies only the migrations added since. A copy made by another PGlite version, or holding a
  * migration this build does not know, is not used (the start creates the database as before).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+import { extract } from 'tar-stream';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { openPglite } from './database.ts';
@@ -42,10 +46,11 @@ function pgliteVersion(): string {
 /**
  * The prepared copy, when there is one this build can use.
  * @param dir the folder holding it (default PREPARED_DIR)
- * @returns the tarball as a Blob and the number of migrations it holds, or undefined (another
- *   PGlite, or migrations that are not this build's first ones)
+ * @returns the tarball's path, the tarball as a Blob (read when asked for) and the number of
+ *   migrations it holds, or undefined (another PGlite, or migrations that are not this build's
+ *   first ones)
  */
-export function preparedDatabase(dir = PREPARED_DIR): { blob: Blob; migrations: number } | undefined {
+export function preparedDatabase(dir = PREPARED_DIR): { file: string; readonly blob: Blob; migrations: number } | undefined {
   try {
     const manifest = JSON.parse(readFileSync(path.join(dir, MANIFEST), 'utf8')) as Manifest;
     if (manifest.pglite !== pgliteVersion()) return undefined;
@@ -53,10 +58,54 @@ export function preparedDatabase(dir = PREPARED_DIR): { blob: Blob; migrations: 
     // after them (a copy that lacks one sorting before its last would be refused by the migrator).
     const known = Object.keys(migrations).sort();
     if (![...manifest.migrations].sort().every((name, i) => known[i] === name)) return undefined;
-    return { blob: new Blob([readFileSync(path.join(dir, TARBALL))]), migrations: manifest.migrations.length };
+    const file = path.join(dir, TARBALL);
+    if (!existsSync(file)) return undefined;
+    return {
+      file,
+      get blob() {
+        return new Blob([readFileSync(file)]);
+      },
+      migrations: manifest.migrations.length,
+    };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Unpacks the prepared copy into a new PGlite data folder, which PGlite then opens as it opens an
+ * existing database: about as fast as a restart, where loading the tarball through PGlite
+ * (`loadDataDir`) copied it through the WebAssembly heap and kept about 100 MiB more resident.
+ * The files go to `<folder>.unpacking` first and that folder is renamed into place at the end, so
+ * an interrupted first start leaves no half database behind.
+ * @param file the gzipped tarball (preparedDatabase().file)
+ * @param pgliteDir the data folder to create (missing or empty)
+ * @throws when the tarball cannot be read or the folder written (the caller falls back to loadDataDir)
+ */
+export async function unpackPreparedDatabase(file: string, pgliteDir: string): Promise<void> {
+  const partial = `${pgliteDir}.unpacking`;
+  rmSync(partial, { recursive: true, force: true });
+  mkdirSync(partial, { recursive: true, mode: 0o700 });
+  const entries = extract();
+  entries.on('entry', (header, stream, next) => {
+    const target = path.join(partial, path.normalize(`/${header.name}`));
+    const chunks: Buffer[] = [];
+    stream.on('data', (c) => chunks.push(c as Buffer));
+    stream.on('end', () => {
+      const done = header.type === 'directory'
+        ? mkdir(target, { recursive: true, mode: header.mode ?? 0o700 })
+        : header.type === 'file'
+          ? mkdir(path.dirname(target), { recursive: true, mode: 0o700 }).then(() => writeFile(target, Buffer.concat(chunks), { mode: header.mode ?? 0o600 }))
+          : Promise.resolve();
+      done.then(() => next(), next);
+    });
+  });
+  await pipeline(createReadStream(file), createGunzip(), entries);
+  if (existsSync(pgliteDir)) {
+    if (readdirSync(pgliteDir).length > 0) throw new Error(`${pgliteDir} is not empty`);
+    rmdirSync(pgliteDir);
+  }
+  renameSync(partial, pgliteDir);
 }
 
 /**

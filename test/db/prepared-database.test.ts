@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/database.ts';
 import { migrationStatus } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
-import { prepareDatabase, preparedDatabase } from '../../src/db/prepared-database.ts';
+import { prepareDatabase, preparedDatabase, unpackPreparedDatabase } from '../../src/db/prepared-database.ts';
 import { loadConfig } from '../../src/config.ts';
 import { backgroundHandlers, periodicTasks } from '../../src/background.ts';
 import { createBoss, DEAD_LETTER_QUEUE, handlerQueue, taskQueue } from '../../src/events/queue.ts';
@@ -44,6 +44,18 @@ describe('the embedded database prepared at install', () => {
       );
     } finally {
       await handle.close();
+    }
+
+    // What a first start does: the copy unpacked into the data folder, opened as an existing database.
+    const unpackedDir = await mkdtemp(path.join(tmpdir(), 'caretaker-unpacked-'));
+    dirs.push(unpackedDir);
+    await unpackPreparedDatabase(copy!.file, path.join(unpackedDir, 'pglite'));
+    const unpacked = createDatabase({ dataDir: unpackedDir });
+    try {
+      expect((await migrationStatus(unpacked.db)).pending).toEqual([]);
+      expect((await unpacked.db.selectFrom('agencies').select('id').execute())).toEqual([]);
+    } finally {
+      await unpacked.close();
     }
 
     const manifestFile = path.join(dir, 'pglite-migrated.json');
