@@ -1,6 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverPush } from '../../src/modules/push/index.ts';
+import { sendDueDeliveries } from '../../src/modules/messaging/index.ts';
+import { newUuid } from '../../src/lib/crypto.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { makeTlsCert, startFcmServer } from './servers.ts';
 import { addToken, caFile, pushWorld, tokensOf } from './world.ts';
@@ -84,5 +86,23 @@ describe('push to Android through FCM HTTP v1 with a service-account OAuth2 toke
     const results = await deliverPush(t.deps, { userId: w.other.id, title: 'a', body: 'b' });
     expect(results.find((r) => r.deviceTokenId === ios)).toEqual({ deviceTokenId: ios, platform: 'ios', status: 'failed', error: 'not configured' });
     expect(await tokensOf(t.db, w.other.id)).toContain('a'.repeat(64));
+  });
+
+  it('a push delivery whose tokens are all dead or on an unconfigured platform fails at its first attempt (not_configured), the dead one pruned', async () => {
+    const user = (await pushWorld(t.db)).user;
+    dead.add('d'.repeat(40));
+    await addToken(t.db, user.id, 'd'.repeat(40), 'android');
+    await addToken(t.db, user.id, 'b'.repeat(64), 'ios');
+    const now = t.clock.now();
+    const uuid = newUuid();
+    await t.db.insertInto('message_deliveries').values({
+      uuid, agency_id: w.agency.id, event_id: newUuid(), event_name: 'job.created', template_key: 'job.received', channel: 'push',
+      recipient_key: `user:${user.id}`, recipient_kind: 'tenant', recipient_user_id: user.id, recipient_address: null, status: 'queued', reason: null,
+      attempts: 0, last_error: null, subject: 'Received', content: JSON.stringify({ title: 'Received', body: 'JOB-1' }), next_attempt_at: now, created_at: now, updated_at: now, sent_at: null,
+    }).execute();
+    expect(await sendDueDeliveries(t.deps)).toMatchObject({ sent: 0, retrying: 0, failed: 1 });
+    const row = await t.db.selectFrom('message_deliveries').select(['status', 'reason', 'attempts', 'next_attempt_at']).where('uuid', '=', uuid).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'failed', reason: 'not_configured', attempts: 1, next_attempt_at: null });
+    expect(await tokensOf(t.db, user.id)).toEqual(['b'.repeat(64)]);
   });
 });

@@ -3,6 +3,7 @@
  * GET /api/landlords/approvals, GET .../{uuid}, POST .../{uuid}/revoke, POST .../{uuid}/resend)
  * and the landlord's signed link (GET and POST /api/approvals/link/{token}: HTML pages, no account).
  */
+import { peoplePaths } from '../../http/people-paths.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
@@ -121,9 +122,8 @@ export function approvalsRoutes(deps: AppDeps) {
     });
 
     /** GET /api/approvals/link/{token}: the landlord's page with the question and the answer form. */
-    // Also at /approvals/link/:token, the address people are sent (messages name no API path;
-    // docs/api.md "People's links"), hidden from the OpenAPI document.
-    for (const [url, hide] of [['/api/approvals/link/:token', false], ['/approvals/link/:token', true]] as const) {
+    // Served at the API path and at the people's path the e-mails give (src/http/people-paths.ts).
+    for (const [url, hide] of peoplePaths('/api/approvals/link/:token')) {
       app.get(url, {
         config: { permission: 'public' },
         logSerializers: { req: maskedReq },
@@ -151,9 +151,7 @@ export function approvalsRoutes(deps: AppDeps) {
     }
 
     /** POST /api/approvals/link/{token}: the landlord's answer (form post); the link is used up. */
-    // Also at /approvals/link/:token, the address people are sent (messages name no API path;
-    // docs/api.md "People's links"), hidden from the OpenAPI document.
-    for (const [url, hide] of [['/api/approvals/link/:token', false], ['/approvals/link/:token', true]] as const) {
+    for (const [url, hide] of peoplePaths('/api/approvals/link/:token')) {
       app.post(url, {
         config: { permission: 'public' },
         logSerializers: { req: maskedReq },

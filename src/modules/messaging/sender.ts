@@ -28,7 +28,8 @@ const LEASE_S = 600;
  * Sends one claimed delivery.
  * @returns `error` null on success, else the error text; `final` when the row must not be retried
  *   (`failed` or `suppressed`) and `reason` for a final state with a known cause (`not_configured`:
- *   no provider of any of the user's device platforms is set up, so a retry cannot succeed)
+ *   no provider of any of the user's device platforms is set up, or the tokens on the configured
+ *   ones were all pruned as dead: a retry cannot succeed)
  */
 async function attempt(deps: AppDeps, d: ClaimedDelivery): Promise<{ error: string | null; final?: string; reason?: string }> {
   const content = (typeof d.content === 'string' ? JSON.parse(d.content) : d.content) as (Rendered & { data?: Record<string, string>; replyTo?: string; thread_id?: number | null }) | null;
@@ -46,9 +47,12 @@ async function attempt(deps: AppDeps, d: ClaimedDelivery): Promise<{ error: stri
     const results = await deliverPush(deps, { userId: d.recipient_user_id!, title: content.title ?? '', body: content.body ?? '', ...(content.data ? { data: content.data } : {}) });
     if (results.length === 0) return { error: 'no device token', final: 'suppressed' };
     if (results.some((r) => r.status === 'sent')) return { error: null };
-    if (results.every((r) => r.status === 'failed' && r.error === PUSH_NOT_CONFIGURED)) return { error: 'no push provider is configured for the device', final: 'failed', reason: 'not_configured' };
+    const unconfigured = (r: (typeof results)[number]) => r.status === 'failed' && r.error === PUSH_NOT_CONFIGURED;
+    if (results.every(unconfigured)) return { error: 'no push provider is configured for the device', final: 'failed', reason: 'not_configured' };
     const errors = results.map((r) => `${r.platform} #${r.deviceTokenId}: ${r.status}${r.error ? ` (${r.error})` : ''}`).join('; ');
-    return results.every((r) => r.status === 'removed') ? { error: errors, final: 'failed' } : { error: errors };
+    // Every token dead (pruned) or on a platform without a provider: a retry cannot succeed either.
+    if (results.every((r) => r.status === 'removed' || unconfigured(r))) return { error: errors, final: 'failed', ...(results.some(unconfigured) ? { reason: 'not_configured' } : {}) };
+    return { error: errors };
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }

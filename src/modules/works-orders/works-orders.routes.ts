@@ -7,6 +7,7 @@
  * Signed link (no account): GET and POST /api/works-orders/link/{token} (HTML for a browser, the
  * JSON envelope otherwise), GET .../job (JSON), POST .../photos (multipart).
  */
+import { peoplePaths } from '../../http/people-paths.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
@@ -180,9 +181,8 @@ export function worksOrdersRoutes(deps: AppDeps) {
     });
 
     /** GET /api/works-orders/link/{token}: the contractor's page. */
-    // Also at /works-orders/link/:token, the address people are sent (messages name no API path;
-    // docs/api.md "People's links"), hidden from the OpenAPI document.
-    for (const [url, hide] of [['/api/works-orders/link/:token', false], ['/works-orders/link/:token', true]] as const) {
+    // Served at the API path and at the people's path the e-mails give (src/http/people-paths.ts).
+    for (const [url, hide] of peoplePaths('/api/works-orders/link/:token')) {
       app.get(url, {
         config: { permission: 'public' },
         logSerializers: { req: maskedReq },
@@ -203,7 +203,7 @@ export function worksOrdersRoutes(deps: AppDeps) {
     }
 
     /** GET /api/works-orders/link/{token}/job: the same as JSON. */
-    for (const [url, hide] of [['/api/works-orders/link/:token/job', false], ['/works-orders/link/:token/job', true]] as const) {
+    for (const [url, hide] of peoplePaths('/api/works-orders/link/:token/job')) {
       app.get(url, {
         config: { permission: 'public' },
         logSerializers: { req: maskedReq },
@@ -217,9 +217,7 @@ export function worksOrdersRoutes(deps: AppDeps) {
     }
 
     /** POST /api/works-orders/link/{token}: one action by link. */
-    // Also at /works-orders/link/:token, the address people are sent (messages name no API path;
-    // docs/api.md "People's links"), hidden from the OpenAPI document.
-    for (const [url, hide] of [['/api/works-orders/link/:token', false], ['/works-orders/link/:token', true]] as const) {
+    for (const [url, hide] of peoplePaths('/api/works-orders/link/:token')) {
       app.post(url, {
         config: { permission: 'public' },
         logSerializers: { req: maskedReq },
@@ -243,9 +241,7 @@ export function worksOrdersRoutes(deps: AppDeps) {
     }
 
     /** POST /api/works-orders/link/{token}/photos: a photo by link. */
-    // Also at /works-orders/link/:token/photos, the address people are sent (messages name no API path;
-    // docs/api.md "People's links"), hidden from the OpenAPI document.
-    for (const [url, hide] of [['/api/works-orders/link/:token/photos', false], ['/works-orders/link/:token/photos', true]] as const) {
+    for (const [url, hide] of peoplePaths('/api/works-orders/link/:token/photos')) {
       app.post(url, {
         config: { permission: 'public' },
         logSerializers: { req: maskedReq },
