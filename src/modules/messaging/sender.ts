@@ -109,7 +109,9 @@ async function sendBatch(deps: AppDeps, limit: number) {
         }
       });
     } finally {
-      await markSent(deps.db, sent, deps.clock.now());
+      // Tried once more on failure: unrecorded, the claim's sent messages go again after the lease.
+      const at = deps.clock.now();
+      await markSent(deps.db, sent, at).catch(() => markSent(deps.db, sent, at));
     }
     if (claimed.length < asked) break;
   }

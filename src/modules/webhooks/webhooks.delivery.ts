@@ -212,7 +212,8 @@ export async function deliverDue(deps: AppDeps): Promise<number> {
         if (ok) accepted.push(ok);
       });
     } finally {
-      await repo.markSucceeded(deps.db, accepted);
+      // Tried once more on failure: unrecorded, the claim's accepted webhooks go again after the lease.
+      await repo.markSucceeded(deps.db, accepted).catch(() => repo.markSucceeded(deps.db, accepted));
     }
     if (claimed.length < asked) break;
   }
