@@ -384,3 +384,28 @@ export async function firstAssignedJobOfOtherContractor(db: DbOrTrx, agencyId: n
     .orderBy('j.id')
     .executeTakeFirst();
 }
+
+/** Jobs with a tenant, for the demo conversations: the tenant's and contractor's names, oldest first. */
+export async function jobsForConversations(db: DbOrTrx) {
+  return db
+    .selectFrom('jobs as j')
+    .innerJoin('tenants as t', 't.id', 'j.tenant_id')
+    .leftJoin('contractors as c', 'c.id', 'j.contractor_id')
+    .select(['j.id', 'j.agency_id', 'j.branch_id', 'j.tenant_id', 'j.contractor_id', 'j.status_id', 'j.created_at', 't.name as tenant_name', 'c.company_name', 'c.contact_name'])
+    .where('j.deleted_at', 'is', null)
+    .where('t.erased_at', 'is', null)
+    .orderBy('j.id')
+    .execute();
+}
+
+/** Active admins and agents with their names, for the demo conversations. */
+export async function staffWithNames(db: DbOrTrx) {
+  return db
+    .selectFrom('users as u')
+    .innerJoin('roles as r', 'r.id', 'u.role_id')
+    .select(['u.id', 'u.agency_id', 'u.name'])
+    .where('u.status', '=', 'active')
+    .where('r.code', 'in', ['admin', 'agent'])
+    .orderBy('u.id')
+    .execute();
+}

@@ -22,6 +22,7 @@ import { hazardsStep } from './hazards.ts';
 import { tenantReportingStep } from './tenant-reporting.ts';
 import { rechargesStep } from './recharges.ts';
 import { worksOrdersStep } from './works-orders.ts';
+import { conversationsStep } from './conversations.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -44,4 +45,5 @@ export const DEMO_STEPS: DemoStep[] = [
   tenantReportingStep,
   rechargesStep,
   worksOrdersStep,
+  conversationsStep,
 ];
