@@ -32,10 +32,12 @@ export interface LiveEvent {
  * - `job`: everyone who sees the job (the job's own fields and state, which every party reads);
  * - `note`: those who may read the note (job notes' rule: staff all; tenants 'tenant' and 'both';
  *   contractors 'contractor' and 'both'; landlords none);
+ * - `thread`: staff, and the tenant, contractor or landlord whose thread a conversation message is in
+ *   (never the internal thread);
  * - `staff`: SysOps, agency accounts and agents only (money, SLA, hazards, approvals, files that
  *   may be internal, and any job event not named here).
  */
-export type Audience = 'job' | 'note' | 'staff';
+export type Audience = 'job' | 'note' | 'thread' | 'staff';
 
 /** The audience of each job event; an event with a job and no entry here is `staff`. */
 export const AUDIENCES: Readonly<Record<string, Audience>> = {
@@ -49,6 +51,8 @@ export const AUDIENCES: Readonly<Record<string, Audience>> = {
   'job.merged': 'job',
   'job.recalled': 'job',
   'job.note_added': 'note',
+  // A conversation message: staff, and the party whose thread it is (docs/conversations.md).
+  'conversation.message_posted': 'thread',
 };
 
 /** A stream event with what its authorisation needs. */
@@ -58,6 +62,8 @@ export interface LiveCandidate {
   audience: Audience;
   /** The note's visibility (job.note_added only). */
   noteVisibility?: string;
+  /** The thread's audience: tenant, contractor, landlord or internal (conversation.message_posted only). */
+  threadAudience?: string;
 }
 
 /**
@@ -76,6 +82,7 @@ export function liveCandidate(row: LiveOutboxRow): LiveCandidate | null {
   if (Array.isArray(payload.fields)) event.fields = payload.fields.filter((f): f is string => typeof f === 'string');
   const candidate: LiveCandidate = { event, agencyId: row.agency_id, audience: AUDIENCES[row.name] ?? 'staff' };
   if (typeof payload.visibility === 'string') candidate.noteVisibility = payload.visibility;
+  if (row.name === 'conversation.message_posted' && typeof payload.audience === 'string') candidate.threadAudience = payload.audience;
   return candidate;
 }
 
@@ -102,5 +109,8 @@ export function audienceAllows(candidate: LiveCandidate, scope: JobScope, agency
       const readable = readableVisibilities(scope);
       return readable === null || (candidate.noteVisibility !== undefined && (readable as readonly string[]).includes(candidate.noteVisibility));
     }
+    case 'thread':
+      // Staff hear every thread; a tenant, contractor or landlord only the thread of their own kind.
+      return isStaff(scope) || (candidate.threadAudience !== undefined && candidate.threadAudience === scope.kind);
   }
 }
