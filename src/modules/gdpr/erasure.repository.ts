@@ -39,6 +39,42 @@ export async function setNoteBody(db: DbOrTrx, id: number, body: string): Promis
   await db.updateTable('job_notes').set({ body }).where('id', '=', id).execute();
 }
 
+/** Conversation messages on the agency's jobs whose body contains one of `texts` (case-insensitive). */
+export function messagesContaining(db: DbOrTrx, agencyId: number, texts: string[]) {
+  return db.selectFrom('conversation_messages').select(['id', 'body'])
+    .where('agency_id', '=', agencyId).where((eb) => eb.or(texts.map((t) => eb('body', 'ilike', `%${likeEscape(t)}%`)))).execute();
+}
+
+/** Sets a conversation message's body. */
+export async function setMessageBody(db: DbOrTrx, id: number, body: string): Promise<void> {
+  await db.updateTable('conversation_messages').set({ body }).where('id', '=', id).execute();
+}
+
+/**
+ * Renames the author of the tenant's own conversation messages (written signed in as one of
+ * `userIds`, or by e-mail or SMS as `tenant:<id>`); returns the number of messages changed.
+ */
+export async function renameMessageAuthor(db: DbOrTrx, tenantId: number, userIds: number[], name: string): Promise<number> {
+  const r = await db.updateTable('conversation_messages').set({ author_name: name })
+    .where((eb) => eb.or([eb('author_key', '=', `tenant:${tenantId}`), ...(userIds.length ? [eb('author_user_id', 'in', userIds)] : [])]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/**
+ * Forgets the text and the number of the SMS sent to or received from `phones` (E.164) in the
+ * agency (or with no agency, an inbound text not matched); the row stays for the agency's cost
+ * counts. Returns the number of rows changed.
+ */
+export async function forgetSms(db: DbOrTrx, agencyId: number, phones: string[]): Promise<number> {
+  if (phones.length === 0) return 0;
+  const r = await db.updateTable('sms_messages').set({ body: null, to_number: '[erased]', from_number: null })
+    .where((eb) => eb.or([eb('agency_id', '=', agencyId), eb('agency_id', 'is', null)]))
+    .where((eb) => eb.or([eb('to_number', 'in', phones), eb('from_number', 'in', phones)]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** Renames the actor of a user's activity entries; returns the number of entries changed. */
 export async function renameActivityUser(db: DbOrTrx, userId: number, userName: string): Promise<number> {
   const r = await db.updateTable('activity_log').set({ user_name: userName }).where('user_id', '=', userId).executeTakeFirst();

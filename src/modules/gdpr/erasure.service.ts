@@ -13,6 +13,7 @@ import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden } from '../../http/errors.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { recordActivity } from '../activity/index.ts';
+import { normalisePhone } from '../sms/index.ts';
 import { getTenantRow } from '../tenants/index.ts';
 import * as repo from './erasure.repository.ts';
 import { emitEvent } from '../../events/index.ts';
@@ -65,7 +66,10 @@ export async function scrubJobTexts(trx: DbOrTrx, agencyId: number, terms: Term[
   }
   const notes = await repo.notesContaining(trx, agencyId, texts);
   for (const n of notes) await repo.setNoteBody(trx, n.id, scrubText(n.body, terms));
-  return { jobs: jobs.length + hazards.length, notes: notes.length };
+  // Conversation messages count as notes (docs/conversations.md: the notes are shown in threads).
+  const messages = await repo.messagesContaining(trx, agencyId, texts);
+  for (const m of messages) await repo.setMessageBody(trx, m.id, scrubText(m.body, terms));
+  return { jobs: jobs.length + hazards.length, notes: notes.length + messages.length };
 }
 
 async function scrubActivity(trx: DbOrTrx, agencyId: number, userIds: number[], terms: Term[], userName: (id: number) => string, email: string | null) {
@@ -126,6 +130,11 @@ export async function eraseTenant(deps: AppDeps, auth: AuthContext, actor: Actor
       );
     }
     const scrubbed = terms.length ? await scrubJobTexts(trx, tenant.agency_id, terms) : { jobs: 0, notes: 0 };
+    // The tenant's own messages keep their words (scrubbed above) under the new name; the SMS log
+    // forgets the texts and the number (docs/conversations.md "Erasure").
+    await repo.renameMessageAuthor(trx, tenant.id, userIds, newName);
+    const phones = [...new Set([tenant.phone, tenant.mobile].map((p) => normalisePhone(p)).filter((p): p is string => p !== null))];
+    await repo.forgetSms(trx, tenant.agency_id, phones);
     const activity = await scrubActivity(trx, tenant.agency_id, userIds, terms, userName, tenant.email);
     const result: ErasureResult = {
       uuid: tenant.uuid, name: newName, erased_at: now.toISOString(), forced: force && open > 0, open_jobs: open,
