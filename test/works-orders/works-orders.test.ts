@@ -6,6 +6,7 @@ import { pngBytes } from '../../src/seed/demo/sample-files.ts';
 import { buildTestApp, standardWorld, userClient, type TestApp } from '../helpers/app.ts';
 import { insertAddress, insertContractor, insertJob } from '../helpers/factories.ts';
 import { form } from '../helpers/upload-form.ts';
+import { newUuid } from '../../src/lib/crypto.ts';
 
 const HTML = { accept: 'text/html,application/xhtml+xml' };
 const FORM = { 'content-type': 'application/x-www-form-urlencoded', ...HTML };
@@ -187,5 +188,27 @@ describe('works orders by link: a contractor without an account works the job fr
     expect((await w.adminB.client.post(`/api/jobs/${j.uuid}/works-order`, {})).statusCode).toBe(404);
     const bare = await insertJob(t.db, { agency_id: w.agencyA.id, branch_id: w.a1.id, status_id: 3 }, t.clock.now());
     expect((await w.adminA.client.post(`/api/jobs/${bare.uuid}/works-order`, {})).statusCode).toBe(409);
+  });
+
+  it("books a timed visit inside the tenant's windows (docs/tenant-reporting.md \"Booking the visit\")", async () => {
+    const j = await assignedJob('Tap drips');
+    const now = t.clock.now();
+    const day = new Date(now.getTime() + 3 * 86_400_000).toISOString().slice(0, 10);
+    const windowUuid = newUuid();
+    const starts = new Date(`${day}T09:00:00Z`);
+    await t.db.insertInto('job_visit_windows').values({ uuid: windowUuid, agency_id: w.agencyA.id, job_id: j.id, starts_at: starts, ends_at: new Date(`${day}T12:00:00Z`), given_by: 'staff', by_user_id: null, created_at: now }).execute();
+    expect((await (await agent()).post(`/api/jobs/${j.uuid}/works-order`, {})).statusCode).toBe(201);
+    const mail = await mailedLink('works_order.sent');
+    const page = await t.app.inject({ method: 'GET', url: mail.path });
+    expect(page.body).toContain("Tenant's window");
+    const act = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: mail.path, payload });
+    const [from, until] = [starts, new Date(`${day}T11:00:00Z`)].map((d) => new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d));
+    const outside = await act({ action: 'book', window_uuid: windowUuid, from: '13:00', until: '14:00' });
+    expect(outside.statusCode).toBe(400);
+    expect(outside.json().error).toContain("outside the tenant's windows");
+    const booked = await act({ action: 'book', window_uuid: windowUuid, from, until });
+    expect(booked.statusCode, booked.body).toBe(200);
+    expect(booked.json().data.job).toMatchObject({ status: 'Scheduled', scheduled_for: day });
+    expect(await t.db.selectFrom('job_visits').select(['booked_by', 'state']).where('job_id', '=', j.id).execute()).toEqual([{ booked_by: 'contractor', state: 'booked' }]);
   });
 });

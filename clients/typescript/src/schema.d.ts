@@ -46616,6 +46616,15 @@ export interface operations {
                     scheduled_for?: string;
                     /** @description book: slot */
                     time_range_id?: number | string;
+                    /**
+                     * Format: uuid
+                     * @description book: a timed visit inside this window of the tenant's (tenant_windows), instead of scheduled_for
+                     */
+                    window_uuid?: string;
+                    /** @description book with window_uuid: arrival from, London HH:MM */
+                    from?: string;
+                    /** @description book with window_uuid: until, London HH:MM */
+                    until?: string;
                     /** @description note: the text */
                     body?: string;
                     lines?: {
@@ -46682,6 +46691,16 @@ export interface operations {
                             actions: string[];
                             time_ranges: {
                                 id: number;
+                                label: string;
+                            }[];
+                            /** @description the tenant's availability windows (docs/tenant-reporting.md "Booking the visit"): the visit is booked inside one */
+                            tenant_windows: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
                                 label: string;
                             }[];
                             invoices: {
@@ -46843,6 +46862,16 @@ export interface operations {
                                 id: number;
                                 label: string;
                             }[];
+                            /** @description the tenant's availability windows (docs/tenant-reporting.md "Booking the visit"): the visit is booked inside one */
+                            tenant_windows: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                label: string;
+                            }[];
                             invoices: {
                                 /** Format: uuid */
                                 uuid: string;
@@ -46990,6 +47019,16 @@ export interface operations {
                             actions: string[];
                             time_ranges: {
                                 id: number;
+                                label: string;
+                            }[];
+                            /** @description the tenant's availability windows (docs/tenant-reporting.md "Booking the visit"): the visit is booked inside one */
+                            tenant_windows: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
                                 label: string;
                             }[];
                             invoices: {

@@ -141,9 +141,11 @@ export function FreeSlotPicker({ plan, onPick, busy }: { plan: Plan; onPick: (s:
       <fieldset className="slot-list">
         <legend>Or pick one of {plan.contractor_name ?? 'the contractor'}&apos;s free slots</legend>
         {plan.free_slots.slice(0, 12).map((s, i) => (
-          <label key={s.starts_at + s.ends_at} className="choice">
-            <input type="radio" name="free-slot" checked={chosen === i} onChange={() => setChosen(i)} /> {s.label}
-          </label>
+          <div key={s.starts_at + s.ends_at} className="slot-choice">
+            <label className="choice">
+              <input type="radio" name="free-slot" checked={chosen === i} onChange={() => setChosen(i)} /> {s.label}
+            </label>
+          </div>
         ))}
       </fieldset>
       <Button type="submit" isDisabled={busy || chosen === null}>
@@ -175,9 +177,11 @@ function OfferSlot({ plan, onBook, busy }: { plan: Plan; onBook: (s: SpanInput) 
       <fieldset className="slot-list">
         <legend>The tenant&apos;s window</legend>
         {plan.windows.map((x, i) => (
-          <label key={x.uuid} className="choice">
-            <input type="radio" name="window" checked={win === i} onChange={() => pickWindow(i)} /> {x.label}
-          </label>
+          <div key={x.uuid} className="slot-choice">
+            <label className="choice">
+              <input type="radio" name="window" checked={win === i} onChange={() => pickWindow(i)} /> {x.label}
+            </label>
+          </div>
         ))}
       </fieldset>
       <div className="window-row">

@@ -12,6 +12,6 @@ export { Job, type ListJobsInput, ListJobsQuery } from './jobs.schemas.ts';
 export { createJob, getJob, listVisibleJobs } from './jobs.service.ts';
 export type { CreateJobInput, JobDto } from './jobs.schemas.ts';
 export { acceptAssignment, bookVisit, declineAssignment, transitionJob } from './job-lifecycle.service.ts';
-export { actAsLinkTenant, planOf, visitRemindersTask, VISIT_RULES } from './visits.service.ts';
+export { actAsLinkTenant, planOf, visitRemindersTask, visitWindows, VISIT_RULES } from './visits.service.ts';
 export { SpanInput, VisitPlan } from './visits.schemas.ts';
 export { raiseSystemJob, SYSTEM_ACTOR, type SystemJob, type SystemJobInput } from './job-system.service.ts';

@@ -45,6 +45,7 @@ export interface Span { starts_at: Date; ends_at: Date }
 
 const bad = (message: string) => new AppError('bad_request', message);
 const label = (s: { starts_at: Date | string; ends_at: Date | string }) => formatLondonSpan(new Date(s.starts_at), new Date(s.ends_at));
+const iso = (d: Date | string) => new Date(d).toISOString();
 const overlaps = (a: Span, b: Span) => a.starts_at < b.ends_at && b.starts_at < a.ends_at;
 
 /**
@@ -148,6 +149,11 @@ async function freeSlots(db: DbOrTrx, job: { id: number; agency_id: number; cont
     }
   }
   return out.sort((a, b) => a.starts_at.getTime() - b.starts_at.getTime() || a.ends_at.getTime() - b.ends_at.getTime());
+}
+
+/** The tenant's windows of a job, earliest first, with their London labels (the works-order link page). */
+export async function visitWindows(db: DbOrTrx, jobId: number): Promise<{ uuid: string; starts_at: string; ends_at: string; label: string }[]> {
+  return (await repo.listWindows(db, jobId)).map((w) => ({ uuid: w.uuid, starts_at: iso(w.starts_at), ends_at: iso(w.ends_at), label: label(w) }));
 }
 
 /** Who books a timed visit: the assigned contractor, or the tenant picking a free slot. */
@@ -270,8 +276,6 @@ export async function recordMissedVisit(deps: AppDeps, auth: AuthContext, actor:
   });
   return jobDtoById(deps.db, auth, id);
 }
-
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 /**
  * GET /api/jobs/{uuid}/visit: the job's visit plan as the caller may see it: the tenant's

@@ -21,24 +21,15 @@ import {
   getFlow, getReport, getSettings, listFlows, listFlowVersions, listOnCall, listReports, previewFlow, putSettings, saveFlow, setOnCall, submitReport, walkFlow,
 } from './reporting.service.ts';
 import { answerSurvey, SURVEY_REFUSALS, viewSurvey } from './surveys.service.ts';
-import type { SurveyRefusal } from './survey-links.ts';
 import { actVisitLink, VISIT_LINK_REFUSALS, viewVisitLink } from './visit-links.service.ts';
-import type { VisitLinkRefusal } from './visit-links.ts';
 
 const TAGS = ['reporting'];
 
 /** The request line without the link's token (never in a log line). */
 const maskedReq = (req: FastifyRequest) => ({ method: req.method, url: req.url.replace(/\/link\/[^/?]+/, '/link/****'), host: req.host, remoteAddress: req.ip });
 
-/** A refused survey link: the error envelope with 400, 409 or 410. */
-function sendRefusal(reply: FastifyReply, why: SurveyRefusal) {
-  const r = SURVEY_REFUSALS[why];
-  return reply.status(r.status).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(errorBody(r.message));
-}
-
-/** A refused visit link: the error envelope with 400, 409 or 410. */
-function sendVisitRefusal(reply: FastifyReply, why: VisitLinkRefusal) {
-  const r = VISIT_LINK_REFUSALS[why];
+/** A refused survey or visit link: the error envelope with 400, 409 or 410, never cached. */
+function sendRefusal(reply: FastifyReply, r: { status: 400 | 409 | 410; message: string }) {
   return reply.status(r.status).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(errorBody(r.message));
 }
 
@@ -265,7 +256,7 @@ export function reportingRoutes(deps: AppDeps) {
       },
       handler: async (request, reply) => {
         const r = await viewSurvey(deps, request.params.token);
-        if (!r.view) return sendRefusal(reply as unknown as FastifyReply, r.refusal);
+        if (!r.view) return sendRefusal(reply as unknown as FastifyReply, SURVEY_REFUSALS[r.refusal]);
         void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
         return ok(r.view, 'Survey');
       },
@@ -285,7 +276,7 @@ export function reportingRoutes(deps: AppDeps) {
       },
       handler: async (request, reply) => {
         const r = await answerSurvey(deps, request.params.token, request.body);
-        if (r.refusal) return sendRefusal(reply as unknown as FastifyReply, r.refusal);
+        if (r.refusal) return sendRefusal(reply as unknown as FastifyReply, SURVEY_REFUSALS[r.refusal]);
         return ok({ rating: request.body.rating }, 'Thank you for your answer');
       },
     });
@@ -303,7 +294,7 @@ export function reportingRoutes(deps: AppDeps) {
       },
       handler: async (request, reply) => {
         const r = await viewVisitLink(deps, request.params.token);
-        if (!r.view) return sendVisitRefusal(reply as unknown as FastifyReply, r.refusal);
+        if (!r.view) return sendRefusal(reply as unknown as FastifyReply, VISIT_LINK_REFUSALS[r.refusal]);
         void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
         return ok(r.view, 'Visit');
       },
@@ -325,7 +316,7 @@ export function reportingRoutes(deps: AppDeps) {
       },
       handler: async (request, reply) => {
         const r = await actVisitLink(deps, request.params.token, request.body, request.ip);
-        if (!r.view) return sendVisitRefusal(reply as unknown as FastifyReply, r.refusal);
+        if (!r.view) return sendRefusal(reply as unknown as FastifyReply, VISIT_LINK_REFUSALS[r.refusal]);
         void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
         return ok(r.view, request.body.action === 'windows' ? 'Thank you: the contractor will book a slot inside your windows' : 'Your visit is booked');
       },

@@ -44,7 +44,14 @@ export function jobPage(v: LinkViewDto, token: string, error: string | null = nu
   if (has('accept')) forms.push(form('accept', 'Accept the job', '', 'Accept'));
   if (has('book')) {
     const slots = v.time_ranges.map((t) => `<option value="${t.id}">${esc(t.label)}</option>`).join('');
-    forms.push(form('book', j.scheduled_for ? 'Move the visit' : 'Book the visit', `<label>Date<input type="date" name="scheduled_for" required></label>${slots ? `<label>Time<select name="time_range_id"><option value="">Any time</option>${slots}</select></label>` : ''}`, 'Book'));
+    if (v.tenant_windows.length > 0) {
+      // The tenant gave windows: the visit is booked inside one (docs/tenant-reporting.md "Booking the visit").
+      const windows = v.tenant_windows.map((w) => `<option value="${esc(w.uuid)}">${esc(w.label)}</option>`).join('');
+      forms.push(form('book', j.scheduled_for ? 'Move the visit' : 'Book the visit', `<p class="note">The tenant is in during these windows (London time).</p>
+<label>Tenant's window<select name="window_uuid" required>${windows}</select></label><label>Arrive from<input type="time" name="from" required></label><label>Until<input type="time" name="until" required></label>`, 'Book'));
+    } else {
+      forms.push(form('book', j.scheduled_for ? 'Move the visit' : 'Book the visit', `<label>Date<input type="date" name="scheduled_for" required></label>${slots ? `<label>Time<select name="time_range_id"><option value="">Any time</option>${slots}</select></label>` : ''}`, 'Book'));
+    }
   }
   if (has('attended')) forms.push(form('attended', 'On site', '<p class="note">Mark the job attended when you arrive.</p>', 'Mark attended'));
   if (has('completed')) forms.push(form('completed', 'Work done', '<p class="note">Mark the job completed when the work is finished.</p>', 'Mark completed'));

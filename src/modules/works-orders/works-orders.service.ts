@@ -20,7 +20,8 @@ import { emitEvent } from '../../events/index.ts';
 import { recordActivity } from '../activity/index.ts';
 import { createJobNote } from '../job-notes/index.ts';
 import { uploadJobFile } from '../job-files/index.ts';
-import { STATUS, acceptAssignment, lockJob, assertStaffMayWrite, bookVisit, declineAssignment, jobRef, transitionJob, visibleJob } from '../jobs/index.ts';
+import { STATUS, acceptAssignment, lockJob, assertStaffMayWrite, bookVisit, declineAssignment, jobRef, transitionJob, visibleJob, visitWindows } from '../jobs/index.ts';
+import { londonDate, londonToUtc } from '../../lib/london-time.ts';
 import { createInvoice, type LineInputDto } from '../money/index.ts';
 import type { Upload } from '../../http/upload.ts';
 import { checkWorksOrderLink, worksOrderKey, type LinkRefusal } from './links.ts';
@@ -163,6 +164,7 @@ export async function viewOf(db: DbOrTrx, link: repo.LinkRow, message: string | 
     },
     actions: extra.actions ?? (link.purpose === 'works_order' ? actionsFor(j) : ['quote', 'decline_quote']),
     time_ranges: link.purpose === 'works_order' ? (await repo.timeRanges(db, j.agency_id)).map((t) => ({ id: t.id, label: t.label })) : [],
+    tenant_windows: link.purpose === 'works_order' ? await visitWindows(db, link.job_id) : [],
     invoices: invoices.map((i) => ({ uuid: i.uuid, status: i.status, gross_pence: i.gross_pence })),
     quote_deadline: extra.quoteDeadline ? toIso(extra.quoteDeadline) : null,
     message,
@@ -241,6 +243,15 @@ async function runAction(deps: AppDeps, auth: AuthContext, actor: Actor, link: r
       await declineAssignment(deps, auth, actor, job, input.reason?.trim() || undefined);
       return;
     case 'book':
+      if (input.window_uuid !== undefined) {
+        // A timed visit inside one of the tenant's windows, typed as London times on its day.
+        const w = (await visitWindows(deps.db, link.job_id)).find((x) => x.uuid === input.window_uuid);
+        if (!w) throw invalidParam('window_uuid');
+        if (!input.from || !input.until) throw invalidParam(input.from ? 'until' : 'from');
+        const day = londonDate(new Date(w.starts_at));
+        await bookVisit(deps, auth, actor, job, { starts_at: londonToUtc(day, input.from).toISOString(), ends_at: londonToUtc(day, input.until).toISOString() });
+        return;
+      }
       if (!input.scheduled_for) throw invalidParam('scheduled_for');
       await bookVisit(deps, auth, actor, job, { scheduled_for: input.scheduled_for, ...(input.time_range_id !== undefined && input.time_range_id !== '' ? { time_range_id: Number(input.time_range_id) } : {}) });
       return;
