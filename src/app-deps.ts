@@ -11,7 +11,7 @@ import type { RateLimitStore } from './http/rate-limit.ts';
 import type { AuthEpoch } from './http/auth-epoch.ts';
 import type { RateLimitRules } from './http/rate-limit-rules.ts';
 import type { FileStore } from './storage/file-store.ts';
-import type { Mailer } from './modules/mail/index.ts';
+import type { Mailer } from './core/mailer.ts';
 import type { ListenChannel } from './db/notifications.ts';
 
 export interface AppDeps {

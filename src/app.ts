@@ -66,7 +66,7 @@ import { messagingRoutes } from './modules/messaging/index.ts';
 import { noticesRoutes } from './modules/notices/index.ts';
 import { BlacklistGuard, blacklistRoutes, loginThrottleTripped } from './modules/security/index.ts';
 import { moneyRoutes } from './modules/money/index.ts';
-import { landlordsRoutes } from './modules/landlords/index.ts';
+import { findLandlordRef, landlordsRoutes } from './modules/landlords/index.ts';
 import { rechargesRoutes } from './modules/recharges/index.ts';
 import { worksOrdersRoutes } from './modules/works-orders/index.ts';
 import { agenciesRoutes } from './modules/agencies/index.ts';
@@ -191,7 +191,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   const modules: Array<(app: App) => Promise<void>> = [
     authRoutes(deps, loginGuard),
-    usersRoutes(deps),
+    usersRoutes(deps, findLandlordRef),
     activityLogRoutes(deps),
     jobsRoutes(deps),
     systemRoutes(deps, lifecycle, { blacklistFeedProblem: () => blacklist.subscriptionProblem() }),

@@ -16,6 +16,7 @@ import { recordActivity } from '../activity/index.ts';
 import { normalisePostcode } from '../addresses/index.ts';
 import { moneySettings, saveMoneySettings } from '../money/index.ts';
 import { DEFAULT_OFFICE_HOURS, loadOfficeHours, officeHoursOf, recomputeOpenJobs, type OfficeHours } from '../sla/index.ts';
+import { findLandlordRef } from '../landlords/index.ts';
 import { createUser } from '../users/index.ts';
 import * as repo from './agencies.repository.ts';
 import { WEEKDAYS, type AgencyDto, type CreateAgencyInput, type ListAgenciesQuery, type UpdateAgencyInput } from './agencies.schemas.ts';
@@ -199,7 +200,7 @@ export async function createAgency(deps: AppDeps, caller: Caller, input: CreateA
     agency_uuid: uuid,
     branch_uuid: branchUuid,
     invite: true,
-  });
+  }, findLandlordRef);
   const row = (await repo.findAgencyById(deps.db, agencyId))!;
   return {
     agency: await toAgencyDto(deps, row),

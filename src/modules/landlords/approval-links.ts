@@ -8,7 +8,7 @@
  * makes the link single-use (consumed in the answer's transaction) and revocable. The token stays
  * under the router's 100-character path parameter limit (76 characters).
  */
-import { randomBytes } from 'node:crypto';
+import { linkSigningKey } from '../../core/link-keys.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { hmacSign, hmacVerify } from '../../lib/crypto.ts';
 import * as repo from './approvals.repository.ts';
@@ -33,15 +33,7 @@ export type LinkRefusal = 'invalid' | 'expired' | 'used' | 'revoked';
 
 /** The server's signing key (created on first use). */
 export function linkKey(db: DbOrTrx, now: Date): Promise<string> {
-  return repo.signingKey(db, KEY_NAME, randomBytes(32).toString('base64url'), now);
-}
-
-/**
- * The signing key of another kind of link (`name`, e.g. `works-order-links`), created with 32
- * random bytes on first use and shared by every instance of the cluster.
- */
-export function linkSigningKey(db: DbOrTrx, name: string, now: Date): Promise<string> {
-  return repo.signingKey(db, name, randomBytes(32).toString('base64url'), now);
+  return linkSigningKey(db, KEY_NAME, now);
 }
 
 /** Signs a link's scope into its token. */

@@ -139,12 +139,6 @@ export function dueExpiries(db: DbOrTrx, now: Date) {
   return db.selectFrom('approval_requests').select('id').where('status', 'in', ['pending', 'question']).where('expires_at', '<=', now).orderBy('id').execute();
 }
 
-/** The signing key of `name`, created once (concurrent first uses agree on one row). */
-export async function signingKey(db: DbOrTrx, name: string, fresh: string, now: Date): Promise<string> {
-  await db.insertInto('link_signing_keys').values({ name, secret: fresh, created_at: now }).onConflict((oc) => oc.column('name').doNothing()).execute();
-  return (await db.selectFrom('link_signing_keys').select('secret').where('name', '=', name).executeTakeFirstOrThrow()).secret;
-}
-
 /** The user who answers for the agency on a job: its owning agent, else the agency's first active admin. */
 export async function responsibleUser(db: DbOrTrx, agencyId: number, jobId: number) {
   const job = await db.selectFrom('jobs as j').leftJoin('users as u', 'u.id', 'j.agent_user_id').select(['u.id', 'u.uuid', 'u.name', 'u.email'])

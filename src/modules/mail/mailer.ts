@@ -9,57 +9,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { MailMessage, Mailer, SentMail } from '../../core/mailer.ts';
 import { traceLogFields } from '../../lib/tracing.ts';
 
-/** One message: plain text always, HTML optionally. */
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  /** Reply-To header: a conversation's signed reply address (docs/conversations.md). */
-  replyTo?: string;
-  /** Files attached to the message (reports sent on a schedule; docs/insight.md). */
-  attachments?: MailAttachment[];
-}
-
-/** One attached file. */
-export interface MailAttachment {
-  filename: string;
-  content: Buffer;
-  contentType: string;
-}
-
-/** What a transport reports after accepting a message. */
-export interface SentMail {
-  messageId: string;
-  transport: 'smtp' | 'file';
-  /** Path of the written .eml file (file transport only). */
-  file?: string;
-}
+export type { MailAttachment, MailMessage, Mailer, SentMail } from '../../core/mailer.ts';
 
 /** Where the mailer reports what it sent (a pino-like logger; Fastify's fits). */
 export interface MailLogger {
   info(fields: Record<string, unknown>, message: string): void;
   error(fields: Record<string, unknown>, message: string): void;
-}
-
-/** The one interface the services use to send e-mail. */
-export interface Mailer {
-  /**
-   * Sends one message and resolves once the transport accepted it.
-   * @throws Error when the SMTP server refuses it or the file cannot be written
-   */
-  send(message: MailMessage): Promise<SentMail>;
-  /**
-   * Sends in the background (the caller does not wait: used where the response time must not
-   * reveal whether a message was sent); failures are logged. `flush()` waits for these.
-   */
-  sendLater(message: MailMessage): void;
-  /** Resolves when every background send has finished. */
-  flush(): Promise<void>;
-  /** Finishes background sends and closes the transport. */
-  close(): Promise<void>;
 }
 
 /** A logger writing one JSON line per event to stdout (used before Fastify's logger exists). */

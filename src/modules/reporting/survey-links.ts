@@ -8,9 +8,9 @@
  * to one job's survey and its tenant, answers once (answered_at) and expires.
  */
 import { randomBytes } from 'node:crypto';
+import { linkSigningKey } from '../../core/link-keys.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import { hmacSign, hmacVerify } from '../../lib/crypto.ts';
-import { signingKey } from '../landlords/index.ts';
 import * as repo from './reporting.repository.ts';
 
 const KEY_NAME = 'survey-links';
@@ -18,7 +18,7 @@ const PREFIX = 'survey-link.v1.';
 
 /** The server's survey signing key (created on first use). */
 export function surveyKey(db: DbOrTrx, now: Date): Promise<string> {
-  return signingKey(db, KEY_NAME, randomBytes(32).toString('base64url'), now);
+  return linkSigningKey(db, KEY_NAME, now);
 }
 
 /** A fresh nonce for a survey row. */

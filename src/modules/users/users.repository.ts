@@ -95,7 +95,6 @@ export async function roleKeys(db: DbOrTrx, roleId: number): Promise<string[]> {
 export { findAgency, findBranchRef as findBranch } from '../admin/index.ts';
 export { findTenantRef as findTenant } from '../tenants/index.ts';
 export { findContractorRef as findContractor } from '../contractors/index.ts';
-export { findLandlordRef as findLandlord } from '../landlords/index.ts';
 
 /** Inserts a user; returns its id. @throws the database's unique violation for a taken e-mail */
 export async function insertUser(db: DbOrTrx, row: Insertable<UserTable>): Promise<{ id: number }> {

@@ -12,7 +12,7 @@ import { reinvite } from './invitations.service.ts';
 import { passwordRoutes } from './password.routes.ts';
 import { sessionsRoutes } from './sessions.routes.ts';
 import { CreateUserBody, CsrfOnlyBody, ListUsersQuery, UpdateUserBody, UserDto, UserUuidParams } from './users.schemas.ts';
-import { createUser, getUser, listUsers, setUserEnabled, updateUser } from './users.service.ts';
+import { createUser, getUser, listUsers, setUserEnabled, updateUser, type FindLandlord } from './users.service.ts';
 
 const MANAGE = 'api.users.manage';
 const LEVEL_RULE =
@@ -20,8 +20,11 @@ const LEVEL_RULE =
   'level is below their own, and assigns only roles below their own level; nobody changes their own role. Refusals are 403 ' +
   'and are written to the activity log as user.escalation_denied.';
 
-/** Registers the users routes (and the sessions and password routes of the area). */
-export function usersRoutes(deps: AppDeps) {
+/**
+ * Registers the users routes (and the sessions and password routes of the area).
+ * @param findLandlord the landlords module's lookup, for accounts linked to a landlord (`landlord_uuid`)
+ */
+export function usersRoutes(deps: AppDeps, findLandlord: FindLandlord) {
   return async function plugin(app: App): Promise<void> {
     /** GET /api/users/permissions (spec 4.5): the caller's role, level and sorted permission keys. */
     app.get('/api/users/permissions', {
@@ -68,7 +71,7 @@ export function usersRoutes(deps: AppDeps) {
         response: responses(DataEnvelope(UserDto), [400, 401, 403, 404, 409, 429], 201),
       },
       handler: async (request, reply) => {
-        const { user, invitationSent } = await createUser(deps, { ...actorOf(request), auth: requireAuth(request) }, request.body);
+        const { user, invitationSent } = await createUser(deps, { ...actorOf(request), auth: requireAuth(request) }, request.body, findLandlord);
         void reply.status(201);
         const message = request.body.invite !== true
           ? 'User created'

@@ -4,6 +4,7 @@
  * same transaction. Privilege rules live in users.policy.ts.
  */
 import { isUniqueViolation } from '../../db/errors.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 import type { AppDeps } from '../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
@@ -51,10 +52,17 @@ export function toUserDto(r: UserRow): UserDto {
 const EMAIL_TAKEN = 'A user with this e-mail address already exists';
 
 /**
+ * Finds a landlord record by uuid (id and agency; undefined when missing or erased): the landlords
+ * module's `findLandlordRef`, handed in by the composition root, so that an account can be linked
+ * to a landlord without the people area importing the money area (docs/architecture.md "Layers").
+ */
+export type FindLandlord = (db: DbOrTrx, uuid: string) => Promise<{ id: number; agency_id: number } | undefined>;
+
+/**
  * Decides the agency of a new user from the caller and the referenced records; each reference
  * must belong to that agency (else 404 "<Resource> not found").
  */
-async function placeNewUser(deps: AppDeps, auth: AuthContext, input: CreateUserInput) {
+async function placeNewUser(deps: AppDeps, auth: AuthContext, input: CreateUserInput, findLandlord: FindLandlord) {
   let agencyId: number | null = isSysOps(auth) ? null : auth.agencyId;
   if (!isSysOps(auth) && agencyId === null) throw notFound('Agency');
   const claim = (resource: string, owner: number | undefined) => {
@@ -84,7 +92,7 @@ async function placeNewUser(deps: AppDeps, auth: AuthContext, input: CreateUserI
   }
   let landlordId: number | null = null;
   if (input.landlord_uuid) {
-    const landlord = await repo.findLandlord(deps.db, input.landlord_uuid);
+    const landlord = await findLandlord(deps.db, input.landlord_uuid);
     claim('Landlord', landlord?.agency_id);
     landlordId = landlord!.id;
   }
@@ -118,11 +126,11 @@ function assertRoleFits(role: { code: string }, links: { tenantId: number | null
  *   caller's level, logged), 404 (agency, branch, tenant, contractor or role not found or of another
  *   agency), 409 (e-mail taken, tenant or contractor already linked)
  */
-export async function createUser(deps: AppDeps, caller: Caller, input: CreateUserInput) {
+export async function createUser(deps: AppDeps, caller: Caller, input: CreateUserInput, findLandlord: FindLandlord) {
   const { auth } = caller;
   if (input.password !== undefined && input.invite === true) throw invalidParam('invite');
   if (input.password === undefined && input.invite !== true) throw invalidParam('password');
-  const place = await placeNewUser(deps, auth, input);
+  const place = await placeNewUser(deps, auth, input, findLandlord);
   const roleRef = writtenRole(input) ?? (place.tenantId !== null ? 'tenant' : place.contractorId !== null ? 'contractor' : place.landlordId !== null ? 'landlord' : undefined);
   if (roleRef === undefined) throw invalidParam('role');
   const role = await repo.findRole(deps.db, roleRef, place.agencyId);

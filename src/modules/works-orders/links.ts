@@ -9,7 +9,7 @@
  */
 import type { DbOrTrx } from '../../db/types.ts';
 import { hmacSign, hmacVerify } from '../../lib/crypto.ts';
-import { linkSigningKey } from '../landlords/index.ts';
+import { linkSigningKey } from '../../core/link-keys.ts';
 import * as repo from './works-orders.repository.ts';
 
 const KEY_NAME = 'works-order-links';
