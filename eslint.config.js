@@ -4,6 +4,7 @@
 // - the module rule (local plugin `caretaker/module-boundaries`, below);
 // - no import cycles in src (eslint-plugin-import `no-cycle`; import-x needs native resolver bindings
 //   that this machine's registry does not all carry, so `npm ci` could not install it).
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
@@ -12,20 +13,36 @@ import tseslint from 'typescript-eslint';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const MODULES = path.join(ROOT, 'src', 'modules');
-const NO_FEATURE_LAYERS = ['http', 'db', 'lib', 'events', 'permissions', 'storage'].map((d) => path.join(ROOT, 'src', d));
+// Layers below the modules: they import no module (docs/architecture.md, "Layers").
+const NO_FEATURE_LAYERS = ['http', 'db', 'lib', 'events', 'permissions', 'storage', 'core', 'config'].map((d) => path.join(ROOT, 'src', d));
+const doorCache = new Map();
 
-/** The feature module a file belongs to (its folder under src/modules), or undefined. */
-function moduleOf(file) {
-  const rel = path.relative(MODULES, file);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  const [name, rest] = rel.split(path.sep);
-  return rest === undefined ? undefined : name;
+/** True when the folder holds an index.ts (a module's door). */
+function hasDoor(dir) {
+  if (!doorCache.has(dir)) doorCache.set(dir, existsSync(path.join(dir, 'index.ts')));
+  return doorCache.get(dir);
 }
 
 /**
- * The module rule: a file outside src/modules/<m>/ imports that module only through
- * src/modules/<m>/index.ts, and the cross-cutting layers (src/http, src/db, src/lib, src/events,
- * src/permissions, src/storage) import no feature module at all.
+ * The folder of the feature module a file belongs to, or undefined: the outermost folder under
+ * src/modules, on the file's way up, that holds an index.ts (src/modules/<area>/<module>/; an
+ * area folder holds none).
+ */
+function moduleOf(file) {
+  const rel = path.relative(MODULES, file);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  const parts = rel.split(path.sep).slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const dir = path.join(MODULES, ...parts.slice(0, i));
+    if (hasDoor(dir)) return dir;
+  }
+  return undefined;
+}
+
+/**
+ * The module rule: a file outside a module's folder imports that module only through its
+ * index.ts, and the layers below the modules (src/http, src/db, src/lib, src/events,
+ * src/permissions, src/storage, src/core, src/config) import no feature module at all.
  */
 const moduleBoundaries = {
   meta: {
@@ -33,7 +50,7 @@ const moduleBoundaries = {
     docs: { description: 'Modules import each other only through index.ts; cross-cutting layers import no module' },
     schema: [],
     messages: {
-      deep: "Import '{{source}}' through its module's public door src/modules/{{module}}/index.ts (docs/architecture.md, module rule).",
+      deep: "Import '{{source}}' through its module's public door {{module}}/index.ts (docs/architecture.md, module rule).",
       layer: "{{layer}} must not depend on the feature module '{{module}}'; inject what it needs through AppDeps (docs/architecture.md).",
     },
   },
@@ -47,12 +64,13 @@ const moduleBoundaries = {
       const target = path.resolve(path.dirname(file), source);
       const module = moduleOf(target);
       if (module === undefined || module === own) return;
+      const name = path.relative(ROOT, module);
       if (layer) {
-        context.report({ node: node.source, messageId: 'layer', data: { layer: path.relative(ROOT, layer), module } });
+        context.report({ node: node.source, messageId: 'layer', data: { layer: path.relative(ROOT, layer), module: name } });
         return;
       }
-      if (target !== path.join(MODULES, module, 'index.ts')) {
-        context.report({ node: node.source, messageId: 'deep', data: { source, module } });
+      if (target !== path.join(module, 'index.ts')) {
+        context.report({ node: node.source, messageId: 'deep', data: { source, module: name } });
       }
     }
     return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };

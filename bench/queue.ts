@@ -164,6 +164,15 @@ export async function runQueueScenario(rate: number, durationS: number, log: (li
       else await new Promise((r) => setTimeout(r, 200));
     }
     clearInterval(sampler);
+    // The instance's own errors (a failed creation's cause: a pool wait, a timeout), most frequent first.
+    const errors = new Map<string, number>();
+    for (const l of server.json()) {
+      if (Number(l.level) < 50) continue;
+      const err = l.err as { message?: string } | string | undefined;
+      const what = `${String(l.msg)}: ${(typeof err === 'string' ? err : err?.message) ?? ''}`.slice(0, 160);
+      errors.set(what, (errors.get(what) ?? 0) + 1);
+    }
+    for (const [what, n] of [...errors].sort((a, b) => b[1] - a[1]).slice(0, 5)) log(`instance error x${n}: ${what}`);
     const final = await handlerBacklog();
     const loadS = (loadEnded - started) / 1000;
     const handled = final.handled - handledBefore;
@@ -174,6 +183,9 @@ export async function runQueueScenario(rate: number, durationS: number, log: (li
       emails: smtp.state.messages.length - before.emails, webhooks: webhooks - before.webhooks,
     };
   } finally {
+    // A graceful stop first (a profile asked for with NODE_OPTIONS=--cpu-prof is written on exit).
+    server.signal('SIGTERM');
+    await server.waitExit(30_000).catch(() => undefined);
     await handle.close();
     await stopAllProcesses();
     await smtp.close();

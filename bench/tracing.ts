@@ -4,13 +4,17 @@
  * - `off`: no OTEL_* variable (the SDK is never loaded);
  * - `on`: OTEL_EXPORTER_OTLP_ENDPOINT pointing at a sink in this process that reads each OTLP
  *   export (http/protobuf) and discards it; every trace sampled (the default sampler);
+ * - `on, 10 % sampled`: the same with OTEL_TRACES_SAMPLER=parentbased_traceidratio and
+ *   OTEL_TRACES_SAMPLER_ARG=0.1 (the production setting docs/operations.md "Tracing" suggests);
  * - `baseline` (with BENCH_TRACING_BASELINE=<git revision>): the same command from that revision
  *   (e.g. the commit before tracing), to show what the code that checks "is tracing on?" costs.
  * Each turn drives one scenario with autocannon for BENCH_DURATION_S seconds after a warm-up,
  * BENCH_ROUNDS times in alternation (the machine may be shared: alternating spreads its noise),
  * and prints each run and the median requests per second per variant.
  *
- * Environment: BENCH_DURATION_S (10), BENCH_ROUNDS (3), BENCH_CONNECTIONS (10), BENCH_SCENARIO
+ * Environment: BENCH_DURATION_S (10), BENCH_REQUESTS (unset; set: each run sends this many
+ * requests instead of running BENCH_DURATION_S, so on a busy machine every variant's CPU per
+ * request is taken over the same work), BENCH_ROUNDS (3), BENCH_CONNECTIONS (10), BENCH_SCENARIO
  * (`jobs`: GET /api/jobs/manage?limit=50 as a demo admin; `status`: GET /api/system/status),
  * BENCH_TRACING_BASELINE (unset: no baseline), DATABASE_URL (PostgreSQL, a database the bench may
  * fill with the demo; unset: PGlite in a temporary folder), REDIS_URL (with PostgreSQL).
@@ -26,6 +30,7 @@ import autocannon from 'autocannon';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
+const REQUESTS = process.env.BENCH_REQUESTS ? Number(process.env.BENCH_REQUESTS) : undefined;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SCENARIO = process.env.BENCH_SCENARIO ?? 'jobs';
@@ -129,7 +134,7 @@ async function measure(server: Server, token: string): Promise<{ rps: number; p5
   const headers = { authorization: `Bearer ${token}` };
   await autocannon({ url: target, headers, connections: CONNECTIONS, duration: 2 });
   const cpuBefore = await cpuMs(server.child.pid!);
-  const r = await autocannon({ url: target, headers, connections: CONNECTIONS, duration: DURATION });
+  const r = await autocannon({ url: target, headers, connections: CONNECTIONS, ...(REQUESTS ? { amount: REQUESTS } : { duration: DURATION }) });
   const cpu = (await cpuMs(server.child.pid!)) - cpuBefore;
   return {
     rps: Math.round(r.requests.average),
@@ -167,11 +172,17 @@ async function main(): Promise<void> {
       ...(baselineRoot ? [{ name: `baseline (${BASELINE})`, root: baselineRoot, env: {} }] : []),
       { name: 'off', root: ROOT, env: {} },
       { name: 'on', root: ROOT, env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } },
+      {
+        name: 'on, 10 % sampled',
+        root: ROOT,
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
+      },
     ];
     const results = new Map<string, number[]>(variants.map((v) => [v.name, []]));
     const cpu = new Map<string, number[]>(variants.map((v) => [v.name, []]));
     const scenario = SCENARIO === 'status' ? 'GET /api/system/status' : 'GET /api/jobs/manage?limit=50';
-    process.stdout.write(`${scenario}, ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} rounds; load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
+    const length = REQUESTS ? `${REQUESTS} requests` : `${DURATION} s`;
+    process.stdout.write(`${scenario}, ${CONNECTIONS} connections, ${length} per run, ${ROUNDS} rounds; load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
     for (let round = 1; round <= ROUNDS; round++) {
       for (const v of variants) {
         const server = await start(v.root, { ...dbEnv, ...v.env });

@@ -12,6 +12,7 @@ import type { AuthEpoch } from './http/auth-epoch.ts';
 import type { RateLimitRules } from './http/rate-limit-rules.ts';
 import type { FileStore } from './storage/file-store.ts';
 import type { Mailer } from './modules/mail/index.ts';
+import type { ListenChannel } from './db/notifications.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -35,6 +36,8 @@ export interface AppDeps {
    * while no Kysely transaction is open), for `caretaker backup` (src/modules/backups).
    */
   snapshotDatabase?: (() => Promise<Blob>) | undefined;
+  /** LISTEN on a database notification channel (PostgreSQL: its own connection; PGlite: in process), for the live updates (docs/live-updates.md). */
+  listen: ListenChannel;
   /** Process start time, for uptime. */
   startedAt: Date;
 }

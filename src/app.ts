@@ -19,7 +19,7 @@ import { registerRequestIdLog, requestIdFor } from './http/request-id.ts';
 import { traceLogMixin } from './lib/tracing.ts';
 import { registerMethodChecks } from './http/methods.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import { assertRoutePermissions, registerPipeline, type Lifecycle } from './http/pipeline.ts';
+import { assertRoutePermissions, registerPipeline, type Lifecycle, type PresentedCredentials } from './http/pipeline.ts';
 import { registerIdempotency } from './http/idempotency-pipeline.ts';
 import { registerReadRetry } from './http/read-retry.ts';
 import type { App } from './http/route-types.ts';
@@ -34,6 +34,8 @@ import { authenticate, authRoutes, cachedAccountOf, createTokenCache, SESSION_CO
 import { recordActivity } from './modules/activity/index.ts';
 import { jobsRoutes } from './modules/jobs/index.ts';
 import { jobNotesRoutes } from './modules/job-notes/index.ts';
+import { conversationsRoutes, inboundMailRoutes } from './modules/conversations/index.ts';
+import { smsRoutes } from './modules/sms/index.ts';
 import { jobFilesRoutes } from './modules/job-files/index.ts';
 import { fileIntegrityRoutes } from './modules/job-files/index.ts';
 import { calendarRoutes } from './modules/calendar/index.ts';
@@ -69,6 +71,7 @@ import { rechargesRoutes } from './modules/recharges/index.ts';
 import { worksOrdersRoutes } from './modules/works-orders/index.ts';
 import { agenciesRoutes } from './modules/agencies/index.ts';
 import { importsRoutes } from './modules/imports/index.ts';
+import { LiveHub, liveRoutes } from './modules/live/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -173,6 +176,15 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       recordActivity(deps.db, { auth, ip }, at, { action: 'authorization.deny', resourceType: 'route', details }),
     blacklist,
   });
+  // Live updates: one hub per instance, fed by the database's notifications (docs/live-updates.md).
+  const liveHub = new LiveHub(deps, (err) => app.log.error({ err: err.message }, 'live updates: delivery failed'));
+  const liveAuth = {
+    sessionCookie: SESSION_COOKIE,
+    stillSignedIn: async (presented: PresentedCredentials, userId: number) => {
+      const auth = await authenticate(deps, presented, { cache: tokenCache, epoch: null }).catch(() => null);
+      return auth !== null && auth.userId === userId && !(await blacklist.isAccountBlocked(userId));
+    },
+  };
   registerIdempotency(app, deps);
   registerReadRetry(app);
   registerMetrics(app, deps, { queueFigures: () => queueFigures(deps.db), outboxLag: () => outboxLag(deps.db) });
@@ -190,6 +202,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     appearanceRoutes(deps),
     workflowEngineRoutes(deps),
     jobNotesRoutes(deps),
+    conversationsRoutes(deps),
+    inboundMailRoutes(deps),
+    smsRoutes(deps),
     jobFilesRoutes(deps),
     fileIntegrityRoutes(deps),
     calendarRoutes(deps),
@@ -222,6 +237,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     reportingRoutes(deps),
     agenciesRoutes(deps),
     importsRoutes(deps),
+    liveRoutes(deps, liveHub, liveAuth),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

@@ -19,6 +19,8 @@ import * as imports from './modules/imports/index.ts';
 import * as hazards from './modules/hazards/index.ts';
 import * as reporting from './modules/reporting/index.ts';
 import * as compliance from './modules/compliance/index.ts';
+import { visitRemindersTask } from './modules/jobs/index.ts';
+import * as conversations from './modules/conversations/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -29,6 +31,8 @@ export function backgroundHandlers(): EventHandler[] {
     ...recharges.handlers,
     ...reporting.handlers,
     ...worksOrders.handlers,
+    ...compliance.handlers,
+    ...conversations.handlers,
   ];
 }
 
@@ -47,5 +51,6 @@ export function periodicTasks(): PeriodicTask[] {
     ...imports.periodicTasks,
     ...hazards.periodicTasks,
     ...compliance.periodicTasks,
+    visitRemindersTask,
   ];
 }

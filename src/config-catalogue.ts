@@ -95,6 +95,16 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
     ],
   },
   {
+    title: 'Live updates',
+    variables: [
+      v('CARETAKER_LIVE_HEARTBEAT_S', '15', 'seconds between heartbeats on GET /api/events/stream (the session is checked again at each)'),
+      v('CARETAKER_LIVE_REPLAY_S', '900', 'how far back a resumed stream (Last-Event-ID) is replayed, in seconds'),
+      v('CARETAKER_LIVE_REPLAY_MAX', '500', 'events replayed at most; beyond, the client is told to refetch'),
+      v('CARETAKER_LIVE_MAX_PER_USER', '8', 'open streams per account per instance'),
+      v('CARETAKER_LIVE_MAX_CONNECTIONS', '2000', 'open streams per instance'),
+    ],
+  },
+  {
     title: 'E-mail',
     variables: [
       v('SMTP_URL', undefined, 'smtp://user:pass@host:587 or smtps://...; unset: messages are written as .eml files under CARETAKER_DATA_DIR/mail', { secret: true }),
@@ -126,6 +136,7 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
       v('CARETAKER_RELAY_INTERVAL_MS', '1000', 'how often the outbox relay looks for committed events, milliseconds'),
       v('CARETAKER_QUEUE_BATCH_SIZE', '20', 'jobs a handler queue\'s worker fetches at once'),
       v('CARETAKER_QUEUE_CONCURRENCY', '2', 'workers per handler queue in each process (PGlite: 1)'),
+      v('CARETAKER_QUEUE_IDLE_POLL_S', '5', 'how often an idle queue worker looks for jobs while LISTEN/NOTIFY wakes it for new ones, seconds'),
       v('CARETAKER_QUEUE_SEND_INTERVAL_MS', '1000', 'how often each worker sends due e-mails, push messages and webhooks, milliseconds'),
       v('CARETAKER_QUEUE_SEND_CONCURRENCY', '4', 'messages each worker sends at once per kind (e-mail/push, webhooks)'),
       v('CARETAKER_QUEUE_BACKLOG_WARN', '1000', 'readiness warns when a queue holds more runnable jobs than this'),
@@ -159,6 +170,22 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
       v('CARETAKER_PUSH_TIMEOUT_MS', '10000', 'deadline of a push provider call, milliseconds'),
       v('CARETAKER_PUSH_ALLOW_PRIVATE_ENDPOINTS', 'false', 'allow Web Push endpoints on private addresses (tests only)'),
       v('CARETAKER_PUSH_CA_FILE', undefined, 'extra PEM CA certificates for push calls (tests only)'),
+    ],
+  },
+  {
+    title: 'Conversations: reply by e-mail and SMS (docs/conversations.md)',
+    variables: [
+      v('CARETAKER_INBOUND_EMAIL_DOMAIN', undefined, 'domain of the signed reply addresses (reply+...@domain); unset: messages carry no reply address'),
+      v('CARETAKER_INBOUND_SMTP_PORT', undefined, 'port of the SMTP listener receiving replies, started with the server; unset: none'),
+      v('CARETAKER_INBOUND_SMTP_HOST', undefined, 'interface the SMTP listener binds; unset: HOST'),
+      v('CARETAKER_INBOUND_MAX_BYTES', '26214400', 'largest accepted reply e-mail, bytes'),
+      v('CARETAKER_MAILGUN_SIGNING_KEY', undefined, "Mailgun's HTTP webhook signing key, for POST /api/inbound/mailgun", { secret: true }),
+      v('TWILIO_ACCOUNT_SID', undefined, 'Twilio account SID (with TWILIO_AUTH_TOKEN and TWILIO_FROM): SMS on'),
+      v('TWILIO_AUTH_TOKEN', undefined, 'Twilio auth token (API calls and the X-Twilio-Signature check)', { secret: true }),
+      v('TWILIO_FROM', undefined, 'sender: an E.164 number or a Messaging Service SID'),
+      v('TWILIO_API_URL', 'https://api.twilio.com', 'Twilio API base URL', { conditional: true }),
+      v('CARETAKER_SMS_QUIET_HOURS', '21:00-08:00', 'London hours in which non-urgent SMS wait until the end'),
+      v('CARETAKER_SMS_TIMEOUT_MS', '10000', 'deadline of an SMS provider call, milliseconds'),
     ],
   },
   {

@@ -6,6 +6,7 @@ import { ConfigError } from './config-error.ts';
 import path from 'node:path';
 import { loadPushConfig, type PushConfig } from './config/push.ts';
 import { loadWebhooksConfig, type WebhooksConfig } from './config/webhooks.ts';
+import { loadInboundMailConfig, loadSmsConfig, type InboundMailConfig, type SmsConfig } from './config/conversations.ts';
 
 export interface Config {
   /** TCP port to listen on (default 3000). */
@@ -38,6 +39,19 @@ export interface Config {
   };
   /** Proxy addresses (IPs or CIDRs) whose X-Forwarded-For is believed; empty means none. */
   trustProxy: string[];
+  /** Live updates, `GET /api/events/stream` (docs/live-updates.md). */
+  live: {
+    /** Seconds between heartbeats (an SSE comment; the session is checked again at each). */
+    heartbeatS: number;
+    /** How far back a resumed stream (Last-Event-ID) is replayed from the outbox, in seconds. */
+    replayS: number;
+    /** At most this many events are replayed; beyond, the client is told to refetch everything. */
+    replayMax: number;
+    /** Open streams per account per instance. */
+    maxPerUser: number;
+    /** Open streams per instance. */
+    maxConnections: number;
+  };
   /** The security blacklist (docs/security.md "Blacklist"). */
   blacklist: {
     /** Seconds an instance trusts its cached copy before reloading it (changes elsewhere arrive at once through Redis). */
@@ -84,6 +98,10 @@ export interface Config {
   push: PushConfig;
   /** Outbound webhooks: development mode (http and loopback targets) and the attempt deadline (docs/webhooks.md). */
   webhooks: WebhooksConfig;
+  /** Replies by e-mail to conversation messages (docs/conversations.md "Reply by e-mail"). */
+  inboundMail: InboundMailConfig;
+  /** SMS provider and quiet hours (docs/conversations.md "SMS"). */
+  sms: SmsConfig;
   /**
    * Weather forecast of job visits (docs/insight.md "Weather"): Open-Meteo's forecast API and
    * postcodes.io's geocoding (no keys), cached in memory; a visit day at or above a threshold is
@@ -116,6 +134,11 @@ export interface Config {
     batchSize: number;
     /** Workers per handler queue in each process, each fetching its own batch (PGlite: always 1). */
     concurrency: number;
+    /**
+     * How often an idle queue worker looks for jobs while PostgreSQL's LISTEN/NOTIFY wakes it for
+     * new ones, in seconds; a retry coming due waits at most this long (PGlite polls every second).
+     */
+    idlePollS: number;
     /** How often each worker sends due e-mails, push messages and webhooks, in milliseconds. */
     sendIntervalMs: number;
     /** Messages each worker sends at once per kind (e-mail/push, webhooks). */
@@ -272,6 +295,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       loginWindowS: int(env, 'CARETAKER_LOGIN_WINDOW_S', 900, 1, 3600),
     },
     trustProxy,
+    live: {
+      heartbeatS: int(env, 'CARETAKER_LIVE_HEARTBEAT_S', 15, 1, 300),
+      replayS: int(env, 'CARETAKER_LIVE_REPLAY_S', 900, 0, 86_400),
+      replayMax: int(env, 'CARETAKER_LIVE_REPLAY_MAX', 500, 1, 10_000),
+      maxPerUser: int(env, 'CARETAKER_LIVE_MAX_PER_USER', 8, 1, 100),
+      maxConnections: int(env, 'CARETAKER_LIVE_MAX_CONNECTIONS', 2_000, 1, 100_000),
+    },
     blacklist: {
       refreshS: int(env, 'CARETAKER_BLACKLIST_REFRESH_S', 30, 1, 3600),
       autoTrips: int(env, 'CARETAKER_BLACKLIST_AUTO_TRIPS', 5, 1, 1000),
@@ -312,6 +342,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     },
     push: loadPushConfig(env),
     webhooks: loadWebhooksConfig(env),
+    inboundMail: loadInboundMailConfig(env, host),
+    sms: loadSmsConfig(env),
     weather: {
       forecastUrl: (url(env, 'CARETAKER_WEATHER_FORECAST_URL', ['http:', 'https:']) ?? 'https://api.open-meteo.com').replace(/\/+$/, ''),
       geocodeUrl: (url(env, 'CARETAKER_WEATHER_GEOCODE_URL', ['http:', 'https:']) ?? 'https://api.postcodes.io').replace(/\/+$/, ''),
@@ -329,6 +361,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       relayIntervalMs: int(env, 'CARETAKER_RELAY_INTERVAL_MS', 1000, 50, 60_000),
       batchSize: int(env, 'CARETAKER_QUEUE_BATCH_SIZE', 20, 1, 500),
       concurrency: int(env, 'CARETAKER_QUEUE_CONCURRENCY', 2, 1, 32),
+      idlePollS: int(env, 'CARETAKER_QUEUE_IDLE_POLL_S', 5, 1, 60),
       sendIntervalMs: int(env, 'CARETAKER_QUEUE_SEND_INTERVAL_MS', 1000, 100, 60_000),
       sendConcurrency: int(env, 'CARETAKER_QUEUE_SEND_CONCURRENCY', 4, 1, 64),
       backlogWarnJobs: int(env, 'CARETAKER_QUEUE_BACKLOG_WARN', 1000, 1, 10_000_000),

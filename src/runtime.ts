@@ -2,6 +2,7 @@
  * Opens what the app needs from the configuration: database (migrated), Redis (optional) and the
  * rate-limit store, and closes them again. Shared by the server, the CLI and the tests.
  */
+import { listenerFor } from './db/notifications.ts';
 import type { PGlite } from '@electric-sql/pglite';
 import { Redis } from 'ioredis';
 import type { AppDeps } from './app-deps.ts';
@@ -135,7 +136,7 @@ export async function openRuntime(
   const rateLimitRules = new RateLimitRules(database.db);
   const deps: AppDeps = {
     config, db: database.db, engine: database.engine, clock, limiter, authEpoch, rateLimitRules, redis, files, mailer,
-    startedAt: clock.now(), pool: database.pool,
+    startedAt: clock.now(), pool: database.pool, listen: listenerFor(database, config.databaseUrl),
     snapshotDatabase: database.pglite ? snapshotOf(database) : undefined,
   };
   return {

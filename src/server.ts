@@ -6,7 +6,6 @@
 import closeWithGrace from 'close-with-grace';
 import type { Logger } from 'pino';
 import { buildApp, REDACT } from './app.ts';
-import { warmDocs } from './http/openapi.ts';
 import { displayValue } from './config-catalogue.ts';
 import type { Config } from './config.ts';
 import type { Lifecycle } from './http/pipeline.ts';
@@ -14,7 +13,6 @@ import { backgroundHandlers, periodicTasks } from './background.ts';
 import { startBackgroundWorker, type BackgroundWorker } from './events/worker.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import { ensureSysOpsAccount } from './seed/first-run.ts';
-import { loadDemoIfEmpty } from './seed/demo/index.ts';
 import { createLogger } from './startup.ts';
 import { shutdownTracing } from './lib/tracing.ts';
 
@@ -46,6 +44,8 @@ export async function prepareDatabase(
   log: (obj: Record<string, unknown>, msg: string) => void,
 ): Promise<void> {
   if (config.demo.enabled) {
+    // The demo (and faker) is loaded only when asked for: not on the start-up path otherwise.
+    const { loadDemoIfEmpty } = await import('./seed/demo/index.ts');
     let started = false;
     const demo = await loadDemoIfEmpty(runtime.deps.db, config, runtime.deps.clock.now(), (m) => {
       if (!started) log({}, 'loading the demo data (CARETAKER_DEMO=true, empty database)');
@@ -94,23 +94,36 @@ export async function startServer(
   config: Readonly<Config>,
   options: StartOptions = {},
 ): Promise<{ address: string; close: () => Promise<void> }> {
+  // Milliseconds since the process started at each step, logged with "Caretaker is serving"
+  // (docs/operations.md "Starting"; bench/start.ts reads them).
+  const startup: Record<string, number> = { modules: Math.round(performance.now()) };
   const logger = createLogger(config, REDACT);
   const runtime = await openRuntime(config, { progress: (m) => logger.info(m) });
+  startup.database = Math.round(performance.now());
   warnIfRedisDown(runtime, logger);
   const lifecycle: Lifecycle = { draining: false };
   const app = await buildApp(runtime.deps, { lifecycle, loggerInstance: logger });
   const log = app.log;
+  startup.app = Math.round(performance.now());
   if (options.prepare !== false) await prepareDatabase(runtime, config, (obj, msg) => log.info(obj, msg));
+  startup.first_run = Math.round(performance.now());
 
   const address = await app.listen({ port: config.port, host: config.host });
+  startup.listening = Math.round(performance.now());
   log.info(
-    { address, engine: runtime.deps.engine, node: process.version, redis: Boolean(runtime.deps.redis), worker: options.background !== false },
+    { address, engine: runtime.deps.engine, node: process.version, redis: Boolean(runtime.deps.redis), worker: options.background !== false, startup_ms: startup },
     'Caretaker is serving',
   );
   log.info(`open ${address}/ for the console, ${address}/docs for the API`);
-  // The OpenAPI documents are built and compressed now, off the start-up path, so the first
-  // visitor of /docs does not wait for them (src/http/openapi.ts).
-  setImmediate(() => warmDocs(app));
+  // The OpenAPI documents (4.5 MB of JSON, compressed twice) are built when /docs or
+  // /api/openapi.json is first asked for (src/http/openapi.ts), not here: building them right after
+  // listen held the first readiness answer back by as long (docs/operations.md "Starting").
+  // Replies by e-mail (docs/conversations.md): the SMTP listener, when a port is configured.
+  const inboundSmtp =
+    config.inboundMail.smtpPort === undefined
+      ? undefined
+      : await (await import('./modules/conversations/index.ts')).startInboundSmtp(runtime.deps, { info: (obj, msg) => log.info(obj, msg), warn: (obj, msg) => log.warn(obj, msg) });
+  if (inboundSmtp) log.info({ port: inboundSmtp.port, domain: config.inboundMail.domain ?? null }, 'inbound SMTP listener started');
   // After listen, and without holding up start-up or shutdown: the API answers while the worker
   // installs or checks the queue schema; a worker that cannot start (database briefly gone) is
   // logged and tried again, and never takes the API down with it (docs/events.md).
@@ -141,7 +154,7 @@ export async function startServer(
       stopped = true;
       clearTimeout(retry);
       try {
-        await Promise.all([app.close(), workerStarting.then(() => background?.stop())]);
+        await Promise.all([app.close(), workerStarting.then(() => background?.stop()), inboundSmtp?.close()]);
       } finally {
         clearInterval(sweep);
       }

@@ -58,10 +58,12 @@ export async function startTracing(options: StartTracingOptions = {}): Promise<(
       // Probes and metrics scrapes are not traced: they would be most of the spans.
       ignoreIncomingRequestHook: (req) => /^\/(livez|readyz|metrics)(\?|$)/.test(req.url ?? ''),
     }),
-    // The request and route-handler spans; one span per plugin hook would be most of a trace's spans.
+    // The request span with its route. No span per plugin hook (they would be most of a trace's
+    // spans) and none for the route handler (it would repeat the request span's start and end).
     new fastifyOtel.FastifyOtelInstrumentation({
       registerOnInitialization: true,
       instrumentHooks: false,
+      instrumentHandler: false,
       ignorePaths: (o) => /^\/(livez|readyz|metrics)(\?|$)/.test(o.url),
     }),
     // Only inside a span (a request, a job): pg-boss's polling makes no root spans.

@@ -17,6 +17,7 @@ import { AgenciesPage, ImportsPage } from './pages/onboarding.tsx';
 import { Jobs } from './pages/jobs.tsx';
 import { ReportRepair } from './pages/report.tsx';
 import { ContractorScorecardPage, FlowEditor, FlowsPage, GuidedReport, SurveyPage } from './pages/reporting.tsx';
+import { VisitLinkPage } from './pages/visit.tsx';
 import { HeaderSearch, SearchPage } from './pages/search.tsx';
 import { SessionProvider, useSession } from './session.tsx';
 import { Button, Logo, PageTitle } from './ui.tsx';
@@ -232,6 +233,7 @@ export function App() {
           <Route path="/accept-invitation" element={<AcceptInvitation />} />
           <Route path="/reset-password" element={<ResetPassword />} />
           <Route path="/survey" element={<SurveyPage />} />
+          <Route path="/visit" element={<VisitLinkPage />} />
           <Route element={<Layout />}>
             <Route index element={<Home />} />
             <Route

@@ -1,8 +1,9 @@
 /**
  * The migrated embedded database prepared at install (docs/onboarding.md, "First start"): `npm
  * install` (the `prepare` script, scripts/database-prepare.js) creates a PGlite cluster in memory,
- * applies every migration and writes its data folder as a gzipped tarball with a manifest (the
- * PGlite version and the migrations it holds) under `prepared/`. A first start on an empty
+ * applies every migration, installs the queue's schema with every queue, subscription and schedule
+ * (pg-boss, src/events/worker.ts `installQueues`) and writes its data folder as a gzipped tarball
+ * with a manifest (the PGlite version and the migrations it holds) under `prepared/`. A first start on an empty
  * CARETAKER_DATA_DIR loads that copy instead of running initdb and every migration, and then
  * applies only the migrations added since. A copy made by another PGlite version, or holding a
  * migration this build does not know, is not used (the start creates the database as before).
@@ -15,6 +16,10 @@ import { openPglite } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
+import { loadConfig } from '../config.ts';
+import { createBoss } from '../events/queue.ts';
+import { installQueues } from '../events/worker.ts';
+import { backgroundHandlers, periodicTasks } from '../background.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Folder of the prepared copy (not committed; made by `npm install`). */
@@ -60,6 +65,12 @@ export async function prepareDatabase(dir = PREPARED_DIR): Promise<{ file: strin
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   try {
     const applied = await migrateToLatest(db);
+    // The queue's tables and queues with the default settings (a start with other settings updates
+    // the queues it finds different): a first start then only checks them.
+    const boss = createBoss(loadConfig({}), { db, engine: 'pglite', pglite });
+    await boss.start();
+    await installQueues(boss, loadConfig({}), backgroundHandlers(), periodicTasks());
+    await boss.stop({ graceful: false, close: false });
     const tarball = Buffer.from(await (await pglite.dumpDataDir('gzip')).arrayBuffer());
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, TARBALL);

@@ -15,12 +15,28 @@ import { inSpan } from '../lib/tracing.ts';
 
 const TABLE = /\b(?:from|into|update|join)\s+"?([a-z_][a-z0-9_]*)"?(?:\."?([a-z_][a-z0-9_]*)"?)?/i;
 
+type Summary = { name: string; operation: string; table: string | undefined };
+
 /** `SELECT jobs`-style span name and attributes of one statement. */
-export function statementSummary(sql: string): { name: string; operation: string; table: string | undefined } {
+export function statementSummary(sql: string): Summary {
   const operation = (/^\s*([a-z]+)/i.exec(sql)?.[1] ?? 'SQL').toUpperCase();
   const m = TABLE.exec(sql);
   const table = m ? (m[2] ?? m[1]) : undefined;
   return { name: table ? `${operation} ${table}` : operation, operation, table };
+}
+
+/** Summaries by statement text: the application runs the same few hundred statements again and again. */
+const summaries = new Map<string, Summary>();
+const SUMMARIES_MAX = 2_000;
+
+/** statementSummary, remembered per statement text (the cache starts again when full). */
+function summaryOf(sql: string): Summary {
+  let s = summaries.get(sql);
+  if (!s) {
+    if (summaries.size >= SUMMARIES_MAX) summaries.clear();
+    summaries.set(sql, (s = statementSummary(sql)));
+  }
+  return s;
 }
 
 /**
@@ -34,7 +50,7 @@ export function traceQueries(dialect: Dialect, engine: 'pglite' | 'postgres'): D
     wrapped.add(connection);
     const execute = connection.executeQuery.bind(connection);
     connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
-      const s = statementSummary(query.sql);
+      const s = summaryOf(query.sql);
       return inSpan(
         s.name,
         {

@@ -336,6 +336,10 @@ export interface ComplianceItemTypeTable {
   hmo_only: Generated<boolean>;
   required_document: string;
   due_soon_days: Generated<number>;
+  /** Created by the agency (docs/compliance.md "Custom types"); false for the seeded UK types. */
+  custom: Generated<boolean>;
+  /** Retired: takes no new items or schedules; its items and certificates stay. */
+  retired_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -1419,4 +1423,195 @@ export interface Database {
   quote_requests: QuoteRequestTable;
   quote_request_invitations: QuoteRequestInvitationTable;
   works_order_links: WorksOrderLinkTable;
+}
+
+/** Migration 1900: a window in which the tenant is in for the contractor's visit (docs/tenant-reporting.md "Booking the visit"). */
+export interface JobVisitWindowTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  /** tenant (own account), link (signed tenant link), staff (on the tenant's behalf). */
+  given_by: 'tenant' | 'link' | 'staff';
+  by_user_id: number | null;
+  created_at: Timestamp;
+}
+
+/** Migration 1900: a timed visit of a job; one `booked` row per job at most. */
+export interface JobVisitTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  contractor_id: number;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  booked_by: 'contractor' | 'tenant';
+  /** booked (the current visit), moved (replaced by another booking), missed. */
+  state: 'booked' | 'moved' | 'missed';
+  missed_by: 'tenant' | 'contractor' | null;
+  missed_note: string | null;
+  missed_at: Timestamp | null;
+  reminder_sent_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Migration 1900: a signed single-use link a tenant without an account books through. */
+export interface VisitLinkTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  tenant_id: number;
+  nonce: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  used_action: string | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  job_visit_windows: JobVisitWindowTable;
+  job_visits: JobVisitTable;
+  visit_links: VisitLinkTable;
+}
+
+// Job conversations, reply by e-mail and SMS (migration 2026_11_26_2000, docs/conversations.md).
+export type ThreadAudience = 'tenant' | 'contractor' | 'landlord' | 'internal';
+export interface ConversationThreadTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  job_id: number;
+  audience: ThreadAudience;
+  created_at: Timestamp;
+  last_message_at: Timestamp | null;
+}
+export interface ConversationMessageTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  thread_id: number;
+  job_id: number;
+  author_user_id: number | null;
+  author_kind: 'staff' | 'tenant' | 'contractor' | 'landlord' | 'system';
+  /** `tenant:<id>`, `contractor:<id>`, `landlord:<id>` for a person without an account writing by e-mail or SMS. */
+  author_key: string | null;
+  author_name: string;
+  channel: 'web' | 'email' | 'sms';
+  body: string;
+  urgent: Generated<boolean>;
+  /** Message-ID of an e-mail or the provider's id of an SMS: the same one never lands twice. */
+  external_id: string | null;
+  created_at: Timestamp;
+}
+export interface ConversationMessageFileTable {
+  message_id: number;
+  file_id: number;
+}
+export interface ConversationReadTable {
+  job_id: number;
+  audience: ThreadAudience;
+  user_id: number;
+  read_at: Timestamp;
+}
+/** The view of a job's messages and the case notes mapped onto its threads. */
+export interface ConversationEntryView {
+  kind: 'message' | 'note';
+  id: number;
+  uuid: string;
+  job_id: number;
+  audience: ThreadAudience;
+  author_user_id: number | null;
+  author_kind: string | null;
+  author_name: string | null;
+  channel: 'web' | 'email' | 'sms' | 'note';
+  body: string;
+  urgent: boolean;
+  created_at: Timestamp;
+}
+export interface SmsMessageTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number | null;
+  direction: 'outbound' | 'inbound';
+  delivery_id: number | null;
+  thread_id: number | null;
+  to_number: string;
+  from_number: string | null;
+  body: string | null;
+  provider: string;
+  provider_sid: string | null;
+  status: string;
+  error_code: string | null;
+  segments: number | null;
+  /** Price in millionths of the currency unit (positive: a cost). */
+  price_micros: ColumnType<string | null, number | null, number | null>;
+  price_currency: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export interface SmsOptOutTable {
+  phone: string;
+  opted_out_at: Timestamp;
+  keyword: string;
+}
+
+export interface Database {
+  conversation_threads: ConversationThreadTable;
+  conversation_messages: ConversationMessageTable;
+  conversation_message_files: ConversationMessageFileTable;
+  conversation_reads: ConversationReadTable;
+  conversation_entries: ConversationEntryView;
+  sms_messages: SmsMessageTable;
+  sms_opt_outs: SmsOptOutTable;
+}
+// Planned maintenance (migration 2026_11_26_1800_planned_maintenance, docs/compliance.md "Planned maintenance").
+/** A standing instruction to raise a job on each occurrence of a recurrence rule. */
+export interface MaintenanceScheduleTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  /** One property; null: every property with an item of type_id. */
+  address_id: number | null;
+  /** The compliance item type the work satisfies; null: general maintenance of address_id. */
+  type_id: number | null;
+  title: string;
+  description: Generated<string>;
+  /** The RFC 5545 RRULE (without DTSTART), e.g. `FREQ=YEARLY;BYMONTH=3`. */
+  rrule: string;
+  /** DTSTART as a London date. */
+  starts_on: ColumnType<string, string, string>;
+  /** Days before the due date the job is raised. */
+  lead_days: number;
+  contractor_id: number | null;
+  trade_id: number | null;
+  priority: Generated<number>;
+  /** London date from which occurrences are raised (creation, or the last change of the rule). */
+  active_from: ColumnType<string, string, string>;
+  retired_at: Timestamp | null;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One raised occurrence of a schedule at one property (unique per schedule, property and due date). */
+export interface MaintenanceOccurrenceTable {
+  id: Generated<number>;
+  agency_id: number;
+  schedule_id: number;
+  address_id: number;
+  item_id: number | null;
+  due_on: ColumnType<string, string, string>;
+  job_id: number | null;
+  certificate_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  maintenance_schedules: MaintenanceScheduleTable;
+  maintenance_occurrences: MaintenanceOccurrenceTable;
 }

@@ -6,3 +6,4 @@ export { EVENT_CATALOGUE, type DomainEvent, type EventDefinition, type EventName
 export { emitEvent, eventInsert, type EmitInput } from './outbox.ts';
 export { listOutbox, runHandlerOnce, toDomainEvent, type EventHandler, type HandlerContext, type PeriodicTask, type TaskLogger } from './handlers.ts';
 export { dispatchPendingEvents } from './dispatch.ts';
+export { latestOutboxId, outboxRowsAfter, outboxRowsByRowIds, type LiveOutboxRow } from './outbox.repository.ts';

@@ -103,3 +103,33 @@ export async function savepoint(trx: Trx, name: string): Promise<void> {
 export async function rollbackToSavepoint(trx: Trx, name: string): Promise<void> {
   await sql`rollback to savepoint ${sql.id(name)}`.execute(trx);
 }
+
+/** An outbox row as the live updates read it (docs/live-updates.md). */
+export interface LiveOutboxRow {
+  /** The row's bigserial id, as text: the stream's event id. */
+  id: string;
+  name: string;
+  agency_id: number | null;
+  payload: unknown;
+  occurred_at: Date;
+}
+
+/** The outbox rows of these row ids (bigserial, as text), oldest first; missing ids are absent. */
+export function outboxRowsByRowIds(db: DbOrTrx, ids: readonly string[]): Promise<LiveOutboxRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('outbox').select(['id', 'name', 'agency_id', 'payload', 'occurred_at']).where('id', 'in', [...ids]).orderBy('id').execute() as Promise<LiveOutboxRow[]>;
+}
+
+/**
+ * The outbox rows after row id `afterId` (bigserial, as text), oldest first, at most `limit`.
+ * @returns the rows (the caller checks their age against its replay window)
+ */
+export function outboxRowsAfter(db: DbOrTrx, afterId: string, limit: number): Promise<LiveOutboxRow[]> {
+  return db.selectFrom('outbox').select(['id', 'name', 'agency_id', 'payload', 'occurred_at']).where('id', '>', afterId).orderBy('id').limit(limit).execute() as Promise<LiveOutboxRow[]>;
+}
+
+/** The newest outbox row id (bigserial, as text), or '0' when the outbox is empty. */
+export async function latestOutboxId(db: DbOrTrx): Promise<string> {
+  const row = await db.selectFrom('outbox').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  return row?.id === null || row?.id === undefined ? '0' : String(row.id);
+}

@@ -48,7 +48,9 @@ type HandlerWorkOptions = {
 /**
  * pg-boss work options of a handler queue: `batchSize` jobs per fetch, `concurrency` workers per
  * queue in this process (1 on PGlite, whose one connection serialises them anyway), fetching
- * again at once while batches come back full, each job settled on its own.
+ * again at once while batches come back full, each job settled on its own. New jobs wake the
+ * workers (LISTEN/NOTIFY on PostgreSQL); the poll every `idlePollS` seconds finds retries coming
+ * due, and is every second where no notification arrives (PGlite).
  * @param q the queue configuration
  */
 export function handlerWorkOptions(q: Config['queue'], engine: 'pglite' | 'postgres'): HandlerWorkOptions {
@@ -56,8 +58,7 @@ export function handlerWorkOptions(q: Config['queue'], engine: 'pglite' | 'postg
     batchSize: q.batchSize,
     localConcurrency: engine === 'pglite' ? 1 : q.concurrency,
     pollingIntervalSeconds: 1,
-    // NOTIFY wakes the workers for new jobs only; a retry coming due is found by the poll.
-    notifyPollingIntervalSeconds: 1,
+    notifyPollingIntervalSeconds: q.idlePollS,
     burstWhenBatchFull: q.batchSize > 1,
     perJobResults: true,
   };
@@ -153,15 +154,57 @@ function drainer(deps: AppDeps, tasks: readonly PeriodicTask[], log: WorkerLogge
   };
 }
 
-/** Creates the queue, or updates its options when it exists (several instances start at once). */
-async function ensureQueue(boss: PgBoss, name: string, options: Omit<Queue, 'name'>): Promise<void> {
-  if (await boss.getQueue(name)) {
-    if (Object.keys(options).length > 0) await boss.updateQueue(name, options);
+/**
+ * Creates the queue, or updates its options when it exists with others (several instances start
+ * at once). `existing` holds the queues read once before (one statement instead of one per queue).
+ */
+async function ensureQueue(boss: PgBoss, existing: ReadonlyMap<string, Queue>, name: string, options: Omit<Queue, 'name'>): Promise<void> {
+  const found = existing.get(name) ?? (await boss.getQueue(name));
+  if (found) {
+    const current = found as unknown as Record<string, unknown>;
+    const changed = Object.entries(options).some(([key, value]) => current[key] !== value);
+    if (changed) await boss.updateQueue(name, options);
     return;
   }
   await boss.createQueue(name, options).catch(async (err: unknown) => {
     if (!(await boss.getQueue(name))) throw err;
   });
+}
+
+/** A handler queue's options: retries with backoff, then the dead-letter queue (docs/events.md). */
+function handlerQueueOptions(q: Config['queue']): Omit<Queue, 'name'> {
+  return {
+    retryLimit: q.retryLimit,
+    retryDelay: q.retryDelayS,
+    retryBackoff: true,
+    heartbeatSeconds: q.heartbeatS,
+    deadLetter: DEAD_LETTER_QUEUE,
+    // A new job wakes the queue's workers at once (LISTEN/NOTIFY) instead of at the next poll.
+    notify: true,
+  };
+}
+
+/**
+ * Creates (or brings up to date) every queue, subscription and schedule of the handlers and tasks
+ * on a started pg-boss: what the worker needs before it works, and what the prepared embedded
+ * database holds already (src/db/prepared-database.ts), so a first start does not create them.
+ * Unchanged queues cost one read for all of them.
+ */
+export async function installQueues(boss: PgBoss, config: Readonly<Config>, handlers: readonly EventHandler[], tasks: readonly PeriodicTask[]): Promise<void> {
+  const q = config.queue;
+  const existing = new Map((await boss.getQueues()).map((queue) => [queue.name, queue as Queue]));
+  await ensureQueue(boss, existing, DEAD_LETTER_QUEUE, {});
+  for (const handler of handlers) {
+    const name = handlerQueue(handler.name);
+    await ensureQueue(boss, existing, name, handlerQueueOptions(q));
+    for (const event of handler.events) await boss.subscribe(event, name);
+  }
+  for (const task of tasks) {
+    const name = taskQueue(task.name);
+    // notify: the schedule's job wakes the worker at once.
+    await ensureQueue(boss, existing, name, { retryLimit: 0, heartbeatSeconds: q.heartbeatS, deadLetter: DEAD_LETTER_QUEUE, notify: true });
+    await boss.schedule(name, task.cron, null, { tz: 'UTC' });
+  }
 }
 
 /**
@@ -185,21 +228,10 @@ export async function startBackgroundWorker(
   const boss = createBoss(deps.config, database, { schedule: true, ...options });
   boss.on('error', (err) => log.error({ err: err.message }, 'queue error'));
   await boss.start();
-  await ensureQueue(boss, DEAD_LETTER_QUEUE, {});
+  await installQueues(boss, deps.config, handlers, tasks);
 
   for (const handler of handlers) {
-    const name = handlerQueue(handler.name);
-    await ensureQueue(boss, name, {
-      retryLimit: q.retryLimit,
-      retryDelay: q.retryDelayS,
-      retryBackoff: true,
-      heartbeatSeconds: q.heartbeatS,
-      deadLetter: DEAD_LETTER_QUEUE,
-      // A new job wakes the queue's workers at once (LISTEN/NOTIFY) instead of at the next poll.
-      notify: true,
-    });
-    for (const event of handler.events) await boss.subscribe(event, name);
-    await boss.work<HandlerJobData, JobResult[], HandlerWorkOptions>(name, workOptions, async (jobs) => {
+    await boss.work<HandlerJobData, JobResult[], HandlerWorkOptions>(handlerQueue(handler.name), workOptions, async (jobs) => {
       const results = await runBatch(deps, handler, jobs, log);
       // What the batch planned (e-mails, webhooks) goes out now rather than at the next interval.
       drains.wake();
@@ -209,9 +241,8 @@ export async function startBackgroundWorker(
 
   for (const task of tasks) {
     const name = taskQueue(task.name);
-    await ensureQueue(boss, name, { retryLimit: 0, heartbeatSeconds: q.heartbeatS, deadLetter: DEAD_LETTER_QUEUE });
-    await boss.schedule(name, task.cron, null, { tz: 'UTC' });
-    await boss.work(name, { pollingIntervalSeconds: 1 }, async () => {
+    // The schedule's job wakes the worker at once (notify, set in installQueues); the poll is only the backstop.
+    await boss.work(name, { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: q.idlePollS }, async () => {
       await task.run(deps, log);
     });
     // One job now as well (once per cluster while one is queued): work an upgrade left starts at once.

@@ -36,6 +36,7 @@ export const TAGS = [
   { name: 'reports', description: 'Report downloads as CSV or XLSX and report e-mail subscriptions (docs/insight.md).' },
   { name: 'weather', description: 'The weather forecast of a job visit (docs/insight.md).' },
   { name: 'messaging', description: 'Message templates, outgoing e-mail and SMS, and their delivery records (docs/messaging.md).' },
+  { name: 'events', description: 'Live updates: Server-Sent Events of the job events the caller may see (docs/live-updates.md).' },
   { name: 'notices', description: 'Agency notices, who they are addressed to and who read them (docs/messaging.md).' },
   { name: 'pricing', description: 'Price list items, contractor rates and pricing settings (docs/money.md).' },
   { name: 'quotes', description: 'Quotes on jobs and their approval (docs/money.md).' },
@@ -193,8 +194,8 @@ const docWarmers = new WeakMap<FastifyInstance, () => void>();
 
 /**
  * Builds and compresses the served OpenAPI documents (/api/openapi.json and the docs page's
- * /docs/json) of an app now, instead of on the first request for them. `serve` calls it after
- * listening. No-op for an app without the docs routes.
+ * /docs/json) of an app now, instead of on the first request for them (tests that time the page
+ * call it; `serve` builds them on first use). No-op for an app without the docs routes.
  */
 export function warmDocs(app: FastifyInstance): void {
   docWarmers.get(app)?.();

@@ -3,8 +3,13 @@
  *
  * onRequest: draining check -> rate limit per IP -> authenticate -> rate limit per account ->
  * authorize (route's permission key; 403 before any body is read) ; preValidation: NUL and lone
- * surrogates refused, unknown body fields named in X-Ignored-Fields, CSRF on POST, PUT and
- * DELETE ; onSend: rate-limit and security headers.
+ * surrogates refused, unknown body fields named in X-Ignored-Fields, CSRF on POST, PUT, PATCH and
+ * DELETE, then the body's `csrf_token` field removed ; onSend: rate-limit and security headers.
+ *
+ * The CSRF field belongs to the pipeline, not to the routes: an onRoute hook adds the optional
+ * `csrf_token` property to the body schema of every write that takes a token (so the OpenAPI
+ * document describes it), and the preValidation hook checks the token and removes the field, so
+ * no route schema declares it and no handler or service sees it.
  *
  * Every route declares `config.permission`; `assertRoutePermissions` refuses to start otherwise.
  * The pipeline depends on no feature module: authentication and the activity log are injected as
@@ -14,7 +19,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
 import { isValidRoutePermission } from '../permissions/catalogue.ts';
 import type { AuthContext } from './auth-context.ts';
-import { consumeCsrfToken, presentedCsrfToken } from './csrf.ts';
+import { consumeCsrfToken, dropCsrfField, presentedCsrfToken, takesCsrfToken, withCsrfField } from './csrf.ts';
 import { AppError } from './errors.ts';
 import { reportIgnoredFields } from './ignored-fields.ts';
 import { assertCleanInput } from './input-guard.ts';
@@ -128,6 +133,13 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
   app.decorateRequest('rateLimit', null);
   app.decorateRequest('deferredCsrf', null);
 
+  // Every route added after this: the body schema of a CSRF-checked write declares the optional
+  // csrf_token field (a schema that still declares it itself is left as it is).
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as { body?: unknown } | undefined;
+    if (schema?.body && takesCsrfToken(route)) schema.body = withCsrfField(schema.body);
+  });
+
   const note = (request: FastifyRequest, result: LimitResult) => {
     request.rateLimit = tighter(request.rateLimit, result);
     if (!result.allowed) throw rateLimitError(result);
@@ -199,17 +211,20 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     // A write without a body (CSRF token in the header) validates as an empty object, so a route's
     // required fields are reported by name instead of "body".
     if (request.body === undefined || request.body === null) request.body = {};
-    if (request.routeOptions.config.csrf === false || !request.auth) return;
-    const presented = presentedCsrfToken(request);
-    // A multipart form is read by the upload route itself (src/http/upload.ts); its csrf_token
-    // field is checked there, before the handler acts. Only routes that declare multipart take
-    // one (src/http/methods.ts answers 415 elsewhere).
-    if (presented === undefined && request.isMultipart() && takesMultipart(request)) {
-      const auth = request.auth;
-      request.deferredCsrf = (token) => consumeCsrfToken(deps, auth, token);
-      return;
+    if (request.routeOptions.config.csrf !== false && request.auth) {
+      const presented = presentedCsrfToken(request);
+      // A multipart form is read by the upload route itself (src/http/upload.ts); its csrf_token
+      // field is checked there, before the handler acts. Only routes that declare multipart take
+      // one (src/http/methods.ts answers 415 elsewhere).
+      if (presented === undefined && request.isMultipart() && takesMultipart(request)) {
+        const auth = request.auth;
+        request.deferredCsrf = (token) => consumeCsrfToken(deps, auth, token);
+        return;
+      }
+      await consumeCsrfToken(deps, request.auth, presented);
     }
-    await consumeCsrfToken(deps, request.auth, presented);
+    // The token has done its work: validation and the handler see the body without it.
+    dropCsrfField(request.body);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

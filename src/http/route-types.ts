@@ -24,5 +24,5 @@ export function actorOf(request: FastifyRequest) {
   return { auth: request.auth, ip: request.ip };
 }
 
-/** Common body field of every write (spec 5.3): the CSRF token, when not sent as a header. */
+/** Description of the body field `csrf_token` the pipeline adds to every CSRF-checked write (spec 5.3; src/http/csrf.ts). */
 export const CSRF_FIELD_DESCRIPTION = 'CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token)';

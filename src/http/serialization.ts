@@ -1,11 +1,12 @@
 /**
- * Response serializers. Fastify compiles one fast-json-stringify function per route and status
+ * Response serializers. Fastify asks for one fast-json-stringify function per route and status
  * code when the app becomes ready (Fastify docs, "Validation and Serialization": serialization);
- * with about 200 routes that was most of the time an app spent in `ready`. This compiler
- * builds the same functions (fast-json-stringify with the default options, no shared schemas: the
- * app adds none) and keeps each by its schema's JSON text for the life of the process, so a second
- * app in the same process (the test suite builds hundreds) reuses them. One app per process, as
- * `serve` runs, compiles each schema once, as before.
+ * with about 200 routes, compiling them all was most of the time an app spent in `ready`. This
+ * compiler builds the same functions (fast-json-stringify with the default options, no shared
+ * schemas: the app adds none) when a route first answers with that status, not before (a server
+ * answers only some of its routes; docs/operations.md "Starting"), and keeps each by its schema's
+ * JSON text for the life of the process, so a second app in the same process (the test suite
+ * builds hundreds) reuses them.
  */
 import fastJsonStringify from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify';
@@ -14,8 +15,8 @@ type Serialize = (data: unknown) => string;
 
 const byText = new Map<string, Serialize>();
 
-/** Fastify serializer compiler: fast-json-stringify's function for `schema`, compiled once per schema text. */
-export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
+/** fast-json-stringify's function for `schema`, compiled once per schema text. */
+function compiled(schema: unknown): Serialize {
   const text = JSON.stringify(schema);
   let serialize = byText.get(text);
   if (!serialize) {
@@ -23,4 +24,10 @@ export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema 
     byText.set(text, serialize);
   }
   return serialize;
+}
+
+/** Fastify serializer compiler: a function that compiles `schema` on its first call (see above). */
+export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
+  let serialize: Serialize | undefined;
+  return (data: unknown) => (serialize ??= compiled(schema))(data);
 };

@@ -55,14 +55,21 @@ export function parseFormBody(text: string): Record<string, unknown> {
   return fields;
 }
 
-/** Fastify validator compiler choosing the Ajv by the part of the request (and, for bodies, by JSON or form). */
+/**
+ * Fastify validator compiler choosing the Ajv by the part of the request (and, for bodies, by JSON
+ * or form). Each schema is compiled when its route first validates a request, not when the app
+ * becomes ready: compiling every route's schemas was most of a start's `ready` and of the idle
+ * server's heap, and a server answers only some of its routes (docs/operations.md "Starting").
+ * Ajv keeps each compiled schema by its object, so a second app built from the same routes reuses it.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  if (httpPart !== 'body') return stringAjv.compile(schema as object) as ValidateFunction;
-  const strict = bodyAjv.compile(schema as object);
+  let strict: ValidateFunction | undefined;
   let loose: ValidateFunction | undefined;
   const validate = ((data: unknown) => {
-    const isForm = data !== null && typeof data === 'object' && FORM_BODY in data;
-    const fn = isForm ? (loose ??= formAjv.compile(schema as object)) : strict;
+    let fn: ValidateFunction;
+    if (httpPart !== 'body') fn = strict ??= stringAjv.compile(schema as object);
+    else if (data !== null && typeof data === 'object' && FORM_BODY in data) fn = loose ??= formAjv.compile(schema as object);
+    else fn = strict ??= bodyAjv.compile(schema as object);
     const ok = fn(data);
     validate.errors = fn.errors;
     return ok;

@@ -98,3 +98,13 @@ export function formatLondonDate(instant: Date): string {
 export function formatLondonDateTime(instant: Date): string {
   return `${formatLondonDate(instant)}, ${londonTime(instant)}`;
 }
+
+/**
+ * A span of time for people in London time: `Thu 26 Nov 2026, 09:00-12:00`; a span over midnight
+ * names both days (`Thu 26 Nov 2026, 22:00 - Fri 27 Nov 2026, 02:00`).
+ */
+export function formatLondonSpan(start: Date, end: Date): string {
+  const sameDay = londonDate(start) === londonDate(end) || (londonTime(end) === '00:00' && londonDate(new Date(end.getTime() - 60_000)) === londonDate(start));
+  if (sameDay) return `${formatLondonDate(start)}, ${londonTime(start)}-${londonTime(end) === '00:00' ? '24:00' : londonTime(end)}`;
+  return `${formatLondonDateTime(start)} - ${formatLondonDateTime(end)}`;
+}

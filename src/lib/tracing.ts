@@ -97,7 +97,10 @@ export interface SpanOptions {
    * worker's task), if any.
    */
   traceparent?: string | null | undefined;
-  /** Start only inside an active span or with a `traceparent` (no root spans for polling). */
+  /**
+   * Start only inside an active span or with a `traceparent` (no root spans for polling), and only
+   * when that parent is sampled (a request the sampler left out makes no SQL spans).
+   */
   requireParent?: boolean;
   /** Suppress the instrumentations inside (the pg instrumentation under a database span). */
   suppressInside?: boolean;
@@ -121,7 +124,12 @@ export function inSpan<T>(name: string, options: SpanOptions, fn: () => Promise<
       parent = remote;
     }
   }
-  if (options.requireParent && !api.trace.getSpanContext(parent)) return fn();
+  if (options.requireParent) {
+    const parentContext = api.trace.getSpanContext(parent);
+    if (!parentContext) return fn();
+    // A parent left out by the sampler (OTEL_TRACES_SAMPLER) has no recorded children: make none.
+    if ((parentContext.traceFlags & api.TraceFlags.SAMPLED) === 0) return options.suppressInside ? api.context.with(installed.suppress(parent), fn) : fn();
+  }
   const kind = options.kind === 'client' ? api.SpanKind.CLIENT : options.kind === 'consumer' ? api.SpanKind.CONSUMER : api.SpanKind.INTERNAL;
   const attributes: OtelApi.Attributes = {};
   for (const [k, v] of Object.entries(options.attributes ?? {})) if (v !== undefined) attributes[k] = v;

@@ -45,6 +45,8 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.users.manage', description: 'Create, read, update, list, disable, enable and invite the users of one\'s agency (below one\'s own level)', roles: ADMINS },
   { key: 'api.users.sessions.manage', description: 'List and revoke the sessions and tokens of other users of one\'s agency', roles: ADMINS },
   { key: 'api.jobs.notes.manage', description: 'Read and write the case notes of the jobs one may see (tenants and contractors: the notes shared with them)', roles: ALL },
+  { key: 'api.jobs.conversations.manage', description: 'Read and write the conversation threads of the jobs one may see (tenants, contractors and landlords: their own thread; docs/conversations.md)', roles: [...ALL, 'landlord'] },
+  { key: 'api.sms.usage.view', description: "Read the agency's SMS counts and costs (docs/conversations.md)", roles: [...ADMINS, 'api'] },
   { key: 'api.jobs.documents.manage', description: 'List, upload, download and delete the documents of the jobs one may see', roles: ALL },
   { key: 'api.jobs.photos.manage', description: 'List, upload, download and delete the photos of the jobs one may see', roles: ALL },
   { key: 'api.calendar.view', description: 'Read the calendar of scheduled jobs one may see and manage one\'s own iCalendar feed key', roles: ALL },
@@ -79,9 +81,10 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.sla.settings.manage', description: "Read and change the agency's SLA settings (UK region for working days, at-risk share, office hours)", roles: ADMINS },
   // Compliance register (docs/compliance.md).
   { key: 'api.compliance.view', description: "Read the compliance register of the agency's properties and its item types", roles: [...STAFF, 'api'] },
-  { key: 'api.compliance.manage', description: 'Add compliance items to properties and record their certificates', roles: [...STAFF, 'api'] },
+  { key: 'api.compliance.manage', description: 'Add compliance items to properties, record their certificates, manage custom types and planned maintenance schedules', roles: [...STAFF, 'api'] },
   { key: 'api.hazards.view', description: 'Read the hazard and statutory clocks of jobs one may see, and the hazard breaches list', roles: [...STAFF, 'api'] },
   { key: 'api.hazards.manage', description: 'Set the hazard of a job, record its milestones and send the written summary to the tenant', roles: [...STAFF, 'api'] },
+  { key: 'api.hazards.settings.manage', description: "Change the agency's hazard settings (the works period of significant hazards)", roles: ADMINS },
   { key: 'api.jobs.evidence-pack.view', description: 'Download the evidence pack of a job (PDF timeline, ZIP of its files) for a council or the Housing Ombudsman', roles: [...STAFF, 'api'] },
   // Insight: dashboard, analytics, reports, search, weather (docs/insight.md).
   { key: 'api.dashboard.view', description: 'Read the dashboard figures of the jobs one may see', roles: ALL },

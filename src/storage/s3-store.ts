@@ -6,11 +6,10 @@
  * default chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, profile, instance role, ...).
  * Configuration: docs/operations.md "File storage".
  */
-import {
-  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { createRequire } from 'node:module';
+import type * as ClientS3 from '@aws-sdk/client-s3';
+import type * as LibStorage from '@aws-sdk/lib-storage';
+import type * as Presigner from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import {
   checkKey, FileMissingError, HashingStream, KEY_PATTERN, newKey, StorageUnavailableError,
@@ -32,8 +31,25 @@ export interface S3StoreOptions {
 
 const MIN_PART = 5 * 1024 * 1024;
 
+let sdk: { s3: typeof ClientS3; storage: typeof LibStorage; presigner: typeof Presigner } | undefined;
+/**
+ * The AWS SDK (its CommonJS build), loaded when the first S3 store is made: a server on local
+ * storage never loads it (docs/operations.md "Starting").
+ */
+function awsSdk(): NonNullable<typeof sdk> {
+  if (!sdk) {
+    const load = createRequire(import.meta.url);
+    sdk = {
+      s3: load('@aws-sdk/client-s3') as typeof ClientS3,
+      storage: load('@aws-sdk/lib-storage') as typeof LibStorage,
+      presigner: load('@aws-sdk/s3-request-presigner') as typeof Presigner,
+    };
+  }
+  return sdk;
+}
+
 function isMissing(err: unknown): boolean {
-  if (err instanceof S3ServiceException) {
+  if (err instanceof awsSdk().s3.S3ServiceException) {
     return err.name === 'NoSuchKey' || err.name === 'NotFound' || err.$metadata?.httpStatusCode === 404;
   }
   return false;
@@ -42,13 +58,13 @@ function isMissing(err: unknown): boolean {
 /** S3 (or compatible) implementation of FileStore. */
 export class S3FileStore implements FileStore {
   readonly driver = 's3' as const;
-  readonly client: S3Client;
+  readonly client: ClientS3.S3Client;
   private readonly partSize: number;
   private readonly options: S3StoreOptions;
 
   constructor(options: S3StoreOptions) {
     this.options = options;
-    this.client = new S3Client({
+    this.client = new (awsSdk().s3.S3Client)({
       region: options.region,
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       forcePathStyle: options.forcePathStyle,
@@ -74,7 +90,7 @@ export class S3FileStore implements FileStore {
     const hashing = new HashingStream();
     body.on('error', (err) => hashing.destroy(err));
     body.pipe(hashing);
-    const upload = new Upload({
+    const upload = new (awsSdk().storage.Upload)({
       client: this.client,
       params: { Bucket: this.options.bucket, Key: key, Body: hashing },
       partSize: this.partSize,
@@ -101,7 +117,7 @@ export class S3FileStore implements FileStore {
   async open(key: string, range?: ByteRange): Promise<Readable> {
     checkKey(key);
     try {
-      const res = await this.client.send(new GetObjectCommand({
+      const res = await this.client.send(new (awsSdk().s3.GetObjectCommand)({
         Bucket: this.options.bucket, Key: key, ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
       }));
       return res.Body as Readable;
@@ -114,7 +130,7 @@ export class S3FileStore implements FileStore {
   async stat(key: string): Promise<number | undefined> {
     checkKey(key);
     try {
-      const res = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      const res = await this.client.send(new (awsSdk().s3.HeadObjectCommand)({ Bucket: this.options.bucket, Key: key }));
       return res.ContentLength ?? 0;
     } catch (err) {
       if (isMissing(err)) return undefined;
@@ -125,7 +141,7 @@ export class S3FileStore implements FileStore {
   async delete(key: string): Promise<void> {
     checkKey(key);
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      await this.client.send(new (awsSdk().s3.DeleteObjectCommand)({ Bucket: this.options.bucket, Key: key }));
     } catch (err) {
       if (isMissing(err)) return;
       throw new StorageUnavailableError(err);
@@ -137,7 +153,7 @@ export class S3FileStore implements FileStore {
     do {
       let res;
       try {
-        res = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, ContinuationToken: token }));
+        res = await this.client.send(new (awsSdk().s3.ListObjectsV2Command)({ Bucket: this.options.bucket, ContinuationToken: token }));
       } catch (err) {
         throw new StorageUnavailableError(err);
       }
@@ -151,10 +167,10 @@ export class S3FileStore implements FileStore {
 
   async presignedUrl(key: string, options: PresignOptions): Promise<string | undefined> {
     if (this.options.presignTtlS <= 0) return undefined;
-    const command = new GetObjectCommand({
+    const command = new (awsSdk().s3.GetObjectCommand)({
       Bucket: this.options.bucket, Key: checkKey(key), ResponseContentType: options.mime, ResponseContentDisposition: options.disposition,
     });
-    return getSignedUrl(this.client, command, { expiresIn: this.options.presignTtlS });
+    return awsSdk().presigner.getSignedUrl(this.client, command, { expiresIn: this.options.presignTtlS });
   }
 
   /** Closes the SDK's sockets. */

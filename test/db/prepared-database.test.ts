@@ -1,6 +1,7 @@
 /**
  * The migrated embedded database prepared at install (src/db/prepared-database.ts, docs/onboarding.md
- * "First start"): the copy holds every migration, a data folder loaded from it needs none, and a
+ * "First start"): the copy holds every migration and the queue's schema with every queue, a data
+ * folder loaded from it needs none, and a
  * copy made by another PGlite version or holding a migration this build does not know is not used.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,12 +12,15 @@ import { createDatabase } from '../../src/db/database.ts';
 import { migrationStatus } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 import { prepareDatabase, preparedDatabase } from '../../src/db/prepared-database.ts';
+import { loadConfig } from '../../src/config.ts';
+import { backgroundHandlers, periodicTasks } from '../../src/background.ts';
+import { createBoss, DEAD_LETTER_QUEUE, handlerQueue, taskQueue } from '../../src/events/queue.ts';
 
 describe('the embedded database prepared at install', () => {
   const dirs: string[] = [];
   afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
-  it('holds every migration; a first start loads it and has nothing to migrate; a stale copy is not used', async () => {
+  it('holds every migration and queue; a first start loads it and has nothing to migrate; a stale copy is not used', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'caretaker-prepared-'));
     const dataDir = await mkdtemp(path.join(tmpdir(), 'caretaker-data-'));
     dirs.push(dir, dataDir);
@@ -30,6 +34,14 @@ describe('the embedded database prepared at install', () => {
       const status = await migrationStatus(handle.db);
       expect(status.pending).toEqual([]);
       expect((await handle.db.selectFrom('agencies').select('id').execute())).toEqual([]);
+      // The queue's tables and every queue are there already (the worker only checks them).
+      const boss = createBoss(loadConfig({}), { db: handle.db, engine: 'pglite', pglite: handle.pglite });
+      await boss.start();
+      const names = (await boss.getQueues()).map((q) => q.name);
+      await boss.stop({ graceful: false, close: false });
+      expect(names.sort()).toEqual(
+        [DEAD_LETTER_QUEUE, ...backgroundHandlers().map((h) => handlerQueue(h.name)), ...periodicTasks().map((t) => taskQueue(t.name))].sort(),
+      );
     } finally {
       await handle.close();
     }

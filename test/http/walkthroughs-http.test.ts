@@ -11,7 +11,7 @@
  * refuses (security, parameters, body) that the server accepts.
  */
 import { readFileSync } from 'node:fs';
-import type { InjectOptions } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoIfEmpty } from '../../src/seed/demo/index.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
@@ -91,7 +91,8 @@ describe('docs/walkthroughs.http', () => {
     let sent = 0;
     /** Sends one request through the proxy: the app answers, the validator judges both ways. */
     const send = async (request: SentRequest) => {
-      const res = await t.app.inject({ method: request.method as InjectOptions['method'], url: request.url, headers: request.headers as Record<string, string>, ...(request.body !== undefined ? { payload: request.body } : {}) });
+      const options: InjectOptions = { method: request.method as InjectOptions['method'], url: request.url, headers: request.headers as Record<string, string>, ...(request.body !== undefined ? { payload: request.body } : {}) };
+      const res = STREAMS.has(request.url.split('?')[0]!) ? await readStream(options) : await t.app.inject(options);
       sent += 1;
       const label = `${request.method} ${request.url.split('?')[0]} -> ${res.statusCode}`;
       for (const problem of validator.checkResponse(request, res)) violations.push(`${label}: ${problem}`);
@@ -99,9 +100,37 @@ describe('docs/walkthroughs.http', () => {
       if (refused.length > 0 && res.statusCode < 300) stricter.push(`${label}: the document refuses (${refused.join('; ')})`);
       return res;
     };
+    /**
+     * Paths answering text/event-stream (GET /api/events/stream): the answer never ends by itself,
+     * so it is read until the stream says `ready` (or ends, for a refusal), then let go.
+     */
+    const STREAMS = new Set<string>();
+    const readStream = async (options: InjectOptions): Promise<LightMyRequestResponse> => {
+      const res = await t.app.inject({ ...options, payloadAsStream: true });
+      const stream = res.stream();
+      const chunks: Buffer[] = [];
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(done, 5_000);
+        stream.on('data', (c: Buffer) => {
+          chunks.push(c);
+          if (Buffer.concat(chunks).toString('utf8').includes('"type":"ready"')) done();
+        });
+        stream.on('end', done);
+        stream.on('error', done);
+      });
+      const rawPayload = Buffer.concat(chunks);
+      const body = rawPayload.toString('utf8');
+      return { statusCode: res.statusCode, headers: res.headers, rawPayload, body, payload: body, json: () => JSON.parse(body) } as unknown as LightMyRequestResponse;
+    };
     beforeAll(async () => {
       t = await buildTestApp();
       await loadDemoIfEmpty(t.db, t.config, t.clock.now());
+      const paths = (t.app.swagger() as { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> }).paths;
+      for (const [path, ops] of Object.entries(paths)) if (ops.get?.responses?.['200']?.content?.['text/event-stream']) STREAMS.add(path);
       validator = new OpenApiValidator(t.app.swagger() as never);
     });
     afterAll(async () => t?.close());

@@ -34,8 +34,10 @@ describe('landlord approvals: spend limits, signed single-use links, reminders a
     const d = await t.db.selectFrom('message_deliveries').select(['content', 'subject', 'recipient_address', 'status']).where('recipient_kind', '=', 'landlord')
       .orderBy('id', 'desc').executeTakeFirstOrThrow();
     const content = (typeof d.content === 'string' ? JSON.parse(d.content) : d.content) as { text: string };
-    const url = (action: string) => new RegExp(`(http\\S+/api/approvals/link/\\S+)\\?action=${action}`).exec(content.text)![1]!;
+    const url = (action: string) => new RegExp(`(http\\S+/approvals/link/\\S+)\\?action=${action}`).exec(content.text)![1]!;
     const path = (u: string) => new URL(u).pathname;
+    // A landlord is sent to a page, never to an API path (docs/messaging.md "Dates").
+    expect(content.text).not.toContain('/api/');
     return { subject: d.subject, to: d.recipient_address, text: content.text, approve: path(url('approve')), decline: path(url('decline')), question: path(url('question')) };
   }
 

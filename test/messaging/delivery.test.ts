@@ -115,6 +115,9 @@ describe('transactional e-mail on domain events', () => {
     const breach = smtp.state.messages.slice(from).find((m) => m.subject.startsWith('SLA breached'))!;
     expect(breach.text).toContain('It was due Tue 24 Nov 2026, 17:00 (London time).');
     expect(breach.text).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+    const expiring = smtp.state.messages.slice(from).find((m) => m.subject.startsWith('Certificate expiring'))!;
+    expect(expiring.subject).toContain('on Tue 15 Dec 2026');
+    expect(expiring.text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
   });
 
   it('an event naming another agency job sends nothing; a rolled-back change emits and sends nothing', async () => {

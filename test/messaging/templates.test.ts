@@ -27,7 +27,7 @@ describe('message templates', () => {
   it('lists every kind and channel with its default and variables, filtered and paginated', async () => {
     const res = await w.adminA.client.get('/api/messaging/templates?limit=200');
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().count).toBe(54); // 18 kinds x 3 channels
+    expect(res.json().count).toBe(63); // 21 kinds x 3 channels
     const email = await w.adminA.client.get('/api/messaging/templates?event=job.visit_booked&channel=email');
     expect(email.json()).toMatchObject({ count: 1, data: [{ id: 'job.visit_booked.email', source: 'default', version: 0, audience: 'tenant' }] });
     expect(email.json().data[0].variables).toEqual(expect.arrayContaining(['visit.date', 'visit.slot', 'recipient.name']));

@@ -5,6 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Type } from 'typebox';
+import { dropCsrfField, withCsrfField } from '../../src/http/csrf.ts';
 import { buildTestApp, csrf, login, standardWorld, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;
@@ -112,5 +114,43 @@ describe('CSRF tokens', () => {
     const email = (await t.db.selectFrom('users').select('email').where('id', '=', w.sysops.user.id).executeTakeFirstOrThrow()).email;
     expect((await t.app.inject({ method: 'POST', url: '/api/security/mobile-auth', payload: { email, password: TEST_PASSWORD } })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: TEST_PASSWORD } })).statusCode).toBe(200);
+  });
+
+  it('belongs to the pipeline: documented on every checked write body, removed before the handler', async () => {
+    const doc = t.app.swagger() as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody?: { content: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }>> };
+    let checked = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (!op.parameters?.some((p) => p.in === 'header' && p.name === 'x-csrf-token')) continue;
+        const json = op.requestBody?.content['application/json']?.schema;
+        if (!json?.properties) continue;
+        expect(json.properties, `${method} ${path}`).toHaveProperty('csrf_token');
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+
+    const created = await t.app.inject({ method: 'POST', url: '/api/jobs/manage', headers: { ...auth(w.agentA1.token), 'x-csrf-token': await csrf(t.app, w.agentA1.token) }, payload: { title: 'Pipeline field', priority: 3 } });
+    const uuid = created.json().data.uuid as string;
+    // The token alone is no change: the service sees an empty body.
+    const empty = await t.app.inject({ method: 'PUT', url: `/api/jobs/${uuid}`, headers: auth(w.agentA1.token), payload: { csrf_token: await csrf(t.app, w.agentA1.token) } });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error).toBe('Invalid or missing required parameter: body');
+    const renamed = await t.app.inject({ method: 'PUT', url: `/api/jobs/${uuid}`, headers: auth(w.agentA1.token), payload: { title: 'Renamed', csrf_token: await csrf(t.app, w.agentA1.token) } });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.headers['x-ignored-fields']).toBeUndefined();
+  });
+
+  it('adds the field to object and union body schemas, keeping one a schema still declares', () => {
+    const plain = withCsrfField(Type.Object({ title: Type.String() }, { additionalProperties: false })) as { properties: Record<string, { description?: string }>; required: string[] };
+    expect(Object.keys(plain.properties)).toEqual(['title', 'csrf_token']);
+    expect(plain.required).toEqual(['title']);
+    const own = Type.Object({ csrf_token: Type.Optional(Type.String({ description: 'own' })) });
+    expect(withCsrfField(own)).toBe(own);
+    const union = withCsrfField(Type.Union([Type.Object({ a: Type.String() }), Type.Object({ b: Type.String() })])) as { anyOf: Array<{ properties: object }> };
+    for (const branch of union.anyOf) expect(branch.properties).toHaveProperty('csrf_token');
+    const body: Record<string, unknown> = { title: 'x', csrf_token: 'y' };
+    dropCsrfField(body);
+    expect(body).toEqual({ title: 'x' });
   });
 });

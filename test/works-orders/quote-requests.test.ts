@@ -33,7 +33,7 @@ describe('competing quotes: several contractors, a deadline, answers by link or 
     const d = await t.db.selectFrom('message_deliveries').select(['content', 'subject']).where('template_key', '=', kind).where('recipient_address', '=', to).orderBy('id', 'desc').executeTakeFirst();
     if (!d) return undefined;
     const text = ((typeof d.content === 'string' ? JSON.parse(d.content) : d.content) as { text: string }).text;
-    const m = /(http\S+\/api\/works-orders\/link\/\S+)/.exec(text);
+    const m = /(http\S+\/works-orders\/link\/\S+)/.exec(text);
     return { subject: d.subject, text, path: m ? new URL(m[1]!).pathname : null };
   }
 

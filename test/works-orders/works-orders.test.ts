@@ -37,7 +37,9 @@ describe('works orders by link: a contractor without an account works the job fr
     const d = await t.db.selectFrom('message_deliveries').select(['content', 'subject']).where('template_key', '=', kind).where('recipient_address', '=', to)
       .orderBy('id', 'desc').executeTakeFirstOrThrow();
     const text = ((typeof d.content === "string" ? JSON.parse(d.content) : d.content) as { text: string }).text;
-    return { subject: d.subject, text, path: new URL(/(http\S+\/api\/works-orders\/link\/\S+)/.exec(text)![1]!).pathname };
+    // A contractor is sent to a page, never to an API path (docs/messaging.md "Dates").
+    expect(text).not.toContain('/api/');
+    return { subject: d.subject, text, path: new URL(/(http\S+\/works-orders\/link\/\S+)/.exec(text)![1]!).pathname };
   }
 
   it('walks the job: accept, book, note, photo, attended, completed, invoice; each through the portal services; then the link is used up', async () => {

@@ -21,6 +21,7 @@ export const BINARY_GETS = [
   '/api/landlords/{uuid}/statement.pdf',
   '/api/landlords/{uuid}/statement.csv',
   '/api/agencies/current/export',
+  '/api/events/stream',
 ] as const;
 
 /** One of BINARY_GETS. */

@@ -669,7 +669,7 @@ export interface paths {
         put?: never;
         /**
          * Book or move the visit (contractor)
-         * @description The assigned contractor books its visit on an Assigned or Scheduled job: the job becomes Scheduled for scheduled_for (and the optional slot); the tenant is told (job.visit_booked). A past date or unknown slot: 400; another status: 409. Needs a CSRF token.
+         * @description The assigned contractor books its visit on an Assigned or Scheduled job: the job becomes Scheduled for scheduled_for (and the optional slot), or for a timed visit starts_at..ends_at inside one of the tenant's windows (GET /api/jobs/{uuid}/visit); the tenant is told (job.visit_booked). A past date, unknown slot or a slot rule broken: 400; another status, or a timed visit overlapping another booking of the contractor: 409. Needs a CSRF token.
          *
          *     **Access:** Permission key `api.jobs.assignment.respond`.
          */
@@ -696,6 +696,94 @@ export interface paths {
          *     **Access:** Permission key `api.jobs.assignment.respond`.
          */
         post: operations["declineJobAssignment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/visit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the visit plan of a job
+         * @description The tenant's availability windows, the booked timed visit, the contractor's free slots (Assigned or Scheduled jobs) and the missed visits with who missed them. Times are UTC instants with a London label.
+         *
+         *     **Access:** Permission key `api.jobs.manage.manage`.
+         */
+        get: operations["listJobsVisit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/visit/windows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Give the tenant's availability windows
+         * @description The job's tenant (or staff who may write the job) replaces the windows: at most 6, each 60 minutes to 12 hours, in the future, ending within 60 days, not overlapping (400 naming the rule). Before the work starts (Reported to Scheduled; otherwise 409). The contractor then books a slot inside one. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.transitions.manage`.
+         */
+        put: operations["updateJobsVisitWindows"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/visit/choice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pick one of the contractor's free slots (tenant)
+         * @description The job's tenant books one of free_slots of GET /api/jobs/{uuid}/visit: the job becomes Scheduled and the contractor is told (job.visit_booked). Not a free slot: 400; taken meanwhile: 409. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.transitions.manage`.
+         */
+        post: operations["createJobsVisitChoice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/visit/missed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a missed visit and who missed it
+         * @description missed_by tenant (no access; recorded by the contractor or staff) or contractor (no-show; recorded by the tenant or staff). Once the booked visit has started; the job goes back to Assigned with a history row naming who missed it, and the contractor's scorecard counts it. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.transitions.manage`.
+         */
+        post: operations["createJobsVisitMissed"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1036,6 +1124,78 @@ export interface paths {
          */
         put: operations["editJobNote"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the conversation threads of a job
+         * @description Staff see every thread of the jobs they see; a tenant only the tenant thread of their own job, a contractor only the contractor thread of jobs assigned to them, a landlord only the landlord thread of their properties' jobs (another thread: 404). Threads that have no entry yet are listed with uuid null and count 0.
+         *
+         *     **Access:** Permission key `api.jobs.conversations.manage`.
+         */
+        get: operations["listJobsThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/threads/{audience}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the messages of a conversation thread
+         * @description Messages and the case notes shown in the thread, newest first. Staff see every thread of the jobs they see; a tenant only the tenant thread of their own job, a contractor only the contractor thread of jobs assigned to them, a landlord only the landlord thread of their properties' jobs (another thread: 404).
+         *
+         *     **Access:** Permission key `api.jobs.conversations.manage`.
+         */
+        get: operations["listJobsThreadsMessages"];
+        put?: never;
+        /**
+         * Post a message in a conversation thread
+         * @description Staff see every thread of the jobs they see; a tenant only the tenant thread of their own job, a contractor only the contractor thread of jobs assigned to them, a landlord only the landlord thread of their properties' jobs (another thread: 404). Attachments are documents or photos already uploaded to the job (internal files only in the internal thread). The other side hears of it by e-mail (with a reply address) and, for tenants and contractors with a mobile number, by SMS. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.conversations.manage`.
+         */
+        post: operations["createJobsThreadsMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/threads/{audience}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a conversation thread read
+         * @description Every entry up to now counts as read for the caller. Staff see every thread of the jobs they see; a tenant only the tenant thread of their own job, a contractor only the contractor thread of jobs assigned to them, a landlord only the landlord thread of their properties' jobs (another thread: 404). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.jobs.conversations.manage`.
+         */
+        post: operations["createJobsThreadsRead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4319,14 +4479,110 @@ export interface paths {
         };
         /**
          * The agency's compliance item types
-         * @description Seeded on first use with the UK types (gas safety record, EICR, EPC, smoke and CO alarms, legionella, HMO fire risk assessment, HMO licence).
+         * @description Seeded on first use with the UK types (gas safety record, EICR, EPC, smoke and CO alarms, legionella, HMO fire risk assessment, HMO licence), plus the agency's custom types (custom: true). include_retired=true adds the retired ones.
          *
          *     **Access:** Permission key `api.compliance.view`.
          */
         get: operations["listComplianceTypes"];
         put?: never;
-        post?: never;
+        /**
+         * Create a custom compliance item type
+         * @description code (unique in the agency), name, interval_months (null: none), required_document; at_tenancy_start, hmo_only, due_soon_days (default 30) optional. Items and schedules use it like a UK type. 409 when the code is taken. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        post: operations["createComplianceTypes"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/types/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a custom compliance item type
+         * @description The fields sent (name, interval_months, at_tenancy_start, hmo_only, required_document, due_soon_days). A new interval applies to certificates recorded from now on. 409 for a UK type (set by law) or a retired one. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        put: operations["updateComplianceTypes"];
+        post?: never;
+        /**
+         * Retire a custom compliance item type
+         * @description No new items or schedules of the type; its items and certificates stay in the register. 409 for a UK type or while live schedules use it. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        delete: operations["deleteComplianceTypes"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Planned maintenance schedules
+         * @description Newest first, each with its next three occurrences (due date and the date its job is raised). Filters: state (active, retired, all; default active), address_uuid, type (code), contractor_uuid.
+         *
+         *     **Access:** Permission key `api.compliance.view`.
+         */
+        get: operations["listComplianceSchedules"];
+        put?: never;
+        /**
+         * Create a planned maintenance schedule
+         * @description title, rrule (RFC 5545, FREQ DAILY to YEARLY, no DTSTART), starts_on (DTSTART, London date), lead_days; address_uuid (one property), type (every property with an item of the type) or both (that property's item, added when missing); contractor_uuid (the jobs are assigned to it), trade_id, priority (default 4), description optional. The scheduler raises each occurrence's job lead_days before its due date; occurrences due before today are not raised. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        post: operations["createComplianceSchedules"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/schedules/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a planned maintenance schedule
+         * @description With its next five occurrences and the latest twenty raised ones (property, job, compliance item and the certificate taken from the job).
+         *
+         *     **Access:** Permission key `api.compliance.view`.
+         */
+        get: operations["getComplianceSchedules"];
+        /**
+         * Change a planned maintenance schedule
+         * @description The fields sent (title, description, rrule, starts_on, lead_days, contractor_uuid (null: unassigned), trade_id, priority). A new rrule or starts_on applies from today. Jobs already raised are not changed. 409 for a retired schedule. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        put: operations["updateComplianceSchedules"];
+        post?: never;
+        /**
+         * Retire a planned maintenance schedule
+         * @description No more jobs are raised; the raised occurrences, their jobs and certificates stay. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        delete: operations["deleteComplianceSchedules"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4547,6 +4803,34 @@ export interface paths {
          */
         get: operations["listJobsEvidencePack"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hazards/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The agency's hazard settings
+         * @description works_working_days: the reasonable period to complete the works of a significant hazard (default 60 working days). 403 for SysOps (no agency).
+         *
+         *     **Access:** Permission key `api.hazards.view`.
+         */
+        get: operations["listHazardsSettings"];
+        /**
+         * Change the agency's hazard settings
+         * @description works_working_days (1 to 260): applies to hazards set from now on; a hazard already set keeps its period (PUT /api/jobs/{uuid}/hazard with works_working_days changes it). Agency admins. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.settings.manage`.
+         */
+        put: operations["updateHazardsSettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -4876,6 +5160,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/visits/link/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's visit booking (signed link, no account)
+         * @description The job, the tenant's windows, the contractor's free slots and the booked visit. Looking does not use the link. Invalid or tampered link 400, used or replaced 409, expired 410.
+         *
+         *     **Access:** No authentication.
+         */
+        get: operations["getVisitsLink"];
+        put?: never;
+        /**
+         * Give windows or pick a free slot (signed link, no account)
+         * @description action windows: the tenant's availability windows (the rules of PUT /api/jobs/{uuid}/visit/windows); action choose: one of the contractor's free slots (as POST /api/jobs/{uuid}/visit/choice). Works once; a refused action (400, 409) leaves the link usable. Refusals of the link as for GET.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["createVisitsLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agencies": {
         parameters: {
             query?: never;
@@ -5134,6 +5446,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live updates (Server-Sent Events)
+         * @description text/event-stream of the events about the jobs the caller may see, as the reads decide (a tenant hears only its own jobs, a contractor the jobs assigned to it, staff their agency or branch; notes by their visibility; money, SLA and file events staff only). Each message: `id` (the outbox row id) and `data`, JSON {id, type, job_uuid, reference, status_id?, status?, fields?, at}; the client refetches what it shows. `{"type":"ready"}` once subscribed, `{"type":"resync"}` when a resume cannot be replayed (refetch everything), `{"type":"signed_out"}` before the stream ends for an ended session. Resume with the Last-Event-ID header (browsers send it on reconnect) or last_event_id. A comment heartbeat every CARETAKER_LIVE_HEARTBEAT_S seconds. 429 beyond CARETAKER_LIVE_MAX_PER_USER streams per account or CARETAKER_LIVE_MAX_CONNECTIONS per instance.
+         *
+         *     **Access:** Permission key `api.jobs.manage.manage`.
+         */
+        get: operations["listEventsStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5383,14 +5717,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description CSRF token (or header X-CSRF-Token) */
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description CSRF token (or header X-CSRF-Token) */
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -5755,14 +6090,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description CSRF token (or header X-CSRF-Token) */
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description CSRF token (or header X-CSRF-Token) */
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -8571,6 +8907,8 @@ export interface operations {
             query?: {
                 user_id?: number;
                 action?: string;
+                /** @description true: each entry also carries resource_uuid, resource_label, from_status and to_status (the console's readable log) */
+                resources?: boolean;
                 /** @description actions starting with this text: "job." for every job action, "auth." for sign-ins */
                 action_prefix?: string;
                 /** @description entries on or after this UTC date */
@@ -10778,27 +11116,47 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /**
                      * Format: date
-                     * @description visit date (YYYY-MM-DD), today or later (UTC)
+                     * @description visit date (YYYY-MM-DD), today or later (UTC); required unless starts_at and ends_at are given
                      */
-                    scheduled_for: string;
-                    /** @description slot from GET /api/jobs/time-ranges */
+                    scheduled_for?: string;
+                    /** @description slot from GET /api/jobs/time-ranges (with scheduled_for) */
                     time_range_id?: number;
+                    /**
+                     * Format: date-time
+                     * @description a timed visit: its start (ISO 8601 instant), inside one of the tenant's windows when it gave any (GET /api/jobs/{uuid}/visit); with ends_at, instead of scheduled_for
+                     */
+                    starts_at?: string;
+                    /**
+                     * Format: date-time
+                     * @description a timed visit: its end, 60 minutes to 12 hours after starts_at
+                     */
+                    ends_at?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /**
                      * Format: date
-                     * @description visit date (YYYY-MM-DD), today or later (UTC)
+                     * @description visit date (YYYY-MM-DD), today or later (UTC); required unless starts_at and ends_at are given
                      */
-                    scheduled_for: string;
-                    /** @description slot from GET /api/jobs/time-ranges */
+                    scheduled_for?: string;
+                    /** @description slot from GET /api/jobs/time-ranges (with scheduled_for) */
                     time_range_id?: number;
+                    /**
+                     * Format: date-time
+                     * @description a timed visit: its start (ISO 8601 instant), inside one of the tenant's windows when it gave any (GET /api/jobs/{uuid}/visit); with ends_at, instead of scheduled_for
+                     */
+                    starts_at?: string;
+                    /**
+                     * Format: date-time
+                     * @description a timed visit: its end, 60 minutes to 12 hours after starts_at
+                     */
+                    ends_at?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -11044,6 +11402,888 @@ export interface operations {
                             uuid: string;
                             status_id: number;
                             status: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listJobsVisit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            job_uuid: string;
+                            reference: string;
+                            title: string;
+                            status_id: number;
+                            status: string;
+                            contractor_name: string | null;
+                            /** @description the tenant's availability windows, earliest first */
+                            windows: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                                /** @description tenant, link or staff */
+                                given_by: string;
+                            }[];
+                            visit: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                                /** @description contractor, or tenant (picked a free slot) */
+                                booked_by: string;
+                                reminder_sent_at: string | null;
+                            } | null;
+                            /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                            free_slots: {
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                            }[];
+                            missed: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                                /** @description tenant (no access) or contractor (no-show) */
+                                missed_by: string;
+                                note: string | null;
+                                /** Format: date-time */
+                                missed_at: string;
+                            }[];
+                            rules: {
+                                max_windows: number;
+                                horizon_days: number;
+                                min_minutes: number;
+                                max_hours: number;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateJobsVisitWindows: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the availability windows (at most 6 kept; an empty list removes them): in the future, ending within 60 days, not overlapping */
+                    windows: {
+                        /**
+                         * Format: date-time
+                         * @description start, ISO 8601 instant (UTC or with an offset)
+                         */
+                        starts_at: string;
+                        /**
+                         * Format: date-time
+                         * @description end, 60 minutes to 12 hours after the start
+                         */
+                        ends_at: string;
+                    }[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            job_uuid: string;
+                            reference: string;
+                            title: string;
+                            status_id: number;
+                            status: string;
+                            contractor_name: string | null;
+                            /** @description the tenant's availability windows, earliest first */
+                            windows: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                                /** @description tenant, link or staff */
+                                given_by: string;
+                            }[];
+                            visit: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                                /** @description contractor, or tenant (picked a free slot) */
+                                booked_by: string;
+                                reminder_sent_at: string | null;
+                            } | null;
+                            /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                            free_slots: {
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                            }[];
+                            missed: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date-time */
+                                starts_at: string;
+                                /** Format: date-time */
+                                ends_at: string;
+                                /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                label: string;
+                                /** @description tenant (no access) or contractor (no-show) */
+                                missed_by: string;
+                                note: string | null;
+                                /** Format: date-time */
+                                missed_at: string;
+                            }[];
+                            rules: {
+                                max_windows: number;
+                                horizon_days: number;
+                                min_minutes: number;
+                                max_hours: number;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsVisitChoice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description start, ISO 8601 instant (UTC or with an offset)
+                     */
+                    starts_at: string;
+                    /**
+                     * Format: date-time
+                     * @description end, 60 minutes to 12 hours after the start
+                     */
+                    ends_at: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: date-time
+                     * @description start, ISO 8601 instant (UTC or with an offset)
+                     */
+                    starts_at: string;
+                    /**
+                     * Format: date-time
+                     * @description end, 60 minutes to 12 hours after the start
+                     */
+                    ends_at: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A job (work order). Costs and the owning agent are absent for tenants. */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description agency-unique reference such as JOB-000123 */
+                            reference: string;
+                            title: string;
+                            description: string;
+                            /** @description 1 emergency to 5 planned */
+                            priority: number;
+                            status_id: number;
+                            status: string;
+                            /** @description false for Closed and Cancelled */
+                            is_open: boolean;
+                            on_hold_from_status_id?: number | null;
+                            job_type_id: number;
+                            job_type: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            address_uuid: string | null;
+                            address_line1: string | null;
+                            address_line2: string | null;
+                            town: string | null;
+                            postcode: string | null;
+                            tenant_uuid: string | null;
+                            tenant_name: string | null;
+                            tenant_phone?: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            contractor_accepted_at: string | null;
+                            agent_uuid?: string | null;
+                            agent_name?: string | null;
+                            time_range_id: number | null;
+                            time_range: string | null;
+                            estimated_cost_pence?: number | null;
+                            agreed_cost_pence?: number | null;
+                            currency: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            approved_at: string | null;
+                            assigned_at: string | null;
+                            scheduled_for: string | null;
+                            attended_at: string | null;
+                            completed_at: string | null;
+                            invoiced_at: string | null;
+                            closed_at: string | null;
+                            cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsVisitMissed: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description tenant: nobody in (no access); contractor: did not come (no-show) */
+                    missed_by: "tenant" | "contractor";
+                    note?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description tenant: nobody in (no access); contractor: did not come (no-show) */
+                    missed_by: "tenant" | "contractor";
+                    note?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A job (work order). Costs and the owning agent are absent for tenants. */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description agency-unique reference such as JOB-000123 */
+                            reference: string;
+                            title: string;
+                            description: string;
+                            /** @description 1 emergency to 5 planned */
+                            priority: number;
+                            status_id: number;
+                            status: string;
+                            /** @description false for Closed and Cancelled */
+                            is_open: boolean;
+                            on_hold_from_status_id?: number | null;
+                            job_type_id: number;
+                            job_type: string;
+                            trade_id: number | null;
+                            trade: string | null;
+                            /** Format: uuid */
+                            branch_uuid: string;
+                            branch_name: string;
+                            address_uuid: string | null;
+                            address_line1: string | null;
+                            address_line2: string | null;
+                            town: string | null;
+                            postcode: string | null;
+                            tenant_uuid: string | null;
+                            tenant_name: string | null;
+                            tenant_phone?: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            contractor_accepted_at: string | null;
+                            agent_uuid?: string | null;
+                            agent_name?: string | null;
+                            time_range_id: number | null;
+                            time_range: string | null;
+                            estimated_cost_pence?: number | null;
+                            agreed_cost_pence?: number | null;
+                            currency: string;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            approved_at: string | null;
+                            assigned_at: string | null;
+                            scheduled_for: string | null;
+                            attended_at: string | null;
+                            completed_at: string | null;
+                            invoiced_at: string | null;
+                            closed_at: string | null;
+                            cancelled_at: string | null;
+                            sla_state: string | null;
+                            sla_due_at: string | null;
                         };
                         message: string;
                     };
@@ -14612,6 +15852,683 @@ export interface operations {
             };
         };
     };
+    listJobsThreads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description job uuid */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                            audience: "tenant" | "contractor" | "landlord" | "internal";
+                            uuid: string | null;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description messages and the case notes shown in the thread */
+                            message_count: number;
+                            /** @description entries written by others after the caller's last read */
+                            unread_count: number;
+                            last_message_at: string | null;
+                            last_message_preview: string | null;
+                            read_at: string | null;
+                        }[];
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listJobsThreadsMessages: {
+        parameters: {
+            query?: {
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description job uuid */
+                uuid: string;
+                /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                audience: "tenant" | "contractor" | "landlord" | "internal";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                            audience: "tenant" | "contractor" | "landlord" | "internal";
+                            /** @description message: written in the conversation; note: a case note shown here (docs/job-notes.md) */
+                            kind: "message" | "note";
+                            /** @description web, email, sms, or note for a case note */
+                            channel: string;
+                            body: string;
+                            /** @description sent by SMS even in quiet hours */
+                            urgent: boolean;
+                            author_uuid: string | null;
+                            author_name: string;
+                            /** @description staff, tenant, contractor, landlord or system */
+                            author_kind: string;
+                            attachments: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** @description document or photo */
+                                kind: string;
+                                filename: string;
+                                mime: string;
+                                size_bytes: number;
+                                /** @description the job file download path */
+                                download_url: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description the time for people, Europe/London: "Thu 26 Nov 2026, 18:07" */
+                            created_at_text: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsThreadsMessages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description job uuid */
+                uuid: string;
+                /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                audience: "tenant" | "contractor" | "landlord" | "internal";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    body: string;
+                    /** @description documents or photos already uploaded to the job; internal files only in the internal thread */
+                    attachment_uuids?: string[];
+                    /** @description staff only: the SMS copy is sent even in quiet hours (default false) */
+                    urgent?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    body: string;
+                    /** @description documents or photos already uploaded to the job; internal files only in the internal thread */
+                    attachment_uuids?: string[];
+                    /** @description staff only: the SMS copy is sent even in quiet hours (default false) */
+                    urgent?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description One entry of a thread. */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                            audience: "tenant" | "contractor" | "landlord" | "internal";
+                            /** @description message: written in the conversation; note: a case note shown here (docs/job-notes.md) */
+                            kind: "message" | "note";
+                            /** @description web, email, sms, or note for a case note */
+                            channel: string;
+                            body: string;
+                            /** @description sent by SMS even in quiet hours */
+                            urgent: boolean;
+                            author_uuid: string | null;
+                            author_name: string;
+                            /** @description staff, tenant, contractor, landlord or system */
+                            author_kind: string;
+                            attachments: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** @description document or photo */
+                                kind: string;
+                                filename: string;
+                                mime: string;
+                                size_bytes: number;
+                                /** @description the job file download path */
+                                download_url: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description the time for people, Europe/London: "Thu 26 Nov 2026, 18:07" */
+                            created_at_text: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsThreadsRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description job uuid */
+                uuid: string;
+                /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                audience: "tenant" | "contractor" | "landlord" | "internal";
+            };
+            cookie?: never;
+        };
+        /** @description optional: may be left out entirely */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** @description who the thread is with, besides the agency: tenant, contractor, landlord, or internal (staff only) */
+                            audience: "tenant" | "contractor" | "landlord" | "internal";
+                            /** Format: date-time */
+                            read_at: string;
+                            unread_count: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     listJobDocuments: {
         parameters: {
             query?: {
@@ -16879,6 +18796,7 @@ export interface operations {
                     latitude?: number | null;
                     longitude?: number | null;
                     branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -16892,6 +18810,7 @@ export interface operations {
                     latitude?: number | null;
                     longitude?: number | null;
                     branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -17215,6 +19134,7 @@ export interface operations {
                     latitude?: number | null;
                     longitude?: number | null;
                     branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -17228,6 +19148,7 @@ export interface operations {
                     latitude?: number | null;
                     longitude?: number | null;
                     branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -17539,6 +19460,7 @@ export interface operations {
                     mobile?: string | null;
                     preferred_contact?: ("email" | "phone" | "sms" | "post") | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -17548,6 +19470,7 @@ export interface operations {
                     mobile?: string | null;
                     preferred_contact?: ("email" | "phone" | "sms" | "post") | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -17744,6 +19667,7 @@ export interface operations {
                     tenant_uuid: string;
                     /** @description the address ID (integer) as in address responses */
                     address_id: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -17751,6 +19675,7 @@ export interface operations {
                     tenant_uuid: string;
                     /** @description the address ID (integer) as in address responses */
                     address_id: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -18073,6 +19998,7 @@ export interface operations {
                     mobile?: string | null;
                     preferred_contact?: ("email" | "phone" | "sms" | "post") | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -18082,6 +20008,7 @@ export interface operations {
                     mobile?: string | null;
                     preferred_contact?: ("email" | "phone" | "sms" | "post") | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -18562,12 +20489,14 @@ export interface operations {
                     name: string;
                     /** @description default: from the name (snake case) */
                     code?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     name: string;
                     /** @description default: from the name (snake case) */
                     code?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -18729,12 +20658,14 @@ export interface operations {
                     name?: string;
                     /** @description true retires the trade (no new links); false restores it */
                     retired?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     name?: string;
                     /** @description true retires the trade (no new links); false restores it */
                     retired?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -19173,6 +21104,7 @@ export interface operations {
                      * @description expiry date (valid through this day)
                      */
                     expires_on: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -19185,6 +21117,7 @@ export interface operations {
                      * @description expiry date (valid through this day)
                      */
                     expires_on: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -20003,10 +21936,11 @@ export interface operations {
                         phone?: string | null;
                         is_primary?: boolean;
                     }[];
-                    csrf_token?: string;
                     trade_ids?: number[];
                     /** @description postcode districts */
                     coverage?: string[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
                 };
             };
         };
@@ -20535,6 +22469,7 @@ export interface operations {
                         phone?: string | null;
                         is_primary?: boolean;
                     }[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -20757,10 +22692,12 @@ export interface operations {
             content: {
                 "application/json": {
                     trade_ids: number[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     trade_ids: number[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -20984,11 +22921,13 @@ export interface operations {
                 "application/json": {
                     /** @description postcode districts (outward codes) such as LS6, YO1 */
                     districts: string[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description postcode districts (outward codes) such as LS6, YO1 */
                     districts: string[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -21362,6 +23301,7 @@ export interface operations {
                      * @description default now; never in the future
                      */
                     given_at?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -21382,6 +23322,7 @@ export interface operations {
                      * @description default now; never in the future
                      */
                     given_at?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -21598,10 +23539,12 @@ export interface operations {
             content: {
                 "application/json": {
                     source?: "web_form" | "phone" | "email" | "in_person" | "tenancy_agreement" | "api";
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     source?: "web_form" | "phone" | "email" | "in_person" | "tenancy_agreement" | "api";
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -22008,12 +23951,15 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -22189,11 +24135,13 @@ export interface operations {
                 "application/json": {
                     /** @description erase although open jobs need the tenant (Admin or SysOps only) */
                     force?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description erase although open jobs need the tenant (Admin or SysOps only) */
                     force?: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -25957,6 +27905,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
@@ -26313,6 +28262,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
@@ -26654,6 +28604,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
@@ -28035,6 +29986,10 @@ export interface operations {
                                 on_slot: number;
                                 /** @description on_slot / visits_due; null when there is nothing to count */
                                 rate: number | null;
+                                /** @description booked visits it missed (counted as due, not on the slot) */
+                                no_shows: number;
+                                /** @description booked visits the tenant missed (no access; not held against it) */
+                                tenant_no_access: number;
                             };
                             first_time_fix: {
                                 completed: number;
@@ -28188,6 +30143,10 @@ export interface operations {
                                 on_slot: number;
                                 /** @description on_slot / visits_due; null when there is nothing to count */
                                 rate: number | null;
+                                /** @description booked visits it missed (counted as due, not on the slot) */
+                                no_shows: number;
+                                /** @description booked visits the tenant missed (no access; not held against it) */
+                                tenant_no_access: number;
                             };
                             first_time_fix: {
                                 completed: number;
@@ -38593,6 +40552,7 @@ export interface operations {
                     vat_number?: string | null;
                     approval_limit_pence?: number | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -38612,6 +40572,7 @@ export interface operations {
                     vat_number?: string | null;
                     approval_limit_pence?: number | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -38908,12 +40869,14 @@ export interface operations {
                     default_approval_limit_pence?: number | null;
                     reminder_after_hours?: number;
                     expires_after_hours?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     default_approval_limit_pence?: number | null;
                     reminder_after_hours?: number;
                     expires_after_hours?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -39212,10 +41175,12 @@ export interface operations {
             content: {
                 "application/json": {
                     limit_pence: number | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     limit_pence: number | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -39597,6 +41562,7 @@ export interface operations {
                     vat_number?: string | null;
                     approval_limit_pence?: number | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -39616,6 +41582,7 @@ export interface operations {
                     vat_number?: string | null;
                     approval_limit_pence?: number | null;
                     notes?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -39844,6 +41811,7 @@ export interface operations {
                     address_uuid: string;
                     /** @description ownership share in basis points; the shares of one property sum to at most 10000 */
                     share_bp: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -39854,6 +41822,7 @@ export interface operations {
                     address_uuid: string;
                     /** @description ownership share in basis points; the shares of one property sum to at most 10000 */
                     share_bp: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -40320,6 +42289,7 @@ export interface operations {
                     amount_pence: number;
                     /** @description what the money is for, as the landlord will read it */
                     description: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -40327,6 +42297,7 @@ export interface operations {
                     amount_pence: number;
                     /** @description what the money is for, as the landlord will read it */
                     description: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -40841,12 +42812,15 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -41031,12 +43005,15 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -42699,12 +44676,15 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description optional: may be left out entirely */
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -44877,7 +46857,10 @@ export interface operations {
     };
     listComplianceTypes: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description also the retired custom types (default false) */
+                include_retired?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -44906,10 +46889,26 @@ export interface operations {
                             required_document: string;
                             /** @description days before expiry an item is due_soon */
                             due_soon_days: number;
+                            /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
+                            custom: boolean;
+                            retired_at: string | null;
                         }[];
                         /** @description total number of matching records */
                         count: number;
                         message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
                     };
                 };
             };
@@ -44928,6 +46927,1667 @@ export interface operations {
             };
             /** @description Missing permission or CSRF token */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createComplianceTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the type's code, unique in the agency, e.g. pat_testing */
+                    code: string;
+                    name: string;
+                    interval_months: number | null;
+                    /** @description checked at the start of each tenancy */
+                    at_tenancy_start?: boolean;
+                    /** @description needed by houses in multiple occupation only (added with the HMO flag) */
+                    hmo_only?: boolean;
+                    /** @description the document that proves it */
+                    required_document: string;
+                    /** @description days before expiry an item is due_soon (default 30) */
+                    due_soon_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description the type's code, unique in the agency, e.g. pat_testing */
+                    code: string;
+                    name: string;
+                    interval_months: number | null;
+                    /** @description checked at the start of each tenancy */
+                    at_tenancy_start?: boolean;
+                    /** @description needed by houses in multiple occupation only (added with the HMO flag) */
+                    hmo_only?: boolean;
+                    /** @description the document that proves it */
+                    required_document: string;
+                    /** @description days before expiry an item is due_soon (default 30) */
+                    due_soon_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A type of compliance item of the agency */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            interval_months: number | null;
+                            /** @description checked at the start of each tenancy */
+                            at_tenancy_start: boolean;
+                            /** @description needed by houses in multiple occupation only */
+                            hmo_only: boolean;
+                            required_document: string;
+                            /** @description days before expiry an item is due_soon */
+                            due_soon_days: number;
+                            /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
+                            custom: boolean;
+                            retired_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateComplianceTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    interval_months?: number | null;
+                    /** @description checked at the start of each tenancy */
+                    at_tenancy_start?: boolean;
+                    /** @description needed by houses in multiple occupation only (added with the HMO flag) */
+                    hmo_only?: boolean;
+                    /** @description the document that proves it */
+                    required_document?: string;
+                    /** @description days before expiry an item is due_soon (default 30) */
+                    due_soon_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    name?: string;
+                    interval_months?: number | null;
+                    /** @description checked at the start of each tenancy */
+                    at_tenancy_start?: boolean;
+                    /** @description needed by houses in multiple occupation only (added with the HMO flag) */
+                    hmo_only?: boolean;
+                    /** @description the document that proves it */
+                    required_document?: string;
+                    /** @description days before expiry an item is due_soon (default 30) */
+                    due_soon_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A type of compliance item of the agency */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            interval_months: number | null;
+                            /** @description checked at the start of each tenancy */
+                            at_tenancy_start: boolean;
+                            /** @description needed by houses in multiple occupation only */
+                            hmo_only: boolean;
+                            required_document: string;
+                            /** @description days before expiry an item is due_soon */
+                            due_soon_days: number;
+                            /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
+                            custom: boolean;
+                            retired_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteComplianceTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A type of compliance item of the agency */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            code: string;
+                            name: string;
+                            interval_months: number | null;
+                            /** @description checked at the start of each tenancy */
+                            at_tenancy_start: boolean;
+                            /** @description needed by houses in multiple occupation only */
+                            hmo_only: boolean;
+                            required_document: string;
+                            /** @description days before expiry an item is due_soon */
+                            due_soon_days: number;
+                            /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
+                            custom: boolean;
+                            retired_at: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listComplianceSchedules: {
+        parameters: {
+            query?: {
+                /** @description default active */
+                state?: "active" | "retired" | "all";
+                /** @description only schedules of this property */
+                address_uuid?: string;
+                /** @description a compliance item type code, e.g. gas_safety */
+                type?: string;
+                /** @description only schedules assigned to this contractor */
+                contractor_uuid?: string;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            description: string;
+                            address_uuid: string | null;
+                            address: string | null;
+                            type: string | null;
+                            type_name: string | null;
+                            /** @description the RRULE in its normal form */
+                            rrule: string;
+                            /**
+                             * Format: date
+                             * @description DTSTART (London date)
+                             */
+                            starts_on: string;
+                            lead_days: number;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            trade_id: number | null;
+                            trade_name: string | null;
+                            priority: number;
+                            /**
+                             * Format: date
+                             * @description occurrences due before this London date are never raised (creation, or the last change of rrule or starts_on)
+                             */
+                            active_from: string;
+                            retired: boolean;
+                            /** @description the next occurrences from today (three in lists, five in a read) */
+                            next: {
+                                /** Format: date */
+                                due_on: string;
+                                /** @description the due date for people, e.g. "Mon 15 Mar 2027" */
+                                due_on_text: string;
+                                /**
+                                 * Format: date
+                                 * @description the London date the job is raised (due_on minus lead_days)
+                                 */
+                                raise_on: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createComplianceSchedules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the raised jobs' title */
+                    title: string;
+                    description?: string;
+                    /**
+                     * Format: uuid
+                     * @description one property; without it, type covers every property with an item of the type
+                     */
+                    address_uuid?: string;
+                    /** @description a compliance item type code, e.g. gas_safety */
+                    type?: string;
+                    /** @description an RFC 5545 RRULE without DTSTART, e.g. FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=15 (an RRULE: prefix is accepted); FREQ DAILY, WEEKLY, MONTHLY or YEARLY */
+                    rrule: string;
+                    /**
+                     * Format: date
+                     * @description DTSTART, a London date
+                     */
+                    starts_on: string;
+                    /** @description days before each due date the job is raised */
+                    lead_days: number;
+                    /**
+                     * Format: uuid
+                     * @description the contractor who usually does it
+                     */
+                    contractor_uuid?: string;
+                    trade_id?: number;
+                    /** @description priority of the raised jobs, 1 emergency to 5 planned (default 4) */
+                    priority?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description the raised jobs' title */
+                    title: string;
+                    description?: string;
+                    /**
+                     * Format: uuid
+                     * @description one property; without it, type covers every property with an item of the type
+                     */
+                    address_uuid?: string;
+                    /** @description a compliance item type code, e.g. gas_safety */
+                    type?: string;
+                    /** @description an RFC 5545 RRULE without DTSTART, e.g. FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=15 (an RRULE: prefix is accepted); FREQ DAILY, WEEKLY, MONTHLY or YEARLY */
+                    rrule: string;
+                    /**
+                     * Format: date
+                     * @description DTSTART, a London date
+                     */
+                    starts_on: string;
+                    /** @description days before each due date the job is raised */
+                    lead_days: number;
+                    /**
+                     * Format: uuid
+                     * @description the contractor who usually does it
+                     */
+                    contractor_uuid?: string;
+                    trade_id?: number;
+                    /** @description priority of the raised jobs, 1 emergency to 5 planned (default 4) */
+                    priority?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            description: string;
+                            address_uuid: string | null;
+                            address: string | null;
+                            type: string | null;
+                            type_name: string | null;
+                            /** @description the RRULE in its normal form */
+                            rrule: string;
+                            /**
+                             * Format: date
+                             * @description DTSTART (London date)
+                             */
+                            starts_on: string;
+                            lead_days: number;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            trade_id: number | null;
+                            trade_name: string | null;
+                            priority: number;
+                            /**
+                             * Format: date
+                             * @description occurrences due before this London date are never raised (creation, or the last change of rrule or starts_on)
+                             */
+                            active_from: string;
+                            retired: boolean;
+                            /** @description the next occurrences from today (three in lists, five in a read) */
+                            next: {
+                                /** Format: date */
+                                due_on: string;
+                                /** @description the due date for people, e.g. "Mon 15 Mar 2027" */
+                                due_on_text: string;
+                                /**
+                                 * Format: date
+                                 * @description the London date the job is raised (due_on minus lead_days)
+                                 */
+                                raise_on: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the latest 20 raised occurrences, latest due date first */
+                            raised: {
+                                /** Format: date */
+                                due_on: string;
+                                /** Format: date-time */
+                                raised_at: string;
+                                /** Format: uuid */
+                                address_uuid: string;
+                                address: string;
+                                job_uuid: string | null;
+                                job_reference: string | null;
+                                job_status: string | null;
+                                item_uuid: string | null;
+                                certificate_uuid: string | null;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getComplianceSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            description: string;
+                            address_uuid: string | null;
+                            address: string | null;
+                            type: string | null;
+                            type_name: string | null;
+                            /** @description the RRULE in its normal form */
+                            rrule: string;
+                            /**
+                             * Format: date
+                             * @description DTSTART (London date)
+                             */
+                            starts_on: string;
+                            lead_days: number;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            trade_id: number | null;
+                            trade_name: string | null;
+                            priority: number;
+                            /**
+                             * Format: date
+                             * @description occurrences due before this London date are never raised (creation, or the last change of rrule or starts_on)
+                             */
+                            active_from: string;
+                            retired: boolean;
+                            /** @description the next occurrences from today (three in lists, five in a read) */
+                            next: {
+                                /** Format: date */
+                                due_on: string;
+                                /** @description the due date for people, e.g. "Mon 15 Mar 2027" */
+                                due_on_text: string;
+                                /**
+                                 * Format: date
+                                 * @description the London date the job is raised (due_on minus lead_days)
+                                 */
+                                raise_on: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the latest 20 raised occurrences, latest due date first */
+                            raised: {
+                                /** Format: date */
+                                due_on: string;
+                                /** Format: date-time */
+                                raised_at: string;
+                                /** Format: uuid */
+                                address_uuid: string;
+                                address: string;
+                                job_uuid: string | null;
+                                job_reference: string | null;
+                                job_status: string | null;
+                                item_uuid: string | null;
+                                certificate_uuid: string | null;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateComplianceSchedules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    description?: string;
+                    /** @description an RFC 5545 RRULE without DTSTART, e.g. FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=15 (an RRULE: prefix is accepted); FREQ DAILY, WEEKLY, MONTHLY or YEARLY */
+                    rrule?: string;
+                    /** Format: date */
+                    starts_on?: string;
+                    /** @description days before each due date the job is raised */
+                    lead_days?: number;
+                    contractor_uuid?: string | null;
+                    trade_id?: number | null;
+                    /** @description priority of the raised jobs, 1 emergency to 5 planned (default 4) */
+                    priority?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    title?: string;
+                    description?: string;
+                    /** @description an RFC 5545 RRULE without DTSTART, e.g. FREQ=YEARLY;BYMONTH=3;BYMONTHDAY=15 (an RRULE: prefix is accepted); FREQ DAILY, WEEKLY, MONTHLY or YEARLY */
+                    rrule?: string;
+                    /** Format: date */
+                    starts_on?: string;
+                    /** @description days before each due date the job is raised */
+                    lead_days?: number;
+                    contractor_uuid?: string | null;
+                    trade_id?: number | null;
+                    /** @description priority of the raised jobs, 1 emergency to 5 planned (default 4) */
+                    priority?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            description: string;
+                            address_uuid: string | null;
+                            address: string | null;
+                            type: string | null;
+                            type_name: string | null;
+                            /** @description the RRULE in its normal form */
+                            rrule: string;
+                            /**
+                             * Format: date
+                             * @description DTSTART (London date)
+                             */
+                            starts_on: string;
+                            lead_days: number;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            trade_id: number | null;
+                            trade_name: string | null;
+                            priority: number;
+                            /**
+                             * Format: date
+                             * @description occurrences due before this London date are never raised (creation, or the last change of rrule or starts_on)
+                             */
+                            active_from: string;
+                            retired: boolean;
+                            /** @description the next occurrences from today (three in lists, five in a read) */
+                            next: {
+                                /** Format: date */
+                                due_on: string;
+                                /** @description the due date for people, e.g. "Mon 15 Mar 2027" */
+                                due_on_text: string;
+                                /**
+                                 * Format: date
+                                 * @description the London date the job is raised (due_on minus lead_days)
+                                 */
+                                raise_on: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the latest 20 raised occurrences, latest due date first */
+                            raised: {
+                                /** Format: date */
+                                due_on: string;
+                                /** Format: date-time */
+                                raised_at: string;
+                                /** Format: uuid */
+                                address_uuid: string;
+                                address: string;
+                                job_uuid: string | null;
+                                job_reference: string | null;
+                                job_status: string | null;
+                                item_uuid: string | null;
+                                certificate_uuid: string | null;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteComplianceSchedules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: the CSRF token may travel here instead of X-CSRF-Token */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            title: string;
+                            description: string;
+                            address_uuid: string | null;
+                            address: string | null;
+                            type: string | null;
+                            type_name: string | null;
+                            /** @description the RRULE in its normal form */
+                            rrule: string;
+                            /**
+                             * Format: date
+                             * @description DTSTART (London date)
+                             */
+                            starts_on: string;
+                            lead_days: number;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            trade_id: number | null;
+                            trade_name: string | null;
+                            priority: number;
+                            /**
+                             * Format: date
+                             * @description occurrences due before this London date are never raised (creation, or the last change of rrule or starts_on)
+                             */
+                            active_from: string;
+                            retired: boolean;
+                            /** @description the next occurrences from today (three in lists, five in a read) */
+                            next: {
+                                /** Format: date */
+                                due_on: string;
+                                /** @description the due date for people, e.g. "Mon 15 Mar 2027" */
+                                due_on_text: string;
+                                /**
+                                 * Format: date
+                                 * @description the London date the job is raised (due_on minus lead_days)
+                                 */
+                                raise_on: string;
+                            }[];
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description the latest 20 raised occurrences, latest due date first */
+                            raised: {
+                                /** Format: date */
+                                due_on: string;
+                                /** Format: date-time */
+                                raised_at: string;
+                                /** Format: uuid */
+                                address_uuid: string;
+                                address: string;
+                                job_uuid: string | null;
+                                job_reference: string | null;
+                                job_status: string | null;
+                                item_uuid: string | null;
+                                certificate_uuid: string | null;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -47017,6 +50677,250 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listHazardsSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The agency's hazard settings (docs/compliance.md "Hazards and statutory clocks") */
+                        data: {
+                            /** @description the agency's reasonable period to complete the works of a significant hazard, working days (default 60); a hazard set later takes it unless it gives its own */
+                            works_working_days: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateHazardsSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 260 working days */
+                    works_working_days: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description 1 to 260 working days */
+                    works_working_days: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The agency's hazard settings (docs/compliance.md "Hazards and statutory clocks") */
+                        data: {
+                            /** @description the agency's reasonable period to complete the works of a significant hazard, working days (default 60); a hazard set later takes it unless it gives its own */
+                            works_working_days: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -50218,6 +54122,404 @@ export interface operations {
             };
         };
     };
+    getVisitsLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            agency_name: string;
+                            tenant_name: string;
+                            property: string | null;
+                            /** @description London date and time the link stops working */
+                            expires: string;
+                            plan: {
+                                /** Format: uuid */
+                                job_uuid: string;
+                                reference: string;
+                                title: string;
+                                status_id: number;
+                                status: string;
+                                contractor_name: string | null;
+                                /** @description the tenant's availability windows, earliest first */
+                                windows: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description tenant, link or staff */
+                                    given_by: string;
+                                }[];
+                                visit: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description contractor, or tenant (picked a free slot) */
+                                    booked_by: string;
+                                    reminder_sent_at: string | null;
+                                } | null;
+                                /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                                free_slots: {
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                }[];
+                                missed: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description tenant (no access) or contractor (no-show) */
+                                    missed_by: string;
+                                    note: string | null;
+                                    /** Format: date-time */
+                                    missed_at: string;
+                                }[];
+                                rules: {
+                                    max_windows: number;
+                                    horizon_days: number;
+                                    min_minutes: number;
+                                    max_hours: number;
+                                };
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createVisitsLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+            };
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "windows";
+                    /** @description the availability windows (at most 6): in the future, ending within 60 days, not overlapping */
+                    windows: {
+                        /**
+                         * Format: date-time
+                         * @description start, ISO 8601 instant (UTC or with an offset)
+                         */
+                        starts_at: string;
+                        /**
+                         * Format: date-time
+                         * @description end, 60 minutes to 12 hours after the start
+                         */
+                        ends_at: string;
+                    }[];
+                } | {
+                    /** @enum {string} */
+                    action: "choose";
+                    /**
+                     * Format: date-time
+                     * @description start, ISO 8601 instant (UTC or with an offset)
+                     */
+                    starts_at: string;
+                    /**
+                     * Format: date-time
+                     * @description end, 60 minutes to 12 hours after the start
+                     */
+                    ends_at: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            agency_name: string;
+                            tenant_name: string;
+                            property: string | null;
+                            /** @description London date and time the link stops working */
+                            expires: string;
+                            plan: {
+                                /** Format: uuid */
+                                job_uuid: string;
+                                reference: string;
+                                title: string;
+                                status_id: number;
+                                status: string;
+                                contractor_name: string | null;
+                                /** @description the tenant's availability windows, earliest first */
+                                windows: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description tenant, link or staff */
+                                    given_by: string;
+                                }[];
+                                visit: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description contractor, or tenant (picked a free slot) */
+                                    booked_by: string;
+                                    reminder_sent_at: string | null;
+                                } | null;
+                                /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                                free_slots: {
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                }[];
+                                missed: {
+                                    /** Format: uuid */
+                                    uuid: string;
+                                    /** Format: date-time */
+                                    starts_at: string;
+                                    /** Format: date-time */
+                                    ends_at: string;
+                                    /** @description London time for people, e.g. "Thu 26 Nov 2026, 09:00-12:00" */
+                                    label: string;
+                                    /** @description tenant (no access) or contractor (no-show) */
+                                    missed_by: string;
+                                    note: string | null;
+                                    /** Format: date-time */
+                                    missed_at: string;
+                                }[];
+                                rules: {
+                                    max_windows: number;
+                                    horizon_days: number;
+                                    min_minutes: number;
+                                    max_hours: number;
+                                };
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Error */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     listAgencies: {
         parameters: {
             query?: {
@@ -50472,7 +54774,6 @@ export interface operations {
                     };
                     default_approval_limit_pence?: number | null;
                     invoice_terms_days?: number;
-                    csrf_token?: string;
                     /** @description the first branch (default "Head office") */
                     branch_name?: string;
                     /** @description the first administrator, invited by e-mail (docs/users.md, invitations) */
@@ -50481,6 +54782,8 @@ export interface operations {
                         /** Format: email */
                         email: string;
                     };
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
                 };
             };
         };
@@ -50933,6 +55236,7 @@ export interface operations {
                     };
                     default_approval_limit_pence?: number | null;
                     invoice_terms_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -51584,6 +55888,7 @@ export interface operations {
                     };
                     default_approval_limit_pence?: number | null;
                     invoice_terms_days?: number;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -51821,11 +56126,13 @@ export interface operations {
                 "application/json": {
                     /** @description why (kept on the agency, shown to SysOps) */
                     reason?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description why (kept on the agency, shown to SysOps) */
                     reason?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
             };
@@ -52922,6 +57229,111 @@ export interface operations {
             };
             /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listEventsStream: {
+        parameters: {
+            query?: {
+                /** @description resume after this event id (the Last-Event-ID header wins when both are sent) */
+                last_event_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -5,9 +5,11 @@
  * photos with previews and upload (the phone's camera on a phone), documents (job-files.tsx), and
  * for staff the job's SLA state (docs/sla.md).
  */
+import { VisitPanel } from './visit.tsx';
 import { useState, type FormEvent } from 'react';
 import { Dialog, Form, Modal, ModalOverlay, Tab, TabList, TabPanel, Tabs, type Key } from 'react-aria-components';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
+import { useLiveEvents } from '../live.ts';
 import { api } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
 import { canAssign, canDecline, legalMoves, moveLabel, type JobStatus, type NextStatus, type Party } from '../logic/transitions.ts';
@@ -77,6 +79,8 @@ export function JobPage() {
     job.reload();
     history.reload();
   };
+  // Changes made by others (another agent, the contractor, the tenant) show without a reload.
+  useLiveEvents(uuid, reloadAll);
   const j = job.data;
   if (!j) {
     return (
@@ -154,6 +158,7 @@ export function JobPage() {
             {j.description ? <p className="description">{j.description}</p> : null}
           </section>
           {statuses.data ? <Actions job={j} statuses={statuses.data} onChanged={reloadAll} onTab={setTab} /> : null}
+          <VisitPanel jobUuid={uuid} party={session.party} onChanged={reloadAll} />
           <Tabs className="tabs" selectedKey={tab} onSelectionChange={(k: Key) => setTab(String(k))}>
             <TabList aria-label="Job sections">
               <Tab id="photos" className="tab">
@@ -532,6 +537,9 @@ function Photos({ uuid }: { uuid: string }) {
 function Notes({ uuid }: { uuid: string }) {
   const session = useSession();
   const list = useLoad(async () => (await api.GET('/api/jobs/{uuid}/notes', { params: { path: { uuid } } })).data!.data, [uuid]);
+  useLiveEvents(uuid, (e) => {
+    if (e.type === 'job.note_added' || e.type === 'resync') list.reload();
+  });
   const action = useAction();
   const staff = session.party === 'staff';
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {

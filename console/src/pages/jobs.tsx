@@ -3,9 +3,10 @@
  * and admin's job board with status and priority filters, search, sort and paging kept in the URL
  * (logic/job-filters.ts); the contractor's assigned jobs; the tenant's own repairs.
  */
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
+import { useLiveEvents } from '../live.ts';
 import {
   filtersToQuery,
   filtersToSearch,
@@ -49,6 +50,14 @@ export function Jobs() {
     const { data } = await api.GET('/api/jobs/manage', { params: { query: filtersToQuery(filters) as never } });
     return data!;
   }, [key]);
+  // Another person's change (or one's own in another tab) shows without a reload, quietly: the
+  // count keeps its number (no "Loading jobs…" read out by screen readers at every change).
+  const quiet = useRef(false);
+  useLiveEvents('*', () => {
+    quiet.current = true;
+    list.reload();
+  });
+  if (!list.loading) quiet.current = false;
   const update = (patch: Partial<JobFilters>) => setSearch(filtersToSearch({ ...filters, page: 1, ...patch }));
   const onSearch = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -152,7 +161,7 @@ export function Jobs() {
       </form>
       <ProblemMessage problem={list.problem} onRetry={list.reload} />
       <p className="count" aria-live="polite">
-        {list.loading ? 'Loading jobs…' : `${list.data?.count ?? 0} job${list.data?.count === 1 ? '' : 's'}`}
+        {list.loading && !quiet.current ? 'Loading jobs…' : `${list.data?.count ?? 0} job${list.data?.count === 1 ? '' : 's'}`}
       </p>
       {bulk && selected.size > 0 ? (
         <BulkBar

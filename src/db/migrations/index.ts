@@ -35,6 +35,10 @@ import * as m2617 from './2026_11_26_1700_tenant_reporting.ts';
 import * as m2611 from './2026_11_26_1100_traceparent.ts';
 import * as m2613_10 from './2026_11_26_1310_landlord_external_ref.ts';
 import * as m261500 from './2026_11_26_1500_works_orders.ts';
+import * as m261900 from './2026_11_26_1900_visit_booking.ts';
+import * as m262000 from './2026_11_26_2000_conversations.ts';
+import * as m262100 from './2026_11_26_2100_live_events.ts';
+import * as m261800 from './2026_11_26_1800_planned_maintenance.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -71,4 +75,8 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1100_traceparent': m2611,
   '2026_11_26_1310_landlord_external_ref': m2613_10,
   '2026_11_26_1500_works_orders': m261500,
+  '2026_11_26_1900_visit_booking': m261900,
+  '2026_11_26_2000_conversations': m262000,
+  '2026_11_26_2100_live_events': m262100,
+  '2026_11_26_1800_planned_maintenance': m261800,
 };

@@ -62,4 +62,8 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
   '2026_11_26_1100_traceparent': { phase: 'expand', summary: 'outbox.traceparent and webhook_deliveries.traceparent (nullable): jobs and webhook deliveries join the trace of their request' },
   '2026_11_26_1310_landlord_external_ref': { phase: 'expand', summary: 'landlords.external_ref (nullable) with a partial unique index: the key of the landlord import' },
   '2026_11_26_1600_hazards': { phase: 'expand', summary: 'job hazards, their statutory clocks and compliance expiry reminders (new tables); agencies.hazard_works_working_days (default 60), addresses.is_hmo (default false)' },
+  '2026_11_26_1900_visit_booking': { phase: 'expand', summary: 'tenant availability windows, timed visits (booked, moved, missed and by whom, reminder sent) and tenant visit links (new tables)' },
+  '2026_11_26_2000_conversations': { phase: 'expand', summary: 'job conversation threads, messages, attachments, read state and the notes view; the SMS log and opt-outs (new tables and a view)' },
+  '2026_11_26_2100_live_events': { phase: 'expand', summary: 'a trigger announces each new outbox row on the channel caretaker_outbox (NOTIFY at commit) for the live updates; older instances do not listen' },
+  '2026_11_26_1800_planned_maintenance': { phase: 'expand', summary: 'maintenance schedules and their occurrences (new tables); compliance_item_types.custom (default false) and retired_at (nullable)' },
 };

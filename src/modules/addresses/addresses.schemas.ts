@@ -48,7 +48,6 @@ const fields = {
   latitude: Type.Optional(Type.Union([Type.Number({ minimum: -90, maximum: 90 }), Type.Null()])),
   longitude: Type.Optional(Type.Union([Type.Number({ minimum: -180, maximum: 180 }), Type.Null()])),
   branch_uuid: Type.Optional(Type.Union([Uuid(), Type.Null()])),
-  csrf_token: Type.Optional(Type.String()),
 };
 
 export const CreateAddressBody = Type.Object(fields, { additionalProperties: false });

@@ -151,7 +151,7 @@ export async function updateAddress(deps: AppDeps, auth: AuthContext, actor: Act
     throw conflict('An address with this first line and postcode already exists');
   }
   const now = deps.clock.now();
-  const changed = Object.keys(input).filter((k) => k !== 'csrf_token');
+  const changed = Object.keys(input);
   await deps.db.transaction().execute(async (trx) => {
     await repo.updateAddress(trx, row.id, {
       line1,

@@ -1,10 +1,8 @@
 /** Schemas of branches (docs/administration.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
-const Csrf = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 const Name = Type.String({ minLength: 1, maxLength: 100, description: 'unique within the agency' });
 
 export const Branch = Type.Object(
@@ -39,14 +37,13 @@ export const CreateBranchBody = Type.Object(
     name: Name,
     agency_uuid: Type.Optional(Uuid({ description: 'required for SysOps; others create in their own agency' })),
     sharing_enabled: Type.Optional(Type.Boolean({ default: false })),
-    csrf_token: Csrf,
   },
   { additionalProperties: false },
 );
 export type CreateBranchInput = Static<typeof CreateBranchBody>;
 
 export const UpdateBranchBody = Type.Object(
-  { name: Type.Optional(Name), sharing_enabled: Type.Optional(Type.Boolean()), csrf_token: Csrf },
+  { name: Type.Optional(Name), sharing_enabled: Type.Optional(Type.Boolean()) },
   { additionalProperties: false },
 );
 export type UpdateBranchInput = Static<typeof UpdateBranchBody>;

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../http/envelope.ts';
 import { Pagination } from '../../http/pagination.ts';
-import { actorOf, CSRF_FIELD_DESCRIPTION, type App } from '../../http/route-types.ts';
+import { actorOf, type App } from '../../http/route-types.ts';
 import { listRouteLimits, setRouteLimits } from './rate-limits.service.ts';
 
 const Settings = { ip_max: Type.Integer(), account_max: Type.Integer(), window_s: Type.Integer({ description: 'seconds' }) };
@@ -35,7 +35,6 @@ const Body = Type.Object(
     account_max: Value(1_000_000, 'requests per window per account; null or absent: the default'),
     window_s: Value(86_400, 'window length in seconds; null or absent: the default'),
     reset: Type.Optional(Type.Boolean({ description: 'true: remove the override and return to the defaults' })),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );

@@ -1,7 +1,6 @@
 /** Schemas of roles, permissions and the user-management policy (spec 4.10; docs/administration.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { Uuid } from '../../http/schema-primitives.ts';
 
 /** Bounds of a management level (docs/api.md "Permission keys"). */
@@ -13,7 +12,6 @@ const Keys = Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
   maxItems: 500,
   description: 'permission keys from GET /api/admin/permissions',
 });
-const Csrf = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 
 export const Role = Type.Object(
   {
@@ -48,7 +46,6 @@ export const CreateRoleBody = Type.Object(
     permissions: Type.Optional(Keys),
     description: Type.Optional(Type.String({ maxLength: 500 })),
     agency_uuid: Type.Optional(Uuid({ description: 'SysOps only: the agency of the role; omitted: a global role' })),
-    csrf_token: Csrf,
   },
   { additionalProperties: false },
 );
@@ -60,14 +57,13 @@ export const UpdateRoleBody = Type.Object(
     level: Type.Optional(Level('below the caller\'s own level')),
     permissions: Type.Optional(Keys),
     description: Type.Optional(Type.String({ maxLength: 500 })),
-    csrf_token: Csrf,
   },
   { additionalProperties: false },
 );
 export type UpdateRoleInput = Static<typeof UpdateRoleBody>;
 
 export const SetPermissionsBody = Type.Object(
-  { permissions: Keys, csrf_token: Csrf },
+  { permissions: Keys },
   { additionalProperties: false },
 );
 
@@ -75,7 +71,6 @@ export const PolicyBody = Type.Object(
   {
     id: Type.Integer({ minimum: 1, description: 'role id (GET /api/admin/roles)' }),
     level: Level('the new management level'),
-    csrf_token: Csrf,
   },
   { additionalProperties: false },
 );

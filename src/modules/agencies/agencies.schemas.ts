@@ -64,7 +64,6 @@ const profileFields = {
   office_hours: Type.Optional(OfficeHoursInput),
   default_approval_limit_pence: Type.Optional(Nullable(Pence())),
   invoice_terms_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
-  csrf_token: Type.Optional(Type.String()),
 };
 
 export const CreateAgencyBody = Type.Object(
@@ -101,7 +100,7 @@ export const ListAgenciesQuery = Type.Object(
 export type ListAgenciesQuery = Static<typeof ListAgenciesQuery>;
 
 export const SuspendBody = Type.Object(
-  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'why (kept on the agency, shown to SysOps)' })), csrf_token: Type.Optional(Type.String()) },
+  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'why (kept on the agency, shown to SysOps)' })) },
   { additionalProperties: false },
 );
 

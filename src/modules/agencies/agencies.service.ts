@@ -211,8 +211,7 @@ export async function createAgency(deps: AppDeps, caller: Caller, input: CreateA
 
 /** Applies a profile change to one agency in a transaction with its activity entry. */
 async function applyUpdate(deps: AppDeps, caller: Caller, row: repo.AgencyRow, input: UpdateAgencyInput): Promise<AgencyDto> {
-  const { csrf_token: _csrf, ...named } = input;
-  if (Object.keys(named).length === 0) throw invalidParam('body');
+  if (Object.keys(input).length === 0) throw invalidParam('body');
   const fields = agencyFields(input);
   const office = officeRows(input, await officeWeek(deps.db, row.id));
   if (fields.name !== undefined && (await repo.agencyNameTaken(deps.db, fields.name, row.id))) throw conflict(nameTaken(fields.name));
@@ -223,7 +222,7 @@ async function applyUpdate(deps: AppDeps, caller: Caller, row: repo.AgencyRow, i
       await repo.updateAgency(trx, row.id, fields, now);
       if (office) await repo.replaceOfficeHours(trx, row.id, office, now);
       await writeMoney(trx, row.id, input, now);
-      await recordActivity(trx, caller, now, { action: 'agency.update', resourceType: 'agency', resourceId: row.id, agencyId: row.id, details: { fields: Object.keys(named) } });
+      await recordActivity(trx, caller, now, { action: 'agency.update', resourceType: 'agency', resourceId: row.id, agencyId: row.id, details: { fields: Object.keys(input) } });
     })
     .catch(conflictOnUnique(nameTaken(fields.name ?? row.name)));
   // New office hours move the due times of the open jobs' office-hours clocks (as POST /api/sla/settings does).

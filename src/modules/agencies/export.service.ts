@@ -7,7 +7,6 @@
  * (OWASP "CSV injection"). No password hashes, tokens or secrets are exported.
  */
 import { PassThrough } from 'node:stream';
-import { ZipArchive } from 'archiver';
 import { stringify } from 'csv-stringify/sync';
 import type { AppDeps } from '../../app-deps.ts';
 import { writeAgency } from '../../http/agency-scope.ts';
@@ -60,6 +59,7 @@ export async function exportAgency(deps: AppDeps, auth: AuthContext, actor: Acto
   const now = deps.clock.now();
   await recordActivity(deps.db, actor, now, { action: 'agency.export', resourceType: 'agency', resourceId: agencyId, agencyId, details: { files } });
   const out = new PassThrough();
+  const { ZipArchive } = await import('archiver');
   const archive = new ZipArchive({ zlib: { level: 6 } });
   archive.on('error', (err: Error) => out.destroy(err));
   archive.pipe(out);

@@ -1,7 +1,6 @@
 /** Schemas of branch sharing, the agent list and job assignment (spec 4.11; docs/agents.md). */
 import { Type } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { UserStatus } from '../users/index.ts';
 import { Uuid } from '../../http/schema-primitives.ts';
 
@@ -13,7 +12,6 @@ export const SharingBody = Type.Object(
   {
     enabled: Type.Boolean({ description: 'true: agents of the agency\'s other branches see (not edit) this branch\'s jobs' }),
     branch_uuid: Type.Optional(Uuid(BRANCH_UUID)),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );
@@ -49,7 +47,6 @@ export const AssignmentBody = Type.Object(
   {
     job_uuid: Uuid('the job'),
     agent_uuid: Type.Union([Uuid('the new owning agent'), Type.Null()], { description: 'the new owning agent; null removes the owner' }),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );

@@ -130,6 +130,8 @@ export interface ScorecardRow {
   responded: number;
   visits_due: number;
   visits_on_slot: number;
+  no_shows: number;
+  no_access: number;
   completed: number;
   first_time_fixed: number;
   recalls: number;
@@ -148,7 +150,9 @@ export interface ScorecardRow {
  * hours (attendance), completed jobs and first-time fixes (scheduled at most once and never
  * recalled), recalls raised against its jobs, survey ratings (count, mean), agreed cost of
  * completed jobs in pence and SLA clocks met or breached. A booked visit is due once attended or
- * once its date (London) has passed without the job being cancelled first.
+ * once its date (London) has passed without the job being cancelled first; a visit the contractor
+ * missed (no-show) is due and not on the slot, one the tenant missed (no access) is counted apart
+ * and not held against the contractor (docs/tenant-reporting.md "Booking the visit").
  */
 export async function contractorScorecards(
   db: DbOrTrx,
@@ -178,7 +182,9 @@ export async function contractorScorecards(
         (select count(*) from job_recalls rc where rc.original_job_id = jj.id)::int as recalls,
         (select s.rating from job_surveys s where s.job_id = jj.id and s.rating is not null) as rating,
         (select count(*) from sla_clocks k where k.job_id = jj.id and k.state = 'met')::int as sla_met,
-        (select count(*) from sla_clocks k where k.job_id = jj.id and k.state = 'breached')::int as sla_breached
+        (select count(*) from sla_clocks k where k.job_id = jj.id and k.state = 'breached')::int as sla_breached,
+        (select count(*) from job_visits v where v.job_id = jj.id and v.state = 'missed' and v.missed_by = 'contractor')::int as no_shows,
+        (select count(*) from job_visits v where v.job_id = jj.id and v.state = 'missed' and v.missed_by = 'tenant')::int as no_access
       from jj
     )
     select c.uuid as contractor_uuid, c.company_name,
@@ -187,10 +193,13 @@ export async function contractorScorecards(
         filter (where per.contractor_accepted_at is not null and per.assigned_at is not null) as response_median_s,
       (count(*) filter (where per.contractor_accepted_at is not null and per.assigned_at is not null))::int as responded,
       (count(*) filter (where per.scheduled_for is not null and (per.attended_at is not null
-        or (per.visit_date < ${q.today}::date and (per.cancelled_at is null or (per.cancelled_at at time zone 'Europe/London')::date > per.visit_date)))))::int as visits_due,
+        or (per.visit_date < ${q.today}::date and (per.cancelled_at is null or (per.cancelled_at at time zone 'Europe/London')::date > per.visit_date)))))::int
+        + coalesce(sum(per.no_shows), 0)::int as visits_due,
       (count(*) filter (where per.scheduled_for is not null and per.attended_at is not null and per.attended_local::date = per.visit_date
         and (per.starts_at is null or to_char(per.attended_local, 'HH24:MI') >= per.starts_at)
         and (per.ends_at is null or to_char(per.attended_local, 'HH24:MI') <= per.ends_at)))::int as visits_on_slot,
+      coalesce(sum(per.no_shows), 0)::int as no_shows,
+      coalesce(sum(per.no_access), 0)::int as no_access,
       (count(*) filter (where per.completed_at is not null))::int as completed,
       (count(*) filter (where per.completed_at is not null and per.ftf))::int as first_time_fixed,
       coalesce(sum(per.recalls), 0)::int as recalls,

@@ -68,6 +68,8 @@ export const Scorecard = Type.Object({
     visits_due: Type.Integer({ minimum: 0, description: 'booked visits attended, or whose date has passed' }),
     on_slot: Type.Integer({ minimum: 0, description: 'attended on the booked London date within the slot\'s hours' }),
     rate: Rate('on_slot / visits_due'),
+    no_shows: Type.Integer({ minimum: 0, description: 'booked visits it missed (counted as due, not on the slot)' }),
+    tenant_no_access: Type.Integer({ minimum: 0, description: 'booked visits the tenant missed (no access; not held against it)' }),
   }),
   first_time_fix: Type.Object({
     completed: Type.Integer({ minimum: 0 }),

@@ -72,7 +72,7 @@ function toScorecard(r: repo.ScorecardRow, range: { fromDate: string; toDate: st
   return {
     contractor_uuid: r.contractor_uuid, company_name: r.company_name, from_date: range.fromDate, to_date: range.toDate, jobs: r.jobs,
     response: { median_s: r.response_median_s === null ? null : Math.round(Number(r.response_median_s)), jobs: r.responded },
-    attendance: { visits_due: r.visits_due, on_slot: r.visits_on_slot, rate: rate(r.visits_on_slot, r.visits_due) },
+    attendance: { visits_due: r.visits_due, on_slot: r.visits_on_slot, rate: rate(r.visits_on_slot, r.visits_due), no_shows: r.no_shows, tenant_no_access: r.no_access },
     first_time_fix: { completed: r.completed, fixed_first_time: r.first_time_fixed, recalls: r.recalls, rate: rate(r.first_time_fixed, r.completed) },
     rating: { surveys: r.ratings, average: r.rating_mean === null ? null : Math.round(Number(r.rating_mean) * 100) / 100 },
     cost: { jobs: r.cost_n, total_pence: r.cost_total ?? 0, mean_pence: r.cost_n === 0 ? null : Math.round((r.cost_total ?? 0) / r.cost_n) },

@@ -1,6 +1,5 @@
 /** Schemas of the appearance endpoints (spec 2.5a, 4.14; docs/appearance.md). */
 import { Type, type Static } from 'typebox';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime } from '../../http/schema-primitives.ts';
 
 /** Named background presets a dashboard knows, beside a `#RRGGBB` colour. */
@@ -47,7 +46,6 @@ export const UpdateAppearanceBody = Type.Object(
     dashboard_bg_custom: Type.Union([Type.String({ pattern: BG_PATTERN }), Type.Null()], {
       description: `#RRGGBB or one of ${BG_PRESETS.join(', ')}; null resets to default`,
     }),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );

@@ -6,11 +6,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
+import { CsrfOnlyBody } from '../../http/optional-body.ts';
 import { issueCsrfToken } from '../../http/csrf.ts';
 import { DataEnvelope, MessageEnvelope, done, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { getMe } from './me.service.ts';
-import { CsrfWriteBody, LoginBody, LoginResult, Me, MobileAuthBody, TokenData } from './auth.schemas.ts';
+import { LoginBody, LoginResult, Me, MobileAuthBody, TokenData } from './auth.schemas.ts';
 import { issueMobileToken, LIFETIMES, login, revokeCurrentToken, SESSION_COOKIE, type LoginGuard } from './auth.service.ts';
 
 function meta(request: FastifyRequest) {
@@ -73,7 +74,7 @@ export function authRoutes(deps: AppDeps, guard: LoginGuard) {
       schema: {
         tags: ['auth'],
         summary: 'Log out: revoke the current token or session',
-        body: Type.Optional(CsrfWriteBody),
+        body: Type.Optional(CsrfOnlyBody),
         response: responses(MessageEnvelope, [401, 403, 429]),
       },
       handler: async (request, reply) => {
@@ -113,7 +114,7 @@ export function authRoutes(deps: AppDeps, guard: LoginGuard) {
         tags: ['security'],
         summary: 'Revoke the bearer token sent with this request',
         description: 'Needs a CSRF token (body csrf_token or header X-CSRF-Token) fetched with the same bearer token.',
-        body: Type.Optional(CsrfWriteBody),
+        body: Type.Optional(CsrfOnlyBody),
         response: responses(MessageEnvelope, [401, 403, 429]),
       },
       handler: async (request) => {

@@ -37,11 +37,6 @@ export const TokenData = Type.Object({
   expires_at: DateTime(),
 });
 
-export const CsrfWriteBody = Type.Object(
-  { csrf_token: Type.Optional(Type.String({ description: 'CSRF token (or header X-CSRF-Token)' })) },
-  { additionalProperties: false },
-);
-
 export const Me = Type.Object({
   uuid: Uuid(),
   name: Type.String(),

@@ -21,12 +21,15 @@ export async function seedTypes(db: DbOrTrx, agencyId: number, now: Date): Promi
     .execute();
 }
 
-/** The agency's types, by name. */
-export function listTypes(db: DbOrTrx, agencyId: number) {
+const TYPE_COLUMNS = ['id', 'uuid', 'code', 'name', 'interval_months', 'at_tenancy_start', 'hmo_only', 'required_document', 'due_soon_days', 'custom', 'retired_at'] as const;
+
+/** The agency's types, by name; retired ones only when asked. */
+export function listTypes(db: DbOrTrx, agencyId: number, withRetired = false) {
   return db
     .selectFrom('compliance_item_types')
-    .select(['id', 'uuid', 'code', 'name', 'interval_months', 'at_tenancy_start', 'hmo_only', 'required_document', 'due_soon_days'])
+    .select(TYPE_COLUMNS)
     .where('agency_id', '=', agencyId)
+    .$if(!withRetired, (q) => q.where('retired_at', 'is', null))
     .orderBy('name')
     .execute();
 }
@@ -36,10 +39,50 @@ export type TypeRow = Awaited<ReturnType<typeof listTypes>>[number];
 export function findType(db: DbOrTrx, agencyId: number, code: string) {
   return db
     .selectFrom('compliance_item_types')
-    .select(['id', 'uuid', 'code', 'name', 'interval_months', 'at_tenancy_start', 'hmo_only', 'required_document', 'due_soon_days'])
+    .select(TYPE_COLUMNS)
     .where('agency_id', '=', agencyId)
     .where('code', '=', code)
     .executeTakeFirst();
+}
+
+/** One type of the agency by uuid, or undefined. */
+export function findTypeByUuid(db: DbOrTrx, agencyId: number, uuid: string) {
+  return db.selectFrom('compliance_item_types').select(TYPE_COLUMNS).where('agency_id', '=', agencyId).where('uuid', '=', uuid).executeTakeFirst();
+}
+
+/** The columns of a custom type. */
+export interface TypeFields {
+  name: string;
+  interval_months: number | null;
+  at_tenancy_start: boolean;
+  hmo_only: boolean;
+  required_document: string;
+  due_soon_days: number;
+}
+
+/** Inserts a custom type unless the code is taken; returns its id, or undefined when taken. */
+export async function insertCustomType(db: DbOrTrx, row: TypeFields & { agency_id: number; code: string }, now: Date) {
+  const r = await db
+    .insertInto('compliance_item_types')
+    .values({ ...row, uuid: newUuid(), custom: true, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.columns(['agency_id', 'code']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return r?.id;
+}
+
+/** Changes a type's columns (retired_at: retire). */
+export async function updateType(db: DbOrTrx, id: number, set: Partial<TypeFields> & { retired_at?: Date }, now: Date): Promise<void> {
+  await db.updateTable('compliance_item_types').set({ ...set, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** How many items and live schedules use a type. */
+export async function typeUse(db: DbOrTrx, typeId: number) {
+  const [items, schedules] = await Promise.all([
+    db.selectFrom('compliance_items').select((eb) => eb.fn.countAll<number>().as('n')).where('type_id', '=', typeId).executeTakeFirstOrThrow(),
+    db.selectFrom('maintenance_schedules').select((eb) => eb.fn.countAll<number>().as('n')).where('type_id', '=', typeId).where('retired_at', 'is', null).executeTakeFirstOrThrow(),
+  ]);
+  return { items: Number(items.n), schedules: Number(schedules.n) };
 }
 
 /** A property (address) of the agency by uuid, or undefined. */
@@ -255,5 +298,5 @@ export async function setHmo(db: DbOrTrx, addressId: number, hmo: boolean, now: 
 
 /** The agency's HMO-only types (fire risk assessment, licence, and any custom one so marked). */
 export function hmoTypes(db: DbOrTrx, agencyId: number) {
-  return db.selectFrom('compliance_item_types').select(['id', 'code']).where('agency_id', '=', agencyId).where('hmo_only', '=', true).orderBy('code').execute();
+  return db.selectFrom('compliance_item_types').select(['id', 'code']).where('agency_id', '=', agencyId).where('hmo_only', '=', true).where('retired_at', 'is', null).orderBy('code').execute();
 }

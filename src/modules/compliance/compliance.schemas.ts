@@ -1,7 +1,6 @@
 /** Schemas of the compliance register endpoints (docs/compliance.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 
 const Status = Type.Unsafe<'valid' | 'due_soon' | 'expired' | 'missing'>({
@@ -21,9 +20,52 @@ export const ComplianceType = Type.Object(
     hmo_only: Type.Boolean({ description: 'needed by houses in multiple occupation only' }),
     required_document: Type.String(),
     due_soon_days: Type.Integer({ description: 'days before expiry an item is due_soon' }),
+    custom: Type.Boolean({ description: 'created by the agency; false for the seeded UK types (set by law, not editable)' }),
+    retired_at: Nullable(DateTime({ description: 'retired: takes no new items or schedules' })),
   },
   { description: 'A type of compliance item of the agency' },
 );
+
+export const TypesQuery = Type.Object(
+  { include_retired: Type.Optional(Type.Boolean({ description: 'also the retired custom types (default false)' })) },
+  { additionalProperties: false },
+);
+
+const TypeFields = {
+  name: Type.String({ minLength: 1, maxLength: 120 }),
+  interval_months: Nullable(Type.Integer({ minimum: 1, maximum: 600, description: 'legal interval between certificates, months; null: none' })),
+  at_tenancy_start: Type.Boolean({ description: 'checked at the start of each tenancy' }),
+  hmo_only: Type.Boolean({ description: 'needed by houses in multiple occupation only (added with the HMO flag)' }),
+  required_document: Type.String({ minLength: 1, maxLength: 500, description: 'the document that proves it' }),
+  due_soon_days: Type.Integer({ minimum: 0, maximum: 365, description: 'days before expiry an item is due_soon (default 30)' }),
+};
+
+export const CreateTypeBody = Type.Object(
+  {
+    code: Type.String({ pattern: '^[a-z0-9_]{1,40}$', description: 'the type\'s code, unique in the agency, e.g. pat_testing' }),
+    name: TypeFields.name,
+    interval_months: TypeFields.interval_months,
+    at_tenancy_start: Type.Optional(TypeFields.at_tenancy_start),
+    hmo_only: Type.Optional(TypeFields.hmo_only),
+    required_document: TypeFields.required_document,
+    due_soon_days: Type.Optional(TypeFields.due_soon_days),
+  },
+  { additionalProperties: false },
+);
+export type CreateTypeInput = Static<typeof CreateTypeBody>;
+
+export const UpdateTypeBody = Type.Object(
+  {
+    name: Type.Optional(TypeFields.name),
+    interval_months: Type.Optional(TypeFields.interval_months),
+    at_tenancy_start: Type.Optional(TypeFields.at_tenancy_start),
+    hmo_only: Type.Optional(TypeFields.hmo_only),
+    required_document: Type.Optional(TypeFields.required_document),
+    due_soon_days: Type.Optional(TypeFields.due_soon_days),
+  },
+  { additionalProperties: false },
+);
+export type UpdateTypeInput = Static<typeof UpdateTypeBody>;
 
 export const RegisterItem = Type.Object(
   {
@@ -77,7 +119,6 @@ export const CreateItemBody = Type.Object(
   {
     address_uuid: Uuid({ description: 'the property' }),
     type: TypeCode,
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );
@@ -108,7 +149,6 @@ export const AddCertificateBody = Type.Object(
     reference: Type.Optional(Type.String({ maxLength: 200, description: 'the certificate\'s own number' })),
     contractor_uuid: Type.Optional(Uuid({ description: 'the contractor who issued it' })),
     job_file_uuid: Type.Optional(Uuid({ description: 'the job file (document) holding it, uploaded through the job files endpoints' })),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );
@@ -117,7 +157,6 @@ export type AddCertificateInput = Static<typeof AddCertificateBody>;
 export const HmoBody = Type.Object(
   {
     hmo: Type.Boolean({ description: 'true: a house in multiple occupation (adds the HMO items); false: not one' }),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );

@@ -8,12 +8,12 @@
 import type { AppDeps } from '../../app-deps.ts';
 import { type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { readAgency, writeAgency } from '../../http/agency-scope.ts';
-import { invalidParam, notFound } from '../../http/errors.ts';
+import { conflict, invalidParam, notFound } from '../../http/errors.ts';
 import { addMonths, humanDate, londonDate } from '../../lib/london-time.ts';
 import { recordActivity } from '../activity/index.ts';
 import { findBranch, findContractor } from '../jobs/index.ts';
 import * as repo from './compliance.repository.ts';
-import type { AddCertificateInput, CreateItemInput, RegisterInput } from './compliance.schemas.ts';
+import type { AddCertificateInput, CreateItemInput, CreateTypeInput, RegisterInput, UpdateTypeInput } from './compliance.schemas.ts';
 
 /** The date arrives as a string from both drivers; a Date (never, in practice) is read as UTC. */
 const dateText = (d: string | Date | null): string | null => (d === null ? null : typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
@@ -47,15 +47,99 @@ async function ensureTypes(deps: AppDeps, agencyId: number): Promise<void> {
   await repo.seedTypes(deps.db, agencyId, deps.clock.now());
 }
 
+/** Wire shape of a type. */
+function toType({ id: _id, retired_at, ...t }: repo.TypeRow) {
+  return { ...t, retired_at: retired_at === null ? null : new Date(retired_at).toISOString() };
+}
+
 /**
- * GET /api/compliance/types: the agency's compliance item types (seeded with the UK ones).
- * @returns ComplianceType[] by name (SysOps: none, as they belong to no agency)
+ * GET /api/compliance/types: the agency's compliance item types (seeded with the UK ones), by name.
+ * @param withRetired also the retired custom types
+ * @returns ComplianceType[] (SysOps: none, as they belong to no agency)
  */
-export async function listTypes(deps: AppDeps, auth: AuthContext) {
+export async function listTypes(deps: AppDeps, auth: AuthContext, withRetired = false) {
   const agencyId = readAgency(auth);
   if (agencyId === null || agencyId < 0) return [];
   await ensureTypes(deps, agencyId);
-  return (await repo.listTypes(deps.db, agencyId)).map(({ id: _id, ...t }) => t);
+  return (await repo.listTypes(deps.db, agencyId, withRetired)).map(toType);
+}
+
+/** A type of the caller's agency by uuid. @throws 404 "Compliance type not found" */
+async function typeOf(deps: AppDeps, agencyId: number, uuid: string) {
+  const t = await repo.findTypeByUuid(deps.db, agencyId, uuid);
+  if (!t) throw notFound('Compliance type');
+  return t;
+}
+
+/**
+ * POST /api/compliance/types: a custom type of the agency (docs/compliance.md "Custom types"),
+ * used by items and schedules like the seeded UK ones.
+ * @returns ComplianceType (custom: true)
+ * @throws 403 without an agency; 409 the code is taken (a seeded code included)
+ */
+export async function createType(deps: AppDeps, auth: AuthContext, actor: Actor, input: CreateTypeInput) {
+  const agencyId = writeAgency(auth);
+  await ensureTypes(deps, agencyId);
+  const now = deps.clock.now();
+  const id = await deps.db.transaction().execute(async (trx) => {
+    const id = await repo.insertCustomType(trx, {
+      agency_id: agencyId, code: input.code, name: input.name.trim() || input.name, interval_months: input.interval_months,
+      at_tenancy_start: input.at_tenancy_start ?? false, hmo_only: input.hmo_only ?? false, required_document: input.required_document.trim() || input.required_document,
+      due_soon_days: input.due_soon_days ?? 30,
+    }, now);
+    if (id === undefined) throw conflict(`The agency already has a compliance type ${input.code}`);
+    await recordActivity(trx, actor, now, { action: 'compliance_type.create', resourceType: 'compliance_type', resourceId: id, agencyId, details: { code: input.code } });
+    return id;
+  });
+  return toType((await repo.listTypes(deps.db, agencyId, true)).find((t) => t.id === id)!);
+}
+
+/**
+ * PUT /api/compliance/types/{uuid}: changes the given fields of a live custom type. The new
+ * interval applies to certificates recorded from now on; stored expiry dates stay.
+ * @returns ComplianceType
+ * @throws 400 empty body; 404 type; 409 a seeded UK type (set by law) or a retired type
+ */
+export async function updateType(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: UpdateTypeInput) {
+  const agencyId = writeAgency(auth);
+  const fields = input;
+  const names = Object.keys(fields);
+  if (names.length === 0) throw invalidParam('body');
+  const t = await typeOf(deps, agencyId, uuid);
+  if (!t.custom) throw conflict('The UK compliance types are set by law and cannot be changed; create a custom type instead');
+  if (t.retired_at !== null) throw conflict('A retired compliance type cannot be changed');
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.updateType(trx, t.id, {
+      ...fields,
+      ...(fields.name !== undefined ? { name: fields.name.trim() || fields.name } : {}),
+      ...(fields.required_document !== undefined ? { required_document: fields.required_document.trim() || fields.required_document } : {}),
+    }, now);
+    await recordActivity(trx, actor, now, { action: 'compliance_type.update', resourceType: 'compliance_type', resourceId: t.id, agencyId, details: { fields: names } });
+  });
+  return toType((await repo.findTypeByUuid(deps.db, agencyId, uuid))!);
+}
+
+/**
+ * DELETE /api/compliance/types/{uuid}: retires a custom type: no new items or schedules of it;
+ * its items, certificates and reminders stay in the register. Retiring twice changes nothing.
+ * @returns ComplianceType with retired_at
+ * @throws 404 type; 409 a seeded UK type, or live schedules still use it (retire them first)
+ */
+export async function retireType(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string) {
+  const agencyId = writeAgency(auth);
+  const t = await typeOf(deps, agencyId, uuid);
+  if (!t.custom) throw conflict('The UK compliance types are set by law and cannot be retired');
+  if (t.retired_at === null) {
+    const use = await repo.typeUse(deps.db, t.id);
+    if (use.schedules > 0) throw conflict(`${use.schedules} live maintenance schedule(s) use the type ${t.code}; retire them first`);
+    const now = deps.clock.now();
+    await deps.db.transaction().execute(async (trx) => {
+      await repo.updateType(trx, t.id, { retired_at: now }, now);
+      await recordActivity(trx, actor, now, { action: 'compliance_type.retire', resourceType: 'compliance_type', resourceId: t.id, agencyId, details: { code: t.code, items: use.items } });
+    });
+  }
+  return toType((await repo.findTypeByUuid(deps.db, agencyId, uuid))!);
 }
 
 /**
@@ -127,6 +211,7 @@ export async function createItem(deps: AppDeps, auth: AuthContext, actor: Actor,
   if (!address) throw notFound('Property');
   const type = await repo.findType(deps.db, agencyId, input.type);
   if (!type) throw invalidParam('type');
+  if (type.retired_at !== null) throw conflict(`The compliance type ${type.code} is retired`);
   const now = deps.clock.now();
   const item = await deps.db.transaction().execute(async (trx) => {
     const it = await repo.insertItem(trx, { agency_id: agencyId, address_id: address.id, type_id: type.id }, now);

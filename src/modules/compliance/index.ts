@@ -10,6 +10,11 @@ export { COMPLIANCE_STATUSES } from './compliance.repository.ts';
 export { UK_COMPLIANCE_TYPES } from './compliance-types.ts';
 export { complianceRemindersTask, REMINDER_THRESHOLDS, sendExpiryReminders } from './reminders.task.ts';
 
+export { certificateFromJobDocument, duesToRaise, maintenanceCertificateHandler, maintenanceTask, raiseDueMaintenance } from './maintenance.service.ts';
+
 import { complianceRemindersTask } from './reminders.task.ts';
+import { maintenanceCertificateHandler, maintenanceTask } from './maintenance.service.ts';
 /** The module's periodic tasks (listed in src/background.ts). */
-export const periodicTasks = [complianceRemindersTask];
+export const periodicTasks = [complianceRemindersTask, maintenanceTask];
+/** The module's event handlers (listed in src/background.ts). */
+export const handlers = [maintenanceCertificateHandler];

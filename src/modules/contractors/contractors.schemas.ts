@@ -115,7 +115,6 @@ const fields = {
   address_postcode: Type.Optional(Type.Union([Type.String({ maxLength: 10, description: 'a UK postcode, stored upper case with one space' }), Type.Null()])),
   active: Type.Optional(Type.Boolean()),
   contacts: Type.Optional(Type.Array(ContactInput, { maxItems: 20, description: 'further contacts; replaces the list when sent' })),
-  csrf_token: Type.Optional(Type.String()),
 };
 
 export const CreateContractorBody = Type.Object(
@@ -132,13 +131,12 @@ export const UpdateContractorBody = Type.Object({ ...fields, company_name: Type.
 export type UpdateContractorInput = Static<typeof UpdateContractorBody>;
 
 export const SetTradesBody = Type.Object(
-  { trade_ids: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 50, uniqueItems: true }), csrf_token: Type.Optional(Type.String()) },
+  { trade_ids: Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 50, uniqueItems: true }) },
   { additionalProperties: false },
 );
 export const SetCoverageBody = Type.Object(
   {
     districts: Type.Array(Type.String({ minLength: 1, maxLength: 8 }), { maxItems: 500, description: 'postcode districts (outward codes) such as LS6, YO1' }),
-    csrf_token: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -149,7 +147,6 @@ export const CreateCertificationBody = Type.Object(
     reference: Type.String({ minLength: 1, maxLength: 100, description: 'registration or certificate number' }),
     issued_on: Type.Optional(Type.Union([IsoDate('issue date'), Type.Null()])),
     expires_on: IsoDate('expiry date (valid through this day)'),
-    csrf_token: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -192,7 +189,6 @@ export const CreateTradeBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     code: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_]{1,59}$', description: 'default: from the name (snake case)' })),
-    csrf_token: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -200,7 +196,6 @@ export const UpdateTradeBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     retired: Type.Optional(Type.Boolean({ description: 'true retires the trade (no new links); false restores it' })),
-    csrf_token: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );

@@ -180,7 +180,7 @@ export async function updateContractor(deps: AppDeps, auth: AuthContext, actor: 
     if (input.contacts !== undefined) await repo.replaceContacts(trx, row.id, contactRows(input.contacts), now);
     await recordActivity(trx, actor, now, {
       action: 'contractor.update', resourceType: 'contractor', resourceId: row.id, agencyId: row.agency_id,
-      details: { fields: Object.keys(input).filter((k) => k !== 'csrf_token') },
+      details: { fields: Object.keys(input) },
     });
   });
   return detail(deps, (await repo.findById(deps.db, row.id))!);

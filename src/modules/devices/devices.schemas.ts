@@ -1,7 +1,6 @@
 /** Schemas of the device-token endpoints (spec 2.4, 4.12; docs/devices.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime } from '../../http/schema-primitives.ts';
 
 export const PLATFORMS = ['ios', 'android', 'web'] as const;
@@ -25,14 +24,13 @@ export const RegisterDeviceBody = Type.Object(
   {
     device_token: TokenString,
     platform: Type.Unsafe<Platform>({ type: 'string', enum: [...PLATFORMS], description: 'ios, android or web' }),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );
 export type RegisterDeviceInput = Static<typeof RegisterDeviceBody>;
 
 export const RemoveDeviceBody = Type.Object(
-  { device_token: TokenString, csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })) },
+  { device_token: TokenString },
   { additionalProperties: false },
 );
 

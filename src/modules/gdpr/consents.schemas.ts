@@ -50,13 +50,12 @@ export const CreateConsentBody = Type.Object(
     purpose: Purpose,
     source: Source,
     given_at: Type.Optional(DateTime({ description: 'default now; never in the future' })),
-    csrf_token: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
 export type CreateConsentInput = Static<typeof CreateConsentBody>;
 
 export const WithdrawConsentBody = Type.Object(
-  { source: Type.Optional(Source), csrf_token: Type.Optional(Type.String()) },
+  { source: Type.Optional(Source) },
   { additionalProperties: false },
 );

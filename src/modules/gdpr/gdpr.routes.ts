@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, alsoSentAs, list, ok, responses } from '../../http/envelope.ts';
+import { CsrfOnlyBody } from '../../http/optional-body.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { DateTime, Uuid, UuidParams } from '../../http/schema-primitives.ts';
 import { Consent, CreateConsentBody, ListConsentsQuery, WithdrawConsentBody } from './consents.schemas.ts';
@@ -22,7 +23,6 @@ const ReportQuery = Type.Object(
 const EraseBody = Type.Object(
   {
     force: Type.Optional(Type.Boolean({ description: 'erase although open jobs need the tenant (Admin or SysOps only)' })),
-    csrf_token: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -160,7 +160,7 @@ export function gdprRoutes(deps: AppDeps) {
         summary: 'Erase a landlord (GDPR)',
         description: 'Anonymises the landlord for good (contact, address, bank details, VAT number, notes), unlinks the properties, withdraws waiting approvals and scrubs the name, e-mail and phone from job texts, notes and approval comments. Logged as landlord.erase (without the name). 409 when already erased. Needs a CSRF token.',
         params: UuidParams,
-        body: Type.Object({ csrf_token: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        body: CsrfOnlyBody,
         response: responses(DataEnvelope(LandlordErasureData), [400, 401, 403, 404, 409, 429]),
       },
       handler: async (request) => ok(await eraseLandlord(deps, requireAuth(request), actorOf(request), request.params.uuid), 'Landlord erased'),

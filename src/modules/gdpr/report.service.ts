@@ -5,7 +5,6 @@
  * and README.txt. Each export is logged as `tenant.gdpr_export`.
  */
 import { isoOrNull as iso } from '../../lib/fields.ts';
-import { ZipArchive } from 'archiver';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { recordActivity } from '../activity/index.ts';
@@ -104,6 +103,7 @@ Times are ISO 8601 in UTC. Questions: contact the data controller named above.
  * @param sections the README's list of the report's sections (default: a tenant's)
  */
 export async function reportZip(report: ReportHead, sections: string = TENANT_SECTIONS): Promise<Buffer> {
+  const { ZipArchive } = await import('archiver');
   const archive = new ZipArchive({ zlib: { level: 9 } });
   const chunks: Buffer[] = [];
   archive.on('data', (c: Buffer) => chunks.push(c));

@@ -5,8 +5,6 @@
  * drawn with pdfkit, or as a ZIP (archiver) holding that PDF and every file of the job.
  */
 import { PassThrough } from 'node:stream';
-import { ZipArchive } from 'archiver';
-import PDFDocument from 'pdfkit';
 import type { AppDeps } from '../../app-deps.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { HAZARD_CLOCK_LABELS, hazardName } from '../../lib/hhsrs.ts';
@@ -123,7 +121,9 @@ export async function buildEvidencePack(deps: AppDeps, auth: AuthContext, jobUui
  * entry (London time, kind, text), over as many pages as needed.
  * @returns the PDF bytes (creation date fixed to the pack's generated_at)
  */
-export function renderEvidencePdf(pack: EvidencePack): Promise<Buffer> {
+export async function renderEvidencePdf(pack: EvidencePack): Promise<Buffer> {
+  // Loaded when first used (docs/operations.md "Starting"): not on the start-up path.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `Evidence pack ${pack.reference}`, Author: pack.agency_name, CreationDate: new Date(pack.generated_at) } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
@@ -181,6 +181,7 @@ export async function evidencePack(deps: AppDeps, auth: AuthContext, actor: Acto
   if (format === 'pdf') return { fileName: `evidence-${pack.reference}.pdf`, body: pdf as Buffer | PassThrough };
   const files = await repo.evidenceFiles(deps.db, jobId);
   const out = new PassThrough();
+  const { ZipArchive } = await import('archiver');
   const archive = new ZipArchive({ zlib: { level: 6 } });
   archive.on('error', (err: Error) => out.destroy(err));
   archive.pipe(out);

@@ -26,6 +26,11 @@ export function agencyHazardSettings(db: DbOrTrx, agencyId: number) {
   return db.selectFrom('agencies').select(['uk_region', 'sla_at_risk_percent', 'hazard_works_working_days']).where('id', '=', agencyId).executeTakeFirst();
 }
 
+/** Sets the agency's default works period (working days). */
+export async function setWorksWorkingDays(db: DbOrTrx, agencyId: number, days: number, now: Date): Promise<void> {
+  await db.updateTable('agencies').set({ hazard_works_working_days: days, updated_at: now }).where('id', '=', agencyId).execute();
+}
+
 /** Inserts a hazard; returns its id. */
 export async function insertHazard(
   db: DbOrTrx,

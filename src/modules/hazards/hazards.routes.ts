@@ -1,15 +1,17 @@
 /**
  * Hazards and statutory clocks (docs/compliance.md "Hazards and statutory clocks"):
- * GET /api/hazards/categories, GET /api/hazards/breaches, GET and PUT /api/jobs/{uuid}/hazard,
+ * GET /api/hazards/categories, GET /api/hazards/breaches, GET and PUT /api/hazards/settings, GET and PUT /api/jobs/{uuid}/hazard,
  * POST /api/jobs/{uuid}/hazard/milestones, POST /api/jobs/{uuid}/hazard/summary, and the evidence pack
  * GET /api/jobs/{uuid}/evidence-pack (docs/compliance.md "Evidence pack").
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { alsoSentAs, DataEnvelope, list, ListEnvelope, ok, responses } from '../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
-import { EvidencePack, EvidenceQuery, Hazard, HazardBreach, HazardBreachesQuery, HazardCategory, JobParams, MilestoneBody, SetHazardBody, SummaryBody } from './hazards.schemas.ts';
+import {
+  EvidencePack, EvidenceQuery, Hazard, HazardBreach, HazardBreachesQuery, HazardCategory, HazardSettings, JobParams, MilestoneBody, SetHazardBody, SummaryBody, UpdateHazardSettingsBody,
+} from './hazards.schemas.ts';
 import { evidencePack } from './evidence-pack.ts';
-import { getHazard, listCategories, listHazardBreaches, recordMilestone, sendSummary, setHazard } from './hazards.service.ts';
+import { getHazard, getHazardSettings, listCategories, listHazardBreaches, recordMilestone, sendSummary, setHazard, updateHazardSettings } from './hazards.service.ts';
 
 const VISIBILITY = 'Jobs the caller may see (the jobs list\'s scope); writes need staff who may write the job and a CSRF token.';
 
@@ -130,6 +132,33 @@ export function hazardsRoutes(deps: AppDeps) {
         void reply.header('content-type', format === 'pdf' ? 'application/pdf' : 'application/zip').header('content-disposition', `attachment; filename="${r.fileName}"`);
         return reply.send(r.body);
       },
+    });
+
+    /** GET /api/hazards/settings: the agency's hazard settings. */
+    app.get('/api/hazards/settings', {
+      config: { permission: 'api.hazards.view' },
+      schema: {
+        tags: ['hazards'],
+        summary: "The agency's hazard settings",
+        description: 'works_working_days: the reasonable period to complete the works of a significant hazard (default 60 working days). 403 for SysOps (no agency).',
+        response: responses(DataEnvelope(HazardSettings), [401, 403, 429]),
+      },
+      handler: async (request) => ok(await getHazardSettings(deps, requireAuth(request)), 'Hazard settings retrieved'),
+    });
+
+    /** PUT /api/hazards/settings: changes the agency's hazard settings. */
+    app.put('/api/hazards/settings', {
+      config: { permission: 'api.hazards.settings.manage' },
+      schema: {
+        tags: ['hazards'],
+        summary: "Change the agency's hazard settings",
+        description:
+          'works_working_days (1 to 260): applies to hazards set from now on; a hazard already set keeps its period (PUT /api/jobs/{uuid}/hazard with works_working_days changes it). ' +
+          'Agency admins. Needs a CSRF token.',
+        body: UpdateHazardSettingsBody,
+        response: responses(DataEnvelope(HazardSettings), [400, 401, 403, 429]),
+      },
+      handler: async (request) => ok(await updateHazardSettings(deps, requireAuth(request), actorOf(request), request.body), 'Hazard settings updated'),
     });
   };
 }

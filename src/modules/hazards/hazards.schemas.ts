@@ -1,12 +1,10 @@
 /** Schemas of the hazard endpoints (docs/compliance.md "Hazards and statutory clocks"). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { HAZARD_CLOCK_KINDS, HAZARD_CODES } from '../../lib/hhsrs.ts';
 
 const Enum = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
-const Csrf = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 
 export const JobParams = Type.Object({ uuid: Uuid({ description: 'the job' }) }, { additionalProperties: false });
 
@@ -67,7 +65,6 @@ export const SetHazardBody = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 4000 })),
     reported_at: Type.Optional(DateTime({ description: 'when the agency became aware (default now); not in the future' })),
     works_working_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 260, description: 'reasonable period for the works, working days (default: the agency\'s, 60)' })),
-    csrf_token: Csrf,
   },
   { additionalProperties: false },
 );
@@ -77,7 +74,6 @@ export const MilestoneBody = Type.Object(
   {
     milestone: Enum(['made_safe', 'investigated', 'works_started', 'works_completed'] as const, 'made_safe (emergency); investigated, works_started, works_completed (significant)'),
     at: Type.Optional(DateTime({ description: 'when it happened (default now); not in the future, not before the report or the milestone it follows' })),
-    csrf_token: Csrf,
   },
   { additionalProperties: false },
 );
@@ -87,7 +83,6 @@ export const SummaryBody = Type.Object(
   {
     findings: Type.String({ minLength: 1, maxLength: 4000, description: 'what the investigation found' }),
     actions: Type.String({ minLength: 1, maxLength: 4000, description: 'what the agency will do' }),
-    csrf_token: Csrf,
   },
   { additionalProperties: false },
 );
@@ -144,3 +139,19 @@ export const EvidencePack = Type.Object(
   },
   { description: 'The evidence pack of a job' },
 );
+
+export const HazardSettings = Type.Object(
+  {
+    works_working_days: Type.Integer({ description: 'the agency\'s reasonable period to complete the works of a significant hazard, working days (default 60); a hazard set later takes it unless it gives its own' }),
+  },
+  { description: 'The agency\'s hazard settings (docs/compliance.md "Hazards and statutory clocks")' },
+);
+export type HazardSettingsDto = Static<typeof HazardSettings>;
+
+export const UpdateHazardSettingsBody = Type.Object(
+  {
+    works_working_days: Type.Integer({ minimum: 1, maximum: 260, description: '1 to 260 working days' }),
+  },
+  { additionalProperties: false },
+);
+export type UpdateHazardSettingsInput = Static<typeof UpdateHazardSettingsBody>;

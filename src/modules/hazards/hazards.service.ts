@@ -11,6 +11,7 @@ import type { DbOrTrx } from '../../db/types.ts';
 import { emitEvent } from '../../events/index.ts';
 import { type Actor, type AuthContext } from '../../http/auth-context.ts';
 import { conflict, invalidParam, notFound } from '../../http/errors.ts';
+import { writeAgency } from '../../http/agency-scope.ts';
 import { toIso, toIsoOrNull } from '../../lib/clock.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { HAZARD_CLOCK_LABELS, hazardName, HHSRS_HAZARDS } from '../../lib/hhsrs.ts';
@@ -20,7 +21,7 @@ import { assertStaffMayWrite, jobRef, jobScope, visibleJob, withLockedJob } from
 import { renderHazardSummary } from '../messaging/index.ts';
 import type { UkRegion } from '../sla/index.ts';
 import * as repo from './hazards.repository.ts';
-import type { HazardBreachesInput, MilestoneInput, SetHazardInput, SummaryInput } from './hazards.schemas.ts';
+import type { HazardBreachesInput, HazardSettingsDto, MilestoneInput, SetHazardInput, SummaryInput, UpdateHazardSettingsInput } from './hazards.schemas.ts';
 import { CLOCK_KINDS, planHazardClocks, plannedState, type HazardInput } from './statutory-clocks.ts';
 
 /** The actor of entries written by the scan. */
@@ -307,4 +308,31 @@ export async function scanHazardClocks(deps: AppDeps, batch = HAZARD_SCAN_BATCH)
     }
   }
   return moved;
+}
+
+/**
+ * GET /api/hazards/settings: the agency's hazard settings.
+ * @returns { works_working_days }
+ * @throws 403 without an agency (SysOps)
+ */
+export async function getHazardSettings(deps: AppDeps, auth: AuthContext): Promise<HazardSettingsDto> {
+  const settings = await repo.agencyHazardSettings(deps.db, writeAgency(auth));
+  return { works_working_days: settings?.hazard_works_working_days ?? 60 };
+}
+
+/**
+ * PUT /api/hazards/settings: the agency's reasonable period for completing the works of a
+ * significant hazard. Applies to hazards set from now on; a hazard already set keeps its period
+ * (its clocks were planned with it, and PUT /api/jobs/{uuid}/hazard can change it).
+ * @returns { works_working_days }
+ * @throws 403 without an agency
+ */
+export async function updateHazardSettings(deps: AppDeps, auth: AuthContext, actor: Actor, input: UpdateHazardSettingsInput): Promise<HazardSettingsDto> {
+  const agencyId = writeAgency(auth);
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.setWorksWorkingDays(trx, agencyId, input.works_working_days, now);
+    await recordActivity(trx, actor, now, { action: 'hazard.settings', resourceType: 'agency', resourceId: agencyId, agencyId, details: { works_working_days: input.works_working_days } });
+  });
+  return { works_working_days: input.works_working_days };
 }

@@ -7,7 +7,7 @@
  * line outside quotes. Header names are matched case-insensitively, spaces and dashes read as `_`.
  */
 import { parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
+import type { CellValue } from 'exceljs';
 
 export interface Sheet {
   /** Normalised header names, in file order. */
@@ -69,12 +69,12 @@ function toSheet(table: string[][], encoding: string, delimiter: string | null):
   return { headers, rows, encoding, delimiter };
 }
 
-function cellText(value: ExcelJS.CellValue): string {
+function cellText(value: CellValue): string {
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if (typeof value === 'object') {
     if ('text' in value && typeof value.text === 'string') return value.text;
-    if ('result' in value) return cellText(value.result as ExcelJS.CellValue);
+    if ('result' in value) return cellText(value.result as CellValue);
     if ('richText' in value) return value.richText.map((r) => r.text).join('');
     return '';
   }
@@ -88,6 +88,8 @@ function cellText(value: ExcelJS.CellValue): string {
 export async function readSheet(bytes: Buffer): Promise<Sheet> {
   if (bytes.length === 0) throw new SheetError('The file is empty');
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) {
+    // Loaded when first used (docs/operations.md "Starting"): not on the start-up path.
+    const { default: ExcelJS } = await import('exceljs');
     const book = new ExcelJS.Workbook();
     try {
       await book.xlsx.load(bytes as unknown as ArrayBuffer);
@@ -98,7 +100,7 @@ export async function readSheet(bytes: Buffer): Promise<Sheet> {
     if (!sheet) throw new SheetError('The workbook has no worksheet');
     const table: string[][] = [];
     sheet.eachRow({ includeEmpty: true }, (row, n) => {
-      const values = row.values as ExcelJS.CellValue[];
+      const values = row.values as CellValue[];
       table[n - 1] = values.slice(1).map(cellText);
     });
     for (let i = 0; i < table.length; i++) table[i] ??= [];

@@ -52,7 +52,7 @@ export interface NewFileRow {
   sha256: string;
   description: string | null;
   internal: boolean;
-  uploaderId: number;
+  uploaderId: number | null;
   at: Date;
 }
 
@@ -111,4 +111,12 @@ export function findStoredFile(db: DbOrTrx, id: number) {
 /** Records the outcome of an integrity check. */
 export async function markIntegrity(db: DbOrTrx, id: number, status: 'ok' | 'mismatch' | 'missing', at: Date): Promise<void> {
   await db.updateTable('job_files').set({ integrity: status, verified_at: at }).where('id', '=', id).execute();
+}
+
+/** Live files of a job by uuid, any kind (internal ones only when `withInternal`): what a conversation message may attach. */
+export async function findLiveFiles(db: DbOrTrx, jobId: number, uuids: readonly string[], withInternal: boolean) {
+  if (uuids.length === 0) return [];
+  let q = db.selectFrom('job_files').select(['id', 'uuid', 'internal']).where('job_id', '=', jobId).where('uuid', 'in', uuids).where('deleted_at', 'is', null);
+  if (!withInternal) q = q.where('internal', '=', false);
+  return q.execute();
 }

@@ -2,7 +2,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
 
 export const JobFile = Type.Object(
@@ -36,7 +35,6 @@ export const ScanBody = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'scan one page of this many files (default: all files)' })),
     offset: Type.Optional(Type.Integer({ minimum: 0, description: 'files to skip, in id order (with limit)' })),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false, description: 'optional: may be left out entirely' },
 );

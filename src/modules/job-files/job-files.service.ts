@@ -87,7 +87,7 @@ function parseInternal(raw: string | undefined, staff: boolean): boolean {
 export async function uploadJobFile(deps: AppDeps, auth: AuthContext, actor: Actor, jobUuid: string, kind: FileKind, upload: Upload): Promise<JobFileDto> {
   const { job, staff } = await findVisibleJob(deps.db, auth, jobUuid);
   for (const name of Object.keys(upload.fields)) {
-    if (!['description', 'internal', 'csrf_token'].includes(name)) throw invalidParam(name);
+    if (!['description', 'internal'].includes(name)) throw invalidParam(name);
   }
   const description = upload.fields.description?.trim() || null;
   if (description !== null && description.length > 500) throw invalidParam('description');

@@ -6,3 +6,4 @@
 export { jobNotesRoutes } from './job-notes.routes.ts';
 export { insertSystemNote } from './job-notes.repository.ts';
 export { createJobNote } from './job-notes.service.ts';
+export { readableVisibilities } from './job-notes.service.ts';

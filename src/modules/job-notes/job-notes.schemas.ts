@@ -2,7 +2,6 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
 export const NOTE_VISIBILITIES = ['internal', 'tenant', 'contractor', 'both'] as const;
 export type NoteVisibility = (typeof NOTE_VISIBILITIES)[number];
@@ -46,7 +45,6 @@ export const CreateNoteBody = Type.Object(
   {
     body: Type.String({ minLength: 1, maxLength: 10_000 }),
     visibility: Type.Optional(Visibility),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );

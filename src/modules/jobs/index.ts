@@ -5,10 +5,13 @@
  */
 export { jobsRoutes } from './jobs.routes.ts';
 export { jobScope, seesInternalFields, type JobScope } from './job-visibility.ts';
-export { findBranch, findContractor, findVisibleJobRef, visibleTo, jobTypeExists, jobsQuery, lockJob } from './jobs.repository.ts';
+export { findBranch, findContractor, findVisibleJobRef, visibleJobUuids, visibleTo, jobTypeExists, jobsQuery, lockJob } from './jobs.repository.ts';
 export { STATUS, STATUS_NAMES } from './lifecycle.ts';
 export { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-rules.ts';
 export { Job, type ListJobsInput, ListJobsQuery } from './jobs.schemas.ts';
 export { createJob, getJob, listVisibleJobs } from './jobs.service.ts';
 export type { CreateJobInput, JobDto } from './jobs.schemas.ts';
 export { acceptAssignment, bookVisit, declineAssignment, transitionJob } from './job-lifecycle.service.ts';
+export { actAsLinkTenant, planOf, visitRemindersTask, VISIT_RULES } from './visits.service.ts';
+export { SpanInput, VisitPlan } from './visits.schemas.ts';
+export { raiseSystemJob, SYSTEM_ACTOR, type SystemJob, type SystemJobInput } from './job-system.service.ts';

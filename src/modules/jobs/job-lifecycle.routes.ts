@@ -83,7 +83,10 @@ export function jobLifecycleRoutes(deps: AppDeps) {
       schema: {
         tags: ['jobs'],
         summary: 'Book or move the visit (contractor)',
-        description: 'The assigned contractor books its visit on an Assigned or Scheduled job: the job becomes Scheduled for scheduled_for (and the optional slot); the tenant is told (job.visit_booked). A past date or unknown slot: 400; another status: 409. Needs a CSRF token.',
+        description:
+          'The assigned contractor books its visit on an Assigned or Scheduled job: the job becomes Scheduled for scheduled_for (and the optional slot), or for a timed visit ' +
+          "starts_at..ends_at inside one of the tenant's windows (GET /api/jobs/{uuid}/visit); the tenant is told (job.visit_booked). A past date, unknown slot or a slot rule broken: 400; " +
+          "another status, or a timed visit overlapping another booking of the contractor: 409. Needs a CSRF token.",
         params: JobParams,
         body: BookingBody,
         response: responses(DataEnvelope(Job), [400, 401, 403, 404, 409, 429]),

@@ -4,6 +4,7 @@
  * accept or decline. Every status change goes through `moveJob` (lifecycle.ts map).
  */
 import type { AppDeps } from '../../app-deps.ts';
+import type { DbOrTrx } from '../../db/types.ts';
 import type { Actor, AuthContext } from '../../http/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../http/errors.ts';
 import { recordActivity } from '../activity/index.ts';
@@ -15,6 +16,7 @@ import * as repo from './jobs.repository.ts';
 import type { AssignmentInput, BookingInput, JobDto, TransitionInput } from './jobs.schemas.ts';
 import { movesFrom, STATUS, STATUS_NAMES } from './lifecycle.ts';
 import { recomputeJobSla } from '../sla/index.ts';
+import { bookTimedVisit, supersedeTimedVisit } from './visits.service.ts';
 
 /**
  * POST /api/jobs/{uuid}/transitions: moves the job to `to_status_id` (lifecycle.ts), sets the
@@ -110,22 +112,35 @@ export async function assignJob(deps: AppDeps, auth: AuthContext, actor: Actor, 
   if (!contractor) throw notFound('Contractor');
   if (input.time_range_id !== undefined && !(await repo.findTimeRange(deps.db, input.time_range_id, current.agency_id))) throw invalidParam('time_range_id');
   const scheduledFor = input.scheduled_for ? new Date(`${input.scheduled_for}T00:00:00Z`) : null;
-  const to = scheduledFor ? STATUS.scheduled : STATUS.assigned;
-  const { id } = await withLockedJob(deps, auth, uuid, async (trx, job, now) => {
-    await assertContractorAssignable(trx, { contractorId: contractor.id, agencyId: job.agency_id, tradeId: job.trade_id, at: scheduledFor ?? now });
-    await moveJob(trx, auth, actor, now, job, {
-      to,
-      via: 'assignment',
-      action: 'job.assign',
-      set: { contractor_id: contractor.id, scheduled_for: scheduledFor, time_range_id: input.time_range_id ?? null, contractor_accepted_at: null },
-    });
-    await emitEvent(trx, now, {
-      name: 'job.assigned',
-      agencyId: job.agency_id,
-      payload: { ...jobRef(job), contractor_id: contractor.id, time_range_id: input.time_range_id ?? null, scheduled_for: scheduledFor?.toISOString() ?? null },
-    });
-  });
+  const { id } = await withLockedJob(deps, auth, uuid, (trx, job, now) =>
+    assignLockedJob(trx, auth, actor, now, job, { contractorId: contractor.id, scheduledFor, timeRangeId: input.time_range_id ?? null }),
+  );
   return jobDtoById(deps.db, auth, id);
+}
+
+/**
+ * Gives a locked job to a contractor in the caller's transaction: eligibility first (nothing is
+ * written when it fails), then the move to Assigned (Scheduled with a date) and `job.assigned`.
+ * Shared by assignJob and the system's raiseSystemJob (auth null, job-system.service.ts).
+ * @throws 404 contractor, 409 ineligible contractor or illegal move, 403 party
+ */
+export async function assignLockedJob(
+  trx: DbOrTrx, auth: AuthContext | null, actor: Actor, now: Date, job: repo.LockedJob,
+  a: { contractorId: number; scheduledFor: Date | null; timeRangeId: number | null },
+): Promise<void> {
+  await assertContractorAssignable(trx, { contractorId: a.contractorId, agencyId: job.agency_id, tradeId: job.trade_id, at: a.scheduledFor ?? now });
+  await moveJob(trx, auth, actor, now, job, {
+    to: a.scheduledFor ? STATUS.scheduled : STATUS.assigned,
+    via: 'assignment',
+    action: 'job.assign',
+    set: { contractor_id: a.contractorId, scheduled_for: a.scheduledFor, time_range_id: a.timeRangeId, contractor_accepted_at: null },
+  });
+  await supersedeTimedVisit(trx, job.id, now);
+  await emitEvent(trx, now, {
+    name: 'job.assigned',
+    agencyId: job.agency_id,
+    payload: { ...jobRef(job), contractor_id: a.contractorId, time_range_id: a.timeRangeId, scheduled_for: a.scheduledFor?.toISOString() ?? null },
+  });
 }
 
 const AWAITING_WORK = new Set<number>([STATUS.assigned, STATUS.scheduled]);
@@ -167,6 +182,7 @@ export async function declineAssignment(deps: AppDeps, auth: AuthContext, actor:
       action: 'job.assignment_decline',
       set: { contractor_id: null, assigned_at: null, scheduled_for: null, time_range_id: null, contractor_accepted_at: null },
     });
+    await supersedeTimedVisit(trx, job.id, now);
     await emitEvent(trx, now, { name: 'job.assignment_declined', agencyId: job.agency_id, payload: { ...jobRef(job), contractor_id: job.contractor_id!, reason: reason ?? null } });
   });
   return { uuid, status_id: STATUS.approved, status: STATUS_NAMES[STATUS.approved]! };
@@ -174,30 +190,48 @@ export async function declineAssignment(deps: AppDeps, auth: AuthContext, actor:
 
 /**
  * POST /api/jobs/{uuid}/assignment/booking: the assigned contractor books (or moves) its visit:
- * the job becomes Scheduled for `scheduled_for` (YYYY-MM-DD) and the optional slot, through the
- * lifecycle's `booking` move (history row when it was Assigned, activity, SLA), and the event
- * `job.visit_booked` tells the tenant (docs/messaging.md). Used by the portal and by works-order
- * links (docs/works-orders.md).
+ * the job becomes Scheduled through the lifecycle's `booking` move (history row when it was
+ * Assigned, activity, SLA), and the event `job.visit_booked` tells the tenant (docs/messaging.md).
+ * Either a date (`scheduled_for`, YYYY-MM-DD) with an optional slot, or a timed visit
+ * (`starts_at` and `ends_at`, ISO 8601 instants) inside the tenant's windows when it gave any and
+ * clear of the contractor's other bookings (visits.service.ts, docs/tenant-reporting.md "Booking
+ * the visit"). Used by the portal and by works-order links (docs/works-orders.md).
  * @returns the job after the booking
- * @throws 400 time_range_id or a date in the past, 403 not a contractor, 404 not its job,
- *   409 not Assigned or Scheduled
+ * @throws 400 time_range_id, a date in the past, neither a date nor both times, or a slot rule
+ *   (outside the windows, too short or long, past, beyond 60 days), 403 not a contractor, 404 not
+ *   its job, 409 not Assigned or Scheduled, or the slot overlaps another booking of the contractor
  */
 export async function bookVisit(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: BookingInput): Promise<JobDto> {
   if (partyOf(auth) !== 'contractor') throw forbidden();
-  const scheduledFor = new Date(`${input.scheduled_for}T00:00:00Z`);
+  const timed = input.starts_at !== undefined || input.ends_at !== undefined;
+  if (timed) {
+    if (input.starts_at === undefined) throw invalidParam('starts_at');
+    if (input.ends_at === undefined) throw invalidParam('ends_at');
+    if (input.scheduled_for !== undefined || input.time_range_id !== undefined) throw invalidParam('scheduled_for');
+    const slot = { starts_at: input.starts_at, ends_at: input.ends_at };
+    const { id } = await withLockedJob(deps, auth, uuid, async (trx, job, now) => {
+      if (job.contractor_id !== auth.contractorId) throw notFound('Job');
+      await bookTimedVisit(trx, auth, actor, now, job, slot, 'contractor');
+    });
+    return jobDtoById(deps.db, auth, id);
+  }
+  if (input.scheduled_for === undefined) throw invalidParam('scheduled_for');
+  const day = input.scheduled_for;
+  const scheduledFor = new Date(`${day}T00:00:00Z`);
   if (Number.isNaN(scheduledFor.getTime())) throw invalidParam('scheduled_for');
   const { id } = await withLockedJob(deps, auth, uuid, async (trx, job, now) => {
     if (job.contractor_id !== auth.contractorId) throw notFound('Job');
     if (!AWAITING_WORK.has(job.status_id)) throw conflict(`Only an Assigned or Scheduled job can be booked; this one is ${STATUS_NAMES[job.status_id]}`);
-    if (input.scheduled_for < now.toISOString().slice(0, 10)) throw invalidParam('scheduled_for');
+    if (day < now.toISOString().slice(0, 10)) throw invalidParam('scheduled_for');
     if (input.time_range_id !== undefined && !(await repo.findTimeRange(trx, input.time_range_id, job.agency_id))) throw invalidParam('time_range_id');
     await moveJob(trx, auth, actor, now, job, {
       to: STATUS.scheduled,
       via: 'booking',
       action: 'job.visit_book',
-      note: `Visit booked by the contractor for ${input.scheduled_for}`,
+      note: `Visit booked by the contractor for ${day}`,
       set: { scheduled_for: scheduledFor, time_range_id: input.time_range_id ?? null },
     });
+    await supersedeTimedVisit(trx, job.id, now);
     await emitEvent(trx, now, {
       name: 'job.visit_booked',
       agencyId: job.agency_id,

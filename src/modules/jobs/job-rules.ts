@@ -86,11 +86,14 @@ export interface MoveRequest {
  * statuses), the endpoint (`via`), the caller's party (403) and write rights, sets status, the
  * move's date field, updated_at and hold origin with compare-and-set on the status, then writes a
  * history row (when the status changes) and the activity entry.
+ * `auth` null is the system (SYSTEM_MOVER: a periodic task carrying out the agency's standing
+ * instructions, docs/compliance.md "Planned maintenance"): it moves as staff of the job's own
+ * agency, and the history row names no user.
  * @throws 409 illegal move or lost race, 403 party not allowed
  */
 export async function moveJob(
   trx: DbOrTrx,
-  auth: AuthContext,
+  auth: AuthContext | null,
   actor: Actor,
   now: Date,
   job: repo.LockedJob,
@@ -101,19 +104,22 @@ export async function moveJob(
   if (!move) throw conflict(illegalMoveMessage(from, req.to));
   const viaOk = move.via === req.via || (req.via === 'transition' && move.via === 'resume');
   if (!viaOk) {
-    const hint = move.via === 'assignment' ? 'POST /api/jobs/{uuid}/assignment' : move.via === 'booking' ? 'POST /api/jobs/{uuid}/assignment/booking' : 'POST /api/jobs/{uuid}/assignment/decline';
+    const hint = move.via === 'assignment' ? 'POST /api/jobs/{uuid}/assignment' : move.via === 'booking' ? 'POST /api/jobs/{uuid}/assignment/booking'
+      : move.via === 'missed' ? 'POST /api/jobs/{uuid}/visit/missed' : 'POST /api/jobs/{uuid}/assignment/decline';
     throw conflict(`${illegalMoveMessage(from, req.to)} here: use ${hint}`);
   }
   if (move.via === 'resume' && job.on_hold_from_status_id !== req.to) {
     const back = job.on_hold_from_status_id;
     throw conflict(`${illegalMoveMessage(from, req.to)}: it resumes to ${back === null ? 'its earlier status' : STATUS_NAMES[back]}`);
   }
-  const party = partyOf(auth);
+  const party = auth === null ? 'staff' : partyOf(auth);
   if (!move.parties.includes(party)) throw forbidden(`You may not move this job from ${STATUS_NAMES[from]} to ${STATUS_NAMES[req.to]}`);
-  if (party === 'staff') assertStaffMayWrite(auth, job);
-  if (party === 'contractor' && job.contractor_id !== auth.contractorId) throw forbidden();
-  if (party === 'tenant' && job.tenant_id !== auth.tenantId && job.reported_by_user_id !== auth.userId) {
-    throw forbidden('Only the tenant who reported the job may cancel it');
+  if (auth !== null) {
+    if (party === 'staff') assertStaffMayWrite(auth, job);
+    if (party === 'contractor' && job.contractor_id !== auth.contractorId) throw forbidden();
+    if (party === 'tenant' && job.tenant_id !== auth.tenantId && job.reported_by_user_id !== auth.userId) {
+      throw forbidden('Only the tenant who reported the job may cancel it');
+    }
   }
   const set: Updateable<JobTable> = {
     ...req.set,
@@ -124,7 +130,7 @@ export async function moveJob(
   if (move.sets) set[move.sets] = now;
   if (!(await repo.updateJobIfStatus(trx, job.id, from, set))) throw conflict(illegalMoveMessage(from, req.to));
   if (from !== req.to) {
-    await repo.insertHistory(trx, { jobId: job.id, from, to: req.to, byUserId: auth.userId, note: req.note ?? null, at: now });
+    await repo.insertHistory(trx, { jobId: job.id, from, to: req.to, byUserId: auth?.userId ?? null, note: req.note ?? null, at: now });
   }
   if (from !== req.to) {
     await emitEvent(trx, now, { name: 'job.status_changed', agencyId: job.agency_id, payload: { ...jobRef(job), from_status_id: from, to_status_id: req.to } });

@@ -345,6 +345,23 @@ export function findVisibleJobRef(db: DbOrTrx, scope: JobScope, uuid: string) {
 }
 
 /**
+ * Which of these jobs (uuids) the scope sees, by the one visibility rule (`visibleTo`); deleted
+ * jobs are left out. The live updates authorise each event with it (docs/live-updates.md).
+ * @returns the visible uuids (a subset of `uuids`, any order)
+ */
+export async function visibleJobUuids(db: DbOrTrx, scope: JobScope, uuids: readonly string[]): Promise<string[]> {
+  if (uuids.length === 0 || scope.kind === 'none') return [];
+  const rows = await db
+    .selectFrom('jobs as j')
+    .select('j.uuid')
+    .where('j.uuid', 'in', [...uuids])
+    .where('j.deleted_at', 'is', null)
+    .where((eb) => visibleTo(eb, scope))
+    .execute();
+  return rows.map((r) => r.uuid);
+}
+
+/**
  * How many of a job's invoices (kind `invoice`, credit notes left out) are drafts and how many
  * were issued and not voided (issued, part paid, paid or overdue): the money rule of the
  * lifecycle's Completed -> Invoiced and -> Closed moves (docs/jobs.md "Invoiced and Closed").
@@ -360,4 +377,15 @@ export async function invoiceStateOfJob(db: DbOrTrx, jobId: number): Promise<{ d
     .where('kind', '=', 'invoice')
     .executeTakeFirstOrThrow();
   return { drafts: Number(row.drafts), issued: Number(row.issued) };
+}
+
+/** A property of the agency by id (its branch), or undefined. */
+export function findAgencyAddress(db: DbOrTrx, agencyId: number, id: number) {
+  return db.selectFrom('addresses').select(['id', 'branch_id']).where('id', '=', id).where('agency_id', '=', agencyId).executeTakeFirst();
+}
+
+/** The tenants linked to a property (ids, at most two: the caller only needs to know whether there is exactly one). */
+export async function addressTenantIds(db: DbOrTrx, addressId: number): Promise<number[]> {
+  const rows = await db.selectFrom('tenant_addresses').select('tenant_id').where('address_id', '=', addressId).orderBy('tenant_id').limit(2).execute();
+  return rows.map((r) => r.tenant_id);
 }

@@ -4,6 +4,7 @@ import { DataEnvelope, ListEnvelope, list, listOfJson, ok, responses } from '../
 import { withIdempotency } from '../../http/idempotency.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { jobLifecycleRoutes } from './job-lifecycle.routes.ts';
+import { visitRoutes } from './visits.routes.ts';
 import { listJobTypes, listStatuses } from './job-lifecycle.service.ts';
 import {
   CreateJobBody, DeleteJobBody, DeleteJobQuery, IdempotencyHeaders, Job, JobParams, JobType, ListJobsQuery, StatusInfo, UpdateJobBody,
@@ -143,5 +144,6 @@ export function jobsRoutes(deps: AppDeps) {
     });
 
     await app.register(jobLifecycleRoutes(deps));
+    await app.register(visitRoutes(deps));
   };
 }

@@ -2,13 +2,11 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
 /** A nullable timestamp (`o`: its description). */
 const NullableDateTime = (o?: string) => Nullable(DateTime(o));
 
 const Pence = (description: string) => Type.Integer({ minimum: 0, maximum: 2_000_000_000, description: `${description}, in pence` });
-const csrf_token = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 
 export const Job = Type.Object(
   {
@@ -105,7 +103,6 @@ export const CreateJobBody = Type.Object(
     priority: Type.Integer({ minimum: 1, maximum: 5, description: '1 emergency, 2 urgent, 3 routine, 4 low, 5 planned' }),
     branch_uuid: Type.Optional(Uuid("default: the caller's branch; for agency-wide staff the property's branch, else the agency's only branch")),
     ...editable,
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -120,7 +117,6 @@ export const UpdateJobBody = Type.Object(
     title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     priority: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
     ...editable,
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -131,7 +127,7 @@ export const DeleteJobQuery = Type.Object(
   { additionalProperties: false },
 );
 export const DeleteJobBody = Type.Object(
-  { note: Type.Optional(Type.String({ maxLength: 2000 })), csrf_token },
+  { note: Type.Optional(Type.String({ maxLength: 2000 })) },
   { additionalProperties: false },
 );
 
@@ -139,7 +135,6 @@ export const TransitionBody = Type.Object(
   {
     to_status_id: Type.Integer({ minimum: 1, description: 'see GET /api/jobs/statuses' }),
     note: Type.Optional(Type.String({ maxLength: 2000, description: 'reason, kept in the history' })),
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -150,7 +145,6 @@ export const AssignmentBody = Type.Object(
     contractor_uuid: Uuid(),
     time_range_id: Type.Optional(Type.Integer({ minimum: 1, description: 'slot from GET /api/jobs/time-ranges' })),
     scheduled_for: Type.Optional(Type.String({ format: 'date', description: 'visit date (YYYY-MM-DD); given: the job becomes Scheduled' })),
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -158,16 +152,17 @@ export type AssignmentInput = Static<typeof AssignmentBody>;
 
 export const BookingBody = Type.Object(
   {
-    scheduled_for: Type.String({ format: 'date', description: 'visit date (YYYY-MM-DD), today or later (UTC)' }),
-    time_range_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'slot from GET /api/jobs/time-ranges' })),
-    csrf_token,
+    scheduled_for: Type.Optional(Type.String({ format: 'date', description: 'visit date (YYYY-MM-DD), today or later (UTC); required unless starts_at and ends_at are given' })),
+    time_range_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'slot from GET /api/jobs/time-ranges (with scheduled_for)' })),
+    starts_at: Type.Optional(Type.String({ format: 'date-time', description: 'a timed visit: its start (ISO 8601 instant), inside one of the tenant\'s windows when it gave any (GET /api/jobs/{uuid}/visit); with ends_at, instead of scheduled_for' })),
+    ends_at: Type.Optional(Type.String({ format: 'date-time', description: 'a timed visit: its end, 60 minutes to 12 hours after starts_at' })),
   },
   { additionalProperties: false },
 );
 export type BookingInput = Static<typeof BookingBody>;
 
 export const DeclineBody = Type.Object(
-  { reason: Type.Optional(Type.String({ maxLength: 2000 })), csrf_token },
+  { reason: Type.Optional(Type.String({ maxLength: 2000 })) },
   { additionalProperties: false },
 );
 

@@ -16,7 +16,7 @@ import { pipelined } from '../../db/pipeline.ts';
 import { nextCounter } from '../../db/counters.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
 import { jobScope, seesInternalFields } from './job-visibility.ts';
-import { placeJob } from './job-placement.ts';
+import { placeJob, type Placement } from './job-placement.ts';
 import { findVisibleTrade } from '../contractors/index.ts';
 import * as repo from './jobs.repository.ts';
 import type { JobFilter } from './jobs.repository.ts';
@@ -111,7 +111,7 @@ export async function getJob(deps: AppDeps, auth: AuthContext, uuid: string): Pr
  * @param agencyId the agency of the job
  * @throws 400 naming job_type_id or trade_id when unknown or not visible
  */
-async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_type_id?: number | undefined; trade_id?: number | null | undefined }) {
+export async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_type_id?: number | undefined; trade_id?: number | null | undefined }) {
   if (input.job_type_id !== undefined && !(await repo.lookupExists(db, 'job_types', input.job_type_id))) throw invalidParam('job_type_id');
   if (input.trade_id != null && !(await findVisibleTrade(db, agencyId, input.trade_id))) throw invalidParam('trade_id');
 }
@@ -131,6 +131,20 @@ async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_type_id?
 export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, actor: Actor, input: CreateJobInput): Promise<JobDto> {
   const place = await placeJob(trx, auth, input);
   await checkLookups(trx, place.agencyId, input);
+  const { id, row, slaMoved } = await insertNewJob(deps, trx, actor, place, input, { reportedBy: auth.userId, agentUserId: auth.roleCode === 'agent' ? auth.userId : null });
+  return slaMoved ? jobDtoById(trx, auth, id) : toJobDto(row, jobScope(auth));
+}
+
+/**
+ * The writes of a new job once its place is decided and its lookups checked, in `trx` (see
+ * createJob): reference, first history row, activity entry, `job.created`, SLA clocks, and the
+ * row as written. Shared by createJob and the system's raiseSystemJob (job-system.service.ts).
+ * @param by the reporting user (null: the system) and the owning agent
+ * @returns the job's id, its row, and whether an SLA clock was already at risk or breached
+ */
+export async function insertNewJob(
+  deps: AppDeps, trx: Trx, actor: Actor, place: Placement, input: CreateJobInput, by: { reportedBy: number | null; agentUserId: number | null },
+): Promise<{ id: number; row: repo.JobRow; slaMoved: boolean }> {
   const now = deps.clock.now();
   const id = await repo.nextJobId(trx);
   const fields = {
@@ -146,8 +160,8 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
     trade_id: input.trade_id ?? null,
     address_id: place.addressId,
     tenant_id: place.tenantId,
-    agent_user_id: auth.roleCode === 'agent' ? auth.userId : null,
-    reported_by_user_id: auth.userId,
+    agent_user_id: by.agentUserId,
+    reported_by_user_id: by.reportedBy,
     estimated_cost_pence: input.estimated_cost_pence ?? null,
     agreed_cost_pence: input.agreed_cost_pence ?? null,
     created_at: now,
@@ -157,7 +171,7 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
   const job = { ...fields, reference: formatReference(await nextCounter(trx, place.agencyId, 'job_reference')) };
   const [, , , , ...rest] = await pipelined(trx, [
     repo.jobInsert(trx, job),
-    repo.historyInsert(trx, { jobId: id, from: null, to: STATUS_REPORTED, byUserId: auth.userId, note: null, at: now }),
+    repo.historyInsert(trx, { jobId: id, from: null, to: STATUS_REPORTED, byUserId: by.reportedBy, note: null, at: now }),
     activityInsert(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: id, agencyId: job.agency_id }),
     eventInsert(trx, now, { name: 'job.created', agencyId: job.agency_id, payload: { ...jobRef(job), status_id: STATUS_REPORTED, priority: job.priority, tenant_id: job.tenant_id } }).insert,
     ...jobSlaWrites(trx, sla, now),
@@ -165,7 +179,7 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
   ]);
   await announceJobSlaStart(trx, sla, now);
   const [row] = rest.at(-1)!.rows as repo.JobRow[];
-  return sla.breachedNow || sla.atRiskNow ? jobDtoById(trx, auth, id) : toJobDto(row!, jobScope(auth));
+  return { id, row: row!, slaMoved: sla.breachedNow || sla.atRiskNow };
 }
 
 const CLOSED = new Set<number>([STATUS.closed, STATUS.cancelled]);
@@ -176,8 +190,7 @@ const CLOSED = new Set<number>([STATUS.closed, STATUS.cancelled]);
  * @throws 400 empty body or bad field, 403 not staff or shared branch, 404 job, address or
  *   tenant, 409 when the job is Closed or Cancelled
  */
-export async function updateJob(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: UpdateJobInput): Promise<JobDto> {
-  const { csrf_token: _csrf, ...fields } = input;
+export async function updateJob(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, fields: UpdateJobInput): Promise<JobDto> {
   const names = Object.keys(fields) as Array<keyof typeof fields>;
   if (names.length === 0) throw invalidParam('body');
   const current = await visibleJob(deps.db, auth, uuid);

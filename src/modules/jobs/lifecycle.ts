@@ -44,9 +44,11 @@ export type Party = 'staff' | 'contractor' | 'tenant' | 'landlord';
  * DELETE /api/jobs/{uuid} for Cancelled), `assignment` (POST .../assignment), `decline`
  * (POST .../assignment/decline), `resume` (a transition out of On hold, only back to the status
  * the job was put on hold from), `booking` (POST .../assignment/booking: the assigned contractor books
- * or moves its visit, also by works-order link, docs/works-orders.md).
+ * or moves its visit, also by works-order link, docs/works-orders.md; the tenant picking one of the
+ * contractor's free slots, POST .../visit/choice), `missed` (POST .../visit/missed: a booked visit
+ * was missed, docs/tenant-reporting.md "Booking the visit").
  */
-export type Via = 'transition' | 'assignment' | 'decline' | 'resume' | 'booking';
+export type Via = 'transition' | 'assignment' | 'decline' | 'resume' | 'booking' | 'missed';
 
 /** Job date columns a move may set. */
 export type DateField = 'approved_at' | 'assigned_at' | 'attended_at' | 'completed_at' | 'invoiced_at' | 'closed_at' | 'cancelled_at';
@@ -78,14 +80,15 @@ export const MOVES: readonly Move[] = [
   m(S.approved, S.cancelled, STAFF, 'transition', 'cancelled_at'),
   m(S.assigned, S.assigned, STAFF, 'assignment', 'assigned_at'),
   m(S.assigned, S.scheduled, STAFF, 'assignment', 'assigned_at'),
-  m(S.assigned, S.scheduled, ['contractor'], 'booking', null),
+  m(S.assigned, S.scheduled, ['contractor', 'tenant'], 'booking', null),
   m(S.assigned, S.approved, ['contractor'], 'decline', null),
   m(S.assigned, S.inProgress, WORKERS, 'transition', 'attended_at'),
   m(S.assigned, S.cancelled, STAFF, 'transition', 'cancelled_at'),
   m(S.scheduled, S.scheduled, STAFF, 'assignment', 'assigned_at'),
   m(S.scheduled, S.assigned, STAFF, 'assignment', 'assigned_at'),
-  m(S.scheduled, S.scheduled, ['contractor'], 'booking', null),
+  m(S.scheduled, S.scheduled, ['contractor', 'tenant'], 'booking', null),
   m(S.scheduled, S.approved, ['contractor'], 'decline', null),
+  m(S.scheduled, S.assigned, ['staff', 'contractor', 'tenant'], 'missed', null),
   m(S.scheduled, S.inProgress, WORKERS, 'transition', 'attended_at'),
   m(S.scheduled, S.cancelled, STAFF, 'transition', 'cancelled_at'),
   m(S.inProgress, S.completed, WORKERS, 'transition', 'completed_at'),

@@ -26,7 +26,7 @@ async function links(deps: AppDeps, trx: DbOrTrx, row: repo.ApprovalRow, now: Da
   if (!link) return undefined;
   const key = await linkKey(trx, now);
   const token = signLink(key, { a: row.uuid, l: row.landlord_uuid, n: link.nonce, e: Math.floor(new Date(link.expires_at).getTime() / 1000) });
-  const base = `${deps.config.mail.publicUrl}/api/approvals/link/${token}`;
+  const base = `${deps.config.mail.publicUrl}/approvals/link/${token}`;
   return { approve: `${base}?action=approve`, decline: `${base}?action=decline`, question: `${base}?action=question`, expiresAt: new Date(link.expires_at) };
 }
 

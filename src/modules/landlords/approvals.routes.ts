@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, errorBody, list, ok, responses } from '../../http/envelope.ts';
+import { CsrfOnlyBody } from '../../http/optional-body.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { UuidParams } from '../../http/schema-primitives.ts';
 import { formatPounds } from '../money/index.ts';
@@ -98,7 +99,7 @@ export function approvalsRoutes(deps: AppDeps) {
         summary: 'Withdraw an approval request',
         description: 'Its link is refused from now on ("withdrawn" page). 409 once answered, expired or withdrawn. Needs a CSRF token.',
         params: UuidParams,
-        body: Type.Object({ csrf_token: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        body: CsrfOnlyBody,
         response: responses(DataEnvelope(Approval), [400, 401, 403, 404, 409, 429]),
       },
       handler: async (request) => ok(await revokeApproval(deps, requireAuth(request), actorOf(request), request.params.uuid), 'Approval withdrawn'),
@@ -113,55 +114,65 @@ export function approvalsRoutes(deps: AppDeps) {
         summary: 'Ask the landlord again (after a question, or a lost e-mail)',
         description: 'The old link is withdrawn, a new one e-mailed; the approval is pending again with a fresh expiry. 409 unless pending or questioned. Needs a CSRF token.',
         params: UuidParams,
-        body: Type.Object({ csrf_token: Type.Optional(Type.String()) }, { additionalProperties: false }),
+        body: CsrfOnlyBody,
         response: responses(DataEnvelope(Approval), [400, 401, 403, 404, 409, 429]),
       },
       handler: async (request) => ok(await resendApproval(deps, requireAuth(request), actorOf(request), request.params.uuid), 'Approval sent again'),
     });
 
     /** GET /api/approvals/link/{token}: the landlord's page with the question and the answer form. */
-    app.get('/api/approvals/link/:token', {
-      config: { permission: 'public' },
-      logSerializers: { req: maskedReq },
-      schema: {
-        tags: TAGS,
-        summary: "The landlord's approval page (signed link, no account)",
-        description: 'HTML. Shows the job, property, cost and limit with a form (approve, decline, ask a question, comment). Looking does not answer. A tampered, expired, used, withdrawn or cross-scoped link gets a page saying so (400, 410, 409, 410, 400) when the client accepts text/html, otherwise the error envelope with the same status.',
-        params: LinkParams,
-        querystring: LinkQuery,
-        response: responses(Html, [400, 409, 410, 429]),
-      },
-      handler: async (request, reply) => {
-        const v = await viewByLink(deps, request.params.token);
-        if (!v.row) return sendRefusal(request, reply, v.refusal!);
-        const a = v.row;
-        const html = answerPage({
-          agencyName: v.agencyName, landlordName: a.landlord_name, jobReference: a.job_reference, jobTitle: a.job_title,
-          property: a.address_line1 ? `${a.address_line1}, ${a.address_town}, ${a.address_postcode}` : null,
-          description: a.description, amount: formatPounds(a.amount_pence), limit: formatPounds(a.limit_pence), expiresAt: new Date(a.expires_at),
-        }, request.query.action ?? 'approve');
-        return sendHtml(reply, 200, html);
-      },
-    });
+    // Also at /approvals/link/:token, the address people are sent (messages name no API path;
+    // docs/api.md "People's links"), hidden from the OpenAPI document.
+    for (const [url, hide] of [['/api/approvals/link/:token', false], ['/approvals/link/:token', true]] as const) {
+      app.get(url, {
+        config: { permission: 'public' },
+        logSerializers: { req: maskedReq },
+        schema: {
+          hide,
+          tags: TAGS,
+          summary: "The landlord's approval page (signed link, no account)",
+          description: 'HTML. Shows the job, property, cost and limit with a form (approve, decline, ask a question, comment). Looking does not answer. A tampered, expired, used, withdrawn or cross-scoped link gets a page saying so (400, 410, 409, 410, 400) when the client accepts text/html, otherwise the error envelope with the same status.',
+          params: LinkParams,
+          querystring: LinkQuery,
+          response: responses(Html, [400, 409, 410, 429]),
+        },
+        handler: async (request, reply) => {
+          const v = await viewByLink(deps, request.params.token);
+          if (!v.row) return sendRefusal(request, reply, v.refusal!);
+          const a = v.row;
+          const html = answerPage({
+            agencyName: v.agencyName, landlordName: a.landlord_name, jobReference: a.job_reference, jobTitle: a.job_title,
+            property: a.address_line1 ? `${a.address_line1}, ${a.address_town}, ${a.address_postcode}` : null,
+            description: a.description, amount: formatPounds(a.amount_pence), limit: formatPounds(a.limit_pence), expiresAt: new Date(a.expires_at),
+          }, request.query.action ?? 'approve');
+          return sendHtml(reply, 200, html);
+        },
+      });
+    }
 
     /** POST /api/approvals/link/{token}: the landlord's answer (form post); the link is used up. */
-    app.post('/api/approvals/link/:token', {
-      config: { permission: 'public' },
-      logSerializers: { req: maskedReq },
-      schema: {
-        tags: TAGS,
-        summary: "The landlord's answer by signed link",
-        description: 'Form or JSON body: action approve | decline | question, comment. HTML thank-you page; the answer and comment go on the job as a note and move it (approve -> Approved, decline -> On hold). The link works once; refusals as for GET.',
-        params: LinkParams,
-        body: LinkAnswerBody,
-        response: responses(Html, [400, 409, 410, 429]),
-      },
-      handler: async (request, reply) => {
-        const comment = request.body.comment?.trim() || null;
-        const r = await answerByLink(deps, request.params.token, request.body.action, comment, request.ip);
-        if ('refusal' in r) return sendRefusal(request, reply, r.refusal);
-        return sendHtml(reply, 200, donePage(r.action, r.jobReference));
-      },
-    });
+    // Also at /approvals/link/:token, the address people are sent (messages name no API path;
+    // docs/api.md "People's links"), hidden from the OpenAPI document.
+    for (const [url, hide] of [['/api/approvals/link/:token', false], ['/approvals/link/:token', true]] as const) {
+      app.post(url, {
+        config: { permission: 'public' },
+        logSerializers: { req: maskedReq },
+        schema: {
+          hide,
+          tags: TAGS,
+          summary: "The landlord's answer by signed link",
+          description: 'Form or JSON body: action approve | decline | question, comment. HTML thank-you page; the answer and comment go on the job as a note and move it (approve -> Approved, decline -> On hold). The link works once; refusals as for GET.',
+          params: LinkParams,
+          body: LinkAnswerBody,
+          response: responses(Html, [400, 409, 410, 429]),
+        },
+        handler: async (request, reply) => {
+          const comment = request.body.comment?.trim() || null;
+          const r = await answerByLink(deps, request.params.token, request.body.action, comment, request.ip);
+          if ('refusal' in r) return sendRefusal(request, reply, r.refusal);
+          return sendHtml(reply, 200, donePage(r.action, r.jobReference));
+        },
+      });
+    }
   };
 }

@@ -46,7 +46,6 @@ export const RequestApprovalBody = Type.Object(
   {
     amount_pence: Pence({ description: 'the job cost to approve, pence incl. VAT' }),
     description: Type.String({ minLength: 1, maxLength: 500, pattern: '\\S', description: 'what the money is for, as the landlord will read it' }),
-    csrf_token: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );

@@ -89,7 +89,6 @@ const fields = {
   vat_number: Type.Optional(Type.Union([Type.String({ pattern: '^(GB)?[0-9]{9}([0-9]{3})?$', description: 'GB and 9 (or 12) digits' }), Type.Null()])),
   approval_limit_pence: Type.Optional(Type.Union([Pence(), Type.Null()])),
   notes: OptText(2000),
-  csrf_token: Type.Optional(Type.String()),
 };
 
 export const CreateLandlordBody = Type.Object(fields, { additionalProperties: false });
@@ -105,7 +104,6 @@ export const LinkPropertyBody = Type.Object(
   {
     address_uuid: Uuid({ description: 'the property (an address of the agency)' }),
     share_bp: Type.Integer({ minimum: 1, maximum: 10000, description: 'ownership share in basis points; the shares of one property sum to at most 10000' }),
-    csrf_token: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -127,7 +125,6 @@ export type PropertyOwnershipDto = Static<typeof PropertyOwnership>;
 export const PropertyLimitBody = Type.Object(
   {
     limit_pence: Nullable(Pence({ description: 'spend limit of the property in pence; null removes it' })),
-    csrf_token: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );
@@ -144,7 +141,6 @@ export const UpdateLandlordSettingsBody = Type.Object(
     default_approval_limit_pence: Type.Optional(Nullable(Pence())),
     reminder_after_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720 })),
     expires_after_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 2160 })),
-    csrf_token: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );

@@ -168,7 +168,7 @@ export async function updateLandlord(deps: AppDeps, auth: AuthContext, actor: Ac
   const cols = columns(input);
   checkVat(cols.vat_registered ?? row.vat_registered, cols.vat_number !== undefined ? cols.vat_number : row.vat_number);
   const now = deps.clock.now();
-  const changed = Object.keys(input).filter((k) => k !== 'csrf_token');
+  const changed = Object.keys(input);
   await deps.db.transaction().execute(async (trx) => {
     await repo.updateLandlord(trx, row.id, { ...cols, updated_at: now });
     await recordActivity(trx, actor, now, {

@@ -17,6 +17,8 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Reply-To header: a conversation's signed reply address (docs/conversations.md). */
+  replyTo?: string;
   /** Files attached to the message (reports sent on a schedule; docs/insight.md). */
   attachments?: MailAttachment[];
 }
@@ -121,6 +123,7 @@ export class NodemailerMailer implements Mailer {
       subject: message.subject,
       text: message.text,
       ...(message.html !== undefined ? { html: message.html } : {}),
+      ...(message.replyTo !== undefined ? { replyTo: message.replyTo } : {}),
       ...(message.attachments !== undefined ? { attachments: message.attachments } : {}),
     });
     const sent: SentMail = { messageId: String(info.messageId), transport: this.kind };

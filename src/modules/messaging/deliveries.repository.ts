@@ -14,28 +14,42 @@ export async function insertDelivery(db: DbOrTrx, row: Insertable<MessageDeliver
   return r !== undefined;
 }
 
-/** Ids of queued deliveries due at `now`, oldest first. */
-export async function dueDeliveryIds(db: DbOrTrx, now: Date, limit: number): Promise<number[]> {
-  const rows = await db.selectFrom('message_deliveries').select('id').where('status', '=', 'queued').where('next_attempt_at', '<=', now).orderBy('id').limit(limit).execute();
-  return rows.map((r) => r.id);
-}
-
 /**
- * Claims a due delivery for one attempt (compare-and-set on status and next_attempt_at, so two
- * senders never take the same row): counts the attempt and pushes next_attempt_at to `leaseUntil`.
- * @returns the row, or undefined when another sender took it or it is no longer due
+ * Claims up to `limit` queued deliveries due at `now`, oldest first, in one statement (rows another
+ * sender holds locked are skipped, so two senders never take the same row): counts each row's
+ * attempt and pushes its next_attempt_at to `leaseUntil`, after which a row whose sender died is
+ * due again.
+ * @returns the claimed rows in id order (attempts already counted)
  */
-export function claimDelivery(db: DbOrTrx, id: number, now: Date, leaseUntil: Date) {
-  return db
-    .updateTable('message_deliveries')
-    .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: leaseUntil, updated_at: now }))
-    .where('id', '=', id)
+export async function claimDueDeliveries(db: DbOrTrx, now: Date, leaseUntil: Date, limit: number) {
+  const due = db
+    .selectFrom('message_deliveries')
+    .select('id')
     .where('status', '=', 'queued')
     .where('next_attempt_at', '<=', now)
+    .orderBy('id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
+  const rows = await db
+    .updateTable('message_deliveries')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: leaseUntil, updated_at: now }))
+    .where('id', 'in', due)
     .returning(['id', 'agency_id', 'channel', 'recipient_user_id', 'recipient_address', 'content', 'attempts'])
-    .executeTakeFirst();
+    .execute();
+  return rows.sort((a, b) => a.id - b.id);
 }
-export type ClaimedDelivery = NonNullable<Awaited<ReturnType<typeof claimDelivery>>>;
+export type ClaimedDelivery = Awaited<ReturnType<typeof claimDueDeliveries>>[number];
+
+/** Marks the deliveries sent at `at` (one statement for a whole batch; no-op for none). */
+export async function markSent(db: DbOrTrx, ids: readonly number[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('message_deliveries')
+    .set({ status: 'sent', sent_at: at, updated_at: at, next_attempt_at: null, last_error: null, content: null })
+    .where('id', 'in', ids)
+    .execute();
+}
 
 /** Updates a delivery by id. */
 export async function updateDelivery(db: DbOrTrx, id: number, changes: Updateable<MessageDeliveryTable>): Promise<void> {

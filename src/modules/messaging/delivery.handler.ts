@@ -9,6 +9,7 @@
 import type { AppDeps } from '../../app-deps.ts';
 import type { DbOrTrx, Trx } from '../../db/types.ts';
 import type { DomainEvent, EventHandler, EventName } from '../../events/index.ts';
+import { onceInTransaction } from '../../db/transaction-memo.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { insertDelivery } from './deliveries.repository.ts';
 import * as repo from './messaging.repository.ts';
@@ -27,26 +28,9 @@ async function consentWithdrawn(trx: Trx, agencyId: number, r: Recipient, purpos
   return rows.length > 0 && rows.every((c) => c.withdrawn_at !== null);
 }
 
-/**
- * Templates read in one transaction, by agency, key and channel: the queue runs a batch of events
- * in one transaction (docs/operations.md "Queue sizing"), and its events mostly use the same few
- * templates, which cannot change under the transaction.
- */
-const templatesOfTrx = new WeakMap<Trx, Map<string, ReturnType<typeof effectiveTemplate>>>();
-
-/** effectiveTemplate, read once per transaction. */
+/** effectiveTemplate, read once per transaction (a queue batch's events share their templates). */
 function templateIn(trx: Trx, agencyId: number, key: string, channel: Channel): ReturnType<typeof effectiveTemplate> {
-  let cache = templatesOfTrx.get(trx);
-  if (!cache) templatesOfTrx.set(trx, (cache = new Map()));
-  const id = `${agencyId}|${key}|${channel}`;
-  let hit = cache.get(id);
-  if (!hit) {
-    hit = effectiveTemplate(trx, agencyId, key, channel);
-    cache.set(id, hit);
-    // A failed read is not kept (the event fails and is retried in a new transaction anyway).
-    hit.catch(() => cache.delete(id));
-  }
-  return hit;
+  return onceInTransaction(trx, `template|${agencyId}|${key}|${channel}`, () => effectiveTemplate(trx, agencyId, key, channel));
 }
 
 /** Writes the delivery rows of one planned message. */
@@ -87,7 +71,7 @@ async function planOne(deps: AppDeps, trx: Trx, event: DomainEvent, agencyId: nu
 
 /** Events the messaging handler answers (docs/messaging.md "Who receives what"). */
 export const MESSAGING_EVENTS: readonly EventName[] = [
-  'job.created', 'job.assigned', 'job.visit_booked', 'job.status_changed', 'job.assignment_declined', 'sla.at_risk', 'sla.breached', 'contractor.certificate_expiring',
+  'job.created', 'job.assigned', 'job.visit_booked', 'job.visit_reminder', 'job.status_changed', 'job.assignment_declined', 'sla.at_risk', 'sla.breached', 'contractor.certificate_expiring',
   'hazard.summary_sent', 'hazard.at_risk', 'hazard.breached', 'compliance.certificate_expiring',
 ];
 

@@ -26,6 +26,8 @@ export interface DirectEmail {
   subject: string;
   text: string;
   html: string;
+  /** Reply-To: a conversation's signed reply address (docs/conversations.md). */
+  replyTo?: string | undefined;
 }
 
 /**
@@ -37,7 +39,7 @@ export function queueEmail(db: DbOrTrx, m: DirectEmail, now: Date): Promise<bool
     uuid: newUuid(), agency_id: m.agencyId, event_id: m.eventId, event_name: m.eventName, template_key: m.templateKey, channel: 'email',
     recipient_key: m.recipientKey, recipient_kind: m.recipientKind, recipient_user_id: m.recipientUserId, recipient_address: m.address.toLowerCase(),
     status: 'queued', reason: null, attempts: 0, last_error: null, subject: m.subject,
-    content: JSON.stringify({ subject: m.subject, text: m.text, html: m.html }), next_attempt_at: now, created_at: now, updated_at: now, sent_at: null,
+    content: JSON.stringify({ subject: m.subject, text: m.text, html: m.html, ...(m.replyTo ? { replyTo: m.replyTo } : {}) }), next_attempt_at: now, created_at: now, updated_at: now, sent_at: null,
   });
 }
 
@@ -72,4 +74,39 @@ export async function queueTemplatedEmail(db: DbOrTrx, m: TemplatedEmail, now: D
     agencyId: m.agencyId, eventId: m.eventId, eventName: m.eventName, templateKey: m.templateKey, recipientKey: m.recipientKey, recipientKind: m.recipientKind,
     recipientUserId: m.recipientUserId, address: m.address, subject: rendered.subject ?? '', text: rendered.text ?? '', html: rendered.html ?? '',
   }, now);
+}
+
+/** One SMS to queue (docs/conversations.md "SMS"). */
+export interface DirectSms {
+  agencyId: number;
+  eventId: string;
+  eventName: string;
+  templateKey: string;
+  recipientKey: string;
+  recipientKind: string;
+  recipientUserId: number | null;
+  /** E.164 number. */
+  phone: string;
+  text: string;
+  /** The conversation thread it belongs to: a reply to this number lands there. */
+  threadId: number | null;
+  /** Not before (quiet hours). */
+  sendAt: Date;
+  /** Logged `suppressed` with this reason instead of queued (opted out, no consent). */
+  suppressedReason?: string | undefined;
+}
+
+/**
+ * Queues one SMS in the delivery log (sent by the sender through the sms module), or logs it
+ * suppressed with its reason.
+ * @returns false when the same event already logged it for this recipient
+ */
+export function queueSms(db: DbOrTrx, m: DirectSms, now: Date): Promise<boolean> {
+  const suppressed = m.suppressedReason !== undefined;
+  return insertDelivery(db, {
+    uuid: newUuid(), agency_id: m.agencyId, event_id: m.eventId, event_name: m.eventName, template_key: m.templateKey, channel: 'sms',
+    recipient_key: m.recipientKey, recipient_kind: m.recipientKind, recipient_user_id: m.recipientUserId, recipient_address: m.phone,
+    status: suppressed ? 'suppressed' : 'queued', reason: m.suppressedReason ?? null, attempts: 0, last_error: null, subject: null,
+    content: suppressed ? null : JSON.stringify({ text: m.text, thread_id: m.threadId }), next_attempt_at: suppressed ? null : m.sendAt, created_at: now, updated_at: now, sent_at: null,
+  });
 }

@@ -15,8 +15,8 @@ export { MESSAGE_KINDS, templateId } from './template-catalogue.ts';
 export { renderTemplate, compileMjml } from './render.ts';
 export { effectiveTemplate } from './templates.service.ts';
 export { renderHazardSummary } from './delivery.handler.ts';
-export { queueEmail, queueTemplatedEmail, type DirectEmail, type TemplatedEmail } from './direct.ts';
-export { contractorRecipients } from './recipients.ts';
+export { queueEmail, queueSms, queueTemplatedEmail, type DirectEmail, type DirectSms, type TemplatedEmail } from './direct.ts';
+export { contractorRecipients, tenantRecipients } from './recipients.ts';
 export { branchAgents, type Recipient } from './recipients.ts';
 
 /** Event handlers of the module (listed in src/background.ts). */

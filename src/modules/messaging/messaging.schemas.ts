@@ -2,7 +2,6 @@
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
 /** Text without NUL characters (PostgreSQL text cannot hold them). */
 const NO_NUL = '^[^\\u0000]*$';
@@ -69,7 +68,6 @@ export const SavePreferencesBody = Type.Object(
       ),
       { minItems: 1, maxItems: 50 },
     ),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );

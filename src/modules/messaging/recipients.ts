@@ -6,7 +6,7 @@
  */
 import type { DomainEvent } from '../../events/index.ts';
 import type { DbOrTrx } from '../../db/types.ts';
-import { formatLondonDateTime } from '../../lib/london-time.ts';
+import { formatLondonDateTime, londonDate, londonTime } from '../../lib/london-time.ts';
 import * as repo from './recipients.repository.ts';
 import { formatLondonDate } from '../../lib/london-time.ts';
 import { hazardName, HAZARD_CLOCK_LABELS } from '../../lib/hhsrs.ts';
@@ -73,6 +73,12 @@ const visitDate = {
   format: (d: Date) => `${DAYS[d.getUTCDay()]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`,
 };
 
+/** `visit.date` and `visit.slot` of a timed visit: its London date and hours ("09:00-12:00"). */
+function timedVisitVars(startsAt: string, endsAt: string): Record<string, string> {
+  const start = new Date(startsAt);
+  return { 'visit.date': visitDate.format(new Date(`${londonDate(start)}T12:00:00Z`)), 'visit.slot': `${londonTime(start)}-${londonTime(new Date(endsAt))}` };
+}
+
 type JobContext = NonNullable<Awaited<ReturnType<typeof repo.loadJob>>>;
 
 export function jobVars(job: JobContext, publicUrl: string): Record<string, string | null> {
@@ -122,7 +128,7 @@ export async function planMessages(db: DbOrTrx, event: DomainEvent, publicUrl: s
     if (!cert) return [];
     const vars = {
       'agency.name': cert.agency_name, 'contractor.name': cert.company_name, 'certificate.type': cert.cert_type, 'certificate.reference': cert.reference,
-      'certificate.expires_on': String(cert.expires_on).slice(0, 10), 'contractor.url': `${publicUrl}/contractors/${cert.uuid}`,
+      'certificate.expires_on': formatLondonDate(new Date(`${String(p.expires_on).slice(0, 10)}T12:00:00Z`)), 'contractor.url': `${publicUrl}/contractors/${cert.uuid}`,
     };
     return [{ templateKey: 'contractor.certificate_expiring', recipients: await agencyAdmins(db, agencyId), vars, data: { contractor_uuid: cert.uuid } }];
   }
@@ -163,9 +169,19 @@ export async function planMessages(db: DbOrTrx, event: DomainEvent, publicUrl: s
       if (p.scheduled_for) add('job.visit_booked', await tenants(), contractorVars);
       break;
     }
-    case 'job.visit_booked':
-      add('job.visit_booked', await tenants(), { 'visit.date': visitDate.format(new Date(String(p.scheduled_for))) });
+    case 'job.visit_booked': {
+      // A timed visit (docs/tenant-reporting.md "Booking the visit") names its London hours as the slot.
+      const timed = typeof p.starts_at === 'string' && typeof p.ends_at === 'string' ? timedVisitVars(p.starts_at, p.ends_at) : null;
+      add('job.visit_booked', await tenants(), timed ?? { 'visit.date': visitDate.format(new Date(String(p.scheduled_for))) });
+      if (timed && p.booked_by === 'tenant') add('job.visit_booked_contractor', await contractorRecipients(db, agencyId, Number(p.contractor_id)), timed);
       break;
+    }
+    case 'job.visit_reminder': {
+      const timed = timedVisitVars(String(p.starts_at), String(p.ends_at));
+      add('job.visit_reminder', await tenants(), timed);
+      add('job.visit_reminder_contractor', await contractorRecipients(db, agencyId, Number(p.contractor_id)), timed);
+      break;
+    }
     case 'job.status_changed':
       if (p.to_status_id === STATUS_COMPLETED) add('job.completed', await tenants());
       if (p.to_status_id === STATUS_CANCELLED && job.contractor_id !== null) add('job.cancelled', await contractorRecipients(db, agencyId, job.contractor_id));

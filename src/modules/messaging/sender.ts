@@ -5,15 +5,16 @@
  * `CARETAKER_QUEUE_SEND_CONCURRENCY` at once, and every minute as the periodic task
  * `messaging.send`. Each attempt is counted on the row before it starts; a failure
  * is retried with backoff (1 min, 5 min, 30 min, 2 h, 6 h) and the row is `failed` after
- * MAX_ATTEMPTS. A row is claimed with compare-and-set, so a message goes out once even with
- * several workers.
+ * MAX_ATTEMPTS. Rows are claimed with their attempt counted in one statement that skips rows
+ * another sender holds, so a message goes out once even with several workers.
  */
 import type { AppDeps } from '../../app-deps.ts';
 import type { PeriodicTask } from '../../events/index.ts';
 import { addSeconds } from '../../lib/clock.ts';
 import { forEachLimited } from '../../lib/concurrency.ts';
 import { deliverPush, PUSH_NOT_CONFIGURED } from '../push/index.ts';
-import { claimDelivery, dueDeliveryIds, updateDelivery, type ClaimedDelivery } from './deliveries.repository.ts';
+import { sendSms } from '../sms/index.ts';
+import { claimDueDeliveries, markSent, updateDelivery, type ClaimedDelivery } from './deliveries.repository.ts';
 import type { Rendered } from './render.ts';
 
 /** Attempts before a delivery is given up (`failed`). */
@@ -30,12 +31,17 @@ const LEASE_S = 600;
  *   no provider of any of the user's device platforms is set up, so a retry cannot succeed)
  */
 async function attempt(deps: AppDeps, d: ClaimedDelivery): Promise<{ error: string | null; final?: string; reason?: string }> {
-  const content = (typeof d.content === 'string' ? JSON.parse(d.content) : d.content) as (Rendered & { data?: Record<string, string> }) | null;
+  const content = (typeof d.content === 'string' ? JSON.parse(d.content) : d.content) as (Rendered & { data?: Record<string, string>; replyTo?: string; thread_id?: number | null }) | null;
   if (!content) return { error: 'nothing to send', final: 'failed' };
   try {
     if (d.channel === 'email') {
-      await deps.mailer.send({ to: d.recipient_address!, subject: content.subject ?? '', text: content.text ?? '', ...(content.html ? { html: content.html } : {}) });
+      await deps.mailer.send({
+        to: d.recipient_address!, subject: content.subject ?? '', text: content.text ?? '', ...(content.html ? { html: content.html } : {}), ...(content.replyTo ? { replyTo: content.replyTo } : {}),
+      });
       return { error: null };
+    }
+    if (d.channel === 'sms') {
+      return await sendSms(deps, { deliveryId: d.id, agencyId: d.agency_id, to: d.recipient_address!, text: content.text ?? '', threadId: content.thread_id ?? null });
     }
     const results = await deliverPush(deps, { userId: d.recipient_user_id!, title: content.title ?? '', body: content.body ?? '', ...(content.data ? { data: content.data } : {}) });
     if (results.length === 0) return { error: 'no device token', final: 'suppressed' };
@@ -50,6 +56,8 @@ async function attempt(deps: AppDeps, d: ClaimedDelivery): Promise<{ error: stri
 
 /** Rows one call of the sender takes at most. */
 const SEND_BATCH = 200;
+/** Rows claimed at once, in rounds of `CARETAKER_QUEUE_SEND_CONCURRENCY` sends. */
+const CLAIM_ROUNDS = 5;
 
 /**
  * Sends every queued delivery that is due, `CARETAKER_QUEUE_SEND_CONCURRENCY` at once.
@@ -60,32 +68,48 @@ export async function sendDueDeliveries(deps: AppDeps, opts: { limit?: number } 
   return (await sendBatch(deps, opts.limit ?? SEND_BATCH)).counts;
 }
 
-/** sendDueDeliveries, also returning how many rows were due (the limit when more may wait). */
+/**
+ * sendDueDeliveries, also returning how many rows were due (the limit when more may wait). Rows
+ * are claimed a few rounds of sends at a time in one statement, and the sent ones of a claim are
+ * marked in one statement (docs/operations.md "Queue sizing"); a failure is recorded on its row.
+ */
 async function sendBatch(deps: AppDeps, limit: number) {
   const counts = { sent: 0, retrying: 0, failed: 0, suppressed: 0 };
-  const ids = await dueDeliveryIds(deps.db, deps.clock.now(), limit);
-  await forEachLimited(ids, deps.config.queue.sendConcurrency, async (id) => {
+  const concurrency = deps.config.queue.sendConcurrency;
+  let due = 0;
+  while (due < limit) {
     const now = deps.clock.now();
-    const d = await claimDelivery(deps.db, id, now, addSeconds(now, LEASE_S));
-    if (!d) return;
-    const { error, final, reason } = await attempt(deps, d);
-    const at = deps.clock.now();
-    if (error === null) {
-      await updateDelivery(deps.db, id, { status: 'sent', sent_at: at, updated_at: at, next_attempt_at: null, last_error: null, content: null });
-      counts.sent += 1;
-    } else if (final === 'suppressed') {
-      await updateDelivery(deps.db, id, { status: 'suppressed', reason: 'no_device', updated_at: at, next_attempt_at: null, content: null });
-      counts.suppressed += 1;
-    } else if (final === 'failed' || d.attempts >= MAX_ATTEMPTS) {
-      await updateDelivery(deps.db, id, { status: 'failed', ...(reason ? { reason } : {}), last_error: error.slice(0, 1_000), updated_at: at, next_attempt_at: null, content: null });
-      counts.failed += 1;
-    } else {
-      const wait = BACKOFF_S[Math.min(d.attempts, BACKOFF_S.length) - 1]!;
-      await updateDelivery(deps.db, id, { last_error: error.slice(0, 1_000), updated_at: at, next_attempt_at: addSeconds(at, wait) });
-      counts.retrying += 1;
+    const asked = Math.min(limit - due, CLAIM_ROUNDS * concurrency);
+    const claimed = await claimDueDeliveries(deps.db, now, addSeconds(now, LEASE_S), asked);
+    due += claimed.length;
+    const sent: number[] = [];
+    try {
+      await forEachLimited(claimed, concurrency, async (d) => {
+        const { error, final, reason } = await attempt(deps, d);
+        if (error === null) {
+          sent.push(d.id);
+          counts.sent += 1;
+          return;
+        }
+        const at = deps.clock.now();
+        if (final === 'suppressed') {
+          await updateDelivery(deps.db, d.id, { status: 'suppressed', reason: reason ?? 'no_device', updated_at: at, next_attempt_at: null, content: null });
+          counts.suppressed += 1;
+        } else if (final === 'failed' || d.attempts >= MAX_ATTEMPTS) {
+          await updateDelivery(deps.db, d.id, { status: 'failed', ...(reason ? { reason } : {}), last_error: error.slice(0, 1_000), updated_at: at, next_attempt_at: null, content: null });
+          counts.failed += 1;
+        } else {
+          const wait = BACKOFF_S[Math.min(d.attempts, BACKOFF_S.length) - 1]!;
+          await updateDelivery(deps.db, d.id, { last_error: error.slice(0, 1_000), updated_at: at, next_attempt_at: addSeconds(at, wait) });
+          counts.retrying += 1;
+        }
+      });
+    } finally {
+      await markSent(deps.db, sent, deps.clock.now());
     }
-  });
-  return { counts, due: ids.length };
+    if (claimed.length < asked) break;
+  }
+  return { counts, due };
 }
 
 /** Every minute: sends the queued deliveries that are due. */

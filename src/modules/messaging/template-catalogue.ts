@@ -119,6 +119,54 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
       },
     },
     {
+      key: 'job.visit_booked_contractor',
+      description: 'To the contractor: the tenant picked one of its free slots for the visit.',
+      events: 'job.visit_booked (booked by the tenant)',
+      audience: 'contractor',
+      variables: { ...COMMON, 'recipient.name': 'Dave Fletcher', 'visit.date': 'Thursday 26 November 2026', 'visit.slot': '09:00-12:00' },
+      defaults: {
+        email: {
+          subject: 'Visit booked by the tenant: {{ visit.date }} ({{ job.reference }})',
+          mjml: mjml('The tenant booked your visit', ['Hello {{ recipient.name }},', 'The tenant picked <strong>{{ visit.date }}, {{ visit.slot }}</strong> from your free slots.', JOB_LINE], 'Open the job'),
+          text_body: `Hello {{ recipient.name }},\n\nThe tenant picked {{ visit.date }}, {{ visit.slot }} from your free slots.\n${JOB_LINE}\n\n{{ job.url }}\n`,
+        },
+        push: { title: 'Visit booked by the tenant', body: '{{ visit.date }}, {{ visit.slot }}: {{ job.title }}' },
+        sms: { text_body: 'Visit for {{ job.reference }} booked by the tenant: {{ visit.date }}, {{ visit.slot }}.' },
+      },
+    },
+    {
+      key: 'job.visit_reminder',
+      description: 'To the tenant: the booked visit is tomorrow.',
+      events: 'job.visit_reminder',
+      audience: 'tenant',
+      variables: { ...COMMON, 'visit.date': 'Thursday 26 November 2026', 'visit.slot': '09:00-12:00', 'contractor.name': 'Fletcher Plumbing' },
+      defaults: {
+        email: {
+          subject: 'Reminder: visit tomorrow, {{ visit.date }} ({{ job.reference }})',
+          mjml: mjml('Your visit is tomorrow', ['Hello {{ recipient.name }},', '{{ contractor.name }} will visit tomorrow, <strong>{{ visit.date }}, {{ visit.slot }}</strong>.', JOB_LINE, 'Please make sure someone can let them in. If you cannot, tell us today.']),
+          text_body: `Hello {{ recipient.name }},\n\n{{ contractor.name }} will visit tomorrow, {{ visit.date }}, {{ visit.slot }}.\n${JOB_LINE}\nPlease make sure someone can let them in. If you cannot, tell us today.\n\n{{ job.url }}\n\n{{ agency.name }}\n`,
+        },
+        push: { title: 'Visit tomorrow', body: '{{ visit.date }}, {{ visit.slot }}: {{ job.title }}' },
+        sms: { text_body: '{{ agency.name }}: reminder, visit for {{ job.reference }} tomorrow {{ visit.date }}, {{ visit.slot }}.' },
+      },
+    },
+    {
+      key: 'job.visit_reminder_contractor',
+      description: 'To the contractor: its booked visit is tomorrow.',
+      events: 'job.visit_reminder',
+      audience: 'contractor',
+      variables: { ...COMMON, 'recipient.name': 'Dave Fletcher', 'visit.date': 'Thursday 26 November 2026', 'visit.slot': '09:00-12:00' },
+      defaults: {
+        email: {
+          subject: 'Reminder: visit tomorrow, {{ visit.date }} ({{ job.reference }})',
+          mjml: mjml('Your visit is tomorrow', ['Hello {{ recipient.name }},', 'Your visit is tomorrow, <strong>{{ visit.date }}, {{ visit.slot }}</strong>, at {{ job.address }}.', JOB_LINE], 'Open the job'),
+          text_body: `Hello {{ recipient.name }},\n\nYour visit is tomorrow, {{ visit.date }}, {{ visit.slot }}, at {{ job.address }}.\n${JOB_LINE}\n\n{{ job.url }}\n`,
+        },
+        push: { title: 'Visit tomorrow', body: '{{ visit.date }}, {{ visit.slot }}: {{ job.reference }}, {{ job.address }}' },
+        sms: { text_body: 'Reminder: visit for {{ job.reference }} tomorrow {{ visit.date }}, {{ visit.slot }}, {{ job.address }}.' },
+      },
+    },
+    {
       key: 'job.completed',
       description: 'To the tenant: the work was completed.',
       events: 'job.status_changed to Completed',
@@ -189,7 +237,7 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
       audience: 'contractor',
       variables: {
         ...COMMON, 'recipient.name': 'Dave Fletcher', 'job.priority': '2', 'job.description': 'The boiler shows fault F28 and will not light.',
-        'link.url': 'https://app.caretaker.test/api/works-orders/link/0f3c...', 'link.expires_at': 'Thu 10 Dec 2026, 18:00',
+        'link.url': 'https://app.caretaker.test/works-orders/link/0f3c...', 'link.expires_at': 'Thu 10 Dec 2026, 18:00',
       },
       defaults: {
         email: {
@@ -214,7 +262,7 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
       audience: 'contractor',
       variables: {
         ...COMMON, 'recipient.name': 'Dave Fletcher', 'job.description': 'The boiler shows fault F28 and will not light.', 'quote.deadline': 'Mon 30 Nov 2026, 17:00',
-        'quote.notes': 'Access through the side gate.', 'link.url': 'https://app.caretaker.test/api/works-orders/link/0f3c...',
+        'quote.notes': 'Access through the side gate.', 'link.url': 'https://app.caretaker.test/works-orders/link/0f3c...',
       },
       defaults: {
         email: {
@@ -418,7 +466,7 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
         'contractor.name': 'Fletcher Plumbing',
         'certificate.type': 'gas_safe',
         'certificate.reference': 'GS-554433',
-        'certificate.expires_on': '2026-12-15',
+        'certificate.expires_on': 'Tue 15 Dec 2026',
         'contractor.url': 'https://app.caretaker.test/contractors/8a1d2f70-3c1e-4f5e-9a51-6f7e2b9d0c44',
       },
       defaults: {

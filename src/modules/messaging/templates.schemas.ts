@@ -1,7 +1,6 @@
 /** Schemas of the message template endpoints (docs/messaging.md "Templates"). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, Nullable } from '../../http/schema-primitives.ts';
 
 /** Text without NUL characters (PostgreSQL text cannot hold them). */
@@ -61,7 +60,7 @@ export type ListTemplatesQuery = Static<typeof ListTemplatesQuery>;
 export const TemplateParams = Type.Object({ id: Type.String({ minLength: 3, maxLength: 120 }) }, { additionalProperties: false });
 
 export const SaveTemplateBody = Type.Object(
-  { ...TemplateParts.properties, csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })) },
+  { ...TemplateParts.properties },
   { additionalProperties: false },
 );
 export type SaveTemplateInput = Static<typeof SaveTemplateBody>;

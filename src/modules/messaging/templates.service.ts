@@ -112,10 +112,9 @@ async function saveVersion(deps: AppDeps, auth: AuthContext, actor: Actor, id: s
  *   channel lacks (`Invalid or missing required parameter: <part>`), nothing to change (body);
  *   403 no agency; 404 unknown id; 409 a concurrent save
  */
-export async function saveTemplate(deps: AppDeps, auth: AuthContext, actor: Actor, id: string, input: SaveTemplateInput): Promise<MessageTemplateDto> {
+export async function saveTemplate(deps: AppDeps, auth: AuthContext, actor: Actor, id: string, given: SaveTemplateInput): Promise<MessageTemplateDto> {
   const { kind, channel } = resolve(id);
   const current = await getTemplate(deps, auth, id);
-  const { csrf_token: _csrf, ...given } = input;
   checkPartsBelong(channel, given);
   const content = { ...partsOf(channel, current.parts), ...partsOf(channel, given) };
   await validateTemplate(kind, channel, content);
@@ -160,10 +159,9 @@ export async function templateVersions(deps: AppDeps, auth: AuthContext, id: str
  * @returns the rendered parts and the sample values
  * @throws 400 as for a save; 403; 404
  */
-export async function previewTemplate(deps: AppDeps, auth: AuthContext, id: string, input: SaveTemplateInput): Promise<Rendered & { sample: Record<string, string> }> {
+export async function previewTemplate(deps: AppDeps, auth: AuthContext, id: string, given: SaveTemplateInput): Promise<Rendered & { sample: Record<string, string> }> {
   const { kind, channel } = resolve(id);
   const current = await getTemplate(deps, auth, id);
-  const { csrf_token: _csrf, ...given } = input;
   if (Object.keys(given).length > 0) checkPartsBelong(channel, given);
   const content = { ...partsOf(channel, current.parts), ...partsOf(channel, given) };
   await validateTemplate(kind, channel, content);

@@ -6,7 +6,6 @@
  * (integer pence in; decimal pounds "123.45" in CSV, a number 123.45 in XLSX) and quantities.
  */
 import { stringify } from 'csv-stringify/sync';
-import ExcelJS from 'exceljs';
 import { safeCell } from '../../lib/spreadsheet-safe.ts';
 import { decimalPounds } from './vat.ts';
 
@@ -48,6 +47,8 @@ export function sheetCsv(sheet: Sheet): string {
  * @returns the .xlsx bytes
  */
 export async function sheetXlsx(sheet: Sheet, name: string): Promise<Buffer> {
+  // Loaded when first used (docs/operations.md "Starting"): not on the start-up path.
+  const { default: ExcelJS } = await import('exceljs');
   const wb = new ExcelJS.Workbook();
   wb.created = new Date(0);
   wb.modified = new Date(0);

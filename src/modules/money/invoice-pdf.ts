@@ -13,7 +13,6 @@
  * (VAT Notice 700, 18.2.6), and shows a refund owed when the invoice was already paid.
  * Dates print as London dates for people ("Sat 21 Nov 2026"), never ISO.
  */
-import PDFDocument from 'pdfkit';
 import { humanDate } from '../../lib/london-time.ts';
 import type { InvoiceDto } from './invoices.schemas.ts';
 import { formatPounds } from './vat.ts';
@@ -78,7 +77,9 @@ function title(inv: InvoiceDto): string {
  * @param at fixes the PDF's creation date (deterministic output for the same data)
  * @returns the PDF bytes
  */
-export function renderInvoicePdf(inv: InvoiceDto, party: PdfParty, at: Date): Promise<Buffer> {
+export async function renderInvoicePdf(inv: InvoiceDto, party: PdfParty, at: Date): Promise<Buffer> {
+  // Loaded when first used (docs/operations.md "Starting"): not on the start-up path.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: 'A4', margin: 50, info: { Title: `${title(inv)} ${inv.invoice_number ?? ''}`.trim(), Author: party.agencyName, CreationDate: at } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));

@@ -2,7 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
-import { Line, LinesBody, Pence, csrf_token } from './money.schemas.ts';
+import { Line, LinesBody, Pence } from './money.schemas.ts';
 
 export const INVOICE_STATUSES = ['draft', 'issued', 'part_paid', 'paid', 'overdue', 'void'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
@@ -64,15 +64,15 @@ const fields = {
   supply_date: Type.Optional(Nullable(IsoDate('date the work was done, not in the future (default at issue: the job completion date)'))),
 };
 export const CreateInvoiceBody = Type.Object(
-  { job_uuid: Uuid('a Completed (or Invoiced) job'), contractor_uuid: Type.Optional(Uuid("staff only; default the job's contractor")), lines: LinesBody, ...fields, csrf_token },
+  { job_uuid: Uuid('a Completed (or Invoiced) job'), contractor_uuid: Type.Optional(Uuid("staff only; default the job's contractor")), lines: LinesBody, ...fields },
   { additionalProperties: false },
 );
 export type CreateInvoiceInput = Static<typeof CreateInvoiceBody>;
-export const UpdateInvoiceBody = Type.Object({ lines: Type.Optional(LinesBody), ...fields, csrf_token }, { additionalProperties: false });
+export const UpdateInvoiceBody = Type.Object({ lines: Type.Optional(LinesBody), ...fields }, { additionalProperties: false });
 export type UpdateInvoiceInput = Static<typeof UpdateInvoiceBody>;
-export const VoidBody = Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))), csrf_token }, { additionalProperties: false });
+export const VoidBody = Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))) }, { additionalProperties: false });
 export const CreditNoteBody = Type.Object(
-  { lines: LinesBody, reason: Type.String({ minLength: 1, maxLength: 2000, description: 'why the invoice is credited; printed on the credit note' }), csrf_token },
+  { lines: LinesBody, reason: Type.String({ minLength: 1, maxLength: 2000, description: 'why the invoice is credited; printed on the credit note' }) },
   { additionalProperties: false },
 );
 export type CreditNoteInput = Static<typeof CreditNoteBody>;
@@ -111,7 +111,6 @@ export const PaymentBody = Type.Object(
     paid_on: IsoDate('date the money moved (not in the future)'),
     method: Type.Unsafe<(typeof PAYMENT_METHODS)[number]>({ type: 'string', enum: [...PAYMENT_METHODS] }),
     reference: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
-    csrf_token,
   },
   { additionalProperties: false },
 );

@@ -155,7 +155,7 @@ function assertDraft(inv: { status: string }, what: string) {
  */
 export async function updateInvoice(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: UpdateInvoiceInput): Promise<InvoiceDto> {
   const found = await visibleInvoice(deps.db, auth, uuid);
-  const { csrf_token: _c, lines: lineInput, ...rest } = input;
+  const { lines: lineInput, ...rest } = input;
   if (Object.keys(rest).length === 0 && lineInput === undefined) throw invalidParam('body');
   await assertMayWrite(deps.db, auth, found);
   const now = deps.clock.now();

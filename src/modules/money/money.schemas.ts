@@ -1,11 +1,9 @@
 /** Schemas of the pricing and quote endpoints and the money lines they share (docs/money.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 
 export const Pence = (description: string, maximum = 100_000_000) => Type.Integer({ minimum: 0, maximum, description: `${description}, integer pence` });
-export const csrf_token = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 export const VAT_CODES = ['standard', 'reduced', 'zero', 'exempt'] as const;
 export type VatCode = (typeof VAT_CODES)[number];
 export const VatCodeSchema = Type.Unsafe<VatCode>({ type: 'string', enum: [...VAT_CODES], description: 'VAT rate: standard (20 %), reduced (5 %), zero, exempt' });
@@ -88,7 +86,7 @@ export const CreatePriceItemBody = Type.Object(
   {
     code: itemFields.code, name: itemFields.name, trade_id: Type.Optional(itemFields.trade_id), job_type_id: Type.Optional(itemFields.job_type_id),
     unit: itemFields.unit, unit_price_pence: itemFields.unit_price_pence, vat_rate: Type.Optional(itemFields.vat_rate),
-    active: Type.Optional(itemFields.active), csrf_token,
+    active: Type.Optional(itemFields.active),
   },
   { additionalProperties: false },
 );
@@ -97,7 +95,7 @@ export const UpdatePriceItemBody = Type.Object(
   {
     name: Type.Optional(itemFields.name), trade_id: Type.Optional(itemFields.trade_id), job_type_id: Type.Optional(itemFields.job_type_id),
     unit: Type.Optional(itemFields.unit), unit_price_pence: Type.Optional(itemFields.unit_price_pence), vat_rate: Type.Optional(itemFields.vat_rate),
-    active: Type.Optional(itemFields.active), csrf_token,
+    active: Type.Optional(itemFields.active),
   },
   { additionalProperties: false },
 );
@@ -114,7 +112,7 @@ export const ListPriceItemsQuery = Type.Object(
 export type ListPriceItemsFilter = Static<typeof ListPriceItemsQuery>;
 export const UuidParams = Type.Object({ uuid: Uuid() }, { additionalProperties: false });
 export const ContractorRateParams = Type.Object({ uuid: Uuid(), contractor_uuid: Uuid() }, { additionalProperties: false });
-export const ContractorRateBody = Type.Object({ unit_price_pence: Pence('contractor-specific unit price ex VAT'), csrf_token }, { additionalProperties: false });
+export const ContractorRateBody = Type.Object({ unit_price_pence: Pence('contractor-specific unit price ex VAT') }, { additionalProperties: false });
 
 export const EstimateQuery = Type.Object(
   { job_uuid: Uuid('the job to estimate'), contractor_uuid: Type.Optional(Uuid('price with this contractor\'s rates (default: the job\'s contractor)')) },
@@ -142,7 +140,6 @@ export const MoneySettingsBody = Type.Object(
       job_type_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
       limit_pence: Pence('quotes above this need api.quotes.approve.above-limit', 2_000_000_000),
     }, { additionalProperties: false }), { maxItems: 50, description: 'replaces every limit; job types left out have no limit' })),
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -153,7 +150,6 @@ export const ContractorVatBody = Type.Object(
   {
     registered: Type.Boolean(),
     vat_number: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Z]{0,2}[0-9 ]{5,16}$' }))),
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -181,11 +177,10 @@ export const SubmitQuoteBody = Type.Object(
     contractor_uuid: Type.Optional(Uuid('staff submitting on a contractor\'s behalf; a contractor quotes as itself')),
     lines: LinesBody,
     notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-    csrf_token,
   },
   { additionalProperties: false },
 );
 export type SubmitQuoteInput = Static<typeof SubmitQuoteBody>;
 export const QuoteParams = Type.Object({ uuid: Uuid(), quote_uuid: Uuid() }, { additionalProperties: false });
-export const DecideQuoteBody = Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))), csrf_token }, { additionalProperties: false });
+export const DecideQuoteBody = Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))) }, { additionalProperties: false });
 export const ListQuotesQuery = Type.Object({ ...Pagination }, { additionalProperties: false });

@@ -76,13 +76,13 @@ export async function updatePriceItem(deps: AppDeps, auth: AuthContext, actor: A
   const agencyId = ownAgency(auth);
   const row = await repo.findItem(deps.db, agencyId, uuid);
   if (!row) throw notFound('Price item');
-  const { csrf_token: _c, vat_rate, ...rest } = input;
+  const { vat_rate, ...rest } = input;
   if (Object.keys(rest).length === 0 && vat_rate === undefined) throw invalidParam('body');
   await checkRefs(deps, agencyId, rest);
   const now = deps.clock.now();
   await deps.db.transaction().execute(async (trx) => {
     await repo.updateItem(trx, row.id, { ...rest, ...(rest.name ? { name: rest.name.trim() } : {}), ...(vat_rate ? { vat_rate_code: vat_rate } : {}), updated_at: now });
-    await recordActivity(trx, actor, now, { action: 'price_item.update', resourceType: 'price_item', resourceId: row.id, agencyId, details: { fields: Object.keys(input).filter((k) => k !== 'csrf_token') } });
+    await recordActivity(trx, actor, now, { action: 'price_item.update', resourceType: 'price_item', resourceId: row.id, agencyId, details: { fields: Object.keys(input) } });
   });
   return getPriceItem(deps, auth, uuid);
 }

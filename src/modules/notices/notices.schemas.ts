@@ -1,7 +1,6 @@
 /** Schemas of the notice endpoints (docs/messaging.md "Notices"). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
 export const SEVERITIES = ['info', 'warning', 'critical'] as const;
@@ -59,7 +58,6 @@ const fields = {
   role_code: Type.Union([Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL }), Type.Null()], { description: 'a role code (agent, tenant, ...); null or absent: every role' }),
   starts_at: WindowTime('when it shows (default now)'),
   expires_at: NullableDateTime('when it stops showing; after starts_at'),
-  csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
 };
 
 export const CreateNoticeBody = Type.Object(
@@ -71,7 +69,6 @@ export const CreateNoticeBody = Type.Object(
     role_code: Type.Optional(fields.role_code),
     starts_at: Type.Optional(fields.starts_at),
     expires_at: Type.Optional(fields.expires_at),
-    csrf_token: fields.csrf_token,
   },
   { additionalProperties: false },
 );
@@ -86,7 +83,6 @@ export const UpdateNoticeBody = Type.Object(
     role_code: Type.Optional(fields.role_code),
     starts_at: Type.Optional(fields.starts_at),
     expires_at: Type.Optional(fields.expires_at),
-    csrf_token: fields.csrf_token,
   },
   { additionalProperties: false },
 );

@@ -89,10 +89,9 @@ export async function getNotice(deps: AppDeps, auth: AuthContext, uuid: string):
  * PUT /api/notices/{uuid}: changes the given fields (read receipts are kept).
  * @throws 400 nothing to change or a bad window, 403, 404 notice, branch or role
  */
-export async function updateNotice(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: UpdateNoticeInput): Promise<NoticeDto> {
+export async function updateNotice(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, changes: UpdateNoticeInput): Promise<NoticeDto> {
   const agencyId = writeAgency(auth);
   const row = await ownNotice(deps.db, agencyId, uuid);
-  const { csrf_token: _csrf, ...changes } = input;
   if (Object.keys(changes).length === 0) throw invalidParam('body');
   const who = await audience(deps, agencyId, changes);
   const startsAt = changes.starts_at ? new Date(changes.starts_at) : new Date(row.starts_at);

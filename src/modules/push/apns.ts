@@ -7,7 +7,6 @@
  */
 import http2 from 'node:http2';
 import tls from 'node:tls';
-import { importPKCS8, SignJWT } from 'jose';
 import type { AppDeps } from '../../app-deps.ts';
 import type { ApnsConfig } from '../../config/push.ts';
 import { clipBytes, errorText, type PushMessage, type PushOutcome, type PushSender, type PushTarget } from './push.types.ts';
@@ -28,6 +27,8 @@ export async function apnsProviderToken(deps: AppDeps, cfg: ApnsConfig): Promise
   const key = `${cfg.teamId}/${cfg.keyId}`;
   const hit = cache.get(key);
   if (hit && nowS - hit.issuedAt < JWT_LIFETIME_S && nowS >= hit.issuedAt) return hit.jwt;
+  // jose is loaded on first use rather than at start (docs/operations.md "Starting").
+  const { importPKCS8, SignJWT } = await import('jose');
   const signingKey = await importPKCS8(cfg.privateKey, 'ES256');
   const jwt = await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: cfg.keyId }).setIssuer(cfg.teamId).setIssuedAt(nowS).sign(signingKey);
   cache.set(key, { jwt, issuedAt: nowS });

@@ -5,7 +5,6 @@
  * expires; then `POST {base}/v1/projects/{project}/messages:send` per token. 404 UNREGISTERED /
  * NOT_FOUND and 400 INVALID_ARGUMENT about the token mean the token is dead.
  */
-import { importPKCS8, SignJWT } from 'jose';
 import type { AppDeps } from '../../app-deps.ts';
 import { outboundRequest } from '../../lib/outbound-http.ts';
 import type { FcmConfig } from '../../config/push.ts';
@@ -27,6 +26,8 @@ export async function fcmAccessToken(deps: AppDeps, cfg: FcmConfig, timeoutMs: n
   const key = `${cfg.clientEmail} ${cfg.tokenUri}`;
   const hit = cache.get(key);
   if (hit && hit.expiresAt - 60 > nowS) return hit.token;
+  // jose is loaded on first use rather than at start (docs/operations.md "Starting").
+  const { importPKCS8, SignJWT } = await import('jose');
   const signingKey = await importPKCS8(cfg.privateKey, 'RS256');
   const assertion = await new SignJWT({ scope: FCM_SCOPE })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', ...(cfg.privateKeyId ? { kid: cfg.privateKeyId } : {}) })

@@ -9,10 +9,18 @@
  * characters of the token field; a bare endpoint URL is still accepted at registration but
  * cannot carry an encrypted payload, so its deliveries fail with a message saying so.
  */
-import webpush from 'web-push';
+import { createRequire } from 'node:module';
+import type WebPushLibrary from 'web-push';
 import { outboundRequest } from '../../lib/outbound-http.ts';
 import type { PushConfig, WebPushConfig } from '../../config/push.ts';
 import { clipBytes, errorText, type PushMessage, type PushOutcome, type PushSender, type PushTarget } from './push.types.ts';
+
+let library: typeof WebPushLibrary | undefined;
+/** web-push (and its crypto dependencies), loaded on first use rather than at start (docs/operations.md "Starting"). */
+function webpush(): typeof WebPushLibrary {
+  library ??= createRequire(import.meta.url)('web-push') as typeof WebPushLibrary;
+  return library;
+}
 
 export interface WebPushSubscription {
   endpoint: string;
@@ -56,7 +64,7 @@ export function parseWebPushSubscription(text: string): WebPushSubscription | un
  * @returns base64url publicKey (65 bytes) and privateKey (32 bytes)
  */
 export function generateVapidKeys(): { publicKey: string; privateKey: string } {
-  return webpush.generateVAPIDKeys();
+  return webpush().generateVAPIDKeys();
 }
 
 /** The JSON the service worker receives (decrypted): title, body and the data map. */
@@ -69,9 +77,9 @@ export function openWebPush(cfg: WebPushConfig, push: PushConfig): PushSender {
   async function send(target: PushTarget, message: PushMessage): Promise<PushOutcome> {
     const subscription = parseWebPushSubscription(target.token);
     if (!subscription) return { status: 'failed', error: 'not a Web Push subscription (endpoint and keys are needed)' };
-    let details: ReturnType<typeof webpush.generateRequestDetails>;
+    let details: ReturnType<typeof WebPushLibrary.generateRequestDetails>;
     try {
-      details = webpush.generateRequestDetails(subscription, webPushPayload(message), {
+      details = webpush().generateRequestDetails(subscription, webPushPayload(message), {
         vapidDetails: { subject: cfg.subject, publicKey: cfg.publicKey, privateKey: cfg.privateKey },
         TTL: 24 * 3600,
         contentEncoding: 'aes128gcm',

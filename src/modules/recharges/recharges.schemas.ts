@@ -1,7 +1,6 @@
 /** Schemas of the recharge, recharge-fee and landlord statement endpoints (docs/money.md "Recharges", "Statements"). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
 
 const Signed = (description: string) => Type.Integer({ description: `${description}, integer pence (negative on a credit)` });
@@ -14,7 +13,7 @@ export const RechargeSettings = Type.Object({
 });
 export type RechargeSettingsDto = Static<typeof RechargeSettings>;
 export const RechargeSettingsBody = Type.Object(
-  { ...RechargeSettings.properties, csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })) },
+  { ...RechargeSettings.properties },
   { additionalProperties: false },
 );
 export type RechargeSettingsInput = Static<typeof RechargeSettingsBody>;

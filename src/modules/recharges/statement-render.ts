@@ -5,7 +5,6 @@
  * Dates print as London dates for people; CSV amounts are decimal pounds, CSV dates ISO.
  */
 import { stringify } from 'csv-stringify/sync';
-import PDFDocument from 'pdfkit';
 import { humanDate } from '../../lib/london-time.ts';
 import { safeRow } from '../../lib/spreadsheet-safe.ts';
 import { decimalPounds, formatPounds } from '../money/index.ts';
@@ -45,8 +44,10 @@ export function statementCsv(s: StatementDto): string {
  * The statement as PDF.
  * @param at fixes the PDF's creation date (deterministic output)
  */
-export function statementPdf(s: StatementDto, at: Date): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 40, info: { Title: `Statement ${s.landlord_name} ${s.from_date} to ${s.to_date}`, Author: s.agency_name, CreationDate: at } });
+export async function statementPdf(s: StatementDto, at: Date): Promise<Buffer> {
+  // Loaded when first used (docs/operations.md "Starting"): not on the start-up path.
+  const { default: PDFDocument } = await import('pdfkit');
+  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 40, info: { Title: `Statement ${s.landlord_name} ${humanDate(s.from_date)} to ${humanDate(s.to_date)}`, Author: s.agency_name, CreationDate: at } });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const finished = new Promise<Buffer>((resolve, reject) => {

@@ -3,6 +3,7 @@
  * - `report.emergency`: an e-mail to the branch's on-call contact (else the branch's agents) with
  *   the job, the property, the tenant's phone and the instruction the tenant was shown;
  * - `job.status_changed` to Completed: the tenant's satisfaction survey by signed link;
+ * - `job.assigned` without a date, `job.visit_missed`: the tenant's visit link (windows or a free slot);
  * - `tenant.erased`: the words of the tenant's reports and surveys are dropped (docs/gdpr.md).
  */
 import type { DbOrTrx } from '../../db/types.ts';
@@ -12,6 +13,8 @@ import { branchAgents, queueEmail } from '../messaging/index.ts';
 import { STATUS } from '../jobs/index.ts';
 import * as repo from './reporting.repository.ts';
 import { sendSurvey } from './surveys.service.ts';
+import { sendVisitLink } from './visit-links.service.ts';
+import * as visitLinks from './visit-links.repository.ts';
 import type { FlowTree } from './flow-tree.ts';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -71,11 +74,24 @@ export const surveyHandler: EventHandler = {
   },
 };
 
-/** Drops an erased tenant's words from guided reports and surveys and ends their survey links. */
+/** Sends the tenant a visit link when a contractor is assigned without a date, or a booked visit was missed. */
+export const visitLinkHandler: EventHandler = {
+  name: 'reporting.visit-link',
+  events: ['job.assigned', 'job.visit_missed'],
+  async handle(event, { deps, trx }) {
+    const p = event.payload as { job_id: number; scheduled_for?: string | null };
+    if (event.name === 'job.assigned' && p.scheduled_for) return;
+    await sendVisitLink(deps, trx, event, p.job_id);
+  },
+};
+
+/** Drops an erased tenant's words from guided reports and surveys and ends their survey and visit links. */
 export const reportingErasureHandler: EventHandler = {
   name: 'reporting.erasure',
   events: ['tenant.erased'],
   async handle(event, { deps, trx }) {
-    await repo.eraseTenantWords(trx, (event.payload as { tenant_id: number }).tenant_id, deps.clock.now());
+    const tenantId = (event.payload as { tenant_id: number }).tenant_id;
+    await repo.eraseTenantWords(trx, tenantId, deps.clock.now());
+    await visitLinks.endTenantLinks(trx, tenantId, deps.clock.now());
   },
 };

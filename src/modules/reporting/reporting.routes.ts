@@ -2,7 +2,8 @@
  * Tenant self-service routes (docs/tenant-reporting.md): triage flows (GET, PUT a new version,
  * preview), the walk, guided reports, on-call contacts and settings under /api/reporting; merge,
  * recall and links of a job under /api/jobs/{uuid}; the tenant's survey by signed link under
- * /api/surveys/link/{token} (no account).
+ * /api/surveys/link/{token} and the visit booking by signed link under /api/visits/link/{token}
+ * (no account).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
@@ -14,13 +15,15 @@ import { Job } from '../jobs/index.ts';
 import { jobLinks, mergeJob, reopenAsRecall } from './job-links.service.ts';
 import {
   BranchParams, Flow, FlowParams, FlowQuery, FlowVersion, JobLinks, ListReportsQuery, MergeBody, OnCall, OnCallBody, Preview, PreviewBody, RecallBody,
-  Report, SaveFlowBody, Settings, SettingsBody, Step, SubmitBody, SubmitResult, SurveyAnswerBody, SurveyParams, SurveyView, WalkBody,
+  Report, SaveFlowBody, Settings, SettingsBody, Step, SubmitBody, SubmitResult, SurveyAnswerBody, SurveyParams, SurveyView, VisitLinkBody, VisitLinkView, WalkBody,
 } from './reporting.schemas.ts';
 import {
   getFlow, getReport, getSettings, listFlows, listFlowVersions, listOnCall, listReports, previewFlow, putSettings, saveFlow, setOnCall, submitReport, walkFlow,
 } from './reporting.service.ts';
 import { answerSurvey, SURVEY_REFUSALS, viewSurvey } from './surveys.service.ts';
 import type { SurveyRefusal } from './survey-links.ts';
+import { actVisitLink, VISIT_LINK_REFUSALS, viewVisitLink } from './visit-links.service.ts';
+import type { VisitLinkRefusal } from './visit-links.ts';
 
 const TAGS = ['reporting'];
 
@@ -30,6 +33,12 @@ const maskedReq = (req: FastifyRequest) => ({ method: req.method, url: req.url.r
 /** A refused survey link: the error envelope with 400, 409 or 410. */
 function sendRefusal(reply: FastifyReply, why: SurveyRefusal) {
   const r = SURVEY_REFUSALS[why];
+  return reply.status(r.status).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(errorBody(r.message));
+}
+
+/** A refused visit link: the error envelope with 400, 409 or 410. */
+function sendVisitRefusal(reply: FastifyReply, why: VisitLinkRefusal) {
+  const r = VISIT_LINK_REFUSALS[why];
   return reply.status(r.status).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(errorBody(r.message));
 }
 
@@ -278,6 +287,47 @@ export function reportingRoutes(deps: AppDeps) {
         const r = await answerSurvey(deps, request.params.token, request.body);
         if (r.refusal) return sendRefusal(reply as unknown as FastifyReply, r.refusal);
         return ok({ rating: request.body.rating }, 'Thank you for your answer');
+      },
+    });
+
+    /** GET /api/visits/link/{token}: the tenant's visit page (no account). */
+    app.get('/api/visits/link/:token', {
+      config: { permission: 'public' },
+      logSerializers: { req: maskedReq },
+      schema: {
+        tags: TAGS,
+        summary: "The tenant's visit booking (signed link, no account)",
+        description: "The job, the tenant's windows, the contractor's free slots and the booked visit. Looking does not use the link. Invalid or tampered link 400, used or replaced 409, expired 410.",
+        params: SurveyParams,
+        response: responses(DataEnvelope(VisitLinkView), [400, 409, 410, 429]),
+      },
+      handler: async (request, reply) => {
+        const r = await viewVisitLink(deps, request.params.token);
+        if (!r.view) return sendVisitRefusal(reply as unknown as FastifyReply, r.refusal);
+        void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+        return ok(r.view, 'Visit');
+      },
+    });
+
+    /** POST /api/visits/link/{token}: the tenant's windows or pick of a free slot; the link is used up. */
+    app.post('/api/visits/link/:token', {
+      config: { permission: 'public' },
+      logSerializers: { req: maskedReq },
+      schema: {
+        tags: TAGS,
+        summary: "Give windows or pick a free slot (signed link, no account)",
+        description:
+          "action windows: the tenant's availability windows (the rules of PUT /api/jobs/{uuid}/visit/windows); action choose: one of the contractor's free slots (as POST /api/jobs/{uuid}/visit/choice). " +
+          'Works once; a refused action (400, 409) leaves the link usable. Refusals of the link as for GET.',
+        params: SurveyParams,
+        body: VisitLinkBody,
+        response: responses(DataEnvelope(VisitLinkView), [400, 409, 410, 429]),
+      },
+      handler: async (request, reply) => {
+        const r = await actVisitLink(deps, request.params.token, request.body, request.ip);
+        if (!r.view) return sendVisitRefusal(reply as unknown as FastifyReply, r.refusal);
+        void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+        return ok(r.view, request.body.action === 'windows' ? 'Thank you: the contractor will book a slot inside your windows' : 'Your visit is booked');
       },
     });
   };

@@ -1,10 +1,9 @@
 /** Schemas of tenant self-service (docs/tenant-reporting.md): flows, walks, reports, on-call, settings, merges, recalls, surveys. */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
+import { SpanInput, VisitPlan } from '../jobs/index.ts';
 
-const csrf_token = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 const Code = (description: string) => Type.String({ pattern: '^[a-z0-9_]{1,40}$', description });
 const Text = (max: number, description?: string) => Type.String({ minLength: 1, maxLength: max, ...(description ? { description } : {}) });
 
@@ -73,7 +72,6 @@ export const SaveFlowBody = Type.Object(
     name: Text(100, 'name shown to tenants'),
     position: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'order in the list (smaller first)' })),
     tree: FlowTreeSchema,
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -84,7 +82,7 @@ const Answers = Type.Array(
   { maxItems: 50, description: 'the answers in the order given, from the start node' },
 );
 
-export const PreviewBody = Type.Object({ tree: FlowTreeSchema, answers: Answers, csrf_token }, { additionalProperties: false });
+export const PreviewBody = Type.Object({ tree: FlowTreeSchema, answers: Answers }, { additionalProperties: false });
 
 const Question = Type.Object({
   id: Type.String(), text: Type.String(), help: Nullable(Type.String()),
@@ -125,7 +123,6 @@ export const WalkBody = Type.Object(
     version: Type.Optional(Type.Integer({ minimum: 1, description: 'the version being walked (default: current)' })),
     answers: Answers,
     address_uuid: Type.Optional(Uuid('the property (default: the tenant\'s only one); used to find duplicates')),
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -142,7 +139,6 @@ export const SubmitBody = Type.Object(
     recall_of_job_uuid: Type.Optional(Uuid('one of the step\'s recall candidates: the job raised is a recall of it')),
     tenant_uuid: Type.Optional(Uuid('staff reporting for a tenant')),
     branch_uuid: Type.Optional(Uuid('staff: the branch (default as for POST /api/jobs/manage)')),
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -200,7 +196,6 @@ export const OnCallBody = Type.Object(
     name: Text(100),
     phone: Type.String({ minLength: 5, maxLength: 40, pattern: '^[0-9+() -]+$', description: 'UK number, digits and spaces' }),
     email: Type.String({ format: 'email', maxLength: 254 }),
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -210,16 +205,16 @@ export const Settings = Type.Object({
   survey_link_days: Type.Integer({ minimum: 1, maximum: 90, description: 'days a survey link works (default 14)' }),
 });
 export const SettingsBody = Type.Object(
-  { recall_days: Type.Optional(Settings.properties.recall_days), survey_link_days: Type.Optional(Settings.properties.survey_link_days), csrf_token },
+  { recall_days: Type.Optional(Settings.properties.recall_days), survey_link_days: Type.Optional(Settings.properties.survey_link_days) },
   { additionalProperties: false },
 );
 
 export const MergeBody = Type.Object(
-  { into_job_uuid: Uuid('the job kept'), note: Type.Optional(Type.String({ maxLength: 2000 })), csrf_token },
+  { into_job_uuid: Uuid('the job kept'), note: Type.Optional(Type.String({ maxLength: 2000 })) },
   { additionalProperties: false },
 );
 export const RecallBody = Type.Object(
-  { reason: Text(2000, 'what is wrong again'), csrf_token },
+  { reason: Text(2000, 'what is wrong again') },
   { additionalProperties: false },
 );
 
@@ -246,6 +241,20 @@ export const SurveyView = Type.Object({
   completed_on: Nullable(Type.String({ description: 'London date, e.g. Thu 26 Nov 2026' })),
   expires: Type.String({ description: 'London date and time the link stops working' }),
 });
+export const VisitLinkView = Type.Object({
+  agency_name: Type.String(),
+  tenant_name: Type.String(),
+  property: Nullable(Type.String()),
+  expires: Type.String({ description: 'London date and time the link stops working' }),
+  plan: VisitPlan,
+});
+export const VisitLinkBody = Type.Union([
+  Type.Object({
+    action: Type.Literal('windows'),
+    windows: Type.Array(SpanInput, { maxItems: 20, description: 'the availability windows (at most 6): in the future, ending within 60 days, not overlapping' }),
+  }, { additionalProperties: false }),
+  Type.Object({ action: Type.Literal('choose'), ...SpanInput.properties }, { additionalProperties: false, description: "one of the contractor's free slots (plan.free_slots)" }),
+]);
 export const SurveyAnswerBody = Type.Object(
   {
     rating: Type.Integer({ minimum: 1, maximum: 5, description: '1 very poor to 5 very good' }),

@@ -6,7 +6,6 @@
 import { PassThrough, Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
-import ExcelJS from 'exceljs';
 import { safeCell } from '../../lib/spreadsheet-safe.ts';
 
 export type Cell = string | number | null;
@@ -31,6 +30,8 @@ async function writeCsv(columns: Column[], rows: AsyncIterable<Record<string, Ce
 }
 
 async function writeXlsx(columns: Column[], rows: AsyncIterable<Record<string, Cell>>, out: Writable, sheet: string) {
+  // Loaded when first used (docs/operations.md "Starting"): not on the start-up path.
+  const { default: ExcelJS } = await import('exceljs');
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
   const ws = wb.addWorksheet(sheet.slice(0, 31));
   ws.columns = columns.map((c) => ({ header: c.header, key: c.key, width: Math.max(12, c.header.length + 2) }));

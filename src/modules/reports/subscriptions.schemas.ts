@@ -1,7 +1,6 @@
 /** Schemas of the report subscriptions (docs/insight.md "Scheduled reports"). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
 const ReportName = Type.Union([
@@ -16,16 +15,15 @@ const Filters = Type.Record(Type.String({ maxLength: 50 }), Type.Unknown(), {
   maxProperties: 20,
   description: 'the filters of the report (query parameters of its download, without format)',
 });
-const Csrf = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 
 export const CreateSubscriptionBody = Type.Object(
-  { report: ReportName, format: Type.Optional(Format), frequency: Frequency, filters: Type.Optional(Filters), csrf_token: Csrf },
+  { report: ReportName, format: Type.Optional(Format), frequency: Frequency, filters: Type.Optional(Filters) },
   { additionalProperties: false },
 );
 export type CreateSubscriptionInput = Static<typeof CreateSubscriptionBody>;
 
 export const UpdateSubscriptionBody = Type.Object(
-  { format: Type.Optional(Format), frequency: Type.Optional(Frequency), filters: Type.Optional(Filters), csrf_token: Csrf },
+  { format: Type.Optional(Format), frequency: Type.Optional(Frequency), filters: Type.Optional(Filters) },
   { additionalProperties: false },
 );
 export type UpdateSubscriptionInput = Static<typeof UpdateSubscriptionBody>;

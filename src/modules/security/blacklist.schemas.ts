@@ -1,7 +1,6 @@
 /** Request and response schemas of the security blacklist (docs/security.md "Blacklist"). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
 const Kind = Type.Union([Type.Literal('ip'), Type.Literal('cidr'), Type.Literal('account')]);
@@ -29,7 +28,6 @@ export const CreateBlacklistBody = Type.Object(
     user_uuid: Type.Optional(Uuid({ description: 'kind account: the user to block' })),
     reason: Type.String({ minLength: 1, maxLength: 500 }),
     expires_at: Type.Optional(Type.Union([DateTime(), Type.Null()], { description: 'optional end of the block (UTC); must be in the future' })),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );

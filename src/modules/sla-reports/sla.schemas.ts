@@ -2,7 +2,6 @@
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../http/schema-primitives.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 
 const Enum = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
 
@@ -143,7 +142,6 @@ export const UpdateSettingsBody = Type.Object(
     uk_region: Type.Optional(Enum(['england-and-wales', 'scotland', 'northern-ireland'] as const, 'bank holidays that working days skip')),
     at_risk_percent: Type.Optional(Type.Integer({ minimum: 1, maximum: 99, description: '1 to 99' })),
     office_hours: Type.Optional(OfficeHoursWeek),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );

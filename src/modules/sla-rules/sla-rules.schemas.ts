@@ -1,7 +1,6 @@
 /** Schemas of the branch SLA response-time rule endpoints (spec 2.3a, 4.7, 4.8; docs/sla-rules.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 import { SLA_CALENDARS, type SlaCalendar } from '../sla/index.ts';
 
@@ -55,7 +54,6 @@ export const UpsertSlaRuleBody = Type.Object(
     response_hours: Type.Optional(NullableInt({ minimum: 1, maximum: 87600, description: 'whole hours, 1 to 87600; required with an hour mode (calendar_hours, office_hours), null or absent with a day mode' })),
     calendar: Type.Optional(Calendar('optional; calendar_hours, calendar_days (default on create), working_days or office_hours (docs/sla.md)')),
     description: Type.Optional(Type.String({ maxLength: 1000, description: 'optional free text, at most 1000 characters' })),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );
@@ -64,7 +62,6 @@ export type UpsertSlaRuleInput = Static<typeof UpsertSlaRuleBody>;
 export const DeleteSlaRuleBody = Type.Object(
   {
     uuid: Uuid(),
-    csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
   },
   { additionalProperties: false },
 );

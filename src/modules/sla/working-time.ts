@@ -16,7 +16,8 @@
  * holidays come from the `date-holidays` library (GB with its ENG, SCT and NIR regions), never
  * from a hand-typed list. Pure functions; no SQL, no clock of their own.
  */
-import Holidays from 'date-holidays';
+import { createRequire } from 'node:module';
+import type Holidays from 'date-holidays';
 import { DAY_MS } from '../../lib/clock.ts';
 import { londonOffsetMinutes } from '../../lib/london-time.ts';
 
@@ -52,6 +53,18 @@ const LIBRARY_STATE: Record<UkRegion, string> = { 'england-and-wales': 'ENG', sc
 
 const holidayCache = new Map<string, ReadonlySet<string>>();
 
+let HolidaysClass: typeof Holidays | undefined;
+
+/**
+ * date-holidays (every country's rules, about 100 modules with its calendars), loaded when a bank
+ * holiday is first asked for rather than at start (docs/operations.md "Starting"); its CommonJS
+ * build, so the synchronous callers stay synchronous.
+ */
+function holidaysLibrary(): typeof Holidays {
+  HolidaysClass ??= createRequire(import.meta.url)('date-holidays') as typeof Holidays;
+  return HolidaysClass;
+}
+
 /**
  * The bank holidays of a UK region in one year, as London dates (YYYY-MM-DD).
  * @param region one of UK_REGIONS
@@ -61,7 +74,7 @@ export function bankHolidays(region: UkRegion, year: number): ReadonlySet<string
   const key = `${region}:${year}`;
   let days = holidayCache.get(key);
   if (!days) {
-    const hd = new Holidays('GB', LIBRARY_STATE[region]);
+    const hd = new (holidaysLibrary())('GB', LIBRARY_STATE[region]);
     days = new Set(
       hd.getHolidays(year)
         .filter((h) => h.type === 'public' || h.type === 'bank')

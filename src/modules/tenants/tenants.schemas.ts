@@ -57,7 +57,6 @@ const fields = {
   mobile: Type.Optional(Type.Union([Phone, Type.Null()])),
   preferred_contact: Type.Optional(Type.Union([Type.Union(CONTACT_PREFERENCES.map((p) => Type.Literal(p))), Type.Null()])),
   notes: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()])),
-  csrf_token: Type.Optional(Type.String()),
 };
 
 export const CreateTenantBody = Type.Object(fields, { additionalProperties: false });
@@ -74,7 +73,6 @@ export const AssignAddressBody = Type.Object(
   {
     tenant_uuid: Uuid(),
     address_id: Type.Integer({ minimum: 1, description: 'the address ID (integer) as in address responses' }),
-    csrf_token: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 );

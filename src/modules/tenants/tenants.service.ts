@@ -123,7 +123,7 @@ export async function updateTenant(deps: AppDeps, auth: AuthContext, actor: Acto
   const email = input.email === undefined ? undefined : (clean(input.email)?.toLowerCase() ?? null);
   if (email && (await repo.findByEmail(deps.db, row.agency_id, email, row.id))) throw conflict('A tenant with this e-mail already exists');
   const now = deps.clock.now();
-  const changed = Object.keys(input).filter((k) => k !== 'csrf_token');
+  const changed = Object.keys(input);
   await deps.db.transaction().execute(async (trx) => {
     await repo.updateTenant(trx, row.id, {
       ...(input.name !== undefined ? { name: input.name.trim() } : {}),

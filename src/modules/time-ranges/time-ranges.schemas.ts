@@ -1,6 +1,5 @@
 /** Schemas of the job time-range endpoints (spec 2.5, 4.13; docs/time-ranges.md). */
 import { Type, type Static } from 'typebox';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { Uuid } from '../../http/schema-primitives.ts';
 
 const HHMM = (description: string) =>
@@ -29,7 +28,6 @@ const fields = {
   starts_at: HHMM('HH:MM (00:00 to 23:59) or null'),
   ends_at: HHMM('HH:MM, later than starts_at, or null'),
   sort_order: Type.Integer({ minimum: 0, maximum: 100_000, description: 'position in the list (ascending)' }),
-  csrf_token: Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION })),
 };
 
 export const CreateTimeRangeBody = Type.Object(
@@ -38,7 +36,6 @@ export const CreateTimeRangeBody = Type.Object(
     starts_at: Type.Optional(fields.starts_at),
     ends_at: Type.Optional(fields.ends_at),
     sort_order: Type.Optional(fields.sort_order),
-    csrf_token: fields.csrf_token,
   },
   { additionalProperties: false },
 );
@@ -50,7 +47,6 @@ export const UpdateTimeRangeBody = Type.Object(
     starts_at: Type.Optional(fields.starts_at),
     ends_at: Type.Optional(fields.ends_at),
     sort_order: Type.Optional(fields.sort_order),
-    csrf_token: fields.csrf_token,
   },
   { additionalProperties: false },
 );

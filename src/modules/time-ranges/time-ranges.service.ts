@@ -95,9 +95,8 @@ async function changeableRange(deps: AppDeps, auth: AuthContext, id: number): Pr
  * @returns the slot as stored
  * @throws 400 (no field given, blank label, times out of order), 403, 404, 409 as above
  */
-export async function updateTimeRange(deps: AppDeps, auth: AuthContext, actor: Actor, id: number, input: UpdateTimeRangeInput): Promise<TimeRangeDto> {
+export async function updateTimeRange(deps: AppDeps, auth: AuthContext, actor: Actor, id: number, changes: UpdateTimeRangeInput): Promise<TimeRangeDto> {
   const row = await changeableRange(deps, auth, id);
-  const { csrf_token: _csrf, ...changes } = input;
   if (Object.keys(changes).length === 0) throw invalidParam('body');
   const label = changes.range_label?.trim() ?? row.range_label;
   if (label === '') throw invalidParam('range_label');

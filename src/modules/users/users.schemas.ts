@@ -2,11 +2,8 @@
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../lib/passwords.ts';
 import { UserStatus } from './user-status.ts';
-
-const csrf_token = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 
 /** A new password: 8 to 128 characters, kept exactly as given. */
 export const Password = (description = 'new password, 8 to 128 characters') =>
@@ -34,7 +31,6 @@ export const CreateUserBody = Type.Object(
     landlord_uuid: Type.Optional(Uuid("links the account to this landlord record (the landlord's own login, docs/landlords.md); role defaults to landlord")),
     password: Type.Optional(Password('initial password, 8 to 128 characters (or send invite: true)')),
     invite: Type.Optional(Type.Boolean({ description: 'true: e-mail a single-use invitation link (valid 7 days) instead of setting a password' })),
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -47,7 +43,6 @@ export const UpdateUserBody = Type.Object(
     role: Type.Optional(RoleRef),
     role_id: Type.Optional(Type.Integer({ minimum: 1, description: 'the role by its ID, as read back in role_id (or send role)' })),
     branch_uuid: Type.Optional(Nullable(Uuid('branch of the agency; null removes it'))),
-    csrf_token,
   },
   { additionalProperties: false },
 );
@@ -78,7 +73,6 @@ export const ChangePasswordBody = Type.Object(
   {
     current_password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX }),
     new_password: Password(),
-    csrf_token,
   },
   { additionalProperties: false },
 );

@@ -9,6 +9,7 @@
 import { Webhook } from 'standardwebhooks';
 import type { AppDeps } from '../../app-deps.ts';
 import { EVENT_CATALOGUE, type EventHandler, type EventName, type PeriodicTask } from '../../events/index.ts';
+import { onceInTransaction } from '../../db/transaction-memo.ts';
 import { newUuid } from '../../lib/crypto.ts';
 import { forEachLimited } from '../../lib/concurrency.ts';
 import { currentTraceparent, inSpan, tracingEnabled } from '../../lib/tracing.ts';
@@ -73,7 +74,9 @@ export const fanoutHandler: EventHandler = {
   async handle(event, { deps, trx }) {
     if (event.agencyId === null) return;
     const now = deps.clock.now();
-    for (const endpoint of await repo.enabledEndpoints(trx, event.agencyId)) {
+    // Read once per transaction: a queue batch's events mostly share their agency's endpoints.
+    const endpoints = await onceInTransaction(trx, `webhook-endpoints|${event.agencyId}`, () => repo.enabledEndpoints(trx, event.agencyId!));
+    for (const endpoint of endpoints) {
       if (!subscribes(endpoint, event.name)) continue;
       await queueDelivery(trx, endpoint, { messageId: `msg_${event.id}`, type: event.name, occurredAt: event.occurredAt, data: event.payload }, now);
     }
@@ -100,6 +103,11 @@ async function disableEndpoint(deps: AppDeps, endpoint: repo.EndpointRow, now: D
 
 /** Seconds past the request deadline that a claimed attempt stays claimed (then it is due again). */
 export const LEASE_MARGIN_S = 60;
+/** Deliveries claimed at once, in rounds of `CARETAKER_QUEUE_SEND_CONCURRENCY` requests. */
+const CLAIM_ROUNDS = 5;
+
+/** A sent attempt the endpoint accepted, recorded with others of its claim (repo.markSucceeded). */
+type Accepted = { id: number; code: number; durationMs: number };
 
 /**
  * Makes one attempt at a delivery and records it: succeeded on a 2xx; else pending with the next
@@ -108,28 +116,38 @@ export const LEASE_MARGIN_S = 60;
  * mid-send counts as the next attempt, never again as the first. While tracing is on the attempt
  * is a span `webhook <event name>` in the trace of the request that caused the event
  * (docs/operations.md "Tracing"); the POST is its child and carries `traceparent`.
- * @param known the delivery's endpoint when the caller read it already (a batch reads them at once)
+ * @param known the delivery's endpoint when the caller read it already
  */
 export async function attemptDelivery(deps: AppDeps, delivery: repo.DeliveryRow, known?: repo.EndpointRow): Promise<void> {
-  if (!tracingEnabled()) return attemptDeliveryUntraced(deps, delivery, known);
-  return inSpan(
-    `webhook ${delivery.event_name}`,
-    {
-      kind: 'internal',
-      traceparent: delivery.traceparent,
-      attributes: { 'caretaker.webhook.delivery': delivery.uuid, 'caretaker.webhook.message_id': delivery.message_id, 'caretaker.webhook.attempt': delivery.attempts + 1 },
-    },
-    () => attemptDeliveryUntraced(deps, delivery, known),
-  );
-}
-
-async function attemptDeliveryUntraced(deps: AppDeps, delivery: repo.DeliveryRow, known?: repo.EndpointRow): Promise<void> {
   const endpoint = known ?? (await repo.endpointById(deps.db, delivery.endpoint_id));
   if (!endpoint) return;
   const now = deps.clock.now();
   const lease = new Date(now.getTime() + deps.config.webhooks.timeoutMs + LEASE_MARGIN_S * 1000);
   const attempts = await repo.claimDelivery(deps.db, delivery.id, now, lease);
   if (attempts === undefined) return;
+  const accepted = await sendClaimed(deps, endpoint, delivery, attempts, now);
+  if (accepted) await repo.markSucceeded(deps.db, [accepted]);
+}
+
+/**
+ * Sends one claimed attempt (number `attempts`, counted at `claimedAt`) in its span while tracing
+ * is on, and records a failure on its row.
+ * @returns the accepted attempt for the caller to record, or undefined when it failed
+ */
+function sendClaimed(deps: AppDeps, endpoint: repo.EndpointRow, delivery: repo.DeliveryRow, attempts: number, claimedAt: Date): Promise<Accepted | undefined> {
+  if (!tracingEnabled()) return sendClaimedUntraced(deps, endpoint, delivery, attempts, claimedAt);
+  return inSpan(
+    `webhook ${delivery.event_name}`,
+    {
+      kind: 'internal',
+      traceparent: delivery.traceparent,
+      attributes: { 'caretaker.webhook.delivery': delivery.uuid, 'caretaker.webhook.message_id': delivery.message_id, 'caretaker.webhook.attempt': attempts },
+    },
+    () => sendClaimedUntraced(deps, endpoint, delivery, attempts, claimedAt),
+  );
+}
+
+async function sendClaimedUntraced(deps: AppDeps, endpoint: repo.EndpointRow, delivery: repo.DeliveryRow, attempts: number, now: Date): Promise<Accepted | undefined> {
   const body = typeof delivery.payload === 'string' ? delivery.payload : JSON.stringify(delivery.payload);
   const started = process.hrtime.bigint();
   let code: number | null = null;
@@ -157,33 +175,48 @@ async function attemptDeliveryUntraced(deps: AppDeps, delivery: repo.DeliveryRow
     error = err instanceof Error ? err.message : String(err);
   }
   const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+  if (error === null) return { id: delivery.id, code: code!, durationMs };
   const common = { last_attempt_at: now, last_response_code: code, last_duration_ms: durationMs, last_error: error };
-  if (error === null) {
-    await repo.updateDelivery(deps.db, delivery.id, { ...common, status: 'succeeded', next_attempt_at: null });
-    return;
-  }
   const next = new Date(now.getTime() + BACKOFF_S[Math.min(attempts, BACKOFF_S.length) - 1]! * 1000);
   if (next.getTime() - new Date(delivery.created_at).getTime() <= RETRY_WINDOW_S * 1000) {
     await repo.updateDelivery(deps.db, delivery.id, { ...common, status: 'pending', next_attempt_at: next });
-    return;
+    return undefined;
   }
   await repo.updateDelivery(deps.db, delivery.id, { ...common, status: 'failed', next_attempt_at: null });
   const success = await repo.lastSuccessAt(deps.db, endpoint.id);
   if (endpoint.enabled && (!success || success < new Date(delivery.created_at))) await disableEndpoint(deps, endpoint, now);
+  return undefined;
 }
 
 /**
- * Sends up to 100 due deliveries, `CARETAKER_QUEUE_SEND_CONCURRENCY` at once.
+ * Sends up to 100 due deliveries, `CARETAKER_QUEUE_SEND_CONCURRENCY` at once. Deliveries are
+ * claimed a few rounds of requests at a time in one statement (their lease covers those rounds)
+ * and the accepted ones of a claim recorded in one statement (docs/operations.md "Queue sizing").
  * @returns the number found due (100 when more may wait)
  */
 export async function deliverDue(deps: AppDeps): Promise<number> {
-  const due = await repo.dueDeliveries(deps.db, deps.clock.now(), BATCH);
-  const endpoints = new Map((await repo.endpointsByIds(deps.db, [...new Set(due.map((d) => d.endpoint_id))])).map((e) => [e.id, e]));
-  await forEachLimited(due, deps.config.queue.sendConcurrency, async (d) => {
-    const endpoint = endpoints.get(d.endpoint_id);
-    if (endpoint) await attemptDelivery(deps, d, endpoint);
-  });
-  return due.length;
+  const concurrency = deps.config.queue.sendConcurrency;
+  let due = 0;
+  while (due < BATCH) {
+    const now = deps.clock.now();
+    const asked = Math.min(BATCH - due, CLAIM_ROUNDS * concurrency);
+    const lease = new Date(now.getTime() + CLAIM_ROUNDS * deps.config.webhooks.timeoutMs + LEASE_MARGIN_S * 1000);
+    const claimed = await repo.claimDueDeliveries(deps.db, now, lease, asked);
+    due += claimed.length;
+    const endpoints = new Map((await repo.endpointsByIds(deps.db, [...new Set(claimed.map((d) => d.endpoint_id))])).map((e) => [e.id, e]));
+    const accepted: Accepted[] = [];
+    try {
+      await forEachLimited(claimed, concurrency, async (d) => {
+        const endpoint = endpoints.get(d.endpoint_id);
+        const ok = endpoint && (await sendClaimed(deps, endpoint, d, d.attempts, now));
+        if (ok) accepted.push(ok);
+      });
+    } finally {
+      await repo.markSucceeded(deps.db, accepted);
+    }
+    if (claimed.length < asked) break;
+  }
+  return due;
 }
 
 /**

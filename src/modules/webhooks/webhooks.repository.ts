@@ -91,18 +91,44 @@ export function findDelivery(db: DbOrTrx, agencyId: number, uuid: string) {
     .executeTakeFirst();
 }
 
-/** Pending deliveries due at `now` whose endpoint is enabled, oldest due first. */
-export function dueDeliveries(db: DbOrTrx, now: Date, limit: number) {
-  return db
+/**
+ * Claims up to `limit` pending deliveries due at `now` whose endpoint is enabled, oldest due first,
+ * in one statement, each as claimDelivery claims one (rows another sender holds locked are
+ * skipped).
+ * @returns the claimed rows in id order, `attempts` already counting this attempt
+ */
+export async function claimDueDeliveries(db: DbOrTrx, now: Date, leaseUntil: Date, limit: number) {
+  const due = db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .select(DELIVERY_COLUMNS)
+    .select('d.id')
     .where('d.status', '=', 'pending')
     .where('d.next_attempt_at', '<=', now)
     .where('e.enabled', '=', true)
     .orderBy('d.next_attempt_at')
     .orderBy('d.id')
     .limit(limit)
+    .forUpdate('d')
+    .skipLocked();
+  const rows = await db
+    .updateTable('webhook_deliveries as d')
+    .from('webhook_endpoints as e')
+    .set((eb) => ({ attempts: eb('d.attempts', '+', 1), last_attempt_at: now, next_attempt_at: leaseUntil }))
+    .whereRef('e.id', '=', 'd.endpoint_id')
+    .where('d.id', 'in', due)
+    .returning(DELIVERY_COLUMNS)
+    .execute();
+  return rows.sort((a, b) => a.id - b.id);
+}
+
+/** Marks deliveries succeeded with each one's response code and duration (one statement; no-op for none). */
+export async function markSucceeded(db: DbOrTrx, results: ReadonlyArray<{ id: number; code: number; durationMs: number }>): Promise<void> {
+  if (results.length === 0) return;
+  await db
+    .updateTable('webhook_deliveries')
+    .from(sql`json_array_elements(${JSON.stringify(results)}::json)`.as('r'))
+    .set({ status: 'succeeded', next_attempt_at: null, last_error: null, last_response_code: sql`(r->>'code')::int`, last_duration_ms: sql`(r->>'durationMs')::int` })
+    .where(sql<boolean>`webhook_deliveries.id = (r->>'id')::int`)
     .execute();
 }
 

@@ -4,9 +4,10 @@
  */
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../http/envelope.ts';
+import { CsrfOnlyBody } from '../../http/optional-body.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import {
-  CreateEndpointBody, CsrfBody, Delivery, Endpoint, EndpointWithSecret, ListDeliveriesQuery, ListEndpointsQuery, RotateBody, UpdateEndpointBody, UuidParams,
+  CreateEndpointBody, Delivery, Endpoint, EndpointWithSecret, ListDeliveriesQuery, ListEndpointsQuery, RotateBody, UpdateEndpointBody, UuidParams,
 } from './webhooks.schemas.ts';
 import * as service from './webhooks.service.ts';
 
@@ -62,7 +63,7 @@ export function webhooksRoutes(deps: AppDeps) {
     /** DELETE: removes the endpoint and its delivery log. */
     app.delete(`${BASE}/endpoints/:uuid`, {
       config: { permission: PERMISSION },
-      schema: { tags: TAGS, summary: 'Delete a webhook endpoint', description: SCOPE, params: UuidParams, body: CsrfBody, response: responses(MessageEnvelope, [400, 401, 403, 404, 429]) },
+      schema: { tags: TAGS, summary: 'Delete a webhook endpoint', description: SCOPE, params: UuidParams, body: CsrfOnlyBody, response: responses(MessageEnvelope, [400, 401, 403, 404, 429]) },
       handler: async (request) => {
         await service.deleteEndpoint(deps, requireAuth(request), actorOf(request), request.params.uuid);
         return done('Webhook endpoint deleted');
@@ -80,7 +81,7 @@ export function webhooksRoutes(deps: AppDeps) {
     /** POST: queues a webhook.test ping (sent by the delivery task within a minute). */
     app.post(`${BASE}/endpoints/:uuid/test`, {
       config: { permission: PERMISSION },
-      schema: { tags: TAGS, summary: 'Send a test ping', description: `Queues a webhook.test message; 202 with its delivery. 409 when the endpoint is disabled. ${SCOPE}`, params: UuidParams, body: CsrfBody, response: { ...responses(DataEnvelope(Delivery), [400, 401, 403, 404, 409, 429]), 202: DataEnvelope(Delivery) } },
+      schema: { tags: TAGS, summary: 'Send a test ping', description: `Queues a webhook.test message; 202 with its delivery. 409 when the endpoint is disabled. ${SCOPE}`, params: UuidParams, body: CsrfOnlyBody, response: { ...responses(DataEnvelope(Delivery), [400, 401, 403, 404, 409, 429]), 202: DataEnvelope(Delivery) } },
       handler: async (request, reply) => {
         const delivery = await service.pingEndpoint(deps, requireAuth(request), actorOf(request), request.params.uuid);
         void reply.status(202);
@@ -101,7 +102,7 @@ export function webhooksRoutes(deps: AppDeps) {
     /** POST: makes a delivery due again now. */
     app.post(`${BASE}/deliveries/:uuid/retry`, {
       config: { permission: PERMISSION },
-      schema: { tags: TAGS, summary: 'Retry a delivery', description: `Pending again, due now; the 3-day retry window restarts. 409 when the endpoint is disabled. ${SCOPE}`, params: UuidParams, body: CsrfBody, response: responses(DataEnvelope(Delivery), [400, 401, 403, 404, 409, 429]) },
+      schema: { tags: TAGS, summary: 'Retry a delivery', description: `Pending again, due now; the 3-day retry window restarts. 409 when the endpoint is disabled. ${SCOPE}`, params: UuidParams, body: CsrfOnlyBody, response: responses(DataEnvelope(Delivery), [400, 401, 403, 404, 409, 429]) },
       handler: async (request) => ok(await service.retryDelivery(deps, requireAuth(request), actorOf(request), request.params.uuid), 'Webhook delivery queued'),
     });
   };

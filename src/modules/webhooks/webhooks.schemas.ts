@@ -1,7 +1,6 @@
 /** Schemas of the outbound-webhook endpoints (docs/webhooks.md). */
 import { Type, type Static } from 'typebox';
 import { Pagination } from '../../http/pagination.ts';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, Uuid } from '../../http/schema-primitives.ts';
 
 const Url = Type.String({ minLength: 8, maxLength: 2048, description: 'https:// URL of the receiver (http:// to loopback only in development)' });
@@ -12,7 +11,6 @@ const EventNames = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
   description: 'names of subscribed domain events (docs/events.md), or ["*"] for every event',
 });
 const Description = Type.String({ maxLength: 500 });
-const Csrf = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 const NullableDateTime = Type.Union([DateTime(), Type.Null()]);
 
 export const Endpoint = Type.Object(
@@ -37,7 +35,7 @@ export const EndpointWithSecret = Type.Object({
 });
 
 export const CreateEndpointBody = Type.Object(
-  { url: Url, events: EventNames, description: Type.Optional(Description), csrf_token: Csrf },
+  { url: Url, events: EventNames, description: Type.Optional(Description) },
   { additionalProperties: false },
 );
 export type CreateEndpointInput = Static<typeof CreateEndpointBody>;
@@ -48,7 +46,6 @@ export const UpdateEndpointBody = Type.Object(
     events: Type.Optional(EventNames),
     description: Type.Optional(Description),
     enabled: Type.Optional(Type.Boolean({ description: 'true re-enables an endpoint disabled after failures' })),
-    csrf_token: Csrf,
   },
   { additionalProperties: false },
 );
@@ -59,13 +56,11 @@ export const RotateBody = Type.Object(
     overlap_seconds: Type.Optional(
       Type.Integer({ minimum: 0, maximum: 604_800, default: 86_400, description: 'how long the old secret still signs (0 to 7 days, default 1 day)' }),
     ),
-    csrf_token: Csrf,
   },
   { additionalProperties: false },
 );
 
 export const UuidParams = Type.Object({ uuid: Uuid() }, { additionalProperties: false });
-export const CsrfBody = Type.Optional(Type.Object({ csrf_token: Csrf }, { additionalProperties: false }));
 
 export const Delivery = Type.Object(
   {

@@ -28,7 +28,7 @@ async function mailLink(deps: AppDeps, trx: DbOrTrx, event: DomainEvent, link: r
   if (!link.contractor_email || link.revoked_at !== null || link.used_at !== null) return;
   const now = deps.clock.now();
   const key = await worksOrderKey(trx, now);
-  const url = `${deps.config.mail.publicUrl}/api/works-orders/link/${tokenOf(key, link)}`;
+  const url = `${deps.config.mail.publicUrl}/works-orders/link/${tokenOf(key, link)}`;
   const j = await repo.jobForLink(trx, link.job_id);
   await queueTemplatedEmail(trx, {
     agencyId: link.agency_id, eventId: event.id, eventName: event.name, templateKey, recipientKey: `contractor:${link.contractor_id}`, recipientKind: 'contractor',

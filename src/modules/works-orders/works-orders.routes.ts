@@ -11,6 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, errorBody, ok, responses } from '../../http/envelope.ts';
+import { CsrfOnlyBody } from '../../http/optional-body.ts';
 import { AppError } from '../../http/errors.ts';
 import { actorOf, requireAuth, type App } from '../../http/route-types.ts';
 import { readUpload } from '../../http/upload.ts';
@@ -27,7 +28,6 @@ import { UuidParams } from '../../http/schema-primitives.ts';
 
 const TAGS = ['works-orders'];
 const Html = Type.String({ description: 'text/html page for the contractor' });
-const CsrfBody = Type.Object({ csrf_token: Type.Optional(Type.String()) }, { additionalProperties: false });
 
 /** The request line without the link's token (never in a log line). */
 const maskedReq = (req: FastifyRequest) => ({ method: req.method, url: req.url.replace(/\/link\/[^/?]+/, '/link/****'), host: req.host, remoteAddress: req.ip });
@@ -104,7 +104,7 @@ export function worksOrdersRoutes(deps: AppDeps) {
       preValidation: async (request) => {
         if (request.body === undefined || request.body === null) request.body = {};
       },
-      schema: { tags: TAGS, summary: 'Withdraw a works-order or quote link', description: 'Refused from now on with the "withdrawn" page. 409 once used or withdrawn. Needs a CSRF token.', params: UuidParams, body: CsrfBody, response: responses(DataEnvelope(WorksOrderLink), [400, 401, 403, 404, 409, 429]) },
+      schema: { tags: TAGS, summary: 'Withdraw a works-order or quote link', description: 'Refused from now on with the "withdrawn" page. 409 once used or withdrawn. Needs a CSRF token.', params: UuidParams, body: CsrfOnlyBody, response: responses(DataEnvelope(WorksOrderLink), [400, 401, 403, 404, 409, 429]) },
       handler: async (request) => ok(await revokeWorksOrderLink(deps, requireAuth(request), actorOf(request), request.params.uuid), 'Link withdrawn'),
     });
 
@@ -180,77 +180,94 @@ export function worksOrdersRoutes(deps: AppDeps) {
     });
 
     /** GET /api/works-orders/link/{token}: the contractor's page. */
-    app.get('/api/works-orders/link/:token', {
-      config: { permission: 'public' },
-      logSerializers: { req: maskedReq },
-      schema: {
-        tags: TAGS,
-        summary: "The contractor's works-order or quote page (signed link, no account)",
-        description: `HTML, phone-sized: the job and a form per action its state allows. Opening changes nothing. ${LINK_DESCRIPTION}`,
-        params: LinkParams,
-        response: responses(Html, [400, 409, 410, 429]),
-      },
-      handler: async (request, reply) => {
-        const v = await viewByToken(deps, request.params.token, quoteLinkView);
-        if ('refusal' in v) return sendRefusal(request, reply, v.refusal);
-        return sendHtml(reply, 200, jobPage(v.view, request.params.token));
-      },
-    });
+    // Also at /works-orders/link/:token, the address people are sent (messages name no API path;
+    // docs/api.md "People's links"), hidden from the OpenAPI document.
+    for (const [url, hide] of [['/api/works-orders/link/:token', false], ['/works-orders/link/:token', true]] as const) {
+      app.get(url, {
+        config: { permission: 'public' },
+        logSerializers: { req: maskedReq },
+        schema: {
+          hide,
+          tags: TAGS,
+          summary: "The contractor's works-order or quote page (signed link, no account)",
+          description: `HTML, phone-sized: the job and a form per action its state allows. Opening changes nothing. ${LINK_DESCRIPTION}`,
+          params: LinkParams,
+          response: responses(Html, [400, 409, 410, 429]),
+        },
+        handler: async (request, reply) => {
+          const v = await viewByToken(deps, request.params.token, quoteLinkView);
+          if ('refusal' in v) return sendRefusal(request, reply, v.refusal);
+          return sendHtml(reply, 200, jobPage(v.view, request.params.token));
+        },
+      });
+    }
 
     /** GET /api/works-orders/link/{token}/job: the same as JSON. */
-    app.get('/api/works-orders/link/:token/job', {
-      config: { permission: 'public' },
-      logSerializers: { req: maskedReq },
-      schema: { tags: TAGS, summary: 'What a works-order or quote link shows, as JSON', description: `The job, the actions allowed now, the time slots and the contractor's invoices. ${LINK_DESCRIPTION}`, params: LinkParams, response: responses(DataEnvelope(LinkView), [400, 409, 410, 429]) },
-      handler: async (request, reply) => {
-        const v = await viewByToken(deps, request.params.token, quoteLinkView);
-        if ('refusal' in v) return sendRefusal(request, reply, v.refusal);
-        return reply.header('cache-control', 'no-store').send(ok(v.view, 'Works order retrieved'));
-      },
-    });
+    for (const [url, hide] of [['/api/works-orders/link/:token/job', false], ['/works-orders/link/:token/job', true]] as const) {
+      app.get(url, {
+        config: { permission: 'public' },
+        logSerializers: { req: maskedReq },
+        schema: { hide, tags: TAGS, summary: 'What a works-order or quote link shows, as JSON', description: `The job, the actions allowed now, the time slots and the contractor's invoices. ${LINK_DESCRIPTION}`, params: LinkParams, response: responses(DataEnvelope(LinkView), [400, 409, 410, 429]) },
+        handler: async (request, reply) => {
+          const v = await viewByToken(deps, request.params.token, quoteLinkView);
+          if ('refusal' in v) return sendRefusal(request, reply, v.refusal);
+          return reply.header('cache-control', 'no-store').send(ok(v.view, 'Works order retrieved'));
+        },
+      });
+    }
 
     /** POST /api/works-orders/link/{token}: one action by link. */
-    app.post('/api/works-orders/link/:token', {
-      config: { permission: 'public' },
-      logSerializers: { req: maskedReq },
-      schema: {
-        tags: TAGS,
-        summary: 'Act on a works order or answer a quote request by signed link',
-        description:
-          'Form or JSON body with `action`: works order accept | decline (reason) | book (scheduled_for, time_range_id) | note (body) | attended | completed | invoice (lines in pence, or one form line in pounds; contractor_reference, notes); quote link quote | decline_quote. ' +
-          'Each runs the portal\'s own service as the link\'s contractor (lifecycle, activity log, events). decline, invoice and the quote answers use the link up. ' +
-          `A browser gets the page again with the outcome; a refused action (400, 409) shows its message on the page with that status. ${LINK_DESCRIPTION}`,
-        params: LinkParams,
-        body: LinkActionBody,
-        response: responses(Type.Union([Html, DataEnvelope(LinkView)]), [400, 409, 410, 429]),
-      },
-      handler: async (request, reply) => {
-        const token = request.params.token;
-        return guarded(deps, request, reply, token, async () => (await answerByQuoteLink(deps, token, request.body, request.ip)) ?? actByToken(deps, token, request.body, request.ip));
-      },
-    });
+    // Also at /works-orders/link/:token, the address people are sent (messages name no API path;
+    // docs/api.md "People's links"), hidden from the OpenAPI document.
+    for (const [url, hide] of [['/api/works-orders/link/:token', false], ['/works-orders/link/:token', true]] as const) {
+      app.post(url, {
+        config: { permission: 'public' },
+        logSerializers: { req: maskedReq },
+        schema: {
+          hide,
+          tags: TAGS,
+          summary: 'Act on a works order or answer a quote request by signed link',
+          description:
+            'Form or JSON body with `action`: works order accept | decline (reason) | book (scheduled_for, time_range_id) | note (body) | attended | completed | invoice (lines in pence, or one form line in pounds; contractor_reference, notes); quote link quote | decline_quote. ' +
+            'Each runs the portal\'s own service as the link\'s contractor (lifecycle, activity log, events). decline, invoice and the quote answers use the link up. ' +
+            `A browser gets the page again with the outcome; a refused action (400, 409) shows its message on the page with that status. ${LINK_DESCRIPTION}`,
+          params: LinkParams,
+          body: LinkActionBody,
+          response: responses(Type.Union([Html, DataEnvelope(LinkView)]), [400, 409, 410, 429]),
+        },
+        handler: async (request, reply) => {
+          const token = request.params.token;
+          return guarded(deps, request, reply, token, async () => (await answerByQuoteLink(deps, token, request.body, request.ip)) ?? actByToken(deps, token, request.body, request.ip));
+        },
+      });
+    }
 
     /** POST /api/works-orders/link/{token}/photos: a photo by link. */
-    app.post('/api/works-orders/link/:token/photos', {
-      config: { permission: 'public' },
-      logSerializers: { req: maskedReq },
-      schema: {
-        tags: TAGS,
-        summary: 'Add a photo to the job by works-order link',
-        description: `multipart/form-data with \`file\` (JPEG, PNG, WebP or HEIC from the bytes, within the photo size limit: 413 above) and optional \`description\`; runs the portal's upload as the link's contractor. ${LINK_DESCRIPTION}`,
-        params: LinkParams,
-        consumes: ['multipart/form-data'],
-        response: responses(Type.Union([Html, DataEnvelope(LinkView)]), [400, 409, 410, 413, 429]),
-      },
-      handler: async (request, reply) => {
-        const token = request.params.token;
-        const upload = await readUpload(request, uploadMaxBytes(deps, 'photo'));
-        try {
-          return await guarded(deps, request, reply, token, () => photoByToken(deps, token, upload, request.ip));
-        } finally {
-          await upload.file.dispose();
-        }
-      },
-    });
+    // Also at /works-orders/link/:token/photos, the address people are sent (messages name no API path;
+    // docs/api.md "People's links"), hidden from the OpenAPI document.
+    for (const [url, hide] of [['/api/works-orders/link/:token/photos', false], ['/works-orders/link/:token/photos', true]] as const) {
+      app.post(url, {
+        config: { permission: 'public' },
+        logSerializers: { req: maskedReq },
+        schema: {
+          hide,
+          tags: TAGS,
+          summary: 'Add a photo to the job by works-order link',
+          description: `multipart/form-data with \`file\` (JPEG, PNG, WebP or HEIC from the bytes, within the photo size limit: 413 above) and optional \`description\`; runs the portal's upload as the link's contractor. ${LINK_DESCRIPTION}`,
+          params: LinkParams,
+          consumes: ['multipart/form-data'],
+          response: responses(Type.Union([Html, DataEnvelope(LinkView)]), [400, 409, 410, 413, 429]),
+        },
+        handler: async (request, reply) => {
+          const token = request.params.token;
+          const upload = await readUpload(request, uploadMaxBytes(deps, 'photo'));
+          try {
+            return await guarded(deps, request, reply, token, () => photoByToken(deps, token, upload, request.ip));
+          } finally {
+            await upload.file.dispose();
+          }
+        },
+      });
+    }
   };
 }

@@ -1,10 +1,7 @@
 /** Schemas of works orders by link and competing quotes (docs/works-orders.md). */
 import { Type, type Static } from 'typebox';
-import { CSRF_FIELD_DESCRIPTION } from '../../http/route-types.ts';
 import { DateTime, Nullable, Uuid } from '../../http/schema-primitives.ts';
 import { LinesBody } from '../money/index.ts';
-
-const csrf_token = Type.Optional(Type.String({ description: CSRF_FIELD_DESCRIPTION }));
 
 export const LINK_STATES = ['live', 'used', 'revoked', 'expired'] as const;
 
@@ -28,7 +25,7 @@ export const WorksOrderLink = Type.Object({
 export type WorksOrderLinkDto = Static<typeof WorksOrderLink>;
 
 export const SendWorksOrderBody = Type.Object(
-  { expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, description: 'days the link works (default 30)' })), csrf_token },
+  { expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, description: 'days the link works (default 30)' })) },
   { additionalProperties: false },
 );
 export type SendWorksOrderInput = Static<typeof SendWorksOrderBody>;
@@ -90,13 +87,12 @@ export const CreateQuoteRequestBody = Type.Object(
     contractor_uuids: Type.Array(Uuid(), { minItems: 2, maxItems: 10, uniqueItems: true, description: 'the contractors asked to quote (2 to 10)' }),
     deadline_at: DateTime({ description: 'answers accepted until (future, at most 60 days ahead)' }),
     notes: Type.Optional(Type.String({ maxLength: 2000, description: 'shown to the contractors' })),
-    csrf_token,
   },
   { additionalProperties: false },
 );
 export type CreateQuoteRequestInput = Static<typeof CreateQuoteRequestBody>;
 
-export const AwardBody = Type.Object({ quote_uuid: Uuid('the winning quote'), reason: Type.Optional(Type.String({ maxLength: 2000 })), csrf_token }, { additionalProperties: false });
+export const AwardBody = Type.Object({ quote_uuid: Uuid('the winning quote'), reason: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false });
 export type AwardInput = Static<typeof AwardBody>;
 
 export const QuoteRequestEntry = Type.Object({
@@ -149,7 +145,6 @@ export const PortalQuoteBody = Type.Object(
     notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
     decline: Type.Optional(Type.Boolean({ description: 'true: cannot quote (no lines)' })),
     reason: Type.Optional(Type.String({ maxLength: 2000 })),
-    csrf_token,
   },
   { additionalProperties: false },
 );

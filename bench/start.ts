@@ -1,0 +1,174 @@
+/**
+ * `npm run bench:start` (bench/README.md "Starting and memory"): how long `caretaker serve` takes
+ * to its first ready answer and how much memory one idle server holds. Starts the real command
+ * (`node bin/caretaker.js serve`, as `npm start` does) and polls GET /readyz every 20 ms until 200:
+ * - `first start`: an empty data folder on the embedded database (PGlite), which loads the
+ *   migrated copy prepared at install (prepared/, scripts/database-prepare.js);
+ * - `restart`: the same data folder again;
+ * - `postgres`: with DATABASE_URL (and REDIS_URL when set) on a database the bench migrates first.
+ * After each ready answer it waits BENCH_START_IDLE_S seconds and reads the server's resident memory
+ * (VmRSS) and its peak (VmHWM) from /proc, then stops it with SIGTERM. Each start also reports its
+ * own phases (the `startup_ms` field of the "Caretaker is serving" log line, src/server.ts): modules
+ * loaded, database open and migrated, app built, first-run work, listening; plus the bench's
+ * "ready" (first 200 from /readyz), all in milliseconds since the process started.
+ *
+ * Environment: BENCH_START_ROUNDS (5; medians are reported), BENCH_START_IDLE_S (10),
+ * BENCH_START_KINDS (`first,restart,postgres`; postgres only with DATABASE_URL), DATABASE_URL,
+ * REDIS_URL, BENCH_START_ENV (extra `NAME=value` pairs for the server, comma-separated).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 5);
+const IDLE_S = Number(process.env.BENCH_START_IDLE_S ?? 10);
+const KINDS = (process.env.BENCH_START_KINDS ?? 'first,restart,postgres').split(',').map((k) => k.trim());
+const EXTRA_ENV = Object.fromEntries(
+  (process.env.BENCH_START_ENV ?? '')
+    .split(',')
+    .filter((p) => p.includes('='))
+    .map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]),
+);
+
+/** A port nobody listens on now. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** One start's figures, in milliseconds since the process started, and memory in MiB. */
+export interface StartResult {
+  phases: Record<string, number>;
+  ready: number;
+  rssMiB: number;
+  peakMiB: number;
+}
+
+/** Resident and peak resident memory of a process, in MiB (Linux /proc). */
+async function memoryOf(pid: number): Promise<{ rssMiB: number; peakMiB: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(/\d+/.exec(status.split('\n').find((l) => l.startsWith(field)) ?? '0')?.[0] ?? 0);
+  return { rssMiB: kib('VmRSS:') / 1024, peakMiB: kib('VmHWM:') / 1024 };
+}
+
+/**
+ * Starts `node bin/caretaker.js serve`, times it to the first 200 from /readyz, waits idle and
+ * reads its memory, then stops it.
+ * @param env the server's database variables (CARETAKER_DATA_DIR, or DATABASE_URL and REDIS_URL)
+ */
+export async function timeStart(env: Record<string, string>, idleS = IDLE_S): Promise<StartResult> {
+  const port = await freePort();
+  const base = { ...process.env };
+  for (const k of ['DATABASE_URL', 'REDIS_URL', 'CARETAKER_DEMO', 'NODE_OPTIONS']) delete base[k];
+  for (const k of Object.keys(base)) if (k.startsWith('OTEL_') || k.startsWith('BENCH_')) delete base[k];
+  const spawned = performance.now();
+  const child: ChildProcess = spawn(process.execPath, [path.join(ROOT, 'bin/caretaker.js'), 'serve'], {
+    cwd: ROOT,
+    env: { ...base, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', CARETAKER_COOKIE_SECURE: 'false', ...EXTRA_ENV, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  child.stdout!.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
+  child.stderr!.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
+  const url = `http://127.0.0.1:${port}/readyz`;
+  let ready = 0;
+  try {
+    const deadline = Date.now() + 300_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`caretaker exited (${child.exitCode}):\n${lines.join('\n')}`);
+      if (await fetch(url).then((r) => r.ok, () => false)) {
+        ready = performance.now() - spawned;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    if (!ready) throw new Error(`caretaker not ready:\n${lines.join('\n')}`);
+    await new Promise((r) => setTimeout(r, idleS * 1000));
+    const memory = await memoryOf(child.pid!);
+    const serving = lines.map((l) => (l.startsWith('{') ? (JSON.parse(l) as { msg?: string; startup_ms?: Record<string, number> }) : {})).find((l) => l.msg === 'Caretaker is serving');
+    return { phases: serving?.startup_ms ?? {}, ready, ...memory };
+  } finally {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+
+/** The rows of one kind: each phase's median, the ready median and range, memory medians. */
+export function summarise(kind: string, results: StartResult[]): string[] {
+  const phases = Object.keys(results[0]?.phases ?? {});
+  const readies = results.map((r) => r.ready);
+  const out = [
+    `${kind}: ready in ${(median(readies) / 1000).toFixed(2)} s median (${(Math.min(...readies) / 1000).toFixed(2)}-${(Math.max(...readies) / 1000).toFixed(2)} s, ${results.length} starts); ` +
+      `idle RSS ${median(results.map((r) => r.rssMiB)).toFixed(0)} MiB, peak ${median(results.map((r) => r.peakMiB)).toFixed(0)} MiB`,
+  ];
+  if (phases.length) out.push(`  phases (median ms since the process started): ${phases.map((p) => `${p} ${median(results.map((r) => r.phases[p] ?? NaN)).toFixed(0)}`).join(', ')}, ready ${median(readies).toFixed(0)}`);
+  return out;
+}
+
+/** Migrates the PostgreSQL database once (so each timed start finds it migrated, as a restart would). */
+async function migratePostgres(): Promise<void> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/caretaker.js'), 'migrate'], { cwd: ROOT, env: process.env, stdio: 'inherit' });
+  const code = await new Promise((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`caretaker migrate exited ${String(code)}`);
+}
+
+async function main(): Promise<void> {
+  process.stdout.write(`caretaker serve to the first 200 from /readyz, ${ROUNDS} rounds, memory after ${IDLE_S} s idle; load average before: ${load()}\n`);
+  const results: Record<string, StartResult[]> = { 'first start (embedded, prepared copy)': [], 'restart (embedded)': [], 'PostgreSQL': [] };
+  const pg = KINDS.includes('postgres') && process.env.DATABASE_URL;
+  if (pg) await migratePostgres();
+  for (let round = 1; round <= ROUNDS; round++) {
+    if (KINDS.includes('first') || KINDS.includes('restart')) {
+      const dir = await mkdtemp(path.join(tmpdir(), 'caretaker-bench-start-'));
+      try {
+        const first = await timeStart({ CARETAKER_DATA_DIR: dir });
+        results['first start (embedded, prepared copy)']!.push(first);
+        process.stdout.write(`round ${round} first start: ready ${first.ready.toFixed(0)} ms ${JSON.stringify(first.phases)} rss ${first.rssMiB.toFixed(0)} MiB peak ${first.peakMiB.toFixed(0)} MiB (load ${load()})\n`);
+        if (KINDS.includes('restart')) {
+          const again = await timeStart({ CARETAKER_DATA_DIR: dir });
+          results['restart (embedded)']!.push(again);
+          process.stdout.write(`round ${round} restart: ready ${again.ready.toFixed(0)} ms ${JSON.stringify(again.phases)} rss ${again.rssMiB.toFixed(0)} MiB peak ${again.peakMiB.toFixed(0)} MiB (load ${load()})\n`);
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+    if (pg) {
+      const dir = await mkdtemp(path.join(tmpdir(), 'caretaker-bench-start-'));
+      try {
+        const env: Record<string, string> = { DATABASE_URL: process.env.DATABASE_URL!, CARETAKER_DATA_DIR: dir };
+        if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
+        const r = await timeStart(env);
+        results.PostgreSQL!.push(r);
+        process.stdout.write(`round ${round} PostgreSQL: ready ${r.ready.toFixed(0)} ms ${JSON.stringify(r.phases)} rss ${r.rssMiB.toFixed(0)} MiB peak ${r.peakMiB.toFixed(0)} MiB (load ${load()})\n`);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  }
+  process.stdout.write('\n');
+  for (const [kind, rs] of Object.entries(results)) if (rs.length) process.stdout.write(`${summarise(kind, rs).join('\n')}\n`);
+  process.stdout.write(`load average after: ${load()}\n`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -1,0 +1,162 @@
+/**
+ * Booking the visit in headless Chromium at phone width, 390 px, and at 1280 px
+ * (docs/tenant-reporting.md "Booking the visit"): the tenant gives two windows on the job page,
+ * the contractor books a slot inside one, and a tenant without an account picks one of the
+ * contractor's free slots on the signed link page. Every page is checked with axe-core (WCAG 2.2 A
+ * and AA); with CONSOLE_SCREENSHOTS=1 they are photographed into docs/tenant-reporting/*.png.
+ */
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newUuid } from '../../src/lib/crypto.ts';
+import { addDays, londonDate } from '../../src/lib/london-time.ts';
+import { signVisitLink, visitLinkKey } from '../../src/modules/reporting/visit-links.ts';
+import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
+
+const SHOTS = path.resolve(import.meta.dirname, '../../docs/tenant-reporting');
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 900 };
+
+/** axe at phone width and at 1280 px; with CONSOLE_SCREENSHOTS=1 also docs/tenant-reporting/<name>-phone.png and -desktop.png. */
+async function checkAndShoot(page: Page, name: string): Promise<void> {
+  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+    await page.setViewportSize(viewport);
+    expect(await axeViolations(page), `${name} ${size}`).toEqual([]);
+    if (process.env.CONSOLE_SCREENSHOTS === '1') await page.screenshot({ path: path.join(SHOTS, `${name}-${size}.png`), fullPage: true, animations: 'disabled' });
+  }
+  await page.setViewportSize(PHONE);
+}
+
+const TITLE = CHROMIUM ? 'visit booking in headless Chromium at 390 px' : 'visit booking (skipped: Debian chromium is not installed)';
+
+describe.skipIf(!CHROMIUM)(TITLE, () => {
+  let t: TestApp;
+  let browser: Browser;
+  let baseUrl: string;
+  const contexts: BrowserContext[] = [];
+  const users: Record<string, string> = {};
+  let jobUuid = '';
+  let linkToken = '';
+  // Two days ahead (London), so the windows are in the future whatever the hour.
+  const day = addDays(londonDate(new Date()), 2);
+
+  async function context(): Promise<Page> {
+    const c = await browser.newContext({ viewport: PHONE, locale: 'en-GB', timezoneId: 'Europe/London' });
+    c.setDefaultTimeout(15_000);
+    contexts.push(c);
+    const page = await c.newPage();
+    page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
+    page.on('response', (r) => {
+      if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me')) process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
+    });
+    return page;
+  }
+
+  async function signedIn(email: string): Promise<Page> {
+    const page = await context();
+    await page.goto(`${baseUrl}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out', includeHidden: true }).first().waitFor({ state: 'attached' });
+    return page;
+  }
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    t = await buildTestApp();
+    t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const now = new Date();
+    const agency = await createAgency(t.db, 'Northgate Lettings');
+    const branch = await createBranch(t.db, agency.id, 'Leeds');
+    const home = await insertAddress(t.db, { agencyId: agency.id, branchId: branch.id, line1: '14 Kirkstall Road', postcode: 'LS3 1HR' }, now);
+    const tenant = await insertTenant(t.db, agency.id, [home.id], 'Emily Clarke', now);
+    const firm = await insertContractor(t.db, agency.id, 'Aire Heating', now);
+    users.tenant = (await createUser(t.db, { role: 'tenant', agencyId: agency.id, tenantId: tenant.id, name: 'Emily Clarke' })).email;
+    users.contractor = (await createUser(t.db, { role: 'contractor', agencyId: agency.id, contractorId: firm.id, name: 'Dave Aire' })).email;
+    await createUser(t.db, { role: 'admin', agencyId: agency.id, name: 'Alice Admin' });
+    const job = await insertJob(t.db, {
+      agency_id: agency.id, branch_id: branch.id, address_id: home.id, tenant_id: tenant.id, contractor_id: firm.id, reference: 'JOB-900101',
+      title: 'Boiler not firing', status_id: 4, assigned_at: now,
+    }, now);
+    jobUuid = job.uuid;
+    // A lodger without an account, e-mailed a link for another job of the same contractor.
+    const flat = await insertAddress(t.db, { agencyId: agency.id, branchId: branch.id, line1: 'Flat 2, 30 Cardigan Road', postcode: 'LS6 1LF' }, now);
+    const lodger = await insertTenant(t.db, agency.id, [flat.id], 'Omar Lodger', now);
+    const other = await insertJob(t.db, {
+      agency_id: agency.id, branch_id: branch.id, address_id: flat.id, tenant_id: lodger.id, contractor_id: firm.id, reference: 'JOB-900102',
+      title: 'Radiator cold', status_id: 4, assigned_at: now,
+    }, now);
+    const link = { uuid: newUuid(), nonce: 'b'.repeat(32), expiresAt: new Date(now.getTime() + 14 * 86_400_000) };
+    await t.db.insertInto('visit_links').values({ uuid: link.uuid, agency_id: agency.id, job_id: other.id, tenant_id: lodger.id, nonce: link.nonce, expires_at: link.expiresAt, created_at: now }).execute();
+    const lodgerUuid = (await t.db.selectFrom('tenants').select('uuid').where('id', '=', lodger.id).executeTakeFirstOrThrow()).uuid;
+    linkToken = signVisitLink(await visitLinkKey(t.db, now), { nonce: link.nonce, linkUuid: link.uuid, jobUuid: other.uuid, tenantUuid: lodgerUuid, expiresAt: link.expiresAt });
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('the tenant gives two windows on the job page', async () => {
+    const page = await signedIn(users.tenant!);
+    await page.goto(`${baseUrl}/jobs/${jobUuid}`);
+    await page.getByRole('heading', { name: 'Visit', exact: true }).waitFor();
+    await page.getByText('No windows given yet.').waitFor();
+    const first = page.getByRole('group', { name: 'Window 1' });
+    await first.getByLabel('Day').fill(day);
+    await first.getByLabel('From').fill('08:00');
+    await first.getByLabel('To').fill('12:00');
+    await page.getByRole('button', { name: 'Add a window' }).click();
+    const second = page.getByRole('group', { name: 'Window 2' });
+    await second.getByLabel('Day').fill(addDays(day, 1));
+    await second.getByLabel('From').fill('13:00');
+    await second.getByLabel('To').fill('17:00');
+    await checkAndShoot(page, 'visit-windows');
+    await page.getByRole('button', { name: 'Save my windows' }).click();
+    await page.getByText('Your windows are saved. The contractor will book a slot inside one.').waitFor();
+    const rows = await t.db.selectFrom('job_visit_windows').select(['starts_at', 'ends_at', 'given_by']).orderBy('starts_at').execute();
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.given_by).toBe('tenant');
+  });
+
+  it('the contractor books a slot inside a window', async () => {
+    const page = await signedIn(users.contractor!);
+    await page.goto(`${baseUrl}/jobs/${jobUuid}`);
+    await page.getByRole('heading', { name: 'Book a slot inside a window' }).waitFor();
+    await page.getByRole('radio').nth(1).check();
+    await page.getByLabel('Arrive from').fill('14:00');
+    await page.getByLabel('Until').fill('16:00');
+    await checkAndShoot(page, 'visit-contractor');
+    await page.getByRole('button', { name: 'Book this slot' }).click();
+    await page.getByText('The visit is booked. The tenant has been told.').waitFor();
+    await page.getByText(/Booked: .*14:00-16:00/).waitFor();
+    const visit = await t.db.selectFrom('job_visits').select(['state', 'booked_by']).executeTakeFirstOrThrow();
+    expect(visit).toEqual({ state: 'booked', booked_by: 'contractor' });
+    expect((await t.db.selectFrom('jobs').select('status_id').where('uuid', '=', jobUuid).executeTakeFirstOrThrow()).status_id).toBe(5);
+  });
+
+  it('a tenant without an account picks a free slot by the signed link, once', async () => {
+    const page = await context();
+    await page.goto(`${baseUrl}/visit?token=${linkToken}`);
+    await page.getByRole('heading', { name: 'Book your visit' }).waitFor();
+    await page.getByText('Radiator cold').waitFor();
+    const slots = page.getByRole('group', { name: /free slots/ });
+    await slots.getByRole('radio').first().check();
+    await checkAndShoot(page, 'visit-link');
+    await page.getByRole('button', { name: 'Book this slot' }).click();
+    await page.getByText('Your visit is booked', { exact: true }).waitFor();
+    expect(await t.db.selectFrom('job_visits').select('booked_by').where('booked_by', '=', 'tenant').execute()).toHaveLength(1);
+    await page.reload();
+    await page.getByText('This visit link has been used: your answer is with the contractor').waitFor();
+  });
+});
