@@ -6,6 +6,7 @@
  * with axe-core (WCAG 2.2 A and AA rules), and the main pages are photographed per role at desktop
  * (1280 px) and phone (390 px) widths into docs/console/*.png.
  */
+import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
@@ -305,6 +306,18 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.getByRole('button', { name: /^Filters and sort/ }).click();
     await priority.waitFor();
     await page.setViewportSize(DESKTOP);
+    // Bulk actions on the selection: export as CSV; a move the API refuses is listed with its reason.
+    await page.getByRole('checkbox', { name: /^Select JOB-/ }).check();
+    await page.getByRole('region', { name: 'Selected jobs' }).waitFor();
+    await checkAndShoot(page, 'agent-bulk');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export as CSV' }).click();
+    const csv = await readFile(await (await download).path(), 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('Reference,Title,Status,Priority,Address,Postcode,Contractor,Visit,Reported');
+    expect(csv).toContain('Leak under the kitchen sink,Reported');
+    await page.getByLabel('Move to').selectOption({ label: 'Closed' });
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
+    await page.getByText(/^0 jobs moved\. Not done: JOB-\d+: /).waitFor();
     await page.getByRole('link', { name: /Leak under the kitchen sink/ }).click();
     await statusIs(page, 'Reported');
     await page.getByRole('button', { name: 'Approve' }).click();

@@ -46,14 +46,15 @@ describe.skipIf(!CHROMIUM || !POSTGRES)(TITLE, () => {
     await page.getByLabel('E-mail address').fill(email);
     await page.getByLabel('Password').fill(TEST_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).first().waitFor({ state: 'attached' });
+    await page.locator('.user-toggle').waitFor({ state: 'attached' });
     return page;
   }
 
   /** Opens the job page and waits until its live stream is subscribed. */
   async function onJobPage(page: Page, baseUrl: string): Promise<void> {
     const subscribed = page.waitForResponse((r) => r.url().includes('/api/events/stream') && r.status() === 200);
-    await page.goto(`${baseUrl}/jobs/${jobUuid}`);
+    // The notes are the job page's Notes tab (?tab=notes).
+    await page.goto(`${baseUrl}/jobs/${jobUuid}?tab=notes`);
     await page.getByRole('heading', { name: 'Notes' }).waitFor();
     await subscribed;
   }

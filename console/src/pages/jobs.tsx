@@ -18,6 +18,7 @@ import {
   type JobFilters,
   type SlaState,
 } from '../logic/job-filters.ts';
+import { describeProblem } from '../logic/errors.ts';
 import { useSession } from '../session.tsx';
 import type { Job } from '../types.ts';
 import { Button, formatDate, formatDateTime, Options, Pager, PageTitle, PHONE_QUERY, ProblemMessage, useLoad, useMediaQuery } from '../ui.tsx';
@@ -72,6 +73,9 @@ export function Jobs() {
     });
   };
   const phone = useMediaQuery(PHONE_QUERY);
+  const bulk = session.party === 'staff' && session.permissions.has('api.jobs.manage.manage');
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [bulkResult, setBulkResult] = useState<string | null>(null);
   const [moreOpen, setMoreOpen] = useState(false);
   const set = [filters.status_id, filters.priority, filters.sla_state].filter((v) => v !== null && v !== undefined).length;
   const title = session.party === 'tenant' ? 'Your repairs' : session.party === 'contractor' ? 'Your jobs' : 'Job board';
@@ -159,10 +163,37 @@ export function Jobs() {
       <p className="count" aria-live="polite">
         {list.loading && !quiet.current ? 'Loading jobs…' : `${list.data?.count ?? 0} job${list.data?.count === 1 ? '' : 's'}`}
       </p>
+      {bulk && selected.size > 0 ? (
+        <BulkBar
+          jobs={(list.data?.data ?? []).filter((j) => selected.has(j.uuid))}
+          statuses={statuses.data ?? []}
+          onDone={(message) => (setSelected(new Set()), setBulkResult(message), list.reload())}
+        />
+      ) : null}
+      {bulkResult ? (
+        <p className="notice" role="status">
+          {bulkResult}
+        </p>
+      ) : null}
       <ul className="job-list">
         {(list.data?.data ?? []).map((j) => (
           <li key={j.uuid} className="job-card">
             <div className="job-card-head">
+              {bulk ? (
+                <input
+                  type="checkbox"
+                  aria-label={`Select ${j.reference}`}
+                  checked={selected.has(j.uuid)}
+                  onChange={(e) =>
+                    setSelected((prev) => {
+                      const next = new Set(prev);
+                      if (e.target.checked) next.add(j.uuid);
+                      else next.delete(j.uuid);
+                      return next;
+                    })
+                  }
+                />
+              ) : null}
               <Link to={`/jobs/${j.uuid}`} className="job-link">
                 <span className="ref">{j.reference}</span> {j.title}
               </Link>
@@ -199,5 +230,116 @@ export function Jobs() {
       ) : null}
       <Pager page={filters.page} pages={pages} onPage={(page) => setSearch(filtersToSearch({ ...filters, page }))} />
     </>
+  );
+}
+
+/** One line of a CSV file (RFC 4180 quoting; a cell starting with = + - @ is prefixed with ' against formula injection). */
+function csvLine(cells: Array<string | number | null | undefined>): string {
+  return cells
+    .map((c) => {
+      let v = c === null || c === undefined ? '' : String(c);
+      if (/^[=+\-@]/.test(v)) v = `'${v}`;
+      return /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
+    })
+    .join(',');
+}
+
+/**
+ * Actions on the selected jobs of the board: move them all to a status (POST
+ * /api/jobs/{uuid}/transitions, one by one; the refused ones are listed with the API's reason),
+ * assign them all to a contractor (POST /api/jobs/{uuid}/assignment), or download them as CSV.
+ */
+function BulkBar({ jobs, statuses, onDone }: { jobs: JobRow[]; statuses: Array<{ ID: number; name: string }>; onDone: (message: string) => void }) {
+  const contractors = useLoad(async () => (await api.GET('/api/contractors', { params: { query: { limit: 100 } as never } })).data!.data, []);
+  const [status, setStatus] = useState('');
+  const [contractor, setContractor] = useState('');
+  const [busy, setBusy] = useState(false);
+  const each = async (verb: string, call: (j: JobRow) => Promise<unknown>) => {
+    setBusy(true);
+    const refused: string[] = [];
+    for (const j of jobs) {
+      try {
+        await call(j);
+      } catch (e) {
+        refused.push(`${j.reference}: ${describeProblem(e).message}`);
+      }
+    }
+    setBusy(false);
+    const ok = jobs.length - refused.length;
+    onDone(`${ok} job${ok === 1 ? '' : 's'} ${verb}.${refused.length ? ` Not done: ${refused.join('; ')}` : ''}`);
+  };
+  const exportCsv = () => {
+    const head = ['Reference', 'Title', 'Status', 'Priority', 'Address', 'Postcode', 'Contractor', 'Visit', 'Reported'];
+    const rows = jobs.map((j) =>
+      csvLine([
+        j.reference,
+        j.title,
+        j.status,
+        PRIORITIES[j.priority] ?? j.priority,
+        j.address_line1,
+        j.postcode,
+        j.contractor_name,
+        j.scheduled_for?.slice(0, 10),
+        j.created_at,
+      ]),
+    );
+    const url = URL.createObjectURL(new Blob([[csvLine(head), ...rows].join('\r\n') + '\r\n'], { type: 'text/csv' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = 'jobs.csv';
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+  return (
+    <section className="bulk-bar" aria-label="Selected jobs">
+      <strong>{jobs.length} selected</strong>
+      <label>
+        Move to
+        <select value={status} onChange={(e) => setStatus(e.target.value)}>
+          <option value="">Choose a status</option>
+          {statuses.map((s) => (
+            <option key={s.ID} value={s.ID}>
+              {s.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Button
+        variant="secondary"
+        isDisabled={busy || !status}
+        onPress={() =>
+          void each('moved', (j) =>
+            api.POST('/api/jobs/{uuid}/transitions', { params: { path: { uuid: j.uuid } }, body: { to_status_id: Number(status) } as never }),
+          )
+        }
+      >
+        Move
+      </Button>
+      <label>
+        Assign to
+        <select value={contractor} onChange={(e) => setContractor(e.target.value)}>
+          <option value="">Choose a contractor</option>
+          {(contractors.data ?? []).map((c) => (
+            <option key={c.uuid} value={c.uuid}>
+              {c.company_name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Button
+        variant="secondary"
+        isDisabled={busy || !contractor}
+        onPress={() =>
+          void each('assigned', (j) =>
+            api.POST('/api/jobs/{uuid}/assignment', { params: { path: { uuid: j.uuid } }, body: { contractor_uuid: contractor } as never }),
+          )
+        }
+      >
+        Assign
+      </Button>
+      <Button variant="secondary" onPress={exportCsv}>
+        Export as CSV
+      </Button>
+    </section>
   );
 }
