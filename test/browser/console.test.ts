@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import type { NodemailerMailer } from '../../src/modules/mail/mailer.ts';
-import { buildTestApp, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, Client, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
