@@ -34,7 +34,9 @@ describe('jobs records: create, read, edit, cancel, delete, idempotency', () => 
     expect(job.reference).toMatch(/^JOB-\d{6}$/);
     const read = await w.adminA.client.get(`/api/jobs/${job.uuid}`);
     expect(read.statusCode).toBe(200);
-    expect(read.json()).toEqual({ success: true, data: job, message: 'Job retrieved' });
+    // The detail adds the tenant's phone for staff and the assigned contractor (docs/jobs.md; lists and
+    // the create answer do not carry it); everything else is the create answer's.
+    expect(read.json()).toEqual({ success: true, data: { ...job, tenant_phone: null }, message: 'Job retrieved' });
     // Its history, activity entry and job.created event are written with it (the event by the
     // statement that takes the reference: the reference in the payload is the job's).
     const row = await t.db.selectFrom('jobs').select(['id', 'branch_id', 'tenant_id', 'agency_id']).where('uuid', '=', job.uuid).executeTakeFirstOrThrow();
