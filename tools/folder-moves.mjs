@@ -229,7 +229,7 @@ function relocate(file, spec) {
   return rel + trailing;
 }
 
-const ROOT_PATH = /(?<![\w@./-])((?:src|test)\/[A-Za-z0-9_@.\/-]*)/g;
+const ROOT_PATH = /(?<![\w@./-])((?:src|test)\/[A-Za-z0-9_@./-]*)/g;
 function rewriteRootPaths(text) {
   return text.replace(ROOT_PATH, (whole, token) => {
     // Sentence punctuation after a path is not part of it.
