@@ -2,9 +2,9 @@
  * Onboarding in the console from an empty install (docs/onboarding.md), in headless Chromium:
  * SysOps create an agency; its administrator accepts the invitation, adds a branch and imports the
  * sample files of test/fixtures/imports (properties, tenants, contractors, landlords; bad rows
- * shown by the dry run and skipped); an agent logs a job against an imported property, picked by
- * postcode, with its tenant (filled in from the property) and trade, and assigns the best-matched
- * contractor. Every page is checked with axe-core; with CONSOLE_SCREENSHOTS=1 the steps are
+ * shown by the dry run and skipped) and invites an agent, who accepts by the e-mailed link and logs
+ * a job against an imported property, picked by postcode, with its tenant (filled in from the
+ * property) and trade, and assigns the best-matched contractor. Every page is checked with axe-core; with CONSOLE_SCREENSHOTS=1 the steps are
  * photographed into docs/onboarding/*.png.
  */
 import type { AddressInfo } from 'node:net';
@@ -126,12 +126,26 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     expect(await t.db.selectFrom('addresses').select('id').execute()).toHaveLength(3);
     expect(await t.db.selectFrom('landlords').select('id').execute()).toHaveLength(2);
 
-    // The administrator adds an agent of the Leeds branch (the users page invites; here directly).
-    const agency = await t.db.selectFrom('agencies').select('id').executeTakeFirstOrThrow();
-    const leeds = await t.db.selectFrom('branches').select('id').where('name', '=', 'Leeds').executeTakeFirstOrThrow();
-    const agentEmail = (await createUser(t.db, { role: 'agent', agencyId: agency.id, branchId: leeds.id, name: 'Alex Agent' })).email;
+    // The administrator invites an agent of the Leeds branch from the users page; the agent accepts
+    // by the e-mailed link and chooses a password, as the administrator did.
+    await admin.goto(`${baseUrl}/users`);
+    await admin.getByRole('heading', { name: 'Invite someone' }).waitFor();
+    await admin.getByRole('textbox', { name: 'Name', exact: true }).fill('Alex Agent');
+    await admin.getByRole('textbox', { name: 'E-mail address', exact: true }).fill('alex@headingley.example');
+    await admin.getByLabel('Role', { exact: true }).selectOption('agent');
+    await admin.getByLabel('Branch', { exact: true }).selectOption({ label: 'Leeds' });
+    await admin.getByRole('button', { name: 'Send invitation' }).click();
+    await admin.getByText('Invitation sent to alex@headingley.example.').waitFor();
+    const agentMail = await waitFor(async () => mailTo(await readEmlFiles(dir), 'alex@headingley.example'));
+    const agentLink = /https?:\/\/\S+?(\/accept-invitation\?token=[0-9a-f]{64})/.exec(decodeQuotedPrintable(agentMail.raw))?.[1];
+    expect(agentLink).toBeDefined();
+    const agentInvite = await newPage();
+    await agentInvite.goto(`${baseUrl}${agentLink}`);
+    await agentInvite.getByLabel('Choose a password').fill('alex chose this password');
+    await agentInvite.getByRole('button', { name: 'Accept invitation' }).click();
+    await agentInvite.getByText('Invitation accepted.').waitFor();
 
-    const agent = await signIn(agentEmail);
+    const agent = await signIn('alex@headingley.example', 'alex chose this password');
     await agent.goto(`${baseUrl}/jobs/new`);
     await agent.getByRole('heading', { name: 'New job' }).waitFor();
     await agent.getByRole('combobox', { name: /Property/ }).fill('ls61ab');
