@@ -1213,7 +1213,7 @@ export interface paths {
         put?: never;
         /**
          * A reply e-mail forwarded by Mailgun (raw MIME)
-         * @description Mailgun's store-and-forward format for raw MIME: fields `body-mime`, `recipient`, `sender`, `timestamp`, `token`, `signature` (form or multipart). A wrong signature or a timestamp more than 5 minutes off is 403; without CARETAKER_MAILGUN_SIGNING_KEY 503. The answer says what became of the message: posted in its thread, a duplicate, ignored (auto-reply, bounce) or refused (unknown or forged reply address, sender no longer part of the thread); 200 in every case, so Mailgun does not retry.
+         * @description Mailgun's store-and-forward format for raw MIME: fields `body-mime`, `recipient`, `sender`, `timestamp`, `token`, `signature` (form or multipart). A wrong signature or a timestamp more than 5 minutes off is 403, and so is every request without CARETAKER_MAILGUN_SIGNING_KEY. The answer says what became of the message: posted in its thread, a duplicate, ignored (auto-reply, bounce) or refused (unknown or forged reply address, sender no longer part of the thread); 200 in every case, so Mailgun does not retry.
          *
          *     **Access:** No authentication.
          */
@@ -16765,19 +16765,6 @@ export interface operations {
             };
             /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
             500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Service unavailable */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };

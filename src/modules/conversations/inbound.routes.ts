@@ -12,7 +12,7 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app-deps.ts';
 import { DataEnvelope, ok, responses } from '../../http/envelope.ts';
-import { AppError, forbidden, invalidParam } from '../../http/errors.ts';
+import { forbidden, invalidParam } from '../../http/errors.ts';
 import type { App } from '../../http/route-types.ts';
 import { safeEqual } from '../../lib/crypto.ts';
 import { receiveEmail } from './inbound.service.ts';
@@ -58,15 +58,16 @@ export function inboundMailRoutes(deps: AppDeps) {
         summary: 'A reply e-mail forwarded by Mailgun (raw MIME)',
         description:
           "Mailgun's store-and-forward format for raw MIME: fields `body-mime`, `recipient`, `sender`, `timestamp`, `token`, `signature` " +
-          '(form or multipart). A wrong signature or a timestamp more than 5 minutes off is 403; without CARETAKER_MAILGUN_SIGNING_KEY 503. ' +
+          '(form or multipart). A wrong signature or a timestamp more than 5 minutes off is 403, and so is every request without CARETAKER_MAILGUN_SIGNING_KEY. ' +
           'The answer says what became of the message: posted in its thread, a duplicate, ignored (auto-reply, bounce) or refused (unknown or ' +
           'forged reply address, sender no longer part of the thread); 200 in every case, so Mailgun does not retry.',
         consumes: ['application/x-www-form-urlencoded', 'multipart/form-data'],
-        response: responses(DataEnvelope(Outcome), [400, 403, 413, 429, 503]),
+        response: responses(DataEnvelope(Outcome), [400, 403, 413, 429]),
       },
       handler: async (request) => {
         const key = deps.config.inboundMail.mailgunSigningKey;
-        if (!key) throw new AppError('unavailable', 'Inbound mail is not configured');
+        // Without the key no request can be verified: refused like a bad signature, as Twilio's are.
+        if (!key) throw forbidden('Inbound mail is not configured');
         const f = await formFields(request, deps.config.inboundMail.maxBytes);
         const { timestamp = '', token = '', signature = '' } = f;
         const skew = Math.abs(deps.clock.now().getTime() / 1000 - Number(timestamp));
