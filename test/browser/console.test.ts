@@ -302,7 +302,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     // On a phone the filters fold away behind one button; the search box stays.
     await page.setViewportSize(PHONE);
     const priority = page.locator('select[name="priority"]');
-    expect(await priority.isVisible()).toBe(false);
+    // The layout follows the viewport on the next render: poll rather than read it at once.
+    await expect.poll(() => priority.isVisible()).toBe(false);
     await page.getByRole('button', { name: /^Filters and sort/ }).click();
     await priority.waitFor();
     await page.setViewportSize(DESKTOP);
