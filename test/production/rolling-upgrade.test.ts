@@ -127,7 +127,9 @@ describe.skipIf(
     stop = true;
     await Promise.all([reader, writer]);
 
-    expect(failures).toEqual([]);
+    // A failure message carries each instance's error lines, so a 500 explains itself.
+    const errors = (p: CaretakerProcess) => p.log.split('\n').filter((l) => /"level":(50|60)/.test(l)).join('\n');
+    expect(failures, `old:\n${errors(old)}\nnew:\n${errors(fresh)}`).toEqual([]);
     expect(servedBy(old)).toBeGreaterThan(0);
     expect(created).toBeGreaterThan(5);
 
