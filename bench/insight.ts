@@ -18,11 +18,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { buildApp } from '../src/main/app.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
-import { openRuntime } from '../src/runtime.ts';
+import { openRuntime } from '../src/main/runtime.ts';
 import { createTestDatabase } from '../test/helpers/database.ts';
 import { BENCH_NOW, generate } from './generate.ts';
 

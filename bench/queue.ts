@@ -16,8 +16,8 @@ import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import { queueFigures } from '../src/modules/platform/index.ts';
-import { startFlakySmtp } from '../test/messaging/helpers.ts';
+import { queueFigures } from '../src/modules/platform/platform/index.ts';
+import { startFlakySmtp } from '../test/messaging/messaging/helpers.ts';
 import { createProcessWorld, httpCsrf, httpLogin, startCaretaker, stopAllProcesses } from '../test/helpers/process.ts';
 
 /** What one run of the scenario measured. */

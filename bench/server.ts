@@ -8,15 +8,15 @@
  * CARETAKER_DATA_DIR, REDIS_URL, high rate limits).
  */
 import Fastify from 'fastify';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { buildApp } from '../src/main/app.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { pingDatabase } from '../src/db/database.ts';
-import type { AuthContext } from '../src/http/auth-context.ts';
-import { readActivityLogJson } from '../src/modules/admin/activity-log.service.ts';
-import { authenticate, login } from '../src/modules/auth/auth.service.ts';
+import type { AuthContext } from '../src/core/auth-context.ts';
+import { readActivityLogJson } from '../src/modules/people/admin/activity-log.service.ts';
+import { authenticate, login } from '../src/modules/people/auth/auth.service.ts';
 import { listOfJson } from '../src/http/envelope.ts';
-import { createJob, listVisibleJobsJson } from '../src/modules/jobs/jobs.service.ts';
-import { openRuntime } from '../src/runtime.ts';
+import { createJob, listVisibleJobsJson } from '../src/modules/jobs/jobs/jobs.service.ts';
+import { openRuntime } from '../src/main/runtime.ts';
 import { generate } from './generate.ts';
 import { startLimit } from './limit.ts';
 

@@ -17,7 +17,7 @@ import type { AppDeps } from '../src/app-deps.ts';
 import { createDatabase, type Db } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { ManualClock } from '../src/lib/clock.ts';
-import { recomputeOpenJobs, scanSlaClocks } from '../src/modules/sla/index.ts';
+import { recomputeOpenJobs, scanSlaClocks } from '../src/modules/jobs/sla/index.ts';
 import { createTestDatabase } from '../test/helpers/database.ts';
 
 const NOW = new Date('2026-11-21T09:00:00Z');

@@ -8,7 +8,7 @@
  * - `postgres`: with DATABASE_URL (and REDIS_URL when set) on a database the bench migrates first.
  * After each ready answer it waits BENCH_START_IDLE_S seconds and reads the server's resident memory
  * (VmRSS) and its peak (VmHWM) from /proc, then stops it with SIGTERM. Each start also reports its
- * own phases (the `startup_ms` field of the "Caretaker is serving" log line, src/server.ts): modules
+ * own phases (the `startup_ms` field of the "Caretaker is serving" log line, src/main/server.ts): modules
  * loaded, database open and migrated, app built, first-run work, listening; plus the bench's
  * "ready" (first 200 from /readyz), all in milliseconds since the process started.
  *

@@ -24,7 +24,7 @@ const args = process.argv.slice(2);
 const command = args.find((a) => !a.startsWith('-'));
 const serving = (command === undefined || command === 'serve' || command === 'worker') && !args.some((a) => ['-h', '--help', '-V', '--version'].includes(a));
 if (serving && tracingWanted(process.env)) {
-  const { startTracing } = await import('../src/telemetry.ts');
+  const { startTracing } = await import('../src/main/telemetry.ts');
   await startTracing();
 }
-await import('../src/cli.ts');
+await import('../src/main/cli.ts');

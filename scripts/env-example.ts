@@ -1,7 +1,7 @@
 /**
- * Writes `.env.example` from the configuration catalogue (src/config-catalogue.ts): every
+ * Writes `.env.example` from the configuration catalogue (src/config/catalogue.ts): every
  * variable with its default and meaning, grouped. Before writing it proves the catalogue against
- * the configuration module (src/config.ts):
+ * the configuration module (src/config/config.ts):
  *   - every variable loadConfig reads (observed through a recording environment) is listed;
  *   - every listed variable is read (unless marked conditional or external);
  *   - setting a listed default gives the same configuration as leaving it unset.
@@ -10,8 +10,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_GROUPS, CONFIG_VARIABLES } from '../src/config-catalogue.ts';
-import { loadConfig } from '../src/config.ts';
+import { CONFIG_GROUPS, CONFIG_VARIABLES } from '../src/config/catalogue.ts';
+import { loadConfig } from '../src/config/config.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const target = path.join(root, '.env.example');
@@ -28,9 +28,9 @@ loadConfig(
   }),
 );
 const listed = new Set(CONFIG_VARIABLES.map((x) => x.name));
-for (const name of read) if (!listed.has(name)) problems.push(`${name} is read by src/config.ts but missing from src/config-catalogue.ts`);
+for (const name of read) if (!listed.has(name)) problems.push(`${name} is read by src/config/config.ts but missing from src/config/catalogue.ts`);
 for (const x of CONFIG_VARIABLES) {
-  if (!read.has(x.name) && !x.conditional && !x.external) problems.push(`${x.name} is listed but src/config.ts never reads it`);
+  if (!read.has(x.name) && !x.conditional && !x.external) problems.push(`${x.name} is listed but src/config/config.ts never reads it`);
 }
 
 // 2. Each listed default behaves like leaving the variable unset.
@@ -55,7 +55,7 @@ if (problems.length > 0) {
 // 3. The file.
 const lines = [
   '# Caretaker configuration: every environment variable, its default and meaning.',
-  '# Generated from src/config-catalogue.ts by `npm run env:example`; do not edit by hand.',
+  '# Generated from src/config/catalogue.ts by `npm run env:example`; do not edit by hand.',
   '# Copy to .env and uncomment what you change (node --env-file=.env bin/caretaker.js serve);',
   '# `caretaker config check` validates the result and reaches the services it names.',
 ];

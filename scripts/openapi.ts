@@ -9,9 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { openRuntime } from '../src/runtime.ts';
+import { buildApp } from '../src/main/app.ts';
+import { loadConfig } from '../src/config/config.ts';
+import { openRuntime } from '../src/main/runtime.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const docPath = path.join(root, 'clients/typescript/openapi.json');

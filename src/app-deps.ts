@@ -4,12 +4,12 @@
  */
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import type { Config } from './config.ts';
+import type { Config } from './config/config.ts';
 import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
-import type { RateLimitStore } from './http/rate-limit.ts';
-import type { AuthEpoch } from './http/auth-epoch.ts';
-import type { RateLimitRules } from './http/rate-limit-rules.ts';
+import type { RateLimitStore } from './core/rate-limit.ts';
+import type { AuthEpoch } from './core/auth-epoch.ts';
+import type { RateLimitRules } from './core/rate-limit-rules.ts';
 import type { FileStore } from './storage/file-store.ts';
 import type { Mailer } from './core/mailer.ts';
 import type { ListenChannel } from './db/notifications.ts';
@@ -33,7 +33,7 @@ export interface AppDeps {
   pool?: pg.Pool | undefined;
   /**
    * PGlite only: a consistent gzipped tarball of the live data folder (PGlite `dumpDataDir`, taken
-   * while no Kysely transaction is open), for `caretaker backup` (src/modules/backups).
+   * while no Kysely transaction is open), for `caretaker backup` (src/modules/platform/backups).
    */
   snapshotDatabase?: (() => Promise<Blob>) | undefined;
   /** LISTEN on a database notification channel (PostgreSQL: its own connection; PGlite: in process), for the live updates (docs/live-updates.md). */

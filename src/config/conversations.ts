@@ -6,7 +6,7 @@
  * provider SMS deliveries fail at once with `not_configured`. A provider with some but not all of
  * its variables stops the process with a ConfigError naming the missing one.
  */
-import { ConfigError } from '../config-error.ts';
+import { ConfigError } from './error.ts';
 
 type Env = Record<string, string | undefined>;
 

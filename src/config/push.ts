@@ -6,7 +6,7 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../config-error.ts';
+import { ConfigError } from './error.ts';
 
 type Env = Record<string, string | undefined>;
 

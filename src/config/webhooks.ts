@@ -3,7 +3,7 @@
  * CARETAKER_WEBHOOKS_ALLOW_LOOPBACK=true is development mode: `http://` and loopback targets are
  * accepted (a local n8n, a test receiver); otherwise only `https://` to public addresses.
  */
-import { ConfigError } from '../config-error.ts';
+import { ConfigError } from './error.ts';
 
 export interface WebhooksConfig {
   /** Development mode: http:// and loopback targets allowed (default false). */

@@ -1,7 +1,7 @@
 /**
  * What sending e-mail looks like to the rest of the code: the `Mailer` every module receives in
  * AppDeps, and its message. The implementation (SMTP or .eml files) is the mail module's
- * (src/modules/mail/mailer.ts); this file lets AppDeps name the type without importing a module.
+ * (src/modules/messaging/mail/mailer.ts); this file lets AppDeps name the type without importing a module.
  */
 
 /** One message: plain text always, HTML optionally. */

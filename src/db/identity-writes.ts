@@ -4,7 +4,7 @@
  * "Token lookup cache"). Wraps the Kysely driver, so it sees every statement of the process,
  * whatever module wrote it, and calls the listener after the COMMIT of a transaction that made
  * such a write (or after the statement itself outside a transaction). The listener (the auth
- * epoch bump, src/http/auth-epoch.ts) makes every instance's cached token lookups stale.
+ * epoch bump, src/core/auth-epoch.ts) makes every instance's cached token lookups stale.
  *
  * Not counted, since they change no cached identity: new rows in `auth_tokens` and `users` (a
  * token that was never looked up is not cached), and updates that set only `last_used_at` or
@@ -46,7 +46,7 @@ function scan(sqlText: string): boolean {
   return false;
 }
 
-/** Where the listener is set once the rest of the runtime exists (src/runtime.ts). */
+/** Where the listener is set once the rest of the runtime exists (src/main/runtime.ts). */
 export interface IdentityWrites {
   /** Awaited after the write is committed; an error is swallowed (the cache's time limit still applies). */
   listener: (() => Promise<void>) | null;

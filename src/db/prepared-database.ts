@@ -20,10 +20,10 @@ import { openPglite } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/config.ts';
 import { createBoss } from '../events/queue.ts';
 import { installQueues } from '../events/worker.ts';
-import { backgroundHandlers, periodicTasks } from '../background.ts';
+import { backgroundHandlers, periodicTasks } from '../main/background.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Folder of the prepared copy (not committed; made by `npm install`). */

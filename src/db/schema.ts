@@ -949,7 +949,7 @@ export interface Database {
 
 /** A backfill of derived state asked for by a migration (migration 2026_11_26_0800, docs/operations.md "Upgrades"). */
 export interface DataBackfillTable {
-  /** The backfill's name, e.g. `sla.clocks` (src/modules/backfills). */
+  /** The backfill's name, e.g. `sla.clocks` (src/modules/platform/backfills). */
   name: string;
   requested_at: Generated<Timestamp>;
   started_at: Timestamp | null;

@@ -10,7 +10,7 @@ import { markPublished, unpublishedEvents } from './outbox.repository.ts';
 
 /**
  * Delivers every unpublished outbox event to the handlers that subscribe to it.
- * @param handlers the handlers to run (usually `backgroundHandlers()` of src/background.ts)
+ * @param handlers the handlers to run (usually `backgroundHandlers()` of src/main/background.ts)
  * @param opts.limit at most this many events (default 1,000)
  * @returns the number of events delivered
  * @throws the first handler error (the event stays unpublished, so a later call retries it)

@@ -40,7 +40,7 @@ recomputation) follow from events, never inside the request.
   process that owns the data folder, on its one connection: a handler's transaction holds it, so
   handlers keep slow outside calls (SMTP, HTTP) out of their transaction.
 - **Writing a handler.** Implement \`EventHandler\` or \`PeriodicTask\` (src/events/handlers.ts),
-  export it from the module's index.ts and list it in src/background.ts. Tests deliver events with
+  export it from the module's index.ts and list it in src/main/background.ts. Tests deliver events with
   \`dispatchPendingEvents(deps, backgroundHandlers())\` and call a task's \`run(deps)\` directly.
 
 ## Operating it

@@ -1,7 +1,7 @@
 /**
  * What background work looks like to a module (docs/events.md): an event handler subscribes to
  * event names; a periodic task runs on a cron schedule once per cluster. Modules export their
- * handlers and tasks through their `index.ts`; the composition root (`src/background.ts`) lists
+ * handlers and tasks through their `index.ts`; the composition root (`src/main/background.ts`) lists
  * them. Delivery is at least once, so a handler records its completion per event id and a
  * redelivered event has its effect once (`runHandlerOnce`).
  */

@@ -6,7 +6,7 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { PgBoss, fromPglite, type Db as BossDb } from 'pg-boss';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/database.ts';
 
 /** Schema of pg-boss's tables. */

@@ -7,7 +7,7 @@
  */
 import type { Job, JobResult, PgBoss, Queue } from 'pg-boss';
 import type { AppDeps } from '../app-deps.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { inHandlerSpan, toDomainEvent, type EventHandler, type PeriodicTask } from './handlers.ts';
 import { claimHandlerRuns, eventsByIds, rollbackToSavepoint, savepoint, unclaimHandlerRun } from './outbox.repository.ts';
 import { createBoss, DEAD_LETTER_QUEUE, handlerQueue, taskQueue, type BossDatabase } from './queue.ts';
@@ -210,8 +210,8 @@ export async function installQueues(boss: PgBoss, config: Readonly<Config>, hand
 /**
  * Starts the worker.
  * @param database the opened database (engine, Kysely and the PGlite instance)
- * @param handlers event handlers (src/background.ts `backgroundHandlers()`)
- * @param tasks periodic tasks (src/background.ts `periodicTasks()`)
+ * @param handlers event handlers (src/main/background.ts `backgroundHandlers()`)
+ * @param tasks periodic tasks (src/main/background.ts `periodicTasks()`)
  * @throws when pg-boss cannot install its schema or reach the database
  */
 export async function startBackgroundWorker(

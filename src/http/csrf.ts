@@ -8,8 +8,8 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../app-deps.ts';
 import { addSeconds, SECONDS } from '../lib/clock.ts';
 import { hashToken, isTokenShaped, newToken } from '../lib/crypto.ts';
-import type { AuthContext } from './auth-context.ts';
-import { AppError } from './errors.ts';
+import type { AuthContext } from '../core/auth-context.ts';
+import { AppError } from '../core/errors.ts';
 import { markCsrfTokenUsed, replaceCsrfTokens } from './csrf.repository.ts';
 import { CSRF_FIELD_DESCRIPTION } from './route-types.ts';
 

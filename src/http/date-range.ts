@@ -1,6 +1,6 @@
 /** The `from_date` / `to_date` query filters of the lists (docs/api.md, list filters; spec 4.6, 4.16). */
 import { DAY_MS } from '../lib/clock.ts';
-import { invalidParam } from './errors.ts';
+import { invalidParam } from '../core/errors.ts';
 
 /** A half-open UTC range [from, to); either end may be open. */
 export interface UtcRange {

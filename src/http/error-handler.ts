@@ -8,7 +8,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './envelope.ts';
-import { AppError, ERROR_TABLE } from './errors.ts';
+import { AppError, ERROR_TABLE } from '../core/errors.ts';
 import { parameterName } from './validation.ts';
 
 const DB_DOWN_CODES = new Set([

@@ -29,7 +29,7 @@ import { claimScope, ClaimTaken, type KeyClaim } from '../db/idempotency-claim.t
 import { findStoredAnswer, IDEMPOTENCY_TTL_S, insertAnswered, releaseKey, storeAnswer, type StoredAnswer } from '../db/idempotency.repository.ts';
 import { addSeconds } from '../lib/clock.ts';
 import { responses } from './envelope.ts';
-import { AppError, conflict, invalidParam } from './errors.ts';
+import { AppError, conflict, invalidParam } from '../core/errors.ts';
 import { requestHash } from './idempotency.ts';
 import type { App } from './route-types.ts';
 

@@ -10,7 +10,7 @@ import type { AppDeps } from '../app-deps.ts';
 import { claimScope } from '../db/idempotency-claim.ts';
 import { claimKey, findKey, KeyTaken, storeResponse, type IdempotencyClaim } from '../db/idempotency.repository.ts';
 import type { Trx } from '../db/types.ts';
-import { conflict } from './errors.ts';
+import { conflict } from '../core/errors.ts';
 
 export { IDEMPOTENCY_TTL_S } from '../db/idempotency.repository.ts';
 

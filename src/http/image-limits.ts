@@ -6,7 +6,7 @@
  * and is refused above MAX_IMAGE_PIXELS, or when its header declares no usable size.
  */
 import { imageSizeFromFile } from 'image-size/fromFile';
-import { AppError } from './errors.ts';
+import { AppError } from '../core/errors.ts';
 
 /** Most pixels (width x height) an uploaded image may have: 50 megapixels (a 50 MP camera's photo). */
 export const MAX_IMAGE_PIXELS = 50_000_000;

@@ -6,7 +6,7 @@
  * - integer fields without an explicit bound get the int32 range of the columns they fill, and
  *   `offset` gets a maximum (see `boundIntegers`).
  */
-import { invalidParam } from './errors.ts';
+import { invalidParam } from '../core/errors.ts';
 
 /** A NUL, or a high surrogate not followed by a low one, or a low one without a high one before. */
 // No `u` flag: the expression works on UTF-16 code units, where a lone surrogate is visible.

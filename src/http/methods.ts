@@ -8,7 +8,7 @@
  * Both in the error envelope. Registered before the pipeline (src/http/pipeline.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from './errors.ts';
+import { AppError } from '../core/errors.ts';
 
 /** Methods a route can be registered under here (HEAD comes with every GET). */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;

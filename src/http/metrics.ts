@@ -18,7 +18,7 @@ import type { AppDeps } from '../app-deps.ts';
 import type { App } from './route-types.ts';
 import { fileResponse, responses } from './envelope.ts';
 
-/** What the background-work gauges read, handed in by the composition root (src/modules/platform). */
+/** What the background-work gauges read, handed in by the composition root (src/modules/platform/platform). */
 export interface BackgroundFigures {
   /** Jobs per queue and state, and the oldest waiting age in seconds. */
   queueFigures(): Promise<Array<{ name: string; counts: Record<string, number> & { created: number; retry: number; failed: number }; oldest_waiting_s: number | null }>>;

@@ -5,7 +5,7 @@
  *     (a route marks them with `fileResponse` / `alsoSentAs`, src/http/envelope.ts);
  *   - every operation documents 500 in the error envelope (spec 7), every write 415 (a body of a
  *     media type it does not take, src/http/methods.ts), every operation that needs a login 403
- *     (an account of a suspended agency is refused on every such route, src/modules/auth);
+ *     (an account of a suspended agency is refused on every such route, src/modules/people/auth);
  *   - request bodies: the server drops unknown fields and names them in `X-Ignored-Fields`
  *     (docs/api.md "Unknown fields"), so no body schema says `additionalProperties: false`; a
  *     flat body is documented as form-encoded too (spec 5.3); `requestBody.required` is true only

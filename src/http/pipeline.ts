@@ -13,17 +13,17 @@
  *
  * Every route declares `config.permission`; `assertRoutePermissions` refuses to start otherwise.
  * The pipeline depends on no feature module: authentication and the activity log are injected as
- * `PipelineServices` by the composition root (src/app.ts; docs/architecture.md, layers).
+ * `PipelineServices` by the composition root (src/main/app.ts; docs/architecture.md, layers).
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
 import { isValidRoutePermission } from '../permissions/catalogue.ts';
-import type { AuthContext } from './auth-context.ts';
+import type { AuthContext } from '../core/auth-context.ts';
 import { consumeCsrfToken, dropCsrfField, presentedCsrfToken, takesCsrfToken, withCsrfField } from './csrf.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../core/errors.ts';
 import { reportIgnoredFields } from './ignored-fields.ts';
 import { assertCleanInput } from './input-guard.ts';
-import { rateLimitError, rateLimitHeaders, type LimitResult } from './rate-limit.ts';
+import { rateLimitError, rateLimitHeaders, type LimitResult } from '../core/rate-limit.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -52,7 +52,7 @@ declare module 'fastify' {
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
-/** What the pipeline asks the blacklist (src/modules/security BlacklistGuard). */
+/** What the pipeline asks the blacklist (src/modules/platform/security BlacklistGuard). */
 export interface BlockCheck {
   isAddressBlocked(ip: string): Promise<boolean>;
   isAccountBlocked(userId: number): Promise<boolean>;
@@ -103,13 +103,13 @@ export interface PresentedCredentials {
   sessionCookie?: string | undefined;
 }
 
-/** What the pipeline needs from the feature modules, supplied by the composition root (src/app.ts). */
+/** What the pipeline needs from the feature modules, supplied by the composition root (src/main/app.ts). */
 export interface PipelineServices {
   /** Name of the session cookie (spec 5.2). */
   sessionCookie: string;
   /**
    * Resolves the caller (spec 5.1, 5.2).
-   * @param epoch the auth epoch read before the call (src/http/auth-epoch.ts); null forbids reusing a cached lookup
+   * @param epoch the auth epoch read before the call (src/core/auth-epoch.ts); null forbids reusing a cached lookup
    * @throws AppError 401 for missing or bad credentials
    */
   authenticate(presented: PresentedCredentials, epoch: string | null): Promise<AuthContext>;
@@ -117,14 +117,14 @@ export interface PipelineServices {
   cachedAccount(presented: PresentedCredentials): number | undefined;
   /** Records a refused request (`authorization.deny`, resource type `route`) in the activity log at `at`. */
   recordDenial(auth: AuthContext, ip: string, at: Date, details: { method: string; route: string | undefined; permission: string }): Promise<void>;
-  /** The blacklist copy, checked first on every request (docs/security.md promise 28; src/modules/security). */
+  /** The blacklist copy, checked first on every request (docs/security.md promise 28; src/modules/platform/security). */
   blacklist: BlockCheck;
 }
 
 /**
  * Registers the pipeline hooks on the root instance.
  * @param lifecycle the draining flag set on SIGTERM
- * @param services authentication, the activity log and the blacklist copy (src/modules/security), injected by the composition root
+ * @param services authentication, the activity log and the blacklist copy (src/modules/platform/security), injected by the composition root
  */
 export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle: Lifecycle, services: PipelineServices): void {
   const { authenticate, sessionCookie, blacklist } = services;

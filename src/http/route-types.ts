@@ -1,8 +1,8 @@
 /** The Fastify instance type every module registers its routes on (TypeBox type provider). */
 import type { FastifyInstance, FastifyBaseLogger, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AuthContext } from './auth-context.ts';
-import { AppError } from './errors.ts';
+import type { AuthContext } from '../core/auth-context.ts';
+import { AppError } from '../core/errors.ts';
 import type { FastifyRequest } from 'fastify';
 
 export type App = FastifyInstance<

@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FileMissingError, type ByteRange, type FileStore } from '../storage/file-store.ts';
 import { errorBody } from './envelope.ts';
-import type { AppError } from './errors.ts';
+import type { AppError } from '../core/errors.ts';
 
 export interface StoredFileResponse {
   key: string;

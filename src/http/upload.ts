@@ -7,7 +7,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { noteBodyHash } from '../db/idempotency-claim.ts';
-import { AppError, invalidParam } from './errors.ts';
+import { AppError, invalidParam } from '../core/errors.ts';
 import { requestHash } from './idempotency.ts';
 import { findBadText, isBadText } from './input-guard.ts';
 import { spoolToDisk, type SpooledFile } from './upload-spool.ts';

@@ -2,7 +2,7 @@
  * Tracing as the rest of the code sees it (docs/operations.md "Tracing"). This file loads nothing
  * of OpenTelemetry: when tracing is off (no `OTEL_EXPORTER_OTLP_ENDPOINT`), every function here is
  * a check of one variable and a direct call, and the SDK is never imported. When it is on,
- * src/telemetry.ts (imported dynamically by bin/caretaker.js before the application) starts the
+ * src/main/telemetry.ts (imported dynamically by bin/caretaker.js before the application) starts the
  * SDK and hands its API here with `installTracing`.
  *
  * What crosses a process boundary is the W3C `traceparent` string
@@ -11,7 +11,7 @@
  */
 import type * as OtelApi from '@opentelemetry/api';
 
-/** What src/telemetry.ts installs once the SDK runs. */
+/** What src/main/telemetry.ts installs once the SDK runs. */
 export interface InstalledTracing {
   api: typeof OtelApi;
   tracer: OtelApi.Tracer;
@@ -37,7 +37,7 @@ export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || exporters.includes('console'));
 }
 
-/** Called by src/telemetry.ts once the SDK runs; `undefined` turns tracing off again (tests). */
+/** Called by src/main/telemetry.ts once the SDK runs; `undefined` turns tracing off again (tests). */
 export function installTracing(tracing: InstalledTracing | undefined): void {
   installed = tracing;
 }

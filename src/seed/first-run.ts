@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Database } from '../db/schema.ts';
 import { newUuid } from '../lib/crypto.ts';
 import { hashPassword } from '../lib/passwords.ts';

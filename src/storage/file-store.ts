@@ -12,7 +12,7 @@ import { createWriteStream } from 'node:fs';
 import path from 'node:path';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 
 export interface StoredFile {
   /** Generated storage key, for example `2026/11/0b6f...e1.pdf`. */

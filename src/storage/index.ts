@@ -3,7 +3,7 @@
  * picks one from the configuration (STORAGE_DRIVER; docs/operations.md "File storage").
  */
 import path from 'node:path';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { LocalFileStore, type FileStore } from './file-store.ts';
 import { S3FileStore } from './s3-store.ts';
 

@@ -13,12 +13,12 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
-import type { NodemailerMailer } from '../../src/modules/mail/mailer.ts';
+import type { NodemailerMailer } from '../../src/modules/messaging/mail/mailer.ts';
 import { buildTestApp, Client, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
-import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../users/mail-helpers.ts';
+import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../people/users/mail-helpers.ts';
 
 /** A 320x240 PNG photo (a sink-blue gradient), made here so the screenshots show a real preview. */
 function photoPng(): Buffer {

@@ -14,8 +14,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
-import { openRuntime, type Runtime } from '../../src/runtime.ts';
+import { buildApp } from '../../src/main/app.ts';
+import { openRuntime, type Runtime } from '../../src/main/runtime.ts';
 import { buildTestApp, Client, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
@@ -66,14 +66,14 @@ describe.skipIf(!CHROMIUM || !POSTGRES)(TITLE, () => {
    */
   async function noteSeen(from: Page, to: Page, text: string): Promise<{ afterCommit: number; afterClick: number }> {
     // A mark on the receiving page that a reload would wipe.
-    await to.evaluate(() => ((window as unknown as { liveMark: number }).liveMark = 1));
+    await to.evaluate(() => ((globalThis as unknown as { liveMark: number }).liveMark = 1));
     await from.getByLabel('Add a note').fill(text);
     const answered = from.waitForResponse((r) => r.url().endsWith(`/api/jobs/${jobUuid}/notes`) && r.request().method() === 'POST').then(() => Date.now());
     const clicked = Date.now();
     await from.getByRole('button', { name: 'Add note' }).click();
     await to.locator('.notes li', { hasText: text }).waitFor({ timeout: 5_000 });
     const seen = Date.now();
-    expect(await to.evaluate(() => (window as unknown as { liveMark?: number }).liveMark)).toBe(1);
+    expect(await to.evaluate(() => (globalThis as unknown as { liveMark?: number }).liveMark)).toBe(1);
     return { afterCommit: seen - (await answered), afterClick: seen - clicked };
   }
 
@@ -130,13 +130,13 @@ describe.skipIf(!CHROMIUM || !POSTGRES)(TITLE, () => {
     await ada.goto(`${one}/jobs`);
     await ada.getByRole('link', { name: new RegExp(jobRef) }).first().waitFor();
     await subscribed;
-    await ada.evaluate(() => ((window as unknown as { liveMark: number }).liveMark = 1));
+    await ada.evaluate(() => ((globalThis as unknown as { liveMark: number }).liveMark = 1));
     const bo = new Client(second.app, await login(second.app, emails[1]!));
     expect((await bo.put(`/api/jobs/${jobUuid}`, { title: 'Kitchen tap replaced' })).statusCode).toBe(200);
     const started = Date.now();
     await ada.getByText('Kitchen tap replaced').first().waitFor({ timeout: 5_000 });
     const ms = Date.now() - started;
-    expect(await ada.evaluate(() => (window as unknown as { liveMark?: number }).liveMark)).toBe(1);
+    expect(await ada.evaluate(() => (globalThis as unknown as { liveMark?: number }).liveMark)).toBe(1);
     console.log(`live updates: the board showed the other instance's change ${ms} ms after its write was answered`);
   });
 });

@@ -11,11 +11,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NodemailerMailer } from '../../src/modules/mail/mailer.ts';
+import type { NodemailerMailer } from '../../src/modules/messaging/mail/mailer.ts';
 import { buildTestApp, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
-import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../users/mail-helpers.ts';
+import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../people/users/mail-helpers.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/onboarding');
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/imports');

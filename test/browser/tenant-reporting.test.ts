@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
-import { signSurvey, surveyKey } from '../../src/modules/reporting/survey-links.ts';
+import { signSurvey, surveyKey } from '../../src/modules/jobs/reporting/survey-links.ts';
 import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { addDays, londonDate } from '../../src/lib/london-time.ts';
-import { signVisitLink, visitLinkKey } from '../../src/modules/reporting/visit-links.ts';
+import { signVisitLink, visitLinkKey } from '../../src/modules/jobs/reporting/visit-links.ts';
 import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { hashPassword } from '../../src/lib/passwords.ts';
 import { createProcessWorld, freePort, httpLogin, runCaretaker, startCaretaker, stopAllProcesses, type ProcessWorld } from '../helpers/process.ts';
-import { startSmtpServer } from '../users/mail-helpers.ts';
+import { startSmtpServer } from '../people/users/mail-helpers.ts';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 

@@ -7,9 +7,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PGlite } from '@electric-sql/pglite';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
-import { openRuntime } from '../../src/runtime.ts';
+import { openRuntime } from '../../src/main/runtime.ts';
 import { buildTestApp, standardWorld, type TestApp } from '../helpers/app.ts';
 import { pgliteSnapshot } from '../helpers/database.ts';
 import { loadPglite, reuseStats } from '../helpers/pglite-reuse.ts';

@@ -12,8 +12,8 @@ import { createDatabase } from '../../src/db/database.ts';
 import { migrationStatus } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
 import { prepareDatabase, preparedDatabase, unpackPreparedDatabase } from '../../src/db/prepared-database.ts';
-import { loadConfig } from '../../src/config.ts';
-import { backgroundHandlers, periodicTasks } from '../../src/background.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { backgroundHandlers, periodicTasks } from '../../src/main/background.ts';
 import { createBoss, DEAD_LETTER_QUEUE, handlerQueue, taskQueue } from '../../src/events/queue.ts';
 
 describe('the embedded database prepared at install', () => {

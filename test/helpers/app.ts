@@ -7,15 +7,15 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/main/app.ts';
 import type { AppDeps } from '../../src/app-deps.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
+import { loadConfig, type Config } from '../../src/config/config.ts';
 import type { Db } from '../../src/db/database.ts';
 import type { Lifecycle } from '../../src/http/pipeline.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { hashPassword } from '../../src/lib/passwords.ts';
-import { openRuntime, type Runtime } from '../../src/runtime.ts';
+import { openRuntime, type Runtime } from '../../src/main/runtime.ts';
 import { createTestDatabase } from './database.ts';
 import { s3TestEnv, testStorageIsS3 } from './s3-server.ts';
 

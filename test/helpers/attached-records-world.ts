@@ -1,6 +1,6 @@
 /**
  * The world of the records attached to a job (notes, files, calendar), not to be confused with the
- * jobs area's own jobsWorld (test/jobs/fixtures.ts): on top of
+ * jobs area's own jobsWorld (test/jobs/jobs/fixtures.ts): on top of
  * standardWorld, an address of branch A1 with a tenant, a contractor, their user accounts, an agent
  * of branch A2, an unrelated tenant and contractor, and a job of each agency.
  */

@@ -2,7 +2,7 @@
  * A local server that speaks the S3 protocol (the maintained s3rver fork @20minutes/s3rver:
  * signed requests, multipart upload, ranges), started once per test worker, with one fresh
  * bucket per test app. buildTestApp uses it when CARETAKER_TEST_STORAGE=s3, so the file suites
- * (test/job-files, test/appearance, certificate documents) run on both backends unchanged.
+ * (test/jobs/job-files, test/platform/appearance, certificate documents) run on both backends unchanged.
  */
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';

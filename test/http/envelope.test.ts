@@ -3,7 +3,7 @@
  * the spec's messages, pagination bounds, security headers, and a 500 that shows no internals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/main/app.ts';
 import { buildTestApp, standardWorld, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;

@@ -6,11 +6,11 @@
  * calendar feed key) is stored without it (docs/security.md "Stored idempotent answers").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS } from '../../src/modules/jobs/lifecycle.ts';
+import { STATUS } from '../../src/modules/jobs/jobs/lifecycle.ts';
 import { pngBytes } from '../../src/seed/demo/sample-files.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { form } from '../helpers/upload-form.ts';
-import { insertJob, jobsWorld, type JobsWorld } from '../jobs/fixtures.ts';
+import { insertJob, jobsWorld, type JobsWorld } from '../jobs/jobs/fixtures.ts';
 
 describe('Idempotency-Key on writes', () => {
   let t: TestApp;

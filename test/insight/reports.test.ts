@@ -8,9 +8,9 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportDeliveryTask } from '../../src/modules/reports/delivery.task.ts';
+import { reportDeliveryTask } from '../../src/modules/insight/reports/delivery.task.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
-import { startSmtpServer } from '../users/mail-helpers.ts';
+import { startSmtpServer } from '../people/users/mail-helpers.ts';
 import { addJob, insightWorld } from './fixture.ts';
 import { addSlaAndMoney } from './fixture-sla-money.ts';
 

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { skipWithout } from '../helpers/skip.ts';
-import { jobsWorld, type JobsWorld } from '../jobs/fixtures.ts';
+import { jobsWorld, type JobsWorld } from '../jobs/jobs/fixtures.ts';
 
 describe.skipIf(skipWithout(process.env.DATABASE_URL, 'needs PostgreSQL: set DATABASE_URL'))('a read on a terminated connection', () => {
   let t: TestApp;

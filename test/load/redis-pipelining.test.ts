@@ -2,13 +2,13 @@
  * The start-up crash under load (docs/operations.md "Under load"): with ioredis auto-pipelining, a
  * Lua command defined while a pipeline of the same tick is open is missing from that pipeline,
  * and ioredis then throws `results[i] is not iterable` outside any request. The rate-limit store
- * defines its commands when it is built (src/http/rate-limit.ts), so a limiter first used in the
+ * defines its commands when it is built (src/core/rate-limit.ts), so a limiter first used in the
  * same tick as another Redis command is safe. Needs Redis.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RateLimitStore } from '../../src/http/rate-limit.ts';
-import { openRedis, waitForRedis } from '../../src/runtime.ts';
+import { RateLimitStore } from '../../src/core/rate-limit.ts';
+import { openRedis, waitForRedis } from '../../src/main/runtime.ts';
 import { skipWithout } from '../helpers/skip.ts';
 
 describe.skipIf(skipWithout(process.env.REDIS_URL, 'needs Redis: set REDIS_URL'))('rate limiters under auto-pipelining', () => {

@@ -12,7 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FATAL_DRAIN_MS } from '../../src/server.ts';
+import { FATAL_DRAIN_MS } from '../../src/main/server.ts';
 import { createProcessWorld, httpLogin, startCaretaker, stopAllProcesses, type CaretakerProcess, type ProcessWorld } from '../helpers/process.ts';
 import { skipWithout } from '../helpers/skip.ts';
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
-import { scanExpiringCertificates } from '../../src/modules/contractors/index.ts';
+import { scanExpiringCertificates } from '../../src/modules/people/contractors/index.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 

@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COUNT_CAP } from '../../src/modules/activity/activity.repository.ts';
+import { COUNT_CAP } from '../../src/core/activity/activity.repository.ts';
 import { buildTestApp, standardWorld, type TestApp } from '../helpers/app.ts';
 
 describe('GET /api/admin/activity-log: cursors and capped count', () => {

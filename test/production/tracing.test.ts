@@ -13,15 +13,15 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDACT } from '../../src/app.ts';
-import { backgroundHandlers, periodicTasks } from '../../src/background.ts';
+import { REDACT } from '../../src/main/app.ts';
+import { backgroundHandlers, periodicTasks } from '../../src/main/background.ts';
 import { startBackgroundWorker, type BackgroundWorker } from '../../src/events/worker.ts';
 import { tracingEnabled, tracingWanted } from '../../src/lib/tracing.ts';
-import { createLogger } from '../../src/startup.ts';
-import { startTracing } from '../../src/telemetry.ts';
+import { createLogger } from '../../src/main/startup.ts';
+import { startTracing } from '../../src/main/telemetry.ts';
 import { buildTestApp, csrf, standardWorld, type TestApp } from '../helpers/app.ts';
 import { createProcessWorld, startCaretaker, stopAllProcesses, type ProcessWorld } from '../helpers/process.ts';
-import { startReceiver } from '../webhooks/receiver.ts';
+import { startReceiver } from '../messaging/webhooks/receiver.ts';
 
 const quiet = { info: () => {}, error: () => {} };
 

@@ -4,7 +4,7 @@
  * record is the same 404 as a missing one, and bodies cannot assign protected fields.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
+import { buildApp } from '../../src/main/app.ts';
 import { PERMISSIONS } from '../../src/permissions/catalogue.ts';
 import { buildTestApp, Client, createUser, csrf, login, standardWorld, type TestApp } from '../helpers/app.ts';
 

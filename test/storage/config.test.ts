@@ -3,7 +3,7 @@
  * the variable at fault.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../src/config/config.ts';
 
 describe('storage configuration', () => {
   it('defaults to the local folder with presigning off', () => {
@@ -44,7 +44,7 @@ describe('storage configuration', () => {
 
 describe('caretaker storage command', () => {
   it('refuses a wrong usage or a missing bucket with exit code 2 and a message, touching nothing', async () => {
-    const { storageCommand, STORAGE_USAGE } = await import('../../src/cli/storage.ts');
+    const { storageCommand, STORAGE_USAGE } = await import('../../src/main/cli/storage.ts');
     const errors: string[] = [];
     const config = loadConfig({});
     expect(await storageCommand(config, ['migrate', '--from', 'local'], () => undefined, (l) => errors.push(l))).toBe(2);

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { periodicTasks } from '../../src/background.ts';
-import { migrateFiles, removeOrphans } from '../../src/modules/storage/index.ts';
+import { periodicTasks } from '../../src/main/background.ts';
+import { migrateFiles, removeOrphans } from '../../src/modules/platform/storage/index.ts';
 import { pngBytes } from '../../src/seed/demo/sample-files.ts';
 import { hashStream, S3FileStore } from '../../src/storage/index.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';

@@ -1,6 +1,6 @@
 /** Configuration parsing: defaults, and a clear message naming a bad variable. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../src/config/config.ts';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {

@@ -5,7 +5,7 @@
  * separately (visibleJobUuids).
  */
 import { describe, expect, it } from 'vitest';
-import { audienceAllows, liveCandidate } from '../../src/modules/live/live-events.ts';
+import { audienceAllows, liveCandidate } from '../../src/modules/jobs/live/live-events.ts';
 
 function message(audience: string) {
   const candidate = liveCandidate({

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatLondonDate, formatLondonDateTime } from '../../src/lib/london-time.ts';
-import { invitationMail, passwordResetMail } from '../../src/modules/mail/templates.ts';
+import { invitationMail, passwordResetMail } from '../../src/modules/messaging/mail/templates.ts';
 
 describe('dates for people', () => {
   it.each([

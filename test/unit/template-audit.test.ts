@@ -5,8 +5,8 @@
  * no API path: a tenant, landlord or contractor is sent to a page, never to `/api/...`.
  */
 import { describe, expect, it } from 'vitest';
-import { CHANNELS, MESSAGE_KINDS } from '../../src/modules/messaging/template-catalogue.ts';
-import { renderTemplate } from '../../src/modules/messaging/render.ts';
+import { CHANNELS, MESSAGE_KINDS } from '../../src/modules/messaging/messaging/template-catalogue.ts';
+import { renderTemplate } from '../../src/modules/messaging/messaging/render.ts';
 
 /** An ISO 8601 date or timestamp (2026-11-26, 2026-11-26T18:07:00Z). */
 const ISO = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}|\b)/;

@@ -5,7 +5,7 @@
  * a new NOT NULL column without a default, a tighter constraint). `caretaker migrate --plan` prints
  * it; a test checks every migration of src/db/migrations/index.ts is listed here
  * (docs/operations.md "Upgrades"). A migration that adds derived state names the backfill it asks
- * for (src/modules/backfills), which the background worker runs on the queue.
+ * for (src/modules/platform/backfills), which the background worker runs on the queue.
  */
 export type MigrationPhase = 'expand' | 'contract';
 
@@ -13,7 +13,7 @@ export interface MigrationClass {
   phase: MigrationPhase;
   /** One line: what it changes, from an operator's point of view. */
   summary: string;
-  /** The backfill this migration asks for, run by the worker after it (src/modules/backfills). */
+  /** The backfill this migration asks for, run by the worker after it (src/modules/platform/backfills). */
   backfill?: string;
 }
 

@@ -4,7 +4,7 @@
  * every state (valid, due soon, expired, missing), certificates issued by the agency's first gas
  * or electrical contractor.
  */
-import { UK_COMPLIANCE_TYPES } from '../../modules/compliance/index.ts';
+import { UK_COMPLIANCE_TYPES } from '../../modules/jobs/compliance/index.ts';
 import { addDays, addMonths, londonDate } from '../../lib/london-time.ts';
 import type { DemoContext } from './context.ts';
 import { contractorIdsOf, firstAddressIds, insertId, insertReturning, insertRows } from '../../db/seed.repository.ts';

@@ -4,7 +4,7 @@
  * one), reported when the job was, investigated two days later, its written summary not yet sent,
  * so its clocks show a met investigation and a running summary and works clocks.
  */
-import { recomputeHazardClocks } from '../../modules/hazards/index.ts';
+import { recomputeHazardClocks } from '../../modules/jobs/hazards/index.ts';
 import { DAY_MS } from '../../lib/clock.ts';
 import type { DemoContext } from './context.ts';
 import { insertId, latestOpenTenantJob } from '../../db/seed.repository.ts';

@@ -3,7 +3,7 @@
  * lives beside this file (base.ts and the per-area steps in steps.ts). See docs/demo-data.md.
  */
 import type { Kysely } from 'kysely';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../config/config.ts';
 import type { Database } from '../../db/schema.ts';
 import { createFileStore } from '../../storage/index.ts';
 import { loadDemoData } from './load.ts';

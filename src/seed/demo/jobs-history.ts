@@ -6,7 +6,7 @@
  * Cancelled; Awaiting approval and On hold, which have no date field, just after the last
  * event). Every derived move is one of lifecycle.ts's. Deterministic: no random choices.
  */
-import { STATUS } from '../../modules/jobs/index.ts';
+import { STATUS } from '../../modules/jobs/jobs/index.ts';
 import type { DemoContext } from './context.ts';
 import { insertRows, jobsWithoutHistory, updateById } from '../../db/seed.repository.ts';
 

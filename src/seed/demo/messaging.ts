@@ -4,7 +4,7 @@
  * notices for the whole agency, the Leeds branch, the contractors and Southbank; a read receipt;
  * and a few delivery-log rows (sent, suppressed) as the handlers would have written them.
  */
-import { MESSAGE_KINDS } from '../../modules/messaging/index.ts';
+import { MESSAGE_KINDS } from '../../modules/messaging/messaging/index.ts';
 import type { DemoContext } from './context.ts';
 import { insertId, insertRows, roleIdsByCode, userEmail } from '../../db/seed.repository.ts';
 

@@ -7,10 +7,10 @@
  */
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import { computeLines } from '../../modules/money/index.ts';
-import { invoicesRepo as irepo, linesRepo as lrepo } from '../../modules/money/index.ts';
-import type { LineInputDto } from '../../modules/money/index.ts';
-import { addDays, isoDate } from '../../modules/money/index.ts';
+import { computeLines } from '../../modules/money/money/index.ts';
+import { invoicesRepo as irepo, linesRepo as lrepo } from '../../modules/money/money/index.ts';
+import type { LineInputDto } from '../../modules/money/money/index.ts';
+import { addDays, isoDate } from '../../modules/money/money/index.ts';
 import type { DemoContext } from './context.ts';
 import { contractorIdsOf, contractorJobsIn, insertId, insertRows, updateById } from '../../db/seed.repository.ts';
 

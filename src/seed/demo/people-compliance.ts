@@ -7,8 +7,8 @@
  * comes from ctx.rng and every date from ctx.now.
  */
 import { DAY_MS } from '../../lib/clock.ts';
-import { REQUIRED_CERTIFICATES } from '../../modules/contractors/index.ts';
-import { CONSENT_PURPOSES, CONSENT_SOURCES } from '../../modules/gdpr/index.ts';
+import { REQUIRED_CERTIFICATES } from '../../modules/people/contractors/index.ts';
+import { CONSENT_PURPOSES, CONSENT_SOURCES } from '../../modules/platform/gdpr/index.ts';
 import type { DemoContext } from './context.ts';
 import { activeTenants, addressPostcodes, allContractors, contractorJobPostcodes, contractorTradeCodes, insertRows } from '../../db/seed.repository.ts';
 

@@ -6,7 +6,7 @@
  * issued invoice and credit note, oldest first (so recharge numbers follow dates): each
  * landlord then has a statement. Deterministic: uuids from ctx.uuid().
  */
-import { makeRecharges } from '../../modules/recharges/index.ts';
+import { makeRecharges } from '../../modules/money/recharges/index.ts';
 import type { DemoContext } from './context.ts';
 import { agencyLegalName, billedInvoices, hasLandlord, insertRows, landlordIdsOf, updateById } from '../../db/seed.repository.ts';
 

@@ -4,7 +4,7 @@
  * branch's rules (those every branch already has and these), so the breaches list and compliance
  * report show real clocks in every state on a fresh demo.
  */
-import { recomputeJobs } from '../../modules/sla/index.ts';
+import { recomputeJobs } from '../../modules/jobs/sla/index.ts';
 import type { DemoContext } from './context.ts';
 import { insertRows, slaClockStates, updateById } from '../../db/seed.repository.ts';
 

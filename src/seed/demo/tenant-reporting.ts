@@ -6,7 +6,7 @@
  * (most answered, 1 to 5 with comments, some waiting), and recalls: a later job of the same trade
  * at the same property reported within 28 days of a completed repair, linked to it. Deterministic: ctx.uuid(), ctx.rng.
  */
-import { GAS_EMERGENCY_NUMBER, UK_FLOWS } from '../../modules/reporting/index.ts';
+import { GAS_EMERGENCY_NUMBER, UK_FLOWS } from '../../modules/jobs/reporting/index.ts';
 import type { DemoContext } from './context.ts';
 import {
   branchesOf, completedTenantJobs, firstJobOfTradeBetween, insertId, insertRows, latestJobAt, tenantHomes, tenantUserIds,

@@ -1,0 +1,158 @@
+/**
+ * Opens what the app needs from the configuration: database (migrated), Redis (optional) and the
+ * rate-limit store, and closes them again. Shared by the server, the CLI and the tests.
+ */
+import { listenerFor } from '../db/notifications.ts';
+import type { PGlite } from '@electric-sql/pglite';
+import { Redis } from 'ioredis';
+import type { AppDeps } from '../app-deps.ts';
+import type { Config } from '../config/config.ts';
+import { preparedDatabase, unpackPreparedDatabase } from '../db/prepared-database.ts';
+import { createDatabase, type DatabaseHandle } from '../db/database.ts';
+import { migrateToLatest, migrationClass, migrationStatus } from '../db/migrate.ts';
+import { RateLimitStore } from '../core/rate-limit.ts';
+import { AuthEpoch } from '../core/auth-epoch.ts';
+import { RateLimitRules } from '../core/rate-limit-rules.ts';
+import { systemClock, type Clock } from '../lib/clock.ts';
+import { syncBuiltinRoles } from '../permissions/roles.ts';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { createFileStore, S3FileStore } from '../storage/index.ts';
+import { jsonLineLogger, NodemailerMailer, type MailLogger } from '../modules/messaging/mail/index.ts';
+
+export interface Runtime {
+  deps: AppDeps;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+/** Opens an ioredis client that fails fast instead of queueing while disconnected. */
+export function openRedis(url: string): Redis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    // Commands issued in the same tick by concurrent requests (rate-limit counters) share one write.
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+  });
+  redis.on('error', () => {
+    // Reported through status checks and rate-limit fallback; reconnection is automatic.
+  });
+  return redis;
+}
+
+/**
+ * PGlite: a consistent copy of the live database. Kysely's PGlite driver lends its one connection
+ * to one caller at a time, so holding it waits for any transaction in progress to end and keeps
+ * the next one out; PGlite's `dumpDataDir` also holds its own query lock, so the queue's direct
+ * queries wait too. The tarball is what a cleanly paused server has on disk.
+ */
+function snapshotOf(database: DatabaseHandle): () => Promise<Blob> {
+  return () => database.db.connection().execute(async () => (await database.pglite!.dumpDataDir('gzip')) as Blob);
+}
+
+/** Waits until the Redis client is ready, or rejects after `timeoutMs`. */
+export function waitForRedis(redis: Redis, timeoutMs = 3_000): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      reject(new Error('Redis did not become ready in time'));
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    redis.once('ready', onReady);
+  });
+}
+
+/**
+ * Opens the database (migrating it), Redis and the rate-limit store.
+ * @param options.clock time source (tests pass a ManualClock)
+ * @param options.dataDir overrides the PGlite folder ('memory://' in tests)
+ * @param options.loadDataDir PGlite only: a data-folder tarball to start from (tests: a migrated snapshot)
+ * @param options.pglite PGlite only: an open instance to use (tests: the worker's reused instance)
+ * @param options.progress receives start-up progress lines (opening, migrating); `serve` logs them
+ */
+export async function openRuntime(
+  config: Readonly<Config>,
+  options: { clock?: Clock; dataDir?: string; loadDataDir?: Blob; pglite?: PGlite; redisPrefix?: string; filesDir?: string; mailDir?: string; mailLogger?: MailLogger; progress?: (message: string) => void } = {},
+): Promise<Runtime> {
+  const clock = options.clock ?? systemClock;
+  const pgliteDir = path.join(options.dataDir ?? config.dataDir, 'pglite');
+  // Said only when this start creates the embedded database (no PG_VERSION in its folder yet).
+  const creating = !config.databaseUrl && !options.pglite && !options.loadDataDir && !existsSync(path.join(pgliteDir, 'PG_VERSION'));
+  // A first start loads the migrated copy prepared at install (src/db/prepared-database.ts) when there is one.
+  const prepared = creating ? preparedDatabase() : undefined;
+  // Unpacked into the data folder, then opened as an existing database; if that fails, PGlite
+  // loads the tarball itself (slower, same result).
+  const unpacked = prepared && !options.dataDir?.startsWith('memory://')
+    ? await unpackPreparedDatabase(prepared.file, pgliteDir).then(() => true, () => false)
+    : false;
+  const loadDataDir = options.loadDataDir ?? (prepared && !unpacked ? prepared.blob : undefined);
+  const database = createDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: options.dataDir ?? config.dataDir,
+    poolMax: config.databasePoolMax,
+    ...(loadDataDir ? { loadDataDir } : {}),
+    ...(options.pglite ? { pglite: options.pglite } : {}),
+  });
+  const progress = options.progress ?? (() => {});
+  progress(
+    database.engine === 'postgres'
+      ? 'opening the database (PostgreSQL)'
+      : prepared
+        ? `creating the embedded database in ${pgliteDir} from the migrated copy prepared at install (first start only)`
+        : creating
+          ? `creating the embedded database in ${pgliteDir} (first start only; it takes a while: \`npm run database:prepare\` makes later first starts fast)`
+          : `opening the embedded database in ${pgliteDir}`,
+  );
+  const status = await migrationStatus(database.db);
+  const pending = status.pending.length;
+  if (pending > 0) progress(`migrating the database: ${pending} migration${pending === 1 ? '' : 's'} to apply`);
+  else if (status.newer.length > 0) progress(`the database is ${status.newer.length} migration(s) ahead of this build (a newer release): serving on it unchanged`);
+  // Another instance may have applied some meanwhile (it held the lock): only ours are named.
+  const onLockWait = (name: string, attempt: number) => progress(`${name} waited for a table lock held by a request; trying again (${attempt})`);
+  for (const name of await migrateToLatest(database.db, { onLockWait })) progress(`applied ${name} (${migrationClass(name).phase})`);
+  if (pending > 0) progress('database migrated');
+  await syncBuiltinRoles(database.db, clock.now());
+  const redis = config.redisUrl ? openRedis(config.redisUrl) : undefined;
+  if (redis) await waitForRedis(redis).catch(() => undefined);
+  // The limiters (and their Redis commands) exist before the first request (src/core/rate-limit.ts).
+  const rl = config.rateLimit;
+  const limiter = new RateLimitStore(redis, options.redisPrefix ?? config.redisPrefix, [
+    { max: rl.ipMax, windowS: rl.windowS },
+    { max: rl.accountMax, windowS: rl.windowS },
+    { max: rl.loginAccountFailures, windowS: rl.loginWindowS },
+    { max: rl.loginIpFailures, windowS: rl.loginWindowS },
+  ]);
+  // Every committed write to tokens, accounts, roles or permissions makes cached token lookups stale everywhere.
+  const authEpoch = new AuthEpoch(redis, options.redisPrefix ?? config.redisPrefix);
+  database.identityWrites.listener = () => authEpoch.bump();
+  const files = createFileStore(config, options.filesDir ?? path.join(config.dataDir, 'files'));
+  const mailer = new NodemailerMailer({
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    connections: config.queue.sendConcurrency,
+    dir: options.mailDir ?? path.join(config.dataDir, 'mail'),
+    logger: options.mailLogger ?? jsonLineLogger(config.logLevel),
+  });
+  const rateLimitRules = new RateLimitRules(database.db);
+  const deps: AppDeps = {
+    config, db: database.db, engine: database.engine, clock, limiter, authEpoch, rateLimitRules, redis, files, mailer,
+    startedAt: clock.now(), pool: database.pool, listen: listenerFor(database, config.databaseUrl),
+    snapshotDatabase: database.pglite ? snapshotOf(database) : undefined,
+  };
+  return {
+    deps,
+    database,
+    close: async () => {
+      await mailer.close();
+      redis?.disconnect();
+      if (files instanceof S3FileStore) files.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/** GET /api/search (docs/insight.md "Search"). */
+import type { AppDeps } from '../../../app-deps.ts';
+import { ListEnvelope, list, responses } from '../../../http/envelope.ts';
+import { requireAuth, type App } from '../../../http/route-types.ts';
+import { SearchHit, SearchQuery } from './search.schemas.ts';
+import { search } from './search.service.ts';
+
+/** Registers the search route. */
+export function searchRoutes(deps: AppDeps) {
+  return async function plugin(app: App): Promise<void> {
+    /** GET /api/search?q=&types=&limit=&offset=: ranked, typed hits the caller may open. */
+    app.get('/api/search', {
+      config: { permission: 'api.search.view' },
+      schema: {
+        tags: ['search'],
+        summary: 'Global search',
+        description:
+          'Full-text (English stemming) and trigram (typos, postcodes with or without the space) search over jobs ' +
+          '(reference, title, description, address), tenants, addresses, contractors, users and invoices (number such as ' +
+          'INV-000008 or CN-000001, contractor reference, job reference, contractor name, address). Each type is searched ' +
+          'only when the caller holds the permission that opens it, and only within what it may open; a hit the caller ' +
+          'cannot open is never returned nor counted. `count` is the number of visible matches; hits are ranked best first ' +
+          'and carry an HTML-escaped snippet with <mark> around matching words. A q without letters or digits is 400.',
+        querystring: SearchQuery,
+        response: responses(ListEnvelope(SearchHit), [400, 401, 403, 429]),
+      },
+      handler: async (request) => {
+        const { hits, total } = await search(deps, requireAuth(request), request.query);
+        return list(hits, total, 'Search results retrieved');
+      },
+    });
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Global search (docs/insight.md "Search"): one query over jobs, tenants, addresses, contractors,
+ * users and invoices, each type searched only when the caller holds the permission that opens it
+ * and only within what it may open (jobs: jobScope; invoices: the money scope; the rest: the
+ * caller's agency, SysOps all). Hits are merged by rank; `count` is the number of visible matches
+ * over the types searched.
+ */
+import type { AppDeps } from '../../../app-deps.ts';
+import type { AuthContext } from '../../../core/auth-context.ts';
+import { invalidParam } from '../../../core/errors.ts';
+import { jobScope } from '../../jobs/jobs/index.ts';
+import { moneyScope } from '../../money/money/index.ts';
+import { excerpt, highlight } from './highlight.ts';
+import * as repo from './search.repository.ts';
+import type { SearchHitDto, SearchQueryInput, SearchType } from './search.schemas.ts';
+
+/** One searchable type: who may search it, how, and where its record lives. */
+export interface SearchProvider {
+  permission: string;
+  path: (uuid: string) => string;
+  run(deps: AppDeps, auth: AuthContext, terms: repo.SearchTerms): Promise<repo.RawHit[]>;
+}
+
+/**
+ * Jobs in two phases: the exact indexes (full text, reference, postcode) first; the trigram typo
+ * search over titles only when they do not fill the page, since a common word would otherwise
+ * make every title sharing its trigrams a candidate.
+ */
+async function searchJobsTwoPhase(deps: AppDeps, auth: AuthContext, t: repo.SearchTerms): Promise<repo.RawHit[]> {
+  const exact = await repo.searchJobs(deps.db, jobScope(auth), t, false);
+  if (exact.length >= t.limit) return exact;
+  return repo.searchJobs(deps.db, jobScope(auth), t, true);
+}
+
+/**
+ * The searchable types. Invoices (and credit notes) are searched within the money module's scope
+ * (docs/money.md "Visibility": a contractor its own, tenants none).
+ */
+export const SEARCH_PROVIDERS: Partial<Record<SearchType, SearchProvider>> = {
+  job: { permission: 'api.jobs.manage.manage', path: (u) => `/api/jobs/${u}`, run: searchJobsTwoPhase },
+  tenant: { permission: 'api.tenants.view', path: (u) => `/api/tenants/${u}`, run: (d, a, t) => repo.searchTenants(d.db, a.agencyId, t) },
+  address: { permission: 'api.addresses.view', path: (u) => `/api/addresses/${u}`, run: (d, a, t) => repo.searchAddresses(d.db, a.agencyId, t) },
+  contractor: { permission: 'api.contractors.view', path: (u) => `/api/contractors/${u}`, run: (d, a, t) => repo.searchContractors(d.db, a.agencyId, t) },
+  user: { permission: 'api.users.manage', path: (u) => `/api/users/${u}`, run: (d, a, t) => repo.searchUsers(d.db, a.agencyId, t) },
+  invoice: { permission: 'api.invoices.view', path: (u) => `/api/invoices/${u}`, run: (d, a, t) => repo.searchInvoices(d.db, moneyScope(a), t) },
+};
+
+/** The snippet of a hit: the first of title, subtitle, body excerpt that has a match, highlighted. */
+function snippetOf(h: repo.RawHit, q: string): string {
+  const fields = [h.title, h.subtitle, h.body ? excerpt(h.body, q) : null].filter((f): f is string => !!f);
+  for (const f of fields) {
+    const m = highlight(f, q);
+    if (m.matched) return m.html;
+  }
+  return highlight(h.title, q).html;
+}
+
+/**
+ * Searches for the caller.
+ * @returns hits (one page, best first) and the number of visible matches
+ * @throws 400 naming q when it holds no letter or digit
+ */
+export async function search(deps: AppDeps, auth: AuthContext, input: SearchQueryInput) {
+  const q = input.q.trim().replace(/\s+/g, ' ');
+  if (!/[\p{L}\p{N}]/u.test(q)) throw invalidParam('q');
+  // SysOps (no agency) search every agency; anyone else without one has nothing to search but jobs.
+  const wanted = (input.types?.split(',') ?? Object.keys(SEARCH_PROVIDERS)) as SearchType[];
+  const terms: repo.SearchTerms = { q, compact: q.toLowerCase().replace(/\s+/g, ''), limit: input.offset + input.limit };
+  const staffWithoutAgency = auth.agencyId === null && auth.roleCode !== 'sysops';
+  const runs = [...new Set(wanted)].flatMap((type) => {
+    const p = SEARCH_PROVIDERS[type];
+    if (!p || !auth.permissions.has(p.permission)) return [];
+    if (type !== 'job' && staffWithoutAgency) return [];
+    return [p.run(deps, auth, terms).then((rows) => ({ type, p, rows }))];
+  });
+  const results = await Promise.all(runs);
+  let total = 0;
+  const hits: SearchHitDto[] = [];
+  const position = new Map<SearchHitDto, number>();
+  for (const { type, p, rows } of results) {
+    total += rows[0]?.total ?? 0;
+    rows.forEach((r, i) => {
+      const hit: SearchHitDto = { type, uuid: r.uuid, title: r.title, subtitle: r.subtitle, snippet: snippetOf(r, q), score: Math.round(Number(r.score) * 1000) / 1000, url: p.path(r.uuid) };
+      position.set(hit, i);
+      hits.push(hit);
+    });
+  }
+  // Equal scores keep each type's own order (newest first), so a new record is not lost among
+  // older ones that match as well.
+  hits.sort((a, b) => b.score - a.score || position.get(a)! - position.get(b)! || a.type.localeCompare(b.type));
+  return { hits: hits.slice(input.offset, input.offset + input.limit), total };
+}

@@ -1,0 +1,302 @@
+/**
+ * SQL of the compliance register (docs/compliance.md): item types, the items of each property,
+ * their certificates, and the register with each item's status computed from its latest
+ * certificate against a London date. No rules here.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { DbOrTrx } from '../../../db/types.ts';
+import { newUuid } from '../../../lib/crypto.ts';
+import { UK_COMPLIANCE_TYPES } from './compliance-types.ts';
+
+/** The statuses of an item, in the order the totals list them. */
+export const COMPLIANCE_STATUSES = ['valid', 'due_soon', 'expired', 'missing'] as const;
+export type ComplianceStatus = (typeof COMPLIANCE_STATUSES)[number];
+
+/** Inserts the UK types the agency lacks (by code); existing types are left as they are. */
+export async function seedTypes(db: DbOrTrx, agencyId: number, now: Date): Promise<void> {
+  await db
+    .insertInto('compliance_item_types')
+    .values(UK_COMPLIANCE_TYPES.map((t) => ({ ...t, uuid: newUuid(), agency_id: agencyId, created_at: now, updated_at: now })))
+    .onConflict((oc) => oc.columns(['agency_id', 'code']).doNothing())
+    .execute();
+}
+
+const TYPE_COLUMNS = ['id', 'uuid', 'code', 'name', 'interval_months', 'at_tenancy_start', 'hmo_only', 'required_document', 'due_soon_days', 'custom', 'retired_at'] as const;
+
+/** The agency's types, by name; retired ones only when asked. */
+export function listTypes(db: DbOrTrx, agencyId: number, withRetired = false) {
+  return db
+    .selectFrom('compliance_item_types')
+    .select(TYPE_COLUMNS)
+    .where('agency_id', '=', agencyId)
+    .$if(!withRetired, (q) => q.where('retired_at', 'is', null))
+    .orderBy('name')
+    .execute();
+}
+export type TypeRow = Awaited<ReturnType<typeof listTypes>>[number];
+
+/** One type of the agency by code, or undefined. */
+export function findType(db: DbOrTrx, agencyId: number, code: string) {
+  return db
+    .selectFrom('compliance_item_types')
+    .select(TYPE_COLUMNS)
+    .where('agency_id', '=', agencyId)
+    .where('code', '=', code)
+    .executeTakeFirst();
+}
+
+/** One type of the agency by uuid, or undefined. */
+export function findTypeByUuid(db: DbOrTrx, agencyId: number, uuid: string) {
+  return db.selectFrom('compliance_item_types').select(TYPE_COLUMNS).where('agency_id', '=', agencyId).where('uuid', '=', uuid).executeTakeFirst();
+}
+
+/** The columns of a custom type. */
+export interface TypeFields {
+  name: string;
+  interval_months: number | null;
+  at_tenancy_start: boolean;
+  hmo_only: boolean;
+  required_document: string;
+  due_soon_days: number;
+}
+
+/** Inserts a custom type unless the code is taken; returns its id, or undefined when taken. */
+export async function insertCustomType(db: DbOrTrx, row: TypeFields & { agency_id: number; code: string }, now: Date) {
+  const r = await db
+    .insertInto('compliance_item_types')
+    .values({ ...row, uuid: newUuid(), custom: true, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.columns(['agency_id', 'code']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return r?.id;
+}
+
+/** Changes a type's columns (retired_at: retire). */
+export async function updateType(db: DbOrTrx, id: number, set: Partial<TypeFields> & { retired_at?: Date }, now: Date): Promise<void> {
+  await db.updateTable('compliance_item_types').set({ ...set, updated_at: now }).where('id', '=', id).execute();
+}
+
+/** How many items and live schedules use a type. */
+export async function typeUse(db: DbOrTrx, typeId: number) {
+  const [items, schedules] = await Promise.all([
+    db.selectFrom('compliance_items').select((eb) => eb.fn.countAll<number>().as('n')).where('type_id', '=', typeId).executeTakeFirstOrThrow(),
+    db.selectFrom('maintenance_schedules').select((eb) => eb.fn.countAll<number>().as('n')).where('type_id', '=', typeId).where('retired_at', 'is', null).executeTakeFirstOrThrow(),
+  ]);
+  return { items: Number(items.n), schedules: Number(schedules.n) };
+}
+
+/** A property (address) of the agency by uuid, or undefined. */
+export function findAddress(db: DbOrTrx, agencyId: number | null, uuid: string) {
+  return db
+    .selectFrom('addresses')
+    .select(['id', 'agency_id', 'branch_id'])
+    .where('uuid', '=', uuid)
+    .$if(agencyId !== null, (q) => q.where('agency_id', '=', agencyId!))
+    .executeTakeFirst();
+}
+
+/** Inserts an item unless the property already has one of the type; returns its id and whether it is new. */
+export async function insertItem(db: DbOrTrx, row: { agency_id: number; address_id: number; type_id: number }, now: Date) {
+  const inserted = await db
+    .insertInto('compliance_items')
+    .values({ ...row, uuid: newUuid(), created_at: now, updated_at: now })
+    .onConflict((oc) => oc.columns(['address_id', 'type_id']).doNothing())
+    .returning(['id', 'uuid'])
+    .executeTakeFirst();
+  if (inserted) return { ...inserted, created: true };
+  const existing = await db
+    .selectFrom('compliance_items')
+    .select(['id', 'uuid'])
+    .where('address_id', '=', row.address_id)
+    .where('type_id', '=', row.type_id)
+    .executeTakeFirstOrThrow();
+  return { ...existing, created: false };
+}
+
+/** An item by uuid within an agency (any agency for null), with its type, or undefined. */
+export function findItem(db: DbOrTrx, agencyId: number | null, uuid: string) {
+  return db
+    .selectFrom('compliance_items as i')
+    .innerJoin('compliance_item_types as t', 't.id', 'i.type_id')
+    .select(['i.id', 'i.uuid', 'i.agency_id', 'i.address_id', 't.interval_months', 't.code as type_code'])
+    .where('i.uuid', '=', uuid)
+    .$if(agencyId !== null, (q) => q.where('i.agency_id', '=', agencyId!))
+    .executeTakeFirst();
+}
+
+/** A live job file of the agency by uuid (id and job), or undefined. */
+export function findJobFile(db: DbOrTrx, agencyId: number, uuid: string) {
+  return db
+    .selectFrom('job_files')
+    .select(['id', 'job_id'])
+    .where('uuid', '=', uuid)
+    .where('agency_id', '=', agencyId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Inserts a certificate; returns its id. */
+export async function insertCertificate(
+  db: DbOrTrx,
+  row: {
+    agency_id: number; item_id: number; issued_on: string; expires_on: string | null; reference: string;
+    contractor_id: number | null; job_id: number | null; job_file_id: number | null; created_by_user_id: number | null;
+  },
+  now: Date,
+): Promise<{ id: number; uuid: string }> {
+  return db
+    .insertInto('compliance_certificates')
+    .values({ ...row, uuid: newUuid(), created_at: now })
+    .returning(['id', 'uuid'])
+    .executeTakeFirstOrThrow();
+}
+
+/** The certificates of an item, newest issue first, with contractor and file. */
+export function certificatesOf(db: DbOrTrx, itemId: number) {
+  return db
+    .selectFrom('compliance_certificates as c')
+    .leftJoin('contractors as k', 'k.id', 'c.contractor_id')
+    .leftJoin('job_files as f', 'f.id', 'c.job_file_id')
+    .leftJoin('jobs as j', 'j.id', 'c.job_id')
+    .select([
+      'c.uuid', 'c.issued_on', 'c.expires_on', 'c.reference', 'c.created_at', 'k.uuid as contractor_uuid', 'k.company_name as contractor_name',
+      'f.uuid as file_uuid', 'f.original_filename as file_name', 'j.uuid as job_uuid',
+    ])
+    .where('c.item_id', '=', itemId)
+    .orderBy('c.issued_on', 'desc')
+    .orderBy('c.id', 'desc')
+    .execute();
+}
+
+/** Filters of the register (ids resolved by the service). */
+export interface RegisterFilter {
+  agencyId: number | null;
+  /** London date the statuses refer to (YYYY-MM-DD). */
+  today: string;
+  status?: ComplianceStatus;
+  branchId?: number;
+  typeCode?: string;
+  addressId?: number;
+  itemUuid?: string;
+  limit: number;
+  offset: number;
+}
+
+/** The register's rows with each item's latest certificate and status, before the status filter. */
+function registerRows(f: RegisterFilter): RawBuilder<unknown> {
+  const where: RawBuilder<unknown>[] = [sql`true`];
+  if (f.agencyId !== null) where.push(sql`i.agency_id = ${f.agencyId}`);
+  if (f.branchId !== undefined) where.push(sql`a.branch_id = ${f.branchId}`);
+  if (f.typeCode !== undefined) where.push(sql`t.code = ${f.typeCode}`);
+  if (f.addressId !== undefined) where.push(sql`i.address_id = ${f.addressId}`);
+  if (f.itemUuid !== undefined) where.push(sql`i.uuid = ${f.itemUuid}`);
+  return sql`
+    select i.id, i.uuid, a.uuid as address_uuid, a.line1, a.town, a.postcode, b.uuid as branch_uuid, b.name as branch_name,
+      t.code as type_code, t.name as type_name, t.interval_months, t.at_tenancy_start, t.required_document,
+      l.uuid as certificate_uuid, l.issued_on, l.expires_on, k.uuid as contractor_uuid, k.company_name as contractor_name,
+      f.uuid as file_uuid,
+      case when l.id is null then 'missing'
+        when l.expires_on is null then 'valid'
+        when l.expires_on < ${f.today}::date then 'expired'
+        when l.expires_on <= ${f.today}::date + t.due_soon_days then 'due_soon'
+        else 'valid' end as status
+    from compliance_items i
+    join addresses a on a.id = i.address_id
+    join compliance_item_types t on t.id = i.type_id
+    left join branches b on b.id = a.branch_id
+    left join lateral (
+      select c.id, c.uuid, c.issued_on, c.expires_on, c.contractor_id, c.job_file_id from compliance_certificates c
+      where c.item_id = i.id order by c.issued_on desc, c.id desc limit 1
+    ) l on true
+    left join contractors k on k.id = l.contractor_id
+    left join job_files f on f.id = l.job_file_id
+    where ${sql.join(where, sql` and `)}`;
+}
+
+/** One register row. */
+export interface RegisterRow {
+  id: number;
+  uuid: string;
+  address_uuid: string;
+  line1: string;
+  town: string;
+  postcode: string;
+  branch_uuid: string | null;
+  branch_name: string | null;
+  type_code: string;
+  type_name: string;
+  interval_months: number | null;
+  at_tenancy_start: boolean;
+  required_document: string;
+  certificate_uuid: string | null;
+  issued_on: string | null;
+  expires_on: string | null;
+  contractor_uuid: string | null;
+  contractor_name: string | null;
+  file_uuid: string | null;
+  status: ComplianceStatus;
+}
+
+/**
+ * One page of the register (by status urgency: expired, missing, due soon, valid; then expiry and
+ * address), the number of rows matching every filter, and the totals per status matching every
+ * filter but the status.
+ */
+export async function register(db: DbOrTrx, f: RegisterFilter) {
+  const rows = registerRows(f);
+  const statusWhere = f.status === undefined ? sql`true` : sql`r.status = ${f.status}`;
+  const [page, totals] = await Promise.all([
+    sql<RegisterRow>`
+      select r.* from (${rows}) r where ${statusWhere}
+      order by case r.status when 'expired' then 0 when 'missing' then 1 when 'due_soon' then 2 else 3 end,
+        r.expires_on nulls first, r.postcode, r.type_name, r.id
+      limit ${f.limit} offset ${f.offset}`.execute(db),
+    sql<{ status: ComplianceStatus; n: number }>`select r.status, count(*)::int as n from (${rows}) r group by r.status`.execute(db),
+  ]);
+  const byStatus = Object.fromEntries(COMPLIANCE_STATUSES.map((s) => [s, 0])) as Record<ComplianceStatus, number>;
+  for (const t of totals.rows) byStatus[t.status] = t.n;
+  const count = f.status ? byStatus[f.status] : Object.values(byStatus).reduce((a, b) => a + b, 0);
+  return { rows: page.rows, count, totals: byStatus };
+}
+
+/**
+ * Items whose latest certificate expires from `today` to `horizon` (London dates, inclusive), over
+ * every agency, with the days left: the candidates for a reminder before expiry.
+ */
+export async function expiringItems(db: DbOrTrx, today: string, horizon: string) {
+  const r = await sql<{ id: number; uuid: string; agency_id: number; address_id: number; expires_on: string; days_left: number }>`
+    select i.id, i.uuid, i.agency_id, i.address_id, to_char(l.expires_on, 'YYYY-MM-DD') as expires_on, (l.expires_on - ${today}::date)::int as days_left
+    from compliance_items i
+    join lateral (
+      select c.expires_on from compliance_certificates c where c.item_id = i.id order by c.issued_on desc, c.id desc limit 1
+    ) l on true
+    where l.expires_on between ${today}::date and ${horizon}::date
+    order by i.id`.execute(db);
+  return r.rows;
+}
+
+/**
+ * Records the reminders of an item for an expiry date and thresholds; only the rows not there
+ * before are returned, so a threshold is reminded once whatever the number of scans.
+ * @returns the thresholds newly recorded
+ */
+export async function recordReminders(db: DbOrTrx, row: { agency_id: number; item_id: number; expires_on: string }, thresholds: readonly number[], now: Date): Promise<number[]> {
+  if (thresholds.length === 0) return [];
+  const r = await db
+    .insertInto('compliance_reminders')
+    .values(thresholds.map((t) => ({ ...row, threshold_days: t, created_at: now })))
+    .onConflict((oc) => oc.columns(['item_id', 'expires_on', 'threshold_days']).doNothing())
+    .returning('threshold_days')
+    .execute();
+  return r.map((x) => x.threshold_days);
+}
+
+/** Sets the HMO flag of a property. */
+export async function setHmo(db: DbOrTrx, addressId: number, hmo: boolean, now: Date): Promise<void> {
+  await db.updateTable('addresses').set({ is_hmo: hmo, updated_at: now }).where('id', '=', addressId).execute();
+}
+
+/** The agency's HMO-only types (fire risk assessment, licence, and any custom one so marked). */
+export function hmoTypes(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('compliance_item_types').select(['id', 'code']).where('agency_id', '=', agencyId).where('hmo_only', '=', true).where('retired_at', 'is', null).orderBy('code').execute();
+}

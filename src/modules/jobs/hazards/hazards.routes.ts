@@ -1,0 +1,164 @@
+/**
+ * Hazards and statutory clocks (docs/compliance.md "Hazards and statutory clocks"):
+ * GET /api/hazards/categories, GET /api/hazards/breaches, GET and PUT /api/hazards/settings, GET and PUT /api/jobs/{uuid}/hazard,
+ * POST /api/jobs/{uuid}/hazard/milestones, POST /api/jobs/{uuid}/hazard/summary, and the evidence pack
+ * GET /api/jobs/{uuid}/evidence-pack (docs/compliance.md "Evidence pack").
+ */
+import type { AppDeps } from '../../../app-deps.ts';
+import { alsoSentAs, DataEnvelope, list, ListEnvelope, ok, responses } from '../../../http/envelope.ts';
+import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
+import {
+  EvidencePack, EvidenceQuery, Hazard, HazardBreach, HazardBreachesQuery, HazardCategory, HazardSettings, JobParams, MilestoneBody, SetHazardBody, SummaryBody, UpdateHazardSettingsBody,
+} from './hazards.schemas.ts';
+import { evidencePack } from './evidence-pack.ts';
+import { getHazard, getHazardSettings, listCategories, listHazardBreaches, recordMilestone, sendSummary, setHazard, updateHazardSettings } from './hazards.service.ts';
+
+const VISIBILITY = 'Jobs the caller may see (the jobs list\'s scope); writes need staff who may write the job and a CSRF token.';
+
+/** Registers the hazard routes. */
+export function hazardsRoutes(deps: AppDeps) {
+  return async function plugin(app: App): Promise<void> {
+    /** GET /api/hazards/categories: the 29 HHSRS hazards. */
+    app.get('/api/hazards/categories', {
+      config: { permission: 'api.hazards.view' },
+      schema: {
+        tags: ['hazards'],
+        summary: 'The HHSRS hazard categories',
+        response: responses(ListEnvelope(HazardCategory), [401, 403, 429]),
+      },
+      handler: async () => {
+        const rows = listCategories();
+        return list(rows, rows.length, 'Hazard categories retrieved');
+      },
+    });
+
+    /** GET /api/hazards/breaches: statutory clocks at risk and breached. */
+    app.get('/api/hazards/breaches', {
+      config: { permission: 'api.hazards.view' },
+      schema: {
+        tags: ['hazards'],
+        summary: 'Statutory hazard clocks at risk or breached',
+        description: `Statutory clocks of hazard jobs by deadline; state (default at_risk and breached), severity, limit, offset. ${VISIBILITY}`,
+        querystring: HazardBreachesQuery,
+        response: responses(ListEnvelope(HazardBreach), [400, 401, 403, 429]),
+      },
+      handler: async (request) => {
+        const { rows, total } = await listHazardBreaches(deps, requireAuth(request), request.query);
+        return list(rows, total, 'Hazard clocks retrieved');
+      },
+    });
+
+    /** GET /api/jobs/{uuid}/hazard: the job's hazard and statutory clocks. */
+    app.get('/api/jobs/:uuid/hazard', {
+      config: { permission: 'api.hazards.view' },
+      schema: {
+        tags: ['hazards'],
+        summary: 'The hazard of a job with its statutory clocks',
+        description: `404 "Hazard not found" when the job carries none. ${VISIBILITY}`,
+        params: JobParams,
+        response: responses(DataEnvelope(Hazard), [400, 401, 403, 404, 429]),
+      },
+      handler: async (request) => ok(await getHazard(deps, requireAuth(request), request.params.uuid), 'Hazard retrieved'),
+    });
+
+    /** PUT /api/jobs/{uuid}/hazard: marks the job as carrying a hazard, or changes it. */
+    app.put('/api/jobs/:uuid/hazard', {
+      config: { permission: 'api.hazards.manage' },
+      schema: {
+        tags: ['hazards'],
+        summary: 'Set the hazard of a job',
+        description:
+          'category (HHSRS code), severity (emergency or significant), description, reported_at (default now), works_working_days. ' +
+          `Answers 201 for a new hazard, 200 for a change; the statutory clocks follow at once. ${VISIBILITY}`,
+        params: JobParams,
+        body: SetHazardBody,
+        response: responses(DataEnvelope(Hazard), [400, 401, 403, 404, 429], 201),
+      },
+      handler: async (request, reply) => {
+        const { hazard, created } = await setHazard(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body);
+        void reply.status(created ? 201 : 200);
+        return ok(hazard, created ? 'Hazard recorded' : 'Hazard updated');
+      },
+    });
+
+    /** POST /api/jobs/{uuid}/hazard/milestones: records a milestone and stops its clock. */
+    app.post('/api/jobs/:uuid/hazard/milestones', {
+      config: { permission: 'api.hazards.manage' },
+      schema: {
+        tags: ['hazards'],
+        summary: 'Record a milestone of a hazard',
+        description: `made_safe (emergency); investigated, works_started, works_completed (significant); at defaults to now. 409 when already recorded or out of order. ${VISIBILITY}`,
+        params: JobParams,
+        body: MilestoneBody,
+        response: responses(DataEnvelope(Hazard), [400, 401, 403, 404, 409, 429]),
+      },
+      handler: async (request) => ok(await recordMilestone(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body), 'Milestone recorded'),
+    });
+
+    /** POST /api/jobs/{uuid}/hazard/summary: sends the written summary to the tenant. */
+    app.post('/api/jobs/:uuid/hazard/summary', {
+      config: { permission: 'api.hazards.manage' },
+      schema: {
+        tags: ['hazards'],
+        summary: 'Send the written summary of the investigation to the tenant',
+        description:
+          'findings and actions go into the template hazard.summary (the agency may override it), sent to the job\'s tenant through messaging; ' +
+          `the rendered copy is kept on the job. 409 before the investigation, when already sent, or without a tenant. ${VISIBILITY}`,
+        params: JobParams,
+        body: SummaryBody,
+        response: responses(DataEnvelope(Hazard), [400, 401, 403, 404, 409, 429]),
+      },
+      handler: async (request) => ok(await sendSummary(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body), 'Written summary sent'),
+    });
+
+    /** GET /api/jobs/{uuid}/evidence-pack: the job's timeline as JSON, PDF or ZIP. */
+    app.get('/api/jobs/:uuid/evidence-pack', {
+      config: { permission: 'api.jobs.evidence-pack.view' },
+      schema: {
+        tags: ['hazards'],
+        summary: 'The evidence pack of a job',
+        description:
+          'Every report, status move, visit, note, photo, document, message, SLA and statutory clock event of the job, oldest first, with London times: ' +
+          'format=json (default), pdf, or zip (the PDF, timeline.json and the job\'s files under files/). Staff who may write the job (it includes internal notes). ' +
+          'Logged as job.evidence_pack.',
+        params: JobParams,
+        querystring: EvidenceQuery,
+        response: responses(alsoSentAs(DataEnvelope(EvidencePack), ['application/pdf', 'application/zip']), [400, 401, 403, 404, 429]),
+      },
+      handler: async (request, reply) => {
+        const format = request.query.format ?? 'json';
+        const r = await evidencePack(deps, requireAuth(request), actorOf(request), request.params.uuid, format);
+        if ('pack' in r) return ok(r.pack, 'Evidence pack retrieved');
+        void reply.header('content-type', format === 'pdf' ? 'application/pdf' : 'application/zip').header('content-disposition', `attachment; filename="${r.fileName}"`);
+        return reply.send(r.body);
+      },
+    });
+
+    /** GET /api/hazards/settings: the agency's hazard settings. */
+    app.get('/api/hazards/settings', {
+      config: { permission: 'api.hazards.view' },
+      schema: {
+        tags: ['hazards'],
+        summary: "The agency's hazard settings",
+        description: 'works_working_days: the reasonable period to complete the works of a significant hazard (default 60 working days). 403 for SysOps (no agency).',
+        response: responses(DataEnvelope(HazardSettings), [401, 403, 429]),
+      },
+      handler: async (request) => ok(await getHazardSettings(deps, requireAuth(request)), 'Hazard settings retrieved'),
+    });
+
+    /** PUT /api/hazards/settings: changes the agency's hazard settings. */
+    app.put('/api/hazards/settings', {
+      config: { permission: 'api.hazards.settings.manage' },
+      schema: {
+        tags: ['hazards'],
+        summary: "Change the agency's hazard settings",
+        description:
+          'works_working_days (1 to 260): applies to hazards set from now on; a hazard already set keeps its period (PUT /api/jobs/{uuid}/hazard with works_working_days changes it). ' +
+          'Agency admins. Needs a CSRF token.',
+        body: UpdateHazardSettingsBody,
+        response: responses(DataEnvelope(HazardSettings), [400, 401, 403, 429]),
+      },
+      handler: async (request) => ok(await updateHazardSettings(deps, requireAuth(request), actorOf(request), request.body), 'Hazard settings updated'),
+    });
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * The jobs list's SQL (spec 4.16; docs/jobs.md): one page and the capped count in one statement,
+ * run as a named prepared statement per shape (src/db/prepared.ts). Query parts and the scope rule
+ * come from jobs.repository.ts and job-visibility.ts; the wire shape from job-json.ts.
+ * The generated SQL of each statement is checked in under src/db/sql/ (npm run sql:snapshots).
+ */
+import { sql, type Expression } from 'kysely';
+import { PreparedQuery, type Params } from '../../../db/prepared.ts';
+import type { DbOrTrx } from '../../../db/types.ts';
+import type { JobScope } from './job-visibility.ts';
+import { jobJsonSql } from './job-json.ts';
+import { JOB_DETAIL_COLUMNS, jobDetailQuery, matchesFilter, visibleTo, type JobFilter, type JobRow } from './jobs.repository.ts';
+
+/** The list's count is exact up to this many jobs; above it the count is this number and `capped` is true. */
+export const JOBS_COUNT_CAP = 10_000;
+
+/** The filters that take a value (sort and order shape the text instead). */
+type FilterKey = Exclude<keyof JobFilter, 'sort' | 'order' | 'limit' | 'offset'>;
+const FILTER_KEYS: readonly FilterKey[] = ['statusId', 'jobTypeId', 'priority', 'branchId', 'contractorId', 'tenantId', 'agentUserId', 'from', 'to', 'pattern', 'slaState'];
+
+/** What decides the text of a list statement. */
+export interface ListShape {
+  scope: JobScope['kind'];
+  /** the filters set, in FILTER_KEYS order */
+  filters: FilterKey[];
+  sort: JobFilter['sort'];
+  order: JobFilter['order'];
+}
+
+/** The values of one run: the scope's ids (prefixed `scope`) and the filter's values. */
+export interface ListValues {
+  scopeAgencyId?: number;
+  scopeBranchId?: number;
+  scopeContractorId?: number;
+  scopeTenantId?: number;
+  scopeLandlordId?: number;
+  scopeUserId?: number;
+  statusId?: number;
+  jobTypeId?: number;
+  priority?: number;
+  branchId?: number;
+  contractorId?: number;
+  tenantId?: number;
+  agentUserId?: number;
+  from?: Date;
+  to?: Date;
+  pattern?: string;
+  slaState?: string;
+  limit: number;
+  offset: number;
+}
+
+/** The scope of `kind` with parameters for its ids. */
+function scopeParams(kind: JobScope['kind'], p: Params<ListValues>): JobScope<Expression<number>> {
+  switch (kind) {
+    case 'agency':
+      return { kind, agencyId: p.scopeAgencyId };
+    case 'branch':
+      return { kind, agencyId: p.scopeAgencyId, branchId: p.scopeBranchId };
+    case 'contractor':
+      return { kind, contractorId: p.scopeContractorId };
+    case 'tenant':
+      return { kind, tenantId: p.scopeTenantId, userId: p.scopeUserId };
+    case 'landlord':
+      return { kind, landlordId: p.scopeLandlordId };
+    default:
+      return { kind };
+  }
+}
+
+/** The filter of `shape` with parameters for its values. */
+function filterParams(shape: ListShape, p: Params<ListValues>): JobFilter {
+  const f: JobFilter = { sort: shape.sort, order: shape.order, limit: p.limit, offset: p.offset };
+  for (const k of shape.filters) Object.assign(f, { [k]: p[k] });
+  return f;
+}
+
+/** The capped count of visible jobs matching the filter (count of at most JOBS_COUNT_CAP + 1 rows). */
+function cappedCount(db: DbOrTrx, shape: ListShape, p: Params<ListValues>) {
+  const matching = db
+    .selectFrom('jobs as j')
+    .where('j.deleted_at', 'is', null)
+    .where((eb) => visibleTo(eb, scopeParams(shape.scope, p)))
+    .where((eb) => matchesFilter(eb, filterParams(shape, p)))
+    .select(sql`1`.as('one'))
+    .limit(JOBS_COUNT_CAP + 1);
+  return db.selectFrom(matching.as('m')).select(sql<number>`count(*)::int`.as('n'));
+}
+
+/** The page (JOB_DETAIL_COLUMNS, the SLA columns and the capped total on every row). */
+function pageQuery(db: DbOrTrx, shape: ListShape, p: Params<ListValues>) {
+  return (
+    jobDetailQuery(db, scopeParams(shape.scope, p))
+      .where((eb) => matchesFilter(eb, filterParams(shape, p)))
+      .select(JOB_DETAIL_COLUMNS)
+      .select(sql<number>`(${cappedCount(db, shape, p)})`.as('total_matching'))
+      // Only scheduled_for can be null; NULLS LAST on the not-null columns would keep the
+      // (agency|branch, created_at desc, id desc) indexes from serving the page.
+      .orderBy(`j.${shape.sort}`, (ob) => {
+        const dir = shape.order === 'asc' ? ob.asc() : ob.desc();
+        return shape.sort === 'scheduled_for' ? dir.nullsLast() : dir;
+      })
+      .orderBy('j.id', shape.order)
+      .limit(p.limit)
+      .offset(p.offset)
+  );
+}
+
+/** The page as rows (JobRow and total_matching). */
+export const JOBS_PAGE = new PreparedQuery('jobs_page', pageQuery);
+
+/** The capped count alone (a page past the end). */
+export const JOBS_COUNT = new PreparedQuery('jobs_count', cappedCount);
+
+/** The page written as JSON by the database: the jobs' objects joined by commas, and the total. */
+export const JOBS_PAGE_JSON = new PreparedQuery('jobs_page_json', (db, shape: ListShape & { internal: boolean }, p: Params<ListValues>) => {
+  const dir = shape.order === 'asc' ? 'asc' : 'desc';
+  const order = sql.raw(`p."${shape.sort}" ${dir}${shape.sort === 'scheduled_for' ? ' nulls last' : ''}, p.id ${dir}`);
+  return db
+    .selectFrom(pageQuery(db, shape, p).as('p'))
+    .select([sql<string | null>`string_agg(${sql.raw(jobJsonSql(shape.internal))}, ',' order by ${order})`.as('json'), sql<number | null>`max(p.total_matching)`.as('total')]);
+});
+
+/** The shape and the values of a list request. */
+function shapeOf(scope: JobScope, f: JobFilter): { shape: ListShape; values: ListValues } {
+  const filters = FILTER_KEYS.filter((k) => f[k] !== undefined);
+  const values = { limit: f.limit, offset: f.offset, ...Object.fromEntries(filters.map((k) => [k, f[k]])) } as ListValues;
+  if (scope.kind === 'agency' || scope.kind === 'branch') values.scopeAgencyId = scope.agencyId;
+  if (scope.kind === 'branch') values.scopeBranchId = scope.branchId;
+  if (scope.kind === 'contractor') values.scopeContractorId = scope.contractorId;
+  if (scope.kind === 'tenant') Object.assign(values, { scopeTenantId: scope.tenantId, scopeUserId: scope.userId });
+  if (scope.kind === 'landlord') values.scopeLandlordId = scope.landlordId;
+  return { shape: { scope: scope.kind, filters, sort: f.sort, order: f.order }, values };
+}
+
+/** The total when the page is empty: 0 on the first page, else counted on its own (an offset past the end). */
+async function totalOfEmptyPage(db: DbOrTrx, shape: ListShape, values: ListValues): Promise<number> {
+  if (values.offset === 0) return 0;
+  const [counted] = await JOBS_COUNT.run(db, shape, values);
+  return counted?.n ?? 0;
+}
+
+/**
+ * One page of visible jobs matching the filter, sorted stably (id breaks ties), and the total,
+ * exact up to JOBS_COUNT_CAP (`capped` true above it). The total is counted on `jobs` alone (the
+ * page's joins follow required foreign keys or are left joins, so they change no count, and the
+ * partial indexes can serve it) in the same statement as the page (JOBS_PAGE).
+ * @param f the filter with plain values (ids resolved, limit and offset numbers)
+ * @returns rows (JobRow), total, capped
+ */
+export async function listJobs(db: DbOrTrx, scope: JobScope, f: JobFilter) {
+  const { shape, values } = shapeOf(scope, f);
+  const rows = await JOBS_PAGE.run(db, shape, values);
+  const n = rows.length > 0 ? rows[0]!.total_matching : await totalOfEmptyPage(db, shape, values);
+  return { rows: rows as JobRow[], total: Math.min(n, JOBS_COUNT_CAP), capped: n > JOBS_COUNT_CAP };
+}
+
+/**
+ * The same page as listJobs, written as JSON by the database (job-json.ts; JOBS_PAGE_JSON): `json`
+ * is the page's job objects joined by commas (the inside of the list's `data` array; '' for an
+ * empty page), in the page's order, each as GET /api/jobs/{uuid} writes it for this scope.
+ * @param internal whether the costs, owning agent and hold origin are written (false for tenants)
+ * @returns json, total (exact up to JOBS_COUNT_CAP), capped
+ */
+export async function listJobsJson(db: DbOrTrx, scope: JobScope, f: JobFilter, internal: boolean) {
+  const { shape, values } = shapeOf(scope, f);
+  const [row] = await JOBS_PAGE_JSON.run(db, { ...shape, internal }, values);
+  const n = row?.json ? (row.total ?? 0) : await totalOfEmptyPage(db, shape, values);
+  return { json: row?.json ?? '', total: Math.min(n, JOBS_COUNT_CAP), capped: n > JOBS_COUNT_CAP };
+}

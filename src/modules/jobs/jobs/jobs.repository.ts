@@ -1,0 +1,391 @@
+/** SQL for jobs (spec 4.16; docs/jobs.md). Scope rules come from job-visibility.ts; no other rules here. */
+import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Updateable } from 'kysely';
+import type { Database, JobTable, NewJob } from '../../../db/schema.ts';
+import type { DbOrTrx } from '../../../db/types.ts';
+import { PreparedQuery, type Params, type Value } from '../../../db/prepared.ts';
+import type { JobScope } from './job-visibility.ts';
+import { jobSlaColumns, jobSlaState } from '../sla/index.ts';
+
+type JobUpdate = Updateable<JobTable>;
+
+/**
+ * A where-clause over table alias `j` (jobs) limiting rows to the scope; use as
+ * `.where((eb) => visibleTo(eb, scope))`. The one place of the visibility rule, the branch
+ * sharing included (the money module's moneyVisible uses it too).
+ */
+export function visibleTo(eb: ExpressionBuilder<Database & { j: Database['jobs'] }, 'j'>, scope: JobScope<Value<number>>) {
+  switch (scope.kind) {
+    case 'all':
+      return eb.lit(true);
+    case 'agency':
+      return eb('j.agency_id', '=', scope.agencyId);
+    case 'branch':
+      return eb.or([
+        eb('j.branch_id', '=', scope.branchId),
+        eb('j.branch_id', 'in', eb
+          .selectFrom('branches as sb')
+          .select('sb.id')
+          .where('sb.agency_id', '=', scope.agencyId)
+          .where('sb.sharing_enabled', '=', true)),
+      ]);
+    case 'contractor':
+      return eb('j.contractor_id', '=', scope.contractorId);
+    case 'tenant':
+      return eb.or([
+        eb('j.tenant_id', '=', scope.tenantId),
+        eb('j.reported_by_user_id', '=', scope.userId),
+        eb('j.address_id', 'in', eb.selectFrom('tenant_addresses as ta').select('ta.address_id').where('ta.tenant_id', '=', scope.tenantId)),
+      ]);
+    case 'landlord':
+      return eb('j.address_id', 'in', eb.selectFrom('landlord_properties as lp').select('lp.address_id').where('lp.landlord_id', '=', scope.landlordId));
+    case 'none':
+      return eb.lit(false);
+  }
+}
+
+/**
+ * Base query: jobs (alias `j`) joined with status `s`, type `jt`, branch `b`, address `ad`,
+ * tenant `te` and contractor `c`, limited to the scope and to jobs not soft-deleted.
+ * Signature kept stable for other modules (notes, documents, calendar).
+ */
+export function jobsQuery(db: DbOrTrx, scope: JobScope<Value<number>>) {
+  return db
+    .selectFrom('jobs as j')
+    .innerJoin('job_statuses as s', 's.id', 'j.status_id')
+    .innerJoin('job_types as jt', 'jt.id', 'j.job_type_id')
+    .innerJoin('branches as b', 'b.id', 'j.branch_id')
+    .leftJoin('addresses as ad', 'ad.id', 'j.address_id')
+    .leftJoin('tenants as te', 'te.id', 'j.tenant_id')
+    .leftJoin('contractors as c', 'c.id', 'j.contractor_id')
+    .where('j.deleted_at', 'is', null)
+    .where((eb) => visibleTo(eb, scope));
+}
+
+/** jobsQuery plus trade `tr`, time range `tmr` and owning agent `ag`: what the wire shape needs. */
+export function jobDetailQuery(db: DbOrTrx, scope: JobScope<Value<number>>) {
+  return jobsQuery(db, scope)
+    .leftJoin('trades as tr', 'tr.id', 'j.trade_id')
+    .leftJoin('job_time_ranges as tmr', 'tmr.id', 'j.time_range_id')
+    .leftJoin('users as ag', 'ag.id', 'j.agent_user_id')
+    .select((eb) => jobSlaColumns(eb));
+}
+
+/** Columns available on jobsQuery alone (kept for other modules). */
+export const JOB_COLUMNS = [
+  'j.id', 'j.uuid', 'j.reference', 'j.title', 'j.description', 'j.priority', 'j.status_id', 's.name as status',
+  'j.job_type_id', 'jt.name as job_type', 'b.uuid as branch_uuid', 'b.name as branch_name',
+  'ad.uuid as address_uuid', 'ad.postcode', 'te.uuid as tenant_uuid', 'c.uuid as contractor_uuid',
+  'j.estimated_cost_pence', 'j.agreed_cost_pence', 'j.currency', 'j.created_at', 'j.updated_at',
+  'j.scheduled_for', 'j.completed_at',
+] as const;
+
+/** Columns of the full wire shape (jobDetailQuery). */
+export const JOB_DETAIL_COLUMNS = [
+  'j.id', 'j.uuid', 'j.agency_id', 'j.branch_id', 'j.reference', 'j.title', 'j.description', 'j.priority',
+  'j.status_id', 's.name as status', 's.is_open', 'j.on_hold_from_status_id',
+  'j.job_type_id', 'jt.name as job_type', 'j.trade_id', 'tr.name as trade',
+  'b.uuid as branch_uuid', 'b.name as branch_name',
+  'ad.uuid as address_uuid', 'ad.line1 as address_line1', 'ad.line2 as address_line2', 'ad.town', 'ad.postcode',
+  'j.tenant_id', 'te.uuid as tenant_uuid', 'te.name as tenant_name', 'j.reported_by_user_id',
+  'j.contractor_id', 'c.uuid as contractor_uuid', 'c.company_name as contractor_name', 'j.contractor_accepted_at',
+  'ag.uuid as agent_uuid', 'ag.name as agent_name', 'j.time_range_id', 'tmr.range_label as time_range',
+  'j.estimated_cost_pence', 'j.agreed_cost_pence', 'j.currency', 'j.created_at', 'j.updated_at',
+  'j.approved_at', 'j.assigned_at', 'j.scheduled_for', 'j.attended_at', 'j.completed_at', 'j.invoiced_at',
+  'j.closed_at', 'j.cancelled_at',
+] as const;
+
+export type JobRow = NonNullable<Awaited<ReturnType<typeof findJobById>>>;
+
+/**
+ * Filters of the list (ids already resolved from uuids; -1 matches nothing). A value may be a
+ * parameter of a prepared statement standing for it (jobs-list.repository.ts).
+ */
+export interface JobFilter {
+  statusId?: Value<number>;
+  jobTypeId?: Value<number>;
+  priority?: Value<number>;
+  branchId?: Value<number>;
+  contractorId?: Value<number>;
+  tenantId?: Value<number>;
+  agentUserId?: Value<number>;
+  /** created_at >= from */
+  from?: Value<Date>;
+  /** created_at < to */
+  to?: Value<Date>;
+  /** ILIKE pattern, already escaped and wrapped in %...% */
+  pattern?: Value<string>;
+  /** state of the job's most urgent SLA clock (docs/sla.md) */
+  slaState?: Value<string>;
+  sort: 'created_at' | 'updated_at' | 'priority' | 'scheduled_for';
+  order: 'asc' | 'desc';
+  limit: Value<number>;
+  offset: Value<number>;
+}
+
+/** The list filters as one where-clause over alias `j` (jobs columns only). */
+export function matchesFilter(eb: ExpressionBuilder<Database & { j: Database['jobs'] }, 'j'>, f: JobFilter) {
+  const conds: Expression<SqlBool>[] = [];
+  if (f.statusId !== undefined) conds.push(eb('j.status_id', '=', f.statusId));
+  if (f.jobTypeId !== undefined) conds.push(eb('j.job_type_id', '=', f.jobTypeId));
+  if (f.priority !== undefined) conds.push(eb('j.priority', '=', f.priority));
+  if (f.branchId !== undefined) conds.push(eb('j.branch_id', '=', f.branchId));
+  if (f.contractorId !== undefined) conds.push(eb('j.contractor_id', '=', f.contractorId));
+  if (f.tenantId !== undefined) conds.push(eb('j.tenant_id', '=', f.tenantId));
+  if (f.agentUserId !== undefined) conds.push(eb('j.agent_user_id', '=', f.agentUserId));
+  if (f.from !== undefined) conds.push(eb('j.created_at', '>=', f.from));
+  if (f.to !== undefined) conds.push(eb('j.created_at', '<', f.to));
+  if (f.slaState !== undefined) conds.push(eb(jobSlaState(eb), '=', f.slaState));
+  if (f.pattern !== undefined) {
+    const p = f.pattern;
+    conds.push(eb.or([eb('j.reference', 'ilike', p), eb('j.title', 'ilike', p), eb('j.description', 'ilike', p)]));
+  }
+  return eb.and(conds);
+}
+
+/** One visible job by id, or undefined. */
+export function findJobById(db: DbOrTrx, scope: JobScope, id: number) {
+  return jobDetailQuery(db, scope).select(JOB_DETAIL_COLUMNS).where('j.id', '=', id).executeTakeFirst();
+}
+
+/** The job detail by id, whatever the scope: a named prepared statement (src/db/prepared.ts). */
+export const JOB_BY_ID = new PreparedQuery('job_by_id', (db, _shape: 'any', p: Params<{ id: number }>) =>
+  jobDetailQuery(db, { kind: 'all' }).select(JOB_DETAIL_COLUMNS).where('j.id', '=', p.id),
+);
+
+/**
+ * Any job by id (not deleted), whatever the scope, or undefined (the read after a write): the
+ * prepared statement JOB_BY_ID, planned once per connection.
+ */
+export async function findAnyJobById(db: DbOrTrx, id: number): Promise<JobRow | undefined> {
+  const [row] = await JOB_BY_ID.run(db, 'any', { id });
+  return row;
+}
+
+/** The tenant's mobile, else phone (null when neither, or erased). */
+export async function findTenantPhone(db: DbOrTrx, tenantId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('tenants')
+    .select(sql<string | null>`coalesce(nullif(mobile, ''), nullif(phone, ''))`.as('phone'))
+    .where('id', '=', tenantId)
+    .where('erased_at', 'is', null)
+    .executeTakeFirst();
+  return row?.phone ?? null;
+}
+
+/** The query of findJobByUuid (its SQL is checked in: src/db/sql/job-detail.sql). */
+export function jobByUuidQuery(db: DbOrTrx, scope: JobScope, uuid: string) {
+  return jobDetailQuery(db, scope).select(JOB_DETAIL_COLUMNS).where('j.uuid', '=', uuid);
+}
+
+/** One visible job by uuid, or undefined. */
+export function findJobByUuid(db: DbOrTrx, scope: JobScope, uuid: string) {
+  return jobByUuidQuery(db, scope, uuid).executeTakeFirst();
+}
+
+/** Locks a job row for the rest of the transaction and returns its current state. */
+export function lockJob(trx: DbOrTrx, id: number) {
+  return trx
+    .selectFrom('jobs')
+    .select(['id', 'uuid', 'reference', 'agency_id', 'branch_id', 'status_id', 'on_hold_from_status_id', 'contractor_id', 'trade_id', 'tenant_id', 'reported_by_user_id', 'contractor_accepted_at', 'deleted_at'])
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirstOrThrow();
+}
+export type LockedJob = Awaited<ReturnType<typeof lockJob>>;
+
+/**
+ * Sets fields of a job only while it is still in `expectedStatus` (compare-and-set).
+ * @returns true when the row was updated
+ */
+export async function updateJobIfStatus(db: DbOrTrx, id: number, expectedStatus: number, set: JobUpdate): Promise<boolean> {
+  const r = await db.updateTable('jobs').set(set).where('id', '=', id).where('status_id', '=', expectedStatus).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Sets fields of a job (the caller holds its row lock and has checked the rules). */
+export async function updateJobFields(db: DbOrTrx, id: number, set: JobUpdate): Promise<void> {
+  await db.updateTable('jobs').set(set).where('id', '=', id).execute();
+}
+
+/** An address by id: its id and branch (the caller has resolved the agency). */
+export function findAddressBranch(db: DbOrTrx, id: number) {
+  return db.selectFrom('addresses').select(['id', 'branch_id']).where('id', '=', id).executeTakeFirst();
+}
+
+/** Appends a history row. */
+export async function insertHistory(db: DbOrTrx, row: HistoryRow) {
+  await historyInsert(db, row).execute();
+}
+
+/** A status-history row: the job, the move (from null at creation), who and when. */
+export interface HistoryRow {
+  jobId: number;
+  from: number | null;
+  to: number;
+  byUserId: number | null;
+  note: string | null;
+  at: Date;
+}
+
+/** The insert of a history row, not yet run (for src/db/pipeline.ts). */
+export function historyInsert(db: DbOrTrx, row: HistoryRow) {
+  return db
+    .insertInto('job_status_history')
+    .values({ job_id: row.jobId, from_status_id: row.from, to_status_id: row.to, by_user_id: row.byUserId, note: row.note, created_at: row.at });
+}
+
+/** The next job id from the jobs' sequence (taken before the insert, so that the statements after it can go with it). */
+export async function nextJobId(db: DbOrTrx): Promise<number> {
+  const row = await db.selectNoFrom(sql<number>`nextval(pg_get_serial_sequence('jobs', 'id'))::int`.as('id')).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The insert of a job with its id taken (nextJobId), not yet run. */
+export function jobInsert(db: DbOrTrx, job: NewJob & { id: number }) {
+  return db.insertInto('jobs').values(job);
+}
+
+/** A page of a job's history, oldest first, and the total. */
+export async function listHistory(db: DbOrTrx, jobId: number, page: { limit: number; offset: number }) {
+  const base = db.selectFrom('job_status_history as h').where('h.job_id', '=', jobId);
+  const [rows, total] = await Promise.all([
+    base
+      .leftJoin('job_statuses as fs', 'fs.id', 'h.from_status_id')
+      .innerJoin('job_statuses as ts', 'ts.id', 'h.to_status_id')
+      .leftJoin('users as u', 'u.id', 'h.by_user_id')
+      .select(['h.id', 'h.from_status_id', 'fs.name as from_status', 'h.to_status_id', 'ts.name as to_status', 'u.uuid as by_user_uuid', 'u.name as by_user_name', 'h.note', 'h.created_at'])
+      .orderBy('h.created_at', 'asc')
+      .orderBy('h.id', 'asc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    base.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: total.n };
+}
+
+/** Inserts a job; returns its id. */
+export async function insertJob(db: DbOrTrx, job: NewJob): Promise<number> {
+  const row = await db.insertInto('jobs').values(job).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A branch, tenant or contractor by uuid (any agency when agencyId is null): the owning modules' lookups. */
+export { findBranchRef as findBranch } from '../../people/admin/index.ts';
+export { findTenantRef as findTenant } from '../../people/tenants/index.ts';
+export { findContractorRef as findContractor } from '../../people/contractors/index.ts';
+
+/** The open branches of an agency. */
+export function openBranches(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('branches').select(['id', 'agency_id']).where('agency_id', '=', agencyId).where('closed_at', 'is', null).execute();
+}
+
+/** True when a row with this id exists in the lookup table. */
+export async function lookupExists(db: DbOrTrx, table: 'job_types' | 'trades' | 'job_statuses', id: number): Promise<boolean> {
+  return (await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+/** True when the job type id exists (used by other modules, e.g. SLA rules). */
+export function jobTypeExists(db: DbOrTrx, id: number): Promise<boolean> {
+  return lookupExists(db, 'job_types', id);
+}
+
+/**
+ * The agency-scoped resolver of a time slot named in a body (docs/security.md promise 24): a live
+ * global slot or one of the agency's own; another agency's slot answers like a missing one.
+ */
+export function findTimeRange(db: DbOrTrx, id: number, agencyId: number) {
+  return db.selectFrom('job_time_ranges').select(['id']).where('id', '=', id).where('retired_at', 'is', null)
+    .where((eb) => eb.or([eb('agency_id', 'is', null), eb('agency_id', '=', agencyId)]))
+    .executeTakeFirst();
+}
+
+/** An address of the agency by uuid. */
+export function findAddress(db: DbOrTrx, uuid: string, agencyId: number) {
+  return db.selectFrom('addresses').select(['id', 'branch_id']).where('uuid', '=', uuid).where('agency_id', '=', agencyId).executeTakeFirst();
+}
+
+/** A user of the agency by uuid (any agency when agencyId is null). */
+export function findUser(db: DbOrTrx, uuid: string, agencyId: number | null) {
+  let q = db.selectFrom('users').select(['id']).where('uuid', '=', uuid);
+  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
+  return q.executeTakeFirst();
+}
+
+/** Address ids linked to a tenant. */
+export async function tenantAddressIds(db: DbOrTrx, tenantId: number): Promise<number[]> {
+  const rows = await db.selectFrom('tenant_addresses').select('address_id').where('tenant_id', '=', tenantId).execute();
+  return rows.map((r) => r.address_id);
+}
+
+/** The agency of a tenant. */
+export function tenantAgency(db: DbOrTrx, tenantId: number) {
+  return db.selectFrom('tenants').select(['agency_id']).where('id', '=', tenantId).executeTakeFirst();
+}
+
+/** Every status with its flags, in sort order. */
+export function listStatuses(db: DbOrTrx) {
+  return db.selectFrom('job_statuses').select(['id', 'code', 'name', 'is_open']).orderBy('sort_order').orderBy('id').execute();
+}
+
+/** Every job type, by id. */
+export function listJobTypes(db: DbOrTrx) {
+  return db.selectFrom('job_types').select(['id', 'code', 'name']).orderBy('id').execute();
+}
+
+/** A visible job's id, uuid, agency, reference and branch by uuid (not deleted), or undefined: no joins. */
+export function findVisibleJobRef(db: DbOrTrx, scope: JobScope, uuid: string) {
+  return db
+    .selectFrom('jobs as j')
+    .select(['j.id', 'j.uuid', 'j.agency_id', 'j.reference', 'j.branch_id'])
+    .where('j.uuid', '=', uuid)
+    .where('j.deleted_at', 'is', null)
+    .where((eb) => visibleTo(eb, scope))
+    .executeTakeFirst();
+}
+
+/**
+ * Which of these jobs (uuids) the scope sees, by the one visibility rule (`visibleTo`); deleted
+ * jobs are left out. The live updates authorise each event with it (docs/live-updates.md).
+ * @returns the visible uuids (a subset of `uuids`, any order)
+ */
+export async function visibleJobUuids(db: DbOrTrx, scope: JobScope, uuids: readonly string[]): Promise<string[]> {
+  if (uuids.length === 0 || scope.kind === 'none') return [];
+  const rows = await db
+    .selectFrom('jobs as j')
+    .select('j.uuid')
+    .where('j.uuid', 'in', [...uuids])
+    .where('j.deleted_at', 'is', null)
+    .where((eb) => visibleTo(eb, scope))
+    .execute();
+  return rows.map((r) => r.uuid);
+}
+
+/**
+ * How many of a job's invoices (kind `invoice`, credit notes left out) are drafts and how many
+ * were issued and not voided (issued, part paid, paid or overdue): the money rule of the
+ * lifecycle's Completed -> Invoiced and -> Closed moves (docs/jobs.md "Invoiced and Closed").
+ */
+export async function invoiceStateOfJob(db: DbOrTrx, jobId: number): Promise<{ drafts: number; issued: number }> {
+  const row = await db
+    .selectFrom('invoices')
+    .select((eb) => [
+      eb.fn.countAll<number>().filterWhere('status', '=', 'draft').as('drafts'),
+      eb.fn.countAll<number>().filterWhere('status', 'in', ['issued', 'part_paid', 'paid', 'overdue']).as('issued'),
+    ])
+    .where('job_id', '=', jobId)
+    .where('kind', '=', 'invoice')
+    .executeTakeFirstOrThrow();
+  return { drafts: Number(row.drafts), issued: Number(row.issued) };
+}
+
+/** A property of the agency by id (its branch), or undefined. */
+export function findAgencyAddress(db: DbOrTrx, agencyId: number, id: number) {
+  return db.selectFrom('addresses').select(['id', 'branch_id']).where('id', '=', id).where('agency_id', '=', agencyId).executeTakeFirst();
+}
+
+/** The tenants linked to a property (ids, at most two: the caller only needs to know whether there is exactly one). */
+export async function addressTenantIds(db: DbOrTrx, addressId: number): Promise<number[]> {
+  const rows = await db.selectFrom('tenant_addresses').select('tenant_id').where('address_id', '=', addressId).orderBy('tenant_id').limit(2).execute();
+  return rows.map((r) => r.tenant_id);
+}

@@ -1,0 +1,164 @@
+/**
+ * The live-update hub of one instance (docs/live-updates.md): it LISTENs on `caretaker_outbox`
+ * (every committed outbox row is announced there by a trigger, on whichever instance wrote it),
+ * reads the announced rows in batches, and hands each open stream the events its recipient may
+ * hear, authorised per recipient by the reads' rules (live-events.ts, `visibleJobUuids`).
+ * Listening starts with the first stream and stops when the app closes.
+ */
+import type { AppDeps } from '../../../app-deps.ts';
+import type { ChannelSubscription } from '../../../db/notifications.ts';
+import { outboxRowsAfter, outboxRowsByRowIds, type LiveOutboxRow } from '../../../events/index.ts';
+import { visibleJobUuids, type JobScope } from '../jobs/index.ts';
+import { audienceAllows, liveCandidate, type LiveCandidate, type LiveEvent } from './live-events.ts';
+
+/** The notification channel the outbox trigger announces on (migration 2026_11_26_2100). */
+export const OUTBOX_CHANNEL = 'caretaker_outbox';
+
+/** How long announced ids gather before one read of their rows, in milliseconds. */
+const BATCH_MS = 10;
+
+/** Rows read after a lost LISTEN connection came back (what was announced in between). */
+const CATCH_UP_ROWS = 1_000;
+
+/** One open stream, as the hub sees it. */
+export interface LiveSubscriber {
+  readonly userId: number;
+  readonly scope: JobScope;
+  /** The recipient's agency (null for SysOps and accounts of no agency). */
+  readonly agencyId: number | null;
+  /** Receives the events this recipient may hear, oldest first. */
+  deliver(events: LiveEvent[]): void;
+  /** Ends the stream (shutdown). */
+  end(): void;
+}
+
+export class LiveHub {
+  private readonly deps: AppDeps;
+  private readonly subscribers = new Set<LiveSubscriber>();
+  private subscription: ChannelSubscription | null = null;
+  private starting: Promise<void> | null = null;
+  private readonly pending = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  /** Batches are delivered one after the other, in the order they were read. */
+  private chain: Promise<void> = Promise.resolve();
+  /** The highest row id delivered, for the catch-up after a lost connection. */
+  private lastId = 0n;
+  private closed = false;
+  private readonly onError: (err: Error) => void;
+
+  constructor(deps: AppDeps, onError: (err: Error) => void) {
+    this.deps = deps;
+    this.onError = onError;
+  }
+
+  /** Open streams on this instance. */
+  get size(): number {
+    return this.subscribers.size;
+  }
+
+  /** Open streams of one account on this instance. */
+  countOf(userId: number): number {
+    let n = 0;
+    for (const s of this.subscribers) if (s.userId === userId) n++;
+    return n;
+  }
+
+  /**
+   * Adds a stream (starting to LISTEN on the first).
+   * @throws the driver's error when LISTEN cannot start (the route answers 503)
+   */
+  async attach(subscriber: LiveSubscriber): Promise<void> {
+    if (this.closed) throw new Error('The live hub is closed');
+    await this.listen();
+    this.subscribers.add(subscriber);
+  }
+
+  /** Removes a stream. */
+  detach(subscriber: LiveSubscriber): void {
+    this.subscribers.delete(subscriber);
+  }
+
+  private listen(): Promise<void> {
+    if (this.subscription) return Promise.resolve();
+    this.starting ??= this.deps
+      .listen(OUTBOX_CHANNEL, (payload) => this.announced(payload), () => this.caughtUp())
+      .then((sub) => {
+        if (this.closed) void sub.close();
+        else this.subscription = sub;
+      })
+      .finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  private announced(payload: string): void {
+    if (!/^\d{1,19}$/.test(payload)) return;
+    this.pending.add(payload);
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      const ids = [...this.pending];
+      this.pending.clear();
+      this.enqueue(() => outboxRowsByRowIds(this.deps.db, ids));
+    }, BATCH_MS);
+  }
+
+  /** After a lost LISTEN connection: the rows written meanwhile, from the last one delivered. */
+  private caughtUp(): void {
+    if (this.lastId === 0n) return;
+    this.enqueue(() => outboxRowsAfter(this.deps.db, this.lastId.toString(), CATCH_UP_ROWS));
+  }
+
+  private enqueue(read: () => Promise<LiveOutboxRow[]>): void {
+    this.chain = this.chain
+      .then(async () => {
+        if (this.subscribers.size === 0) return;
+        await this.deliver(await read());
+      })
+      .catch((err: unknown) => this.onError(err as Error));
+  }
+
+  private async deliver(rows: LiveOutboxRow[]): Promise<void> {
+    for (const row of rows) if (BigInt(row.id) > this.lastId) this.lastId = BigInt(row.id);
+    const candidates = rows.map(liveCandidate).filter((c): c is LiveCandidate => c !== null);
+    if (candidates.length === 0) return;
+    // One visibility query per distinct recipient scope, not per stream.
+    const groups = new Map<string, LiveSubscriber[]>();
+    for (const s of this.subscribers) {
+      const key = JSON.stringify([s.scope, s.agencyId]);
+      const group = groups.get(key);
+      if (group) group.push(s);
+      else groups.set(key, [s]);
+    }
+    await Promise.all(
+      [...groups.values()].map(async (group) => {
+        const first = group[0]!;
+        const events = await authorise(this.deps, candidates, first.scope, first.agencyId);
+        if (events.length === 0) return;
+        for (const s of group) if (this.subscribers.has(s)) s.deliver(events);
+      }),
+    );
+  }
+
+  /** Ends every stream and stops listening (the app closes). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    for (const s of [...this.subscribers]) s.end();
+    this.subscribers.clear();
+    await this.starting?.catch(() => undefined);
+    const sub = this.subscription;
+    this.subscription = null;
+    if (sub) await sub.close();
+  }
+}
+
+/**
+ * The events of `candidates` a recipient may hear: the event's audience allows it (agency
+ * included) and the recipient sees the job (the jobs module's visibility rule).
+ * @returns the allowed events, in the candidates' order
+ */
+export async function authorise(deps: AppDeps, candidates: readonly LiveCandidate[], scope: JobScope, agencyId: number | null): Promise<LiveEvent[]> {
+  const allowed = candidates.filter((c) => audienceAllows(c, scope, agencyId));
+  if (allowed.length === 0) return [];
+  const visible = new Set(await visibleJobUuids(deps.db, scope, [...new Set(allowed.map((c) => c.event.job_uuid))]));
+  return allowed.filter((c) => visible.has(c.event.job_uuid)).map((c) => c.event);
+}

@@ -1,0 +1,157 @@
+/**
+ * One live stream, `GET /api/events/stream` (docs/live-updates.md): Server-Sent Events of the job
+ * events the caller may hear, resumable with Last-Event-ID, with heartbeats that also check the
+ * session again, limited per account and per instance, ended cleanly when the app closes.
+ */
+import type { AppDeps } from '../../../app-deps.ts';
+import type { AuthContext } from '../../../core/auth-context.ts';
+import { AppError } from '../../../core/errors.ts';
+import { outboxRowsAfter } from '../../../events/index.ts';
+import { jobScope } from '../jobs/index.ts';
+import { authorise, type LiveHub, type LiveSubscriber } from './live-hub.ts';
+import { liveCandidate, type LiveCandidate, type LiveEvent } from './live-events.ts';
+
+/** Where a stream writes: the raw HTTP response once the route has taken it over. */
+export interface LiveSink {
+  /** Writes text; false when the socket's buffer is full. */
+  write(text: string): boolean;
+  /** Bytes waiting in the socket's buffer. */
+  buffered(): number;
+  /** Ends the response. */
+  end(): void;
+  /** Calls `fn` once when the client goes away or the response ends. */
+  onClose(fn: () => void): void;
+}
+
+/** Beyond this many bytes waiting for a slow client, its stream is ended (it reconnects and resumes). */
+const MAX_BUFFERED_BYTES = 1 << 20;
+
+/** Ids remembered per stream to send each event once (replay and live may overlap). */
+const SENT_IDS_KEPT = 2_000;
+
+/** How long a browser waits before reconnecting, in milliseconds (the SSE `retry` field). */
+export const RETRY_MS = 2_000;
+
+/** One SSE message: the event's id, and its JSON as data. */
+export function sseMessage(event: LiveEvent | { type: string }): string {
+  const id = 'id' in event ? `id: ${event.id}\n` : '';
+  return `${id}data: ${JSON.stringify(event)}\n\n`;
+}
+
+/** What a stream needs besides the caller. */
+export interface StreamInput {
+  /** The last event id the client received (Last-Event-ID header or `last_event_id`), digits only. */
+  lastEventId: string | undefined;
+  /** True while the session or token that opened the stream is still valid (checked at each heartbeat). */
+  stillSignedIn: () => Promise<boolean>;
+  /** Takes over the HTTP response and writes the stream's headers. */
+  open: () => LiveSink;
+}
+
+/**
+ * Opens a live stream for the caller: checks the limits, subscribes, replays what the client
+ * missed after `lastEventId` (within CARETAKER_LIVE_REPLAY_S and CARETAKER_LIVE_REPLAY_MAX, else
+ * a `resync` message tells it to refetch), sends `ready`, then the live events as they commit.
+ * Resolves once the stream is open; the stream lives on until the client leaves, the session
+ * ends or the app closes.
+ * @throws 429 when the account or the instance has too many open streams; 503 when the
+ *   database's notifications cannot be listened to
+ */
+export async function openLiveStream(deps: AppDeps, hub: LiveHub, auth: AuthContext, input: StreamInput): Promise<void> {
+  const limits = deps.config.live;
+  if (hub.size >= limits.maxConnections || hub.countOf(auth.userId) >= limits.maxPerUser) {
+    const err = new AppError('rate_limited', undefined, {
+      message: 'Too many open live streams. Close one or try again in 30 seconds.',
+      limit: hub.size >= limits.maxConnections ? limits.maxConnections : limits.maxPerUser,
+      retry_after: 30,
+    });
+    err.headers = { 'retry-after': '30' };
+    throw err;
+  }
+  const scope = jobScope(auth);
+  let sink: LiveSink | null = null;
+  let buffer: LiveEvent[] | null = [];
+  const sent = new Set<string>();
+  let heartbeat: NodeJS.Timeout | undefined = undefined;
+  let ended = false;
+
+  const send = (events: LiveEvent[]): void => {
+    if (!sink || ended) return;
+    let text = '';
+    for (const e of events) {
+      if (sent.has(e.id)) continue;
+      sent.add(e.id);
+      text += sseMessage(e);
+    }
+    if (sent.size > SENT_IDS_KEPT) for (const id of [...sent].slice(0, sent.size - SENT_IDS_KEPT)) sent.delete(id);
+    if (text) sink.write(text);
+    if (sink.buffered() > MAX_BUFFERED_BYTES) end();
+  };
+  const end = (): void => {
+    if (ended) return;
+    ended = true;
+    clearInterval(heartbeat);
+    hub.detach(subscriber);
+    sink?.end();
+  };
+  const subscriber: LiveSubscriber = {
+    userId: auth.userId,
+    scope,
+    agencyId: auth.agencyId,
+    deliver: (events) => {
+      if (buffer) buffer.push(...events);
+      else send(events);
+    },
+    end,
+  };
+
+  try {
+    await hub.attach(subscriber);
+  } catch {
+    throw new AppError('unavailable', 'Live updates are unavailable right now. Please try again.');
+  }
+  let replay: LiveEvent[] | 'resync' = [];
+  try {
+    if (input.lastEventId !== undefined) replay = await missedEvents(deps, input.lastEventId, scope, auth.agencyId);
+    sink = input.open();
+  } catch (err) {
+    hub.detach(subscriber);
+    throw err;
+  }
+  sink.onClose(end);
+  sink.write(`retry: ${RETRY_MS}\n\n`);
+  if (replay === 'resync') sink.write(sseMessage({ type: 'resync' }));
+  else send(replay);
+  sink.write(sseMessage({ type: 'ready' }));
+  const held = buffer;
+  buffer = null;
+  send(held);
+  heartbeat = setInterval(() => {
+    if (ended || !sink) return;
+    sink.write(': heartbeat\n\n');
+    void input.stillSignedIn().then(
+      (ok) => {
+        if (ok || ended) return;
+        sink?.write(sseMessage({ type: 'signed_out' }));
+        end();
+      },
+      () => undefined,
+    );
+  }, limits.heartbeatS * 1000);
+  heartbeat.unref();
+}
+
+/**
+ * The events after `lastEventId` the caller may hear, from the outbox, or 'resync' when they
+ * cannot all be given: more than CARETAKER_LIVE_REPLAY_MAX, or the oldest older than
+ * CARETAKER_LIVE_REPLAY_S.
+ */
+async function missedEvents(deps: AppDeps, lastEventId: string, scope: ReturnType<typeof jobScope>, agencyId: number | null): Promise<LiveEvent[] | 'resync'> {
+  const { replayMax, replayS } = deps.config.live;
+  const rows = await outboxRowsAfter(deps.db, lastEventId, replayMax + 1);
+  if (rows.length > replayMax) return 'resync';
+  const oldest = rows[0];
+  if (oldest && new Date(oldest.occurred_at).getTime() < deps.clock.now().getTime() - replayS * 1000) return 'resync';
+  const candidates = rows.map(liveCandidate).filter((c): c is LiveCandidate => c !== null);
+  return authorise(deps, candidates, scope, agencyId);
+}

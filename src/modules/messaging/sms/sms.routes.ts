@@ -1,0 +1,73 @@
+/**
+ * SMS endpoints (docs/conversations.md "SMS"): Twilio's status callback and incoming-message
+ * webhook (both public, signed in X-Twilio-Signature), and the agency's counts and costs.
+ */
+import { Type } from 'typebox';
+import type { AppDeps } from '../../../app-deps.ts';
+import { DataEnvelope, MessageEnvelope, done, ok, responses } from '../../../http/envelope.ts';
+import { requireAuth, type App } from '../../../http/route-types.ts';
+import { TwilioForm, Usage, UsageQuery } from './sms.schemas.ts';
+import { checkTwilioRequest, receiveSms, recordSmsStatus, smsUsage } from './sms.service.ts';
+
+const TwiML = Type.String({ description: 'text/xml: a TwiML <Response>, with a <Message> answering STOP and START' });
+
+const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** Registers the SMS routes. */
+export function smsRoutes(deps: AppDeps) {
+  return async function plugin(app: App): Promise<void> {
+    /** POST /api/sms/twilio/status: a delivery report. */
+    app.post('/api/sms/twilio/status', {
+      config: { permission: 'public' },
+      schema: {
+        tags: ['messaging'],
+        summary: "Twilio's delivery report of an SMS (status callback)",
+        description:
+          'Form body as Twilio sends it (MessageSid, MessageStatus, ErrorCode; Price, PriceUnit and NumSegments when present), signed in ' +
+          'X-Twilio-Signature over CARETAKER_PUBLIC_URL + the path: a missing or wrong signature is 403. The status and the price are recorded; ' +
+          'an unknown MessageSid is answered 200 and records nothing.',
+        body: TwilioForm,
+        response: responses(MessageEnvelope, [400, 403, 429]),
+      },
+      handler: async (request) => {
+        checkTwilioRequest(deps, request.url, request.body, request.headers['x-twilio-signature'] as string | undefined);
+        const known = await recordSmsStatus(deps, request.body);
+        return done(known ? 'Status recorded' : 'Unknown message');
+      },
+    });
+
+    /** POST /api/sms/twilio/inbound: an SMS sent to our number. */
+    app.post('/api/sms/twilio/inbound', {
+      config: { permission: 'public' },
+      schema: {
+        tags: ['messaging'],
+        summary: 'An SMS received by the service number (Twilio incoming-message webhook)',
+        description:
+          'Form body as Twilio sends it (From, To, Body, MessageSid), signed in X-Twilio-Signature (else 403). STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, ' +
+          'QUIT put the number on the opt-out list and START, UNSTOP, YES take it off (answered with a confirmation); any other text lands in the ' +
+          'conversation thread of the last message sent to that number. Answers TwiML.',
+        body: TwilioForm,
+        response: responses(TwiML, [400, 403, 429]),
+      },
+      handler: async (request, reply) => {
+        checkTwilioRequest(deps, request.url, request.body, request.headers['x-twilio-signature'] as string | undefined);
+        const r = await receiveSms(deps, request.body);
+        const xml = `<?xml version="1.0" encoding="UTF-8"?><Response>${r.reply ? `<Message>${escapeXml(r.reply)}</Message>` : ''}</Response>`;
+        return reply.type('text/xml; charset=utf-8').send(xml);
+      },
+    });
+
+    /** GET /api/sms/usage: the agency's SMS counts and costs in a period. */
+    app.get('/api/sms/usage', {
+      config: { permission: 'api.sms.usage.view' },
+      schema: {
+        tags: ['messaging'],
+        summary: "The agency's SMS counts and costs",
+        description: 'Messages sent in [from, to) (London days; default this month), their segments, deliveries and failures, replies received, and the cost per currency as the provider reported it in its delivery reports. SysOps: 403.',
+        querystring: UsageQuery,
+        response: responses(DataEnvelope(Usage), [400, 401, 403, 429]),
+      },
+      handler: async (request) => ok(await smsUsage(deps, requireAuth(request), request.query), 'SMS usage retrieved'),
+    });
+  };
+}

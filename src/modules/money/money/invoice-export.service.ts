@@ -1,0 +1,70 @@
+/**
+ * The invoice reads behind the export and PDF routes (docs/money.md "PDF", "Export"): the
+ * contractor filter of an export and an invoice's PDF, so the routes call no repository.
+ */
+import type { AppDeps } from '../../../app-deps.ts';
+import type { AuthContext } from '../../../core/auth-context.ts';
+import { notFound } from '../../../core/errors.ts';
+import { readAgency } from './access.ts';
+import { billsSheet, paymentsSheet, type AccountingPackage } from './accounting-export.ts';
+import { sheetCsv, sheetXlsx } from './accounting-sheet.ts';
+import { moneyScope } from './access.ts';
+import { renderInvoicePdf } from './invoice-pdf.ts';
+import { partiesOfInvoice } from './invoices.repository.ts';
+import { getInvoice } from './invoices.service.ts';
+import * as prepo from './pricing.repository.ts';
+
+/**
+ * The id of the contractor an export is limited to, resolved inside the caller's agency.
+ * @param uuid the export's `contractor_uuid`; undefined: no limit
+ * @throws 404 'Contractor not found' for an unknown or another agency's contractor
+ */
+export async function exportContractorId(deps: AppDeps, auth: AuthContext, uuid: string | undefined): Promise<number | undefined> {
+  if (!uuid) return undefined;
+  const c = await prepo.findContractor(deps.db, readAgency(auth), uuid);
+  if (!c) throw notFound('Contractor');
+  return c.id;
+}
+
+/**
+ * GET /api/invoices/{uuid}/pdf: the invoice or credit note as the caller sees it, rendered as PDF
+ * with the contractor as supplier (name, address, VAT number) and the agency as customer (legal
+ * name, registered address, VAT number) (docs/money.md "Invoice PDF").
+ * @returns the PDF bytes and the file name (`<invoice number or draft>.pdf`)
+ * @throws 404 'Invoice not found'
+ */
+export async function invoicePdf(deps: AppDeps, auth: AuthContext, uuid: string): Promise<{ pdf: Buffer; filename: string }> {
+  const inv = await getInvoice(deps, auth, uuid);
+  const p = await partiesOfInvoice(deps.db, inv.uuid);
+  const settings = await prepo.settings(deps.db, p.agency_id);
+  const pdf = await renderInvoicePdf(inv, {
+    agencyName: p.agency_name, agencyLegalName: p.legal_name, agencyVatNumber: settings.vat_number,
+    agencyAddress: p.registered_line1 === null ? null : { line1: p.registered_line1, line2: p.registered_line2, town: p.registered_town, postcode: p.registered_postcode },
+    supplierAddress: p.address_line1 === null ? null : { line1: p.address_line1, line2: p.address_line2, town: p.address_town, postcode: p.address_postcode },
+  }, new Date(inv.updated_at));
+  return { pdf, filename: `${inv.invoice_number ?? 'draft'}.pdf` };
+}
+
+/** MIME types of the export formats. */
+export const EXPORT_MIME = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } as const;
+
+/**
+ * GET /api/invoices/export/{package}/{kind}: contractor bills or payments in the import layout of
+ * Xero, QuickBooks Online or Sage 50 (docs/money.md "Exports").
+ * @param q from_date/to_date (issue date; payments: paid date), contractor_uuid (bills), format csv|xlsx
+ * @returns the file bytes, its MIME type and name (`<package>-<kind>.<format>`)
+ * @throws 404 'Contractor not found' for an unknown or another agency's contractor
+ */
+export async function accountingExport(
+  deps: AppDeps, auth: AuthContext, pkg: AccountingPackage, kind: 'bills' | 'payments',
+  q: { from_date?: string; to_date?: string; contractor_uuid?: string; format?: 'csv' | 'xlsx' },
+): Promise<{ body: Buffer | string; mime: string; filename: string }> {
+  const contractorId = await exportContractorId(deps, auth, q.contractor_uuid);
+  const range = { ...(q.from_date ? { from: q.from_date } : {}), ...(q.to_date ? { to: q.to_date } : {}) };
+  const sheet = kind === 'bills'
+    ? await billsSheet(deps.db, moneyScope(auth), pkg, { ...range, ...(contractorId ? { contractorId } : {}) })
+    : await paymentsSheet(deps.db, moneyScope(auth), pkg, range);
+  const format = q.format ?? 'csv';
+  const body = format === 'xlsx' ? await sheetXlsx(sheet, `${pkg} ${kind}`) : sheetCsv(sheet);
+  return { body, mime: EXPORT_MIME[format], filename: `${pkg}-${kind}.${format}` };
+}

@@ -1,0 +1,197 @@
+/**
+ * Service pricing (docs/money.md "Price list"): the agency's price list with contractor-specific
+ * rates, VAT rates, money settings (VAT number, payment terms, quote approval limits), contractors'
+ * VAT registration and the estimate of a job from its trade and type.
+ */
+import type { AppDeps } from '../../../app-deps.ts';
+import type { Actor, AuthContext } from '../../../core/auth-context.ts';
+import { conflict, invalidParam, notFound } from '../../../core/errors.ts';
+import { toIso } from '../../../lib/clock.ts';
+import { newUuid } from '../../../lib/crypto.ts';
+import { recordActivity } from '../../../core/activity/index.ts';
+import { visibleJob } from '../../jobs/jobs/index.ts';
+import { ownAgency, readAgency } from './access.ts';
+import { computeLines, storedLinesToDto } from './lines.ts';
+import * as lrepo from './lines.repository.ts';
+import type { CreatePriceItemInput, ContractorVatInput, ListPriceItemsFilter, MoneySettingsDto, MoneySettingsInput, PriceItemDto, UpdatePriceItemInput, VatCode } from './money.schemas.ts';
+import * as repo from './pricing.repository.ts';
+import { jobFacts } from './quotes.repository.ts';
+import { isoDate } from './vat.ts';
+
+/** Wire shapes of items with their contractor rates. */
+async function toItemDtos(deps: AppDeps, rows: repo.PriceItemRow[]): Promise<PriceItemDto[]> {
+  const rates = await repo.ratesOfItems(deps.db, rows.map((r) => r.id));
+  return rows.map((r) => ({
+    uuid: r.uuid, code: r.code, name: r.name, trade_id: r.trade_id, trade: r.trade, job_type_id: r.job_type_id, job_type: r.job_type,
+    unit: r.unit, unit_price_pence: r.unit_price_pence, vat_rate: r.vat_rate_code, active: r.active,
+    contractor_rates: rates.filter((x) => x.price_item_id === r.id).map((x) => ({ contractor_uuid: x.contractor_uuid, contractor_name: x.contractor_name, unit_price_pence: x.unit_price_pence })),
+    created_at: toIso(r.created_at), updated_at: toIso(r.updated_at),
+  }));
+}
+
+/** GET /api/pricing/items: a page of the caller's agency's items (SysOps: every agency's). */
+export async function listPriceItems(deps: AppDeps, auth: AuthContext, f: ListPriceItemsFilter) {
+  const { rows, total } = await repo.listItems(deps.db, readAgency(auth), f);
+  return { rows: await toItemDtos(deps, rows), total };
+}
+
+/** GET /api/pricing/items/{uuid}. @throws 404 'Price item not found' (unknown or another agency's) */
+export async function getPriceItem(deps: AppDeps, auth: AuthContext, uuid: string): Promise<PriceItemDto> {
+  const row = await repo.findItem(deps.db, readAgency(auth), uuid);
+  if (!row) throw notFound('Price item');
+  return (await toItemDtos(deps, [row]))[0]!;
+}
+
+/** 400 for a trade or job type the agency cannot use. */
+async function checkRefs(deps: AppDeps, agencyId: number, input: { trade_id?: number | null; job_type_id?: number | null }) {
+  if (input.trade_id != null && !(await repo.tradeVisible(deps.db, agencyId, input.trade_id))) throw invalidParam('trade_id');
+  if (input.job_type_id != null && !(await repo.jobTypeExists(deps.db, input.job_type_id))) throw invalidParam('job_type_id');
+}
+
+/**
+ * POST /api/pricing/items: adds an item to the caller's agency's list (VAT rate default standard).
+ * @throws 400 bad trade or job type, 403 caller of no agency, 409 code already used
+ */
+export async function createPriceItem(deps: AppDeps, auth: AuthContext, actor: Actor, input: CreatePriceItemInput): Promise<PriceItemDto> {
+  const agencyId = ownAgency(auth);
+  await checkRefs(deps, agencyId, input);
+  if (await repo.codeTaken(deps.db, agencyId, input.code)) throw conflict('A price item with this code already exists');
+  const now = deps.clock.now();
+  const uuid = newUuid();
+  await deps.db.transaction().execute(async (trx) => {
+    const id = await repo.insertItem(trx, {
+      uuid, agency_id: agencyId, code: input.code, name: input.name.trim(), trade_id: input.trade_id ?? null, job_type_id: input.job_type_id ?? null,
+      unit: input.unit, unit_price_pence: input.unit_price_pence, vat_rate_code: input.vat_rate ?? 'standard', active: input.active ?? true, created_at: now, updated_at: now,
+    });
+    await recordActivity(trx, actor, now, { action: 'price_item.create', resourceType: 'price_item', resourceId: id, agencyId, details: { code: input.code } });
+  });
+  return getPriceItem(deps, auth, uuid);
+}
+
+/**
+ * PUT /api/pricing/items/{uuid}: changes fields of an item (code stays); active false retires it.
+ * @throws 400 empty body or bad refs, 403, 404 'Price item not found'
+ */
+export async function updatePriceItem(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: UpdatePriceItemInput): Promise<PriceItemDto> {
+  const agencyId = ownAgency(auth);
+  const row = await repo.findItem(deps.db, agencyId, uuid);
+  if (!row) throw notFound('Price item');
+  const { vat_rate, ...rest } = input;
+  if (Object.keys(rest).length === 0 && vat_rate === undefined) throw invalidParam('body');
+  await checkRefs(deps, agencyId, rest);
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.updateItem(trx, row.id, { ...rest, ...(rest.name ? { name: rest.name.trim() } : {}), ...(vat_rate ? { vat_rate_code: vat_rate } : {}), updated_at: now });
+    await recordActivity(trx, actor, now, { action: 'price_item.update', resourceType: 'price_item', resourceId: row.id, agencyId, details: { fields: Object.keys(input) } });
+  });
+  return getPriceItem(deps, auth, uuid);
+}
+
+/**
+ * PUT (pence) or DELETE (null) /api/pricing/items/{uuid}/contractor-rates/{contractor_uuid}: the
+ * contractor's own unit price for the item, which overrides the list price in estimates.
+ * @throws 403, 404 'Price item not found' / 'Contractor not found' / 'Contractor rate not found'
+ */
+export async function setContractorRate(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, contractorUuid: string, pence: number | null): Promise<PriceItemDto> {
+  const agencyId = ownAgency(auth);
+  const item = await repo.findItem(deps.db, agencyId, uuid);
+  if (!item) throw notFound('Price item');
+  const contractor = await repo.findContractor(deps.db, agencyId, contractorUuid);
+  if (!contractor) throw notFound('Contractor');
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    if (pence === null) {
+      if (!(await repo.deleteRate(trx, item.id, contractor.id))) throw notFound('Contractor rate');
+    } else {
+      await repo.upsertRate(trx, item.id, contractor.id, pence, now);
+    }
+    await recordActivity(trx, actor, now, {
+      action: pence === null ? 'price_item.rate_remove' : 'price_item.rate_set', resourceType: 'price_item', resourceId: item.id, agencyId,
+      details: { contractor_id: contractor.id, unit_price_pence: pence },
+    });
+  });
+  return getPriceItem(deps, auth, uuid);
+}
+
+/** GET /api/pricing/vat-rates: every VAT rate with its effective dates. */
+export function vatRates(deps: AppDeps) {
+  return lrepo.listVatRates(deps.db);
+}
+
+/** GET /api/pricing/settings: VAT number, payment terms (days) and approval limits (pence). */
+export function getSettings(deps: AppDeps, auth: AuthContext): Promise<MoneySettingsDto> {
+  return repo.settings(deps.db, ownAgency(auth));
+}
+
+/**
+ * PUT /api/pricing/settings: fields left out keep their values; approval_limits replaces all.
+ * @throws 400 unknown or repeated job type, 403
+ */
+export async function saveSettings(deps: AppDeps, auth: AuthContext, actor: Actor, input: MoneySettingsInput): Promise<MoneySettingsDto> {
+  const agencyId = ownAgency(auth);
+  const current = await repo.settings(deps.db, agencyId);
+  const limits = input.approval_limits;
+  if (limits) {
+    if (new Set(limits.map((l) => l.job_type_id)).size !== limits.length) throw invalidParam('approval_limits');
+    for (const l of limits) if (!(await repo.jobTypeExists(deps.db, l.job_type_id))) throw invalidParam('approval_limits');
+  }
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.saveSettings(trx, agencyId, {
+      vat_number: input.vat_number !== undefined ? input.vat_number : current.vat_number,
+      payment_terms_days: input.payment_terms_days ?? current.payment_terms_days,
+    }, limits, now);
+    await recordActivity(trx, actor, now, { action: 'money_settings.update', resourceType: 'agency', resourceId: agencyId, agencyId });
+  });
+  return repo.settings(deps.db, agencyId);
+}
+
+/**
+ * GET/PUT /api/pricing/contractors/{uuid}/vat: a contractor's VAT registration (no VAT is charged
+ * on the quotes and invoices of one not registered).
+ * @throws 400 vat_number missing while registered, 403, 404 'Contractor not found'
+ */
+export async function contractorVat(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input?: ContractorVatInput) {
+  const contractorSelf = auth.contractorId !== null;
+  const agencyId = contractorSelf ? auth.agencyId : readAgency(auth);
+  const contractor = await repo.findContractor(deps.db, agencyId, uuid);
+  if (!contractor || (contractorSelf && contractor.id !== auth.contractorId)) throw notFound('Contractor');
+  if (input) {
+    ownAgency(auth);
+    if (input.registered && !input.vat_number) throw invalidParam('vat_number');
+    const now = deps.clock.now();
+    await deps.db.transaction().execute(async (trx) => {
+      await lrepo.upsertContractorVat(trx, contractor.id, input.registered, input.registered ? input.vat_number ?? null : null, now);
+      await recordActivity(trx, actor, now, { action: 'contractor.vat_update', resourceType: 'contractor', resourceId: contractor.id, agencyId: contractor.agency_id, details: { registered: input.registered } });
+    });
+  }
+  const vat = await lrepo.contractorVat(deps.db, contractor.id);
+  return { contractor_uuid: contractor.uuid, registered: vat.registered, vat_number: vat.vat_number };
+}
+
+/**
+ * GET /api/pricing/estimate?job_uuid=: suggests lines (quantity 1 of each active item matching the
+ * job's trade and type, most specific first) priced at the contractor's rates where it has them.
+ * @throws 404 'Job not found' / 'Contractor not found'
+ */
+export async function estimate(deps: AppDeps, auth: AuthContext, jobUuid: string, contractorUuid?: string) {
+  const job = await visibleJob(deps.db, auth, jobUuid);
+  const jobRow = await jobFacts(deps.db, job.id);
+  let contractorId = jobRow.contractor_id;
+  let contractorUuidOut = job.contractor_uuid;
+  if (contractorUuid) {
+    const c = await repo.findContractor(deps.db, jobRow.agency_id, contractorUuid);
+    if (!c) throw notFound('Contractor');
+    contractorId = c.id;
+    contractorUuidOut = c.uuid;
+  }
+  const items = await repo.itemsForJob(deps.db, jobRow.agency_id, jobRow.trade_id, jobRow.job_type_id);
+  const rates = contractorId === null ? [] : (await repo.ratesOfItems(deps.db, items.map((i) => i.id))).filter((r) => r.contractor_id === contractorId);
+  const registered = contractorId === null ? true : (await lrepo.contractorVat(deps.db, contractorId)).registered;
+  const input = items.map((i) => ({
+    description: i.name, quantity: 1, vat_rate: i.vat_rate_code as VatCode, price_item_uuid: i.uuid,
+    unit_price_pence: rates.find((r) => r.price_item_id === i.id)?.unit_price_pence ?? i.unit_price_pence,
+  }));
+  const { lines, totals } = await computeLines(deps.db, jobRow.agency_id, isoDate(deps.clock.now()), registered, input);
+  return { job_uuid: job.uuid, contractor_uuid: contractorUuidOut, vat_registered: registered, lines: storedLinesToDto(lines, items.map((i) => i.uuid)), ...totals };
+}

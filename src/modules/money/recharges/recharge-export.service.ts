@@ -1,0 +1,103 @@
+/**
+ * Landlord recharges as sales invoices (recharges) and sales credit notes (recharge credits) in
+ * the import layouts of Xero, QuickBooks Online and Sage 50 Accounts (docs/money.md "Exports"),
+ * written as CSV or XLSX by the money module's accounting sheet (every text cell through
+ * src/lib/spreadsheet-safe.ts). Each recharge has a line for the contractor's cost passed on
+ * (its net plus VAT, outside the scope of VAT for the agency: a disbursement) and, when there is
+ * one, a line for the agency's fee with its VAT. A credit names the recharge it corrects (Xero
+ * `Reference`, QuickBooks `Memo`, Sage `Extra Reference`).
+ */
+import type { AppDeps } from '../../../app-deps.ts';
+import type { DbOrTrx } from '../../../db/types.ts';
+import type { AuthContext } from '../../../core/auth-context.ts';
+import { readAgency } from '../../../core/agency-scope.ts';
+import {
+  EXPORT_MIME, QBO_INVOICE_COLUMNS, SAGE_AUDIT_COLUMNS, sheetCsv, sheetXlsx, SAGE_NOMINAL, sageAccountRef, sheetDate as date, sheetMoney as money, sheetQty as qty, sheetText as text,
+  type AccountingPackage, type Sheet, type SheetCell,
+} from '../money/index.ts';
+import * as repo from './recharges.repository.ts';
+import { rechargeNumber, toRechargeDto } from './recharges.service.ts';
+
+/** Xero's sales invoice import template (the columns used; starred ones are required by Xero). */
+export const XERO_SALES_COLUMNS = [
+  '*ContactName', 'EmailAddress', 'POAddressLine1', 'POCity', 'POPostalCode', '*InvoiceNumber', 'Reference', '*InvoiceDate', '*DueDate', 'Total',
+  '*Description', '*Quantity', '*UnitAmount', '*AccountCode', '*TaxType', 'TaxAmount', 'Currency',
+] as const;
+/** Xero default UK chart: sales (the fee) and repairs and maintenance (the cost passed on). */
+export const XERO_ACCOUNTS = { sales: '200', repairs: '473' } as const;
+const PAGE = 500;
+
+interface SalesLine {
+  description: string;
+  /** pence ex VAT, signed */
+  net: number;
+  /** pence, signed */
+  vat: number;
+  fee: boolean;
+  vatBp: number;
+}
+
+function linesOf(r: repo.RechargeRow): SalesLine[] {
+  const d = toRechargeDto(r);
+  const what = d.kind === 'credit' ? `${d.contractor_name} credit note ${d.invoice_number} (against ${d.credited_invoice_number})` : `${d.contractor_name} invoice ${d.invoice_number}`;
+  const share = `${(d.share_bp / 100).toFixed(2)} %`;
+  const out: SalesLine[] = [{ description: `${d.job_reference} ${d.property}: ${what}, your share ${share}`, net: d.cost_net_pence + d.cost_vat_pence, vat: 0, fee: false, vatBp: 0 }];
+  if (d.fee_net_pence !== 0) out.push({ description: `Management fee on ${d.job_reference}`, net: d.fee_net_pence, vat: d.fee_vat_pence, fee: true, vatBp: d.fee_vat_rate_bp });
+  return out;
+}
+
+function row(pkg: AccountingPackage, r: repo.RechargeRow, l: SalesLine): SheetCell[] {
+  const credit = r.kind === 'credit';
+  const number = rechargeNumber(r.kind, r.number);
+  const original = credit && r.original_number !== null ? rechargeNumber('recharge', r.original_number) : null;
+  const total = r.total_pence;
+  if (pkg === 'xero') {
+    const tax = !l.fee ? 'No VAT' : l.vatBp > 0 ? '20% (VAT on Income)' : 'No VAT';
+    return [
+      text(r.landlord_name), text(r.landlord_email), text(r.landlord_line1), text(r.landlord_town), text(r.landlord_postcode), text(number),
+      text(credit ? original : r.job_reference), date(r.recharge_date), date(r.recharge_date), money(total), text(l.description), qty(1), money(l.net),
+      text(l.fee ? XERO_ACCOUNTS.sales : XERO_ACCOUNTS.repairs), text(tax), money(l.vat), text('GBP'),
+    ];
+  }
+  if (pkg === 'quickbooks') {
+    const memo = credit ? `Credit ${number} against ${original ?? '-'}` : r.job_reference;
+    return [
+      text(number), text(r.landlord_name), date(r.recharge_date), date(r.recharge_date), text(''), text(''), text(memo), text(l.fee ? 'Management fee' : 'Recharge'),
+      text(l.description), qty(1), money(l.net), money(l.net), text(l.fee && l.vatBp > 0 ? '20.0% S' : 'No VAT'), money(l.vat), text('GBP'), date(r.recharge_date),
+    ];
+  }
+  return [
+    text(credit ? 'SC' : 'SI'), text(sageAccountRef(r.landlord_name)), text(l.fee ? SAGE_NOMINAL.sales : SAGE_NOMINAL.repairs), text(''), date(r.recharge_date), text(number),
+    text(l.description.slice(0, 60)), money(Math.abs(l.net)), text(l.fee && l.vatBp > 0 ? 'T1' : 'T9'), money(Math.abs(l.vat)), text(''), text(original ?? r.job_reference),
+    text(''), text(''), text(''),
+  ];
+}
+
+/**
+ * The active recharges of the filter as sales invoices and credit notes in the package's layout.
+ * @param f agency (null: every agency), recharge dates from/to
+ */
+export async function rechargesSheet(db: DbOrTrx, pkg: AccountingPackage, f: repo.RechargeFilter): Promise<Sheet> {
+  const columns = pkg === 'xero' ? XERO_SALES_COLUMNS : pkg === 'quickbooks' ? QBO_INVOICE_COLUMNS : SAGE_AUDIT_COLUMNS;
+  const rows: SheetCell[][] = [];
+  let after = 0;
+  for (;;) {
+    const page = await repo.rechargePage(db, { ...f, activeOnly: true }, after, PAGE);
+    if (page.length === 0) break;
+    for (const r of page) for (const l of linesOf(r)) rows.push(row(pkg, r, l));
+    after = page[page.length - 1]!.id;
+  }
+  return { columns, rows };
+}
+
+/**
+ * GET /api/recharges/export/{package}: the agency's active recharges (SysOps: every agency's)
+ * dated in the range, as sales invoices and credit notes for Xero, QuickBooks Online or Sage 50.
+ * @returns the file bytes, MIME type and name (`<package>-sales.<format>`)
+ */
+export async function rechargeExport(deps: AppDeps, auth: AuthContext, pkg: AccountingPackage, q: { from_date?: string; to_date?: string; format?: 'csv' | 'xlsx' }) {
+  const sheet = await rechargesSheet(deps.db, pkg, { agencyId: readAgency(auth), ...(q.from_date ? { from: q.from_date } : {}), ...(q.to_date ? { to: q.to_date } : {}) });
+  const format = q.format ?? 'csv';
+  const body = format === 'xlsx' ? await sheetXlsx(sheet, `${pkg} sales`) : sheetCsv(sheet);
+  return { body, mime: EXPORT_MIME[format], filename: `${pkg}-sales.${format}` };
+}

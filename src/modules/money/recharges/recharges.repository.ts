@@ -1,0 +1,130 @@
+/** SQL for landlord recharges, the agency's recharge fee and landlord statements (docs/money.md "Recharges", "Statements"). */
+import { sql, type Insertable } from 'kysely';
+import type { LandlordRechargeTable } from '../../../db/schema.ts';
+import { nextCounter } from '../../../db/counters.ts';
+import type { DbOrTrx } from '../../../db/types.ts';
+
+/** The agency's fee on recharges; absent row: no fee. */
+export async function settingsOf(db: DbOrTrx, agencyId: number): Promise<{ fee_mode: string; fee_percent_bp: number; fee_fixed_pence: number }> {
+  const row = await db.selectFrom('recharge_settings').select(['fee_mode', 'fee_percent_bp', 'fee_fixed_pence']).where('agency_id', '=', agencyId).executeTakeFirst();
+  return row ?? { fee_mode: 'none', fee_percent_bp: 0, fee_fixed_pence: 0 };
+}
+
+/** Writes the agency's fee on recharges. */
+export async function saveSettings(db: DbOrTrx, agencyId: number, s: { fee_mode: string; fee_percent_bp: number; fee_fixed_pence: number }, now: Date): Promise<void> {
+  await db.insertInto('recharge_settings').values({ agency_id: agencyId, ...s, updated_at: now })
+    .onConflict((oc) => oc.column('agency_id').doUpdateSet({ ...s, updated_at: now })).execute();
+}
+
+/** The contractor invoice or credit note a recharge is made from, with its job's property. */
+export function invoiceForRecharge(db: DbOrTrx, invoiceId: number) {
+  return db.selectFrom('invoices as i').innerJoin('jobs as j', 'j.id', 'i.job_id')
+    .select(['i.id', 'i.agency_id', 'i.kind', 'i.status', 'i.net_pence', 'i.vat_pence', 'i.credited_invoice_id', 'j.id as job_id', 'j.address_id', sql<string | null>`i.issue_date::text`.as('issue_date')])
+    .where('i.id', '=', invoiceId).executeTakeFirst();
+}
+
+/** True when recharges were already made from this invoice (a handler run again makes none). */
+export async function hasRecharges(db: DbOrTrx, invoiceId: number): Promise<boolean> {
+  return (await db.selectFrom('landlord_recharges').select('id').where('invoice_id', '=', invoiceId).limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** The next recharge number of the agency (one series for recharges and recharge credits, no gaps). */
+export function nextRechargeNumber(trx: DbOrTrx, agencyId: number): Promise<number> {
+  return nextCounter(trx, agencyId, 'recharge_number');
+}
+
+/** Inserts recharges. */
+export async function insertRecharges(db: DbOrTrx, rows: Insertable<LandlordRechargeTable>[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('landlord_recharges').values(rows).execute();
+}
+
+/** Cancels the active recharges of an invoice (it was voided). @returns how many */
+export async function cancelRecharges(db: DbOrTrx, invoiceId: number, now: Date): Promise<number> {
+  const rows = await db.updateTable('landlord_recharges').set({ status: 'cancelled', cancelled_at: now }).where('invoice_id', '=', invoiceId).where('status', '=', 'active').returning('id').execute();
+  return rows.length;
+}
+
+const RECHARGE_COLUMNS = [
+  'r.id', 'r.uuid', 'r.agency_id', 'r.number', 'r.kind', 'r.status', 'r.share_bp', 'r.cost_net_pence', 'r.cost_vat_pence', 'r.fee_net_pence', 'r.fee_vat_pence',
+  'r.fee_vat_rate_bp', 'r.total_pence', 'r.created_at', 'r.cancelled_at', 'l.uuid as landlord_uuid', 'l.name as landlord_name', 'l.email as landlord_email',
+  'a.uuid as address_uuid', 'a.line1 as address_line1', 'a.town as address_town', 'a.postcode as address_postcode', 'j.uuid as job_uuid',
+  'j.reference as job_reference', 'j.title as job_title', 'i.uuid as invoice_uuid', 'i.kind as invoice_kind', 'i.number as invoice_number',
+  'c.company_name as contractor_name', 'ci.number as credited_number', 'r.invoice_id', 'orr.number as original_number',
+  'l.address_line1 as landlord_line1', 'l.address_town as landlord_town', 'l.address_postcode as landlord_postcode',
+] as const;
+
+/** Recharges joined with landlord, property, job, contractor invoice (and the invoice a credit note credits). */
+function rechargeQuery(db: DbOrTrx) {
+  return db.selectFrom('landlord_recharges as r')
+    .innerJoin('landlords as l', 'l.id', 'r.landlord_id')
+    .innerJoin('addresses as a', 'a.id', 'r.address_id')
+    .innerJoin('jobs as j', 'j.id', 'r.job_id')
+    .innerJoin('invoices as i', 'i.id', 'r.invoice_id')
+    .innerJoin('contractors as c', 'c.id', 'i.contractor_id')
+    .leftJoin('invoices as ci', 'ci.id', 'i.credited_invoice_id')
+    .leftJoin('landlord_recharges as orr', (join) => join.onRef('orr.invoice_id', '=', 'i.credited_invoice_id').onRef('orr.landlord_id', '=', 'r.landlord_id').on('orr.kind', '=', 'recharge'))
+    .select(RECHARGE_COLUMNS)
+    .select(sql<string>`r.recharge_date::text`.as('recharge_date'));
+}
+export type RechargeRow = Awaited<ReturnType<typeof listRecharges>>['rows'][number];
+
+/** Filters of the recharge list and exports. */
+export interface RechargeFilter {
+  /** null: every agency (SysOps) */
+  agencyId: number | null;
+  landlordId?: number;
+  jobId?: number;
+  /** recharge_date >= from (ISO) */
+  from?: string;
+  /** recharge_date <= to (ISO) */
+  to?: string;
+  /** true: active only */
+  activeOnly?: boolean;
+}
+
+function filtered(db: DbOrTrx, f: RechargeFilter) {
+  let q = rechargeQuery(db);
+  if (f.agencyId !== null) q = q.where('r.agency_id', '=', f.agencyId);
+  if (f.landlordId !== undefined) q = q.where('r.landlord_id', '=', f.landlordId);
+  if (f.jobId !== undefined) q = q.where('r.job_id', '=', f.jobId);
+  if (f.from !== undefined) q = q.where(sql<boolean>`r.recharge_date >= ${f.from}::date`);
+  if (f.to !== undefined) q = q.where(sql<boolean>`r.recharge_date <= ${f.to}::date`);
+  if (f.activeOnly) q = q.where('r.status', '=', 'active');
+  return q;
+}
+
+/** A page of recharges, newest first, and the total. */
+export async function listRecharges(db: DbOrTrx, f: RechargeFilter, page: { limit: number; offset: number }) {
+  const base = filtered(db, f);
+  const [rows, total] = await Promise.all([
+    base.orderBy('r.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    base.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: total.n };
+}
+
+/** Recharges of the filter in id order after `afterId` (statement lines and exports, page by page). */
+export function rechargePage(db: DbOrTrx, f: RechargeFilter, afterId: number, size: number) {
+  return filtered(db, f).where('r.id', '>', afterId).orderBy('r.id').limit(size).execute();
+}
+
+/** Every recharge of a landlord, active or cancelled, in number order (the landlord's GDPR report). */
+export function rechargesOfLandlord(db: DbOrTrx, landlordId: number) {
+  return filtered(db, { agencyId: null, landlordId }).orderBy('r.number').orderBy('r.id').execute();
+}
+
+/** Active recharges of a landlord dated in [from, to], by property, date and number (a statement's lines). */
+export function statementLines(db: DbOrTrx, landlordId: number, from: string, to: string) {
+  return filtered(db, { agencyId: null, landlordId, from, to, activeOnly: true }).orderBy('a.line1').orderBy('a.id').orderBy('r.recharge_date').orderBy('r.number').execute();
+}
+
+/** The agency's trading and legal name and registered address (the statement's letterhead). */
+export function agencyLetterhead(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('agencies').select(['name', 'legal_name', 'registered_line1', 'registered_line2', 'registered_town', 'registered_postcode']).where('id', '=', agencyId).executeTakeFirstOrThrow();
+}
+
+/** The active recharges made from a contractor invoice: who was recharged, for which property and share. */
+export function rechargesOfInvoice(db: DbOrTrx, invoiceId: number) {
+  return db.selectFrom('landlord_recharges').select(['landlord_id', 'address_id', 'share_bp']).where('invoice_id', '=', invoiceId).where('kind', '=', 'recharge')
+    .where('status', '=', 'active').orderBy('landlord_id').execute();
+}

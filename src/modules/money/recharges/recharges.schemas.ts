@@ -1,0 +1,116 @@
+/** Schemas of the recharge, recharge-fee and landlord statement endpoints (docs/money.md "Recharges", "Statements"). */
+import { Type, type Static } from 'typebox';
+import { Pagination } from '../../../http/pagination.ts';
+import { DateTime, IsoDate, Nullable, Uuid } from '../../../http/schema-primitives.ts';
+
+const Signed = (description: string) => Type.Integer({ description: `${description}, integer pence (negative on a credit)` });
+
+export const FEE_MODES = ['none', 'percent', 'fixed'] as const;
+export const RechargeSettings = Type.Object({
+  fee_mode: Type.Unsafe<(typeof FEE_MODES)[number]>({ type: 'string', enum: [...FEE_MODES], description: "none, percent (of the cost's net) or fixed (per job, split by ownership share)" }),
+  fee_percent_bp: Type.Integer({ minimum: 0, maximum: 10_000, description: 'percent mode: basis points of the net cost (1200 = 12 %)' }),
+  fee_fixed_pence: Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'fixed mode: pence ex VAT per contractor invoice' }),
+});
+export type RechargeSettingsDto = Static<typeof RechargeSettings>;
+export const RechargeSettingsBody = Type.Object(
+  { ...RechargeSettings.properties },
+  { additionalProperties: false },
+);
+export type RechargeSettingsInput = Static<typeof RechargeSettingsBody>;
+
+export const Recharge = Type.Object({
+  uuid: Uuid(),
+  number: Type.String({ description: 'RCH-000001 (a recharge) or RCC-000002 (a recharge credit): one series per agency without gaps' }),
+  kind: Type.String({ description: 'recharge (from a contractor invoice) or credit (from a credit note)' }),
+  status: Type.String({ description: 'active, or cancelled when the contractor invoice was voided' }),
+  recharge_date: IsoDate('the contractor invoice or credit note date'),
+  landlord_uuid: Uuid(),
+  landlord_name: Type.String(),
+  address_uuid: Uuid(),
+  property: Type.String({ description: 'line 1, town, postcode' }),
+  job_uuid: Uuid(),
+  job_reference: Type.String(),
+  job_title: Type.String(),
+  invoice_uuid: Uuid({ description: 'the contractor invoice or credit note' }),
+  invoice_number: Nullable(Type.String()),
+  credited_invoice_number: Nullable(Type.String({ description: 'credits: the contractor invoice the credit note corrects' })),
+  contractor_name: Type.String(),
+  share_bp: Type.Integer({ description: "the landlord's ownership share, basis points (10000 = 100 %)" }),
+  cost_net_pence: Signed("the landlord's share of the contractor's net"),
+  cost_vat_pence: Signed("the landlord's share of the contractor's VAT"),
+  fee_net_pence: Signed("the agency's fee ex VAT"),
+  fee_vat_pence: Signed('VAT on the fee'),
+  fee_vat_rate_bp: Type.Integer({ description: 'VAT rate on the fee, basis points (0 when the agency has no VAT number)' }),
+  total_pence: Signed('cost net + cost VAT + fee net + fee VAT'),
+  created_at: DateTime(),
+  cancelled_at: Nullable(DateTime()),
+});
+export type RechargeDto = Static<typeof Recharge>;
+
+export const ListRechargesQuery = Type.Object(
+  {
+    ...Pagination,
+    landlord_uuid: Type.Optional(Uuid()),
+    job_uuid: Type.Optional(Uuid()),
+    from_date: Type.Optional(IsoDate('recharge date on or after')),
+    to_date: Type.Optional(IsoDate('recharge date on or before')),
+  },
+  { additionalProperties: false },
+);
+export type ListRechargesFilter = Static<typeof ListRechargesQuery>;
+
+export const StatementQuery = Type.Object(
+  { from_date: IsoDate('first day of the period'), to_date: IsoDate('last day of the period (at most 366 days after from_date)') },
+  { additionalProperties: false },
+);
+export type StatementFilter = Static<typeof StatementQuery>;
+
+const Totals = Type.Object({
+  jobs: Type.Integer({ description: 'distinct jobs' }),
+  cost_net_pence: Type.Integer(),
+  cost_vat_pence: Type.Integer(),
+  fee_net_pence: Type.Integer(),
+  fee_vat_pence: Type.Integer(),
+  total_pence: Type.Integer(),
+});
+export type StatementTotals = Static<typeof Totals>;
+export const StatementLine = Type.Object({
+  recharge_uuid: Uuid(),
+  number: Type.String(),
+  kind: Type.String(),
+  date: IsoDate(),
+  job_reference: Type.String(),
+  job_title: Type.String(),
+  description: Type.String({ description: 'the contractor and its invoice or credit note' }),
+  share_bp: Type.Integer(),
+  cost_net_pence: Type.Integer(),
+  cost_vat_pence: Type.Integer(),
+  fee_net_pence: Type.Integer(),
+  fee_vat_pence: Type.Integer(),
+  total_pence: Type.Integer(),
+});
+export type StatementLineDto = Static<typeof StatementLine>;
+export const Statement = Type.Object({
+  landlord_uuid: Uuid(),
+  landlord_name: Type.String(),
+  landlord_address: Nullable(Type.String()),
+  agency_name: Type.String(),
+  from_date: IsoDate(),
+  to_date: IsoDate(),
+  properties: Type.Array(Type.Object({ address_uuid: Uuid(), property: Type.String(), lines: Type.Array(StatementLine), totals: Totals })),
+  totals: Totals,
+});
+export type StatementDto = Static<typeof Statement>;
+
+export const RechargeExportParams = Type.Object(
+  { package: Type.Unsafe<'xero' | 'quickbooks' | 'sage'>({ type: 'string', enum: ['xero', 'quickbooks', 'sage'], description: 'Xero, QuickBooks Online or Sage 50 Accounts' }) },
+  { additionalProperties: false },
+);
+export const RechargeExportQuery = Type.Object(
+  {
+    from_date: Type.Optional(IsoDate('recharge date on or after')),
+    to_date: Type.Optional(IsoDate('recharge date on or before')),
+    format: Type.Optional(Type.Unsafe<'csv' | 'xlsx'>({ type: 'string', enum: ['csv', 'xlsx'], default: 'csv', description: 'csv (default) or xlsx' })),
+  },
+  { additionalProperties: false },
+);

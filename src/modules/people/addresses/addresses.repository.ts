@@ -1,0 +1,109 @@
+/** SQL for addresses (docs/tenants.md). No rules here. */
+import { sql } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
+import type { AddressTable } from '../../../db/schema.ts';
+import type { DbOrTrx } from '../../../db/types.ts';
+import { likeEscape } from '../../../db/text-match.ts';
+
+export interface AddressFilter {
+  /** null: every agency (SysOps). */
+  agencyId: number | null;
+  q?: string;
+  /** Upper-case prefix without spaces. */
+  postcodePrefix?: string;
+  branchId?: number;
+  limit: number;
+  offset: number;
+}
+
+const COLUMNS = [
+  'a.id', 'a.uuid', 'a.agency_id', 'a.line1', 'a.line2', 'a.line3', 'a.town', 'a.county', 'a.postcode',
+  'a.latitude', 'a.longitude', 'a.branch_id', 'b.uuid as branch_uuid', 'b.name as branch_name', 'a.created_at', 'a.updated_at',
+] as const;
+
+function base(db: DbOrTrx) {
+  return db.selectFrom('addresses as a').leftJoin('branches as b', 'b.id', 'a.branch_id');
+}
+
+/** One page of addresses ordered by postcode and line 1, and the total. */
+export async function listAddresses(db: DbOrTrx, f: AddressFilter) {
+  let q = base(db);
+  if (f.agencyId !== null) q = q.where('a.agency_id', '=', f.agencyId);
+  if (f.branchId !== undefined) q = q.where('a.branch_id', '=', f.branchId);
+  if (f.q) {
+    const pattern = `%${likeEscape(f.q)}%`;
+    // The postcode compared without spaces, so "ls61ab", "LS6 1A" and "ls6" all find LS6 1AB.
+    const compact = `%${likeEscape(f.q.replace(/\s+/g, '').toUpperCase())}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb('a.line1', 'ilike', pattern),
+        eb('a.line2', 'ilike', pattern),
+        eb('a.town', 'ilike', pattern),
+        eb(sql<string>`replace(a.postcode, ' ', '')`, 'like', compact),
+        eb(sql<string>`concat_ws(', ', a.line2, a.line1, a.town, a.postcode)`, 'ilike', pattern),
+      ]),
+    );
+  }
+  if (f.postcodePrefix) {
+    q = q.where(sql<string>`replace(a.postcode, ' ', '')`, 'like', `${likeEscape(f.postcodePrefix)}%`);
+  }
+  const [rows, total] = await Promise.all([
+    q.select(COLUMNS).orderBy('a.postcode').orderBy('a.line1').orderBy('a.id').limit(f.limit).offset(f.offset).execute(),
+    q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: total.n };
+}
+
+export type AddressRow = Awaited<ReturnType<typeof listAddresses>>['rows'][number];
+
+/** One address by uuid (any agency), or undefined. */
+export function findAddressByUuid(db: DbOrTrx, uuid: string) {
+  return base(db).select(COLUMNS).where('a.uuid', '=', uuid).executeTakeFirst();
+}
+
+/** One address by id (any agency), or undefined. */
+export function findAddressById(db: DbOrTrx, id: number) {
+  return base(db).select(COLUMNS).where('a.id', '=', id).executeTakeFirst();
+}
+
+/** Addresses linked to a tenant, ordered by postcode. */
+export function addressesOfTenant(db: DbOrTrx, tenantId: number) {
+  return base(db)
+    .innerJoin('tenant_addresses as ta', 'ta.address_id', 'a.id')
+    .select(COLUMNS)
+    .where('ta.tenant_id', '=', tenantId)
+    .orderBy('a.postcode')
+    .orderBy('a.id')
+    .execute();
+}
+
+/** Addresses by id (any agency; the caller checks the agency), ordered by postcode. */
+export function addressesByIds(db: DbOrTrx, ids: number[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return base(db).select(COLUMNS).where('a.id', 'in', ids).orderBy('a.postcode').orderBy('a.id').execute();
+}
+
+/** Another address of the agency with the same first line and postcode, if any. */
+export function findDuplicate(db: DbOrTrx, agencyId: number, line1: string, postcode: string, exceptId?: number) {
+  let q = db
+    .selectFrom('addresses')
+    .select('id')
+    .where('agency_id', '=', agencyId)
+    .where('postcode', '=', postcode)
+    .where(sql`lower(line1)`, '=', line1.toLowerCase());
+  if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
+  return q.executeTakeFirst();
+}
+
+/** Inserts an address; returns its id. */
+export async function insertAddress(db: DbOrTrx, row: Insertable<AddressTable>): Promise<number> {
+  return (await db.insertInto('addresses').values(row).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+/** Updates an address by id. */
+export async function updateAddress(db: DbOrTrx, id: number, patch: Updateable<AddressTable>): Promise<void> {
+  await db.updateTable('addresses').set(patch).where('id', '=', id).execute();
+}
+
+/** A branch of the agency by uuid (any agency when agencyId is null): the administration module's lookup. */
+export { findBranchRef as findBranchOfAgency } from '../admin/index.ts';

@@ -1,0 +1,326 @@
+/**
+ * Authentication rules (spec 3, 4.1 to 4.3, 5.1, 5.2; docs/security.md promises 1 to 3, 11 to 13):
+ * credential checks with throttling, login and mobile-auth token issue, token resolution for every
+ * request, and revocation.
+ */
+import type { AppDeps } from '../../../app-deps.ts';
+import type { AuthContext, Actor } from '../../../core/auth-context.ts';
+import { AppError, forbidden } from '../../../core/errors.ts';
+import { rateLimitError } from '../../../core/rate-limit.ts';
+import { addSeconds, SECONDS } from '../../../lib/clock.ts';
+import { hashToken, isTokenShaped, newToken, newUuid } from '../../../lib/crypto.ts';
+import { verifyAgainstDummy, verifyPassword } from '../../../lib/passwords.ts';
+import { recordActivity } from '../../../core/activity/index.ts';
+import * as repo from './auth.repository.ts';
+import { TokenCache } from './token-cache.ts';
+
+/** Lifetimes in seconds (spec 3, 5.2, 8). */
+export const LIFETIMES = {
+  login: 90 * SECONDS.day,
+  mobile: 365 * SECONDS.day,
+  session: 2 * SECONDS.hour,
+  sessionIdle: 30 * SECONDS.minute,
+  rememberMe: 30 * SECONDS.day,
+} as const;
+
+/** Name of the browser session cookie. */
+export const SESSION_COOKIE = 'caretaker_session';
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export interface RequestMeta extends Actor {
+  userAgent: string | null;
+}
+
+type AccountRow = NonNullable<Awaited<ReturnType<typeof repo.findUserByEmail>>>;
+
+/**
+ * What a login asks of the security blacklist (src/modules/platform/security, docs/security.md
+ * "Blacklist"), handed to authRoutes by the composition root (src/main/app.ts).
+ */
+export interface LoginGuard {
+  /** True when the account is blacklisted: its login is refused with 403. */
+  accountBlocked(userId: number): Promise<boolean>;
+  /** Called when an address trips the per-IP login throttle (feeds the automatic entries). */
+  throttled(ip: string): Promise<void>;
+}
+
+/** The refusal a suspended agency's accounts get (403), at login and on every request. */
+export const AGENCY_SUSPENDED = 'This agency is suspended: its accounts cannot sign in or use the API until the platform operators reactivate it';
+
+function failureKeys(email: string, ip: string) {
+  return { account: `loginfail:acct:${email.toLowerCase()}`, ip: `loginfail:ip:${ip}` };
+}
+
+/**
+ * Checks an e-mail and password, throttling failures per account and per IP. The failure is
+ * reserved (counted) atomically BEFORE the password hash is checked and given back on success, so
+ * N parallel wrong passwords check at most the limit (docs/security.md promise 26).
+ * @returns the account row
+ * @throws 429 when throttled, 401 'Invalid email or password' (same body for an unknown e-mail and a
+ *   wrong password), 403 for a disabled account or a role refused on the playground
+ */
+async function checkCredentials(deps: AppDeps, guard: LoginGuard, creds: Credentials, meta: RequestMeta, event: string): Promise<AccountRow> {
+  const { limiter, config, clock, db } = deps;
+  const rl = config.rateLimit;
+  const keys = failureKeys(creds.email, meta.ip);
+  const byAccount = await limiter.consume(keys.account, rl.loginAccountFailures, rl.loginWindowS, { failClosed: true });
+  const byIp = byAccount.allowed ? await limiter.consume(keys.ip, rl.loginIpFailures, rl.loginWindowS, { failClosed: true }) : undefined;
+  if (!byAccount.allowed || !byIp?.allowed) {
+    if (byAccount.allowed) await limiter.refund(keys.account, rl.loginAccountFailures, rl.loginWindowS);
+    await recordActivity(db, meta, clock.now(), {
+      action: `${event}_throttled`,
+      resourceType: 'user',
+      agencyId: null,
+      userId: null,
+      userName: creds.email.slice(0, 254),
+    });
+    if (byIp && !byIp.allowed) await guard.throttled(meta.ip).catch(() => undefined);
+    throw rateLimitError(!byAccount.allowed ? byAccount : byIp!);
+  }
+
+  const account = await repo.findUserByEmail(db, creds.email);
+  const valid = account ? await verifyPassword(account.password_hash, creds.password) : await verifyAgainstDummy(creds.password);
+  if (!account || !valid) {
+    await recordActivity(db, meta, clock.now(), {
+      action: `${event}_failed`,
+      resourceType: 'user',
+      resourceId: account?.id ?? null,
+      agencyId: account?.agency_id ?? null,
+      userId: account?.id ?? null,
+      userName: account?.name ?? creds.email.slice(0, 254),
+    });
+    throw new AppError('invalid_credentials');
+  }
+  const refuse = async (reason: string, message: string) => {
+    await recordActivity(db, meta, clock.now(), {
+      action: `${event}_refused`,
+      resourceType: 'user',
+      resourceId: account.id,
+      agencyId: account.agency_id,
+      userId: account.id,
+      userName: account.name,
+      details: { reason },
+    });
+    throw forbidden(message);
+  };
+  if (account.status !== 'active') await refuse('disabled', 'This account is disabled');
+  if (account.agency_suspended_at !== null) await refuse('agency_suspended', AGENCY_SUSPENDED);
+  if (await guard.accountBlocked(account.id)) await refuse('blacklisted', 'Access denied');
+  if (config.playground && !['sysops', 'api'].includes(account.role_code)) {
+    await refuse('playground', 'Only SysOps and API accounts may log in on the API playground');
+  }
+  await limiter.reset(keys.account, rl.loginAccountFailures, rl.loginWindowS);
+  await limiter.refund(keys.ip, rl.loginIpFailures, rl.loginWindowS);
+  return account;
+}
+
+export interface LoginResult {
+  token: string;
+  expiresAt: Date;
+  sessionToken: string;
+  sessionExpiresAt: Date;
+  rememberMe: boolean;
+  user: { name: string; email: string; account_type: string };
+}
+
+/**
+ * POST /api/auth/login (spec 4.1): issues a 90-day bearer token and a browser session, revoking
+ * every earlier active token and session of the account in the same transaction (promise 2).
+ */
+export async function login(deps: AppDeps, guard: LoginGuard, creds: Credentials & { rememberMe: boolean }, meta: RequestMeta): Promise<LoginResult> {
+  const account = await checkCredentials(deps, guard, creds, meta, 'auth.login');
+  const now = deps.clock.now();
+  const token = newToken();
+  const sessionToken = newToken();
+  const expiresAt = addSeconds(now, LIFETIMES.login);
+  const sessionExpiresAt = addSeconds(now, creds.rememberMe ? LIFETIMES.rememberMe : LIFETIMES.session);
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.lockUser(trx, account.id);
+    const revoked = await repo.revokeUserTokens(trx, account.id, now, 'superseded by a new login');
+    // Both credentials of one login share a login id: logging out with either ends both.
+    const base = { userId: account.id, createdAt: now, ip: meta.ip, userAgent: meta.userAgent, loginId: newUuid() };
+    await repo.insertToken(trx, { ...base, tokenHash: hashToken(token), kind: 'login', rememberMe: false, expiresAt });
+    await repo.insertToken(trx, {
+      ...base,
+      tokenHash: hashToken(sessionToken),
+      kind: 'session',
+      rememberMe: creds.rememberMe,
+      expiresAt: sessionExpiresAt,
+    });
+    await repo.markLogin(trx, account.id, now);
+    await recordActivity(trx, meta, now, {
+      action: 'auth.login',
+      resourceType: 'user',
+      resourceId: account.id,
+      agencyId: account.agency_id,
+      userId: account.id,
+      userName: account.name,
+      details: { revoked_tokens: revoked, remember_me: creds.rememberMe },
+    });
+  });
+  return {
+    token,
+    expiresAt,
+    sessionToken,
+    sessionExpiresAt,
+    rememberMe: creds.rememberMe,
+    user: { name: account.name, email: account.email, account_type: account.role_name },
+  };
+}
+
+/**
+ * POST /api/security/mobile-auth (spec 4.2): issues a one-year bearer token; revokes nothing.
+ */
+export async function issueMobileToken(deps: AppDeps, guard: LoginGuard, creds: Credentials, meta: RequestMeta) {
+  const account = await checkCredentials(deps, guard, creds, meta, 'auth.mobile_token');
+  const now = deps.clock.now();
+  const token = newToken();
+  const expiresAt = addSeconds(now, LIFETIMES.mobile);
+  await deps.db.transaction().execute(async (trx) => {
+    const id = await repo.insertToken(trx, {
+      userId: account.id,
+      tokenHash: hashToken(token),
+      kind: 'mobile',
+      rememberMe: false,
+      createdAt: now,
+      expiresAt,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+    });
+    await recordActivity(trx, meta, now, {
+      action: 'auth.mobile_token_issue',
+      resourceType: 'auth_token',
+      resourceId: id,
+      agencyId: account.agency_id,
+      userId: account.id,
+      userName: account.name,
+    });
+  });
+  return { token, expiresAt };
+}
+
+/**
+ * Revokes the token or session the request presented and logs `action` (DELETE
+ * /api/security/mobile-auth, POST /api/auth/logout). A login's bearer token and session are one
+ * login: revoking either revokes both (docs/security.md "Logout"); a mobile token stands alone.
+ */
+export async function revokeCurrentToken(deps: AppDeps, auth: AuthContext, meta: Actor, action: string): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.revokeLogin(trx, auth.tokenId, now, action);
+    await recordActivity(trx, meta, now, { action, resourceType: 'auth_token', resourceId: auth.tokenId });
+  });
+}
+
+export interface PresentedCredentials {
+  /** Value of the Authorization header, if any. */
+  authorization?: string | undefined;
+  /** Value of the session cookie, if any. */
+  sessionCookie?: string | undefined;
+}
+
+/** How long a token lookup may be reused (milliseconds), under an unchanged auth epoch (token-cache.ts). */
+export const TOKEN_CACHE_MS = 5_000;
+
+/** The token lookups of one app, reused for TOKEN_CACHE_MS (docs/security.md, "Token lookup cache"). */
+export type TokenLookupCache = TokenCache<repo.TokenRow>;
+
+/** A new, empty cache of token lookups; `ttlMs` 0 turns it off. */
+export function createTokenCache(ttlMs = TOKEN_CACHE_MS): TokenLookupCache {
+  return new TokenCache<repo.TokenRow>(ttlMs);
+}
+
+/**
+ * The raw token a request presents: the bearer token, or else the session cookie.
+ * @throws 401 as `authenticate` does, for a malformed header or no credentials
+ */
+function presentedToken({ authorization, sessionCookie }: PresentedCredentials): { raw: string; viaBearer: boolean } {
+  if (authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match?.[1] || !isTokenShaped(match[1])) throw new AppError('invalid_bearer');
+    return { raw: match[1], viaBearer: true };
+  }
+  if (sessionCookie) {
+    if (!isTokenShaped(sessionCookie)) throw new AppError('unauthenticated');
+    return { raw: sessionCookie, viaBearer: false };
+  }
+  throw new AppError('unauthenticated');
+}
+
+/**
+ * The account of the presented token when this process has looked the token up before (any age,
+ * any epoch: a token never changes account), else undefined. Lets the pipeline count the
+ * account's rate limit in the same Redis round trip as the address's; `authenticate` still decides.
+ */
+export function cachedAccountOf(cache: TokenLookupCache, presented: PresentedCredentials): number | undefined {
+  try {
+    return cache.userIdOf(hashToken(presentedToken(presented).raw));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Resolves the caller of a request (spec 5.1, 5.2): a bearer token in the Authorization header,
+ * or else the session cookie. With `cached`, the token lookup is reused while fresh and loaded
+ * under the same auth epoch (src/core/auth-epoch.ts), so a revocation anywhere is seen at once;
+ * every rule below is checked on each request either way.
+ * @param cached the app's lookup cache and the auth epoch read before this call (null: do not use the cache)
+ * @returns the AuthContext
+ * @throws 401 'Unauthorized. Valid Bearer token required.' for a bad bearer token, 401
+ *   'Authentication required. Please log in.' for no credentials or a bad session
+ */
+export async function authenticate(
+  deps: AppDeps,
+  presented: PresentedCredentials,
+  cached?: { cache: TokenLookupCache; epoch: string | null },
+): Promise<AuthContext> {
+  const { raw, viaBearer } = presentedToken(presented);
+  // Made only when refused: an Error captures a stack trace, which every accepted
+  // request would otherwise pay.
+  const failure = () => new AppError(viaBearer ? 'invalid_bearer' : 'unauthenticated');
+
+  const hash = hashToken(raw);
+  let row = cached?.cache.get(hash, cached.epoch);
+  if (!row) {
+    row = await repo.findTokenWithIdentity(deps.db, hash);
+    if (row && cached) cached.cache.set(hash, row, cached.epoch);
+  }
+  if (!row || row.revoked_at !== null || row.status !== 'active') throw failure();
+  if (viaBearer ? row.kind === 'session' : row.kind !== 'session') throw failure();
+  const now = deps.clock.now();
+  if (new Date(row.expires_at) <= now) throw failure();
+  const idleS = (now.getTime() - new Date(row.last_used_at).getTime()) / 1000;
+  if (row.kind === 'session' && !row.remember_me && idleS >= LIFETIMES.sessionIdle) throw failure();
+  // A suspended agency's accounts are refused on every request, their tokens kept (docs/onboarding.md).
+  if (row.agency_suspended_at !== null) throw forbidden(AGENCY_SUSPENDED);
+  // Sessions are touched at most once a minute (idle rule); bearer tokens every five minutes
+  // (for "last used" in session lists), to keep reads free of writes.
+  if (idleS >= (row.kind === 'session' ? 60 : 300)) {
+    await repo.touchToken(deps.db, row.token_id, now);
+    row.last_used_at = now;
+  }
+
+  return {
+    userId: row.user_id,
+    userUuid: row.user_uuid,
+    name: row.name,
+    email: row.email,
+    agencyId: row.agency_id,
+    branchId: row.branch_id,
+    roleId: row.role_id,
+    roleCode: row.role_code,
+    roleName: row.role_name,
+    level: row.level,
+    contractorId: row.contractor_id,
+    tenantId: row.tenant_id,
+    landlordId: row.landlord_id,
+    permissions: new Set(row.permissions),
+    tokenId: row.token_id,
+    tokenKind: row.kind,
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Ranking the agency's contractors for a job (docs/contractors.md): trade offered (50 points),
+ * coverage of the job's postcode district (30) and the certificates the trade requires (20, or 20
+ * when none is required). A contractor missing a required valid certificate is not eligible and
+ * scores 0. The trade is the job's trade, or General maintenance when the job has none. Workload
+ * (the contractor's other open jobs) is a reason and breaks ties between equal scores (fewer
+ * first); `offers_trade` and `covers_postcode` let the console warn before a poor assignment.
+ */
+import type { AppDeps } from '../../../app-deps.ts';
+import type { AuthContext } from '../../../core/auth-context.ts';
+import { notFound } from '../../../core/errors.ts';
+import { sameAgency } from '../../../core/agency-scope.ts';
+import { districtOf } from '../addresses/index.ts';
+import { REQUIRED_CERTIFICATES, certName, certificateVerdict, isoDay } from './certification-types.ts';
+import * as repo from './contractors.repository.ts';
+import * as trades from './trades.repository.ts';
+
+/** Trade assumed for a job without one. */
+export const FALLBACK_TRADE = 'general_maintenance';
+export const POINTS = { trade: 50, coverage: 30, certificates: 20 } as const;
+
+export interface MatchRow {
+  contractor_uuid: string;
+  company_name: string;
+  score: number;
+  eligible: boolean;
+  /** null when the job has no trade to match on */
+  offers_trade: boolean | null;
+  /** null when the job has no postcode */
+  covers_postcode: boolean | null;
+  /** open jobs assigned to the contractor, this one left out */
+  open_jobs: number;
+  reasons: string[];
+}
+
+/** "No other open jobs", "1 other open job", "4 other open jobs". */
+function workloadReason(n: number): string {
+  return n === 0 ? 'No other open jobs' : `${n} other open job${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * GET /api/contractors/match?job_uuid=: contractors ranked for the job.
+ * @returns the job's trade, district and required certificates, and the ranked page
+ * @throws 404 'Job not found' for a job of another agency or none
+ */
+export async function matchContractors(deps: AppDeps, auth: AuthContext, q: { job_uuid: string; limit: number; offset: number }) {
+  const job = await repo.jobForMatching(deps.db, q.job_uuid);
+  if (!job || !sameAgency(auth, job.agency_id)) throw notFound('Job');
+  const trade = job.trade_id !== null
+    ? await trades.findTrade(deps.db, job.trade_id)
+    : await trades.findByCode(deps.db, job.agency_id, FALLBACK_TRADE);
+  const district = districtOf(job.postcode);
+  const now = deps.clock.now();
+  const workDay = isoDay(job.scheduled_for && new Date(job.scheduled_for) > now ? new Date(job.scheduled_for) : now);
+
+  const contractors = await repo.activeOfAgency(deps.db, job.agency_id);
+  const ids = contractors.map((c) => c.id);
+  const [tradeRows, coverage, certs, workload] = await Promise.all([
+    repo.tradesOf(deps.db, ids),
+    repo.coverageOf(deps.db, ids),
+    repo.certificationsOf(deps.db, ids),
+    repo.openJobsOf(deps.db, ids, job.id),
+  ]);
+
+  const ranked: MatchRow[] = contractors.map((c) => {
+    const reasons: string[] = [];
+    let score = 0;
+    let offersTrade: boolean | null = null;
+    let coversPostcode: boolean | null = null;
+    if (trade) {
+      offersTrade = tradeRows.some((t) => t.contractor_id === c.id && t.id === trade.id);
+      if (offersTrade) {
+        score += POINTS.trade;
+        reasons.push(`Offers ${trade.name}`);
+      } else reasons.push(`Does not offer ${trade.name}`);
+    }
+    if (district) {
+      coversPostcode = coverage.some((v) => v.contractor_id === c.id && v.district === district);
+      if (coversPostcode) {
+        score += POINTS.coverage;
+        reasons.push(`Covers ${district}`);
+      } else reasons.push(`Does not cover ${district}`);
+    } else reasons.push('Job has no postcode: coverage not scored');
+    const verdict = certificateVerdict(certs.filter((x) => x.contractor_id === c.id), trade?.code ?? null, workDay);
+    let eligible = true;
+    if (!verdict.ok) {
+      eligible = false;
+      score = 0;
+      reasons.push(verdict.reason);
+    } else {
+      score += POINTS.certificates;
+      reasons.push(verdict.required ? `${certName(verdict.cert.cert_type)} certificate valid until ${verdict.cert.expires_on}` : `No certificate required${trade ? ` for ${trade.name}` : ''}`);
+    }
+    const openJobs = workload.find((w) => w.contractor_id === c.id)?.n ?? 0;
+    reasons.push(workloadReason(openJobs));
+    return { contractor_uuid: c.uuid, company_name: c.company_name, score, eligible, offers_trade: offersTrade, covers_postcode: coversPostcode, open_jobs: openJobs, reasons };
+  });
+  ranked.sort(
+    (a, b) => Number(b.eligible) - Number(a.eligible) || b.score - a.score || a.open_jobs - b.open_jobs || a.company_name.localeCompare(b.company_name),
+  );
+  return {
+    job: { uuid: job.uuid, trade: trade?.code ?? null, district, required_certificates: [...(trade ? REQUIRED_CERTIFICATES[trade.code] ?? [] : [])] },
+    rows: ranked.slice(q.offset, q.offset + q.limit),
+    total: ranked.length,
+  };
+}

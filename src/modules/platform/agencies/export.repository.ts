@@ -1,0 +1,76 @@
+/** SQL of the agency export (docs/onboarding.md, "Export"): the rows of each CSV and the job files, over one agency. No rules here. */
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../../../db/types.ts';
+
+/** The agency's branches, for branches.csv. */
+export function exportBranches(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('branches').select(['uuid', 'name', 'sharing_enabled', 'closed_at', 'created_at']).where('agency_id', '=', agencyId).orderBy('id').execute();
+}
+
+/** The agency's users with role and branch names, for users.csv. */
+export function exportUsers(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('users as u').innerJoin('roles as r', 'r.id', 'u.role_id').leftJoin('branches as b', 'b.id', 'u.branch_id')
+    .select(['u.uuid', 'u.name', 'u.email', 'r.code as role', 'b.name as branch', 'u.status', 'u.last_login_at', 'u.created_at']).where('u.agency_id', '=', agencyId).orderBy('u.id').execute();
+}
+
+/** The agency's properties with branch names, for properties.csv. */
+export function exportProperties(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('addresses as a').leftJoin('branches as b', 'b.id', 'a.branch_id')
+    .select(['a.uuid', 'a.external_ref', 'a.line1', 'a.line2', 'a.line3', 'a.town', 'a.county', 'a.postcode', 'b.name as branch', 'a.created_at']).where('a.agency_id', '=', agencyId).orderBy('a.id').execute();
+}
+
+/** The agency's tenants, for tenants.csv. */
+export function exportTenants(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('tenants').select(['uuid', 'external_ref', 'name', 'email', 'phone', 'mobile', 'preferred_contact', 'erased_at', 'created_at']).where('agency_id', '=', agencyId).orderBy('id').execute();
+}
+
+/** The agency's tenant-property links, for tenant_properties.csv. */
+export function exportTenantProperties(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('tenant_addresses as ta').innerJoin('tenants as t', 't.id', 'ta.tenant_id').innerJoin('addresses as a', 'a.id', 'ta.address_id')
+    .select(['t.uuid as tenant_uuid', 'a.uuid as property_uuid', 'ta.created_at']).where('t.agency_id', '=', agencyId).orderBy('t.id').execute();
+}
+
+/** The agency's contractors with their trade codes and coverage districts, for contractors.csv. */
+export function exportContractors(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('contractors as c')
+    .select(['c.uuid', 'c.external_ref', 'c.company_name', 'c.contact_name', 'c.email', 'c.phone', 'c.active',
+      sql<string[]>`array(select t.code from contractor_trades ct join trades t on t.id = ct.trade_id where ct.contractor_id = c.id order by 1)`.as('trades'),
+      sql<string[]>`array(select district from contractor_coverage where contractor_id = c.id order by 1)`.as('coverage'), 'c.created_at'])
+    .where('c.agency_id', '=', agencyId).orderBy('c.id').execute();
+}
+
+/** The agency's live contractor certificates, for certificates.csv. */
+export function exportCertificates(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('contractor_certifications as cc').innerJoin('contractors as c', 'c.id', 'cc.contractor_id')
+    .select(['cc.uuid', 'c.uuid as contractor_uuid', 'cc.cert_type', 'cc.reference', sql<string>`cc.issued_on::text`.as('issued_on'), sql<string>`cc.expires_on::text`.as('expires_on')])
+    .where('cc.agency_id', '=', agencyId).where('cc.deleted_at', 'is', null).orderBy('cc.id').execute();
+}
+
+/** The agency's live jobs with status, branch and linked uuids, for jobs.csv. */
+export function exportJobs(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('jobs as j').innerJoin('branches as b', 'b.id', 'j.branch_id').innerJoin('job_statuses as s', 's.id', 'j.status_id')
+    .leftJoin('addresses as a', 'a.id', 'j.address_id').leftJoin('tenants as t', 't.id', 'j.tenant_id').leftJoin('contractors as c', 'c.id', 'j.contractor_id').leftJoin('trades as tr', 'tr.id', 'j.trade_id')
+    .select(['j.uuid', 'j.reference', 'j.title', 'j.description', 'j.priority', 's.name as status', 'b.name as branch', 'a.uuid as property_uuid', 't.uuid as tenant_uuid',
+      'c.uuid as contractor_uuid', 'tr.code as trade', 'j.estimated_cost_pence', 'j.agreed_cost_pence', 'j.scheduled_for', 'j.completed_at', 'j.closed_at', 'j.created_at'])
+    .where('b.agency_id', '=', agencyId).where('j.deleted_at', 'is', null).orderBy('j.id').execute();
+}
+
+/** The notes on the agency's jobs, for job_notes.csv. */
+export function exportJobNotes(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('job_notes as n').innerJoin('jobs as j', 'j.id', 'n.job_id').innerJoin('branches as b', 'b.id', 'j.branch_id')
+    .select(['n.uuid', 'j.reference as job_reference', 'n.visibility', 'n.body', 'n.created_at']).where('b.agency_id', '=', agencyId).orderBy('n.id').execute();
+}
+
+/** The agency's invoices with job reference and contractor uuid, for invoices.csv. */
+export function exportInvoices(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('invoices as i').innerJoin('jobs as j', 'j.id', 'i.job_id').innerJoin('contractors as c', 'c.id', 'i.contractor_id')
+    .select(['i.uuid', 'i.kind', 'i.number', 'i.status', 'j.reference as job_reference', 'c.uuid as contractor_uuid', sql<string>`i.issue_date::text`.as('issue_date'),
+      sql<string>`i.due_date::text`.as('due_date'), 'i.net_pence', 'i.vat_pence', 'i.gross_pence', 'i.paid_pence'])
+    .where('i.agency_id', '=', agencyId).orderBy('i.id').execute();
+}
+
+/** The agency's live job files (storage key, name, uuid, job reference), for files/<job reference>/. */
+export function exportJobFiles(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('job_files as f').innerJoin('jobs as j', 'j.id', 'f.job_id')
+    .select(['f.storage_key', 'f.original_filename', 'f.uuid', 'j.reference']).where('f.agency_id', '=', agencyId).where('f.deleted_at', 'is', null).orderBy('f.id').execute();
+}

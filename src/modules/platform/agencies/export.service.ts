@@ -1,0 +1,81 @@
+/**
+ * The agency's export (docs/onboarding.md, "Export"; GDPR Art. 20 for the agency's own records):
+ * a ZIP streamed to the client with one CSV per entity (branches, users, properties, tenants and
+ * their properties, contractors, certificates, jobs, job notes, invoices) and, with `files`, the
+ * job files under files/<job reference>/. Every cell passes through safeCell
+ * (src/lib/spreadsheet-safe.ts): text starting with = + - @ TAB or CR is prefixed with a quote
+ * (OWASP "CSV injection"). No password hashes, tokens or secrets are exported.
+ */
+import { PassThrough } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
+import type { AppDeps } from '../../../app-deps.ts';
+import { writeAgency } from '../../../core/agency-scope.ts';
+import type { Actor, AuthContext } from '../../../core/auth-context.ts';
+import { safeCell } from '../../../lib/spreadsheet-safe.ts';
+import { recordActivity } from '../../../core/activity/index.ts';
+import * as repo from './agencies.repository.ts';
+import * as exportRepo from './export.repository.ts';
+
+type Cell = string | number | boolean | Date | null | string[] | number[];
+
+/** A cell as CSV text (dates ISO 8601, lists joined with `;`), made safe by safeCell. */
+export function csvCell(v: Cell): string {
+  if (v === null) return '';
+  return safeCell(v instanceof Date ? v.toISOString() : Array.isArray(v) ? v.join(';') : String(v));
+}
+
+/** One CSV file's text from rows of one shape (header from the first row's keys, or `empty`). */
+export function toCsv(rows: Record<string, Cell>[], empty: string[]): string {
+  const header = rows[0] ? Object.keys(rows[0]) : empty;
+  return stringify([header, ...rows.map((r) => header.map((h) => csvCell(r[h] ?? null)))], { record_delimiter: '\r\n' });
+}
+
+/** The queries of each CSV, over one agency. */
+function entities(deps: AppDeps, agencyId: number): [string, () => Promise<Record<string, Cell>[]>][] {
+  const db = deps.db;
+  return [
+    ['branches.csv', () => exportRepo.exportBranches(db, agencyId)],
+    ['users.csv', () => exportRepo.exportUsers(db, agencyId)],
+    ['properties.csv', () => exportRepo.exportProperties(db, agencyId)],
+    ['tenants.csv', () => exportRepo.exportTenants(db, agencyId)],
+    ['tenant_properties.csv', () => exportRepo.exportTenantProperties(db, agencyId)],
+    ['contractors.csv', () => exportRepo.exportContractors(db, agencyId)],
+    ['certificates.csv', () => exportRepo.exportCertificates(db, agencyId)],
+    ['jobs.csv', () => exportRepo.exportJobs(db, agencyId)],
+    ['job_notes.csv', () => exportRepo.exportJobNotes(db, agencyId)],
+    ['invoices.csv', () => exportRepo.exportInvoices(db, agencyId)],
+  ];
+}
+
+/**
+ * GET /api/agencies/current/export: the ZIP stream of the caller's agency. Logged as `agency.export`.
+ * @param files true to add the job files (documents and photos) under files/<job reference>/
+ * @returns the file name and the stream (an error while writing cuts the stream, never a partial ZIP passed as whole)
+ * @throws 403 for SysOps (no agency)
+ */
+export async function exportAgency(deps: AppDeps, auth: AuthContext, actor: Actor, files: boolean): Promise<{ fileName: string; stream: PassThrough }> {
+  const agencyId = writeAgency(auth);
+  const agency = (await repo.findAgencyById(deps.db, agencyId))!;
+  const now = deps.clock.now();
+  await recordActivity(deps.db, actor, now, { action: 'agency.export', resourceType: 'agency', resourceId: agencyId, agencyId, details: { files } });
+  const out = new PassThrough();
+  const { ZipArchive } = await import('archiver');
+  const archive = new ZipArchive({ zlib: { level: 6 } });
+  archive.on('error', (err: Error) => out.destroy(err));
+  archive.pipe(out);
+  const work = async () => {
+    for (const [name, load] of entities(deps, agencyId)) {
+      archive.append(toCsv(await load(), ['uuid']), { name, date: now });
+    }
+    if (files) {
+      const stored = await exportRepo.exportJobFiles(deps.db, agencyId);
+      for (const f of stored) {
+        archive.append(await deps.files.open(f.storage_key), { name: `files/${f.reference}/${f.uuid}-${f.original_filename}`, date: now });
+      }
+    }
+    await archive.finalize();
+  };
+  work().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+  const slug = agency.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agency';
+  return { fileName: `${slug}-export-${now.toISOString().slice(0, 10)}.zip`, stream: out };
+}

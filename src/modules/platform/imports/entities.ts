@@ -1,0 +1,580 @@
+/**
+ * The four importable entities (docs/onboarding.md, "Import"): their columns (the downloadable
+ * templates), how a row is checked and keyed, how it compares with what the agency holds and how
+ * it is written. A row is keyed by the agency's own reference (`external_ref`) when it has one,
+ * else by postcode + first line (properties), e-mail (tenants) or company name (contractors);
+ * landlords always by their reference. Importing the same file again finds every row unchanged.
+ *
+ * The index of an entity holds the agency's current records of that kind in memory (one query per
+ * table), so a dry run of 10,000 rows costs a few queries, not 10,000; a commit keeps it up to date
+ * as it writes. The SQL (imports.repository.ts) is the importer's own bulk path into the people tables; the
+ * interactive endpoints stay in their modules (addresses, tenants, contractors).
+ */
+import type { DbOrTrx } from '../../../db/types.ts';
+import { normaliseDistrict, normalisePostcode } from '../../people/addresses/index.ts';
+import { CERT_TYPE_CODES } from '../../people/contractors/index.ts';
+import {
+  insertAddresses, insertCertification, insertContractor, insertContractorCoverage, insertContractorTrades, insertLandlord, insertTenant, linkTenantAddress,
+  listAgencyAddresses, listAgencyBranches, listAgencyCertifications, listAgencyContractors, listAgencyLandlords, listAgencyOwnership, listAgencyTenantLinks,
+  listAgencyTenants, listUsableTrades, replaceLandlordProperties, updateAddress, updateCertificationExpiry, updateContractorClearingLists, updateLandlord,
+  updateTenant, type LandlordFields, type AddressValue, type CertValue,
+} from './imports.repository.ts';
+
+export const ENTITIES = ['addresses', 'tenants', 'contractors', 'landlords'] as const;
+export type Entity = (typeof ENTITIES)[number];
+
+export interface RowError {
+  column: string;
+  reason: string;
+}
+
+export interface Column {
+  name: string;
+  required: boolean;
+  description: string;
+  example: string;
+}
+
+const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
+const PHONE = /^\+?[0-9 ()-]{6,29}$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const CERT_TYPES: readonly string[] = CERT_TYPE_CODES;
+const CONTACT = ['email', 'phone', 'sms', 'post'];
+
+/** The columns of each entity, in template order. */
+export const COLUMNS: Record<Entity, Column[]> = {
+  addresses: [
+    { name: 'external_ref', required: false, description: 'your own reference of the property (the key for re-imports)', example: 'PROP-0001' },
+    { name: 'line1', required: true, description: 'first line', example: '12 Hyde Park Road' },
+    { name: 'line2', required: false, description: 'second line', example: 'Flat 2' },
+    { name: 'line3', required: false, description: 'third line', example: '' },
+    { name: 'town', required: true, description: 'town or city', example: 'Leeds' },
+    { name: 'county', required: false, description: 'county', example: 'West Yorkshire' },
+    { name: 'postcode', required: true, description: 'UK postcode', example: 'LS6 1AB' },
+    { name: 'branch', required: false, description: 'name of the branch that manages it (jobs take their branch from it)', example: 'Head office' },
+  ],
+  tenants: [
+    { name: 'external_ref', required: false, description: 'your own reference of the tenant (the key for re-imports; else the e-mail)', example: 'TEN-0001' },
+    { name: 'name', required: true, description: 'full name', example: 'Priya Shah' },
+    { name: 'email', required: false, description: 'e-mail address (needed when there is no external_ref)', example: 'priya@example.com' },
+    { name: 'phone', required: false, description: 'phone', example: '0113 496 0000' },
+    { name: 'mobile', required: false, description: 'mobile', example: '07700 900123' },
+    { name: 'preferred_contact', required: false, description: 'email, phone, sms or post', example: 'email' },
+    { name: 'property_ref', required: false, description: 'external_ref of the property they live in', example: 'PROP-0001' },
+    { name: 'property_postcode', required: false, description: 'or the property\'s postcode ...', example: '' },
+    { name: 'property_line1', required: false, description: '... and first line', example: '' },
+  ],
+  contractors: [
+    { name: 'external_ref', required: false, description: 'your own reference of the firm (the key for re-imports; else the company name)', example: 'CON-001' },
+    { name: 'company_name', required: true, description: 'company name', example: 'Aire Valley Plumbing Ltd' },
+    { name: 'contact_name', required: false, description: 'main contact', example: 'Dan Aire' },
+    { name: 'email', required: false, description: 'e-mail address', example: 'jobs@airevalley.example' },
+    { name: 'phone', required: false, description: 'phone', example: '0113 496 0101' },
+    { name: 'trades', required: false, description: 'trade codes or names, separated by ;', example: 'plumbing; heating' },
+    { name: 'coverage', required: false, description: 'postcode districts covered, separated by ; or spaces', example: 'LS6; LS7; LS16' },
+    { name: 'certificates', required: false, description: 'type:reference:expiry (YYYY-MM-DD), separated by ; (types: gas_safe, niceic, napit, oftec, fensa, chas, public_liability)', example: 'gas_safe:123456:2027-05-31' },
+  ],
+  landlords: [
+    { name: 'external_ref', required: true, description: 'your own reference of the landlord (the key for re-imports)', example: 'LL-001' },
+    { name: 'kind', required: false, description: 'person (default) or company', example: 'person' },
+    { name: 'name', required: true, description: 'full name or company name', example: 'Ada Lovelace' },
+    { name: 'email', required: false, description: 'e-mail address (where approval requests go)', example: 'ada@example.com' },
+    { name: 'phone', required: false, description: 'phone', example: '0113 496 0200' },
+    { name: 'address_line1', required: false, description: 'correspondence address: first line', example: '1 Park Square' },
+    { name: 'address_town', required: false, description: 'correspondence address: town', example: 'Leeds' },
+    { name: 'address_postcode', required: false, description: 'correspondence address: UK postcode', example: 'LS1 2ND' },
+    { name: 'vat_number', required: false, description: 'VAT number (GB and 9 or 12 digits); VAT registered when given', example: '' },
+    { name: 'approval_limit_pence', required: false, description: 'spend limit in pence above which a job waits for approval', example: '30000' },
+    { name: 'properties', required: false, description: 'property_ref:share in per cent, separated by ; (the landlord\'s properties as the file has them; import the properties first)', example: 'PROP-0001:50; PROP-0002:100' },
+  ],
+};
+
+const opt = (v: string | undefined) => (v === undefined || v === '' ? null : v);
+const lower = (v: string) => v.trim().toLowerCase();
+
+// ---------------------------------------------------------------------------------------------
+// Properties (addresses)
+
+export type { AddressValue, CertValue } from './imports.repository.ts';
+interface AddressRec extends AddressValue {
+  id: number;
+}
+
+/** The agency's properties keyed by reference and by postcode + first line, and its branches by name. */
+export class AddressIndex {
+  byRef = new Map<string, AddressRec>();
+  byPlace = new Map<string, AddressRec>();
+  branches = new Map<string, number>();
+  agencyId: number;
+  constructor(agencyId: number) {
+    this.agencyId = agencyId;
+  }
+  static placeKey(postcode: string, line1: string): string {
+    return `${postcode}|${lower(line1)}`;
+  }
+  static async load(db: DbOrTrx, agencyId: number): Promise<AddressIndex> {
+    const idx = new AddressIndex(agencyId);
+    const rows = await listAgencyAddresses(db, agencyId);
+    for (const r of rows) idx.remember(r);
+    for (const b of await listAgencyBranches(db, agencyId)) idx.branches.set(lower(b.name), b.id);
+    return idx;
+  }
+  remember(r: AddressRec): void {
+    if (r.external_ref) this.byRef.set(r.external_ref, r);
+    this.byPlace.set(AddressIndex.placeKey(r.postcode, r.line1), r);
+  }
+  find(v: { external_ref: string | null; postcode: string; line1: string }): AddressRec | undefined {
+    return (v.external_ref ? this.byRef.get(v.external_ref) : undefined) ?? this.byPlace.get(AddressIndex.placeKey(v.postcode, v.line1));
+  }
+}
+
+/** Checks one property row. */
+export function parseAddress(d: Record<string, string>, idx: AddressIndex): { value?: AddressValue; key?: string; errors: RowError[] } {
+  const errors: RowError[] = [];
+  const line1 = d.line1 ?? '';
+  const town = d.town ?? '';
+  if (!line1) errors.push({ column: 'line1', reason: 'missing' });
+  if (!town) errors.push({ column: 'town', reason: 'missing' });
+  let postcode: string | null = null;
+  if (!d.postcode) errors.push({ column: 'postcode', reason: 'missing' });
+  else if (!(postcode = normalisePostcode(d.postcode))) errors.push({ column: 'postcode', reason: `not a UK postcode: ${d.postcode}` });
+  let branchId: number | null = null;
+  if (d.branch) {
+    branchId = idx.branches.get(lower(d.branch)) ?? null;
+    if (branchId === null) errors.push({ column: 'branch', reason: `no branch named ${d.branch}` });
+  }
+  if (errors.length > 0) return { errors };
+  const value: AddressValue = {
+    external_ref: opt(d.external_ref),
+    line1,
+    line2: opt(d.line2),
+    line3: opt(d.line3),
+    town,
+    county: opt(d.county),
+    postcode: postcode!,
+    branch_id: branchId,
+  };
+  return { value, key: value.external_ref ? `ref:${value.external_ref}` : `place:${AddressIndex.placeKey(value.postcode, line1)}`, errors };
+}
+
+/** create, update or unchanged for a checked property row. */
+export function addressOutcome(v: AddressValue, idx: AddressIndex): 'create' | 'update' | 'unchanged' {
+  const cur = idx.find(v);
+  if (!cur) return 'create';
+  const same = (Object.keys(v) as (keyof AddressValue)[]).every((k) => (k === 'branch_id' && v.branch_id === null) || cur[k] === v[k]);
+  return same ? 'unchanged' : 'update';
+}
+
+/** Writes the property rows of one chunk: the new ones in one insert, the changed ones one by one. */
+export async function applyAddresses(db: DbOrTrx, idx: AddressIndex, values: AddressValue[], now: Date): Promise<void> {
+  const fresh: AddressValue[] = [];
+  for (const v of values) {
+    const cur = idx.find(v);
+    if (!cur) {
+      if (!fresh.some((f) => AddressIndex.placeKey(f.postcode, f.line1) === AddressIndex.placeKey(v.postcode, v.line1) && f.external_ref === v.external_ref)) fresh.push(v);
+      continue;
+    }
+    const set = { ...v, branch_id: v.branch_id ?? cur.branch_id, external_ref: v.external_ref ?? cur.external_ref };
+    await updateAddress(db, cur.id, set, now);
+    idx.remember({ ...set, id: cur.id });
+  }
+  if (fresh.length === 0) return;
+  const inserted = await insertAddresses(db, idx.agencyId, fresh, now);
+  for (const r of inserted) idx.remember(r);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tenants
+
+export interface TenantValue {
+  external_ref: string | null;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  mobile: string | null;
+  preferred_contact: string | null;
+  address_id: number | null;
+}
+interface TenantRec extends Omit<TenantValue, 'address_id'> {
+  id: number;
+  addresses: Set<number>;
+}
+
+/** The agency's tenants by reference and e-mail, and its properties. */
+export class TenantIndex {
+  byRef = new Map<string, TenantRec>();
+  byEmail = new Map<string, TenantRec>();
+  addresses!: AddressIndex;
+  agencyId: number;
+  constructor(agencyId: number) {
+    this.agencyId = agencyId;
+  }
+  static async load(db: DbOrTrx, agencyId: number): Promise<TenantIndex> {
+    const idx = new TenantIndex(agencyId);
+    idx.addresses = await AddressIndex.load(db, agencyId);
+    const rows = await listAgencyTenants(db, agencyId);
+    const links = await listAgencyTenantLinks(db, agencyId);
+    const linked = new Map<number, Set<number>>();
+    for (const l of links) (linked.get(l.tenant_id) ?? linked.set(l.tenant_id, new Set()).get(l.tenant_id)!).add(l.address_id);
+    for (const r of rows) idx.remember({ ...r, addresses: linked.get(r.id) ?? new Set() });
+    return idx;
+  }
+  remember(r: TenantRec): void {
+    if (r.external_ref) this.byRef.set(r.external_ref, r);
+    if (r.email) this.byEmail.set(r.email, r);
+  }
+  find(v: { external_ref: string | null; email: string | null }): TenantRec | undefined {
+    return (v.external_ref ? this.byRef.get(v.external_ref) : undefined) ?? (v.email ? this.byEmail.get(v.email) : undefined);
+  }
+}
+
+/** Checks one tenant row; the property must exist already (import properties first). */
+export function parseTenant(d: Record<string, string>, idx: TenantIndex): { value?: TenantValue; key?: string; errors: RowError[] } {
+  const errors: RowError[] = [];
+  if (!d.name) errors.push({ column: 'name', reason: 'missing' });
+  const email = d.email ? d.email.toLowerCase() : null;
+  if (email && !EMAIL.test(email)) errors.push({ column: 'email', reason: `not an e-mail address: ${d.email}` });
+  if (!email && !d.external_ref) errors.push({ column: 'external_ref', reason: 'give an external_ref or an e-mail address (the key for re-imports)' });
+  for (const c of ['phone', 'mobile'] as const) if (d[c] && !PHONE.test(d[c])) errors.push({ column: c, reason: `not a phone number: ${d[c]}` });
+  if (d.preferred_contact && !CONTACT.includes(d.preferred_contact.toLowerCase())) errors.push({ column: 'preferred_contact', reason: 'email, phone, sms or post' });
+  let addressId: number | null = null;
+  if (d.property_ref) {
+    addressId = idx.addresses.byRef.get(d.property_ref)?.id ?? null;
+    if (addressId === null) errors.push({ column: 'property_ref', reason: `no property with reference ${d.property_ref}; import the properties first` });
+  } else if (d.property_postcode || d.property_line1) {
+    const pc = normalisePostcode(d.property_postcode ?? '');
+    if (!pc) errors.push({ column: 'property_postcode', reason: d.property_postcode ? `not a UK postcode: ${d.property_postcode}` : 'missing' });
+    else {
+      addressId = idx.addresses.byPlace.get(AddressIndex.placeKey(pc, d.property_line1 ?? ''))?.id ?? null;
+      if (addressId === null) errors.push({ column: 'property_line1', reason: `no property at ${d.property_line1 ?? ''}, ${pc}; import the properties first` });
+    }
+  }
+  if (errors.length > 0) return { errors };
+  const value: TenantValue = {
+    external_ref: opt(d.external_ref),
+    name: d.name!,
+    email,
+    phone: opt(d.phone),
+    mobile: opt(d.mobile),
+    preferred_contact: d.preferred_contact ? d.preferred_contact.toLowerCase() : null,
+    address_id: addressId,
+  };
+  return { value, key: value.external_ref ? `ref:${value.external_ref}` : `email:${email}`, errors };
+}
+
+const TENANT_FIELDS = ['external_ref', 'name', 'email', 'phone', 'mobile', 'preferred_contact'] as const;
+
+/** create, update or unchanged for a checked tenant row. */
+export function tenantOutcome(v: TenantValue, idx: TenantIndex): 'create' | 'update' | 'unchanged' {
+  const cur = idx.find(v);
+  if (!cur) return 'create';
+  const same = TENANT_FIELDS.every((k) => cur[k] === v[k]) && (v.address_id === null || cur.addresses.has(v.address_id));
+  return same ? 'unchanged' : 'update';
+}
+
+/** Writes one tenant row (and its link to the property). */
+export async function applyTenant(db: DbOrTrx, idx: TenantIndex, v: TenantValue, now: Date): Promise<void> {
+  const { address_id, ...fields } = v;
+  let cur = idx.find(v);
+  if (cur) {
+    await updateTenant(db, cur.id, fields, now);
+    Object.assign(cur, fields);
+    idx.remember(cur);
+  } else {
+    const id = await insertTenant(db, idx.agencyId, fields, now);
+    cur = { ...fields, id, addresses: new Set() };
+    idx.remember(cur);
+  }
+  if (address_id !== null && !cur.addresses.has(address_id)) {
+    await linkTenantAddress(db, cur.id, address_id, now);
+    cur.addresses.add(address_id);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contractors
+
+export interface ContractorValue {
+  external_ref: string | null;
+  company_name: string;
+  contact_name: string | null;
+  email: string | null;
+  phone: string | null;
+  trade_ids: number[];
+  coverage: string[];
+  certificates: CertValue[];
+}
+interface ContractorRec extends Omit<ContractorValue, 'certificates'> {
+  id: number;
+  certificates: Map<string, { id: number; expires_on: string }>;
+}
+
+/** The agency's contractors by reference and company name, with the trades one may give them. */
+export class ContractorIndex {
+  byRef = new Map<string, ContractorRec>();
+  byName = new Map<string, ContractorRec>();
+  trades = new Map<string, number>();
+  agencyId: number;
+  constructor(agencyId: number) {
+    this.agencyId = agencyId;
+  }
+  static async load(db: DbOrTrx, agencyId: number): Promise<ContractorIndex> {
+    const idx = new ContractorIndex(agencyId);
+    const trades = await listUsableTrades(db, agencyId);
+    for (const t of trades) {
+      idx.trades.set(lower(t.code), t.id);
+      idx.trades.set(lower(t.name), t.id);
+    }
+    const rows = await listAgencyContractors(db, agencyId);
+    const certs = await listAgencyCertifications(db, agencyId);
+    const byContractor = new Map<number, Map<string, { id: number; expires_on: string }>>();
+    for (const c of certs) {
+      const m = byContractor.get(c.contractor_id) ?? byContractor.set(c.contractor_id, new Map()).get(c.contractor_id)!;
+      m.set(`${c.cert_type}:${c.reference}`, { id: c.id, expires_on: c.expires_on });
+    }
+    for (const r of rows) idx.remember({ ...r, certificates: byContractor.get(r.id) ?? new Map() });
+    return idx;
+  }
+  remember(r: ContractorRec): void {
+    if (r.external_ref) this.byRef.set(r.external_ref, r);
+    this.byName.set(lower(r.company_name), r);
+  }
+  find(v: { external_ref: string | null; company_name: string }): ContractorRec | undefined {
+    return (v.external_ref ? this.byRef.get(v.external_ref) : undefined) ?? this.byName.get(lower(v.company_name));
+  }
+}
+
+const split = (text: string | undefined, by: RegExp) => (text ?? '').split(by).map((s) => s.trim()).filter(Boolean);
+
+/** Checks one contractor row: trades known to the agency, valid districts, certificates. */
+export function parseContractor(d: Record<string, string>, idx: ContractorIndex): { value?: ContractorValue; key?: string; errors: RowError[] } {
+  const errors: RowError[] = [];
+  if (!d.company_name) errors.push({ column: 'company_name', reason: 'missing' });
+  const email = d.email ? d.email.toLowerCase() : null;
+  if (email && !EMAIL.test(email)) errors.push({ column: 'email', reason: `not an e-mail address: ${d.email}` });
+  if (d.phone && !PHONE.test(d.phone)) errors.push({ column: 'phone', reason: `not a phone number: ${d.phone}` });
+  const tradeIds = new Set<number>();
+  for (const t of split(d.trades, /[;|]/)) {
+    const id = idx.trades.get(lower(t));
+    if (id === undefined) errors.push({ column: 'trades', reason: `unknown trade: ${t}` });
+    else tradeIds.add(id);
+  }
+  const coverage = new Set<string>();
+  for (const c of split(d.coverage, /[;,|\s]+/)) {
+    const district = normaliseDistrict(c);
+    if (!district) errors.push({ column: 'coverage', reason: `not a postcode district: ${c}` });
+    else coverage.add(district);
+  }
+  const certificates: CertValue[] = [];
+  for (const c of split(d.certificates, /;/)) {
+    const [type, reference, expires] = c.split(':').map((s) => s.trim());
+    if (!type || !CERT_TYPES.includes(type.toLowerCase())) errors.push({ column: 'certificates', reason: `unknown certificate type in ${c}` });
+    else if (!reference) errors.push({ column: 'certificates', reason: `no reference in ${c}` });
+    else if (!expires || !ISO_DATE.test(expires) || Number.isNaN(Date.parse(expires))) errors.push({ column: 'certificates', reason: `no expiry date (YYYY-MM-DD) in ${c}` });
+    else certificates.push({ type: type.toLowerCase(), reference, expires_on: expires });
+  }
+  if (errors.length > 0) return { errors };
+  const value: ContractorValue = {
+    external_ref: opt(d.external_ref),
+    company_name: d.company_name!,
+    contact_name: opt(d.contact_name),
+    email,
+    phone: opt(d.phone),
+    trade_ids: [...tradeIds].sort((a, b) => a - b),
+    coverage: [...coverage].sort(),
+    certificates,
+  };
+  return { value, key: value.external_ref ? `ref:${value.external_ref}` : `name:${lower(value.company_name)}`, errors };
+}
+
+const CONTRACTOR_FIELDS = ['external_ref', 'company_name', 'contact_name', 'email', 'phone'] as const;
+
+/** create, update or unchanged for a checked contractor row. */
+export function contractorOutcome(v: ContractorValue, idx: ContractorIndex): 'create' | 'update' | 'unchanged' {
+  const cur = idx.find(v);
+  if (!cur) return 'create';
+  const same =
+    CONTRACTOR_FIELDS.every((k) => cur[k] === v[k]) &&
+    cur.trade_ids.join() === v.trade_ids.join() &&
+    [...cur.coverage].sort().join() === v.coverage.join() &&
+    v.certificates.every((c) => cur.certificates.get(`${c.type}:${c.reference}`)?.expires_on === c.expires_on);
+  return same ? 'unchanged' : 'update';
+}
+
+/** Writes one contractor row: its fields, its trades and coverage (as the file has them), its certificates. */
+export async function applyContractor(db: DbOrTrx, idx: ContractorIndex, v: ContractorValue, now: Date): Promise<void> {
+  const { trade_ids, coverage, certificates, ...fields } = v;
+  let cur = idx.find(v);
+  if (cur) {
+    await updateContractorClearingLists(db, cur.id, fields, now);
+    Object.assign(cur, fields, { trade_ids, coverage });
+  } else {
+    const newId = await insertContractor(db, idx.agencyId, fields, now);
+    cur = { ...fields, id: newId, trade_ids, coverage, certificates: new Map() };
+  }
+  idx.remember(cur);
+  const id = cur.id;
+  if (trade_ids.length > 0) await insertContractorTrades(db, id, trade_ids);
+  if (coverage.length > 0) await insertContractorCoverage(db, id, coverage);
+  for (const c of certificates) {
+    const key = `${c.type}:${c.reference}`;
+    const known = cur.certificates.get(key);
+    if (known?.expires_on === c.expires_on) continue;
+    if (known) {
+      await updateCertificationExpiry(db, known.id, c.expires_on, now);
+      known.expires_on = c.expires_on;
+    } else {
+      const certId = await insertCertification(db, idx.agencyId, id, c, now);
+      cur.certificates.set(key, { id: certId, expires_on: c.expires_on });
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Landlords (with their properties and ownership shares)
+
+export interface LandlordValue extends LandlordFields {
+  /** address id -> share in basis points (10000 = 100 %), sorted by address id */
+  shares: Array<{ address_id: number; share_bp: number }>;
+}
+interface LandlordRec extends LandlordValue {
+  id: number;
+}
+
+const VAT = /^(GB)?[0-9]{9}([0-9]{3})?$/;
+const PERCENT = /^(100(\.0{1,2})?|[0-9]{1,2}(\.[0-9]{1,2})?)$/;
+
+/**
+ * The agency's landlords by reference, its properties, and the shares of every property: the
+ * shares held by landlords the file does not name, plus those the file's checked rows give, so a
+ * property never goes over 100 % (10000 basis points).
+ */
+export class LandlordIndex {
+  byRef = new Map<string, LandlordRec>();
+  addresses!: AddressIndex;
+  /** address id -> landlord id -> share_bp, as stored */
+  stored = new Map<number, Map<number, number>>();
+  /** address id -> share_bp given by the file's rows checked so far */
+  fromFile = new Map<number, number>();
+  agencyId: number;
+  constructor(agencyId: number) {
+    this.agencyId = agencyId;
+  }
+  static async load(db: DbOrTrx, agencyId: number): Promise<LandlordIndex> {
+    const idx = new LandlordIndex(agencyId);
+    idx.addresses = await AddressIndex.load(db, agencyId);
+    const shares = new Map<number, Array<{ address_id: number; share_bp: number }>>();
+    for (const o of await listAgencyOwnership(db, agencyId)) {
+      (shares.get(o.landlord_id) ?? shares.set(o.landlord_id, []).get(o.landlord_id)!).push({ address_id: o.address_id, share_bp: o.share_bp });
+      (idx.stored.get(o.address_id) ?? idx.stored.set(o.address_id, new Map()).get(o.address_id)!).set(o.landlord_id, o.share_bp);
+    }
+    for (const r of await listAgencyLandlords(db, agencyId)) {
+      if (!r.external_ref) continue;
+      idx.remember({ ...r, external_ref: r.external_ref, shares: (shares.get(r.id) ?? []).sort((a, b) => a.address_id - b.address_id) });
+    }
+    return idx;
+  }
+  remember(r: LandlordRec): void {
+    this.byRef.set(r.external_ref, r);
+  }
+  /** Basis points of the property held by landlords other than `landlordId` (stored), plus the file's. */
+  heldByOthers(addressId: number, landlordId: number | undefined): number {
+    let n = this.fromFile.get(addressId) ?? 0;
+    for (const [l, bp] of this.stored.get(addressId) ?? []) if (l !== landlordId && !this.namedInFile.has(l)) n += bp;
+    return n;
+  }
+  /** Landlords (ids) the file names: their stored shares are replaced by the file's. */
+  namedInFile = new Set<number>();
+}
+
+/**
+ * Checks one landlord row: reference and name, contact, correspondence postcode, VAT number,
+ * limit, and its properties (known references, shares of 0.01 to 100 % that keep each property
+ * at most 100 % with its other owners).
+ */
+export function parseLandlord(d: Record<string, string>, idx: LandlordIndex): { value?: LandlordValue; key?: string; errors: RowError[] } {
+  const errors: RowError[] = [];
+  if (!d.external_ref) errors.push({ column: 'external_ref', reason: 'missing (the key for re-imports)' });
+  if (!d.name) errors.push({ column: 'name', reason: 'missing' });
+  const kind = (d.kind ?? 'person').toLowerCase() || 'person';
+  if (kind !== 'person' && kind !== 'company') errors.push({ column: 'kind', reason: `person or company, not ${d.kind}` });
+  const email = d.email ? d.email.toLowerCase() : null;
+  if (email && !EMAIL.test(email)) errors.push({ column: 'email', reason: `not an e-mail address: ${d.email}` });
+  if (d.phone && !PHONE.test(d.phone)) errors.push({ column: 'phone', reason: `not a phone number: ${d.phone}` });
+  let postcode: string | null = null;
+  if (d.address_postcode && !(postcode = normalisePostcode(d.address_postcode))) errors.push({ column: 'address_postcode', reason: `not a UK postcode: ${d.address_postcode}` });
+  const vat = d.vat_number ? d.vat_number.replace(/\s+/g, '').toUpperCase() : null;
+  if (vat && !VAT.test(vat)) errors.push({ column: 'vat_number', reason: `not a UK VAT number: ${d.vat_number}` });
+  let limit: number | null = null;
+  if (d.approval_limit_pence) {
+    limit = /^[0-9]{1,10}$/.test(d.approval_limit_pence) ? Number(d.approval_limit_pence) : NaN;
+    if (!Number.isSafeInteger(limit) || limit > 2_000_000_000) errors.push({ column: 'approval_limit_pence', reason: `not a whole number of pence: ${d.approval_limit_pence}` });
+  }
+  const current = d.external_ref ? idx.byRef.get(d.external_ref) : undefined;
+  const shares = new Map<number, number>();
+  for (const part of split(d.properties, /;/)) {
+    const [ref, pct] = part.split(':').map((x) => x.trim());
+    const address = ref ? idx.addresses.byRef.get(ref) : undefined;
+    if (!ref || !address) {
+      errors.push({ column: 'properties', reason: `no property with reference ${ref ?? part}; import the properties first` });
+      continue;
+    }
+    if (!pct || !PERCENT.test(pct) || Number(pct) <= 0) {
+      errors.push({ column: 'properties', reason: `share of ${ref} must be a percentage above 0 and at most 100: ${pct ?? ''}` });
+      continue;
+    }
+    if (shares.has(address.id)) {
+      errors.push({ column: 'properties', reason: `${ref} is listed twice` });
+      continue;
+    }
+    const bp = Math.round(Number(pct) * 100);
+    const others = idx.heldByOthers(address.id, current?.id);
+    if (others + bp > 10_000) {
+      errors.push({ column: 'properties', reason: `${ref} would be owned ${((others + bp) / 100).toFixed(2).replace(/\.00$/, '')} % (other owners hold ${(others / 100).toFixed(2).replace(/\.00$/, '')} %)` });
+      continue;
+    }
+    shares.set(address.id, bp);
+  }
+  if (errors.length > 0) return { errors };
+  if (current) idx.namedInFile.add(current.id);
+  for (const [addressId, bp] of shares) idx.fromFile.set(addressId, (idx.fromFile.get(addressId) ?? 0) + bp);
+  const value: LandlordValue = {
+    external_ref: d.external_ref!,
+    kind: kind as 'person' | 'company',
+    name: d.name!,
+    email,
+    phone: opt(d.phone),
+    address_line1: opt(d.address_line1),
+    address_town: opt(d.address_town),
+    address_postcode: postcode,
+    vat_number: vat,
+    approval_limit_pence: limit,
+    shares: [...shares].map(([address_id, share_bp]) => ({ address_id, share_bp })).sort((a, b) => a.address_id - b.address_id),
+  };
+  return { value, key: `ref:${value.external_ref}`, errors };
+}
+
+const LANDLORD_FIELDS = ['kind', 'name', 'email', 'phone', 'address_line1', 'address_town', 'address_postcode', 'vat_number', 'approval_limit_pence'] as const;
+
+/** create, update or unchanged for a checked landlord row. */
+export function landlordOutcome(v: LandlordValue, idx: LandlordIndex): 'create' | 'update' | 'unchanged' {
+  const cur = idx.byRef.get(v.external_ref);
+  if (!cur) return 'create';
+  const same = LANDLORD_FIELDS.every((k) => cur[k] === v[k]) && JSON.stringify(cur.shares) === JSON.stringify(v.shares);
+  return same ? 'unchanged' : 'update';
+}
+
+/** Writes one landlord row: its fields, and its properties and shares as the file has them. */
+export async function applyLandlord(db: DbOrTrx, idx: LandlordIndex, v: LandlordValue, now: Date): Promise<void> {
+  const { shares, ...fields } = v;
+  const cur = idx.byRef.get(v.external_ref);
+  let id: number;
+  if (cur) {
+    await updateLandlord(db, cur.id, fields, now);
+    id = cur.id;
+  } else {
+    id = await insertLandlord(db, idx.agencyId, fields, now);
+  }
+  await replaceLandlordProperties(db, id, shares, now);
+  idx.remember({ ...v, id });
+}

@@ -1,0 +1,36 @@
+/** Schemas of the import endpoints (docs/onboarding.md, "Import"). */
+import { Type } from 'typebox';
+import { DateTime, Nullable, Uuid } from '../../../http/schema-primitives.ts';
+
+const RowOutcome = Type.Object({
+  row: Type.Integer({ description: 'line of the file (the header is line 1)' }),
+  outcome: Type.String({ description: 'create, update, unchanged or error' }),
+  errors: Type.Array(Type.Object({ column: Type.String(), reason: Type.String() })),
+});
+
+export const Import = Type.Object(
+  {
+    uuid: Uuid(),
+    entity: Type.String({ description: 'addresses, tenants, contractors or landlords' }),
+    file_name: Type.String(),
+    status: Type.String({ description: 'checked (dry run done), queued, committing, committed or failed' }),
+    skip_bad_rows: Type.Boolean(),
+    encoding: Nullable(Type.String({ description: 'utf-8, utf-16le, utf-16be, windows-1252, or xlsx' })),
+    delimiter: Nullable(Type.String({ description: 'the CSV delimiter found; null for XLSX' })),
+    rows_total: Type.Integer(),
+    rows_done: Type.Integer({ description: 'rows the commit has passed so far' }),
+    error_count: Type.Integer(),
+    counts: Type.Object({ create: Type.Integer(), update: Type.Integer(), unchanged: Type.Integer(), error: Type.Integer() }),
+    failure: Nullable(Type.String()),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    committed_at: Nullable(DateTime()),
+    rows: Type.Optional(Type.Array(RowOutcome, { description: 'dry run: every row; GET: the rows with errors' })),
+  },
+  { description: 'An import of a CSV or XLSX file' },
+);
+
+export const TemplateParams = Type.Object(
+  { entity: Type.Union([Type.Literal('addresses.csv'), Type.Literal('tenants.csv'), Type.Literal('contractors.csv'), Type.Literal('landlords.csv')]) },
+  { additionalProperties: false },
+);
