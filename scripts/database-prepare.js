@@ -2,7 +2,7 @@
 // Prepares the migrated embedded database at install (docs/onboarding.md, "First start"), as
 // scripts/console-build.js builds the console: run by `npm install` (the `prepare` script), by
 // `npm start` when the copy is missing (`--if-missing`) and by `npm run database:prepare`. Writes
-// prepared/pglite-migrated.tar.gz and its manifest (src/db/prepared-database.ts); a first start on
+// prepared/pglite-migrated.tar.gz and its manifest (src/main/prepared-database.ts); a first start on
 // an empty data folder loads it instead of creating the database (about 25 s here). Plain
 // JavaScript so it runs on whatever `node` npm finds: on a Node that cannot run the TypeScript
 // sources it says so and exits 0 (the first start then creates the database itself).
@@ -18,7 +18,7 @@ if (!process.features?.typescript) {
 }
 let mod;
 try {
-  mod = await import('../src/db/prepared-database.ts');
+  mod = await import('../src/main/prepared-database.ts');
 } catch (err) {
   process.stdout.write(`database: cannot prepare the embedded database here (${err.message}); the first start creates it.\n`);
   process.exit(0);

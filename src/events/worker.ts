@@ -187,7 +187,7 @@ function handlerQueueOptions(q: Config['queue']): Omit<Queue, 'name'> {
 /**
  * Creates (or brings up to date) every queue, subscription and schedule of the handlers and tasks
  * on a started pg-boss: what the worker needs before it works, and what the prepared embedded
- * database holds already (src/db/prepared-database.ts), so a first start does not create them.
+ * database holds already (src/main/prepared-database.ts), so a first start does not create them.
  * Unchanged queues cost one read for all of them.
  */
 export async function installQueues(boss: PgBoss, config: Readonly<Config>, handlers: readonly EventHandler[], tasks: readonly PeriodicTask[]): Promise<void> {

@@ -7,7 +7,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { Redis } from 'ioredis';
 import type { AppDeps } from '../app-deps.ts';
 import type { Config } from '../config/config.ts';
-import { preparedDatabase, unpackPreparedDatabase } from '../db/prepared-database.ts';
+import { preparedDatabase, unpackPreparedDatabase } from './prepared-database.ts';
 import { createDatabase, type DatabaseHandle } from '../db/database.ts';
 import { migrateToLatest, migrationClass, migrationStatus } from '../db/migrate.ts';
 import { RateLimitStore } from '../core/rate-limit.ts';
@@ -84,7 +84,7 @@ export async function openRuntime(
   const pgliteDir = path.join(options.dataDir ?? config.dataDir, 'pglite');
   // Said only when this start creates the embedded database (no PG_VERSION in its folder yet).
   const creating = !config.databaseUrl && !options.pglite && !options.loadDataDir && !existsSync(path.join(pgliteDir, 'PG_VERSION'));
-  // A first start loads the migrated copy prepared at install (src/db/prepared-database.ts) when there is one.
+  // A first start loads the migrated copy prepared at install (src/main/prepared-database.ts) when there is one.
   const prepared = creating ? preparedDatabase() : undefined;
   // Unpacked into the data folder, then opened as an existing database; if that fails, PGlite
   // loads the tarball itself (slower, same result).

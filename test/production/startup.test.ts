@@ -12,7 +12,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PREPARED_DIR } from '../../src/db/prepared-database.ts';
+import { PREPARED_DIR } from '../../src/main/prepared-database.ts';
 import { COMPILE_CACHE_ENV } from '../helpers/child-env.ts';
 import { freePort, runCaretaker, startCaretaker, stopAllProcesses } from '../helpers/process.ts';
 
@@ -94,7 +94,7 @@ describe('first start, restart and log format', () => {
     });
     await expect.poll(() => first.lines.some((l) => l.includes('Caretaker is serving')) || !first.running, { timeout: 120_000, interval: 200 }).toBe(true);
     const messages = first.json().map((l) => String(l.msg));
-    // With the migrated copy that `npm install` prepares (src/db/prepared-database.ts) the first
+    // With the migrated copy that `npm install` prepares (src/main/prepared-database.ts) the first
     // start loads it and has nothing to migrate; without it, it creates the database and migrates.
     const prepared = existsSync(path.join(PREPARED_DIR, 'pglite-migrated.json'));
     const order = [

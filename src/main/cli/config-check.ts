@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import nodemailer from 'nodemailer';
 import { CONFIG_VARIABLES, displayValue } from '../../config/catalogue.ts';
 import { ConfigError, loadConfig, type Config } from '../../config/config.ts';
-import { preparedDatabase } from '../../db/prepared-database.ts';
+import { preparedDatabase } from '../prepared-database.ts';
 import { createDatabase } from '../../db/database.ts';
 import { pendingMigrationCount } from '../../db/migrate.ts';
 import { migrations } from '../../db/migrations/index.ts';

@@ -7,17 +7,17 @@
  * hex survives mail systems that change the case of local parts; nothing in the address can be
  * guessed or changed without the key.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { safeEqual } from '../../../lib/crypto.ts';
-import { signingKey } from '../../money/landlords/index.ts';
+import { linkSigningKey } from '../../../core/link-keys.ts';
 
 const KEY_NAME = 'conversation_reply';
 const SIG_HEX = 24;
 
 /** The cluster's reply-address key (created on first use). */
 export function replyKey(db: DbOrTrx, now: Date): Promise<string> {
-  return signingKey(db, KEY_NAME, randomBytes(32).toString('base64url'), now);
+  return linkSigningKey(db, KEY_NAME, now);
 }
 
 function signature(key: string, threadId: number, person: string): string {

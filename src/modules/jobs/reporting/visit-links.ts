@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { hmacSign, hmacVerify } from '../../../lib/crypto.ts';
-import { linkSigningKey } from '../../money/landlords/index.ts';
+import { linkSigningKey } from '../../../core/link-keys.ts';
 import * as repo from './visit-links.repository.ts';
 
 const KEY_NAME = 'visit-links';

@@ -27,7 +27,3 @@ export { getLandlordRow, toLandlordDto, effectiveLimit } from './landlords.servi
 export { anonymiseLandlord, bankDetailsOf, findLandlordRef, ownersOfAddress, sharesOfLandlord } from './landlords.repository.ts';
 export { remindAndExpire } from './approvals.service.ts';
 export { approvalsOfLandlord } from './approvals.repository.ts';
-/** Kept for callers written before the keys moved to src/core/link-keys.ts; new code imports that. */
-export { signingKey } from '../../../core/link-keys.repository.ts';
-/** The cluster-wide HMAC key of a kind of signed link (kept in `link_signing_keys`, created once): also signs works-order links (docs/works-orders.md). */
-export { linkSigningKey } from '../../../core/link-keys.ts';

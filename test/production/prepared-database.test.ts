@@ -1,5 +1,5 @@
 /**
- * The migrated embedded database prepared at install (src/db/prepared-database.ts, docs/onboarding.md
+ * The migrated embedded database prepared at install (src/main/prepared-database.ts, docs/onboarding.md
  * "First start"): the copy holds every migration and the queue's schema with every queue, a data
  * folder loaded from it needs none, and a
  * copy made by another PGlite version or holding a migration this build does not know is not used.
@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createDatabase } from '../../src/db/database.ts';
 import { migrationStatus } from '../../src/db/migrate.ts';
 import { migrations } from '../../src/db/migrations/index.ts';
-import { prepareDatabase, preparedDatabase, unpackPreparedDatabase } from '../../src/db/prepared-database.ts';
+import { prepareDatabase, preparedDatabase, unpackPreparedDatabase } from '../../src/main/prepared-database.ts';
 import { loadConfig } from '../../src/config/config.ts';
 import { backgroundHandlers, periodicTasks } from '../../src/main/background.ts';
 import { createBoss, DEAD_LETTER_QUEUE, handlerQueue, taskQueue } from '../../src/events/queue.ts';

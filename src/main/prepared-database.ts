@@ -16,14 +16,14 @@ import { createGunzip } from 'node:zlib';
 import { extract } from 'tar-stream';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import { openPglite } from './database.ts';
-import { migrateToLatest } from './migrate.ts';
-import { migrations } from './migrations/index.ts';
-import type { Database } from './schema.ts';
+import { openPglite } from '../db/database.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { migrations } from '../db/migrations/index.ts';
+import type { Database } from '../db/schema.ts';
 import { loadConfig } from '../config/config.ts';
 import { createBoss } from '../events/queue.ts';
 import { installQueues } from '../events/worker.ts';
-import { backgroundHandlers, periodicTasks } from '../main/background.ts';
+import { backgroundHandlers, periodicTasks } from './background.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Folder of the prepared copy (not committed; made by `npm install`). */
