@@ -1198,7 +1198,7 @@ export interface JobHazardTable {
   uuid: string;
   agency_id: number;
   job_id: number;
-  /** An HHSRS hazard code (src/modules/hazards/hhsrs.ts). */
+  /** An HHSRS hazard code (src/lib/hhsrs.ts). */
   category: string;
   severity: 'emergency' | 'significant';
   description: Generated<string>;

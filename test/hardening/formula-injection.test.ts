@@ -110,8 +110,8 @@ describe('formula injection in exports', () => {
       expect(text, f).toMatch(/from '[./]+\/lib\/spreadsheet-safe\.ts'/);
     }
     expect(writers.sort()).toEqual([
-      'modules/agencies/export.service.ts', 'modules/imports/imports.service.ts', 'modules/money/accounting-sheet.ts', 'modules/money/invoice-csv.ts',
-      'modules/recharges/statement-render.ts', 'modules/reports/reports.render.ts',
+      'modules/insight/reports/reports.render.ts', 'modules/money/money/accounting-sheet.ts', 'modules/money/money/invoice-csv.ts',
+      'modules/money/recharges/statement-render.ts', 'modules/platform/agencies/export.service.ts', 'modules/platform/imports/imports.service.ts',
     ]);
   });
 });
