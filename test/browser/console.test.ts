@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import type { NodemailerMailer } from '../../src/modules/messaging/mail/mailer.ts';
 import { buildTestApp, Client, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { axeViolations, checkAndShoot as checkPage, CHROMIUM, consolePage, DESKTOP, launchBrowser, PHONE, signInConsole } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../people/users/mail-helpers.ts';
@@ -48,33 +48,10 @@ function photoPng(): Buffer {
 }
 const PNG = photoPng();
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/console');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
-/**
- * Checks the page with axe at both widths; with CONSOLE_SCREENSHOTS=1 (`npm run console:screenshots`)
- * also writes docs/console/<name>-desktop.png and -phone.png, so an ordinary test run leaves the tree clean.
- */
-async function checkAndShoot(page: Page, name: string): Promise<void> {
-  for (const [label, size] of [
-    ['phone', PHONE],
-    ['desktop', DESKTOP],
-  ] as const) {
-    await page.setViewportSize(size);
-    expect(await axeViolations(page), `${name} at ${label} width`).toEqual([]);
-    if (process.env.CONSOLE_SCREENSHOTS === '1') {
-      await page.screenshot({ path: path.join(SHOTS, `${name}-${label}.png`), fullPage: true, animations: 'disabled' });
-    }
-  }
-}
-
-/** Prints script errors and refused API calls of a page (shown with a failing test). */
-function watch(page: Page): void {
-  page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
-  page.on('response', (r) => {
-    if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me'))
-      process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
-  });
+/** axe at phone width and at 1280 px (the page stays at 1280 px); pictures in SHOTS. */
+function checkAndShoot(page: Page, name: string): Promise<void> {
+  return checkPage(page, SHOTS, name, { phone: PHONE, desktop: DESKTOP });
 }
 
 const TITLE = CHROMIUM ? 'the console in headless Chromium' : 'the console (skipped: Debian chromium is not installed; apt-get install chromium)';
@@ -92,17 +69,9 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
 
   /** A fresh browser context (its own cookies) signed in as `email`. */
   async function signedIn(email: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'Europe/London' });
-    context.setDefaultTimeout(15_000);
-    contexts.push(context);
-    const page = await context.newPage();
-    watch(page);
-    await page.goto(`${baseUrl}/`);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await page.getByLabel('E-mail address').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('.user-toggle').waitFor({ state: 'attached' });
+    const page = await consolePage(browser, DESKTOP);
+    contexts.push(page.context());
+    await signInConsole(page, baseUrl, email, TEST_PASSWORD);
     return page;
   }
 

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/main/app.ts';
 import { openRuntime, type Runtime } from '../../src/main/runtime.ts';
 import { buildTestApp, Client, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { CHROMIUM, consolePage, DESKTOP, launchBrowser, signInConsole } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertJob } from '../helpers/factories.ts';
 
@@ -39,15 +39,8 @@ describe.skipIf(!CHROMIUM || !POSTGRES)(TITLE, () => {
   const emails: string[] = [];
 
   async function signedIn(baseUrl: string, email: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-GB', timezoneId: 'Europe/London' });
-    context.setDefaultTimeout(15_000);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
-    await page.goto(`${baseUrl}/`);
-    await page.getByLabel('E-mail address').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('.user-toggle').waitFor({ state: 'attached' });
+    const page = await consolePage(browser, DESKTOP);
+    await signInConsole(page, baseUrl, email, TEST_PASSWORD);
     return page;
   }
 

@@ -13,19 +13,12 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodemailerMailer } from '../../src/modules/messaging/mail/mailer.ts';
 import { buildTestApp, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { checkAndShoot as checkPage, CHROMIUM, consolePage, DESKTOP, launchBrowser, signInConsole } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../people/users/mail-helpers.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/onboarding');
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/imports');
-const DESKTOP = { width: 1280, height: 800 };
-
-/** axe at desktop width; with CONSOLE_SCREENSHOTS=1 also docs/onboarding/<name>.png. */
-async function checkAndShoot(page: Page, name: string): Promise<void> {
-  expect(await axeViolations(page), name).toEqual([]);
-  if (process.env.CONSOLE_SCREENSHOTS === '1') await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
-}
 
 const TITLE = CHROMIUM ? 'onboarding in the console from an empty install' : 'onboarding in the console (skipped: Debian chromium is not installed)';
 
@@ -35,30 +28,23 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   let baseUrl: string;
   const contexts: BrowserContext[] = [];
 
+  /** Uploads a fixture on the import page, checks the dry run's summary and imports it. */
+  /** A laptop-sized page of its own (its context closed after the tests); slower steps get 20 s. */
   async function newPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'Europe/London' });
-    context.setDefaultTimeout(20_000);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
-    page.on('response', (r) => {
-      if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me')) process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
-    });
+    const page = await consolePage(browser, DESKTOP, 20_000);
+    contexts.push(page.context());
     return page;
   }
 
   async function signIn(email: string, password = TEST_PASSWORD): Promise<Page> {
     const page = await newPage();
-    await page.goto(`${baseUrl}/`);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await page.getByLabel('E-mail address').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('.user-toggle').waitFor({ state: 'attached' });
+    await signInConsole(page, baseUrl, email, password);
     return page;
   }
 
-  /** Uploads a fixture on the import page, checks the dry run's summary and imports it. */
+  /** axe at the page's width; pictures in docs/onboarding. */
+  const checkAndShoot = (page: Page, name: string) => checkPage(page, SHOTS, name);
+
   async function importFile(page: Page, entity: string, file: string, summary: RegExp, shot?: string): Promise<void> {
     await page.getByLabel('What the file holds').selectOption(entity);
     await page.getByLabel('CSV or XLSX file').setInputFiles(path.join(FIXTURES, file));

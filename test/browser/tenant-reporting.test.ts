@@ -13,18 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { signSurvey, surveyKey } from '../../src/modules/jobs/reporting/survey-links.ts';
 import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { checkAndShoot as checkPage, CHROMIUM, consolePage, launchBrowser, PHONE, signInConsole } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/tenant-reporting');
-const PHONE = { width: 390, height: 844 };
-
-/** axe at phone width; with CONSOLE_SCREENSHOTS=1 also docs/tenant-reporting/<name>.png. */
-async function checkAndShoot(page: Page, name: string): Promise<void> {
-  expect(await axeViolations(page), name).toEqual([]);
-  if (process.env.CONSOLE_SCREENSHOTS === '1') await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
-}
 
 const TITLE = CHROMIUM ? 'tenant self-service in headless Chromium at 390 px' : 'tenant self-service (skipped: Debian chromium is not installed)';
 
@@ -37,33 +30,21 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   let contractorUuid = '';
   let surveyToken = '';
 
+  /** A phone-sized page of its own (closed with the others after the tests). */
   async function context(): Promise<Page> {
-    const c = await browser.newContext({ viewport: PHONE, locale: 'en-GB', timezoneId: 'Europe/London' });
-    c.setDefaultTimeout(15_000);
-    contexts.push(c);
-    const page = await c.newPage();
-    page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
-    page.on('response', (r) => {
-      if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me')) process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
-    });
+    const page = await consolePage(browser, PHONE);
+    contexts.push(page.context());
     return page;
   }
 
   async function signedIn(email: string): Promise<Page> {
     const page = await context();
-    await page.goto(`${baseUrl}/`);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await page.getByLabel('E-mail address').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    try {
-      await page.getByRole('button', { name: 'Sign out', includeHidden: true }).first().waitFor({ state: 'attached' });
-    } catch (e) {
-      process.stdout.write(`sign-in failed at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 500)}\n`);
-      throw e;
-    }
+    await signInConsole(page, baseUrl, email, TEST_PASSWORD);
     return page;
   }
+
+  /** axe at phone width; pictures in docs/tenant-reporting. */
+  const checkAndShoot = (page: Page, name: string) => checkPage(page, SHOTS, name);
 
   beforeAll(async () => {
     ensureConsoleBuilt();

@@ -13,23 +13,11 @@ import { newUuid } from '../../src/lib/crypto.ts';
 import { addDays, londonDate } from '../../src/lib/london-time.ts';
 import { signVisitLink, visitLinkKey } from '../../src/modules/jobs/reporting/visit-links.ts';
 import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { checkAndShoot as checkPage, CHROMIUM, consolePage, DESKTOP, launchBrowser, PHONE, signInConsole } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/tenant-reporting');
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
-
-/** axe at phone width and at 1280 px; with CONSOLE_SCREENSHOTS=1 also docs/tenant-reporting/<name>-phone.png and -desktop.png. */
-async function checkAndShoot(page: Page, name: string): Promise<void> {
-  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
-    await page.setViewportSize(viewport);
-    expect(await axeViolations(page), `${name} ${size}`).toEqual([]);
-    if (process.env.CONSOLE_SCREENSHOTS === '1') await page.screenshot({ path: path.join(SHOTS, `${name}-${size}.png`), fullPage: true, animations: 'disabled' });
-  }
-  await page.setViewportSize(PHONE);
-}
 
 const TITLE = CHROMIUM ? 'visit booking in headless Chromium at 390 px' : 'visit booking (skipped: Debian chromium is not installed)';
 
@@ -44,28 +32,21 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   // Two days ahead (London), so the windows are in the future whatever the hour.
   const day = addDays(londonDate(new Date()), 2);
 
+  /** A phone-sized page of its own (closed with the others after the tests). */
   async function context(): Promise<Page> {
-    const c = await browser.newContext({ viewport: PHONE, locale: 'en-GB', timezoneId: 'Europe/London' });
-    c.setDefaultTimeout(15_000);
-    contexts.push(c);
-    const page = await c.newPage();
-    page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
-    page.on('response', (r) => {
-      if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me')) process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
-    });
+    const page = await consolePage(browser, PHONE);
+    contexts.push(page.context());
     return page;
   }
 
   async function signedIn(email: string): Promise<Page> {
     const page = await context();
-    await page.goto(`${baseUrl}/`);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await page.getByLabel('E-mail address').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out', includeHidden: true }).first().waitFor({ state: 'attached' });
+    await signInConsole(page, baseUrl, email, TEST_PASSWORD);
     return page;
   }
+
+  /** axe at 1280 px and at phone width (the page stays at phone width); pictures in docs/tenant-reporting. */
+  const checkAndShoot = (page: Page, name: string) => checkPage(page, SHOTS, name, { desktop: DESKTOP, phone: PHONE });
 
   beforeAll(async () => {
     ensureConsoleBuilt();

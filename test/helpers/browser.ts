@@ -5,6 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { expect } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** The system Chromium, or undefined when it is not installed. */
@@ -33,4 +35,68 @@ export async function axeViolations(page: Page): Promise<string[]> {
     });
   });
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The widths the console is checked at: a phone and a laptop. */
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 800 };
+
+/** Prints a page's script errors and refused API calls (shown with a failing test). */
+export function watchPage(page: Page): void {
+  page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
+  page.on('response', (r) => {
+    if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me'))
+      process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
+  });
+}
+
+/**
+ * A page in a context of its own (en-GB, Europe/London, `viewport`), watched by watchPage.
+ * Close it with `page.context().close()` (or the browser).
+ */
+export async function consolePage(browser: Browser, viewport: { width: number; height: number }, timeoutMs = 15_000): Promise<Page> {
+  const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'Europe/London' });
+  context.setDefaultTimeout(timeoutMs);
+  const page = await context.newPage();
+  watchPage(page);
+  return page;
+}
+
+/**
+ * Signs in through the console's sign-in form at `baseUrl` and waits for the signed-in layout (the
+ * user menu). On failure it prints what the page shows instead, then rethrows.
+ */
+export async function signInConsole(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/`);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  try {
+    await page.locator('.user-toggle').waitFor({ state: 'attached' });
+  } catch (e) {
+    process.stdout.write(`sign-in failed at ${page.url()}: ${(await page.locator('body').innerText()).slice(0, 500)}\n`);
+    throw e;
+  }
+}
+
+/**
+ * Runs axe on the page and expects no violation: at the page's own size (`sizes` omitted), or at
+ * each of `sizes` in turn (the page stays at the last). With CONSOLE_SCREENSHOTS=1 also writes
+ * `<folder>/<name>.png`, or `<folder>/<name>-<size>.png` per size (the docs' pictures).
+ */
+export async function checkAndShoot(page: Page, folder: string, name: string, sizes?: Record<string, { width: number; height: number }>): Promise<void> {
+  const shoot = async (file: string) => {
+    if (process.env.CONSOLE_SCREENSHOTS === '1') await page.screenshot({ path: path.join(folder, `${file}.png`), fullPage: true, animations: 'disabled' });
+  };
+  if (!sizes) {
+    expect(await axeViolations(page), name).toEqual([]);
+    await shoot(name);
+    return;
+  }
+  for (const [label, viewport] of Object.entries(sizes)) {
+    await page.setViewportSize(viewport);
+    expect(await axeViolations(page), `${name} at ${label} width`).toEqual([]);
+    await shoot(`${name}-${label}`);
+  }
 }

@@ -7,6 +7,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../app-deps.ts';
+import { maskedLinkRequest } from '../../../http/link-pages.ts';
 import { DataEnvelope, ListEnvelope, errorBody, list, ok, responses } from '../../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import { UuidParams } from '../../../http/schema-primitives.ts';
@@ -24,9 +25,6 @@ import { answerSurvey, SURVEY_REFUSALS, viewSurvey } from './surveys.service.ts'
 import { actVisitLink, VISIT_LINK_REFUSALS, viewVisitLink } from './visit-links.service.ts';
 
 const TAGS = ['reporting'];
-
-/** The request line without the link's token (never in a log line). */
-const maskedReq = (req: FastifyRequest) => ({ method: req.method, url: req.url.replace(/\/link\/[^/?]+/, '/link/****'), host: req.host, remoteAddress: req.ip });
 
 /** A refused survey or visit link: the error envelope with 400, 409 or 410, never cached. */
 function sendRefusal(reply: FastifyReply, r: { status: 400 | 409 | 410; message: string }) {
@@ -246,7 +244,7 @@ export function reportingRoutes(deps: AppDeps) {
     /** GET /api/surveys/link/{token}: what the survey is about (no account). */
     app.get('/api/surveys/link/:token', {
       config: { permission: 'public' },
-      logSerializers: { req: maskedReq },
+      logSerializers: { req: maskedLinkRequest },
       schema: {
         tags: TAGS,
         summary: "The tenant's satisfaction survey (signed link, no account)",
@@ -265,7 +263,7 @@ export function reportingRoutes(deps: AppDeps) {
     /** POST /api/surveys/link/{token}: the answer; the link is used up. */
     app.post('/api/surveys/link/:token', {
       config: { permission: 'public' },
-      logSerializers: { req: maskedReq },
+      logSerializers: { req: maskedLinkRequest },
       schema: {
         tags: TAGS,
         summary: "Answer the satisfaction survey (signed link, no account)",
@@ -284,7 +282,7 @@ export function reportingRoutes(deps: AppDeps) {
     /** GET /api/visits/link/{token}: the tenant's visit page (no account). */
     app.get('/api/visits/link/:token', {
       config: { permission: 'public' },
-      logSerializers: { req: maskedReq },
+      logSerializers: { req: maskedLinkRequest },
       schema: {
         tags: TAGS,
         summary: "The tenant's visit booking (signed link, no account)",
@@ -303,7 +301,7 @@ export function reportingRoutes(deps: AppDeps) {
     /** POST /api/visits/link/{token}: the tenant's windows or pick of a free slot; the link is used up. */
     app.post('/api/visits/link/:token', {
       config: { permission: 'public' },
-      logSerializers: { req: maskedReq },
+      logSerializers: { req: maskedLinkRequest },
       schema: {
         tags: TAGS,
         summary: "Give windows or pick a free slot (signed link, no account)",

@@ -7,7 +7,8 @@ import { peoplePaths } from '../../../http/people-paths.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../../app-deps.ts';
-import { DataEnvelope, ListEnvelope, errorBody, list, ok, responses } from '../../../http/envelope.ts';
+import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../../http/envelope.ts';
+import { maskedLinkRequest, sendLinkHtml, sendLinkRefusal } from '../../../http/link-pages.ts';
 import { CsrfOnlyBody } from '../../../http/optional-body.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import { UuidParams } from '../../../http/schema-primitives.ts';
@@ -20,28 +21,8 @@ import { answerByLink, getApproval, listApprovals, requestJobApproval, resendApp
 const TAGS = ['landlords'];
 const Html = Type.String({ description: 'text/html page for the landlord' });
 
-/** The request line without the link's token (never in a log line). */
-const maskedReq = (req: FastifyRequest) => ({ method: req.method, url: req.url.replace(/\/link\/[^/?]+/, '/link/****'), host: req.host, remoteAddress: req.ip });
-
-function sendHtml(reply: FastifyReply, status: number, html: string) {
-  return reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(html);
-}
-
-/**
- * Answers a refused link: the HTML page to a browser (Accept names text/html), otherwise the
- * error envelope `{success:false, error: '<page title>: <page text>'}` with the same status
- * (400 invalid, 409 used, 410 expired or withdrawn), as the OpenAPI document declares.
- */
-function sendRefusal(request: FastifyRequest, reply: FastifyReply, why: LinkRefusal) {
-  const r = refusedPage(why);
-  if ((request.headers.accept ?? '').toLowerCase().includes('text/html')) return sendHtml(reply, r.status, r.html);
-  return reply.status(r.status).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(errorBody(`${r.title}: ${r.text}`));
-}
-
-/** Lets a POST without a body (only the X-CSRF-Token header) validate as an empty object. */
-async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
-}
+/** A refused link: the page to a browser, the error envelope to anything else (src/http/link-pages.ts). */
+const sendRefusal = (request: FastifyRequest, reply: FastifyReply, why: LinkRefusal) => sendLinkRefusal(request, reply, refusedPage(why));
 
 /** Registers the approval routes. */
 export function approvalsRoutes(deps: AppDeps) {
@@ -94,7 +75,6 @@ export function approvalsRoutes(deps: AppDeps) {
     /** POST /api/landlords/approvals/{uuid}/revoke: withdraws a waiting approval and its links. */
     app.post('/api/landlords/approvals/:uuid/revoke', {
       config: { permission: 'api.landlords.approvals.manage' },
-      preValidation: emptyBodyAsObject,
       schema: {
         tags: TAGS,
         summary: 'Withdraw an approval request',
@@ -109,7 +89,6 @@ export function approvalsRoutes(deps: AppDeps) {
     /** POST /api/landlords/approvals/{uuid}/resend: a new link (the old one withdrawn) and a fresh expiry. */
     app.post('/api/landlords/approvals/:uuid/resend', {
       config: { permission: 'api.landlords.approvals.manage' },
-      preValidation: emptyBodyAsObject,
       schema: {
         tags: TAGS,
         summary: 'Ask the landlord again (after a question, or a lost e-mail)',
@@ -126,7 +105,7 @@ export function approvalsRoutes(deps: AppDeps) {
     for (const [url, hide] of peoplePaths('/api/approvals/link/:token')) {
       app.get(url, {
         config: { permission: 'public' },
-        logSerializers: { req: maskedReq },
+        logSerializers: { req: maskedLinkRequest },
         schema: {
           hide,
           tags: TAGS,
@@ -145,7 +124,7 @@ export function approvalsRoutes(deps: AppDeps) {
             property: a.address_line1 ? `${a.address_line1}, ${a.address_town}, ${a.address_postcode}` : null,
             description: a.description, amount: formatPounds(a.amount_pence), limit: formatPounds(a.limit_pence), expiresAt: new Date(a.expires_at),
           }, request.query.action ?? 'approve');
-          return sendHtml(reply, 200, html);
+          return sendLinkHtml(reply, 200, html);
         },
       });
     }
@@ -154,7 +133,7 @@ export function approvalsRoutes(deps: AppDeps) {
     for (const [url, hide] of peoplePaths('/api/approvals/link/:token')) {
       app.post(url, {
         config: { permission: 'public' },
-        logSerializers: { req: maskedReq },
+        logSerializers: { req: maskedLinkRequest },
         schema: {
           hide,
           tags: TAGS,
@@ -168,7 +147,7 @@ export function approvalsRoutes(deps: AppDeps) {
           const comment = request.body.comment?.trim() || null;
           const r = await answerByLink(deps, request.params.token, request.body.action, comment, request.ip);
           if ('refusal' in r) return sendRefusal(request, reply, r.refusal);
-          return sendHtml(reply, 200, donePage(r.action, r.jobReference));
+          return sendLinkHtml(reply, 200, donePage(r.action, r.jobReference));
         },
       });
     }

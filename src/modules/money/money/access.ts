@@ -53,7 +53,3 @@ export function readAgency(auth: AuthContext): number | null {
   return auth.roleCode === 'sysops' ? null : auth.agencyId;
 }
 
-/** preValidation hook: a POST sent without a body (CSRF token in the header) counts as `{}`. */
-export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
-}

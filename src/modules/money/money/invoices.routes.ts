@@ -6,7 +6,7 @@
 import type { AppDeps } from '../../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, fileResponse, list, ok, responses } from '../../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
-import { emptyBodyAsObject, moneyScope } from './access.ts';
+import { moneyScope } from './access.ts';
 import { billsCsv, paymentsCsv } from './invoice-csv.ts';
 import {
   AccountingExportParams, AccountingExportQuery, CreateInvoiceBody, CreditNoteBody, ExportQuery, Invoice, InvoiceListEnvelope, ListInvoicesQuery, Payment, PaymentBody, PaymentResult, UpdateInvoiceBody, VoidBody,
@@ -114,7 +114,6 @@ export function invoicesRoutes(deps: AppDeps) {
 
     /** POST /api/invoices/{uuid}/void. */
     app.post('/api/invoices/:uuid/void', {
-      preValidation: emptyBodyAsObject,
       config: { permission: 'api.invoices.issue' },
       schema: { tags, summary: 'Void an invoice', description: 'A draft, or an issued or overdue invoice with nothing paid or credited; the number stays used. Otherwise 409. Needs a CSRF token.', params: UuidParams, body: VoidBody, response: responses(DataEnvelope(Invoice), ERR) },
       handler: async (request) => ok(await svc.voidInvoice(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body?.reason ?? null), 'Invoice voided'),

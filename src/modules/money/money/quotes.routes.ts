@@ -2,7 +2,6 @@
 import type { AppDeps } from '../../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
-import { emptyBodyAsObject } from './access.ts';
 import { DecideQuoteBody, ListQuotesQuery, Quote, QuoteParams, SubmitQuoteBody, UuidParams } from './money.schemas.ts';
 import * as svc from './quotes.service.ts';
 
@@ -45,7 +44,6 @@ export function quotesRoutes(deps: AppDeps) {
 
     /** POST .../approve: approves; sets the job's agreed cost and moves it on. */
     app.post('/api/jobs/:uuid/quotes/:quote_uuid/approve', {
-      preValidation: emptyBodyAsObject,
       config: { permission: 'api.quotes.approve' },
       schema: {
         tags, summary: 'Approve a quote',
@@ -57,7 +55,6 @@ export function quotesRoutes(deps: AppDeps) {
 
     /** POST .../reject. */
     app.post('/api/jobs/:uuid/quotes/:quote_uuid/reject', {
-      preValidation: emptyBodyAsObject,
       config: { permission: 'api.quotes.approve' },
       schema: { tags, summary: 'Reject a quote', description: 'Optional reason. Decided already: 409. Needs a CSRF token.', params: QuoteParams, body: DecideQuoteBody, response: responses(DataEnvelope(Quote), [400, 401, 403, 404, 409, 429]) },
       handler: async (request) => ok(await svc.decideQuote(deps, requireAuth(request), actorOf(request), request.params.uuid, request.params.quote_uuid, 'reject', request.body?.reason ?? null), 'Quote rejected'),

@@ -11,7 +11,8 @@ import { peoplePaths } from '../../../http/people-paths.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../../app-deps.ts';
-import { DataEnvelope, errorBody, ok, responses } from '../../../http/envelope.ts';
+import { DataEnvelope, ok, responses } from '../../../http/envelope.ts';
+import { maskedLinkRequest, sendLinkHtml, sendLinkRefusal, wantsHtml } from '../../../http/link-pages.ts';
 import { CsrfOnlyBody } from '../../../http/optional-body.ts';
 import { AppError } from '../../../core/errors.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
@@ -30,25 +31,12 @@ import { UuidParams } from '../../../http/schema-primitives.ts';
 const TAGS = ['works-orders'];
 const Html = Type.String({ description: 'text/html page for the contractor' });
 
-/** The request line without the link's token (never in a log line). */
-const maskedReq = (req: FastifyRequest) => ({ method: req.method, url: req.url.replace(/\/link\/[^/?]+/, '/link/****'), host: req.host, remoteAddress: req.ip });
-
-const wantsHtml = (request: FastifyRequest) => (request.headers.accept ?? '').toLowerCase().includes('text/html');
-
-function sendHtml(reply: FastifyReply, status: number, html: string) {
-  return reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(html);
-}
-
-/** A refused link: the page to a browser, the error envelope (same status, the page's title and text) to anything else. */
-function sendRefusal(request: FastifyRequest, reply: FastifyReply, why: LinkRefusal) {
-  const r = refusedPage(why);
-  if (wantsHtml(request)) return sendHtml(reply, r.status, r.html);
-  return reply.status(r.status).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(errorBody(`${r.title}: ${r.text}`));
-}
+/** A refused link: the page to a browser, the error envelope to anything else (src/http/link-pages.ts). */
+const sendRefusal = (request: FastifyRequest, reply: FastifyReply, why: LinkRefusal) => sendLinkRefusal(request, reply, refusedPage(why));
 
 /** The outcome of an action: the page again (browser) or the view in the envelope. */
 function sendView(request: FastifyRequest, reply: FastifyReply, token: string, view: LinkViewDto) {
-  if (wantsHtml(request)) return sendHtml(reply, 200, jobPage(view, token));
+  if (wantsHtml(request)) return sendLinkHtml(reply, 200, jobPage(view, token));
   return reply.status(200).header('cache-control', 'no-store').header('referrer-policy', 'no-referrer').send(ok(view, view.message ?? 'Works order retrieved'));
 }
 
@@ -62,7 +50,7 @@ async function guarded(deps: AppDeps, request: FastifyRequest, reply: FastifyRep
     if (!(err instanceof AppError) || !wantsHtml(request)) throw err;
     const v = await viewByToken(deps, token, quoteLinkView);
     if ('refusal' in v) return sendRefusal(request, reply, v.refusal);
-    return sendHtml(reply, err.statusCode, jobPage(v.view, token, err.publicMessage));
+    return sendLinkHtml(reply, err.statusCode, jobPage(v.view, token, err.publicMessage));
   }
 }
 
@@ -82,9 +70,6 @@ export function worksOrdersRoutes(deps: AppDeps) {
         body: SendWorksOrderBody,
         response: responses(DataEnvelope(WorksOrderLink), [400, 401, 403, 404, 409, 429], 201),
       },
-      preValidation: async (request) => {
-        if (request.body === undefined || request.body === null) request.body = {};
-      },
       handler: async (request, reply) => {
         const link = await sendWorksOrder(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body);
         void reply.status(201);
@@ -102,9 +87,6 @@ export function worksOrdersRoutes(deps: AppDeps) {
     /** POST /api/works-order-links/{uuid}/revoke: withdraws a link. */
     app.post('/api/works-order-links/:uuid/revoke', {
       config: { permission: 'api.works-orders.manage' },
-      preValidation: async (request) => {
-        if (request.body === undefined || request.body === null) request.body = {};
-      },
       schema: { tags: TAGS, summary: 'Withdraw a works-order or quote link', description: 'Refused from now on with the "withdrawn" page. 409 once used or withdrawn. Needs a CSRF token.', params: UuidParams, body: CsrfOnlyBody, response: responses(DataEnvelope(WorksOrderLink), [400, 401, 403, 404, 409, 429]) },
       handler: async (request) => ok(await revokeWorksOrderLink(deps, requireAuth(request), actorOf(request), request.params.uuid), 'Link withdrawn'),
     });
@@ -185,7 +167,7 @@ export function worksOrdersRoutes(deps: AppDeps) {
     for (const [url, hide] of peoplePaths('/api/works-orders/link/:token')) {
       app.get(url, {
         config: { permission: 'public' },
-        logSerializers: { req: maskedReq },
+        logSerializers: { req: maskedLinkRequest },
         schema: {
           hide,
           tags: TAGS,
@@ -197,7 +179,7 @@ export function worksOrdersRoutes(deps: AppDeps) {
         handler: async (request, reply) => {
           const v = await viewByToken(deps, request.params.token, quoteLinkView);
           if ('refusal' in v) return sendRefusal(request, reply, v.refusal);
-          return sendHtml(reply, 200, jobPage(v.view, request.params.token));
+          return sendLinkHtml(reply, 200, jobPage(v.view, request.params.token));
         },
       });
     }
@@ -206,7 +188,7 @@ export function worksOrdersRoutes(deps: AppDeps) {
     for (const [url, hide] of peoplePaths('/api/works-orders/link/:token/job')) {
       app.get(url, {
         config: { permission: 'public' },
-        logSerializers: { req: maskedReq },
+        logSerializers: { req: maskedLinkRequest },
         schema: { hide, tags: TAGS, summary: 'What a works-order or quote link shows, as JSON', description: `The job, the actions allowed now, the time slots and the contractor's invoices. ${LINK_DESCRIPTION}`, params: LinkParams, response: responses(DataEnvelope(LinkView), [400, 409, 410, 429]) },
         handler: async (request, reply) => {
           const v = await viewByToken(deps, request.params.token, quoteLinkView);
@@ -220,7 +202,7 @@ export function worksOrdersRoutes(deps: AppDeps) {
     for (const [url, hide] of peoplePaths('/api/works-orders/link/:token')) {
       app.post(url, {
         config: { permission: 'public' },
-        logSerializers: { req: maskedReq },
+        logSerializers: { req: maskedLinkRequest },
         schema: {
           hide,
           tags: TAGS,
@@ -244,7 +226,7 @@ export function worksOrdersRoutes(deps: AppDeps) {
     for (const [url, hide] of peoplePaths('/api/works-orders/link/:token/photos')) {
       app.post(url, {
         config: { permission: 'public' },
-        logSerializers: { req: maskedReq },
+        logSerializers: { req: maskedLinkRequest },
         schema: {
           hide,
           tags: TAGS,

@@ -48,10 +48,6 @@ const ErasureData = Type.Object({
   activity_scrubbed: Type.Integer(),
 });
 
-/** Lets a POST without a body (only the X-CSRF-Token header) validate as an empty object. */
-async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
-}
 
 /** Registers the GDPR routes. */
 export function gdprRoutes(deps: AppDeps) {
@@ -91,7 +87,6 @@ export function gdprRoutes(deps: AppDeps) {
     /** POST /api/gdpr/consents/{uuid}/withdraw: withdraws a consent now. */
     app.post('/api/gdpr/consents/:uuid/withdraw', {
       config: { permission: 'api.gdpr.consents.manage' },
-      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['gdpr'],
         summary: 'Withdraw a consent',
@@ -154,7 +149,6 @@ export function gdprRoutes(deps: AppDeps) {
     /** POST /api/landlords/{uuid}/erase: anonymises the landlord for good. */
     app.post('/api/landlords/:uuid/erase', {
       config: { permission: 'api.landlords.erase.manage' },
-      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['gdpr'],
         summary: 'Erase a landlord (GDPR)',
@@ -169,7 +163,6 @@ export function gdprRoutes(deps: AppDeps) {
     /** POST /api/tenants/{uuid}/erase: anonymises the tenant for good. */
     app.post('/api/tenants/:uuid/erase', {
       config: { permission: 'api.tenants.erase.manage' },
-      preValidation: emptyBodyAsObject,
       schema: {
         tags: ['gdpr'],
         summary: 'Erase a tenant (GDPR)',
