@@ -30,7 +30,11 @@ async function checkAndShoot(page: Page, name: string): Promise<void> {
     return { scroll: doc.documentElement.scrollWidth, client: doc.documentElement.clientWidth };
   });
   expect(widths.scroll, `${name}: horizontal overflow`).toBeLessThanOrEqual(widths.client);
-  const shot = await page.screenshot({ fullPage: true, animations: 'disabled', ...(process.env.CONSOLE_SCREENSHOTS === '1' ? { path: path.join(SHOTS, `${name}.png`) } : {}) });
+  const shot = await page.screenshot({
+    fullPage: true,
+    animations: 'disabled',
+    ...(process.env.CONSOLE_SCREENSHOTS === '1' ? { path: path.join(SHOTS, `${name}.png`) } : {}),
+  });
   expect(shot.length).toBeGreaterThan(1000);
 }
 
@@ -54,7 +58,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     const page = await c.newPage();
     page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
     page.on('response', (r) => {
-      if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me')) process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
+      if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me'))
+        process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
     });
     await page.goto(`${baseUrl}/`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -89,10 +94,21 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     users.agent = (await createUser(t.db, { role: 'agent', agencyId: agency.id, branchId: branch.id, name: 'Amir Agent' })).email;
     users.tenant = (await createUser(t.db, { role: 'tenant', agencyId: agency.id, tenantId: tenant.id, name: 'Emily Clarke' })).email;
     users.contractor = (await createUser(t.db, { role: 'contractor', agencyId: agency.id, contractorId: firm.id, name: 'Dave Aire' })).email;
-    const job = await insertJob(t.db, {
-      agency_id: agency.id, branch_id: branch.id, address_id: home.id, tenant_id: tenant.id, contractor_id: firm.id, reference: 'JOB-900201',
-      title: 'Boiler not firing', status_id: 4, assigned_at: now,
-    }, now);
+    const job = await insertJob(
+      t.db,
+      {
+        agency_id: agency.id,
+        branch_id: branch.id,
+        address_id: home.id,
+        tenant_id: tenant.id,
+        contractor_id: firm.id,
+        reference: 'JOB-900201',
+        title: 'Boiler not firing',
+        status_id: 4,
+        assigned_at: now,
+      },
+      now,
+    );
     jobUuid = job.uuid;
     browser = await launchBrowser();
   });
@@ -167,7 +183,10 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   });
 
   it('the agent sees an unread badge on a thread that is not open, without a reload', async () => {
-    await agent.getByRole('list', { name: 'Threads' }).getByRole('button', { name: /Internal/ }).click();
+    await agent
+      .getByRole('list', { name: 'Threads' })
+      .getByRole('button', { name: /Internal/ })
+      .click();
     await agent.getByText('No messages yet. Write below to other agency staff').waitFor();
     await agent.evaluate(() => ((globalThis as unknown as { liveMark: number }).liveMark = 1));
     // The test clock stands still: a minute on, so the new message is after the agent's last read.

@@ -84,7 +84,10 @@ export interface Conversations {
 export function useConversations(jobUuid: string): Conversations {
   const session = useSession();
   const allowed = session.permissions.has(CONVERSATIONS_PERMISSION);
-  const threads = useLoad(async () => (allowed ? (await api.GET('/api/jobs/{uuid}/threads', { params: { path: { uuid: jobUuid } } })).data!.data : []), [jobUuid, allowed]);
+  const threads = useLoad(
+    async () => (allowed ? (await api.GET('/api/jobs/{uuid}/threads', { params: { path: { uuid: jobUuid } } })).data!.data : []),
+    [jobUuid, allowed],
+  );
   const [tick, setTick] = useState(0);
   useLiveEvents(allowed ? jobUuid : null, (e) => {
     if (e.type === 'conversation.message_posted' || e.type === 'job.note_added' || e.type === 'resync') {
@@ -101,6 +104,7 @@ export function MessagesTabLabel({ threads }: { threads: Thread[] | null }) {
   return (
     <>
       Messages
+      {unread > 0 ? ' ' : null}
       {unread > 0 ? <span className="badge badge-unread">{`${unread} unread`}</span> : null}
     </>
   );
@@ -139,11 +143,17 @@ export function ConversationsPanel({ jobUuid, conversations }: { jobUuid: string
         <ul className="thread-list" aria-label="Threads">
           {list.map((t) => (
             <li key={t.audience}>
-              <button type="button" className="thread-choice" aria-current={selected?.audience === t.audience ? 'true' : undefined} onClick={() => choose(t.audience)}>
+              <button
+                type="button"
+                className="thread-choice"
+                aria-current={selected?.audience === t.audience ? 'true' : undefined}
+                onClick={() => choose(t.audience)}
+              >
                 <span className="thread-name">
                   {THREAD_NAMES[t.audience]}
+                  {t.unread_count > 0 ? ' ' : null}
                   {t.unread_count > 0 ? <span className="badge badge-unread">{`${t.unread_count} unread`}</span> : null}
-                </span>
+                </span>{' '}
                 <span className="thread-preview">{t.last_message_preview ?? 'No messages yet'}</span>
               </button>
             </li>
@@ -231,7 +241,9 @@ function ThreadView({ jobUuid, thread, tick, onChanged }: { jobUuid: string; thr
       </div>
       <form className="form reply" onSubmit={onSubmit} aria-label="Reply">
         <div className="field">
-          <label htmlFor={`reply-${audience}`}>{staff ? (audience === 'internal' ? 'Message to agency staff' : `Message to ${OTHER_SIDE[audience]}`) : 'Message to the agency'}</label>
+          <label htmlFor={`reply-${audience}`}>
+            {staff ? (audience === 'internal' ? 'Message to agency staff' : `Message to ${OTHER_SIDE[audience]}`) : 'Message to the agency'}
+          </label>
           <textarea
             id={`reply-${audience}`}
             rows={3}
@@ -256,7 +268,12 @@ function ThreadView({ jobUuid, thread, tick, onChanged }: { jobUuid: string; thr
         </div>
         <div className="field">
           <label htmlFor={`attach-${audience}`}>Attach a photo or document (optional)</label>
-          <input id={`attach-${audience}`} ref={fileRef} type="file" accept="image/jpeg,image/png,image/webp,image/heic,.pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.odt,.ods,.txt" />
+          <input
+            id={`attach-${audience}`}
+            ref={fileRef}
+            type="file"
+            accept="image/jpeg,image/png,image/webp,image/heic,.pdf,.doc,.docx,.xls,.xlsx,.ppt,.pptx,.odt,.ods,.txt"
+          />
         </div>
         {smsCopy ? (
           <label className="checkbox-line">
