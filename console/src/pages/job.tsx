@@ -2,8 +2,8 @@
  * The job page for every role: details, the legal moves as buttons (logic/transitions.ts over
  * GET /api/jobs/statuses), assignment to a matched contractor with a visit slot (staff), accept
  * or decline (the assigned contractor), the history timeline, notes with their visibility, and
- * photos with previews and upload (the phone's camera on a phone), documents (job-files.tsx), and
- * for staff the job's SLA state (docs/sla.md).
+ * photos with previews and upload (the phone's camera on a phone), documents (job-files.tsx), the
+ * conversation threads (job-conversations.tsx), and for staff the job's SLA state (docs/sla.md).
  */
 import { VisitPanel } from './visit.tsx';
 import { useState, type FormEvent } from 'react';
@@ -15,6 +15,7 @@ import { PRIORITIES } from '../logic/job-filters.ts';
 import { canAssign, canDecline, legalMoves, moveLabel, type JobStatus, type NextStatus, type Party } from '../logic/transitions.ts';
 import { useSession } from '../session.tsx';
 import { Button, formatDate, formatDateTime, Options, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { ConversationsPanel, CONVERSATIONS_PERMISSION, MessagesTabLabel, useConversations } from './job-conversations.tsx';
 import { Documents } from './job-files.tsx';
 import { JobMoney } from './job-money.tsx';
 import { QuoteRequests, WorksOrderLinks } from './job-outside.tsx';
@@ -60,9 +61,9 @@ const CONFIRMED_MOVES: Record<string, { title: string; body: string; confirm: st
   },
 };
 
-const TABS = ['photos', 'notes', 'money', 'links'];
+const TABS = ['photos', 'notes', 'messages', 'money', 'links'];
 
-/** The job page: details and "What next" on top, then tabs (photos and documents, notes, money, links; `?tab=`). */
+/** The job page: details and "What next" on top, then tabs (photos and documents, notes, messages, money, links; `?tab=`). */
 export function JobPage() {
   const { uuid = '' } = useParams();
   const location = useLocation();
@@ -81,6 +82,8 @@ export function JobPage() {
   };
   // Changes made by others (another agent, the contractor, the tenant) show without a reload.
   useLiveEvents(uuid, reloadAll);
+  const conversations = useConversations(uuid);
+  const messagesTab = session.permissions.has(CONVERSATIONS_PERMISSION);
   const j = job.data;
   if (!j) {
     return (
@@ -167,6 +170,11 @@ export function JobPage() {
               <Tab id="notes" className="tab">
                 Notes
               </Tab>
+              {messagesTab ? (
+                <Tab id="messages" className="tab">
+                  <MessagesTabLabel threads={conversations.threads.data} />
+                </Tab>
+              ) : null}
               {session.party !== 'tenant' ? (
                 <Tab id="money" className="tab">
                   Quotes and invoices
@@ -185,6 +193,11 @@ export function JobPage() {
             <TabPanel id="notes" className="tab-panel">
               <Notes uuid={uuid} />
             </TabPanel>
+            {messagesTab ? (
+              <TabPanel id="messages" className="tab-panel">
+                <ConversationsPanel jobUuid={uuid} conversations={conversations} />
+              </TabPanel>
+            ) : null}
             {session.party !== 'tenant' ? (
               <TabPanel id="money" className="tab-panel">
                 <JobMoney jobUuid={uuid} statusId={j.status_id} />
