@@ -60,29 +60,32 @@ function ChartCard({
           <Chart kind={kind} points={points} series={series} />
         </Suspense>
       </div>
-      <table className="visually-hidden">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{rowHeader}</th>
-            {series.map((s) => (
-              <th key={s.key} scope="col">
-                {s.name}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.long}>
-              <th scope="row">{r.long}</th>
+      {/* A table is never narrower than its content: the hiding box around it keeps it off the page width. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{rowHeader}</th>
               {series.map((s) => (
-                <td key={s.key}>{r.values[s.key] ?? 0}</td>
+                <th key={s.key} scope="col">
+                  {s.name}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.long}>
+                <th scope="row">{r.long}</th>
+                {series.map((s) => (
+                  <td key={s.key}>{r.values[s.key] ?? 0}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
