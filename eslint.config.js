@@ -3,12 +3,16 @@
 //   (promises left floating or passed where a callback's result is ignored, awaiting non-promises);
 // - the module rule (local plugin `caretaker/module-boundaries`, below);
 // - no import cycles in src (eslint-plugin-import `no-cycle`; import-x needs native resolver bindings
-//   that this machine's registry does not all carry, so `npm ci` could not install it).
+//   that this machine's registry does not all carry, so `npm ci` could not install it);
+// - the console's hooks (eslint-plugin-react-hooks): hooks only at a component's top level, in the
+//   same order every render (rules-of-hooks), and an effect's or callback's dependencies complete
+//   (exhaustive-deps), both errors.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import importPlugin from 'eslint-plugin-import';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
@@ -148,7 +152,8 @@ export default tseslint.config(
     // The console (browser code, its own tsconfig): TypeScript checks names, so no-undef is off.
     files: ['console/**/*.ts', 'console/**/*.tsx'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: ROOT } },
-    rules: { 'no-undef': 'off' },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'no-undef': 'off', 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

@@ -19,6 +19,7 @@ import {
   type ButtonProps,
 } from 'react-aria-components';
 import { describeProblem, type Problem } from './logic/errors.ts';
+import { nextSort, sortRows, type SortDescriptor, type SortValue } from './logic/sort.ts';
 import { poundsToPence } from './logic/money.ts';
 
 /** A labelled text input (or textarea with `multiline`); errors come from the surrounding Form's `validationErrors`. */
@@ -132,6 +133,9 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
   const [problem, setProblem] = useState<Problem | null>(null);
   const [loading, setLoading] = useState(true);
   const [tick, setTick] = useState(0);
+  // The caller lists what `load` reads, as with useCallback (which is what this is): the rule
+  // cannot see through a dependency list passed in, so it is told so here, once.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
   const run = useCallback(load, deps);
   useEffect(() => {
     let live = true;
@@ -226,35 +230,91 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** Shown on the card on a phone (the first column is the card's title and always shown). */
   key?: boolean;
+  /** The column's name in the URL's `?sort=` when the table sorts by it (its header becomes a button). */
+  sortKey?: string;
+  /**
+   * The value the loaded rows are ordered by, when the list's API takes no sort parameter (the
+   * rows of the page shown are sorted in the browser); absent when the API sorts (the rows arrive
+   * in order).
+   */
+  sortValue?: (row: T) => SortValue;
+}
+
+/** "Name, ascending" for the phone's sort menu. */
+function sortOptionLabel(header: string, direction: SortDescriptor['direction']): string {
+  return `${header}, ${direction}`;
 }
 
 /**
  * A table of rows; on a phone (PHONE_QUERY) a list of cards instead, each titled by the first
  * column and listing the columns marked `key` as label and value, so nothing hides behind a
- * sideways scroll.
+ * sideways scroll. With `sort` and `onSortChange`, the headers of the columns with a `sortKey` are
+ * buttons (a click sorts by the column, a second click the other way) and the sorted column's
+ * header carries aria-sort (the WAI-ARIA sortable table pattern); on a phone a "Sort by" menu does
+ * the same. Columns with a `sortValue` order the given rows here.
  */
-export function DataTable<T>({ label, columns, rows, rowKey }: { label: string; columns: Column<T>[]; rows: T[]; rowKey: (r: T) => string }) {
+export function DataTable<T>({
+  label,
+  columns,
+  rows,
+  rowKey,
+  sort = null,
+  onSortChange,
+}: {
+  label: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (r: T) => string;
+  sort?: SortDescriptor | null;
+  onSortChange?: (sort: SortDescriptor) => void;
+}) {
   const phone = useMediaQuery(PHONE_QUERY);
+  const sortable = onSortChange ? columns.filter((c) => c.sortKey) : [];
+  const sorted = sortable.find((c) => c.sortKey === sort?.column);
+  const shown = sort && sorted?.sortValue ? sortRows(rows, sorted.sortValue, sort.direction) : rows;
   if (phone) {
     const [first, ...rest] = columns;
     return (
-      <ul className="cards" aria-label={label}>
-        {rows.map((r) => (
-          <li key={rowKey(r)} className="card">
-            <p className="card-title">{first ? first.cell(r) : null}</p>
-            <dl className="card-fields">
-              {rest
-                .filter((c) => c.key)
-                .map((c) => (
-                  <div key={c.header}>
-                    <dt>{c.header}</dt>
-                    <dd>{c.cell(r)}</dd>
-                  </div>
-                ))}
-            </dl>
-          </li>
-        ))}
-      </ul>
+      <>
+        {sortable.length > 0 && onSortChange ? (
+          <label className="sort-select">
+            Sort {label} by
+            <select
+              value={sort && sorted ? `${sorted.sortKey}:${sort.direction}` : ''}
+              onChange={(e) => {
+                const [column, direction] = e.target.value.split(':');
+                if (column && (direction === 'ascending' || direction === 'descending')) onSortChange({ column, direction });
+              }}
+            >
+              {sorted ? null : <option value="">As listed</option>}
+              {sortable.flatMap((c) =>
+                (['ascending', 'descending'] as const).map((d) => (
+                  <option key={`${c.sortKey}:${d}`} value={`${c.sortKey}:${d}`}>
+                    {sortOptionLabel(c.header, d)}
+                  </option>
+                )),
+              )}
+            </select>
+          </label>
+        ) : null}
+        <ul className="cards" aria-label={label}>
+          {shown.map((r) => (
+            <li key={rowKey(r)} className="card">
+              <p className="card-title">{first ? first.cell(r) : null}</p>
+              <dl className="card-fields">
+                {rest
+                  .filter((c) => c.key)
+                  .map((c) => (
+                    <div key={c.header}>
+                      <dt>{c.header}</dt>
+                      <dd>{c.cell(r)}</dd>
+                    </div>
+                  ))}
+              </dl>
+            </li>
+          ))}
+        </ul>
+      </>
     );
   }
   return (
@@ -262,15 +322,27 @@ export function DataTable<T>({ label, columns, rows, rowKey }: { label: string; 
       <table>
         <thead>
           <tr>
-            {columns.map((c) => (
-              <th key={c.header} scope="col">
-                {c.header}
-              </th>
-            ))}
+            {columns.map((c) => {
+              const active = sort !== null && c.sortKey !== undefined && c.sortKey === sort.column;
+              return (
+                <th key={c.header} scope="col" aria-sort={active ? sort.direction : undefined}>
+                  {c.sortKey && onSortChange ? (
+                    <button type="button" className="sort-button" onClick={() => onSortChange(nextSort(sort, c.sortKey!))}>
+                      {c.header}
+                      <span className={active ? 'sort-arrow sort-active' : 'sort-arrow'} aria-hidden="true">
+                        {active ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
+                      </span>
+                    </button>
+                  ) : (
+                    c.header
+                  )}
+                </th>
+              );
+            })}
           </tr>
         </thead>
         <tbody>
-          {rows.map((r) => (
+          {shown.map((r) => (
             <tr key={rowKey(r)}>
               {columns.map((c) => (
                 <td key={c.header}>{c.cell(r)}</td>

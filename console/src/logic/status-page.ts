@@ -5,10 +5,11 @@
  */
 import type { FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
+import { keepSort } from './sort.ts';
 
 /**
  * The page's status (one of `statuses`' keys, else '') and page number (1 up), `go` to change
- * either (the page resets to 1 unless given), and `onFilter` for the filter form's submit (reads
+ * either (the page resets to 1 unless given; a column sort in the URL is kept), and `onFilter` for the filter form's submit (reads
  * its `status` field).
  */
 export function useStatusPage(statuses: Record<string, string>) {
@@ -17,7 +18,7 @@ export function useStatusPage(statuses: Record<string, string>) {
   const status = Object.hasOwn(statuses, raw) ? raw : '';
   const page = Math.max(1, Number(search.get('page')) || 1);
   const go = (next: { status?: string; page?: number }) => {
-    const s = new URLSearchParams();
+    const s = keepSort(search, new URLSearchParams());
     const st = next.status ?? status;
     if (st) s.set('status', st);
     if ((next.page ?? 1) > 1) s.set('page', String(next.page));

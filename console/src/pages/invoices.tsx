@@ -1,7 +1,9 @@
 /**
  * The invoice list for staff (GET /api/invoices, docs/money.md): totals per status (count, gross
  * and still owed, pence shown as pounds), then the invoices and credit notes with their job,
- * contractor, dates and amounts; status filter and page in the URL (`/invoices?status=overdue&page=2`).
+ * contractor, dates and amounts; status filter, page and column sort in the URL
+ * (`/invoices?status=overdue&page=2&sort=due&order=asc`). GET /api/invoices takes no sort
+ * parameter, so a click on a column header sorts the invoices of the page shown, in the browser.
  * Each row's next steps for whoever holds the keys (docs/money.md): issue or void a draft
  * (`api.invoices.issue`), mark an issued one paid (`POST /api/invoices/{uuid}/payments` of what is
  * still owed, `api.invoices.payments.manage`), and a credit note with its required reason
@@ -12,6 +14,7 @@ import { Link } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import { useStatusPage } from '../logic/status-page.ts';
+import { useUrlSort } from '../logic/sort.ts';
 import { useSession } from '../session.tsx';
 import { Button, DataTable, formatDate, formatPence, Options, Pager, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 
@@ -33,6 +36,7 @@ function todayInLondon(): string {
 /** The invoices page. */
 export function InvoicesPage() {
   const { status, page: p, go, onFilter } = useStatusPage(INVOICE_STATUSES);
+  const { sort, setSort } = useUrlSort(['number', 'contractor', 'job', 'status', 'issued', 'due', 'gross', 'owed']);
   const list = useLoad(async () => {
     const query = { limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE, ...(status ? { status } : {}) };
     const { data } = await api.GET('/api/invoices', { params: { query: query as never } });
@@ -194,15 +198,17 @@ export function InvoicesPage() {
         label="Invoices"
         rowKey={(i) => i.uuid}
         rows={list.data?.data ?? []}
+        sort={sort}
+        onSortChange={setSort}
         columns={[
-          { header: 'Number', cell: name },
-          { header: 'Contractor', key: true, cell: (i) => i.contractor_name },
-          { header: 'Job', key: true, cell: (i) => <Link to={`/jobs/${i.job_uuid}`}>{i.job_reference}</Link> },
-          { header: 'Status', key: true, cell: (i) => INVOICE_STATUSES[i.status] ?? i.status },
-          { header: 'Issued', cell: (i) => formatDate(i.issue_date) },
-          { header: 'Due', key: true, cell: (i) => formatDate(i.due_date) },
-          { header: 'Gross', key: true, cell: (i) => formatPence(i.gross_pence) },
-          { header: 'Still owed', key: true, cell: (i) => formatPence(i.outstanding_pence) },
+          { header: 'Number', sortKey: 'number', sortValue: (i) => i.invoice_number, cell: name },
+          { header: 'Contractor', key: true, sortKey: 'contractor', sortValue: (i) => i.contractor_name, cell: (i) => i.contractor_name },
+          { header: 'Job', key: true, sortKey: 'job', sortValue: (i) => i.job_reference, cell: (i) => <Link to={`/jobs/${i.job_uuid}`}>{i.job_reference}</Link> },
+          { header: 'Status', key: true, sortKey: 'status', sortValue: (i) => INVOICE_STATUSES[i.status] ?? i.status, cell: (i) => INVOICE_STATUSES[i.status] ?? i.status },
+          { header: 'Issued', sortKey: 'issued', sortValue: (i) => i.issue_date, cell: (i) => formatDate(i.issue_date) },
+          { header: 'Due', key: true, sortKey: 'due', sortValue: (i) => i.due_date, cell: (i) => formatDate(i.due_date) },
+          { header: 'Gross', key: true, sortKey: 'gross', sortValue: (i) => i.gross_pence, cell: (i) => formatPence(i.gross_pence) },
+          { header: 'Still owed', key: true, sortKey: 'owed', sortValue: (i) => i.outstanding_pence, cell: (i) => formatPence(i.outstanding_pence) },
           ...(canIssue || canPay ? [{ header: 'Next step', key: true, cell: rowActions }] : []),
         ]}
       />

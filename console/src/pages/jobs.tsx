@@ -1,7 +1,10 @@
 /**
  * The job list for every role (GET /api/jobs/manage returns only the caller's jobs): the agent's
  * and admin's job board with status and priority filters, search, sort and paging kept in the URL
- * (logic/job-filters.ts); the contractor's assigned jobs; the tenant's own repairs.
+ * (logic/job-filters.ts); the contractor's assigned jobs; the tenant's own repairs. The board is a
+ * list of cards, not a table: its "Sort by" buttons stand for the column headers (a click sorts
+ * by that field, a second click the other way), sorted by the API (`sort` and `order` of GET
+ * /api/jobs/manage) across all pages, and kept in the URL (`/jobs?sort=priority&order=asc`).
  */
 import { useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -175,6 +178,25 @@ export function Jobs() {
           {bulkResult}
         </p>
       ) : null}
+      <div className="sort-bar" role="group" aria-label="Sort jobs">
+        <span aria-hidden="true">Sort by</span>
+        {SORTS.map((s) => {
+          const active = filters.sort === s;
+          return (
+            <button
+              key={s}
+              type="button"
+              className="btn btn-secondary"
+              aria-pressed={active}
+              aria-label={`Sort by ${SORT_LABELS[s]}${active ? `, ${filters.order === 'asc' ? 'ascending' : 'descending'}` : ''}`}
+              onClick={() => update({ sort: s, order: active && filters.order === 'desc' ? 'asc' : 'desc' })}
+            >
+              {SORT_LABELS[s]}
+              {active ? <span aria-hidden="true">{filters.order === 'asc' ? ' ▲' : ' ▼'}</span> : null}
+            </button>
+          );
+        })}
+      </div>
       <ul className="job-list">
         {(list.data?.data ?? []).map((j) => (
           <li key={j.uuid} className="job-card">

@@ -1,6 +1,6 @@
 /**
- * The staff's directory and administration pages, each a searchable, paged table with its search
- * and page in the URL: contractors (with certificates expiring in the next 30 days), tenants,
+ * The staff's directory and administration pages, each a searchable, paged, sortable table with
+ * its search, page and sort in the URL (`?q=leeds&page=2&sort=town&order=asc`): contractors (with certificates expiring in the next 30 days), tenants,
  * addresses, users (with an invitation form), branches and the activity log. Read views of the
  * API; anything beyond an invitation is done in the API reference (/docs) for now.
  */
@@ -9,6 +9,7 @@ import { Form } from 'react-aria-components';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
+import { keepSort, useUrlSort } from '../logic/sort.ts';
 import type { ActivityEntry, Address, Branch, Certificate, Contractor, Tenant, User } from '../types.ts';
 import { Button, DataTable, Field, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useAction, useLoad, type Column } from '../ui.tsx';
 import { useSession } from '../session.tsx';
@@ -21,7 +22,12 @@ async function page<T>(call: Promise<{ data?: unknown }>): Promise<{ data: T[]; 
   return data as { data: T[]; count: number };
 }
 
-/** A table with search and paging kept in the URL (`?q=...&page=2`). */
+/**
+ * A table with search, paging and sort kept in the URL (`?q=...&page=2&sort=name&order=asc`).
+ * None of these lists' APIs (GET /api/contractors, /api/tenants, /api/addresses, /api/users,
+ * /api/admin/branches) takes a sort parameter, so a click on a column header sorts the rows of the
+ * page shown, in the browser (each column's `sortValue`); the page's rows are the API's order.
+ */
 function ListTable<T>({
   label,
   load,
@@ -51,9 +57,10 @@ function ListTable<T>({
   const q = search.get(searchParam) ?? '';
   const p = Math.max(1, Number(search.get('page')) || 1);
   const list = useLoad(() => load(q, (p - 1) * PAGE_SIZE), [q, p]);
+  const { sort, setSort } = useUrlSort(columns.flatMap((c) => (c.sortKey ? [c.sortKey] : [])));
   const pages = pageCount(list.data?.count ?? 0);
   const go = (next: { q?: string; page?: number }) => {
-    const s = new URLSearchParams();
+    const s = keepSort(search, new URLSearchParams());
     const nq = next.q ?? q;
     if (nq) s.set(searchParam, nq);
     if ((next.page ?? 1) > 1) s.set('page', String(next.page));
@@ -90,7 +97,7 @@ function ListTable<T>({
           {empty}
         </div>
       ) : (
-        <DataTable label={label} columns={columns} rows={list.data?.data ?? []} rowKey={rowKey} />
+        <DataTable label={label} columns={columns} rows={list.data?.data ?? []} rowKey={rowKey} sort={sort} onSortChange={setSort} />
       )}
       <Pager page={p} pages={pages} onPage={(page) => go({ page })} />
     </>
@@ -132,11 +139,11 @@ export function ContractorsPage() {
         }
         load={(q, offset) => page(api.GET('/api/contractors', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
         columns={[
-          { header: 'Company', cell: (r) => <Link to={`/contractors/${r.uuid}`}>{r.company_name}</Link> },
-          { header: 'Contact', key: true, cell: (r) => [r.contact_name, r.phone].filter(Boolean).join(', ') || '-' },
+          { header: 'Company', sortKey: 'company', sortValue: (r) => r.company_name, cell: (r) => <Link to={`/contractors/${r.uuid}`}>{r.company_name}</Link> },
+          { header: 'Contact', key: true, sortKey: 'contact', sortValue: (r) => r.contact_name, cell: (r) => [r.contact_name, r.phone].filter(Boolean).join(', ') || '-' },
           { header: 'Trades', key: true, cell: (r) => r.trades.map((t) => t.name).join(', ') || '-' },
           { header: 'Areas', cell: (r) => r.coverage.join(', ') || '-' },
-          { header: 'Active', cell: (r) => (r.active ? 'yes' : 'no') },
+          { header: 'Active', sortKey: 'active', sortValue: (r) => (r.active ? 1 : 0), cell: (r) => (r.active ? 'yes' : 'no') },
         ]}
       />
     </>
@@ -159,10 +166,10 @@ export function TenantsPage() {
         }
         load={(q, offset) => page(api.GET('/api/tenants', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
         columns={[
-          { header: 'Name', cell: (r) => r.name },
-          { header: 'E-mail', key: true, cell: (r) => r.email ?? '-' },
+          { header: 'Name', sortKey: 'name', sortValue: (r) => r.name, cell: (r) => r.name },
+          { header: 'E-mail', key: true, sortKey: 'email', sortValue: (r) => r.email, cell: (r) => r.email ?? '-' },
           { header: 'Phone', key: true, cell: (r) => r.mobile ?? r.phone ?? '-' },
-          { header: 'Addresses', cell: (r) => r.address_count },
+          { header: 'Addresses', sortKey: 'addresses', sortValue: (r) => r.address_count, cell: (r) => r.address_count },
           { header: 'Can sign in', cell: (r) => (r.has_login ? 'yes' : 'no') },
         ]}
       />
@@ -186,10 +193,10 @@ export function AddressesPage() {
         }
         load={(q, offset) => page(api.GET('/api/addresses', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
         columns={[
-          { header: 'Address', cell: (r) => [r.line1, r.line2].filter(Boolean).join(', ') },
-          { header: 'Town', key: true, cell: (r) => r.town },
-          { header: 'Postcode', key: true, cell: (r) => r.postcode },
-          { header: 'Branch', key: true, cell: (r) => r.branch_name ?? '-' },
+          { header: 'Address', sortKey: 'address', sortValue: (r) => [r.line1, r.line2].filter(Boolean).join(', '), cell: (r) => [r.line1, r.line2].filter(Boolean).join(', ') },
+          { header: 'Town', key: true, sortKey: 'town', sortValue: (r) => r.town, cell: (r) => r.town },
+          { header: 'Postcode', key: true, sortKey: 'postcode', sortValue: (r) => r.postcode, cell: (r) => r.postcode },
+          { header: 'Branch', key: true, sortKey: 'branch', sortValue: (r) => r.branch_name, cell: (r) => r.branch_name ?? '-' },
         ]}
       />
     </>
@@ -232,12 +239,12 @@ export function UsersPage() {
         empty={<p>Nobody here yet besides you. Invite your agents with the form below; each gets an e-mail with a link valid 7 days.</p>}
         load={(q, offset) => page(api.GET('/api/users', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
         columns={[
-          { header: 'Name', cell: (r) => r.name },
-          { header: 'E-mail', key: true, cell: (r) => r.email },
-          { header: 'Role', key: true, cell: (r) => r.role },
-          { header: 'Branch', key: true, cell: (r) => r.branch_name ?? '-' },
-          { header: 'Status', key: true, cell: (r) => r.status },
-          { header: 'Last sign-in', cell: (r) => formatDateTime(r.last_login_at) },
+          { header: 'Name', sortKey: 'name', sortValue: (r) => r.name, cell: (r) => r.name },
+          { header: 'E-mail', key: true, sortKey: 'email', sortValue: (r) => r.email, cell: (r) => r.email },
+          { header: 'Role', key: true, sortKey: 'role', sortValue: (r) => r.role, cell: (r) => r.role },
+          { header: 'Branch', key: true, sortKey: 'branch', sortValue: (r) => r.branch_name, cell: (r) => r.branch_name ?? '-' },
+          { header: 'Status', key: true, sortKey: 'status', sortValue: (r) => r.status, cell: (r) => r.status },
+          { header: 'Last sign-in', sortKey: 'last_sign_in', sortValue: (r) => (r.last_login_at ? Date.parse(r.last_login_at) : null), cell: (r) => formatDateTime(r.last_login_at) },
         ]}
       />
       <h2 id="invite-title">Invite someone</h2>
@@ -298,8 +305,8 @@ export function BranchesPage() {
           page(api.GET('/api/admin/branches', { params: { query: { ...(q ? { q } : {}), include_closed: true, limit: PAGE_SIZE, offset } as never } }))
         }
         columns={[
-          { header: 'Branch', cell: (r) => r.name },
-          { header: 'Agency', cell: (r) => r.agency.name },
+          { header: 'Branch', sortKey: 'name', sortValue: (r) => r.name, cell: (r) => r.name },
+          { header: 'Agency', sortKey: 'agency', sortValue: (r) => r.agency.name, cell: (r) => r.agency.name },
           { header: 'Shares jobs', key: true, cell: (r) => (r.sharing_enabled ? 'yes' : 'no') },
           { header: 'Status', key: true, cell: (r) => (r.closed_at ? `closed ${formatDate(r.closed_at)}` : 'open') },
         ]}
@@ -362,12 +369,17 @@ function recordLink(e: ActivityEntry): string | null {
   return null;
 }
 
-/** The activity log, newest first, in words, each record linked, filtered by category (`?category=job.`). */
+/**
+ * The activity log, newest first, in words, each record linked, filtered by category
+ * (`?category=job.`). GET /api/admin/activity-log takes no sort parameter: a click on a column
+ * header sorts the entries of the page shown, in the browser (`?sort=when&order=asc`).
+ */
 export function ActivityPage() {
   const [search, setSearch] = useSearchParams();
   const raw = search.get('category') ?? '';
   const category = Object.hasOwn(ACTION_CATEGORIES, raw) ? raw : '';
   const p = Math.max(1, Number(search.get('page')) || 1);
+  const { sort, setSort } = useUrlSort(['what', 'who', 'when']);
   const list = useLoad(
     () =>
       page<ActivityEntry>(
@@ -378,7 +390,7 @@ export function ActivityPage() {
     [category, p],
   );
   const go = (next: { category?: string; page?: number }) => {
-    const s = new URLSearchParams();
+    const s = keepSort(search, new URLSearchParams());
     const c = next.category ?? category;
     if (c) s.set('category', c);
     if ((next.page ?? 1) > 1) s.set('page', String(next.page));
@@ -416,11 +428,13 @@ export function ActivityPage() {
         label="entries"
         rowKey={(r) => String(r.ID)}
         rows={list.data?.data ?? []}
+        sort={sort}
+        onSortChange={setSort}
         columns={[
-          { header: 'What', cell: (r) => actionWords(r) },
+          { header: 'What', sortKey: 'what', sortValue: (r) => actionWords(r), cell: (r) => actionWords(r) },
           { header: 'Record', key: true, cell: (r) => <RecordCell entry={r} /> },
-          { header: 'Who', key: true, cell: (r) => r.user_name },
-          { header: 'When', key: true, cell: (r) => formatDateTime(r.created_at) },
+          { header: 'Who', key: true, sortKey: 'who', sortValue: (r) => r.user_name, cell: (r) => r.user_name },
+          { header: 'When', key: true, sortKey: 'when', sortValue: (r) => Date.parse(r.created_at), cell: (r) => formatDateTime(r.created_at) },
           { header: 'From (IP address)', cell: (r) => r.ip_address },
         ]}
       />

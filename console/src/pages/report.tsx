@@ -132,7 +132,7 @@ function StaffJobFields(props: { property: Address | null; onProperty: (a: Addre
   const mayListBranches = session.permissions.has('api.admin.branches.view') && session.me?.role !== 'agent';
   const branches = useLoad(async () => (mayListBranches ? (await api.GET('/api/admin/branches', { params: { query: { limit: 100 } } })).data!.data : []), [mayListBranches]);
   const [branchUuid, setBranchUuid] = useState('');
-  useEffect(() => setBranchUuid(property?.branch_uuid ?? ''), [property?.uuid]);
+  useEffect(() => setBranchUuid(property?.branch_uuid ?? ''), [property?.uuid, property?.branch_uuid]);
   const trades = useLoad(async () => (await api.GET('/api/contractors/trades')).data!.data, []);
   const types = useLoad(async () => (await api.GET('/api/jobs/types')).data!.data, []);
   const fieldError = (name: string) => (props.problemField === name ? <p className="field-error">{props.problemMessage}</p> : null);

@@ -5,7 +5,7 @@
  * page reached by a signed link (no account) and a contractor's scorecard. Built for a 390 px
  * phone first.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { describeProblem, type Problem } from '../logic/errors.ts';
@@ -60,6 +60,8 @@ export function GuidedReport() {
   const [problem, setProblem] = useState<Problem | null>(null);
   const [done, setDone] = useState<{ reference: string | null; outcome: string } | null>(null);
   const submitAction = useAction();
+  // Called by the walk's effect with the render's latest answers (an effect event: not a dependency).
+  const onOutcome = useEffectEvent((s: Step) => void submit(s, {}));
 
   useEffect(() => {
     if (!flow) return;
@@ -72,7 +74,7 @@ export function GuidedReport() {
         setStep(s);
         // Advice and emergencies are recorded as soon as they are reached (a deflection counts
         // even if the tenant just closes the page; an emergency waits for nobody).
-        if (s.outcome && s.outcome.kind !== 'job') void submit(s, {});
+        if (s.outcome && s.outcome.kind !== 'job') onOutcome(s);
       },
       (e: unknown) => live && setProblem(describeProblem(e, navigator.onLine)),
     );
