@@ -24,7 +24,10 @@ async function check(page: Page, name: string): Promise<void> {
     await page.setViewportSize(size);
     expect(await axeViolations(page), `${name} at ${label} width`).toEqual([]);
     if (label === 'phone') {
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(() => {
+        const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
       expect(overflow, `${name}: no sideways scroll at 390 px`).toBeLessThanOrEqual(0);
     }
   }
