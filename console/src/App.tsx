@@ -14,6 +14,7 @@ import { ActivityPage, AddressesPage, BranchesPage, ContractorsPage, TenantsPage
 import { CompliancePage } from './pages/compliance.tsx';
 import { InvoicesPage } from './pages/invoices.tsx';
 import { JobPage } from './pages/job.tsx';
+import { AddressFormPage, ContractorFormPage, TenantFormPage, UserFormPage } from './pages/people-forms.tsx';
 import { AgenciesPage, ImportsPage } from './pages/onboarding.tsx';
 import { Jobs } from './pages/jobs.tsx';
 import { ReportRepair } from './pages/report.tsx';
@@ -367,6 +368,70 @@ export function App() {
               element={
                 <Guard permission="api.compliance.view" staffOnly>
                   <CompliancePage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/contractors/new"
+              element={
+                <Guard permission="api.contractors.manage" staffOnly>
+                  <ContractorFormPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/contractors/:uuid/edit"
+              element={
+                <Guard permission="api.contractors.manage" staffOnly>
+                  <ContractorFormPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/tenants/new"
+              element={
+                <Guard permission="api.tenants.manage" staffOnly>
+                  <TenantFormPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/tenants/:uuid/edit"
+              element={
+                <Guard permission="api.tenants.manage" staffOnly>
+                  <TenantFormPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/addresses/new"
+              element={
+                <Guard permission="api.addresses.manage" staffOnly>
+                  <AddressFormPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/addresses/:uuid/edit"
+              element={
+                <Guard permission="api.addresses.manage" staffOnly>
+                  <AddressFormPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/users/new"
+              element={
+                <Guard permission="api.users.manage">
+                  <UserFormPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/users/:uuid/edit"
+              element={
+                <Guard permission="api.users.manage">
+                  <UserFormPage />
                 </Guard>
               }
             />

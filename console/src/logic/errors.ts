@@ -46,6 +46,19 @@ const FIELD_WORDS: Record<string, string> = {
   file: 'the file',
   action: 'the action',
   q: 'the search text',
+  name: 'the name',
+  company_name: 'the company name',
+  contact_name: 'the contact name',
+  phone: 'the phone number (digits, spaces and brackets, such as 0113 496 0000)',
+  mobile: 'the mobile number (digits, spaces and brackets, such as 07700 900123)',
+  postcode: 'the postcode (a UK postcode such as LS6 3HN)',
+  address_postcode: 'the postcode (a UK postcode such as LS6 3HN)',
+  line1: 'the first line of the address',
+  town: 'the town',
+  coverage: 'the areas covered (postcode districts such as LS6, separated by commas)',
+  districts: 'the areas covered (postcode districts such as LS6, separated by commas)',
+  trade_ids: 'the trades',
+  role: 'the role',
 };
 
 /** What a resource of a 404 is called ("Job" -> "this job"). */

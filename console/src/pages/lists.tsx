@@ -1,8 +1,9 @@
 /**
  * The staff's directory and administration pages, each a searchable, paged, sortable table with
- * its search, page and sort in the URL (`?q=leeds&page=2&sort=town&order=asc`): contractors (with certificates expiring in the next 30 days), tenants,
- * addresses, users (with an invitation form), branches and the activity log. Read views of the
- * API; anything beyond an invitation is done in the API reference (/docs) for now.
+ * its search, page and sort in the URL (`?q=leeds&page=2&sort=town&order=asc`): contractors (with
+ * certificates expiring in the next 30 days), tenants, addresses, users (with an invitation form),
+ * branches and the activity log. Contractors, tenants, properties and users are created and
+ * edited on the pages of people-forms.tsx, reached by each list's "New ..." button and "Edit" links.
  */
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Form } from 'react-aria-components';
@@ -14,6 +15,7 @@ import type { ActivityEntry, Address, Branch, Certificate, Contractor, Tenant, U
 import { Button, DataTable, Field, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useAction, useLoad, type Column } from '../ui.tsx';
 import { useSession } from '../session.tsx';
 import { AddBranch } from './onboarding.tsx';
+import { NewLink, useEditColumn } from './people-forms.tsx';
 
 type Loader<T> = (q: string, offset: number) => Promise<{ data: T[]; count: number }>;
 
@@ -110,9 +112,10 @@ export function ContractorsPage() {
     () => page<Certificate>(api.GET('/api/contractors/certifications/expiring', { params: { query: { days: 30, limit: 50 } as never } })),
     [],
   );
+  const edit = useEditColumn<Contractor>('api.contractors.manage', (r) => `/contractors/${r.uuid}/edit`, (r) => r.company_name);
   return (
     <>
-      <PageTitle>Contractors</PageTitle>
+      <PageTitle actions={<NewLink to="/contractors/new" permission="api.contractors.manage">New contractor</NewLink>}>Contractors</PageTitle>
       <section aria-labelledby="expiring">
         <h2 id="expiring">Certificates expiring in the next 30 days</h2>
         <ProblemMessage problem={expiring.problem} onRetry={expiring.reload} />
@@ -144,6 +147,7 @@ export function ContractorsPage() {
           { header: 'Trades', key: true, cell: (r) => r.trades.map((t) => t.name).join(', ') || '-' },
           { header: 'Areas', cell: (r) => r.coverage.join(', ') || '-' },
           { header: 'Active', sortKey: 'active', sortValue: (r) => (r.active ? 1 : 0), cell: (r) => (r.active ? 'yes' : 'no') },
+          ...edit,
         ]}
       />
     </>
@@ -152,9 +156,10 @@ export function ContractorsPage() {
 
 /** Tenants. */
 export function TenantsPage() {
+  const edit = useEditColumn<Tenant>('api.tenants.manage', (r) => `/tenants/${r.uuid}/edit`, (r) => r.name);
   return (
     <>
-      <PageTitle>Tenants</PageTitle>
+      <PageTitle actions={<NewLink to="/tenants/new" permission="api.tenants.manage">New tenant</NewLink>}>Tenants</PageTitle>
       <ListTable<Tenant>
         label="tenants"
         rowKey={(r) => r.uuid}
@@ -171,6 +176,7 @@ export function TenantsPage() {
           { header: 'Phone', key: true, cell: (r) => r.mobile ?? r.phone ?? '-' },
           { header: 'Addresses', sortKey: 'addresses', sortValue: (r) => r.address_count, cell: (r) => r.address_count },
           { header: 'Can sign in', cell: (r) => (r.has_login ? 'yes' : 'no') },
+          ...edit,
         ]}
       />
     </>
@@ -179,9 +185,10 @@ export function TenantsPage() {
 
 /** Addresses (properties). */
 export function AddressesPage() {
+  const edit = useEditColumn<Address>('api.addresses.manage', (r) => `/addresses/${r.uuid}/edit`, (r) => `${r.line1}, ${r.postcode}`);
   return (
     <>
-      <PageTitle>Addresses</PageTitle>
+      <PageTitle actions={<NewLink to="/addresses/new" permission="api.addresses.manage">New property</NewLink>}>Addresses</PageTitle>
       <ListTable<Address>
         label="addresses"
         rowKey={(r) => r.uuid}
@@ -197,6 +204,7 @@ export function AddressesPage() {
           { header: 'Town', key: true, sortKey: 'town', sortValue: (r) => r.town, cell: (r) => r.town },
           { header: 'Postcode', key: true, sortKey: 'postcode', sortValue: (r) => r.postcode, cell: (r) => r.postcode },
           { header: 'Branch', key: true, sortKey: 'branch', sortValue: (r) => r.branch_name, cell: (r) => r.branch_name ?? '-' },
+          ...edit,
         ]}
       />
     </>
@@ -211,6 +219,7 @@ export function UsersPage() {
   const action = useAction();
   const [search, setSearch] = useSearchParams();
   const sent = search.get('invited');
+  const edit = useEditColumn<User>('api.users.manage', (r) => `/users/${r.uuid}/edit`, (r) => r.name);
   const onInvite = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -232,7 +241,7 @@ export function UsersPage() {
   };
   return (
     <>
-      <PageTitle>Users</PageTitle>
+      <PageTitle actions={<NewLink to="/users/new" permission="api.users.manage">New user</NewLink>}>Users</PageTitle>
       <ListTable<User>
         label="users"
         rowKey={(r) => r.uuid}
@@ -245,6 +254,7 @@ export function UsersPage() {
           { header: 'Branch', key: true, sortKey: 'branch', sortValue: (r) => r.branch_name, cell: (r) => r.branch_name ?? '-' },
           { header: 'Status', key: true, sortKey: 'status', sortValue: (r) => r.status, cell: (r) => r.status },
           { header: 'Last sign-in', sortKey: 'last_sign_in', sortValue: (r) => (r.last_login_at ? Date.parse(r.last_login_at) : null), cell: (r) => formatDateTime(r.last_login_at) },
+          ...edit,
         ]}
       />
       <h2 id="invite-title">Invite someone</h2>
