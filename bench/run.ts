@@ -27,6 +27,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
 /** BENCH_SCENARIOS: comma-separated parts of scenario names to run (e.g. "POST job"); unset: all. */
 const ONLY = process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+/** BENCH_CPU_PROF set: the server is profiled, so only Caretaker is loaded (no limit or ceiling runs). */
+const PROFILING = Boolean(process.env.BENCH_CPU_PROF);
 const PASSWORD = 'bench password 2026';
 const LOGIN_ACCOUNTS = 20;
 const SIZES = { small: { jobs: 10_000, activity: 10_000 }, large: { jobs: 100_000, activity: 1_000_000 } } as const;
@@ -232,7 +234,8 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     const add = async (scenario: string, connections: number, realOpts: Options, ceilingOpts?: Options, perOp = 1, limitPath?: string | { opts: Options; bytes: number }, samplePeak = false) => {
       if (ONLY && !ONLY.some((part) => scenario.includes(part))) return;
       const row: Row = { engine, size, scenario, connections, rps: 0, p50: 0, p99: 0, errors: 0 };
-      if (limitPath) {
+      // A profiling run loads Caretaker alone, so the profile holds no limit or ceiling samples.
+      if (limitPath && !PROFILING) {
         const headers = (realOpts.headers ?? {}) as Record<string, string>;
         const bytes = typeof limitPath === 'string' ? await sameBytes(String(realOpts.url), `${lim}${limitPath}`, headers) : limitPath.bytes;
         const l = await cannon(typeof limitPath === 'string' ? { connections, ...realOpts, url: `${lim}${limitPath}` } : { connections, ...limitPath.opts });
@@ -252,7 +255,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
       const r = await cannon({ connections, ...realOpts });
       if (sampling) clearInterval(sampling);
       Object.assign(row, r, { rps: Math.round(r.rps / perOp) });
-      if (ceilingOpts) {
+      if (ceilingOpts && !PROFILING) {
         const c = await cannon({ connections, ...ceilingOpts });
         row.ceiling = { rps: c.rps, p50: c.p50, p99: c.p99 };
         if (c.errors > 0) process.stdout.write(`  (ceiling of ${scenario}: ${c.errors} errors)\n`);
@@ -268,6 +271,8 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     const activityQuery = 'user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50';
     // Growth: one connection, so the figure is the latency of one request, not queueing.
     const growth = Math.max(3, DURATION / 2);
+    // The per-request floor: the cheapest authenticated read (two pings), one request at a time.
+    await add('GET status, 1 connection', 1, { url: `${real}/api/system/status`, headers: auth }, { url: `${top}/status`, headers: auth }, 1, '/status');
     await add('growth: GET jobs list, 1 connection', 1, { url: `${real}${jobs}`, headers: auth, duration: growth }, undefined, 1, '/jobs?limit=50');
     // Every job visible (SysOps): 10,000 in the small set, 100,000 in the large one.
     const sysops = await post(`${real}/api/auth/login`, { email: 'sysops@bench.test', password: PASSWORD });
