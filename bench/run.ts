@@ -47,6 +47,8 @@ interface Row {
   ceiling?: { rps: number; p50: number; p99: number };
   /** The honest limit: bare node:http, one prepared statement, the same bytes (bench/limit.ts). */
   limit?: { rps: number; p50: number; p99: number };
+  /** The server process's CPU time (user + system) per request while Caretaker was loaded, µs. */
+  cpuUs?: number;
 }
 
 /** Resident memory of a process in MiB (VmRSS from /proc; Linux only, else undefined). */
@@ -55,6 +57,18 @@ async function rssMiB(pid: number | undefined): Promise<number | undefined> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
   return kb ? Math.round(Number(kb) / 1024) : undefined;
+}
+
+/**
+ * CPU time (user + system) a process has used so far, in ms (utime and stime from
+ * /proc/<pid>/stat, in clock ticks of 10 ms; Linux only, else undefined). Unlike req/s, CPU time
+ * per request barely depends on how many other processes wait for the same cores.
+ */
+async function cpuMs(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields.length > 13 ? (Number(fields[11]) + Number(fields[12])) * 10 : undefined;
 }
 
 /** Memory of the bench server: idle after start, and the peak while Caretaker served the 50-connection jobs list. */
@@ -115,10 +129,10 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   return { child, port, ceilingPort, limitPort };
 }
 
-async function cannon(opts: Options): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+async function cannon(opts: Options): Promise<{ rps: number; p50: number; p99: number; errors: number; total: number }> {
   const r: Result = await autocannon({ duration: DURATION, ...opts });
   const errors = r.errors + r.timeouts + r.non2xx;
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors };
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors, total: r.requests.total };
 }
 
 /**
@@ -252,9 +266,12 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
           });
         }, 100);
       }
+      const cpuBefore = await cpuMs(server.child.pid);
       const r = await cannon({ connections, ...realOpts });
+      const cpuAfter = await cpuMs(server.child.pid);
+      if (cpuBefore !== undefined && cpuAfter !== undefined && r.total > 0) row.cpuUs = Math.round((1000 * (cpuAfter - cpuBefore)) / r.total);
       if (sampling) clearInterval(sampling);
-      Object.assign(row, r, { rps: Math.round(r.rps / perOp) });
+      Object.assign(row, { rps: Math.round(r.rps / perOp), p50: r.p50, p99: r.p99, errors: r.errors });
       if (ceilingOpts && !PROFILING) {
         const c = await cannon({ connections, ...ceilingOpts });
         row.ceiling = { rps: c.rps, p50: c.p50, p99: c.p99 };
@@ -263,7 +280,8 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
       rows.push(row);
       const ratio = row.ceiling ? ` | same SQL ${row.ceiling.rps} req/s p50 ${row.ceiling.p50} p99 ${row.ceiling.p99} | ${Math.round((100 * row.rps) / row.ceiling.rps)} %` : '';
       const toLimit = row.limit ? ` | ${Math.round((100 * row.rps) / row.limit.rps)} % of limit` : '';
-      process.stdout.write(`  ${engine}/${size} ${scenario}: ${row.rps} req/s p50 ${row.p50} ms p99 ${row.p99} ms errors ${row.errors}${ratio}${toLimit}\n`);
+      const cpu = row.cpuUs !== undefined ? ` | server CPU ${row.cpuUs} µs/req` : '';
+      process.stdout.write(`  ${engine}/${size} ${scenario}: ${row.rps} req/s p50 ${row.p50} ms p99 ${row.p99} ms errors ${row.errors}${cpu}${ratio}${toLimit}\n`);
     };
     const jobs = '/api/jobs/manage?limit=50';
     const activity = '/api/admin/activity-log?user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50';
