@@ -1,7 +1,8 @@
 /**
  * Reads a V8 CPU profile written by the bench server (BENCH_CPU_PROF) and prints where the CPU time
  * went while the server was under load: the window from the first to the last sample whose stack
- * holds a frame matching MARKER ("function file:line" part; default the status handler), each
+ * holds a frame matching MARKER ("function file:line" part; default the status handler), its
+ * first second left out (first-use compiles), each
  * package's self time (our src/, fastify, pino, ajv, ioredis, pg, node's own code, GC, idle), the
  * functions with the most self time, and our functions' total (self + callees) time.
  *
@@ -61,6 +62,9 @@ profile.samples.forEach((id, i) => {
   }
 });
 if (first < 0) throw new Error(`no sample with ${marker} on its stack`);
+// The first second is left out: the route's first answer compiles its serializer (one-off work).
+const warm = times[first]! + 1e6;
+while (first < last && times[first]! < warm) first++;
 
 const self = new Map<string, number>();
 const fnSelf = new Map<string, number>();
@@ -89,7 +93,9 @@ for (let i = first + 1; i <= last; i++) {
 }
 const fmt = (us: number) => `${(us / 1000).toFixed(0).padStart(6)} ms ${((100 * us) / busy).toFixed(1).padStart(5)} %${requests ? ` ${(us / requests).toFixed(1).padStart(7)} µs/req` : ''}`;
 const top = (m: Map<string, number>, k: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k);
-process.stdout.write(`window ${((times[last]! - times[first]!) / 1e6).toFixed(2)} s: busy ${fmt(busy)}, idle ${(idle / 1000).toFixed(0)} ms\n\nself time by package:\n`);
+const io = [...self].filter(([k]) => k === '(native) writeUtf8String' || k === '(native) writev').reduce((sum, [, v]) => sum + v, 0);
+process.stdout.write(`window ${((times[last]! - times[first]!) / 1e6).toFixed(2)} s: busy ${fmt(busy)}, idle ${(idle / 1000).toFixed(0)} ms\n`);
+process.stdout.write(`  of which socket writes (syscalls; under load mostly waiting for a core) ${fmt(io)}, the rest ${fmt(busy - io)}\n\nself time by package:\n`);
 for (const [k, v] of top(self, 20)) process.stdout.write(`  ${fmt(v)}  ${k}\n`);
 process.stdout.write('\nfunctions, self time:\n');
 for (const [k, v] of top(fnSelf, 30)) process.stdout.write(`  ${fmt(v)}  ${k}\n`);
