@@ -253,7 +253,7 @@ export async function startLimit(deps: AppDeps, port: number): Promise<() => Pro
       if (url.pathname === '/status') {
         const [rows] = await Promise.all([run('limit_status', 'select 1 as one', []), deps.redis?.ping()]);
         const checks = `{"database":"ok","database_engine":"${deps.engine}","cache":"${deps.redis ? 'ok' : 'not_configured'}","rate_limit_store":"${deps.limiter.backend}"}`;
-        return [200, `{"success":true,"data":{"status":"${rows.length ? 'ok' : 'down'}","version":${JSON.stringify(deps.config.version)},"uptime_s":${Math.floor(process.uptime())},"checks":${checks}},"message":"Platform status: ok"}`];
+        return [200, `{"success":true,"data":{"status":"${rows.length ? 'ok' : 'down'}","version":${JSON.stringify(deps.config.version)},"uptime_s":${Math.floor((Date.now() - deps.startedAt.getTime()) / 1000)},"checks":${checks}},"message":"Platform status: ok"}`];
       }
       if (url.pathname === '/login' && req.method === 'POST') return login(await readBody(req), res);
       const hash = tokenHash(req.headers.authorization);

@@ -27,6 +27,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
 /** BENCH_SCENARIOS: comma-separated parts of scenario names to run (e.g. "POST job"); unset: all. */
 const ONLY = process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+/** BENCH_CPU_PROF set: the server is profiled, so only Caretaker is loaded (no limit or ceiling runs). */
+const PROFILING = Boolean(process.env.BENCH_CPU_PROF);
 const PASSWORD = 'bench password 2026';
 const LOGIN_ACCOUNTS = 20;
 const SIZES = { small: { jobs: 10_000, activity: 10_000 }, large: { jobs: 100_000, activity: 1_000_000 } } as const;
@@ -45,6 +47,8 @@ interface Row {
   ceiling?: { rps: number; p50: number; p99: number };
   /** The honest limit: bare node:http, one prepared statement, the same bytes (bench/limit.ts). */
   limit?: { rps: number; p50: number; p99: number };
+  /** The server process's CPU time (user + system) per request while Caretaker was loaded, µs. */
+  cpuUs?: number;
 }
 
 /** Resident memory of a process in MiB (VmRSS from /proc; Linux only, else undefined). */
@@ -53,6 +57,18 @@ async function rssMiB(pid: number | undefined): Promise<number | undefined> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
   return kb ? Math.round(Number(kb) / 1024) : undefined;
+}
+
+/**
+ * CPU time (user + system) a process has used so far, in ms (utime and stime from
+ * /proc/<pid>/stat, in clock ticks of 10 ms; Linux only, else undefined). Unlike req/s, CPU time
+ * per request barely depends on how many other processes wait for the same cores.
+ */
+async function cpuMs(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return fields.length > 13 ? (Number(fields[11]) + Number(fields[12])) * 10 : undefined;
 }
 
 /** Memory of the bench server: idle after start, and the peak while Caretaker served the 50-connection jobs list. */
@@ -113,20 +129,22 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   return { child, port, ceilingPort, limitPort };
 }
 
-async function cannon(opts: Options): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
+async function cannon(opts: Options): Promise<{ rps: number; p50: number; p99: number; errors: number; total: number }> {
   const r: Result = await autocannon({ duration: DURATION, ...opts });
   const errors = r.errors + r.timeouts + r.non2xx;
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors };
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors, total: r.requests.total };
 }
 
 /**
  * Fails the run unless both URLs answer the same status and the same body bytes: the limit must do
  * the same work as Caretaker for its ratio to mean anything.
  */
-async function sameBytes(realUrl: string, limitUrl: string, headers: Record<string, string>): Promise<number> {
+async function sameBytes(realUrl: string, limitUrl: string, headers: Record<string, string>, tries = 3): Promise<number> {
   const [a, b] = await Promise.all([fetch(realUrl, { headers }), fetch(limitUrl, { headers })]);
   const [ba, bb] = [Buffer.from(await a.arrayBuffer()), Buffer.from(await b.arrayBuffer())];
   if (a.status !== b.status || !ba.equals(bb)) {
+    // The status answer's uptime_s can fall either side of a second boundary: ask again.
+    if (tries > 1) return sameBytes(realUrl, limitUrl, headers, tries - 1);
     throw new Error(`limit ${limitUrl} answers ${b.status} ${bb.length} bytes, Caretaker ${realUrl} ${a.status} ${ba.length} bytes: not the same response`);
   }
   return ba.length;
@@ -232,7 +250,8 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     const add = async (scenario: string, connections: number, realOpts: Options, ceilingOpts?: Options, perOp = 1, limitPath?: string | { opts: Options; bytes: number }, samplePeak = false) => {
       if (ONLY && !ONLY.some((part) => scenario.includes(part))) return;
       const row: Row = { engine, size, scenario, connections, rps: 0, p50: 0, p99: 0, errors: 0 };
-      if (limitPath) {
+      // A profiling run loads Caretaker alone, so the profile holds no limit or ceiling samples.
+      if (limitPath && !PROFILING) {
         const headers = (realOpts.headers ?? {}) as Record<string, string>;
         const bytes = typeof limitPath === 'string' ? await sameBytes(String(realOpts.url), `${lim}${limitPath}`, headers) : limitPath.bytes;
         const l = await cannon(typeof limitPath === 'string' ? { connections, ...realOpts, url: `${lim}${limitPath}` } : { connections, ...limitPath.opts });
@@ -249,10 +268,13 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
           });
         }, 100);
       }
+      const cpuBefore = await cpuMs(server.child.pid);
       const r = await cannon({ connections, ...realOpts });
+      const cpuAfter = await cpuMs(server.child.pid);
+      if (cpuBefore !== undefined && cpuAfter !== undefined && r.total > 0) row.cpuUs = Math.round((1000 * (cpuAfter - cpuBefore)) / r.total);
       if (sampling) clearInterval(sampling);
-      Object.assign(row, r, { rps: Math.round(r.rps / perOp) });
-      if (ceilingOpts) {
+      Object.assign(row, { rps: Math.round(r.rps / perOp), p50: r.p50, p99: r.p99, errors: r.errors });
+      if (ceilingOpts && !PROFILING) {
         const c = await cannon({ connections, ...ceilingOpts });
         row.ceiling = { rps: c.rps, p50: c.p50, p99: c.p99 };
         if (c.errors > 0) process.stdout.write(`  (ceiling of ${scenario}: ${c.errors} errors)\n`);
@@ -260,7 +282,8 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
       rows.push(row);
       const ratio = row.ceiling ? ` | same SQL ${row.ceiling.rps} req/s p50 ${row.ceiling.p50} p99 ${row.ceiling.p99} | ${Math.round((100 * row.rps) / row.ceiling.rps)} %` : '';
       const toLimit = row.limit ? ` | ${Math.round((100 * row.rps) / row.limit.rps)} % of limit` : '';
-      process.stdout.write(`  ${engine}/${size} ${scenario}: ${row.rps} req/s p50 ${row.p50} ms p99 ${row.p99} ms errors ${row.errors}${ratio}${toLimit}\n`);
+      const cpu = row.cpuUs !== undefined ? ` | server CPU ${row.cpuUs} µs/req` : '';
+      process.stdout.write(`  ${engine}/${size} ${scenario}: ${row.rps} req/s p50 ${row.p50} ms p99 ${row.p99} ms errors ${row.errors}${cpu}${ratio}${toLimit}\n`);
     };
     const jobs = '/api/jobs/manage?limit=50';
     const activity = '/api/admin/activity-log?user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50';
@@ -268,6 +291,8 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     const activityQuery = 'user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50';
     // Growth: one connection, so the figure is the latency of one request, not queueing.
     const growth = Math.max(3, DURATION / 2);
+    // The per-request floor: the cheapest authenticated read (two pings), one request at a time.
+    await add('GET status, 1 connection', 1, { url: `${real}/api/system/status`, headers: auth }, { url: `${top}/status`, headers: auth }, 1, '/status');
     await add('growth: GET jobs list, 1 connection', 1, { url: `${real}${jobs}`, headers: auth, duration: growth }, undefined, 1, '/jobs?limit=50');
     // Every job visible (SysOps): 10,000 in the small set, 100,000 in the large one.
     const sysops = await post(`${real}/api/auth/login`, { email: 'sysops@bench.test', password: PASSWORD });

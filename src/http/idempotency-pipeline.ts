@@ -158,8 +158,9 @@ function documentRoute(route: RouteOptions): void {
 }
 
 /**
- * Registers the hooks (after the pipeline's, so they run after authentication, CSRF and
- * validation). Call before any route is added: every write route registered later is wrapped.
+ * Registers the mechanism (after the pipeline, so its hooks run after authentication, CSRF and
+ * validation): every write route added later gets the preHandler and onSend hooks and the wrapped
+ * handler; reads get nothing. Call before any route is added.
  */
 export function registerIdempotency(app: App, deps: AppDeps): void {
   app.decorateRequest('idempotency', null);
@@ -169,6 +170,10 @@ export function registerIdempotency(app: App, deps: AppDeps): void {
     const methods = [route.method].flat().map((m) => String(m).toUpperCase());
     if (!methods.some((m) => WRITES.has(m)) || (route.config as { csrf?: boolean } | undefined)?.csrf === false) return;
     documentRoute(route);
+    // Route hooks, on the writes only: a read pays for no idempotency hook. No route declares
+    // its own preHandler or onSend, so these run where the global hooks did (after the pipeline's).
+    route.preHandler = [claimKey, ...[route.preHandler ?? []].flat()];
+    route.onSend = [...[route.onSend ?? []].flat(), storeClaimedAnswer] as RouteOptions['onSend'];
     const handler = route.handler;
     route.handler = async function idempotentHandler(this: unknown, request: FastifyRequest, reply: FastifyReply) {
       const claim = request.idempotency;
@@ -182,7 +187,8 @@ export function registerIdempotency(app: App, deps: AppDeps): void {
     };
   });
 
-  app.addHook('preHandler', async (request, reply) => {
+  /** preHandler: the key's claim, or the stored answer sent at once (see the file comment). */
+  async function claimKey(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (!WRITES.has(request.method) || !request.auth || request.routeOptions.config.csrf === false) return;
     const key = request.headers['idempotency-key'];
     if (key === undefined) return;
@@ -208,9 +214,10 @@ export function registerIdempotency(app: App, deps: AppDeps): void {
     } else if (stored) {
       claim.existing = true;
     }
-  });
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  /** onSend: the answer stored under the claimed key (see the file comment). */
+  async function storeClaimedAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
     const claim = request.idempotency;
     if (!claim || request.idempotencyReplayed || claim.existing) return payload;
     const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
@@ -236,5 +243,5 @@ export function registerIdempotency(app: App, deps: AppDeps): void {
       request.log.warn({ err: (err as Error).message }, 'the answer of an Idempotency-Key could not be stored');
     }
     return payload;
-  });
+  }
 }

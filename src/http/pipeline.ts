@@ -234,9 +234,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     // While draining, every answer closes its connection, so keep-alive clients move to another
     // instance and the process need not wait for their idle timeout.
     if (lifecycle.draining) void reply.header('connection', 'close');
-    void reply.header('x-content-type-options', 'nosniff');
-    void reply.header('x-frame-options', 'DENY');
-    void reply.header('referrer-policy', 'no-referrer');
+    // X-Content-Type-Options, X-Frame-Options and Referrer-Policy: src/http/security-headers.ts, from onRequest.
     if (request.auth || request.routeOptions.config.permission !== 'public') {
       void reply.header('cache-control', 'no-store');
     }

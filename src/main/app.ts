@@ -146,7 +146,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   app.addHook('onReady', async () => assertRoutePermissions(routes));
 
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   await app.register(cookie);
   // Form bodies are coerced like query strings (src/http/validation.ts).
   await app.register(formbody, { parser: parseFormBody });

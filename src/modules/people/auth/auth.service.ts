@@ -251,6 +251,22 @@ function presentedToken({ authorization, sessionCookie }: PresentedCredentials):
   throw new AppError('unauthenticated');
 }
 
+/** The token hashed last and its hash (see `hashOf`). */
+let lastRaw = '';
+let lastHash = '';
+
+/**
+ * SHA-256 of a raw token, reusing the last one computed: the pipeline asks for the token's cached
+ * account and then authenticates the same token, so one request hashes it once.
+ */
+function hashOf(raw: string): string {
+  if (raw !== lastRaw) {
+    lastHash = hashToken(raw);
+    lastRaw = raw;
+  }
+  return lastHash;
+}
+
 /**
  * The account of the presented token when this process has looked the token up before (any age,
  * any epoch: a token never changes account), else undefined. Lets the pipeline count the
@@ -258,7 +274,7 @@ function presentedToken({ authorization, sessionCookie }: PresentedCredentials):
  */
 export function cachedAccountOf(cache: TokenLookupCache, presented: PresentedCredentials): number | undefined {
   try {
-    return cache.userIdOf(hashToken(presentedToken(presented).raw));
+    return cache.userIdOf(hashOf(presentedToken(presented).raw));
   } catch {
     return undefined;
   }
@@ -284,7 +300,7 @@ export async function authenticate(
   // request would otherwise pay.
   const failure = () => new AppError(viaBearer ? 'invalid_bearer' : 'unauthenticated');
 
-  const hash = hashToken(raw);
+  const hash = hashOf(raw);
   let row = cached?.cache.get(hash, cached.epoch);
   if (!row) {
     row = await repo.findTokenWithIdentity(deps.db, hash);
