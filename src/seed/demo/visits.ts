@@ -56,7 +56,7 @@ export async function visitsStep(ctx: DemoContext): Promise<void> {
   const tomorrow = addDays(today, 1);
   const booked = take((j) => j.status_id === 5 && j.scheduled_for !== null && new Date(j.scheduled_for) > now);
   if (booked) {
-    await updateById(trx, 'jobs', booked.id, { scheduled_for: new Date(`${tomorrow}T00:00:00Z`), time_range_id: null });
+    await updateById(trx, 'jobs', booked.id, { scheduled_for: new Date(`${tomorrow}T00:00:00Z`) });
     await insertRows(trx, 'job_visits', [{
       uuid: ctx.uuid(), agency_id: agencyId, job_id: booked.id, contractor_id: booked.contractor_id!, starts_at: londonToUtc(tomorrow, '09:00'), ends_at: londonToUtc(tomorrow, '12:00'),
       booked_by: 'contractor', state: 'booked', missed_by: null, missed_note: null, missed_at: null, reminder_sent_at: null,
