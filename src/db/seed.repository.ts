@@ -4,7 +4,7 @@
  * its reads are named for what each step looks up. Every function takes `DbOrTrx` first, so the
  * whole demo load runs in its one transaction. No rules here (docs/architecture.md, "Layers").
  */
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Database } from './schema.ts';
 import type { DbOrTrx } from './types.ts';
 
@@ -407,5 +407,23 @@ export async function staffWithNames(db: DbOrTrx) {
     .where('u.status', '=', 'active')
     .where('r.code', 'in', ['admin', 'agent'])
     .orderBy('u.id')
+    .execute();
+}
+
+/**
+ * The agency's live Assigned or Scheduled jobs with a contractor and a tenant, the demo contractor's
+ * first, then oldest first (the demo visits step picks from them).
+ */
+export async function visitCandidateJobs(db: DbOrTrx, agencyId: number, contractorId: number) {
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'status_id', 'contractor_id', 'tenant_id', 'assigned_at', 'scheduled_for'])
+    .where('agency_id', '=', agencyId)
+    .where('status_id', 'in', [4, 5])
+    .where('contractor_id', 'is not', null)
+    .where('tenant_id', 'is not', null)
+    .where('deleted_at', 'is', null)
+    .orderBy(sql`contractor_id = ${contractorId}`, 'desc')
+    .orderBy('id')
     .execute();
 }

@@ -250,6 +250,29 @@ describe('demo data set', () => {
     expect(res.json().data.reduce((n: number, r: { deflected: number }) => n + r.deflected, 0)).toBeGreaterThan(0);
   });
 
+  it('has visits: windows waiting, one booked tomorrow, one missed by the contractor (docs/tenant-reporting.md)', async () => {
+    const admin = new Client(t.app, await login(t.app, 'admin@northwind.test', 'caretaker-demo'));
+    const uuidOf = async (jobId: number) => jobs.find((j) => j.id === jobId)!.uuid;
+    const windowJob = await t.db.selectFrom('job_visit_windows').select('job_id').executeTakeFirstOrThrow();
+    const waiting = (await admin.get(`/api/jobs/${await uuidOf(windowJob.job_id)}/visit`)).json().data;
+    expect(waiting).toMatchObject({ status: 'Assigned', visit: null });
+    expect(waiting.windows).toHaveLength(3);
+    expect(waiting.free_slots.length).toBeGreaterThan(0);
+    const booked = await t.db.selectFrom('job_visits').select('job_id').where('state', '=', 'booked').execute();
+    expect(booked).toHaveLength(1);
+    const plan = (await admin.get(`/api/jobs/${await uuidOf(booked[0]!.job_id)}/visit`)).json().data;
+    // The test clock is Sat 21 Nov 2026: tomorrow is Sun 22 Nov.
+    expect(plan).toMatchObject({ status: 'Scheduled', visit: { label: 'Sun 22 Nov 2026, 09:00-12:00', booked_by: 'contractor', reminder_sent_at: null } });
+    const missed = await t.db.selectFrom('job_visits as v').innerJoin('contractors as c', 'c.id', 'v.contractor_id')
+      .select(['v.job_id', 'v.missed_by', 'c.uuid']).where('v.state', '=', 'missed').execute();
+    expect(missed).toEqual([expect.objectContaining({ missed_by: 'contractor' })]);
+    const missedPlan = (await admin.get(`/api/jobs/${await uuidOf(missed[0]!.job_id)}/visit`)).json().data;
+    // Thu 19 Nov 2026, the last working day before yesterday.
+    expect(missedPlan.missed).toEqual([expect.objectContaining({ label: 'Thu 19 Nov 2026, 10:00-12:00', missed_by: 'contractor', note: expect.stringContaining('Van broke down') })]);
+    const card = (await admin.get(`/api/contractors/${missed[0]!.uuid}/scorecard?from_date=2025-11-21&to_date=2026-11-21`)).json().data;
+    expect(card.attendance.no_shows).toBe(1);
+  });
+
   it('does nothing on a second call', async () => {
     const before = await count('jobs');
     const again = await loadDemoIfEmpty(t.db, t.config, t.clock.now());

@@ -48,6 +48,8 @@ async function snapshot(runtime: Runtime) {
     contractorTrades: await db.selectFrom('contractor_trades').selectAll().orderBy('contractor_id').orderBy('trade_id').execute(),
     users: await db.selectFrom('users').select(['id', 'uuid', 'agency_id', 'branch_id', 'role_id', 'contractor_id', 'tenant_id', 'name', 'email', 'created_at']).orderBy('id').execute(),
     jobs: await db.selectFrom('jobs').selectAll().orderBy('id').execute(),
+    visitWindows: await db.selectFrom('job_visit_windows').selectAll().orderBy('id').execute(),
+    visits: await db.selectFrom('job_visits').selectAll().orderBy('id').execute(),
     counters: await db.selectFrom('agency_counters').selectAll().orderBy('agency_id').orderBy('name').execute(),
     activity: await db.selectFrom('activity_log').select(['id', 'agency_id', 'user_id', 'action', 'resource_id', 'details', 'created_at']).orderBy('id').execute(),
   };

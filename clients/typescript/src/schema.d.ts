@@ -11673,7 +11673,7 @@ export interface operations {
                                 booked_by: string;
                                 reminder_sent_at: string | null;
                             } | null;
-                            /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                            /** @description the contractor's free slots over the next 14 days (working days: no weekend nor bank holiday of the agency's UK region; the agency's slots with hours), while the job is Assigned or Scheduled */
                             free_slots: {
                                 /** Format: date-time */
                                 starts_at: string;
@@ -11874,7 +11874,7 @@ export interface operations {
                                 booked_by: string;
                                 reminder_sent_at: string | null;
                             } | null;
-                            /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                            /** @description the contractor's free slots over the next 14 days (working days: no weekend nor bank holiday of the agency's UK region; the agency's slots with hours), while the job is Assigned or Scheduled */
                             free_slots: {
                                 /** Format: date-time */
                                 starts_at: string;
@@ -54851,7 +54851,7 @@ export interface operations {
                                     booked_by: string;
                                     reminder_sent_at: string | null;
                                 } | null;
-                                /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                                /** @description the contractor's free slots over the next 14 days (working days: no weekend nor bank holiday of the agency's UK region; the agency's slots with hours), while the job is Assigned or Scheduled */
                                 free_slots: {
                                     /** Format: date-time */
                                     starts_at: string;
@@ -55056,7 +55056,7 @@ export interface operations {
                                     booked_by: string;
                                     reminder_sent_at: string | null;
                                 } | null;
-                                /** @description the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled */
+                                /** @description the contractor's free slots over the next 14 days (working days: no weekend nor bank holiday of the agency's UK region; the agency's slots with hours), while the job is Assigned or Scheduled */
                                 free_slots: {
                                     /** Format: date-time */
                                     starts_at: string;

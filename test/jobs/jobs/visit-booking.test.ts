@@ -260,3 +260,66 @@ describe('visit booking', () => {
     expect((await t.app.inject({ method: 'GET', url: `/api/visits/link/${token2.slice(0, 32)}.${token.slice(33)}` })).statusCode).toBe(400);
   });
 });
+
+/**
+ * Free slots and reminders over Christmas and New Year (docs/tenant-reporting.md "Booking the
+ * visit"): no slot on a bank holiday of the agency's UK region (the SLA calendar's, date-holidays),
+ * Mon 4 Jan 2027 (Scotland's substitute for Sat 2 Jan) offered in England but not in Scotland, a
+ * holiday slot refused to the tenant, and no reminder inside the SMS quiet hours (21:00-08:00).
+ */
+describe('visit booking around bank holidays', () => {
+  let t: TestApp;
+  let w: Awaited<ReturnType<typeof standardWorld>>;
+  let tenant: Client;
+  let job: { id: number; uuid: string };
+  // Monday 21 Dec 2026, 10:00 London: the 14 offered days run from Tue 22 Dec to Mon 4 Jan 2027.
+  const NOW = new Date('2026-12-21T10:00:00Z');
+  const days = async () => [...new Set<string>((await tenant.get(`/api/jobs/${job.uuid}/visit`)).json().data.free_slots.map((s: { label: string }) => s.label.split(',')[0]))];
+  const region = (uk_region: string) => t.db.updateTable('agencies').set({ uk_region }).where('id', '=', w.agencyA.id).execute();
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    w = await standardWorld(t);
+    t.clock.set(NOW);
+    const house = await insertAddress(t.db, { agencyId: w.agencyA.id, branchId: w.a1.id, line1: '3 Leith Walk', postcode: 'EH6 8LN' });
+    const tenantRow = await insertTenant(t.db, w.agencyA.id, [house.id], 'Isla Murray');
+    tenant = (await userClient(t, { role: 'tenant', agencyId: w.agencyA.id, tenantId: tenantRow.id, name: 'Isla Murray' })).client;
+    const contractor = await insertContractor(t.db, w.agencyA.id, 'Forth Plumbing');
+    job = await insertJob(t.db, {
+      agency_id: w.agencyA.id, branch_id: w.a1.id, status_id: 4, contractor_id: contractor.id, tenant_id: tenantRow.id, address_id: house.id,
+      assigned_at: NOW, title: 'Kitchen tap leaks',
+    }, NOW);
+  });
+  afterAll(async () => t?.close());
+
+  it('England and Wales: no slot on Christmas Day, the Boxing Day substitute nor New Year\'s Day; Mon 4 Jan is offered', async () => {
+    await region('england-and-wales');
+    expect(await days()).toEqual([
+      'Tue 22 Dec 2026', 'Wed 23 Dec 2026', 'Thu 24 Dec 2026', 'Tue 29 Dec 2026', 'Wed 30 Dec 2026', 'Thu 31 Dec 2026', 'Mon 4 Jan 2027',
+    ]);
+  });
+
+  it('Scotland: Mon 4 Jan 2027 (the substitute for Sat 2 Jan) is a bank holiday too', async () => {
+    await region('scotland');
+    expect(await days()).toEqual(['Tue 22 Dec 2026', 'Wed 23 Dec 2026', 'Thu 24 Dec 2026', 'Tue 29 Dec 2026', 'Wed 30 Dec 2026', 'Thu 31 Dec 2026']);
+    const res = await tenant.post(`/api/jobs/${job.uuid}/visit/choice`, { starts_at: '2027-01-04T08:00:00Z', ends_at: '2027-01-04T12:00:00Z' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toBe("Mon 4 Jan 2027, 08:00-12:00 is not one of the contractor's free slots (GET /api/jobs/{uuid}/visit)");
+    const xmas = await tenant.post(`/api/jobs/${job.uuid}/visit/choice`, { starts_at: '2026-12-25T08:00:00Z', ends_at: '2026-12-25T12:00:00Z' });
+    expect(xmas.statusCode).toBe(400);
+    await region('england-and-wales');
+  });
+
+  it('the day-before reminder waits for the end of the quiet hours', async () => {
+    const res = await tenant.post(`/api/jobs/${job.uuid}/visit/choice`, { starts_at: '2026-12-23T08:00:00Z', ends_at: '2026-12-23T12:00:00Z' });
+    expect(res.statusCode, res.body).toBe(200);
+    t.clock.set(new Date('2026-12-21T23:35:00Z'));
+    expect(await sendVisitReminders(t.deps)).toBe(0);
+    t.clock.set(new Date('2026-12-22T07:35:00Z'));
+    expect(await sendVisitReminders(t.deps)).toBe(0);
+    t.clock.set(new Date('2026-12-22T08:35:00Z'));
+    expect(await sendVisitReminders(t.deps)).toBe(1);
+    t.clock.set(new Date('2026-12-22T20:35:00Z'));
+    expect(await sendVisitReminders(t.deps)).toBe(0);
+  });
+});

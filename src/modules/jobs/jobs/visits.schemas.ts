@@ -48,7 +48,7 @@ export const VisitPlan = Type.Object({
     booked_by: Type.String({ description: 'contractor, or tenant (picked a free slot)' }),
     reminder_sent_at: Nullable(DateTime('when the day-before reminder went out')),
   }, { description: 'the booked timed visit of a Scheduled job' })),
-  free_slots: Type.Array(Type.Object(Span), { description: "the contractor's free slots over the next 14 days (weekdays, the agency's slots with hours), while the job is Assigned or Scheduled" }),
+  free_slots: Type.Array(Type.Object(Span), { description: "the contractor's free slots over the next 14 days (working days: no weekend nor bank holiday of the agency's UK region; the agency's slots with hours), while the job is Assigned or Scheduled" }),
   missed: Type.Array(Type.Object({
     uuid: Uuid(), ...Span,
     missed_by: Type.String({ description: 'tenant (no access) or contractor (no-show)' }),

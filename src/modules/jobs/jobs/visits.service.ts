@@ -3,8 +3,9 @@
  * gives availability windows; the assigned contractor books a timed slot inside one through the
  * booking move (POST /api/jobs/{uuid}/assignment/booking with starts_at and ends_at), or the
  * tenant picks one of the contractor's free slots; a booking that overlaps another booking of the
- * contractor is refused (409). The day before, both are reminded (`job.visit_reminder`, through
- * the outbox and messaging). A missed visit is recorded with who missed it (the tenant not in, or
+ * contractor is refused (409). Free slots are offered on working days only (no weekend, no bank
+ * holiday of the agency's UK region). The day before, both are reminded (`job.visit_reminder`,
+ * through the outbox and messaging), never inside the SMS quiet hours. A missed visit is recorded with who missed it (the tenant not in, or
  * the contractor not coming): the job goes back to Assigned with a history row, and the
  * contractor's scorecard counts it. Times are instants in UTC on the wire and London time for
  * people ("Thu 26 Nov 2026, 09:00-12:00").
@@ -16,6 +17,8 @@ import type { DbOrTrx } from '../../../db/types.ts';
 import { emitEvent, type PeriodicTask } from '../../../events/index.ts';
 import { newUuid } from '../../../lib/crypto.ts';
 import { addDays, formatLondonSpan, londonDate, londonToUtc } from '../../../lib/london-time.ts';
+import { smsSendAt } from '../../messaging/sms/index.ts';
+import { isWorkingDate, loadAgencySettings } from '../sla/index.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-rules.ts';
 import type { LockedJob } from './jobs.repository.ts';
 import type { JobDto } from './jobs.schemas.ts';
@@ -129,18 +132,21 @@ async function busySpans(db: DbOrTrx, contractorId: number, jobId: number, fromD
 
 /**
  * The contractor's free slots for a job: the agency's slots with hours (GET /api/jobs/time-ranges)
- * on each weekday from tomorrow (London) for 14 days, less those overlapping another booking of
- * the contractor and the job's own booked visit.
+ * on each working day from tomorrow (London) for 14 days, less those overlapping another booking
+ * of the contractor and the job's own booked visit. A working day is Monday to Friday and not a
+ * bank holiday of the agency's UK region (agencies.uk_region), read from the SLA calendar
+ * (isWorkingDate, the one holiday calendar): Fri 25 Dec 2026 and Mon 28 Dec 2026 are offered
+ * nowhere, Mon 4 Jan 2027 (the substitute for 2 January) is offered in England but not in Scotland.
  */
 async function freeSlots(db: DbOrTrx, job: { id: number; agency_id: number; contractor_id: number | null }, now: Date): Promise<Span[]> {
   if (job.contractor_id === null) return [];
   const first = addDays(londonDate(now), 1);
   const last = addDays(first, VISIT_RULES.freeSlotDays - 1);
   const [ranges, busy, own] = [await repo.slotsWithHours(db, job.agency_id), await busySpans(db, job.contractor_id, job.id, first, last), await repo.bookedVisit(db, job.id)];
+  const region = (await loadAgencySettings(db, [job.agency_id])).get(job.agency_id)?.region ?? 'england-and-wales';
   const out: Span[] = [];
   for (let d = first; d <= last; d = addDays(d, 1)) {
-    const weekday = new Date(`${d}T12:00:00Z`).getUTCDay();
-    if (weekday === 0 || weekday === 6) continue;
+    if (!isWorkingDate(d, region)) continue;
     for (const r of ranges) {
       const s = { starts_at: londonToUtc(d, r.starts_at!), ends_at: londonToUtc(d, r.ends_at!) };
       if (s.ends_at <= s.starts_at || busy.some((b) => overlaps(b, s))) continue;
@@ -327,11 +333,14 @@ export async function actAsLinkTenant(deps: AppDeps, auth: AuthContext, actor: A
 /**
  * One reminder scan: every booked visit of a Scheduled job starting tomorrow (London date) whose
  * reminder is not sent gets `job.visit_reminder` (messaging tells the tenant and the contractor)
- * and is marked reminded in the same transaction, so each visit is reminded once.
- * @returns the number of reminders emitted
+ * and is marked reminded in the same transaction, so each visit is reminded once. Nobody is
+ * reminded at night: inside the SMS quiet hours (CARETAKER_SMS_QUIET_HOURS, London, default
+ * 21:00-08:00; smsSendAt) the scan sends nothing and the first scan after them (08:35) does.
+ * @returns the number of reminders emitted (0 inside the quiet hours)
  */
 export async function sendVisitReminders(deps: AppDeps): Promise<number> {
   const now = deps.clock.now();
+  if (smsSendAt(deps.config.sms, now, false).getTime() > now.getTime()) return 0;
   const tomorrow = addDays(londonDate(now), 1);
   return deps.db.transaction().execute(async (trx) => {
     let sent = 0;
@@ -351,7 +360,7 @@ export async function sendVisitReminders(deps: AppDeps): Promise<number> {
   });
 }
 
-/** `jobs.visit_reminders`, every hour at :35 (a reminder is due on the London day before the visit). */
+/** `jobs.visit_reminders`, every hour at :35 (a reminder is due on the London day before the visit, outside the quiet hours). */
 export const visitRemindersTask: PeriodicTask = {
   name: 'jobs.visit_reminders',
   cron: '35 * * * *',

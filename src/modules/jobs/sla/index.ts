@@ -14,6 +14,7 @@ export { DEFAULT_OFFICE_HOURS, HOUR_CALENDARS, SLA_CALENDARS, UK_REGIONS, WEEKDA
 export { loadOfficeHours, officeHoursOf } from './clocks.repository.ts';
 export { allowedMs } from './clock-engine.ts';
 export { addCountedMs, countedMs, fromLondonAxis, toLondonAxis, type Counting } from './working-time.ts';
+export { isBankHoliday, isWorkingDate } from './working-time.ts';
 export { loadAgencySettings } from './clocks.repository.ts';
 
 /** The module's periodic tasks (listed in src/main/background.ts). */
