@@ -23,6 +23,7 @@ import { tenantReportingStep } from './tenant-reporting.ts';
 import { rechargesStep } from './recharges.ts';
 import { worksOrdersStep } from './works-orders.ts';
 import { conversationsStep } from './conversations.ts';
+import { maintenanceStep } from './maintenance.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -46,4 +47,5 @@ export const DEMO_STEPS: DemoStep[] = [
   rechargesStep,
   worksOrdersStep,
   conversationsStep,
+  maintenanceStep,
 ];
