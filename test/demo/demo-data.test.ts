@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../src/db/schema.ts';
+import { raiseDueMaintenance } from '../../src/modules/jobs/compliance/index.ts';
 import { loadDemoIfEmpty } from '../../src/seed/demo/index.ts';
 import { Client, buildTestApp, login, type TestApp } from '../helpers/app.ts';
 
@@ -248,6 +249,27 @@ describe('demo data set', () => {
     const res = await new Client(t.app, token).get('/api/analytics/deflections?from_date=2026-09-01&to_date=2026-11-21');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.reduce((n: number, r: { deflected: number }) => n + r.deflected, 0)).toBeGreaterThan(0);
+  });
+
+  it('has planned maintenance schedules whose jobs are not due to be raised yet (docs/compliance.md "Demo data")', async () => {
+    const token = await login(t.app, 'admin@northwind.test', 'caretaker-demo');
+    const res = await new Client(t.app, token).get('/api/compliance/schedules');
+    expect(res.statusCode, res.body).toBe(200);
+    const schedules = res.json().data as Array<{ title: string; rrule: string; type: string | null; lead_days: number; contractor_name: string | null; next: Array<{ raise_on: string }> }>;
+    expect(schedules.map((s) => [s.title, s.rrule, s.type]).sort()).toEqual([
+      ['Annual boiler service', 'FREQ=YEARLY', null],
+      ['Annual gas safety check', 'FREQ=YEARLY', 'gas_safety'],
+      ['Electrical installation condition report (EICR)', 'FREQ=YEARLY;INTERVAL=5', 'eicr'],
+    ]);
+    for (const s of schedules) {
+      expect(s.contractor_name, s.title).not.toBeNull();
+      expect(s.next.length, s.title).toBe(3);
+      expect(s.next[0]!.raise_on > '2026-11-21', s.title).toBe(true);
+    }
+    // Southbank has none; the scheduler raises no job on the demo's date.
+    const southbank = await new Client(t.app, await login(t.app, 'admin@southbank.test', 'caretaker-demo')).get('/api/compliance/schedules');
+    expect(southbank.json().count).toBe(0);
+    expect(await raiseDueMaintenance(t.deps)).toBe(0);
   });
 
   it('does nothing on a second call', async () => {
