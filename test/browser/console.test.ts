@@ -539,7 +539,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.waitForURL(/\/compliance$/);
     await page.getByRole('region', { name: 'Compliance items' }).getByRole('cell', { name: 'Gas safety record' }).waitFor();
     const schedules = page.getByRole('region', { name: 'Planned maintenance schedules' });
-    await schedules.getByText('Mon 15 Mar 2027 (raised 15 Feb 2027)').waitFor();
+    await schedules.getByText('Mon 15 Mar 2027 (raised Mon 15 Feb 2027)').waitFor();
     await schedules.getByRole('cell', { name: '14 Kirkstall Road, Leeds LS3 1HR' }).waitFor();
     await checkAndShoot(page, 'admin-compliance');
     await page.goto(`${baseUrl}/users?q=Tom`);
