@@ -65,8 +65,9 @@ export function londonToday(now = new Date()): string {
 /** A custom type's code from its name: "PAT testing" -> "pat_testing" (the API's `^[a-z0-9_]{1,40}$`). */
 export function typeCodeOf(name: string): string {
   return name
-    .toLowerCase()
     .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '')
     .slice(0, 40)
