@@ -6,12 +6,19 @@
  * takes no file here: the document is uploaded on the job that did the work (docs/job-files.md),
  * and the first document of a job raised by a schedule becomes the certificate by itself.
  */
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { api } from '../api.ts';
 import { londonToday, longDate } from '../logic/recurrence.ts';
 import type { ComplianceItem, ComplianceType, Contractor } from '../types.ts';
 import { Button, ProblemMessage, useAction } from '../ui.tsx';
 import { addressLabel, PropertyPicker } from './property-picker.tsx';
+
+/** A heading focused (and so scrolled into view) when its form opens, for keyboard, screen-reader and phone users. */
+export function useFocusOnOpen<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return ref;
+}
 
 /** A labelled native input, select or checkbox row with an optional hint and error. */
 export function Labelled({ label, hint, error, children, required }: { label: string; hint?: string; error?: string | null; required?: boolean; children: (id: string, describedBy?: string) => ReactNode }) {
@@ -62,6 +69,7 @@ export function CertificateForm({ item, contractors, onDone, onCancel }: { item:
   const action = useAction();
   const [dateError, setDateError] = useState<{ issued?: string; expires?: string }>({});
   const today = londonToday();
+  const heading = useFocusOnOpen<HTMLHeadingElement>();
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
@@ -87,7 +95,7 @@ export function CertificateForm({ item, contractors, onDone, onCancel }: { item:
   const interval = item.interval_months ? `Leave empty to count ${item.interval_months} months from the issue date.` : 'Leave empty: this item has no expiry.';
   return (
     <section className="what-next" aria-labelledby="certificate-form">
-      <h2 id="certificate-form">
+      <h2 id="certificate-form" ref={heading} tabIndex={-1}>
         Record a certificate: {item.type_name}, {item.address}
       </h2>
       <p className="hint">{item.required_document}. Upload the document itself on the job that did the work.</p>

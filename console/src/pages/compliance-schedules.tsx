@@ -11,7 +11,7 @@ import { api } from '../api.ts';
 import { buildRule, leadWords, londonToday, longDate, RECUR_UNITS, ruleParts, ruleWords, type RecurUnit } from '../logic/recurrence.ts';
 import type { ComplianceType, Contractor, MaintenanceSchedule } from '../types.ts';
 import { Button, DataTable, ProblemMessage, useAction, useConfirm, useLoad, type Column } from '../ui.tsx';
-import { ContractorOptions, Labelled } from './compliance-forms.tsx';
+import { ContractorOptions, Labelled, useFocusOnOpen } from './compliance-forms.tsx';
 import { addressLabel, PropertyPicker } from './property-picker.tsx';
 
 /** The schedules section. */
@@ -122,6 +122,7 @@ function ScheduleForm({
   const action = useAction();
   const [property, setProperty] = useState<{ uuid: string; label: string } | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const heading = useFocusOnOpen<HTMLHeadingElement>();
   const parts = schedule ? ruleParts(schedule.rrule) : { every: 12, unit: 'months' as RecurUnit, more: false };
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -175,7 +176,7 @@ function ScheduleForm({
   const err = (k: string) => errors[k] ?? null;
   return (
     <section className="what-next" aria-labelledby="schedule-form">
-      <h3 id="schedule-form">{schedule ? `Edit "${schedule.title}"` : 'Add a schedule'}</h3>
+      <h3 id="schedule-form" ref={heading} tabIndex={-1}>{schedule ? `Edit "${schedule.title}"` : 'Add a schedule'}</h3>
       <form className="form" onSubmit={submit} noValidate>
         <Labelled label="What the work is" required error={err('title')}>
           {(id, d) => <input id={id} name="title" defaultValue={schedule?.title ?? ''} maxLength={200} aria-invalid={Boolean(err('title')) || undefined} aria-describedby={d} />}
