@@ -26,3 +26,6 @@ export type Address = Item<'/api/addresses'>;
 export type User = Item<'/api/users'>;
 export type Branch = Item<'/api/admin/branches'>;
 export type ActivityEntry = Item<'/api/admin/activity-log'>;
+export type ComplianceItem = Item<'/api/compliance'>;
+export type ComplianceType = Item<'/api/compliance/types'>;
+export type MaintenanceSchedule = Item<'/api/compliance/schedules'>;

@@ -93,6 +93,11 @@ export async function allContractors(db: DbOrTrx): Promise<Array<{ id: number; a
   return db.selectFrom('contractors').select(['id', 'agency_id']).orderBy('id').execute();
 }
 
+/** The agency's compliance item types: code -> id. */
+export async function complianceTypeIds(db: DbOrTrx, agencyId: number): Promise<Map<string, number>> {
+  return new Map((await db.selectFrom('compliance_item_types').select(['id', 'code']).where('agency_id', '=', agencyId).execute()).map((t) => [t.code, t.id]));
+}
+
 /** Every contractor's trades by code, by contractor then code. */
 export async function contractorTradeCodes(db: DbOrTrx): Promise<Array<{ contractor_id: number; code: string }>> {
   return db

@@ -506,9 +506,9 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     // The compliance register and the planned maintenance schedule made above, with its next due dates (docs/compliance.md).
     await page.getByRole('link', { name: 'Compliance', exact: true }).first().click();
     await page.waitForURL(/\/compliance$/);
-    await page.getByRole('region', { name: 'Compliance items' }).getByRole('cell', { name: 'Gas safety record' }).waitFor();
+    await page.getByRole('region', { name: 'Compliance items' }).getByRole('cell', { name: 'Gas safety record', exact: true }).waitFor();
     const schedules = page.getByRole('region', { name: 'Planned maintenance schedules' });
-    await schedules.getByText('Mon 15 Mar 2027 (raised 15 Feb 2027)').waitFor();
+    await schedules.getByText('Mon 15 Mar 2027 (raised Mon 15 Feb 2027)').waitFor();
     await schedules.getByRole('cell', { name: '14 Kirkstall Road, Leeds LS3 1HR' }).waitFor();
     await checkAndShoot(page, 'admin-compliance');
     await page.goto(`${baseUrl}/users?q=Tom`);

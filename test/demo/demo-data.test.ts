@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from '../../src/db/schema.ts';
+import { raiseDueMaintenance } from '../../src/modules/jobs/compliance/index.ts';
 import { loadDemoIfEmpty } from '../../src/seed/demo/index.ts';
 import { Client, buildTestApp, login, type TestApp } from '../helpers/app.ts';
 
@@ -271,6 +272,25 @@ describe('demo data set', () => {
     expect(missedPlan.missed).toEqual([expect.objectContaining({ label: 'Thu 19 Nov 2026, 10:00-12:00', missed_by: 'contractor', note: expect.stringContaining('Van broke down') })]);
     const card = (await admin.get(`/api/contractors/${missed[0]!.uuid}/scorecard?from_date=2025-11-21&to_date=2026-11-21`)).json().data;
     expect(card.attendance.no_shows).toBe(1);
+  it('has planned maintenance schedules whose jobs are not due to be raised yet (docs/compliance.md "Demo data")', async () => {
+    const token = await login(t.app, 'admin@northwind.test', 'caretaker-demo');
+    const res = await new Client(t.app, token).get('/api/compliance/schedules');
+    expect(res.statusCode, res.body).toBe(200);
+    const schedules = res.json().data as Array<{ title: string; rrule: string; type: string | null; lead_days: number; contractor_name: string | null; next: Array<{ raise_on: string }> }>;
+    expect(schedules.map((s) => [s.title, s.rrule, s.type]).sort()).toEqual([
+      ['Annual boiler service', 'FREQ=YEARLY', null],
+      ['Annual gas safety check', 'FREQ=YEARLY', 'gas_safety'],
+      ['Electrical installation condition report (EICR)', 'FREQ=YEARLY;INTERVAL=5', 'eicr'],
+    ]);
+    for (const s of schedules) {
+      expect(s.contractor_name, s.title).not.toBeNull();
+      expect(s.next.length, s.title).toBe(3);
+      expect(s.next[0]!.raise_on > '2026-11-21', s.title).toBe(true);
+    }
+    // Southbank has none; the scheduler raises no job on the demo's date.
+    const southbank = await new Client(t.app, await login(t.app, 'admin@southbank.test', 'caretaker-demo')).get('/api/compliance/schedules');
+    expect(southbank.json().count).toBe(0);
+    expect(await raiseDueMaintenance(t.deps)).toBe(0);
   });
 
   it('does nothing on a second call', async () => {

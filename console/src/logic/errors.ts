@@ -59,6 +59,16 @@ const FIELD_WORDS: Record<string, string> = {
   districts: 'the areas covered (postcode districts such as LS6, separated by commas)',
   trade_ids: 'the trades',
   role: 'the role',
+  issued_on: 'the issue date (it cannot be in the future)',
+  expires_on: 'the expiry date (it cannot be before the issue date)',
+  starts_on: 'the first due date',
+  lead_days: 'how many days ahead the job is raised',
+  rrule: 'how often it repeats',
+  interval_months: 'how often it is renewed',
+  required_document: 'the document that proves it',
+  code: 'the name',
+  type: 'the compliance item',
+  trade_id: 'the trade',
 };
 
 /** What a resource of a 404 is called ("Job" -> "this job"). */

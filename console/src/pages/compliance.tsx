@@ -1,14 +1,24 @@
 /**
  * The compliance register for staff (GET /api/compliance and GET /api/compliance/schedules,
- * docs/compliance.md): items per status with the totals, each item's latest certificate and its
- * expiry, then the live planned maintenance schedules with the next due dates and the dates their
- * jobs are raised. Status filter and page in the URL (`/compliance?status=expired&page=2`).
+ * docs/compliance.md "In the console"): items per status with the totals, each item's latest
+ * certificate and its expiry, then the live planned maintenance schedules with the next due dates
+ * and the dates their jobs are raised, and the agency's custom item types. Status filter and page
+ * in the URL (`/compliance?status=expired&page=2`). Holders of `api.compliance.manage` record a
+ * certificate on an item, add an item to a property, mark a property an HMO (compliance-forms.tsx),
+ * create, edit and delete schedules (compliance-schedules.tsx) and add or retire custom types
+ * (compliance-types.tsx).
  */
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import { useStatusPage } from '../logic/status-page.ts';
-import { Button, formatDate, Options, Pager, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
+import { useSession } from '../session.tsx';
+import type { ComplianceItem } from '../types.ts';
+import { Button, DataTable, Options, Pager, PageTitle, ProblemMessage, useLoad, type Column } from '../ui.tsx';
+import { CertificateForm, PropertyCompliance } from './compliance-forms.tsx';
+import { SchedulesSection } from './compliance-schedules.tsx';
+import { TypesSection } from './compliance-types.tsx';
 
 /** Item statuses (docs/compliance.md "Statuses"), most urgent first, and their labels. */
 export const COMPLIANCE_STATUSES: Record<string, string> = {
@@ -21,16 +31,41 @@ export const COMPLIANCE_STATUSES: Record<string, string> = {
 /** The compliance page. */
 export function CompliancePage() {
   const { status, page: p, go, onFilter } = useStatusPage(COMPLIANCE_STATUSES);
+  const session = useSession();
+  const canManage = session.permissions.has('api.compliance.manage');
   const register = useLoad(async () => {
     const query = { limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE, ...(status ? { status } : {}) };
     const { data } = await api.GET('/api/compliance', { params: { query: query as never } });
     return data!;
   }, [status, p]);
-  const schedules = useLoad(async () => {
-    const { data } = await api.GET('/api/compliance/schedules', { params: { query: { limit: 200, offset: 0 } } });
-    return data!;
-  }, []);
+  const types = useLoad(async () => (await api.GET('/api/compliance/types', { params: { query: {} } })).data!.data, []);
+  const contractors = useLoad(async () => (await api.GET('/api/contractors', { params: { query: { limit: 100 } as never } })).data!.data, []);
+  const [recording, setRecording] = useState<ComplianceItem | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const finish = (message: string) => {
+    setRecording(null);
+    setDone(message);
+    register.reload();
+  };
   const totals = register.data?.totals;
+  const rows = register.data?.data ?? [];
+  const columns: Column<ComplianceItem>[] = [
+    { header: 'Property', cell: (i) => i.address },
+    { header: 'Item', cell: (i) => i.type_name, key: true },
+    { header: 'Status', cell: (i) => COMPLIANCE_STATUSES[i.status] ?? i.status, key: true },
+    { header: 'Expires', cell: (i) => i.expires_on_text ?? (i.certificate_uuid ? 'No expiry' : ''), key: true },
+    { header: 'Issued by', cell: (i) => i.contractor_name ?? '', key: true },
+  ];
+  if (canManage)
+    columns.push({
+      header: 'Actions',
+      key: true,
+      cell: (i) => (
+        <Button variant="secondary" aria-label={`Record certificate: ${i.type_name}, ${i.address}`} onPress={() => (setDone(null), setRecording(i))}>
+          Record certificate
+        </Button>
+      ),
+    });
   return (
     <>
       <PageTitle>Compliance</PageTitle>
@@ -60,76 +95,28 @@ export function CompliancePage() {
           Apply
         </Button>
       </form>
+      {done ? (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      ) : null}
       <p className="count" aria-live="polite">
         {register.loading ? 'Loading…' : register.data?.count === 1 ? '1 item' : `${register.data?.count ?? 0} items`}
       </p>
-      <div className="table-wrap" role="region" aria-label="Compliance items" tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Property</th>
-              <th scope="col">Item</th>
-              <th scope="col">Status</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Issued by</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(register.data?.data ?? []).map((i) => (
-              <tr key={i.uuid}>
-                <td>{i.address}</td>
-                <td>{i.type_name}</td>
-                <td>{COMPLIANCE_STATUSES[i.status] ?? i.status}</td>
-                <td>{i.expires_on_text ?? (i.certificate_uuid ? 'No expiry' : '')}</td>
-                <td>{i.contractor_name ?? ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <Pager page={p} pages={pageCount(register.data?.count ?? 0)} onPage={(page) => go({ page })} />
-
-      <section aria-labelledby="maintenance-schedules">
-        <h2 id="maintenance-schedules">Planned maintenance</h2>
-        <ProblemMessage problem={schedules.problem} onRetry={schedules.reload} />
-        <p className="count" aria-live="polite">
-          {schedules.loading ? 'Loading…' : schedules.data?.count === 1 ? '1 schedule' : `${schedules.data?.count ?? 0} schedules`}
+      {!register.loading && !register.problem && rows.length === 0 ? (
+        <p className="empty-state">
+          {status ? `No ${COMPLIANCE_STATUSES[status]?.toLowerCase() ?? ''} items.` : 'No compliance items yet. Add the gas safety record, EICR and EPC to a property below.'}
         </p>
-        <div className="table-wrap" role="region" aria-label="Planned maintenance schedules" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Schedule</th>
-                <th scope="col">Properties</th>
-                <th scope="col">Contractor</th>
-                <th scope="col">Next due (job raised)</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(schedules.data?.data ?? []).map((s) => (
-                <tr key={s.uuid}>
-                  <td>
-                    {s.title}
-                    <br />
-                    <small>{s.rrule}</small>
-                  </td>
-                  <td>{s.address ?? `Every property with a ${s.type_name ?? s.type} item`}</td>
-                  <td>{s.contractor_name ?? 'Not assigned'}</td>
-                  <td>
-                    <ul className="plain-list">
-                      {s.next.map((n) => (
-                        <li key={n.due_on}>
-                          {n.due_on_text} (raised {formatDate(n.raise_on)})
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      ) : null}
+      {rows.length > 0 ? <DataTable label="Compliance items" columns={columns} rows={rows} rowKey={(i) => i.uuid} /> : null}
+      <Pager page={p} pages={pageCount(register.data?.count ?? 0)} onPage={(page) => go({ page })} />
+      {recording ? (
+        <CertificateForm key={recording.uuid} item={recording} contractors={contractors.data ?? []} onDone={finish} onCancel={() => setRecording(null)} />
+      ) : null}
+      {canManage ? <PropertyCompliance types={types.data ?? []} onDone={finish} /> : null}
+      <SchedulesSection types={types.data ?? []} contractors={contractors.data ?? []} canManage={canManage} />
+      <ProblemMessage problem={types.problem} onRetry={types.reload} />
+      {types.data ? <TypesSection types={types.data} canManage={canManage} onChanged={types.reload} /> : null}
     </>
   );
 }

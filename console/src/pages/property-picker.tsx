@@ -16,7 +16,21 @@ export function addressLabel(a: Pick<Address, 'line1' | 'line2' | 'town' | 'post
 }
 
 /** The property combobox; `onChange` receives the chosen address, or null when the text is cleared. */
-export function PropertyPicker({ onChange, problem }: { onChange: (address: Address | null) => void; problem?: string | null }) {
+export function PropertyPicker({
+  onChange,
+  problem,
+  label = 'Property',
+  required = true,
+  description = 'Type part of the postcode or the address, then pick the property.',
+}: {
+  onChange: (address: Address | null) => void;
+  problem?: string | null;
+  /** The field's label (default "Property"). */
+  label?: string;
+  /** Marked required (default true). */
+  required?: boolean;
+  description?: string;
+}) {
   const [text, setText] = useState('');
   const [items, setItems] = useState<Address[]>([]);
   const [searching, setSearching] = useState(false);
@@ -61,14 +75,15 @@ export function PropertyPicker({ onChange, problem }: { onChange: (address: Addr
       }}
       menuTrigger="input"
       allowsEmptyCollection
-      isRequired
+      isRequired={required}
       isInvalid={Boolean(problem)}
     >
       <Label>
-        Property<span aria-hidden="true"> *</span>
+        {label}
+        {required ? <span aria-hidden="true"> *</span> : null}
       </Label>
       <Input placeholder="Postcode or address" />
-      <Text slot="description">Type part of the postcode or the address, then pick the property.</Text>
+      <Text slot="description">{description}</Text>
       {problem ? <p className="field-error">{problem}</p> : null}
       <Popover className="combo-popover" placement="bottom start">
         <ListBox

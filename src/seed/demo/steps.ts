@@ -24,6 +24,7 @@ import { rechargesStep } from './recharges.ts';
 import { worksOrdersStep } from './works-orders.ts';
 import { conversationsStep } from './conversations.ts';
 import { visitsStep } from './visits.ts';
+import { maintenanceStep } from './maintenance.ts';
 
 export const DEMO_STEPS: DemoStep[] = [
   baseStep,
@@ -48,4 +49,5 @@ export const DEMO_STEPS: DemoStep[] = [
   worksOrdersStep,
   conversationsStep,
   visitsStep,
+  maintenanceStep,
 ];
