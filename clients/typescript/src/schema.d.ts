@@ -41008,7 +41008,7 @@ export interface operations {
     listLandlords: {
         parameters: {
             query?: {
-                /** @description search in name and e-mail (case-insensitive) */
+                /** @description search in name, e-mail and the agency's reference (external_ref), case-insensitive */
                 q?: string;
                 /** @description landlords owning this property */
                 address_uuid?: string;
@@ -41039,6 +41039,7 @@ export interface operations {
                             /** @description person | company */
                             kind: "person" | "company";
                             name: string;
+                            external_ref: string | null;
                             email: string | null;
                             phone: string | null;
                             /** @description where letters and statements go */
@@ -41225,6 +41226,7 @@ export interface operations {
                             /** @description person | company */
                             kind: "person" | "company";
                             name: string;
+                            external_ref: string | null;
                             email: string | null;
                             phone: string | null;
                             /** @description where letters and statements go */
@@ -42015,6 +42017,7 @@ export interface operations {
                             /** @description person | company */
                             kind: "person" | "company";
                             name: string;
+                            external_ref: string | null;
                             email: string | null;
                             phone: string | null;
                             /** @description where letters and statements go */
@@ -42235,6 +42238,7 @@ export interface operations {
                             /** @description person | company */
                             kind: "person" | "company";
                             name: string;
+                            external_ref: string | null;
                             email: string | null;
                             phone: string | null;
                             /** @description where letters and statements go */
@@ -42475,6 +42479,7 @@ export interface operations {
                             /** @description person | company */
                             kind: "person" | "company";
                             name: string;
+                            external_ref: string | null;
                             email: string | null;
                             phone: string | null;
                             /** @description where letters and statements go */
@@ -42551,6 +42556,7 @@ export interface operations {
                             /** @description person | company */
                             kind: "person" | "company";
                             name: string;
+                            external_ref: string | null;
                             email: string | null;
                             phone: string | null;
                             /** @description where letters and statements go */

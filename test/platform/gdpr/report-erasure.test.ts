@@ -4,6 +4,9 @@ import { newUuid } from '../../../src/lib/crypto.ts';
 import { buildTestApp, createUser, login, standardWorld, userClient, Client, TEST_PASSWORD, type TestApp } from '../../helpers/app.ts';
 import { insertJob } from '../../people/contractors/helpers.ts';
 import { unzip } from './unzip.ts';
+import { conversationsWorld } from '../../jobs/conversations/helpers.ts';
+import { signTwilio, startTwilioServer } from '../../jobs/conversations/twilio-server.ts';
+import { deliver } from '../../messaging/messaging/helpers.ts';
 
 const NAME = 'Zebedee Quarrington';
 const EMAIL = 'zeb.q@example.test';
@@ -175,5 +178,90 @@ describe('GDPR subject-access report and erasure', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ forced: false, open_jobs: 0, users_disabled: 0 });
     expect(await occurrences(t, 'Quiet Person')).toEqual([]);
+  });
+});
+
+describe("GDPR subject-access report: the tenant's conversations and SMS log", () => {
+  const SID = `AC${'0123456789abcdef'.repeat(2)}`;
+  const TOKEN = 'test-auth-token-0123456789';
+  const PUBLIC = 'https://caretaker.example.test';
+  const MOBILE = '+447700900123';
+  let t: TestApp;
+  let w: Awaited<ReturnType<typeof conversationsWorld>>;
+  let twilio: Awaited<ReturnType<typeof startTwilioServer>>;
+  let tenantUuid: string;
+  const twilioPost = (path: string, params: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signTwilio(TOKEN, `${PUBLIC}${path}`, params) }, payload: new URLSearchParams(params).toString() });
+
+  beforeAll(async () => {
+    twilio = await startTwilioServer(SID, TOKEN);
+    t = await buildTestApp({ TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: '+447700900000', TWILIO_API_URL: twilio.url, CARETAKER_PUBLIC_URL: PUBLIC });
+    w = await conversationsWorld(t);
+    tenantUuid = (await t.db.selectFrom('tenants').select('uuid').where('id', '=', w.tenantId).executeTakeFirstOrThrow()).uuid;
+    const base = `/api/jobs/${w.job.uuid}/threads`;
+    expect((await w.agentA1.client.post('/api/gdpr/consents', { tenant_uuid: tenantUuid, purpose: 'sms_updates', source: 'phone' })).statusCode).toBe(201);
+    // A staff message in the tenant's thread: e-mailed and texted; Twilio reports delivery and price.
+    expect((await w.agentA1.client.post(`${base}/tenant/messages`, { body: 'The plumber comes on Thursday, 8-12.' })).statusCode).toBe(201);
+    await deliver(t);
+    const sms = twilio.sent[0]!;
+    const report = { AccountSid: SID, MessageSid: sms.sid, MessageStatus: 'delivered', To: MOBILE, From: '+447700900000', ErrorCode: '', Price: '-0.04000', PriceUnit: 'GBP', NumSegments: '1' };
+    expect((await twilioPost('/api/sms/twilio/status', report)).statusCode).toBe(200);
+    // The tenant answers by text, writes in the console, then replies STOP.
+    t.clock.advance(60);
+    await twilioPost('/api/sms/twilio/inbound', { AccountSid: SID, MessageSid: 'SMreply0001', From: MOBILE, To: '+447700900000', Body: 'Thursday is fine, thank you' });
+    await deliver(t);
+    t.clock.advance(60);
+    expect((await w.tenant.client.post(`${base}/tenant/messages`, { body: 'Please ring the bell twice.' })).statusCode).toBe(201);
+    t.clock.advance(60);
+    await twilioPost('/api/sms/twilio/inbound', { AccountSid: SID, MessageSid: 'SMstop0001', From: MOBILE, To: '+447700900000', Body: 'STOP' });
+    t.clock.advance(60);
+    await w.agentA1.client.post(`${base}/tenant/messages`, { body: 'Reminder: plumber tomorrow.' });
+    // Not about the tenant: the contractor's and the internal thread; another agency's text from the same number.
+    await w.agentA1.client.post(`${base}/contractor/messages`, { body: 'Key is with the neighbour at number 14.' });
+    await w.agentA1.client.post(`${base}/internal/messages`, { body: 'Tenant sounded annoyed.' });
+    await deliver(t);
+    const now = t.clock.now();
+    await t.db.insertInto('sms_messages').values({
+      uuid: newUuid(), agency_id: w.agencyB.id, direction: 'inbound', delivery_id: null, thread_id: null, to_number: '+447700900000', from_number: MOBILE,
+      body: 'For agency B only', provider: 'twilio', provider_sid: 'SMotheragency', status: 'received', error_code: null, segments: null, price_micros: null,
+      price_currency: null, created_at: now, updated_at: now,
+    }).execute();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await twilio?.close();
+  });
+
+  it('lists the messages they wrote or that were written in their thread, and every text with number, status and cost', async () => {
+    const res = await w.adminA.client.get(`/api/tenants/${tenantUuid}/gdpr-report`);
+    expect(res.statusCode).toBe(200);
+    const r = res.json().data;
+    expect(r.conversations.map((m: { thread: string; author_kind: string; channel: string; body: string; written_by_subject: boolean }) =>
+      [m.thread, m.author_kind, m.channel, m.body, m.written_by_subject])).toEqual([
+      ['tenant', 'staff', 'web', 'The plumber comes on Thursday, 8-12.', false],
+      ['tenant', 'tenant', 'sms', 'Thursday is fine, thank you', true],
+      ['tenant', 'tenant', 'web', 'Please ring the bell twice.', true],
+      ['tenant', 'staff', 'web', 'Reminder: plumber tomorrow.', false],
+    ]);
+    expect(r.conversations[0]).toMatchObject({ job_uuid: w.job.uuid, job_reference: w.job.reference, files: [] });
+    expect(JSON.stringify(r)).not.toMatch(/neighbour at number 14|sounded annoyed|For agency B only/);
+    expect(r.sms.numbers).toEqual([{ number: MOBILE, opted_out_at: expect.any(String), opt_out_keyword: 'STOP' }]);
+    expect(r.sms.consents).toEqual([expect.objectContaining({ purpose: 'sms_updates', source: 'phone', active: true })]);
+    expect(r.sms.messages).toEqual([
+      expect.objectContaining({ direction: 'outbound', kind: 'conversation.message', to_number: MOBILE, from_number: '+447700900000', status: 'delivered', reason: null, segments: 1, price_micros: 40_000, price_currency: 'GBP', sent_at: expect.any(String) }),
+      expect.objectContaining({ direction: 'inbound', kind: null, from_number: MOBILE, status: 'received', body: 'Thursday is fine, thank you' }),
+      expect.objectContaining({ direction: 'outbound', kind: 'conversation.message', to_number: MOBILE, status: 'suppressed', reason: 'opted_out', price_micros: null, sent_at: null }),
+    ]);
+    // STOP and START are not logged as messages; the other agency's text is not there.
+    expect(r.sms.messages).toHaveLength(3);
+  });
+
+  it("another agency's administrator gets 404; the zip's README names the new sections", async () => {
+    expect((await w.adminB.client.get(`/api/tenants/${tenantUuid}/gdpr-report`)).statusCode).toBe(404);
+    const entries = unzip((await w.adminA.client.get(`/api/tenants/${tenantUuid}/gdpr-report?format=zip`)).rawPayload);
+    const readme = entries.get('README.txt')!.toString();
+    expect(readme).toMatch(/conversations +messages the tenant wrote/);
+    expect(readme).toMatch(/sms +the tenant's numbers/);
+    expect(JSON.parse(entries.get('report.json')!.toString()).sms.messages).toHaveLength(3);
   });
 });

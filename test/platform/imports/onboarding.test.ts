@@ -165,7 +165,10 @@ describe('onboarding: agency, import, first job', () => {
     expect(owners).toMatchObject({ shares_total_bp: 10000, effective_limit_pence: 30000, limit_source: 'landlord' });
     expect(owners.owners.map((o: { name: string; share_bp: number }) => [o.name, o.share_bp]).sort()).toEqual([['Ada Lovelace', 5000], ['Brudenell Estates Ltd', 5000]]);
     const ada = (await admin.get('/api/landlords?q=Ada')).json().data[0];
-    expect(ada).toMatchObject({ kind: 'person', email: 'ada@lovelace.example', approval_limit_pence: 30000 });
+    expect(ada).toMatchObject({ kind: 'person', email: 'ada@lovelace.example', approval_limit_pence: 30000, external_ref: 'LL-001' });
+    // The agency's reference is in the list and the detail, and the list's search finds it.
+    expect((await admin.get(`/api/landlords/${ada.uuid}`)).json().data).toMatchObject({ name: 'Ada Lovelace', external_ref: 'LL-001' });
+    expect((await admin.get('/api/landlords?q=ll-002')).json().data.map((l: { name: string; external_ref: string }) => [l.name, l.external_ref])).toEqual([['Brudenell Estates Ltd', 'LL-002']]);
     const before = await t.db.selectFrom('landlords').select(['external_ref', 'name', 'updated_at', 'address_postcode', 'vat_registered']).orderBy('external_ref').execute();
     expect(before.map((l) => [l.external_ref, l.address_postcode, l.vat_registered])).toEqual([['LL-001', 'LS1 2ND', false], ['LL-002', null, true]]);
 
@@ -191,7 +194,18 @@ describe('onboarding: agency, import, first job', () => {
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="headingley-homes-export-\d{4}-\d{2}-\d{2}\.zip"$/);
     const entries = unzip(res.rawPayload);
-    expect([...entries.keys()]).toEqual(['branches.csv', 'users.csv', 'properties.csv', 'tenants.csv', 'tenant_properties.csv', 'contractors.csv', 'certificates.csv', 'jobs.csv', 'job_notes.csv', 'invoices.csv']);
+    expect([...entries.keys()]).toEqual([
+      'branches.csv', 'users.csv', 'properties.csv', 'tenants.csv', 'tenant_properties.csv', 'contractors.csv', 'landlords.csv', 'landlord_properties.csv',
+      'certificates.csv', 'jobs.csv', 'job_notes.csv', 'invoices.csv',
+    ]);
+    // Landlords with the import's reference, never bank details; their shares name both references.
+    const landlords = entries.get('landlords.csv')!.toString('utf8').split('\r\n');
+    expect(landlords[0]).toBe('uuid,external_ref,kind,name,email,phone,address_line1,address_line2,address_town,address_postcode,vat_registered,vat_number,approval_limit_pence,erased_at,created_at');
+    expect(landlords.filter((l) => /,LL-00\d,/.test(l)).map((l) => [l.split(',')[1], l.split(',')[3]])).toEqual([['LL-001', 'Ada Lovelace'], ['LL-002', 'Brudenell Estates Ltd']]);
+    expect(landlords.join('\n')).not.toMatch(/bank|sort_code|account_number/);
+    const shares = entries.get('landlord_properties.csv')!.toString('utf8');
+    expect(shares.split('\r\n')[0]).toBe('landlord_uuid,landlord_external_ref,property_uuid,property_external_ref,share_bp,created_at');
+    expect(shares).toMatch(/,LL-002,[0-9a-f-]{36},P-003,10000,/);
     const tenants = entries.get('tenants.csv')!.toString('utf8');
     expect(tenants).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
     expect(entries.get('users.csv')!.toString('utf8')).not.toMatch(/argon2/);

@@ -209,6 +209,18 @@ export function landlordUsers(db: DbOrTrx, agencyId: number, landlordId: number)
   return db.selectFrom('users').select(['id', 'name', 'email']).where('landlord_id', '=', landlordId).where('agency_id', '=', agencyId).where('status', '=', 'active').execute();
 }
 
+/**
+ * True when one of the landlord's login accounts holds an `sms_updates` consent in force
+ * (docs/gdpr.md; a landlord record has no consents of its own).
+ */
+export async function landlordHasSmsConsent(db: DbOrTrx, agencyId: number, landlordId: number): Promise<boolean> {
+  const row = await db.selectFrom('gdpr_consents as c').select('c.id')
+    .where('c.agency_id', '=', agencyId).where('c.purpose', '=', 'sms_updates').where('c.withdrawn_at', 'is', null)
+    .where('c.user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('landlord_id', '=', landlordId).where('agency_id', '=', agencyId))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** True when the tenant (record or account) has an `sms_updates` consent in force (docs/gdpr.md). */
 export async function hasSmsConsent(db: DbOrTrx, agencyId: number, tenantId: number): Promise<boolean> {
   const row = await db

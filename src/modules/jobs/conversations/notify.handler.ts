@@ -7,15 +7,16 @@
  *
  * Each recipient with an e-mail address gets an e-mail whose Reply-To is their own signed reply
  * address for the thread (when CARETAKER_INBOUND_EMAIL_DOMAIN is set), so answering it lands in
- * the thread. Tenants and contractors with a mobile number also get an SMS, unless they replied
- * STOP (logged `suppressed`, reason `opted_out`) or, for a tenant, hold no `sms_updates` consent
- * (reason `no_consent`); a non-urgent SMS waits for the end of the quiet hours.
+ * the thread. Tenants, contractors and landlords with a mobile number also get an SMS, unless
+ * they replied STOP (logged `suppressed`, reason `opted_out`) or, for a tenant or a landlord, hold
+ * no `sms_updates` consent (reason `no_consent`); a non-urgent SMS waits for the end of the quiet
+ * hours.
  */
 import type { DomainEvent, EventHandler, HandlerContext } from '../../../events/index.ts';
 import type { Trx } from '../../../db/types.ts';
 import { formatLondonDateTime } from '../../../lib/london-time.ts';
 import { branchAgents, contractorRecipients, queueEmail, queueSms, tenantRecipients } from '../../messaging/messaging/index.ts';
-import { normalisePhone, smsOptedOut, smsSendAt } from '../../messaging/sms/index.ts';
+import { isMobileNumber, normalisePhone, smsOptedOut, smsSendAt } from '../../messaging/sms/index.ts';
 import * as repo from './conversations.repository.ts';
 import type { Audience } from './conversations.schemas.ts';
 import { replyAddress, replyKey } from './reply-address.ts';
@@ -54,7 +55,11 @@ async function emailRecipients(trx: Trx, thread: repo.ThreadRow, fromStaff: bool
   return people.map((p) => ({ key: p.key, code: codeOf(p.key), kind: p.kind, userId: p.userId, name: p.name, email: p.email }));
 }
 
-/** The SMS recipients of a staff message: the tenant record's mobile, or the contractor's phone. */
+/**
+ * The SMS recipients of a staff message: the tenant record's mobile, the contractor's phone, or
+ * the mobile (phone) of each landlord of the property; a landlord needs an `sms_updates` consent
+ * held by one of their login accounts.
+ */
 async function smsRecipients(trx: Trx, thread: repo.ThreadRow) {
   if (thread.audience === 'tenant' && thread.tenant_id !== null) {
     const t = await repo.findTenantPerson(trx, thread.agency_id, thread.tenant_id);
@@ -66,6 +71,14 @@ async function smsRecipients(trx: Trx, thread: repo.ThreadRow) {
     const c = await repo.findContractorPerson(trx, thread.agency_id, thread.contractor_id);
     const phone = normalisePhone(c?.phone ?? null);
     return c && phone ? [{ key: `contractor:${c.id}`, kind: 'contractor', phone, consent: true }] : [];
+  }
+  if (thread.audience === 'landlord' && thread.address_id !== null) {
+    const out = [];
+    for (const l of await repo.propertyLandlords(trx, thread.agency_id, thread.address_id)) {
+      const phone = normalisePhone(l.phone);
+      if (phone && isMobileNumber(phone)) out.push({ key: `landlord:${l.id}`, kind: 'landlord', phone, consent: await repo.landlordHasSmsConsent(trx, thread.agency_id, l.id) });
+    }
+    return out;
   }
   return [];
 }

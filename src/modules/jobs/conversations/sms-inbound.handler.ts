@@ -2,8 +2,8 @@
  * A received SMS lands in its thread (docs/conversations.md "SMS"): the handler
  * `conversations.sms_inbound` of `sms.received`. The sms module matched the number to the thread
  * of the last message sent to it; here the sender must still be the thread's person with that
- * number (the job's tenant, by the tenant record's mobile, or its contractor, by the contractor's
- * phone). The provider's message id keeps a redelivered SMS from landing twice.
+ * number (the job's tenant, by the tenant record's mobile; its contractor, by the contractor's
+ * phone; a landlord of the property, by the landlord's phone). The provider's message id keeps a redelivered SMS from landing twice.
  */
 import type { DomainEvent, EventHandler, HandlerContext } from '../../../events/index.ts';
 import { findReceivedSms, normalisePhone } from '../../messaging/sms/index.ts';
@@ -24,6 +24,9 @@ async function land(event: DomainEvent, { deps, trx }: HandlerContext): Promise<
   } else if (thread.audience === 'contractor' && thread.contractor_id !== null) {
     const c = await repo.findContractorPerson(trx, thread.agency_id, thread.contractor_id);
     if (c && normalisePhone(c.phone) === sms.from_number) author = { userId: null, kind: 'contractor', key: `contractor:${c.id}`, name: c.contact_name ?? c.company_name };
+  } else if (thread.audience === 'landlord' && thread.address_id !== null) {
+    const l = (await repo.propertyLandlords(trx, thread.agency_id, thread.address_id)).find((x) => normalisePhone(x.phone) === sms.from_number);
+    if (l) author = { userId: null, kind: 'landlord', key: `landlord:${l.id}`, name: l.name };
   }
   if (!author) return;
   const body = (sms.body ?? '').trim();

@@ -46,6 +46,14 @@ export function normalisePhone(raw: string | null | undefined): string | null {
 }
 
 /**
+ * True when an E.164 number (from normalisePhone) can take a text: a UK mobile (+447...) or a
+ * number outside the UK; a UK landline (+441..., +442..., +443...) cannot.
+ */
+export function isMobileNumber(e164: string): boolean {
+  return e164.startsWith('+447') || !e164.startsWith('+44');
+}
+
+/**
  * When a message may go out: `now`, or for a non-urgent message inside the quiet hours
  * (CARETAKER_SMS_QUIET_HOURS, London wall clock, default 21:00-08:00) the London instant they end.
  */

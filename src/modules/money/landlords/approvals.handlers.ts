@@ -3,7 +3,8 @@
  * - `quote.submitted`: a quote above the spend limit opens an approval (approvals.service.ts);
  * - `approval.requested` / `approval.reminded`: the landlord's e-mail with the signed links,
  *   queued in the messaging module's delivery log (sent by its sender task). The token is signed
- *   here, so it is never in the outbox payload; the delivery row drops the body once sent;
+ *   here, so it is never in the outbox payload; the delivery row drops the body once sent; and
+ *   the landlord's SMS with the link to the answer page, when they have a mobile and consent;
  * - `approval.answered` (decline or question) and `approval.expired`: an e-mail to the agents of
  *   the job's branch (else the agency's first admin).
  * And the periodic task `landlords.approvals` (every 15 minutes): reminders and expiry.
@@ -11,7 +12,8 @@
 import type { AppDeps } from '../../../app-deps.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import type { DomainEvent, EventHandler, PeriodicTask } from '../../../events/index.ts';
-import { branchAgents, queueEmail } from '../../messaging/messaging/index.ts';
+import { branchAgents, queueEmail, queueSms } from '../../messaging/messaging/index.ts';
+import { isMobileNumber, normalisePhone, smsOptedOut, smsSendAt } from '../../messaging/sms/index.ts';
 import { formatPounds } from '../money/index.ts';
 import { linkKey, signLink } from './approval-links.ts';
 import { esc, londonDateTime } from './approval-pages.ts';
@@ -27,14 +29,37 @@ async function links(deps: AppDeps, trx: DbOrTrx, row: repo.ApprovalRow, now: Da
   const key = await linkKey(trx, now);
   const token = signLink(key, { a: row.uuid, l: row.landlord_uuid, n: link.nonce, e: Math.floor(new Date(link.expires_at).getTime() / 1000) });
   const base = `${deps.config.mail.publicUrl}/approvals/link/${token}`;
-  return { approve: `${base}?action=approve`, decline: `${base}?action=decline`, question: `${base}?action=question`, expiresAt: new Date(link.expires_at) };
+  return { base, approve: `${base}?action=approve`, decline: `${base}?action=decline`, question: `${base}?action=question`, expiresAt: new Date(link.expires_at) };
+}
+
+/**
+ * The landlord's text of a request or reminder (docs/landlords.md "By SMS"): to the landlord's
+ * mobile (the record's phone, when it is a mobile number), with the signed link to the answer
+ * page (a people path, /approvals/link/...). Queued in the delivery log like the e-mail and sent
+ * by the messaging sender through the sms module; logged `suppressed` with reason `opted_out`
+ * after a STOP and `no_consent` without an `sms_updates` consent of one of the landlord's
+ * accounts; inside the quiet hours it waits for their end. Nothing for a landlord without a mobile.
+ */
+async function textLandlord(deps: AppDeps, trx: DbOrTrx, event: DomainEvent, row: repo.ApprovalRow, l: { base: string; expiresAt: Date }, agencyName: string, now: Date): Promise<void> {
+  const phone = normalisePhone(row.landlord_phone);
+  if (!phone || !isMobileNumber(phone)) return;
+  const suppressedReason = (await smsOptedOut(trx, phone)) ? 'opted_out' : (await repo.landlordHasSmsConsent(trx, row.agency_id, row.landlord_id)) ? undefined : 'no_consent';
+  const reminder = event.name === 'approval.reminded' ? 'Reminder: ' : '';
+  const text = `${reminder}${agencyName} asks you to approve ${row.job_reference} (${row.job_title}): ${formatPounds(row.amount_pence)} incl. VAT. ` +
+    `Approve, decline or ask by ${londonDateTime(l.expiresAt)}: ${l.base}\nReply STOP to stop texts.`;
+  await queueSms(trx, {
+    agencyId: row.agency_id, eventId: event.id, eventName: event.name, templateKey: event.name, recipientKey: `landlord:${row.landlord_id}`,
+    recipientKind: 'landlord', recipientUserId: null, phone, text, threadId: null, sendAt: smsSendAt(deps.config.sms, now, false), suppressedReason,
+  }, now);
 }
 
 async function mailLandlord(deps: AppDeps, trx: DbOrTrx, event: DomainEvent, row: repo.ApprovalRow, now: Date): Promise<void> {
-  if (!row.landlord_email || row.status !== 'pending') return;
+  if (row.status !== 'pending') return;
   const l = await links(deps, trx, row, now);
   if (!l) return;
   const agency = await repo.agencyName(trx, row.agency_id);
+  await textLandlord(deps, trx, event, row, l, agency.name, now);
+  if (!row.landlord_email) return;
   const reminder = event.name === 'approval.reminded';
   const subject = `${reminder ? 'Reminder: ' : ''}Approval needed for ${row.job_reference}: ${formatPounds(row.amount_pence)}`;
   const property = row.address_line1 ? `${row.address_line1}, ${row.address_town}, ${row.address_postcode}` : 'your property';

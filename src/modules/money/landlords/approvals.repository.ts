@@ -15,12 +15,24 @@ function base(db: DbOrTrx) {
       'ar.id', 'ar.uuid', 'ar.agency_id', 'ar.job_id', 'ar.quote_id', 'ar.landlord_id', 'ar.amount_pence', 'ar.limit_pence', 'ar.description', 'ar.status',
       'ar.comment', 'ar.requested_by_user_id', 'ar.created_at', 'ar.expires_at', 'ar.reminded_at', 'ar.answered_at', 'ar.escalated_at', 'ar.updated_at',
       'j.uuid as job_uuid', 'j.reference as job_reference', 'j.title as job_title', 'j.branch_id', 'j.status_id as job_status_id', 'j.address_id',
-      'l.uuid as landlord_uuid', 'l.name as landlord_name', 'l.email as landlord_email', 'q.uuid as quote_uuid',
+      'l.uuid as landlord_uuid', 'l.name as landlord_name', 'l.email as landlord_email', 'l.phone as landlord_phone', 'q.uuid as quote_uuid',
       'a.line1 as address_line1', 'a.town as address_town', 'a.postcode as address_postcode',
     ]);
 }
 
 export type ApprovalRow = NonNullable<Awaited<ReturnType<typeof findApprovalById>>>;
+
+/**
+ * True when one of the landlord's login accounts (users.landlord_id) holds an `sms_updates`
+ * consent in force (docs/gdpr.md, docs/landlords.md "By SMS").
+ */
+export async function landlordHasSmsConsent(db: DbOrTrx, agencyId: number, landlordId: number): Promise<boolean> {
+  const row = await db.selectFrom('gdpr_consents as c').select('c.id')
+    .where('c.agency_id', '=', agencyId).where('c.purpose', '=', 'sms_updates').where('c.withdrawn_at', 'is', null)
+    .where('c.user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('landlord_id', '=', landlordId).where('agency_id', '=', agencyId))
+    .executeTakeFirst();
+  return row !== undefined;
+}
 
 /** One approval by id. */
 export function findApprovalById(db: DbOrTrx, id: number) {

@@ -18,7 +18,7 @@ function base(db: DbOrTrx) {
   return db
     .selectFrom('landlords as l')
     .select((eb) => [
-      'l.id', 'l.uuid', 'l.agency_id', 'l.kind', 'l.name', 'l.email', 'l.phone', 'l.address_line1', 'l.address_line2', 'l.address_town',
+      'l.id', 'l.uuid', 'l.agency_id', 'l.kind', 'l.name', 'l.external_ref', 'l.email', 'l.phone', 'l.address_line1', 'l.address_line2', 'l.address_town',
       'l.address_postcode', 'l.vat_registered', 'l.vat_number', 'l.approval_limit_pence', 'l.notes', 'l.erased_at', 'l.created_at', 'l.updated_at',
       eb.or([eb('l.bank_account_number', 'is not', null), eb('l.bank_sort_code', 'is not', null)]).as('has_bank_details'),
       eb.selectFrom('landlord_properties as lp').select(sql<number>`count(*)::int`.as('n')).whereRef('lp.landlord_id', '=', 'l.id').as('property_count'),
@@ -34,7 +34,7 @@ export async function listLandlords(db: DbOrTrx, f: LandlordFilter) {
   if (!f.includeErased) q = q.where('l.erased_at', 'is', null);
   if (f.q) {
     const pattern = `%${likeEscape(f.q)}%`;
-    q = q.where((eb) => eb.or([eb('l.name', 'ilike', pattern), eb('l.email', 'ilike', pattern)]));
+    q = q.where((eb) => eb.or([eb('l.name', 'ilike', pattern), eb('l.email', 'ilike', pattern), eb('l.external_ref', 'ilike', pattern)]));
   }
   if (f.addressId !== undefined) {
     const addressId = f.addressId;

@@ -22,6 +22,7 @@ export const Landlord = Type.Object(
     uuid: Uuid(),
     kind: Kind({ description: 'person | company' }),
     name: Type.String(),
+    external_ref: Nullable(Type.String({ description: "the agency's own reference, the key of the landlord import (docs/onboarding.md)" })),
     email: Nullable(Type.String()),
     phone: Nullable(Type.String()),
     correspondence_address: CorrespondenceAddress,
@@ -62,7 +63,7 @@ export type LandlordDetailDto = Static<typeof LandlordDetail>;
 
 export const ListLandlordsQuery = Type.Object(
   {
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'search in name and e-mail (case-insensitive)' })),
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "search in name, e-mail and the agency's reference (external_ref), case-insensitive" })),
     address_uuid: Type.Optional(Uuid({ description: 'landlords owning this property' })),
     include_erased: Type.Optional(Type.Boolean({ default: false })),
     ...Pagination,

@@ -33,6 +33,7 @@ export function toLandlordDto(r: repo.LandlordRow): LandlordDto {
     uuid: r.uuid,
     kind: r.kind,
     name: r.name,
+    external_ref: r.external_ref,
     email: r.email,
     phone: r.phone,
     correspondence_address: { line1: r.address_line1, line2: r.address_line2, town: r.address_town, postcode: r.address_postcode },

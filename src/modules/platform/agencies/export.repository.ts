@@ -39,6 +39,24 @@ export function exportContractors(db: DbOrTrx, agencyId: number) {
     .where('c.agency_id', '=', agencyId).orderBy('c.id').execute();
 }
 
+/**
+ * The agency's landlords with their own reference (external_ref, the landlord import's key), for
+ * landlords.csv. Never the bank details (they are read only by holders of the bank-details key).
+ */
+export function exportLandlords(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('landlords')
+    .select(['uuid', 'external_ref', 'kind', 'name', 'email', 'phone', 'address_line1', 'address_line2', 'address_town', 'address_postcode', 'vat_registered', 'vat_number',
+      'approval_limit_pence', 'erased_at', 'created_at'])
+    .where('agency_id', '=', agencyId).orderBy('id').execute();
+}
+
+/** The agency's landlord-property links with the ownership share (basis points), for landlord_properties.csv. */
+export function exportLandlordProperties(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('landlord_properties as lp').innerJoin('landlords as l', 'l.id', 'lp.landlord_id').innerJoin('addresses as a', 'a.id', 'lp.address_id')
+    .select(['l.uuid as landlord_uuid', 'l.external_ref as landlord_external_ref', 'a.uuid as property_uuid', 'a.external_ref as property_external_ref', 'lp.share_bp', 'lp.created_at'])
+    .where('l.agency_id', '=', agencyId).orderBy('l.id').orderBy('a.id').execute();
+}
+
 /** The agency's live contractor certificates, for certificates.csv. */
 export function exportCertificates(db: DbOrTrx, agencyId: number) {
   return db.selectFrom('contractor_certifications as cc').innerJoin('contractors as c', 'c.id', 'cc.contractor_id')

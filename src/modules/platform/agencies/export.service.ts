@@ -1,7 +1,8 @@
 /**
  * The agency's export (docs/onboarding.md, "Export"; GDPR Art. 20 for the agency's own records):
  * a ZIP streamed to the client with one CSV per entity (branches, users, properties, tenants and
- * their properties, contractors, certificates, jobs, job notes, invoices) and, with `files`, the
+ * their properties, contractors, landlords (with their import reference, never bank details) and
+ * their shares of properties, certificates, jobs, job notes, invoices) and, with `files`, the
  * job files under files/<job reference>/. Every cell passes through safeCell
  * (src/lib/spreadsheet-safe.ts): text starting with = + - @ TAB or CR is prefixed with a quote
  * (OWASP "CSV injection"). No password hashes, tokens or secrets are exported.
@@ -40,6 +41,8 @@ function entities(deps: AppDeps, agencyId: number): [string, () => Promise<Recor
     ['tenants.csv', () => exportRepo.exportTenants(db, agencyId)],
     ['tenant_properties.csv', () => exportRepo.exportTenantProperties(db, agencyId)],
     ['contractors.csv', () => exportRepo.exportContractors(db, agencyId)],
+    ['landlords.csv', () => exportRepo.exportLandlords(db, agencyId)],
+    ['landlord_properties.csv', () => exportRepo.exportLandlordProperties(db, agencyId)],
     ['certificates.csv', () => exportRepo.exportCertificates(db, agencyId)],
     ['jobs.csv', () => exportRepo.exportJobs(db, agencyId)],
     ['job_notes.csv', () => exportRepo.exportJobNotes(db, agencyId)],
