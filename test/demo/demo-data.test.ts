@@ -272,6 +272,8 @@ describe('demo data set', () => {
     expect(missedPlan.missed).toEqual([expect.objectContaining({ label: 'Thu 19 Nov 2026, 10:00-12:00', missed_by: 'contractor', note: expect.stringContaining('Van broke down') })]);
     const card = (await admin.get(`/api/contractors/${missed[0]!.uuid}/scorecard?from_date=2025-11-21&to_date=2026-11-21`)).json().data;
     expect(card.attendance.no_shows).toBe(1);
+  });
+
   it('has planned maintenance schedules whose jobs are not due to be raised yet (docs/compliance.md "Demo data")', async () => {
     const token = await login(t.app, 'admin@northwind.test', 'caretaker-demo');
     const res = await new Client(t.app, token).get('/api/compliance/schedules');
