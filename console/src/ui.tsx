@@ -238,6 +238,8 @@ export interface Column<T> {
    * in order).
    */
   sortValue?: (row: T) => SortValue;
+  /** An action on the row (an "Edit" link): a cell in the table, a link under the fields on a card. */
+  action?: boolean;
 }
 
 /** "Name, ascending" for the phone's sort menu. */
@@ -303,7 +305,7 @@ export function DataTable<T>({
               <p className="card-title">{first ? first.cell(r) : null}</p>
               <dl className="card-fields">
                 {rest
-                  .filter((c) => c.key)
+                  .filter((c) => c.key && !c.action)
                   .map((c) => (
                     <div key={c.header}>
                       <dt>{c.header}</dt>
@@ -311,6 +313,13 @@ export function DataTable<T>({
                     </div>
                   ))}
               </dl>
+              {rest
+                .filter((c) => c.action)
+                .map((c) => (
+                  <p key={c.header} className="card-action">
+                    {c.cell(r)}
+                  </p>
+                ))}
             </li>
           ))}
         </ul>

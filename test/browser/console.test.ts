@@ -492,7 +492,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.getByRole('link', { name: /Dripping shower head/ }).waitFor();
     await checkAndShoot(page, 'admin-calendar');
     await page.getByRole('link', { name: 'Contractors' }).first().click();
-    await page.getByRole('cell', { name: 'Fletcher Plumbing' }).waitFor();
+    await page.getByRole('cell', { name: 'Fletcher Plumbing', exact: true }).waitFor();
     await checkAndShoot(page, 'admin-contractors');
     for (const [path, text] of [
       ['/tenants', 'Emily Clarke'],
@@ -500,7 +500,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
       ['/branches', 'Leeds'],
     ] as const) {
       await page.goto(`${baseUrl}${path}`);
-      await page.getByRole('cell', { name: text }).first().waitFor();
+      await page.getByRole('cell', { name: text, exact: true }).first().waitFor();
       expect(await axeViolations(page), path).toEqual([]);
     }
     // The compliance register and the planned maintenance schedule made above, with its next due dates (docs/compliance.md).
@@ -512,7 +512,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await schedules.getByRole('cell', { name: '14 Kirkstall Road, Leeds LS3 1HR' }).waitFor();
     await checkAndShoot(page, 'admin-compliance');
     await page.goto(`${baseUrl}/users?q=Tom`);
-    await page.getByRole('cell', { name: 'Tom Hughes' }).waitFor();
+    await page.getByRole('cell', { name: 'Tom Hughes', exact: true }).waitFor();
     expect(await page.locator('tbody tr').count()).toBe(1);
     await checkAndShoot(page, 'admin-users');
     // On a phone the users are cards with their key fields.

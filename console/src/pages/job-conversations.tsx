@@ -7,7 +7,7 @@
  * on the live stream, docs/live-updates.md). Which threads appear is the API's rule: staff every
  * thread, a tenant, contractor or landlord only their own.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { useLiveEvents } from '../live.ts';
@@ -121,18 +121,22 @@ export function ConversationsPanel({ jobUuid, conversations }: { jobUuid: string
   const asked = list.find((t) => t.audience === search.get('thread'));
   const fallback = list.find((t) => t.unread_count > 0) ?? list[0];
   const selected = asked ?? fallback ?? null;
-  const choose = (audience: Audience) =>
-    setSearch(
-      (p) => {
-        p.set('thread', audience);
-        return p;
-      },
-      { replace: true },
-    );
+  const choose = useCallback(
+    (audience: Audience) =>
+      setSearch(
+        (p) => {
+          p.set('thread', audience);
+          return p;
+        },
+        { replace: true },
+      ),
+    [setSearch],
+  );
   // Pin the first choice in the address, so reading its messages does not move the selection.
+  const fallbackAudience = fallback?.audience;
   useEffect(() => {
-    if (!asked && fallback) choose(fallback.audience);
-  }, [asked, fallback?.audience]);
+    if (!asked && fallbackAudience) choose(fallbackAudience);
+  }, [asked, fallbackAudience, choose]);
   return (
     <section aria-labelledby="messages-title" className="conversations">
       <h2 id="messages-title">Messages</h2>
@@ -185,13 +189,16 @@ function ThreadView({ jobUuid, thread, tick, onChanged }: { jobUuid: string; thr
   }, [jobUuid, audience, limit, tick, sent]);
   // Opened (or a new message arrived while open): mark the thread read, once at a time.
   const marking = useRef(false);
-  useEffect(() => {
-    if (thread.unread_count === 0 || !messages.data || marking.current) return;
+  const markRead = useEffectEvent(() => {
     marking.current = true;
     api
       .POST('/api/jobs/{uuid}/threads/{audience}/read', { params: path, body: {} as never })
       .then(onChanged, () => undefined)
       .finally(() => (marking.current = false));
+  });
+  useEffect(() => {
+    if (thread.unread_count === 0 || !messages.data || marking.current) return;
+    markRead();
   }, [thread.unread_count, messages.data]);
 
   const action = useAction();

@@ -228,7 +228,11 @@ export function JobPage() {
           </ol>
         </section>
       </div>
-      {session.party === 'staff' ? null : <p className="hint">Questions about this job? Add a note and the agency will see it.</p>}
+      {session.party === 'staff' ? null : (
+        <p className="hint">
+          {messagesTab ? 'Questions about this job? Write to the agency under Messages; you can also reply to its e-mails.' : 'Questions about this job? Add a note and the agency will see it.'}
+        </p>
+      )}
     </>
   );
 }

@@ -43,7 +43,7 @@ export function useEditColumn<T>(permission: string, to: (row: T) => string, nam
   return [
     {
       header: 'Edit',
-      key: true,
+      action: true,
       cell: (r) => (
         <Link to={to(r)} aria-label={`Edit ${name(r)}`}>
           Edit

@@ -5,7 +5,7 @@
  * /api/surveys/link/{token} and the visit booking by signed link under /api/visits/link/{token}
  * (no account).
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../../app-deps.ts';
 import { maskedLinkRequest } from '../../../http/link-pages.ts';
 import { DataEnvelope, ListEnvelope, errorBody, list, ok, responses } from '../../../http/envelope.ts';
