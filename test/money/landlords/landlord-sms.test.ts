@@ -117,6 +117,25 @@ describe('Landlords by SMS', () => {
     expect(twilio.sent.length).toBe(before + 1);
   });
 
+  it("the landlord's subject-access report holds their thread's messages and their texts, inside the agency only", async () => {
+    const uuid = (await t.db.selectFrom('landlords').select('uuid').where('id', '=', w.landlordId).executeTakeFirstOrThrow()).uuid;
+    const res = await w.adminA.client.get(`/api/landlords/${uuid}/gdpr-report`);
+    expect(res.statusCode).toBe(200);
+    const r = res.json().data;
+    expect(r.conversations.map((m: { thread: string; author_kind: string; channel: string; written_by_subject: boolean }) => [m.thread, m.author_kind, m.channel, m.written_by_subject])).toEqual([
+      ['landlord', 'staff', 'web', false], ['landlord', 'landlord', 'sms', true],
+    ]);
+    expect(r.sms.numbers).toEqual([{ number: LANDLORD_MOBILE, opted_out_at: null, opt_out_keyword: null }]);
+    expect(r.sms.consents).toEqual([expect.objectContaining({ purpose: 'sms_updates', active: true, user_uuid: w.landlord.user.uuid })]);
+    expect(r.sms.messages.map((m: { direction: string; kind: string | null; status: string; reason: string | null }) => [m.direction, m.kind, m.status, m.reason])).toEqual([
+      // Sent texts keep the status the provider gave on accepting them (queued) until a delivery report comes.
+      ['outbound', 'approval.requested', 'suppressed', 'no_consent'], ['outbound', 'approval.requested', 'queued', null], ['outbound', 'approval.requested', 'queued', null],
+      ['outbound', 'conversation.message', 'queued', null], ['inbound', null, 'received', null], ['outbound', 'approval.requested', 'suppressed', 'opted_out'],
+      ['outbound', 'approval.requested', 'queued', null],
+    ]);
+    expect((await w.adminB.client.get(`/api/landlords/${uuid}/gdpr-report`)).statusCode).toBe(404);
+  });
+
   it('a landlord whose phone is a landline gets no text at all', async () => {
     await t.db.updateTable('landlords').set({ phone: '0113 496 0101' }).where('id', '=', w.landlordId).execute();
     const rows = (await landlordSms()).length;

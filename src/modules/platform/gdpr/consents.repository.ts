@@ -52,6 +52,12 @@ export function consentsOfTenant(db: DbOrTrx, tenantId: number, userIds: number[
     .execute();
 }
 
+/** Every consent of the given user accounts (a landlord's logins), newest first. */
+export function consentsOfUsers(db: DbOrTrx, userIds: number[]) {
+  if (userIds.length === 0) return Promise.resolve([]);
+  return base(db).where('g.user_id', 'in', userIds).orderBy('g.given_at', 'desc').orderBy('g.id', 'desc').execute();
+}
+
 /** One consent by uuid (any agency). */
 export function findByUuid(db: DbOrTrx, uuid: string) {
   return base(db).where('g.uuid', '=', uuid).executeTakeFirst();

@@ -7,6 +7,12 @@ export function activityOfLandlord(db: DbOrTrx, landlordId: number) {
     .where('resource_type', '=', 'landlord').where('resource_id', '=', landlordId).orderBy('created_at').orderBy('id').execute();
 }
 
+/** Ids of the landlord's login accounts in their agency. */
+export async function landlordUserIds(db: DbOrTrx, agencyId: number, landlordId: number): Promise<number[]> {
+  const rows = await db.selectFrom('users').select('id').where('landlord_id', '=', landlordId).where('agency_id', '=', agencyId).orderBy('id').execute();
+  return rows.map((r) => r.id);
+}
+
 /** Removes the landlord's property links; returns how many. */
 export async function unlinkProperties(db: DbOrTrx, landlordId: number): Promise<number> {
   const r = await db.deleteFrom('landlord_properties').where('landlord_id', '=', landlordId).executeTakeFirst();

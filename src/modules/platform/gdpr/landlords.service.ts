@@ -1,7 +1,7 @@
 /**
  * GDPR for landlords (docs/gdpr.md "Landlords"), as for tenants: the subject-access report
  * (the landlord record with bank details, properties and shares, approval requests with their
- * answers, activity entries about them) as JSON or zip, logged as `landlord.gdpr_export`; and the
+ * answers, conversation messages and SMS log, activity entries about them) as JSON or zip, logged as `landlord.gdpr_export`; and the
  * erasure: name replaced ("Erased landlord 4f2a"), contact, correspondence address, bank details,
  * VAT number and notes cleared, property links removed, waiting approvals withdrawn (their links
  * refused from then on), and the name, e-mail and phone scrubbed from the agency's job texts,
@@ -17,6 +17,9 @@ import { anonymiseLandlord, approvalsOfLandlord, bankDetailsOf, getLandlordRow, 
 import { rechargesOfLandlord } from '../../money/recharges/index.ts';
 import { scrubJobTexts, scrubText, type Term } from './erasure.service.ts';
 import * as repo from './landlords.repository.ts';
+import { consentsOfUsers } from './consents.repository.ts';
+import { toConsentDto } from './consents.service.ts';
+import { conversationsAndSms } from './report.service.ts';
 
 /**
  * GET /api/landlords/{uuid}/gdpr-report: everything held about the landlord.
@@ -33,6 +36,9 @@ export async function buildLandlordReport(deps: AppDeps, auth: AuthContext, acto
     repo.activityOfLandlord(deps.db, landlord.id),
   ]);
   const addresses = await addressesByIds(deps.db, shares.map((s) => s.address_id));
+  const userIds = await repo.landlordUserIds(deps.db, landlord.agency_id, landlord.id);
+  const talk = await conversationsAndSms(deps, landlord.agency_id, { landlordId: landlord.id }, userIds, [landlord.phone]);
+  const smsConsents = (await consentsOfUsers(deps.db, userIds)).filter((c) => c.purpose === 'sms_updates').map(toConsentDto);
   const share = new Map(shares.map((s) => [s.address_id, s.share_bp]));
   const agency = await repo.agencyName(deps.db, landlord.agency_id);
   const now = deps.clock.now();
@@ -46,6 +52,8 @@ export async function buildLandlordReport(deps: AppDeps, auth: AuthContext, acto
       created_at: iso(a.created_at), answered_at: iso(a.answered_at),
     })),
     recharges,
+    conversations: talk.conversations,
+    sms: { ...talk.sms, consents: smsConsents },
     activity: activity.map((a) => ({ ID: a.id, action: a.action, resource_type: a.resource_type, user_name: a.user_name, created_at: iso(a.created_at) })),
   };
   await recordActivity(deps.db, actor, now, {
@@ -59,6 +67,10 @@ export const LANDLORD_SECTIONS = `  subject         the landlord record, with th
   properties      properties the landlord owns, with the ownership share (basis points)
   approvals       approval requests sent to the landlord, with answers and comments
   recharges       contractor costs recharged to the landlord with the agency's fee (pence)
+  conversations   messages the landlord wrote, and messages in the landlord thread of jobs at
+                  their properties
+  sms             the landlord's number (with any STOP reply), their accounts' SMS consents,
+                  and the texts sent to them and received from them, with status and cost
   activity        audit-log entries about the landlord`;
 
 /** What an erasure did (no personal data). */
