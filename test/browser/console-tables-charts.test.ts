@@ -143,7 +143,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   it('a column header sorts the users table, says so with aria-sort, and the URL keeps the sort', async () => {
     const page = await signedIn(admin);
     await page.goto(`${baseUrl}/users`);
-    await page.getByRole('cell', { name: 'Dora Dunn' }).waitFor();
+    await page.getByRole('cell', { name: 'Dora Dunn', exact: true }).waitFor();
     expect(await names(page)).toEqual(['Alice Admin', 'Bella Brown', 'Carl Cole', 'Dora Dunn']);
     const nameHeader = page.getByRole('columnheader', { name: 'Name' });
     expect(await nameHeader.getAttribute('aria-sort')).toBeNull();
@@ -168,7 +168,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
 
     // The URL restores it: a reload, and the back button to the previous sort.
     await page.reload();
-    await page.getByRole('cell', { name: 'Dora Dunn' }).waitFor();
+    await page.getByRole('cell', { name: 'Dora Dunn', exact: true }).waitFor();
     expect(await page.getByRole('columnheader', { name: 'E-mail' }).getAttribute('aria-sort')).toBe('ascending');
     expect(await names(page)).toEqual(['Alice Admin', 'Dora Dunn', 'Carl Cole', 'Bella Brown']);
     await page.goBack();

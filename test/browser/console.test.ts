@@ -541,7 +541,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
 
     // Offline: the failed load says so and offers a retry, which works once the network is back.
     await page.getByRole('link', { name: 'Tenants' }).click();
-    await page.getByRole('cell', { name: 'Emily Clarke' }).waitFor();
+    await page.getByRole('cell', { name: 'Emily Clarke', exact: true }).waitFor();
     // The tenants request is also refused at the network layer until the retry, so that nothing but
     // the button (not the browser coming back online) can load the list again.
     const tenantsRequest = /\/api\/tenants\?/;
@@ -556,7 +556,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.context().setOffline(false);
     await page.unroute(tenantsRequest);
     await page.getByRole('button', { name: 'Try again' }).click();
-    await page.getByRole('cell', { name: 'Oliver Other' }).waitFor();
+    await page.getByRole('cell', { name: 'Oliver Other', exact: true }).waitFor();
     await page.getByRole('alert').waitFor({ state: 'detached' });
 
     // 31 minutes without a request: the next call is refused and the sign-in page says why.

@@ -12,13 +12,11 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, consolePage, DESKTOP, launchBrowser, PHONE, signInConsole } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/conversations');
-const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
 /** "Thu 26 Nov 2026, 14:05" (Europe/London, from the API's created_at_text). */
 const LONDON_TIME = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, \d{2}:\d{2}$/;
 
@@ -51,22 +49,10 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   let tenant: Page;
 
   async function signedIn(email: string, viewport: { width: number; height: number }): Promise<Page> {
-    const c = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'Europe/London' });
     // Generous: the machine that runs the suite is shared and often busy.
-    c.setDefaultTimeout(30_000);
-    contexts.push(c);
-    const page = await c.newPage();
-    page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
-    page.on('response', (r) => {
-      if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me'))
-        process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
-    });
-    await page.goto(`${baseUrl}/`);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await page.getByLabel('E-mail address').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out', includeHidden: true }).first().waitFor({ state: 'attached' });
+    const page = await consolePage(browser, viewport, 30_000);
+    contexts.push(page.context());
+    await signInConsole(page, baseUrl, email, TEST_PASSWORD);
     return page;
   }
 
