@@ -4,7 +4,8 @@
  * jobs on branches with SLA rules) upgrades to the latest schema with its data intact, and the
  * `sla.clocks` backfill that the upgrade asks for gives every open job its SLA clocks, in batches,
  * with progress in the log, resumable and run once; a database a newer release migrated further is
- * left alone; two migrators starting together on PostgreSQL apply each migration once.
+ * left alone; two migrators starting together on PostgreSQL apply each migration once; a migration
+ * beside serving instances locks every table first and tries again rather than wait (src/db/migrate.ts).
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -255,6 +256,34 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL, 'two migrators at once nee
       } finally {
         await a.close();
         await b.close();
+      }
+    }, 120_000);
+
+    it('locks every table before migrating: a transaction holding one makes it try again, and that transaction never waits long or deadlocks', async () => {
+      const empty = await emptyDatabase();
+      const a = handleOn(empty);
+      const client = new pg.Client({ connectionString: empty.databaseUrl });
+      await client.connect();
+      try {
+        await migrateTo(a.db, FIRST_RELEASE_LAST);
+        // A serving instance's transaction: it holds `jobs` (as a job creation does) and stays open.
+        await client.query('begin');
+        await client.query('lock table jobs in row exclusive mode');
+        const waits: number[] = [];
+        const migrating = migrateToLatest(a.db, { lockTablesFirst: true, onLockWait: (n) => waits.push(n) });
+        while (waits.length < 2) await new Promise((r) => setTimeout(r, 20));
+        // The same transaction now reads a table the migration alters (it comes before `jobs` in the
+        // lock order): it may wait for a failed try's locks, never long enough to be a deadlock victim.
+        const before = Date.now();
+        await client.query('select count(*) from agencies');
+        expect(Date.now() - before).toBeLessThan(1_000);
+        await client.query('commit');
+        const applied = await migrating;
+        expect(applied).toEqual(Object.keys(migrations).sort().filter((n) => n > FIRST_RELEASE_LAST));
+        expect(waits.length).toBeGreaterThanOrEqual(2);
+      } finally {
+        await client.end();
+        await a.close();
       }
     }, 120_000);
   },
