@@ -548,7 +548,11 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.route(tenantsRequest, (route) => route.abort('internetdisconnected'));
     await page.context().setOffline(true);
     await page.getByLabel('Search', { exact: true }).fill('Oliver');
+    // The alert must be the search's: a reload of the unfiltered list still under way can fail
+    // first and show it, and the search's request, made after the route is gone, would succeed.
+    const searchFailed = page.waitForEvent('requestfailed', (r) => /\/api\/tenants\?.*q=Oliver/.test(r.url()));
     await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await searchFailed;
     await page
       .getByRole('alert')
       .getByText(/offline/)
@@ -615,6 +619,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByText('You have signed out.').waitFor();
     await page.getByRole('link', { name: 'Forgotten your password?' }).click();
+    // The sign-in page has an 'E-mail address' field too: fill the reset page's, once it is there.
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     await page.getByLabel('E-mail address').fill('ivy@northgate.test');
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByText('an e-mail with a reset link is on its way').waitFor();

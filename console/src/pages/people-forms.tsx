@@ -487,17 +487,23 @@ export function AddressFormPage() {
         <Link to="/addresses">Back to addresses</Link>
       </p>
       <Notice text={notice} />
+      {/* The form mounts once its branches are there: a select's default value needs its options,
+          and mounting it again when they arrived would wipe what was typed meanwhile. */}
       <Loaded load={address}>
         {(a) => (
-          <AddressForm
-            key={`${a.updated_at ?? 'new'} ${branches.data ? 'b' : ''}`}
-            address={a}
-            branches={branches.data ?? []}
-            onSaved={(text) => {
-              setNotice(text);
-              address.reload();
-            }}
-          />
+          <Loaded load={branches}>
+            {(bs) => (
+              <AddressForm
+                key={a.updated_at ?? 'new'}
+                address={a}
+                branches={bs}
+                onSaved={(text) => {
+                  setNotice(text);
+                  address.reload();
+                }}
+              />
+            )}
+          </Loaded>
         )}
       </Loaded>
     </>
@@ -560,19 +566,27 @@ export function UserFormPage() {
         <Link to="/users">Back to users</Link>
       </p>
       <Notice text={notice} />
-      <ProblemMessage problem={roles.problem} onRetry={roles.reload} />
+      {/* Mounted once the branches and roles are there (see AddressFormPage). */}
       <Loaded load={user}>
         {(u) => (
-          <UserForm
-            key={`${u.updated_at ?? 'new'} ${branches.data ? 'b' : ''}${roles.data ? 'r' : ''}`}
-            user={u}
-            branches={branches.data ?? []}
-            roles={roles.data ?? []}
-            onSaved={(text) => {
-              setNotice(text);
-              user.reload();
-            }}
-          />
+          <Loaded load={branches}>
+            {(bs) => (
+              <Loaded load={roles}>
+                {(rs) => (
+                  <UserForm
+                    key={u.updated_at ?? 'new'}
+                    user={u}
+                    branches={bs}
+                    roles={rs}
+                    onSaved={(text) => {
+                      setNotice(text);
+                      user.reload();
+                    }}
+                  />
+                )}
+              </Loaded>
+            )}
+          </Loaded>
         )}
       </Loaded>
     </>
