@@ -1,5 +1,17 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import KnownDurationsSequencer from './test/helpers/sequencer.ts';
+
+/** Browser tests that run on the embedded database only (about 95 s of the PostgreSQL run on 2 cores). */
+const BROWSER_ONCE = [
+  'test/browser/compliance.test.ts',
+  'test/browser/console-tables-charts.test.ts',
+  'test/browser/conversations.test.ts',
+  'test/browser/docs-page.test.ts',
+  'test/browser/onboarding.test.ts',
+  'test/browser/people-edit.test.ts',
+  'test/browser/tenant-reporting.test.ts',
+  'test/browser/visit-booking.test.ts',
+];
 
 export default defineConfig({
   // Vitest starts the files that took longest last time first, from the durations it keeps in
@@ -9,6 +21,10 @@ export default defineConfig({
   cacheDir: process.env.DATABASE_URL ? 'node_modules/.vite-postgres' : 'node_modules/.vite',
   test: {
     include: ['test/**/*.test.ts'],
+    // The console's browser walks run once, on the embedded database: they test the pages, and the
+    // API paths they call are tested on both databases by the HTTP tests. On PostgreSQL the main
+    // console walk (one per role) and the two-instance live updates still run (docs/architecture.md, "Tests").
+    exclude: process.env.DATABASE_URL ? [...configDefaults.exclude, ...BROWSER_ONCE] : configDefaults.exclude,
     pool: 'forks',
     isolate: false,
     // Three workers on two cores: a worker often waits (on a child process, the browser, PostgreSQL's
