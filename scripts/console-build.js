@@ -21,6 +21,10 @@ try {
   process.stdout.write('console: Vite is not installed (dev dependencies omitted); skipping the console build. / will say how to build it.\n');
   process.exit(0);
 }
+// Always the production build: a test runner that finds the console stale builds it with
+// NODE_ENV=test inherited, which would give React's development build (twice the size, effects run
+// twice) and test something no user gets.
+process.env.NODE_ENV = 'production';
 process.stdout.write('console: building the web console into console/dist ...\n');
 const started = Date.now();
 await vite.build({ configFile: path.join(root, 'console', 'vite.config.ts'), logLevel: 'info' });
