@@ -4,25 +4,54 @@
  * signed-out visitor to the sign-in page (keeping where they were going), and the guards that
  * show "Not available" on a page the caller's permissions do not open.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Link, Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { describeRemaining, sessionTimes } from './logic/session.ts';
 import { AcceptInvitation, Account, ResetPassword, SignIn } from './pages/auth.tsx';
-import { CalendarPage } from './pages/calendar.tsx';
-import { DashboardPage } from './pages/dashboard.tsx';
-import { ActivityPage, AddressesPage, BranchesPage, ContractorsPage, TenantsPage, UsersPage } from './pages/lists.tsx';
-import { CompliancePage } from './pages/compliance.tsx';
-import { InvoicesPage } from './pages/invoices.tsx';
-import { JobPage } from './pages/job.tsx';
-import { AddressFormPage, ContractorFormPage, TenantFormPage, UserFormPage } from './pages/people-forms.tsx';
-import { AgenciesPage, ImportsPage } from './pages/onboarding.tsx';
 import { Jobs } from './pages/jobs.tsx';
-import { ReportRepair } from './pages/report.tsx';
-import { ContractorScorecardPage, FlowEditor, FlowsPage, GuidedReport, SurveyPage } from './pages/reporting.tsx';
-import { VisitLinkPage } from './pages/visit.tsx';
-import { HeaderSearch, SearchPage } from './pages/search.tsx';
+import { HeaderSearch } from './pages/search.tsx';
 import { SessionProvider, useSession } from './session.tsx';
 import { Button, Logo, PageTitle } from './ui.tsx';
+
+/**
+ * A page loaded when first opened (its own chunk, fetched by React.lazy): the sign-in pages and the
+ * job board, the first views, are in the main bundle; every other page downloads only when a
+ * route shows it (docs/console.md "How it is built and served").
+ * @param load the dynamic import of the page's module
+ * @param name the page's export in that module
+ */
+function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+const CalendarPage = page(() => import('./pages/calendar.tsx'), 'CalendarPage');
+const DashboardPage = page(() => import('./pages/dashboard.tsx'), 'DashboardPage');
+const ActivityPage = page(() => import('./pages/lists.tsx'), 'ActivityPage');
+const AddressesPage = page(() => import('./pages/lists.tsx'), 'AddressesPage');
+const BranchesPage = page(() => import('./pages/lists.tsx'), 'BranchesPage');
+const ContractorsPage = page(() => import('./pages/lists.tsx'), 'ContractorsPage');
+const TenantsPage = page(() => import('./pages/lists.tsx'), 'TenantsPage');
+const UsersPage = page(() => import('./pages/lists.tsx'), 'UsersPage');
+const CompliancePage = page(() => import('./pages/compliance.tsx'), 'CompliancePage');
+const InvoicesPage = page(() => import('./pages/invoices.tsx'), 'InvoicesPage');
+const JobPage = page(() => import('./pages/job.tsx'), 'JobPage');
+const AddressFormPage = page(() => import('./pages/people-forms.tsx'), 'AddressFormPage');
+const ContractorFormPage = page(() => import('./pages/people-forms.tsx'), 'ContractorFormPage');
+const TenantFormPage = page(() => import('./pages/people-forms.tsx'), 'TenantFormPage');
+const UserFormPage = page(() => import('./pages/people-forms.tsx'), 'UserFormPage');
+const AgenciesPage = page(() => import('./pages/onboarding.tsx'), 'AgenciesPage');
+const ImportsPage = page(() => import('./pages/onboarding.tsx'), 'ImportsPage');
+const ReportRepair = page(() => import('./pages/report.tsx'), 'ReportRepair');
+const ContractorScorecardPage = page(() => import('./pages/reporting.tsx'), 'ContractorScorecardPage');
+const FlowEditor = page(() => import('./pages/reporting.tsx'), 'FlowEditor');
+const FlowsPage = page(() => import('./pages/reporting.tsx'), 'FlowsPage');
+const GuidedReport = page(() => import('./pages/reporting.tsx'), 'GuidedReport');
+const SurveyPage = page(() => import('./pages/reporting.tsx'), 'SurveyPage');
+const VisitLinkPage = page(() => import('./pages/visit.tsx'), 'VisitLinkPage');
+const SearchPage = page(() => import('./pages/search.tsx'), 'SearchPage');
+
+/** What shows while a page's chunk downloads. */
+const PAGE_LOADING = <p className="loading">Loading…</p>;
 
 /** "Signed in; ends after 30 min idle (in 29 min), at the latest 11:00", once, in the user menu. */
 function SessionClock() {
@@ -181,7 +210,9 @@ function Layout() {
         {staff && session.permissions.has('api.search.view') ? <HeaderSearch /> : null}
       </header>
       <main id="main">
-        <Outlet />
+        <Suspense fallback={PAGE_LOADING}>
+          <Outlet />
+        </Suspense>
       </main>
     </>
   );
@@ -235,8 +266,8 @@ export function App() {
           <Route path="/sign-in" element={<SignIn />} />
           <Route path="/accept-invitation" element={<AcceptInvitation />} />
           <Route path="/reset-password" element={<ResetPassword />} />
-          <Route path="/survey" element={<SurveyPage />} />
-          <Route path="/visit" element={<VisitLinkPage />} />
+          <Route path="/survey" element={<Suspense fallback={PAGE_LOADING}><SurveyPage /></Suspense>} />
+          <Route path="/visit" element={<Suspense fallback={PAGE_LOADING}><VisitLinkPage /></Suspense>} />
           <Route element={<Layout />}>
             <Route index element={<Home />} />
             <Route
