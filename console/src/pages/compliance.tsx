@@ -39,7 +39,7 @@ export function CompliancePage() {
     return data!;
   }, [status, p]);
   const types = useLoad(async () => (await api.GET('/api/compliance/types', { params: { query: {} } })).data!.data, []);
-  const contractors = useLoad(async () => (await api.GET('/api/contractors', { params: { query: { limit: 100 } as never } })).data!.data, []);
+  const contractors = useLoad(['contractors', 'first', 100], async () => (await api.GET('/api/contractors', { params: { query: { limit: 100 } as never } })).data!.data);
   const [recording, setRecording] = useState<ComplianceItem | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const finish = (message: string) => {

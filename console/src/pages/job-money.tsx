@@ -24,9 +24,8 @@ export function JobMoney({ jobUuid, statusId }: { jobUuid: string; statusId: num
     async () => (canQuote ? (await api.GET('/api/jobs/{uuid}/quotes', { params: { path: { uuid: jobUuid } } })).data!.data : []),
     [jobUuid, canQuote],
   );
-  const invoices = useLoad(
-    async () => (canInvoice ? (await api.GET('/api/invoices', { params: { query: { job_uuid: jobUuid } } })).data!.data : []),
-    [jobUuid, canInvoice],
+  const invoices = useLoad(['invoices', 'job', jobUuid, canInvoice], async () =>
+    canInvoice ? (await api.GET('/api/invoices', { params: { query: { job_uuid: jobUuid } } })).data!.data : [],
   );
   const allowed = moneyActions(statusId);
   const kind: 'quote' | 'invoice' | null = canQuote && allowed.quote ? 'quote' : canInvoice && allowed.invoice ? 'invoice' : null;
