@@ -12,7 +12,9 @@
  *   and a refetch nobody asked for re-renders a page under the user's hands.
  * - `staleTime: 0`: a page opened again shows what was cached and refetches it at once.
  */
-import { QueryClient, type DefaultOptions } from '@tanstack/react-query';
+// From query-core (the same classes @tanstack/react-query re-exports): this module stays free of
+// React, so the Node tests check these defaults without React's types in the server's program.
+import { QueryClient, type DefaultOptions } from '@tanstack/query-core';
 import { describeProblem } from './logic/errors.ts';
 
 /** How many times a failed read is tried again (only when the problem says retrying helps). */
