@@ -379,11 +379,11 @@ async function loadMatches(jobUuid: string) {
  * for confirmation in a dialog first.
  */
 function Assign({ job, onChanged }: { job: JobRow; onChanged: () => void }) {
-  const matches = useLoad(() => loadMatches(job.uuid), [job.uuid]);
-  const slots = useLoad(async () => {
+  const matches = useLoad(['jobs', job.uuid, 'matches'], () => loadMatches(job.uuid));
+  const slots = useLoad(['jobs', 'time-ranges'], async () => {
     const { data } = await api.GET('/api/jobs/time-ranges', { params: { query: { action: 'list' } } });
     return data!.data;
-  }, []);
+  });
   const action = useAction();
   const [chosen, setChosen] = useState(job.contractor_uuid ?? '');
   const [pending, setPending] = useState<{ body: Record<string, unknown>; match: MatchRow; warnings: string[] } | null>(null);
