@@ -1,7 +1,8 @@
 /**
  * Shared pieces of the console's pages, on react-aria-components (accessible labels, descriptions
  * and error messages wired to their inputs, keyboard and screen-reader behaviour): text fields,
- * buttons, the problem message with its retry button, page titles, and a data-loading hook.
+ * buttons, the problem message with its retry button, page titles, and the data-loading hook
+ * (`useLoad`, on TanStack Query: query.ts).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
