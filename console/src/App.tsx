@@ -5,11 +5,14 @@
  * show "Not available" on a page the caller's permissions do not open.
  */
 import { lazy, Suspense, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter, Link, Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { onWrite } from './api.ts';
 import { describeRemaining, sessionTimes } from './logic/session.ts';
 import { AcceptInvitation, Account, ResetPassword, SignIn } from './pages/auth.tsx';
 import { Jobs } from './pages/jobs.tsx';
 import { HeaderSearch } from './pages/search.tsx';
+import { queryClient } from './query.ts';
 import { SessionProvider, useSession } from './session.tsx';
 import { Button, Logo, PageTitle } from './ui.tsx';
 
@@ -257,8 +260,20 @@ function NotFound() {
   );
 }
 
-/** The app with its routes. */
+/** The app: its routes under the one TanStack Query client (query.ts) that every page's data goes through. */
 export function App() {
+  // After a write, the cached data of pages not on screen may be out of date: it is dropped, so
+  // they load afresh when opened; the page on screen reloads what it shows itself.
+  useEffect(() => onWrite(() => queryClient.removeQueries({ type: 'inactive' })), []);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AppRoutes />
+    </QueryClientProvider>
+  );
+}
+
+/** The routes, with the session. */
+function AppRoutes() {
   return (
     <BrowserRouter>
       <SessionProvider>

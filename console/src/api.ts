@@ -2,7 +2,8 @@
  * The console's API client: the generated typed client (clients/typescript) on the browser
  * session cookie of spec 5.2, with a fresh CSRF token fetched before every write (spec 5.3). It
  * remembers when the last request was answered (for the idle expiry shown in the header) and tells
- * the session when the server answers 401 (session ended) so the sign-in page comes back.
+ * the session when the server answers 401 (session ended) so the sign-in page comes back, and
+ * tells the console's query cache after each accepted write (App.tsx).
  */
 import { createCaretakerClient } from '../../clients/typescript/src/index.ts';
 
@@ -11,6 +12,7 @@ export { CaretakerError, RateLimitedError } from '../../clients/typescript/src/i
 type Listener = () => void;
 const activity: Listener[] = [];
 const ended: Listener[] = [];
+const wrote: Listener[] = [];
 let lastActivity = Date.now();
 
 /** Epoch milliseconds of the last answered request. */
@@ -30,6 +32,12 @@ export function onSessionEnded(fn: Listener): () => void {
   return () => void ended.splice(ended.indexOf(fn), 1);
 }
 
+/** Calls `fn` after each write (any method but GET and HEAD) the server accepted (status below 400). */
+export function onWrite(fn: Listener): () => void {
+  wrote.push(fn);
+  return () => void wrote.splice(wrote.indexOf(fn), 1);
+}
+
 const NO_SESSION = /\/api\/(auth\/login|auth\/me|auth\/password-reset|users\/invitations\/accept)/;
 
 const trackedFetch: typeof fetch = async (input, init) => {
@@ -41,6 +49,8 @@ const trackedFetch: typeof fetch = async (input, init) => {
   } else if (!NO_SESSION.test(url)) {
     for (const fn of [...ended]) fn();
   }
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  if (res.status < 400 && method !== 'GET' && method !== 'HEAD') for (const fn of [...wrote]) fn();
   return res;
 };
 

@@ -1,9 +1,11 @@
 /**
  * Who is signed in (GET /api/auth/me and GET /api/users/permissions on the session cookie), and
  * sign-in / sign-out (POST /api/auth/login, /api/auth/logout). Exposes the session's expiry times
- * (logic/session.ts) to the header.
+ * (logic/session.ts) to the header. The cached data of the pages (query.ts) is dropped whenever
+ * the person changes (sign-in, sign-out, session ended): one person never sees another's.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { api, lastActivityAt, onActivity, onSessionEnded } from './api.ts';
 import { looksRemembered } from './logic/session.ts';
 import { partyOf, type Party } from './logic/transitions.ts';
@@ -35,6 +37,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [loading, setLoading] = useState(true);
   const [lastActivity, setLastActivity] = useState(lastActivityAt());
   const [endedReason, setEndedReason] = useState<string | null>(null);
+  const client = useQueryClient();
 
   const refresh = useCallback(async () => {
     try {
@@ -53,6 +56,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     void refresh();
     const offActivity = onActivity(() => setLastActivity(lastActivityAt()));
     const offEnded = onSessionEnded(() => {
+      client.clear();
       setMe((current) => {
         if (current) setEndedReason('Your session has ended. Please sign in again.');
         return null;
@@ -62,25 +66,27 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       offActivity();
       offEnded();
     };
-  }, [refresh]);
+  }, [refresh, client]);
 
   const signIn = useCallback(
     async (email: string, password: string, rememberMe: boolean) => {
       await api.POST('/api/auth/login', { body: { email, password, remember_me: rememberMe } as never });
+      client.clear();
       setEndedReason(null);
       await refresh();
     },
-    [refresh],
+    [refresh, client],
   );
 
   const signOut = useCallback(async () => {
     try {
       await api.POST('/api/auth/logout', { body: {} as never });
     } finally {
+      client.clear();
       setMe(null);
       setEndedReason(null);
     }
-  }, []);
+  }, [client]);
 
   const value = useMemo<SessionValue>(
     () => ({

@@ -1,9 +1,11 @@
 /**
  * Shared pieces of the console's pages, on react-aria-components (accessible labels, descriptions
  * and error messages wired to their inputs, keyboard and screen-reader behaviour): text fields,
- * buttons, the problem message with its retry button, page titles, and a data-loading hook.
+ * buttons, the problem message with its retry button, page titles, and the data-loading hook
+ * (`useLoad`, on TanStack Query: query.ts).
  */
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
 import {
   Button as AriaButton,
   Dialog,
@@ -127,37 +129,51 @@ export function PageTitle({ children, actions }: { children: string; actions?: R
   );
 }
 
-/** Loads data with `load`; gives `{ data, problem, loading, reload }`. Reloads when `deps` change. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
-  const [data, setData] = useState<T | null>(null);
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [tick, setTick] = useState(0);
-  // The caller lists what `load` reads, as with useCallback (which is what this is): the rule
-  // cannot see through a dependency list passed in, so it is told so here, once.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const run = useCallback(load, deps);
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    run().then(
-      (d) => {
-        if (!live) return;
-        setData(d);
-        setProblem(null);
-        setLoading(false);
-      },
-      (e: unknown) => {
-        if (!live) return;
-        setProblem(describeProblem(e, navigator.onLine));
-        setLoading(false);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [run, tick]);
-  return { data, problem, loading, reload: () => setTick((n) => n + 1) };
+/** Numbers the components loading by `useLoad(load, deps)` (their cache key). */
+let instances = 0;
+
+/** What `useLoad` gives a page. */
+export interface Loaded<T> {
+  /** The last data loaded (kept while reloading or while new inputs load), null before the first. */
+  data: T | null;
+  /** The failure of the last load (describeProblem), null once a load succeeds. */
+  problem: Problem | null;
+  /** True while loading: the first time, when the inputs change, and during `reload`. */
+  loading: boolean;
+  /** Loads again (every component showing the same key gets the new data). */
+  reload: () => void;
+}
+
+/**
+ * Loads data with `load` through the console's TanStack Query client (query.ts): one request per
+ * key however many components show it, the cache shared between pages, one retry when it helps.
+ * Call it with a readable key naming everything `load` reads, `useLoad(['tenants', q, p], load)`
+ * (shared by every component using that key), or with `load` and its `deps` as with useCallback,
+ * `useLoad(load, [uuid])` (cached for this mounted component only, dropped when it unmounts).
+ * Gives `{ data, problem, loading, reload }`.
+ */
+export function useLoad<T>(key: QueryKey, load: () => Promise<T>): Loaded<T>;
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T>;
+export function useLoad<T>(first: QueryKey | (() => Promise<T>), second: (() => Promise<T>) | unknown[]): Loaded<T> {
+  // Not useId(): it is the same for another page's component at the same place in the tree, and
+  // the two would share (and show) each other's data.
+  const [instance] = useState(() => ++instances);
+  const named = typeof first !== 'function';
+  const queryKey = named ? first : ['component', instance, ...(second as unknown[])];
+  const load = (named ? second : first) as () => Promise<T>;
+  const query = useQuery({
+    queryKey,
+    // TanStack refuses undefined as data; null stands for "nothing".
+    queryFn: async () => (await load()) ?? null,
+    // As before: what was shown stays while other inputs load.
+    placeholderData: keepPreviousData,
+    // A component's own data cannot be shown by another: dropped once it unmounts.
+    ...(named ? {} : { gcTime: 0 }),
+  });
+  const { error, refetch } = query;
+  const problem = useMemo(() => (error ? describeProblem(error, navigator.onLine) : null), [error]);
+  const reload = useCallback(() => void refetch(), [refetch]);
+  return { data: (query.data ?? null) as T | null, problem, loading: query.isFetching, reload };
 }
 
 /** Runs an action (a write), keeping its problem for display next to it. */

@@ -14,10 +14,10 @@ export function CalendarPage() {
   const [search, setSearch] = useSearchParams();
   const monday = mondayOf(search.get('week'));
   const days = Array.from({ length: 7 }, (_, i) => addDays(monday, i));
-  const visits = useLoad(async () => {
+  const visits = useLoad(['calendar', monday], async () => {
     const { data } = await api.GET('/api/calendar', { params: { query: { from_date: monday, to_date: days[6]!, limit: 200 } as never } });
     return data!.data;
-  }, [monday]);
+  });
   const label = (iso: string, opts: Intl.DateTimeFormatOptions) => new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { ...opts, timeZone: 'UTC' });
   return (
     <>

@@ -16,7 +16,10 @@ import { addressLabel, PropertyPicker } from './property-picker.tsx';
 
 /** The schedules section. */
 export function SchedulesSection({ types, contractors, canManage }: { types: ComplianceType[]; contractors: Contractor[]; canManage: boolean }) {
-  const list = useLoad(async () => (await api.GET('/api/compliance/schedules', { params: { query: { limit: 200, offset: 0 } } })).data!, []);
+  const list = useLoad(
+    ['compliance', 'schedules', 'first', 200],
+    async () => (await api.GET('/api/compliance/schedules', { params: { query: { limit: 200, offset: 0 } } })).data!,
+  );
   const [editing, setEditing] = useState<MaintenanceSchedule | 'new' | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const action = useAction();

@@ -38,8 +38,11 @@ export function CompliancePage() {
     const { data } = await api.GET('/api/compliance', { params: { query: query as never } });
     return data!;
   }, [status, p]);
-  const types = useLoad(async () => (await api.GET('/api/compliance/types', { params: { query: {} } })).data!.data, []);
-  const contractors = useLoad(async () => (await api.GET('/api/contractors', { params: { query: { limit: 100 } as never } })).data!.data, []);
+  const types = useLoad(['compliance', 'types'], async () => (await api.GET('/api/compliance/types', { params: { query: {} } })).data!.data);
+  const contractors = useLoad(
+    ['contractors', 'first', 100],
+    async () => (await api.GET('/api/contractors', { params: { query: { limit: 100 } as never } })).data!.data,
+  );
   const [recording, setRecording] = useState<ComplianceItem | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const finish = (message: string) => {

@@ -213,7 +213,7 @@ function CountTable({
  * administrators until every item is done.
  */
 function SetupChecklist() {
-  const setup = useLoad(async () => (await api.GET('/api/agencies/current/setup')).data!.data, []);
+  const setup = useLoad(['agencies', 'current', 'setup'], async () => (await api.GET('/api/agencies/current/setup')).data!.data);
   const x = setup.data;
   if (!x || x.done) return null;
   return (
@@ -234,7 +234,7 @@ function SetupChecklist() {
 /** The dashboard page. */
 export function DashboardPage() {
   const session = useSession();
-  const d = useLoad(async () => (await api.GET('/api/dashboard')).data!.data, []);
+  const d = useLoad(['dashboard'], async () => (await api.GET('/api/dashboard')).data!.data);
   const x = d.data;
   return (
     <>

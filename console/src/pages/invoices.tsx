@@ -37,11 +37,11 @@ function todayInLondon(): string {
 export function InvoicesPage() {
   const { status, page: p, go, onFilter } = useStatusPage(INVOICE_STATUSES);
   const { sort, setSort } = useUrlSort(['number', 'contractor', 'job', 'status', 'issued', 'due', 'gross', 'owed']);
-  const list = useLoad(async () => {
+  const list = useLoad(['invoices', 'page', { status, p }], async () => {
     const query = { limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE, ...(status ? { status } : {}) };
     const { data } = await api.GET('/api/invoices', { params: { query: query as never } });
     return data!;
-  }, [status, p]);
+  });
   const pages = pageCount(list.data?.count ?? 0);
   const totals = list.data?.totals ?? {};
   const session = useSession();

@@ -84,9 +84,8 @@ export interface Conversations {
 export function useConversations(jobUuid: string): Conversations {
   const session = useSession();
   const allowed = session.permissions.has(CONVERSATIONS_PERMISSION);
-  const threads = useLoad(
-    async () => (allowed ? (await api.GET('/api/jobs/{uuid}/threads', { params: { path: { uuid: jobUuid } } })).data!.data : []),
-    [jobUuid, allowed],
+  const threads = useLoad(['jobs', jobUuid, 'threads', allowed], async () =>
+    allowed ? (await api.GET('/api/jobs/{uuid}/threads', { params: { path: { uuid: jobUuid } } })).data!.data : [],
   );
   const [tick, setTick] = useState(0);
   useLiveEvents(allowed ? jobUuid : null, (e) => {

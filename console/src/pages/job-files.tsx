@@ -21,7 +21,7 @@ export function Documents({ uuid }: { uuid: string }) {
   const session = useSession();
   const staff = session.party === 'staff';
   const path = { params: { path: { uuid } } };
-  const list = useLoad(async () => (await api.GET('/api/jobs/{uuid}/documents', path)).data!.data, [uuid]);
+  const list = useLoad(['jobs', uuid, 'documents'], async () => (await api.GET('/api/jobs/{uuid}/documents', path)).data!.data);
   const action = useAction();
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();

@@ -20,13 +20,11 @@ export function JobMoney({ jobUuid, statusId }: { jobUuid: string; statusId: num
   const session = useSession();
   const canQuote = session.permissions.has('api.quotes.manage');
   const canInvoice = session.permissions.has('api.invoices.manage') && session.permissions.has('api.invoices.view');
-  const quotes = useLoad(
-    async () => (canQuote ? (await api.GET('/api/jobs/{uuid}/quotes', { params: { path: { uuid: jobUuid } } })).data!.data : []),
-    [jobUuid, canQuote],
+  const quotes = useLoad(['jobs', jobUuid, 'quotes', canQuote], async () =>
+    canQuote ? (await api.GET('/api/jobs/{uuid}/quotes', { params: { path: { uuid: jobUuid } } })).data!.data : [],
   );
-  const invoices = useLoad(
-    async () => (canInvoice ? (await api.GET('/api/invoices', { params: { query: { job_uuid: jobUuid } } })).data!.data : []),
-    [jobUuid, canInvoice],
+  const invoices = useLoad(['invoices', 'job', jobUuid, canInvoice], async () =>
+    canInvoice ? (await api.GET('/api/invoices', { params: { query: { job_uuid: jobUuid } } })).data!.data : [],
   );
   const allowed = moneyActions(statusId);
   const kind: 'quote' | 'invoice' | null = canQuote && allowed.quote ? 'quote' : canInvoice && allowed.invoice ? 'invoice' : null;

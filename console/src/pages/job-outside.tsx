@@ -18,9 +18,8 @@ const ENTRY_STATES: Record<string, string> = { invited: 'Asked', quoted: 'Quoted
 export function WorksOrderLinks({ jobUuid, hasContractor }: { jobUuid: string; hasContractor: boolean }) {
   const session = useSession();
   const allowed = session.permissions.has('api.works-orders.manage');
-  const links = useLoad(
-    async () => (allowed ? (await api.GET('/api/jobs/{uuid}/works-order-links', { params: { path: { uuid: jobUuid } } })).data!.data : []),
-    [jobUuid, allowed],
+  const links = useLoad(['jobs', jobUuid, 'works-order-links', allowed], async () =>
+    allowed ? (await api.GET('/api/jobs/{uuid}/works-order-links', { params: { path: { uuid: jobUuid } } })).data!.data : [],
   );
   const action = useAction();
   if (!allowed) return null;
@@ -68,9 +67,8 @@ export function WorksOrderLinks({ jobUuid, hasContractor }: { jobUuid: string; h
 export function QuoteRequests({ jobUuid }: { jobUuid: string }) {
   const session = useSession();
   const allowed = session.permissions.has('api.quote-requests.manage');
-  const requests = useLoad(
-    async () => (allowed ? (await api.GET('/api/jobs/{uuid}/quote-requests', { params: { path: { uuid: jobUuid } } })).data!.data : []),
-    [jobUuid, allowed],
+  const requests = useLoad(['jobs', jobUuid, 'quote-requests', allowed], async () =>
+    allowed ? (await api.GET('/api/jobs/{uuid}/quote-requests', { params: { path: { uuid: jobUuid } } })).data!.data : [],
   );
   const action = useAction();
   if (!allowed || (requests.data ?? []).length === 0) return null;

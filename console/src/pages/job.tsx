@@ -70,9 +70,9 @@ export function JobPage() {
   const flash = (location.state as { flash?: string } | null)?.flash;
   const session = useSession();
   const path = { params: { path: { uuid } } };
-  const job = useLoad(async () => (await api.GET('/api/jobs/{uuid}', path)).data!.data, [uuid]);
-  const statuses = useLoad(async () => (await api.GET('/api/jobs/statuses')).data!.data, []);
-  const history = useLoad(async () => (await api.GET('/api/jobs/{uuid}/history', path)).data!.data, [uuid]);
+  const job = useLoad(['jobs', uuid], async () => (await api.GET('/api/jobs/{uuid}', path)).data!.data);
+  const statuses = useLoad(['jobs', 'statuses'], async () => (await api.GET('/api/jobs/statuses')).data!.data);
+  const history = useLoad(['jobs', uuid, 'history'], async () => (await api.GET('/api/jobs/{uuid}/history', path)).data!.data);
   const [search, setSearch] = useSearchParams();
   const tab = TABS.includes(search.get('tab') ?? '') ? search.get('tab')! : 'photos';
   const setTab = (t: string) => setSearch(t === 'photos' ? {} : { tab: t }, { replace: true, state: location.state });
@@ -379,11 +379,11 @@ async function loadMatches(jobUuid: string) {
  * for confirmation in a dialog first.
  */
 function Assign({ job, onChanged }: { job: JobRow; onChanged: () => void }) {
-  const matches = useLoad(() => loadMatches(job.uuid), [job.uuid]);
-  const slots = useLoad(async () => {
+  const matches = useLoad(['jobs', job.uuid, 'matches'], () => loadMatches(job.uuid));
+  const slots = useLoad(['jobs', 'time-ranges'], async () => {
     const { data } = await api.GET('/api/jobs/time-ranges', { params: { query: { action: 'list' } } });
     return data!.data;
-  }, []);
+  });
   const action = useAction();
   const [chosen, setChosen] = useState(job.contractor_uuid ?? '');
   const [pending, setPending] = useState<{ body: Record<string, unknown>; match: MatchRow; warnings: string[] } | null>(null);
@@ -503,7 +503,7 @@ function Assign({ job, onChanged }: { job: JobRow; onChanged: () => void }) {
 
 /** Photos with previews, and upload. */
 function Photos({ uuid }: { uuid: string }) {
-  const list = useLoad(async () => (await api.GET('/api/jobs/{uuid}/photos', { params: { path: { uuid } } })).data!.data, [uuid]);
+  const list = useLoad(['jobs', uuid, 'photos'], async () => (await api.GET('/api/jobs/{uuid}/photos', { params: { path: { uuid } } })).data!.data);
   const action = useAction();
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -553,7 +553,7 @@ function Photos({ uuid }: { uuid: string }) {
 /** Notes with their visibility, and a new note. */
 function Notes({ uuid }: { uuid: string }) {
   const session = useSession();
-  const list = useLoad(async () => (await api.GET('/api/jobs/{uuid}/notes', { params: { path: { uuid } } })).data!.data, [uuid]);
+  const list = useLoad(['jobs', uuid, 'notes'], async () => (await api.GET('/api/jobs/{uuid}/notes', { params: { path: { uuid } } })).data!.data);
   useLiveEvents(uuid, (e) => {
     if (e.type === 'job.note_added' || e.type === 'resync') list.reload();
   });

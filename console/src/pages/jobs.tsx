@@ -48,11 +48,14 @@ export function Jobs() {
   const [search, setSearch] = useSearchParams();
   const filters = parseFilters(search);
   const key = search.toString();
-  const statuses = useLoad(async () => ((await api.GET('/api/jobs/statuses')).data as { data: Array<{ ID: number; name: string }> }).data, []);
-  const list = useLoad(async () => {
+  const statuses = useLoad(
+    ['jobs', 'statuses'],
+    async () => ((await api.GET('/api/jobs/statuses')).data as { data: Array<{ ID: number; name: string }> }).data,
+  );
+  const list = useLoad(['jobs', 'list', key], async () => {
     const { data } = await api.GET('/api/jobs/manage', { params: { query: filtersToQuery(filters) as never } });
     return data!;
-  }, [key]);
+  });
   // Another person's change (or one's own in another tab) shows without a reload, quietly: the
   // count keeps its number (no "Loading jobs…" read out by screen readers at every change).
   const quiet = useRef(false);
@@ -272,7 +275,10 @@ function csvLine(cells: Array<string | number | null | undefined>): string {
  * assign them all to a contractor (POST /api/jobs/{uuid}/assignment), or download them as CSV.
  */
 function BulkBar({ jobs, statuses, onDone }: { jobs: JobRow[]; statuses: Array<{ ID: number; name: string }>; onDone: (message: string) => void }) {
-  const contractors = useLoad(async () => (await api.GET('/api/contractors', { params: { query: { limit: 100 } as never } })).data!.data, []);
+  const contractors = useLoad(
+    ['contractors', 'first', 100],
+    async () => (await api.GET('/api/contractors', { params: { query: { limit: 100 } as never } })).data!.data,
+  );
   const [status, setStatus] = useState('');
   const [contractor, setContractor] = useState('');
   const [busy, setBusy] = useState(false);

@@ -41,6 +41,7 @@ function ListTable<T>({
   searchParam = 'q',
   empty,
 }: {
+  /** What the rows are ("tenants"), shown with the count; also the first part of the list's cache key. */
   label: string;
   load: Loader<T>;
   columns: Column<T>[];
@@ -58,7 +59,7 @@ function ListTable<T>({
   const [search, setSearch] = useSearchParams();
   const q = search.get(searchParam) ?? '';
   const p = Math.max(1, Number(search.get('page')) || 1);
-  const list = useLoad(() => load(q, (p - 1) * PAGE_SIZE), [q, p]);
+  const list = useLoad([label, 'page', { q, p }], () => load(q, (p - 1) * PAGE_SIZE));
   const { sort, setSort } = useUrlSort(columns.flatMap((c) => (c.sortKey ? [c.sortKey] : [])));
   const pages = pageCount(list.data?.count ?? 0);
   const go = (next: { q?: string; page?: number }) => {

@@ -12,7 +12,7 @@ import { Button, Field, PageTitle, ProblemMessage, useAction, useLoad } from '..
 
 /** SysOps: the agencies and the form creating one. */
 export function AgenciesPage() {
-  const list = useLoad(async () => (await api.GET('/api/agencies', { params: { query: { limit: 100 } as never } })).data!, []);
+  const list = useLoad(['agencies', 'first', 100], async () => (await api.GET('/api/agencies', { params: { query: { limit: 100 } as never } })).data!);
   const action = useAction();
   const [done, setDone] = useState<string | null>(null);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {

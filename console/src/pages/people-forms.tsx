@@ -143,7 +143,10 @@ function BranchOptions({ branches, empty }: { branches: Branch[]; empty: string 
 }
 
 function useBranches() {
-  return useLoad(async () => ((await api.GET('/api/admin/branches', { params: { query: { limit: 200 } as never } })).data!.data as Branch[]), []);
+  return useLoad(
+    ['branches', 'first', 200],
+    async () => (await api.GET('/api/admin/branches', { params: { query: { limit: 200 } as never } })).data!.data as Branch[],
+  );
 }
 
 /** "LS6, ls7 LS8" -> ["LS6", "LS7", "LS8"] (the API checks each and stores them upper case). */
@@ -160,11 +163,10 @@ const CONTRACTOR_FIELDS = ['company_name', 'contact_name', 'email', 'phone', 'co
 export function ContractorFormPage() {
   const { uuid } = useParams();
   const [notice, setNotice] = useSavedNotice();
-  const contractor = useLoad(
-    async () => (uuid ? ((await api.GET('/api/contractors/{uuid}', { params: { path: { uuid } } })).data!.data as Contractor) : ({} as Partial<Contractor>)),
-    [uuid],
+  const contractor = useLoad(['contractors', uuid ?? 'new'], async () =>
+    uuid ? ((await api.GET('/api/contractors/{uuid}', { params: { path: { uuid } } })).data!.data as Contractor) : ({} as Partial<Contractor>),
   );
-  const trades = useLoad(async () => ((await api.GET('/api/contractors/trades', { params: { query: {} as never } })).data!.data as Trade[]), []);
+  const trades = useLoad(['trades'], async () => (await api.GET('/api/contractors/trades', { params: { query: {} as never } })).data!.data as Trade[]);
   return (
     <>
       <PageTitle>{uuid ? 'Edit contractor' : 'New contractor'}</PageTitle>
@@ -320,9 +322,8 @@ const TENANT_FIELDS = ['name', 'email', 'phone', 'mobile', 'address_uuid'];
 export function TenantFormPage() {
   const { uuid } = useParams();
   const [notice, setNotice] = useSavedNotice();
-  const tenant = useLoad(
-    async () => (uuid ? ((await api.GET('/api/tenants/{uuid}', { params: { path: { uuid } } })).data!.data as TenantDetail) : ({} as Partial<TenantDetail>)),
-    [uuid],
+  const tenant = useLoad(['tenants', uuid ?? 'new'], async () =>
+    uuid ? ((await api.GET('/api/tenants/{uuid}', { params: { path: { uuid } } })).data!.data as TenantDetail) : ({} as Partial<TenantDetail>),
   );
   return (
     <>
@@ -475,9 +476,8 @@ const ADDRESS_FIELDS = ['line1', 'line2', 'town', 'county', 'postcode', 'branch_
 export function AddressFormPage() {
   const { uuid } = useParams();
   const [notice, setNotice] = useSavedNotice();
-  const address = useLoad(
-    async () => (uuid ? ((await api.GET('/api/addresses/{uuid}', { params: { path: { uuid } } })).data!.data as Address) : ({} as Partial<Address>)),
-    [uuid],
+  const address = useLoad(['addresses', uuid ?? 'new'], async () =>
+    uuid ? ((await api.GET('/api/addresses/{uuid}', { params: { path: { uuid } } })).data!.data as Address) : ({} as Partial<Address>),
   );
   const branches = useBranches();
   return (
@@ -556,9 +556,14 @@ const USER_FIELDS = ['name', 'email', 'role', 'branch_uuid'];
 export function UserFormPage() {
   const { uuid } = useParams();
   const [notice, setNotice] = useSavedNotice();
-  const user = useLoad(async () => (uuid ? ((await api.GET('/api/users/{uuid}', { params: { path: { uuid } } })).data!.data as User) : ({} as Partial<User>)), [uuid]);
+  const user = useLoad(['users', uuid ?? 'new'], async () =>
+    uuid ? ((await api.GET('/api/users/{uuid}', { params: { path: { uuid } } })).data!.data as User) : ({} as Partial<User>),
+  );
   const branches = useBranches();
-  const roles = useLoad(async () => ((await api.GET('/api/admin/roles', { params: { query: { limit: 100 } as never } })).data!.data as Role[]), []);
+  const roles = useLoad(
+    ['roles', 'first', 100],
+    async () => (await api.GET('/api/admin/roles', { params: { query: { limit: 100 } as never } })).data!.data as Role[],
+  );
   return (
     <>
       <PageTitle>{uuid ? 'Edit user' : 'Invite a user'}</PageTitle>

@@ -133,8 +133,8 @@ function StaffJobFields(props: { property: Address | null; onProperty: (a: Addre
   const branches = useLoad(async () => (mayListBranches ? (await api.GET('/api/admin/branches', { params: { query: { limit: 100 } } })).data!.data : []), [mayListBranches]);
   const [branchUuid, setBranchUuid] = useState('');
   useEffect(() => setBranchUuid(property?.branch_uuid ?? ''), [property?.uuid, property?.branch_uuid]);
-  const trades = useLoad(async () => (await api.GET('/api/contractors/trades')).data!.data, []);
-  const types = useLoad(async () => (await api.GET('/api/jobs/types')).data!.data, []);
+  const trades = useLoad(['trades'], async () => (await api.GET('/api/contractors/trades')).data!.data);
+  const types = useLoad(['jobs', 'types'], async () => (await api.GET('/api/jobs/types')).data!.data);
   const fieldError = (name: string) => (props.problemField === name ? <p className="field-error">{props.problemMessage}</p> : null);
   const openBranches = (branches.data ?? []).filter((b) => !b.closed_at);
   return (

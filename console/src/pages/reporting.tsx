@@ -53,7 +53,7 @@ function Emergency({ outcome, reference }: { outcome: Outcome; reference: string
 /** The guided report: choose a flow, answer, and submit at the outcome. */
 export function GuidedReport() {
   const navigate = useNavigate();
-  const flows = useLoad(async () => (await get('/api/reporting/flows')).data!.data as FlowSummary[], []);
+  const flows = useLoad(['flows'], async () => (await get('/api/reporting/flows')).data!.data as FlowSummary[]);
   const [flow, setFlow] = useState<FlowSummary | null>(null);
   const [answers, setAnswers] = useState<Answer[]>([]);
   const [step, setStep] = useState<Step | null>(null);
@@ -226,7 +226,7 @@ function JobOutcome({ step, outcome, busy, onSubmit }: { step: Step; outcome: Ou
 
 /** The admins' list of flows, each opening the editor. */
 export function FlowsPage() {
-  const flows = useLoad(async () => (await get('/api/reporting/flows')).data!.data as FlowSummary[], []);
+  const flows = useLoad(['flows'], async () => (await get('/api/reporting/flows')).data!.data as FlowSummary[]);
   return (
     <>
       <PageTitle>Triage flows</PageTitle>
@@ -246,7 +246,7 @@ export function FlowsPage() {
 /** The flow editor: the tree as JSON, checked and walked live by the preview; save makes a version. */
 export function FlowEditor() {
   const { code = '' } = useParams();
-  const flow = useLoad(async () => (await get(`/api/reporting/flows/${code}`)).data!.data as FlowSummary, [code]);
+  const flow = useLoad(['flows', code], async () => (await get(`/api/reporting/flows/${code}`)).data!.data as FlowSummary);
   const [name, setName] = useState('');
   const [text, setText] = useState('');
   const [answers, setAnswers] = useState<Answer[]>([]);

@@ -241,7 +241,7 @@ function MissedVisit({ party, onRecord, busy }: { party: Party; onRecord: (by: '
 /** The visit section of the job page. */
 export function VisitPanel({ jobUuid, party, onChanged }: { jobUuid: string; party: Party; onChanged: () => void }) {
   const path = { params: { path: { uuid: jobUuid } } };
-  const plan = useLoad(async () => (await api.GET('/api/jobs/{uuid}/visit', path)).data!.data as Plan, [jobUuid]);
+  const plan = useLoad(['jobs', jobUuid, 'visit'], async () => (await api.GET('/api/jobs/{uuid}/visit', path)).data!.data as Plan);
   const action = useAction();
   const [done, setDone] = useState<string | null>(null);
   const p = plan.data;
