@@ -18,6 +18,8 @@ import { AddressFormPage, ContractorFormPage, TenantFormPage, UserFormPage } fro
 import { AgenciesPage, ImportsPage } from './pages/onboarding.tsx';
 import { Jobs } from './pages/jobs.tsx';
 import { ReportRepair } from './pages/report.tsx';
+import { SlaRulesPage } from './pages/sla-rules.tsx';
+import { TemplateEditPage, TemplatesPage } from './pages/templates.tsx';
 import { ContractorScorecardPage, FlowEditor, FlowsPage, GuidedReport, SurveyPage } from './pages/reporting.tsx';
 import { VisitLinkPage } from './pages/visit.tsx';
 import { HeaderSearch, SearchPage } from './pages/search.tsx';
@@ -67,6 +69,8 @@ function adminPages(permissions: Set<string>, staff: boolean): NavPage[] {
     ['/branches', 'Branches', staff && permissions.has('api.admin.branches.view')],
     ['/activity', 'Activity log', permissions.has('api.admin.activity-log.manage')],
     ['/flows', 'Triage flows', permissions.has('api.reporting.flows.manage')],
+    ['/sla-rules', 'SLA rules', staff && permissions.has('api.agents.branch_sla_response_times.manage')],
+    ['/templates', 'Message templates', staff && permissions.has('api.messaging.templates.manage')],
     ['/agencies', 'Agencies', permissions.has('api.agencies.manage')],
     ['/imports', 'Import', permissions.has('api.imports.manage')],
   ];
@@ -432,6 +436,30 @@ export function App() {
               element={
                 <Guard permission="api.users.manage">
                   <UserFormPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/sla-rules"
+              element={
+                <Guard permission="api.agents.branch_sla_response_times.manage" staffOnly>
+                  <SlaRulesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/templates"
+              element={
+                <Guard permission="api.messaging.templates.manage" staffOnly>
+                  <TemplatesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/templates/:id"
+              element={
+                <Guard permission="api.messaging.templates.manage" staffOnly>
+                  <TemplateEditPage />
                 </Guard>
               }
             />
