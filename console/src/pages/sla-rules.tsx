@@ -277,8 +277,14 @@ function RuleForm({ rule, options, onSaved, onCancel }: { rule: SlaRule | null; 
     </option>
   ));
   return (
-    // The rule in words follows every change of the form (change events bubble to this wrapper).
-    <div onChange={() => form.current && setDraft(draftOf(form.current))}>
+    // The rule in words follows every change of the form (change events bubble to this wrapper), and a
+    // field's error goes once it is changed (not on leaving it, which moved the buttons under the pointer).
+    <div
+      onChange={() => {
+        if (Object.keys(errors).length > 0) action.setProblem(null);
+        if (form.current) setDraft(draftOf(form.current));
+      }}
+    >
       <Form ref={form} className="form" aria-label={rule ? 'Change the SLA rule' : 'Add an SLA rule'} onSubmit={onSubmit} validationErrors={errors}>
         <SelectField id="rule-branch" name="branch_uuid" label="Branch" required defaultValue={rule?.branch_uuid ?? ''} error={errors.branch_uuid}>
           <option value="">Choose a branch</option>

@@ -106,8 +106,8 @@ export function TemplatesPage() {
 /** The field an "Invalid template: <part>: ..." names, else the field of the envelope (logic/errors.ts). */
 function withPart(problem: Problem | null): Problem | null {
   if (!problem || problem.field) return problem;
-  const m = /^Invalid template: (subject|mjml|text_body|title|body)\b/.exec(problem.message);
-  return m ? { ...problem, field: m[1]! } : problem;
+  const m = /^Invalid template: (subject|mjml|text_body|title|body): (.*)$/s.exec(problem.message);
+  return m ? { ...problem, field: m[1]!, message: `This text cannot be used: ${m[2]!}` } : problem;
 }
 
 type Rendered = { subject?: string; html?: string; text?: string; title?: string; body?: string };
@@ -176,6 +176,11 @@ function TemplateForm({ template, onSaved }: { template: MessageTemplate; onSave
   const form = useRef<HTMLFormElement>(null);
   const parts = PARTS[template.channel] ?? [];
   const { errors, other } = splitProblem(withPart(action.problem ?? previewing.problem), parts);
+  const forgetFieldError = () => {
+    if (Object.keys(errors).length === 0) return;
+    action.setProblem(null);
+    previewing.setProblem(null);
+  };
   const read = (): Partial<Record<Part, string>> => {
     const f = new FormData(form.current!);
     return Object.fromEntries(parts.map((p) => [p, String(f.get(p) ?? '')]));
@@ -237,41 +242,44 @@ function TemplateForm({ template, onSaved }: { template: MessageTemplate; onSave
         ))}
         .
       </p>
-      <Form
-        ref={form}
-        className="form"
-        aria-label={`Edit ${templateName(template)}`}
-        onSubmit={(e) => {
-          e.preventDefault();
-          save();
-        }}
-        validationErrors={errors}
-      >
-        {parts.map((p) => {
-          const l = partLabel(template.channel, p);
-          return (
-            <Field
-              key={p}
-              name={p}
-              label={l.label}
-              isRequired
-              multiline={l.multiline}
-              maxLength={l.max}
-              description={l.hint}
-              defaultValue={template.parts[p] ?? ''}
-            />
-          );
-        })}
-        {other ? <ProblemMessage problem={other} /> : null}
-        <div className="button-row">
-          <Button variant="secondary" isDisabled={previewing.busy} onPress={preview}>
-            Preview
-          </Button>
-          <Button type="submit" isDisabled={action.busy}>
-            Save template
-          </Button>
-        </div>
-      </Form>
+      {/* A field's error goes as soon as its text is changed (not on leaving the field, which moved the buttons under the pointer). */}
+      <div onChange={forgetFieldError}>
+        <Form
+          ref={form}
+          className="form"
+          aria-label={`Edit ${templateName(template)}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            save();
+          }}
+          validationErrors={errors}
+        >
+          {parts.map((p) => {
+            const l = partLabel(template.channel, p);
+            return (
+              <Field
+                key={p}
+                name={p}
+                label={l.label}
+                isRequired
+                multiline={l.multiline}
+                maxLength={l.max}
+                description={l.hint}
+                defaultValue={template.parts[p] ?? ''}
+              />
+            );
+          })}
+          {other ? <ProblemMessage problem={other} /> : null}
+          <div className="button-row">
+            <Button variant="secondary" isDisabled={previewing.busy} onPress={preview}>
+              Preview
+            </Button>
+            <Button type="submit" isDisabled={action.busy}>
+              Save template
+            </Button>
+          </div>
+        </Form>
+      </div>
       {rendered ? <PreviewShown rendered={rendered} /> : null}
       {template.source === 'override' ? (
         <section aria-labelledby="reset-heading">
