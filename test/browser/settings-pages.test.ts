@@ -146,6 +146,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     const preview = page.getByRole('region', { name: 'Preview with sample values' });
     await preview.getByText('Your repair JOB-000123 is logged', { exact: true }).waitFor();
     expect(await preview.locator('iframe').getAttribute('sandbox')).toBe('');
+    await page.frameLocator('iframe[title="E-mail preview"]').getByText('Thank you for reporting a problem.', { exact: false }).waitFor();
+    await preview.locator('iframe').scrollIntoViewIfNeeded();
     await check(page, 'admin-template-preview');
     await page.getByRole('button', { name: 'Save template' }).click();
     await page.getByText('Saved as version 1.', { exact: false }).waitFor();
