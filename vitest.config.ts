@@ -9,6 +9,7 @@ const BROWSER_ONCE = [
   'test/browser/docs-page.test.ts',
   'test/browser/onboarding.test.ts',
   'test/browser/people-edit.test.ts',
+  'test/browser/settings-pages.test.ts',
   'test/browser/tenant-reporting.test.ts',
   'test/browser/visit-booking.test.ts',
 ];

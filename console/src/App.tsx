@@ -52,6 +52,9 @@ const GuidedReport = page(() => import('./pages/reporting.tsx'), 'GuidedReport')
 const SurveyPage = page(() => import('./pages/reporting.tsx'), 'SurveyPage');
 const VisitLinkPage = page(() => import('./pages/visit.tsx'), 'VisitLinkPage');
 const SearchPage = page(() => import('./pages/search.tsx'), 'SearchPage');
+const SlaRulesPage = page(() => import('./pages/sla-rules.tsx'), 'SlaRulesPage');
+const TemplatesPage = page(() => import('./pages/templates.tsx'), 'TemplatesPage');
+const TemplateEditPage = page(() => import('./pages/templates.tsx'), 'TemplateEditPage');
 
 /** What shows while a page's chunk downloads. */
 const PAGE_LOADING = <p className="loading">Loading…</p>;
@@ -99,6 +102,8 @@ function adminPages(permissions: Set<string>, staff: boolean): NavPage[] {
     ['/branches', 'Branches', staff && permissions.has('api.admin.branches.view')],
     ['/activity', 'Activity log', permissions.has('api.admin.activity-log.manage')],
     ['/flows', 'Triage flows', permissions.has('api.reporting.flows.manage')],
+    ['/sla-rules', 'SLA rules', staff && permissions.has('api.agents.branch_sla_response_times.manage')],
+    ['/templates', 'Message templates', staff && permissions.has('api.messaging.templates.manage')],
     ['/agencies', 'Agencies', permissions.has('api.agencies.manage')],
     ['/imports', 'Import', permissions.has('api.imports.manage')],
   ];
@@ -478,6 +483,30 @@ function AppRoutes() {
               element={
                 <Guard permission="api.users.manage">
                   <UserFormPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/sla-rules"
+              element={
+                <Guard permission="api.agents.branch_sla_response_times.manage" staffOnly>
+                  <SlaRulesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/templates"
+              element={
+                <Guard permission="api.messaging.templates.manage" staffOnly>
+                  <TemplatesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/templates/:id"
+              element={
+                <Guard permission="api.messaging.templates.manage" staffOnly>
+                  <TemplateEditPage />
                 </Guard>
               }
             />

@@ -29,3 +29,7 @@ export type ActivityEntry = Item<'/api/admin/activity-log'>;
 export type ComplianceItem = Item<'/api/compliance'>;
 export type ComplianceType = Item<'/api/compliance/types'>;
 export type MaintenanceSchedule = Item<'/api/compliance/schedules'>;
+export type SlaRule = Item<'/api/agents/branch-sla-response-times'>;
+export type SlaSettings = One<'/api/sla/settings'>;
+export type MessageTemplate = One<'/api/messaging/templates/{id}'>;
+export type TemplateVersion = Item<'/api/messaging/templates/{id}/versions'>;

@@ -206,6 +206,17 @@ export function formatDate(iso: string | null | undefined): string {
   return new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 }
 
+/** "Thu 26 Nov 2026, 16:00": an instant as London's date and time, whatever the browser's time zone. */
+export function formatLondonDateTime(iso: string | null | undefined): string {
+  if (!iso) return '-';
+  const p = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(new Date(iso))
+      .map((x) => [x.type, x.value]),
+  );
+  return `${p.weekday} ${p.day} ${p.month} ${p.year}, ${p.hour}:${p.minute}`;
+}
+
 /** "£1,234.50" from pence. */
 export function formatPence(pence: number): string {
   return (pence / 100).toLocaleString('en-GB', { style: 'currency', currency: 'GBP' });

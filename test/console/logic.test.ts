@@ -12,6 +12,7 @@ import { moneyActions, poundsToPence } from '../../console/src/logic/money.ts';
 import { composeDescription } from '../../console/src/logic/report.ts';
 import { consolePathOf, snippetParts } from '../../console/src/logic/search.ts';
 import { describeRemaining, IDLE_SECONDS, looksRemembered, sessionTimes } from '../../console/src/logic/session.ts';
+import { allowanceWords, countsHours, ruleSentence } from '../../console/src/logic/sla-words.ts';
 import { canAssign, canDecline, legalMoves, moveLabel, partyOf, type JobStatus } from '../../console/src/logic/transitions.ts';
 import { buildTestApp, createAgency, createBranch, userClient, type TestApp } from '../helpers/app.ts';
 
@@ -191,5 +192,25 @@ describe('console: legal moves from GET /api/jobs/statuses', () => {
     expect([1, 3, 4, 5, 6].map((s) => canAssign(statuses, { status_id: s }, 'staff'))).toEqual([false, true, true, true, false]);
     expect(canAssign(statuses, { status_id: 3 }, 'tenant')).toBe(false);
     expect([3, 4, 5, 6].map((s) => canDecline(statuses, { status_id: s }, 'contractor'))).toEqual([false, true, true, false]);
+  });
+});
+
+describe('SLA rules in words (docs/sla-rules.md)', () => {
+  it('names the allowance in the unit of its mode, singular or plural', () => {
+    expect(allowanceWords({ calendar: 'calendar_hours', minimum_response_days: 0, response_hours: 4 })).toBe('4 hours');
+    expect(allowanceWords({ calendar: 'office_hours', minimum_response_days: 0, response_hours: 1 })).toBe('1 office hour');
+    expect(allowanceWords({ calendar: 'calendar_days', minimum_response_days: 10, response_hours: null })).toBe('10 days');
+    expect(allowanceWords({ calendar: 'working_days', minimum_response_days: 2, response_hours: null })).toBe('2 working days');
+    expect([countsHours('office_hours'), countsHours('working_days')]).toEqual([true, false]);
+  });
+
+  it('says the whole rule as one sentence', () => {
+    const names = { branch: 'Leeds', priority: 1, priorityName: 'Emergency', jobType: null, from: 'Reported', to: 'In progress', compare: 'created_at', track: 'attended_at' };
+    expect(ruleSentence({ calendar: 'calendar_hours', minimum_response_days: 0, response_hours: 4 }, names)).toBe(
+      'Priority 1 (Emergency) jobs of every type in Leeds must be attended within 4 hours of being reported (watched from Reported to In progress).',
+    );
+    expect(ruleSentence({ calendar: 'working_days', minimum_response_days: 14, response_hours: null }, { ...names, priority: null, priorityName: null, jobType: 'Inspection', compare: 'scheduled_for', track: 'completed_at' })).toBe(
+      'Jobs of every priority of type Inspection in Leeds must be completed within 14 working days of being scheduled (watched from Reported to In progress).',
+    );
   });
 });

@@ -69,6 +69,21 @@ const FIELD_WORDS: Record<string, string> = {
   code: 'the name',
   type: 'the compliance item',
   trade_id: 'the trade',
+  job_status_from_id: 'the status the clock starts at',
+  job_status_to_id: 'the status the clock stops at (it must differ from the one it starts at)',
+  date_field_to_compare: 'when the clock starts',
+  date_field_to_track: 'when the clock stops (it must differ from when it starts)',
+  job_priority: 'the priority',
+  job_type_id: 'the job type',
+  minimum_response_days: 'the allowed time (whole days, 0 to 3650)',
+  response_hours: 'the allowed time (whole hours, 1 to 87600)',
+  calendar: 'how time counts',
+  uk_region: 'the part of the UK',
+  at_risk_percent: 'the at-risk share (a whole number from 1 to 99)',
+  office_hours: 'the office hours (times as HH:MM; each open day closes after it opens; at least one day open)',
+  subject: 'the subject',
+  mjml: 'the e-mail layout',
+  text_body: 'the plain text',
 };
 
 /** What a resource of a 404 is called ("Job" -> "this job"). */

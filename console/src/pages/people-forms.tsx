@@ -79,14 +79,14 @@ function reader(form: HTMLFormElement): (name: string) => string | null {
  * created, or the last one set on this page. Kept per location, since the router keeps the page
  * mounted from /x/new to /x/{uuid}/edit.
  */
-function useSavedNotice(): [string | null, (s: string | null) => void] {
+export function useSavedNotice(): [string | null, (s: string | null) => void] {
   const location = useLocation();
   const [local, setLocal] = useState<{ key: string; text: string | null } | null>(null);
   const text = local?.key === location.key ? local.text : ((location.state as { saved?: string } | null)?.saved ?? null);
   return [text, (t) => setLocal({ key: location.key, text: t })];
 }
 
-function Notice({ text }: { text: string | null }) {
+export function Notice({ text }: { text: string | null }) {
   return text ? (
     <p className="notice" role="status">
       {text}
@@ -95,7 +95,17 @@ function Notice({ text }: { text: string | null }) {
 }
 
 /** A native select with its label, and its error beside it (aria-describedby), as the text fields have. */
-function SelectField(props: { id: string; name: string; label: string; defaultValue: string; error?: string; required?: boolean; hint?: string; children: ReactNode }) {
+export function SelectField(props: {
+  id: string;
+  name: string;
+  label: string;
+  defaultValue: string;
+  error?: string;
+  required?: boolean;
+  hint?: string;
+  onChange?: (value: string) => void;
+  children: ReactNode;
+}) {
   const described = [props.hint ? `${props.id}-hint` : null, props.error ? `${props.id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
@@ -103,7 +113,15 @@ function SelectField(props: { id: string; name: string; label: string; defaultVa
         {props.label}
         {props.required ? <span aria-hidden="true"> *</span> : null}
       </label>
-      <select id={props.id} name={props.name} defaultValue={props.defaultValue} required={props.required} aria-invalid={props.error ? true : undefined} aria-describedby={described}>
+      <select
+        id={props.id}
+        name={props.name}
+        defaultValue={props.defaultValue}
+        required={props.required}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={described}
+        onChange={props.onChange ? (e) => props.onChange!(e.target.value) : undefined}
+      >
         {props.children}
       </select>
       {props.hint ? (
@@ -121,7 +139,7 @@ function SelectField(props: { id: string; name: string; label: string; defaultVa
 }
 
 /** Loading or the problem of a record's load, else the page's content. */
-function Loaded<T>({ load, children }: { load: { data: T | null; problem: Problem | null; loading: boolean; reload: () => void }; children: (data: T) => ReactNode }) {
+export function Loaded<T>({ load, children }: { load: { data: T | null; problem: Problem | null; loading: boolean; reload: () => void }; children: (data: T) => ReactNode }) {
   if (load.problem) return <ProblemMessage problem={load.problem} onRetry={load.reload} />;
   if (load.data === null) return <p className="loading">Loading…</p>;
   return <>{children(load.data)}</>;
