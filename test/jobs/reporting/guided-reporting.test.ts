@@ -5,6 +5,7 @@
  * leaves recorded reports as they were; the preview; duplicates and merge; recalls; the survey
  * link answers once; agency isolation and bad input.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backgroundHandlers } from '../../../src/main/background.ts';
 import { dispatchPendingEvents } from '../../../src/events/index.ts';
@@ -212,8 +213,11 @@ describe('guided reporting', () => {
     // A second, unanswered survey row of another job, already past its expiry.
     const other = await t.db.selectFrom('jobs').select(['id']).where('uuid', '!=', boilerJob).where('agency_id', '=', w.agencyA.id).executeTakeFirstOrThrow();
     const expires = new Date(t.clock.now().getTime() - 1000);
-    await t.db.insertInto('job_surveys').values({ uuid: row.uuid.replace(/^./, 'a'), agency_id: w.agencyA.id, job_id: other.id, tenant_id: tenantRow.id, contractor_id: null, nonce: 'f'.repeat(32), expires_at: expires, created_at: expires }).execute();
-    const token = signSurvey(await surveyKey(t.db, t.clock.now()), { nonce: 'f'.repeat(32), surveyUuid: row.uuid.replace(/^./, 'a'), tenantUuid: row.tenant_uuid, expiresAt: expires });
+    // Another uuid than the first survey's (replacing its first character with a fixed one gave
+    // the same uuid, and a duplicate key, whenever it already began with that character).
+    const otherUuid = randomUUID();
+    await t.db.insertInto('job_surveys').values({ uuid: otherUuid, agency_id: w.agencyA.id, job_id: other.id, tenant_id: tenantRow.id, contractor_id: null, nonce: 'f'.repeat(32), expires_at: expires, created_at: expires }).execute();
+    const token = signSurvey(await surveyKey(t.db, t.clock.now()), { nonce: 'f'.repeat(32), surveyUuid: otherUuid, tenantUuid: row.tenant_uuid, expiresAt: expires });
     const res = await t.app.inject({ method: 'GET', url: `/api/surveys/link/${token}` });
     expect(res.statusCode).toBe(410);
     expect(res.json()).toEqual({ success: false, error: 'This survey link has expired' });
