@@ -6,12 +6,11 @@
  * dialog, leaving the empty state. Checked with axe-core (WCAG 2.2 A and AA) at 1280 px and at
  * 390 px, where the tables become cards.
  */
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths, humanDate, londonDate } from '../../src/lib/london-time.ts';
 import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, launchBrowser, serveForBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertAddress, insertContractor } from '../helpers/factories.ts';
 
@@ -39,9 +38,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   beforeAll(async () => {
     ensureConsoleBuilt();
     t = await buildTestApp();
-    t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    baseUrl = await serveForBrowser(t);
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');
     await insertAddress(t.db, { agencyId: agency.id, branchId: branch.id, line1: '28 Blenheim Terrace', postcode: 'LS2 9XS' });

@@ -7,7 +7,6 @@
  * (1280 px) and phone (390 px) widths into docs/console/*.png.
  */
 import { readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -15,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import type { NodemailerMailer } from '../../src/modules/messaging/mail/mailer.ts';
 import { buildTestApp, Client, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, checkAndShoot as checkPage, CHROMIUM, consolePage, DESKTOP, launchBrowser, PHONE, signInConsole } from '../helpers/browser.ts';
+import { axeViolations, checkAndShoot as checkPage, CHROMIUM, consolePage, DESKTOP, launchBrowser, PHONE, signInConsole, serveForBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../people/users/mail-helpers.ts';
@@ -84,9 +83,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     t = await buildTestApp();
     // The browser's clock is the real one: start the app's clock at the real time, so the session
     // expiry shown is the real one too.
-    t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    baseUrl = await serveForBrowser(t);
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     agencyId = agency.id;

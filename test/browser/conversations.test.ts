@@ -7,12 +7,11 @@
  * CONSOLE_SCREENSHOTS=1 they are photographed into docs/conversations/*.png. One PGlite instance.
  */
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, consolePage, DESKTOP, launchBrowser, PHONE, signInConsole } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, consolePage, DESKTOP, launchBrowser, PHONE, signInConsole, serveForBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 
@@ -68,9 +67,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     ensureConsoleBuilt();
     if (process.env.CONSOLE_SCREENSHOTS === '1') mkdirSync(SHOTS, { recursive: true });
     t = await buildTestApp();
-    t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    baseUrl = await serveForBrowser(t);
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/main/app.ts';
 import { openRuntime, type Runtime } from '../../src/main/runtime.ts';
 import { buildTestApp, Client, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { CHROMIUM, consolePage, DESKTOP, launchBrowser, signInConsole } from '../helpers/browser.ts';
+import { CHROMIUM, consolePage, DESKTOP, launchBrowser, signInConsole, serveForBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertJob } from '../helpers/factories.ts';
 
@@ -73,9 +73,7 @@ describe.skipIf(!CHROMIUM || !POSTGRES)(TITLE, () => {
   beforeAll(async () => {
     ensureConsoleBuilt();
     t = await buildTestApp();
-    t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    one = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    one = await serveForBrowser(t);
     // The second instance: its own runtime (pool, LISTEN connection) on the same database.
     const runtime = await openRuntime(t.config, {
       clock: t.clock,

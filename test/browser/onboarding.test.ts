@@ -7,13 +7,12 @@
  * property) and trade, and assigns the best-matched contractor. Every page is checked with axe-core; with CONSOLE_SCREENSHOTS=1 the steps are
  * photographed into docs/onboarding/*.png.
  */
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodemailerMailer } from '../../src/modules/messaging/mail/mailer.ts';
 import { buildTestApp, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { checkAndShoot as checkPage, CHROMIUM, consolePage, DESKTOP, launchBrowser, signInConsole } from '../helpers/browser.ts';
+import { checkAndShoot as checkPage, CHROMIUM, consolePage, DESKTOP, launchBrowser, signInConsole, serveForBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../people/users/mail-helpers.ts';
 
@@ -59,9 +58,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   beforeAll(async () => {
     ensureConsoleBuilt();
     t = await buildTestApp();
-    t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    baseUrl = await serveForBrowser(t);
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -7,12 +7,11 @@
  * saves it as version 1 and goes back to the built-in text (version 2). Every page is checked with
  * photographed into docs/console/*.png.
  */
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { checkAndShoot as checkPage, CHROMIUM, consolePage, DESKTOP, launchBrowser, PHONE, signInConsole } from '../helpers/browser.ts';
+import { checkAndShoot as checkPage, CHROMIUM, consolePage, DESKTOP, launchBrowser, PHONE, signInConsole, serveForBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/console');
@@ -38,9 +37,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   beforeAll(async () => {
     ensureConsoleBuilt();
     t = await buildTestApp();
-    t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    baseUrl = await serveForBrowser(t);
     browser = await launchBrowser();
   });
   afterAll(async () => {

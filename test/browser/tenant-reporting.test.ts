@@ -6,14 +6,13 @@
  * (WCAG 2.2 A and AA); with CONSOLE_SCREENSHOTS=1 they are photographed into
  * docs/tenant-reporting/*.png.
  */
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { signSurvey, surveyKey } from '../../src/modules/jobs/reporting/survey-links.ts';
 import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { checkAndShoot as checkPage, CHROMIUM, consolePage, launchBrowser, PHONE, signInConsole } from '../helpers/browser.ts';
+import { checkAndShoot as checkPage, CHROMIUM, consolePage, launchBrowser, PHONE, signInConsole, serveForBrowser } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 
@@ -49,9 +48,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   beforeAll(async () => {
     ensureConsoleBuilt();
     t = await buildTestApp();
-    t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    baseUrl = await serveForBrowser(t);
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');

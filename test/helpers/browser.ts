@@ -5,9 +5,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { TestApp } from './app.ts';
 
 /** The system Chromium, or undefined when it is not installed. */
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
@@ -99,4 +101,15 @@ export async function checkAndShoot(page: Page, folder: string, name: string, si
     expect(await axeViolations(page), `${name} at ${label} width`).toEqual([]);
     await shoot(`${name}-${label}`);
   }
+}
+
+/**
+ * Serves a test app to a browser: its clock moved to the real now (the browser's cookies and the
+ * session expiry it shows use real time), listening on 127.0.0.1 at a free port.
+ * @returns the app's base URL, `http://127.0.0.1:PORT`
+ */
+export async function serveForBrowser(t: TestApp): Promise<string> {
+  t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 }
