@@ -8,7 +8,6 @@
  * server tries again.
  */
 import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import type { AppDeps } from '../../../app-deps.ts';
 import { acceptsRecipient, receiveEmail, type InboundLogger } from './inbound.service.ts';
 
@@ -29,6 +28,8 @@ function smtpError(message: string, code: number): Error {
  */
 export async function startInboundSmtp(deps: AppDeps, log: InboundLogger, opts: { port?: number; host?: string } = {}): Promise<InboundSmtp> {
   const cfg = deps.config.inboundMail;
+  // Loaded here: a deployment without a reply port never loads the SMTP server library.
+  const { SMTPServer } = await import('smtp-server');
   const server = new SMTPServer({
     name: cfg.domain ?? 'caretaker',
     banner: 'Caretaker replies',

@@ -6,7 +6,7 @@
  * recognised and not posted; the quoted history is cut; attachments become job files. Every
  * refusal is logged with its reason, never with the message's text.
  */
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
 import type { AppDeps } from '../../../app-deps.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import type { Actor } from '../../../core/auth-context.ts';
@@ -98,6 +98,8 @@ export async function acceptsRecipient(deps: AppDeps, address: string): Promise<
 export async function receiveEmail(deps: AppDeps, raw: Buffer | string, envelope: { to: readonly string[]; from?: string | undefined }, log: InboundLogger): Promise<InboundOutcome> {
   const domain = deps.config.inboundMail.domain;
   if (domain === undefined) return refuse(log, 'not_configured', {});
+  // mailparser (about 10 MiB resident with its HTML and charset tables) loads with the first reply.
+  const { simpleParser } = await import('mailparser');
   const mail = await simpleParser(raw, { skipHtmlToText: false });
   const key = await replyKey(deps.db, deps.clock.now());
   const parsed = candidateAddresses(mail, envelope.to).map((a) => parseReplyAddress(key, domain, a));
