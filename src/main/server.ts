@@ -3,6 +3,7 @@
  * data, listen, and graceful shutdown on SIGTERM/SIGINT (close-with-grace): new requests get 503,
  * requests in flight finish, the process exits within CARETAKER_SHUTDOWN_TIMEOUT_S.
  */
+import { flushCompileCache } from 'node:module';
 import closeWithGrace from 'close-with-grace';
 import type { Logger } from 'pino';
 import { buildApp, REDACT } from './app.ts';
@@ -115,6 +116,10 @@ export async function startServer(
     'Caretaker is serving',
   );
   log.info(`open ${address}/ for the console, ${address}/docs for the API`);
+  // Node writes its compile cache (bin/caretaker.js) only at a clean exit, which a server killed by
+  // its supervisor may never reach; written now, the next start loads every module already compiled
+  // and stripped of its types (docs/operations.md "Starting").
+  flushCompileCache?.();
   // The OpenAPI documents (4.5 MB of JSON, compressed twice) are built when /docs or
   // /api/openapi.json is first asked for (src/http/openapi.ts), not here: building them right after
   // listen held the first readiness answer back by as long (docs/operations.md "Starting").
