@@ -109,7 +109,9 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   const limitPort = await freePort();
   // BENCH_CPU_PROF=dir: the server writes a V8 CPU profile there when it exits (for the profile tables in bench/README.md).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profile, path.join(ROOT, 'bench/server.ts')], {
+  // BENCH_SERVER_NODE_FLAGS: node flags for the server only (`--max-semi-space-size=16`, as `npm start` runs it).
+  const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, ...profile, path.join(ROOT, 'bench/server.ts')], {
     cwd: ROOT,
     // `env` is the whole environment (the caller removed DATABASE_URL / REDIS_URL where unwanted).
     env: { ...env, PORT: String(port), CEILING_PORT: String(ceilingPort), LIMIT_PORT: String(limitPort) },

@@ -15,10 +15,12 @@
  * Environment: BENCH_START_ROUNDS (5; medians are reported), BENCH_START_IDLE_S (10),
  * BENCH_START_KINDS (`first,restart,postgres`; postgres only with DATABASE_URL), DATABASE_URL,
  * REDIS_URL, BENCH_START_ENV (extra `NAME=value` pairs for the server, comma-separated),
- * BENCH_START_NODE_FLAGS (flags for node before bin/caretaker.js, space-separated),
+ * BENCH_START_NODE_FLAGS (flags for node before bin/caretaker.js, space-separated; default: those of
+ * package.json's start script, as `npm start` runs it),
  * BENCH_START_ROOT (another checkout to start instead of this one, e.g. an earlier commit's).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -26,7 +28,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(process.env.BENCH_START_ROOT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
-const NODE_FLAGS = (process.env.BENCH_START_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** The node flags of `npm start` (package.json's start script), so the bench starts what production runs. */
+function startScriptFlags(): string {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts?: { start?: string } };
+  return /^node\s+(.*?)\s*bin\/caretaker\.js/.exec(pkg.scripts?.start ?? '')?.[1] ?? '';
+}
+const NODE_FLAGS = (process.env.BENCH_START_NODE_FLAGS ?? startScriptFlags()).split(' ').filter(Boolean);
 const ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 5);
 const IDLE_S = Number(process.env.BENCH_START_IDLE_S ?? 10);
 const KINDS = (process.env.BENCH_START_KINDS ?? 'first,restart,postgres').split(',').map((k) => k.trim());
