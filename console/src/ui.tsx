@@ -21,7 +21,18 @@ import {
   type ButtonProps,
 } from 'react-aria-components';
 import { describeProblem, type Problem } from './logic/errors.ts';
-import { nextSort, sortRows, type SortDescriptor, type SortValue } from './logic/sort.ts';
+import {
+  createPaginatedRowModel,
+  createSortedRowModel,
+  rowPaginationFeature,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+  type ColumnDef,
+  type RowData,
+  type SortingState,
+} from '@tanstack/react-table';
+import { compareSortValues, nextSort, sortableValue, TABLE_PAGE_SIZE, type SortDescriptor, type SortValue } from './logic/sort.ts';
 import { poundsToPence } from './logic/money.ts';
 
 /** A labelled text input (or textarea with `multiline`); errors come from the surrounding Form's `validationErrors`. */
@@ -261,8 +272,7 @@ export interface Column<T> {
   sortKey?: string;
   /**
    * The value the loaded rows are ordered by, when the list's API takes no sort parameter (the
-   * rows of the page shown are sorted in the browser); absent when the API sorts (the rows arrive
-   * in order).
+   * rows are sorted in the browser); absent when the API sorts (the rows arrive in order).
    */
   sortValue?: (row: T) => SortValue;
   /** An action on the row (an "Edit" link): a cell in the table, a link under the fields on a card. */
@@ -275,20 +285,47 @@ function sortOptionLabel(header: string, direction: SortDescriptor['direction'])
 }
 
 /**
- * A table of rows; on a phone (PHONE_QUERY) a list of cards instead, each titled by the first
- * column and listing the columns marked `key` as label and value, so nothing hides behind a
- * sideways scroll. With `sort` and `onSortChange`, the headers of the columns with a `sortKey` are
- * buttons (a click sorts by the column, a second click the other way) and the sorted column's
- * header carries aria-sort (the WAI-ARIA sortable table pattern); on a phone a "Sort by" menu does
- * the same. Columns with a `sortValue` order the given rows here.
+ * The TanStack Table features a DataTable uses: sorting (rows with a `sortValue` sorted in the
+ * browser, text in English order, rows without a value last either way, equal rows in their
+ * given order) and pages of the sorted rows.
  */
-export function DataTable<T>({
+const tableFeatureSet = tableFeatures({
+  rowSortingFeature,
+  rowPaginationFeature,
+  sortedRowModel: createSortedRowModel(),
+  paginatedRowModel: createPaginatedRowModel(),
+});
+
+/** What a DataTable's sort is for TanStack Table: `[{ id: sortKey, desc }]`, or none. */
+function sortingOf(sort: SortDescriptor | null): SortingState {
+  return sort ? [{ id: String(sort.column), desc: sort.direction === 'descending' }] : [];
+}
+
+/**
+ * A table of rows on TanStack Table (`@tanstack/react-table` 9, headless: it orders and pages the
+ * rows, the markup is ours); on a phone (PHONE_QUERY) a list of cards instead, each titled by the
+ * first column and listing the columns marked `key` as label and value, so nothing hides behind a
+ * sideways scroll, with the row's actions under them. With `sort` and `onSortChange`, the headers
+ * of the columns with a `sortKey` are buttons (a click sorts by the column ascending, a second
+ * click the other way) and the sorted column's header carries aria-sort (the WAI-ARIA sortable
+ * table pattern); on a phone a "Sort by" menu does the same. Columns with a `sortValue` order the
+ * given rows here; without one the API sorted them (TanStack's manualSorting). With
+ * `onPageChange`, the sorted rows are shown `pageSize` (25) at a time, `page` (from 1, past the
+ * end shows the last) with a Pager under them when there is more than one page. `empty` (what to
+ * do next) replaces the table when there are no rows. Sort and page usually come from the URL
+ * (`useUrlTable`, logic/sort.ts; docs/console.md "Sorting and paging").
+ */
+export function DataTable<T extends RowData>({
   label,
   columns,
   rows,
   rowKey,
   sort = null,
   onSortChange,
+  page = 1,
+  onPageChange,
+  pageSize = TABLE_PAGE_SIZE,
+  empty,
 }: {
   label: string;
   columns: Column<T>[];
@@ -296,11 +333,54 @@ export function DataTable<T>({
   rowKey: (r: T) => string;
   sort?: SortDescriptor | null;
   onSortChange?: (sort: SortDescriptor) => void;
+  /** The page shown (from 1) when the table pages its rows in the browser (`onPageChange` given). */
+  page?: number;
+  onPageChange?: (page: number) => void;
+  pageSize?: number;
+  /** Shown instead of the table when `rows` is empty: what the reader can do about it. */
+  empty?: ReactNode;
 }) {
   const phone = useMediaQuery(PHONE_QUERY);
   const sortable = onSortChange ? columns.filter((c) => c.sortKey) : [];
   const sorted = sortable.find((c) => c.sortKey === sort?.column);
-  const shown = sort && sorted?.sortValue ? sortRows(rows, sorted.sortValue, sort.direction) : rows;
+  const active = sort && sorted ? sort : null;
+  const pages = onPageChange ? Math.max(1, Math.ceil(rows.length / pageSize)) : 1;
+  const shownPage = Math.min(Math.max(1, page), pages);
+  const defs = useMemo<ColumnDef<typeof tableFeatureSet, T>[]>(
+    () =>
+      columns.map((c, i) => ({
+        id: c.sortKey ?? `column-${i}`,
+        header: c.header,
+        accessorFn: (row: T) => (c.sortValue ? sortableValue(c.sortValue(row)) : undefined),
+        cell: (ctx) => c.cell(ctx.row.original),
+        enableSorting: Boolean(c.sortKey && onSortChange),
+        sortUndefined: 'last',
+        sortFn: (a, b, id) => compareSortValues(a.getValue(id) as NonNullable<SortValue>, b.getValue(id) as NonNullable<SortValue>),
+      })),
+    [columns, onSortChange],
+  );
+  const table = useTable({
+    features: tableFeatureSet,
+    columns: defs,
+    data: rows,
+    getRowId: (r) => rowKey(r),
+    state: { sorting: sortingOf(active), pagination: { pageIndex: shownPage - 1, pageSize: onPageChange ? pageSize : Math.max(1, rows.length) } },
+    // The API sorted the rows unless the sorted column has a value to sort by here.
+    manualSorting: !sorted?.sortValue,
+    manualPagination: !onPageChange,
+    autoResetPageIndex: false,
+    enableSortingRemoval: false,
+    enableMultiSort: false,
+  });
+  const shown = table.getRowModel().rows;
+  const pager = onPageChange && pages > 1 ? <Pager page={shownPage} pages={pages} onPage={onPageChange} /> : null;
+  if (rows.length === 0 && empty) {
+    return (
+      <div className="empty-state" role="note">
+        {empty}
+      </div>
+    );
+  }
   if (phone) {
     const [first, ...rest] = columns;
     return (
@@ -309,13 +389,13 @@ export function DataTable<T>({
           <label className="sort-select">
             Sort {label} by
             <select
-              value={sort && sorted ? `${sorted.sortKey}:${sort.direction}` : ''}
+              value={active ? `${sorted!.sortKey}:${active.direction}` : ''}
               onChange={(e) => {
                 const [column, direction] = e.target.value.split(':');
                 if (column && (direction === 'ascending' || direction === 'descending')) onSortChange({ column, direction });
               }}
             >
-              {sorted ? null : <option value="">As listed</option>}
+              {active ? null : <option value="">As listed</option>}
               {sortable.flatMap((c) =>
                 (['ascending', 'descending'] as const).map((d) => (
                   <option key={`${c.sortKey}:${d}`} value={`${c.sortKey}:${d}`}>
@@ -327,67 +407,80 @@ export function DataTable<T>({
           </label>
         ) : null}
         <ul className="cards" aria-label={label}>
-          {shown.map((r) => (
-            <li key={rowKey(r)} className="card">
-              <p className="card-title">{first ? first.cell(r) : null}</p>
-              <dl className="card-fields">
+          {shown.map((row) => {
+            const r = row.original;
+            return (
+              <li key={row.id} className="card">
+                <p className="card-title">{first ? first.cell(r) : null}</p>
+                <dl className="card-fields">
+                  {rest
+                    .filter((c) => c.key && !c.action)
+                    .map((c) => (
+                      <div key={c.header}>
+                        <dt>{c.header}</dt>
+                        <dd>{c.cell(r)}</dd>
+                      </div>
+                    ))}
+                </dl>
                 {rest
-                  .filter((c) => c.key && !c.action)
+                  .filter((c) => c.action)
                   .map((c) => (
-                    <div key={c.header}>
-                      <dt>{c.header}</dt>
-                      <dd>{c.cell(r)}</dd>
-                    </div>
+                    <p key={c.header} className="card-action">
+                      {c.cell(r)}
+                    </p>
                   ))}
-              </dl>
-              {rest
-                .filter((c) => c.action)
-                .map((c) => (
-                  <p key={c.header} className="card-action">
-                    {c.cell(r)}
-                  </p>
-                ))}
-            </li>
-          ))}
+              </li>
+            );
+          })}
         </ul>
+        {pager}
       </>
     );
   }
   return (
-    <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
-      <table>
-        <thead>
-          <tr>
-            {columns.map((c) => {
-              const active = sort !== null && c.sortKey !== undefined && c.sortKey === sort.column;
-              return (
-                <th key={c.header} scope="col" aria-sort={active ? sort.direction : undefined}>
-                  {c.sortKey && onSortChange ? (
-                    <button type="button" className="sort-button" onClick={() => onSortChange(nextSort(sort, c.sortKey!))}>
-                      {c.header}
-                      <span className={active ? 'sort-arrow sort-active' : 'sort-arrow'} aria-hidden="true">
-                        {active ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
-                      </span>
-                    </button>
-                  ) : (
-                    c.header
-                  )}
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((r) => (
-            <tr key={rowKey(r)}>
-              {columns.map((c) => (
-                <td key={c.header}>{c.cell(r)}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <>
+      <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
+        <table>
+          <thead>
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((h) => {
+                  const c = columns[h.index]!;
+                  const direction = h.column.getIsSorted();
+                  const ariaSort = direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : undefined;
+                  return (
+                    <th key={h.id} scope="col" aria-sort={ariaSort}>
+                      {h.column.getCanSort() && onSortChange ? (
+                        <button type="button" className="sort-button" onClick={() => onSortChange(nextSort(active, c.sortKey!))}>
+                          {c.header}
+                          <span className={ariaSort ? 'sort-arrow sort-active' : 'sort-arrow'} aria-hidden="true">
+                            {ariaSort ? (ariaSort === 'ascending' ? '▲' : '▼') : '↕'}
+                          </span>
+                        </button>
+                      ) : (
+                        c.header
+                      )}
+                    </th>
+                  );
+                })}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {shown.map((row) => (
+              <tr key={row.id}>
+                {row.getAllCells().map((cell) => (
+                  <td key={cell.id}>
+                    <table.FlexRender cell={cell} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pager}
+    </>
   );
 }
 

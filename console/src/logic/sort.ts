@@ -48,7 +48,7 @@ export function sortRows<T>(rows: readonly T[], value: (row: T) => SortValue, di
       const an = a.v === null || a.v === undefined || a.v === '';
       const bn = b.v === null || b.v === undefined || b.v === '';
       if (an || bn) return an === bn ? a.i - b.i : an ? 1 : -1;
-      const c = typeof a.v === 'string' || typeof b.v === 'string' ? collator.compare(String(a.v), String(b.v)) : Number(a.v) - Number(b.v);
+      const c = compareSortValues(a.v!, b.v!);
       return c === 0 ? a.i - b.i : sign * c;
     })
     .map((x) => x.row);
@@ -69,4 +69,82 @@ export function useUrlSort(keys: readonly string[], fallback: SortDescriptor | n
       return s;
     });
   return { sort, setSort };
+}
+
+/** Rows a page of a table that pages in the browser (the settings pages' lists of up to 200). */
+export const TABLE_PAGE_SIZE = 25;
+
+/** The URL parameters of one table: `sort`, `order`, `page`, each after `prefix` ("rules-sort") when a page has several tables. */
+export function tableParams(prefix = ''): { sort: string; order: string; page: string } {
+  const p = prefix ? `${prefix}-` : '';
+  return { sort: `${p}sort`, order: `${p}order`, page: `${p}page` };
+}
+
+/** The page number (from 1) in `search`'s `param`; 1 when absent or not a whole number of at least 1. */
+export function parsePage(search: URLSearchParams, param = 'page'): number {
+  const n = Number(search.get(param));
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
+/**
+ * The table state in `search` under `prefix` (tableParams): the sort (one of `keys`, else
+ * `fallback`) and the page (from 1).
+ */
+export function parseTableState(
+  search: URLSearchParams,
+  keys: readonly string[],
+  prefix = '',
+  fallback: SortDescriptor | null = null,
+): { sort: SortDescriptor | null; page: number } {
+  const n = tableParams(prefix);
+  const column = search.get(n.sort);
+  const sort = column !== null && keys.includes(column) ? { column, direction: search.get(n.order) === 'asc' ? ('ascending' as const) : ('descending' as const) } : fallback;
+  return { sort, page: parsePage(search, n.page) };
+}
+
+/**
+ * `search` with the table under `prefix` changed: a new sort sets `sort` and `order` and goes back
+ * to page 1 (the first rows of the new order); a page sets `page` (removed for page 1). Other
+ * parameters (filters, other tables) are kept. A new URLSearchParams.
+ */
+export function withTableState(search: URLSearchParams, change: { sort?: SortDescriptor; page?: number }, prefix = ''): URLSearchParams {
+  const n = tableParams(prefix);
+  const s = new URLSearchParams(search);
+  if (change.sort) {
+    s.set(n.sort, String(change.sort.column));
+    s.set(n.order, change.sort.direction === 'ascending' ? 'asc' : 'desc');
+    s.delete(n.page);
+  }
+  if (change.page !== undefined) {
+    if (change.page > 1) s.set(n.page, String(Math.floor(change.page)));
+    else s.delete(n.page);
+  }
+  return s;
+}
+
+/**
+ * A table's sort and page kept in the URL (`?sort=name&order=asc&page=2`, or under `prefix`:
+ * `?rules-sort=branch&rules-page=2`), as DataTable's props: spread the answer onto a DataTable
+ * (`<DataTable {...useUrlTable(keys)} ...>`), which then sorts and pages its rows in the browser.
+ * Each change is a new history entry, so back and forward restore the table.
+ */
+export function useUrlTable(keys: readonly string[], prefix = '', fallback: SortDescriptor | null = null) {
+  const [search, setSearch] = useSearchParams();
+  const { sort, page } = parseTableState(search, keys, prefix, fallback);
+  return {
+    sort,
+    onSortChange: (next: SortDescriptor) => setSearch((prev) => withTableState(prev, { sort: next }, prefix)),
+    page,
+    onPageChange: (next: number) => setSearch((prev) => withTableState(prev, { page: next }, prefix)),
+  };
+}
+
+/** Compares two sort values that both have one: text in English order (numbers within it by value), else by number. */
+export function compareSortValues(a: NonNullable<SortValue>, b: NonNullable<SortValue>): number {
+  return typeof a === 'string' || typeof b === 'string' ? collator.compare(String(a), String(b)) : Number(a) - Number(b);
+}
+
+/** A sort value with no value (null, undefined or '') as undefined, the form TanStack Table sorts last (`sortUndefined: 'last'`). */
+export function sortableValue(v: SortValue): SortValue {
+  return v === null || v === undefined || v === '' ? undefined : v;
 }

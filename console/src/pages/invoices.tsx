@@ -200,6 +200,15 @@ export function InvoicesPage() {
         rows={list.data?.data ?? []}
         sort={sort}
         onSortChange={setSort}
+        empty={
+          list.loading || list.problem ? null : status ? (
+            <p>
+              No {INVOICE_STATUSES[status]?.toLowerCase() ?? ''} invoices. <Link to="/invoices">Show every status</Link>.
+            </p>
+          ) : (
+            <p>No invoices yet. A contractor's invoice appears here once they submit it for a job they completed; you then issue it and record its payment.</p>
+          )
+        }
         columns={[
           { header: 'Number', sortKey: 'number', sortValue: (i) => i.invoice_number, cell: name },
           { header: 'Contractor', key: true, sortKey: 'contractor', sortValue: (i) => i.contractor_name, cell: (i) => i.contractor_name },

@@ -30,7 +30,7 @@ async function page<T>(call: Promise<{ data?: unknown }>): Promise<{ data: T[]; 
  * /api/admin/branches) takes a sort parameter, so a click on a column header sorts the rows of the
  * page shown, in the browser (each column's `sortValue`); the page's rows are the API's order.
  */
-function ListTable<T>({
+function ListTable<T extends object>({
   label,
   load,
   columns,
@@ -441,6 +441,15 @@ export function ActivityPage() {
         rows={list.data?.data ?? []}
         sort={sort}
         onSortChange={setSort}
+        empty={
+          list.loading || list.problem ? null : category ? (
+            <p>
+              Nothing of this kind recorded. Choose <strong>Everything</strong> under What and press Filter to see every entry.
+            </p>
+          ) : (
+            <p>Nothing recorded yet. Sign-ins, changes to jobs, people and settings appear here as they happen.</p>
+          )
+        }
         columns={[
           { header: 'What', sortKey: 'what', sortValue: (r) => actionWords(r), cell: (r) => actionWords(r) },
           { header: 'Record', key: true, cell: (r) => <RecordCell entry={r} /> },
