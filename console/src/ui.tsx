@@ -21,18 +21,9 @@ import {
   type ButtonProps,
 } from 'react-aria-components';
 import { describeProblem, type Problem } from './logic/errors.ts';
-import {
-  createPaginatedRowModel,
-  createSortedRowModel,
-  rowPaginationFeature,
-  rowSortingFeature,
-  tableFeatures,
-  useTable,
-  type ColumnDef,
-  type RowData,
-  type SortingState,
-} from '@tanstack/react-table';
-import { compareSortValues, nextSort, sortableValue, TABLE_PAGE_SIZE, type SortDescriptor, type SortValue } from './logic/sort.ts';
+import { useTable, type RowData } from '@tanstack/react-table';
+import { nextSort, TABLE_PAGE_SIZE, type SortDescriptor } from './logic/sort.ts';
+import { tableOptionsOf, type SortableColumn } from './logic/table.ts';
 import { poundsToPence } from './logic/money.ts';
 
 /** A labelled text input (or textarea with `multiline`); errors come from the surrounding Form's `validationErrors`. */
@@ -262,19 +253,11 @@ export function useMediaQuery(query: string): boolean {
 /** The width below which tables become cards and the job board's filters fold away. */
 export const PHONE_QUERY = '(max-width: 40rem)';
 
-/** One column of a DataTable: its header, its cell, and whether a phone's card shows it (`key`). */
-export interface Column<T> {
-  header: string;
+/** One column of a DataTable: its header, its cell, and whether a phone's card shows it (`key`); sorting as SortableColumn. */
+export interface Column<T> extends SortableColumn<T> {
   cell: (row: T) => ReactNode;
   /** Shown on the card on a phone (the first column is the card's title and always shown). */
   key?: boolean;
-  /** The column's name in the URL's `?sort=` when the table sorts by it (its header becomes a button). */
-  sortKey?: string;
-  /**
-   * The value the loaded rows are ordered by, when the list's API takes no sort parameter (the
-   * rows are sorted in the browser); absent when the API sorts (the rows arrive in order).
-   */
-  sortValue?: (row: T) => SortValue;
   /** An action on the row (an "Edit" link): a cell in the table, a link under the fields on a card. */
   action?: boolean;
 }
@@ -282,23 +265,6 @@ export interface Column<T> {
 /** "Name, ascending" for the phone's sort menu. */
 function sortOptionLabel(header: string, direction: SortDescriptor['direction']): string {
   return `${header}, ${direction}`;
-}
-
-/**
- * The TanStack Table features a DataTable uses: sorting (rows with a `sortValue` sorted in the
- * browser, text in English order, rows without a value last either way, equal rows in their
- * given order) and pages of the sorted rows.
- */
-const tableFeatureSet = tableFeatures({
-  rowSortingFeature,
-  rowPaginationFeature,
-  sortedRowModel: createSortedRowModel(),
-  paginatedRowModel: createPaginatedRowModel(),
-});
-
-/** What a DataTable's sort is for TanStack Table: `[{ id: sortKey, desc }]`, or none. */
-function sortingOf(sort: SortDescriptor | null): SortingState {
-  return sort ? [{ id: String(sort.column), desc: sort.direction === 'descending' }] : [];
 }
 
 /**
@@ -346,32 +312,9 @@ export function DataTable<T extends RowData>({
   const active = sort && sorted ? sort : null;
   const pages = onPageChange ? Math.max(1, Math.ceil(rows.length / pageSize)) : 1;
   const shownPage = Math.min(Math.max(1, page), pages);
-  const defs = useMemo<ColumnDef<typeof tableFeatureSet, T>[]>(
-    () =>
-      columns.map((c, i) => ({
-        id: c.sortKey ?? `column-${i}`,
-        header: c.header,
-        accessorFn: (row: T) => (c.sortValue ? sortableValue(c.sortValue(row)) : undefined),
-        cell: (ctx) => c.cell(ctx.row.original),
-        enableSorting: Boolean(c.sortKey && onSortChange),
-        sortUndefined: 'last',
-        sortFn: (a, b, id) => compareSortValues(a.getValue(id) as NonNullable<SortValue>, b.getValue(id) as NonNullable<SortValue>),
-      })),
-    [columns, onSortChange],
+  const table = useTable(
+    tableOptionsOf({ columns, rows, rowKey, sort: active, sortable: Boolean(onSortChange), page: shownPage, pageSize: onPageChange ? pageSize : null }),
   );
-  const table = useTable({
-    features: tableFeatureSet,
-    columns: defs,
-    data: rows,
-    getRowId: (r) => rowKey(r),
-    state: { sorting: sortingOf(active), pagination: { pageIndex: shownPage - 1, pageSize: onPageChange ? pageSize : Math.max(1, rows.length) } },
-    // The API sorted the rows unless the sorted column has a value to sort by here.
-    manualSorting: !sorted?.sortValue,
-    manualPagination: !onPageChange,
-    autoResetPageIndex: false,
-    enableSortingRemoval: false,
-    enableMultiSort: false,
-  });
   const shown = table.getRowModel().rows;
   const pager = onPageChange && pages > 1 ? <Pager page={shownPage} pages={pages} onPage={onPageChange} /> : null;
   if (rows.length === 0 && empty) {
@@ -469,10 +412,8 @@ export function DataTable<T extends RowData>({
           <tbody>
             {shown.map((row) => (
               <tr key={row.id}>
-                {row.getAllCells().map((cell) => (
-                  <td key={cell.id}>
-                    <table.FlexRender cell={cell} />
-                  </td>
+                {row.getAllCells().map((cell, i) => (
+                  <td key={cell.id}>{columns[i]!.cell(row.original)}</td>
                 ))}
               </tr>
             ))}

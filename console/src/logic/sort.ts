@@ -1,13 +1,19 @@
 /**
- * Column sorting of the console's tables (docs/console.md "Sorting"): the sorted column and its
+ * Column sorting of the console's tables (docs/console.md "Sorting and paging"): the sorted column and its
  * direction kept in the URL's query string (`?sort=name&order=asc`), so a sorted view can be
  * bookmarked and restored with the back button, in the shape of react-aria's SortDescriptor.
- * Lists whose API takes no sort parameter sort the rows of the loaded page here (`sortRows`).
+ * Lists whose API takes no sort parameter sort the rows of the loaded page here (`sortRows`). The
+ * hooks that keep them in the URL are in url-table.ts.
  */
-import type { SortDescriptor } from 'react-aria-components';
-import { useSearchParams } from 'react-router';
 
-export type { SortDescriptor };
+/**
+ * A sorted column and its direction, the shape of react-aria's SortDescriptor (written out here so
+ * this file needs no React: the tests of test/console load it in Node).
+ */
+export interface SortDescriptor {
+  column: string | number;
+  direction: 'ascending' | 'descending';
+}
 
 /** The sort in `search` (`sort` one of `keys`, `order` asc or desc; desc when absent), else null. */
 export function parseSort(search: URLSearchParams, keys: readonly string[]): SortDescriptor | null {
@@ -52,23 +58,6 @@ export function sortRows<T>(rows: readonly T[], value: (row: T) => SortValue, di
       return c === 0 ? a.i - b.i : sign * c;
     })
     .map((x) => x.row);
-}
-
-/**
- * The page's sort from the URL (one of `keys`, else `fallback`) and `setSort` to change it (kept
- * in the URL with the page's other parameters).
- */
-export function useUrlSort(keys: readonly string[], fallback: SortDescriptor | null = null) {
-  const [search, setSearch] = useSearchParams();
-  const sort = parseSort(search, keys) ?? fallback;
-  const setSort = (next: SortDescriptor) =>
-    setSearch((prev) => {
-      const s = new URLSearchParams(prev);
-      s.set('sort', String(next.column));
-      s.set('order', next.direction === 'ascending' ? 'asc' : 'desc');
-      return s;
-    });
-  return { sort, setSort };
 }
 
 /** Rows a page of a table that pages in the browser (the settings pages' lists of up to 200). */
@@ -120,23 +109,6 @@ export function withTableState(search: URLSearchParams, change: { sort?: SortDes
     else s.delete(n.page);
   }
   return s;
-}
-
-/**
- * A table's sort and page kept in the URL (`?sort=name&order=asc&page=2`, or under `prefix`:
- * `?rules-sort=branch&rules-page=2`), as DataTable's props: spread the answer onto a DataTable
- * (`<DataTable {...useUrlTable(keys)} ...>`), which then sorts and pages its rows in the browser.
- * Each change is a new history entry, so back and forward restore the table.
- */
-export function useUrlTable(keys: readonly string[], prefix = '', fallback: SortDescriptor | null = null) {
-  const [search, setSearch] = useSearchParams();
-  const { sort, page } = parseTableState(search, keys, prefix, fallback);
-  return {
-    sort,
-    onSortChange: (next: SortDescriptor) => setSearch((prev) => withTableState(prev, { sort: next }, prefix)),
-    page,
-    onPageChange: (next: number) => setSearch((prev) => withTableState(prev, { page: next }, prefix)),
-  };
 }
 
 /** Compares two sort values that both have one: text in English order (numbers within it by value), else by number. */

@@ -9,7 +9,7 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
 import { buildRule, leadWords, londonToday, longDate, RECUR_UNITS, ruleParts, ruleWords, type RecurUnit } from '../logic/recurrence.ts';
-import { useUrlTable } from '../logic/sort.ts';
+import { useUrlTable } from '../logic/url-table.ts';
 import type { ComplianceType, Contractor, MaintenanceSchedule } from '../types.ts';
 import { Button, DataTable, ProblemMessage, useAction, useConfirm, useLoad, type Column } from '../ui.tsx';
 import { ContractorOptions, Labelled, useFocusOnOpen } from './compliance-forms.tsx';

@@ -8,7 +8,7 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
 import { typeCodeOf } from '../logic/recurrence.ts';
-import { useUrlTable } from '../logic/sort.ts';
+import { useUrlTable } from '../logic/url-table.ts';
 import type { ComplianceType } from '../types.ts';
 import { Button, DataTable, ProblemMessage, useAction, useConfirm, type Column } from '../ui.tsx';
 import { Labelled } from './compliance-forms.tsx';

@@ -15,7 +15,7 @@ import { Link } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import { useStatusPage } from '../logic/status-page.ts';
-import { useUrlSort } from '../logic/sort.ts';
+import { useUrlSort } from '../logic/url-table.ts';
 import { useSession } from '../session.tsx';
 import type { ComplianceItem } from '../types.ts';
 import { Button, DataTable, Options, Pager, PageTitle, ProblemMessage, useLoad, type Column } from '../ui.tsx';

@@ -14,7 +14,7 @@ import { Link } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import { useStatusPage } from '../logic/status-page.ts';
-import { useUrlSort } from '../logic/sort.ts';
+import { useUrlSort } from '../logic/url-table.ts';
 import { useSession } from '../session.tsx';
 import { Button, DataTable, formatDate, formatPence, Options, Pager, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 

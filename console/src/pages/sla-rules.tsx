@@ -12,7 +12,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
 import { api } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
-import { useUrlTable } from '../logic/sort.ts';
+import { useUrlTable } from '../logic/url-table.ts';
 import { allowanceWords, CALENDAR_LABELS, CALENDARS, countsHours, DATE_FIELD_WORDS, ruleSentence } from '../logic/sla-words.ts';
 import { useSession } from '../session.tsx';
 import type { Branch, SlaRule, SlaSettings } from '../types.ts';

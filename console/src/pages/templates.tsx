@@ -12,7 +12,7 @@ import { Form } from 'react-aria-components';
 import { Link, useParams } from 'react-router';
 import { api } from '../api.ts';
 import type { Problem } from '../logic/errors.ts';
-import { useUrlTable } from '../logic/sort.ts';
+import { useUrlTable } from '../logic/url-table.ts';
 import type { MessageTemplate, TemplateVersion } from '../types.ts';
 import { Button, DataTable, Field, formatLondonDateTime, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { Loaded, Notice, splitProblem } from './people-forms.tsx';
