@@ -21,7 +21,9 @@ import {
   type ButtonProps,
 } from 'react-aria-components';
 import { describeProblem, type Problem } from './logic/errors.ts';
-import { nextSort, sortRows, type SortDescriptor, type SortValue } from './logic/sort.ts';
+import { useTable, type RowData } from '@tanstack/react-table';
+import { nextSort, TABLE_PAGE_SIZE, type SortDescriptor } from './logic/sort.ts';
+import { tableOptionsOf, type SortableColumn } from './logic/table.ts';
 import { poundsToPence } from './logic/money.ts';
 
 /** A labelled text input (or textarea with `multiline`); errors come from the surrounding Form's `validationErrors`. */
@@ -251,20 +253,11 @@ export function useMediaQuery(query: string): boolean {
 /** The width below which tables become cards and the job board's filters fold away. */
 export const PHONE_QUERY = '(max-width: 40rem)';
 
-/** One column of a DataTable: its header, its cell, and whether a phone's card shows it (`key`). */
-export interface Column<T> {
-  header: string;
+/** One column of a DataTable: its header, its cell, and whether a phone's card shows it (`key`); sorting as SortableColumn. */
+export interface Column<T> extends SortableColumn<T> {
   cell: (row: T) => ReactNode;
   /** Shown on the card on a phone (the first column is the card's title and always shown). */
   key?: boolean;
-  /** The column's name in the URL's `?sort=` when the table sorts by it (its header becomes a button). */
-  sortKey?: string;
-  /**
-   * The value the loaded rows are ordered by, when the list's API takes no sort parameter (the
-   * rows of the page shown are sorted in the browser); absent when the API sorts (the rows arrive
-   * in order).
-   */
-  sortValue?: (row: T) => SortValue;
   /** An action on the row (an "Edit" link): a cell in the table, a link under the fields on a card. */
   action?: boolean;
 }
@@ -275,20 +268,30 @@ function sortOptionLabel(header: string, direction: SortDescriptor['direction'])
 }
 
 /**
- * A table of rows; on a phone (PHONE_QUERY) a list of cards instead, each titled by the first
- * column and listing the columns marked `key` as label and value, so nothing hides behind a
- * sideways scroll. With `sort` and `onSortChange`, the headers of the columns with a `sortKey` are
- * buttons (a click sorts by the column, a second click the other way) and the sorted column's
- * header carries aria-sort (the WAI-ARIA sortable table pattern); on a phone a "Sort by" menu does
- * the same. Columns with a `sortValue` order the given rows here.
+ * A table of rows on TanStack Table (`@tanstack/react-table` 9, headless: it orders and pages the
+ * rows, the markup is ours); on a phone (PHONE_QUERY) a list of cards instead, each titled by the
+ * first column and listing the columns marked `key` as label and value, so nothing hides behind a
+ * sideways scroll, with the row's actions under them. With `sort` and `onSortChange`, the headers
+ * of the columns with a `sortKey` are buttons (a click sorts by the column ascending, a second
+ * click the other way) and the sorted column's header carries aria-sort (the WAI-ARIA sortable
+ * table pattern); on a phone a "Sort by" menu does the same. Columns with a `sortValue` order the
+ * given rows here; without one the API sorted them (TanStack's manualSorting). With
+ * `onPageChange`, the sorted rows are shown `pageSize` (25) at a time, `page` (from 1, past the
+ * end shows the last) with a Pager under them when there is more than one page. `empty` (what to
+ * do next) replaces the table when there are no rows. Sort and page usually come from the URL
+ * (`useUrlTable`, logic/sort.ts; docs/console.md "Sorting and paging").
  */
-export function DataTable<T>({
+export function DataTable<T extends RowData>({
   label,
   columns,
   rows,
   rowKey,
   sort = null,
   onSortChange,
+  page = 1,
+  onPageChange,
+  pageSize = TABLE_PAGE_SIZE,
+  empty,
 }: {
   label: string;
   columns: Column<T>[];
@@ -296,11 +299,31 @@ export function DataTable<T>({
   rowKey: (r: T) => string;
   sort?: SortDescriptor | null;
   onSortChange?: (sort: SortDescriptor) => void;
+  /** The page shown (from 1) when the table pages its rows in the browser (`onPageChange` given). */
+  page?: number;
+  onPageChange?: (page: number) => void;
+  pageSize?: number;
+  /** Shown instead of the table when `rows` is empty: what the reader can do about it. */
+  empty?: ReactNode;
 }) {
   const phone = useMediaQuery(PHONE_QUERY);
   const sortable = onSortChange ? columns.filter((c) => c.sortKey) : [];
   const sorted = sortable.find((c) => c.sortKey === sort?.column);
-  const shown = sort && sorted?.sortValue ? sortRows(rows, sorted.sortValue, sort.direction) : rows;
+  const active = sort && sorted ? sort : null;
+  const pages = onPageChange ? Math.max(1, Math.ceil(rows.length / pageSize)) : 1;
+  const shownPage = Math.min(Math.max(1, page), pages);
+  const table = useTable(
+    tableOptionsOf({ columns, rows, rowKey, sort: active, sortable: Boolean(onSortChange), page: shownPage, pageSize: onPageChange ? pageSize : null }),
+  );
+  const shown = table.getRowModel().rows;
+  const pager = onPageChange && pages > 1 ? <Pager page={shownPage} pages={pages} onPage={onPageChange} /> : null;
+  if (rows.length === 0 && empty) {
+    return (
+      <div className="empty-state" role="note">
+        {empty}
+      </div>
+    );
+  }
   if (phone) {
     const [first, ...rest] = columns;
     return (
@@ -309,13 +332,13 @@ export function DataTable<T>({
           <label className="sort-select">
             Sort {label} by
             <select
-              value={sort && sorted ? `${sorted.sortKey}:${sort.direction}` : ''}
+              value={active ? `${sorted!.sortKey}:${active.direction}` : ''}
               onChange={(e) => {
                 const [column, direction] = e.target.value.split(':');
                 if (column && (direction === 'ascending' || direction === 'descending')) onSortChange({ column, direction });
               }}
             >
-              {sorted ? null : <option value="">As listed</option>}
+              {active ? null : <option value="">As listed</option>}
               {sortable.flatMap((c) =>
                 (['ascending', 'descending'] as const).map((d) => (
                   <option key={`${c.sortKey}:${d}`} value={`${c.sortKey}:${d}`}>
@@ -327,67 +350,78 @@ export function DataTable<T>({
           </label>
         ) : null}
         <ul className="cards" aria-label={label}>
-          {shown.map((r) => (
-            <li key={rowKey(r)} className="card">
-              <p className="card-title">{first ? first.cell(r) : null}</p>
-              <dl className="card-fields">
+          {shown.map((row) => {
+            const r = row.original;
+            return (
+              <li key={row.id} className="card">
+                <p className="card-title">{first ? first.cell(r) : null}</p>
+                <dl className="card-fields">
+                  {rest
+                    .filter((c) => c.key && !c.action)
+                    .map((c) => (
+                      <div key={c.header}>
+                        <dt>{c.header}</dt>
+                        <dd>{c.cell(r)}</dd>
+                      </div>
+                    ))}
+                </dl>
                 {rest
-                  .filter((c) => c.key && !c.action)
+                  .filter((c) => c.action)
                   .map((c) => (
-                    <div key={c.header}>
-                      <dt>{c.header}</dt>
-                      <dd>{c.cell(r)}</dd>
-                    </div>
+                    <p key={c.header} className="card-action">
+                      {c.cell(r)}
+                    </p>
                   ))}
-              </dl>
-              {rest
-                .filter((c) => c.action)
-                .map((c) => (
-                  <p key={c.header} className="card-action">
-                    {c.cell(r)}
-                  </p>
-                ))}
-            </li>
-          ))}
+              </li>
+            );
+          })}
         </ul>
+        {pager}
       </>
     );
   }
   return (
-    <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
-      <table>
-        <thead>
-          <tr>
-            {columns.map((c) => {
-              const active = sort !== null && c.sortKey !== undefined && c.sortKey === sort.column;
-              return (
-                <th key={c.header} scope="col" aria-sort={active ? sort.direction : undefined}>
-                  {c.sortKey && onSortChange ? (
-                    <button type="button" className="sort-button" onClick={() => onSortChange(nextSort(sort, c.sortKey!))}>
-                      {c.header}
-                      <span className={active ? 'sort-arrow sort-active' : 'sort-arrow'} aria-hidden="true">
-                        {active ? (sort.direction === 'ascending' ? '▲' : '▼') : '↕'}
-                      </span>
-                    </button>
-                  ) : (
-                    c.header
-                  )}
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
-        <tbody>
-          {shown.map((r) => (
-            <tr key={rowKey(r)}>
-              {columns.map((c) => (
-                <td key={c.header}>{c.cell(r)}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <>
+      <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
+        <table>
+          <thead>
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id}>
+                {group.headers.map((h) => {
+                  const c = columns[h.index]!;
+                  const direction = h.column.getIsSorted();
+                  const ariaSort = direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : undefined;
+                  return (
+                    <th key={h.id} scope="col" aria-sort={ariaSort}>
+                      {h.column.getCanSort() && onSortChange ? (
+                        <button type="button" className="sort-button" onClick={() => onSortChange(nextSort(active, c.sortKey!))}>
+                          {c.header}
+                          <span className={ariaSort ? 'sort-arrow sort-active' : 'sort-arrow'} aria-hidden="true">
+                            {ariaSort ? (ariaSort === 'ascending' ? '▲' : '▼') : '↕'}
+                          </span>
+                        </button>
+                      ) : (
+                        c.header
+                      )}
+                    </th>
+                  );
+                })}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {shown.map((row) => (
+              <tr key={row.id}>
+                {row.getAllCells().map((cell, i) => (
+                  <td key={cell.id}>{columns[i]!.cell(row.original)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pager}
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 /**
- * The console's sortable tables and dashboard charts (docs/console.md "Sorting" and "Charts"), in
+ * The console's sortable tables and dashboard charts (docs/console.md "Sorting and paging" and "Charts"), in
  * headless Chromium on the embedded database: a click on a column header reorders the users, the
  * header's aria-sort says which way and the URL keeps it (a reload shows the same order); on a
  * 390 px phone the table is cards with a "Sort by" menu and nothing scrolls sideways; the job

@@ -1,13 +1,19 @@
 /**
- * Column sorting of the console's tables (docs/console.md "Sorting"): the sorted column and its
+ * Column sorting of the console's tables (docs/console.md "Sorting and paging"): the sorted column and its
  * direction kept in the URL's query string (`?sort=name&order=asc`), so a sorted view can be
  * bookmarked and restored with the back button, in the shape of react-aria's SortDescriptor.
- * Lists whose API takes no sort parameter sort the rows of the loaded page here (`sortRows`).
+ * Lists whose API takes no sort parameter sort the rows of the loaded page here (`sortRows`). The
+ * hooks that keep them in the URL are in url-table.ts.
  */
-import type { SortDescriptor } from 'react-aria-components';
-import { useSearchParams } from 'react-router';
 
-export type { SortDescriptor };
+/**
+ * A sorted column and its direction, the shape of react-aria's SortDescriptor (written out here so
+ * this file needs no React: the tests of test/console load it in Node).
+ */
+export interface SortDescriptor {
+  column: string | number;
+  direction: 'ascending' | 'descending';
+}
 
 /** The sort in `search` (`sort` one of `keys`, `order` asc or desc; desc when absent), else null. */
 export function parseSort(search: URLSearchParams, keys: readonly string[]): SortDescriptor | null {
@@ -48,25 +54,69 @@ export function sortRows<T>(rows: readonly T[], value: (row: T) => SortValue, di
       const an = a.v === null || a.v === undefined || a.v === '';
       const bn = b.v === null || b.v === undefined || b.v === '';
       if (an || bn) return an === bn ? a.i - b.i : an ? 1 : -1;
-      const c = typeof a.v === 'string' || typeof b.v === 'string' ? collator.compare(String(a.v), String(b.v)) : Number(a.v) - Number(b.v);
+      const c = compareSortValues(a.v!, b.v!);
       return c === 0 ? a.i - b.i : sign * c;
     })
     .map((x) => x.row);
 }
 
+/** Rows a page of a table that pages in the browser (the settings pages' lists of up to 200). */
+export const TABLE_PAGE_SIZE = 25;
+
+/** The URL parameters of one table: `sort`, `order`, `page`, each after `prefix` ("rules-sort") when a page has several tables. */
+export function tableParams(prefix = ''): { sort: string; order: string; page: string } {
+  const p = prefix ? `${prefix}-` : '';
+  return { sort: `${p}sort`, order: `${p}order`, page: `${p}page` };
+}
+
+/** The page number (from 1) in `search`'s `param`; 1 when absent or not a whole number of at least 1. */
+export function parsePage(search: URLSearchParams, param = 'page'): number {
+  const n = Number(search.get(param));
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
 /**
- * The page's sort from the URL (one of `keys`, else `fallback`) and `setSort` to change it (kept
- * in the URL with the page's other parameters).
+ * The table state in `search` under `prefix` (tableParams): the sort (one of `keys`, else
+ * `fallback`) and the page (from 1).
  */
-export function useUrlSort(keys: readonly string[], fallback: SortDescriptor | null = null) {
-  const [search, setSearch] = useSearchParams();
-  const sort = parseSort(search, keys) ?? fallback;
-  const setSort = (next: SortDescriptor) =>
-    setSearch((prev) => {
-      const s = new URLSearchParams(prev);
-      s.set('sort', String(next.column));
-      s.set('order', next.direction === 'ascending' ? 'asc' : 'desc');
-      return s;
-    });
-  return { sort, setSort };
+export function parseTableState(
+  search: URLSearchParams,
+  keys: readonly string[],
+  prefix = '',
+  fallback: SortDescriptor | null = null,
+): { sort: SortDescriptor | null; page: number } {
+  const n = tableParams(prefix);
+  const column = search.get(n.sort);
+  const sort = column !== null && keys.includes(column) ? { column, direction: search.get(n.order) === 'asc' ? ('ascending' as const) : ('descending' as const) } : fallback;
+  return { sort, page: parsePage(search, n.page) };
+}
+
+/**
+ * `search` with the table under `prefix` changed: a new sort sets `sort` and `order` and goes back
+ * to page 1 (the first rows of the new order); a page sets `page` (removed for page 1). Other
+ * parameters (filters, other tables) are kept. A new URLSearchParams.
+ */
+export function withTableState(search: URLSearchParams, change: { sort?: SortDescriptor; page?: number }, prefix = ''): URLSearchParams {
+  const n = tableParams(prefix);
+  const s = new URLSearchParams(search);
+  if (change.sort) {
+    s.set(n.sort, String(change.sort.column));
+    s.set(n.order, change.sort.direction === 'ascending' ? 'asc' : 'desc');
+    s.delete(n.page);
+  }
+  if (change.page !== undefined) {
+    if (change.page > 1) s.set(n.page, String(Math.floor(change.page)));
+    else s.delete(n.page);
+  }
+  return s;
+}
+
+/** Compares two sort values that both have one: text in English order (numbers within it by value), else by number. */
+export function compareSortValues(a: NonNullable<SortValue>, b: NonNullable<SortValue>): number {
+  return typeof a === 'string' || typeof b === 'string' ? collator.compare(String(a), String(b)) : Number(a) - Number(b);
+}
+
+/** A sort value with no value (null, undefined or '') as undefined, the form TanStack Table sorts last (`sortUndefined: 'last'`). */
+export function sortableValue(v: SortValue): SortValue {
+  return v === null || v === undefined || v === '' ? undefined : v;
 }

@@ -5,12 +5,11 @@
  */
 import type { FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
-import { keepSort } from './sort.ts';
 
 /**
  * The page's status (one of `statuses`' keys, else '') and page number (1 up), `go` to change
- * either (the page resets to 1 unless given; a column sort in the URL is kept), and `onFilter` for the filter form's submit (reads
- * its `status` field).
+ * either (the page resets to 1 unless given; the URL's other parameters, such as a column sort or
+ * another table's page, are kept), and `onFilter` for the filter form's submit (reads its `status` field).
  */
 export function useStatusPage(statuses: Record<string, string>) {
   const [search, setSearch] = useSearchParams();
@@ -18,10 +17,12 @@ export function useStatusPage(statuses: Record<string, string>) {
   const status = Object.hasOwn(statuses, raw) ? raw : '';
   const page = Math.max(1, Number(search.get('page')) || 1);
   const go = (next: { status?: string; page?: number }) => {
-    const s = keepSort(search, new URLSearchParams());
+    const s = new URLSearchParams(search);
     const st = next.status ?? status;
     if (st) s.set('status', st);
+    else s.delete('status');
     if ((next.page ?? 1) > 1) s.set('page', String(next.page));
+    else s.delete('page');
     setSearch(s);
   };
   const onFilter = (e: FormEvent<HTMLFormElement>) => {

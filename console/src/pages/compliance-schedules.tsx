@@ -9,13 +9,18 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
 import { buildRule, leadWords, londonToday, longDate, RECUR_UNITS, ruleParts, ruleWords, type RecurUnit } from '../logic/recurrence.ts';
+import { useUrlTable } from '../logic/url-table.ts';
 import type { ComplianceType, Contractor, MaintenanceSchedule } from '../types.ts';
 import { Button, DataTable, ProblemMessage, useAction, useConfirm, useLoad, type Column } from '../ui.tsx';
 import { ContractorOptions, Labelled, useFocusOnOpen } from './compliance-forms.tsx';
 import { addressLabel, PropertyPicker } from './property-picker.tsx';
 
-/** The schedules section. */
+/**
+ * The schedules section (the first 200 schedules, as the API gives them); its table sorts and pages
+ * (25 a page) in the browser from the URL's `schedules-sort`, `schedules-order` and `schedules-page`.
+ */
 export function SchedulesSection({ types, contractors, canManage }: { types: ComplianceType[]; contractors: Contractor[]; canManage: boolean }) {
+  const table = useUrlTable(['schedule', 'contractor', 'due'], 'schedules');
   const list = useLoad(
     ['compliance', 'schedules', 'first', 200],
     async () => (await api.GET('/api/compliance/schedules', { params: { query: { limit: 200, offset: 0 } } })).data!,
@@ -44,13 +49,15 @@ export function SchedulesSection({ types, contractors, canManage }: { types: Com
         }),
     });
   const columns: Column<MaintenanceSchedule>[] = [
-    { header: 'Schedule', cell: (s) => s.title },
+    { header: 'Schedule', sortKey: 'schedule', sortValue: (s) => s.title, cell: (s) => s.title },
     { header: 'How often', cell: (s) => `${ruleWords(s.rrule)}, ${leadWords(s.lead_days)}`, key: true },
     { header: 'Properties', cell: (s) => s.address ?? `Every property with a ${s.type_name ?? s.type} item`, key: true },
-    { header: 'Contractor', cell: (s) => s.contractor_name ?? 'Not assigned', key: true },
+    { header: 'Contractor', sortKey: 'contractor', sortValue: (s) => s.contractor_name, cell: (s) => s.contractor_name ?? 'Not assigned', key: true },
     {
       header: 'Next due (job raised)',
       key: true,
+      sortKey: 'due',
+      sortValue: (s) => s.next[0]?.due_on,
       cell: (s) => (
         <ul className="plain-list">
           {s.next.map((n) => (
@@ -94,7 +101,7 @@ export function SchedulesSection({ types, contractors, canManage }: { types: Com
       {!list.loading && !list.problem && rows.length === 0 ? (
         <p className="empty-state">No schedules yet. Add one to raise the gas safety check a month before it is due.</p>
       ) : null}
-      {rows.length > 0 ? <DataTable label="Planned maintenance schedules" columns={columns} rows={rows} rowKey={(s) => s.uuid} /> : null}
+      {rows.length > 0 ? <DataTable label="Planned maintenance schedules" columns={columns} rows={rows} rowKey={(s) => s.uuid} {...table} /> : null}
       {canManage && editing === null ? (
         <div className="button-row">
           <Button onPress={() => (setDone(null), setEditing('new'))}>Add a schedule</Button>

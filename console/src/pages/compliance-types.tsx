@@ -8,12 +8,17 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
 import { typeCodeOf } from '../logic/recurrence.ts';
+import { useUrlTable } from '../logic/url-table.ts';
 import type { ComplianceType } from '../types.ts';
 import { Button, DataTable, ProblemMessage, useAction, useConfirm, type Column } from '../ui.tsx';
 import { Labelled } from './compliance-forms.tsx';
 
-/** The custom types section; `onChanged` reloads the page's type list. */
+/**
+ * The custom types section; `onChanged` reloads the page's type list. Its table sorts and pages (25
+ * a page) in the browser from the URL's `types-sort`, `types-order` and `types-page`.
+ */
 export function TypesSection({ types, canManage, onChanged }: { types: ComplianceType[]; canManage: boolean; onChanged: () => void }) {
+  const table = useUrlTable(['type', 'renewed'], 'types');
   const action = useAction();
   const { ask, dialog } = useConfirm();
   const [done, setDone] = useState<string | null>(null);
@@ -60,8 +65,14 @@ export function TypesSection({ types, canManage, onChanged }: { types: Complianc
     });
   };
   const columns: Column<ComplianceType>[] = [
-    { header: 'Type', cell: (t) => t.name },
-    { header: 'Renewed', cell: (t) => (t.interval_months ? `every ${t.interval_months} months` : 'no fixed interval'), key: true },
+    { header: 'Type', sortKey: 'type', sortValue: (t) => t.name, cell: (t) => t.name },
+    {
+      header: 'Renewed',
+      sortKey: 'renewed',
+      sortValue: (t) => t.interval_months,
+      cell: (t) => (t.interval_months ? `every ${t.interval_months} months` : 'no fixed interval'),
+      key: true,
+    },
     { header: 'Proved by', cell: (t) => t.required_document, key: true },
   ];
   if (canManage)
@@ -87,7 +98,7 @@ export function TypesSection({ types, canManage, onChanged }: { types: Complianc
       {custom.length === 0 ? (
         <p className="empty-state">No custom types yet. Add one for checks your agency keeps beyond the law, such as PAT testing.</p>
       ) : (
-        <DataTable label="Custom compliance types" columns={columns} rows={custom} rowKey={(t) => t.uuid} />
+        <DataTable label="Custom compliance types" columns={columns} rows={custom} rowKey={(t) => t.uuid} {...table} />
       )}
       {canManage ? (
         <form key={formKey} className="form inline" onSubmit={submit} noValidate aria-label="Add a custom type">

@@ -3,7 +3,9 @@
  * docs/compliance.md "In the console"): items per status with the totals, each item's latest
  * certificate and its expiry, then the live planned maintenance schedules with the next due dates
  * and the dates their jobs are raised, and the agency's custom item types. Status filter and page
- * in the URL (`/compliance?status=expired&page=2`). Holders of `api.compliance.manage` record a
+ * in the URL (`/compliance?status=expired&page=2`), with the column sort of the page shown
+ * (`&sort=expires&order=asc`) and the schedules' and types' tables' own sort and page
+ * (`&schedules-page=2&types-sort=type`). Holders of `api.compliance.manage` record a
  * certificate on an item, add an item to a property, mark a property an HMO (compliance-forms.tsx),
  * create, edit and delete schedules (compliance-schedules.tsx) and add or retire custom types
  * (compliance-types.tsx).
@@ -13,6 +15,7 @@ import { Link } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import { useStatusPage } from '../logic/status-page.ts';
+import { useUrlSort } from '../logic/url-table.ts';
 import { useSession } from '../session.tsx';
 import type { ComplianceItem } from '../types.ts';
 import { Button, DataTable, Options, Pager, PageTitle, ProblemMessage, useLoad, type Column } from '../ui.tsx';
@@ -50,14 +53,15 @@ export function CompliancePage() {
     setDone(message);
     register.reload();
   };
+  const { sort, setSort } = useUrlSort(['property', 'item', 'expires', 'issued_by']);
   const totals = register.data?.totals;
   const rows = register.data?.data ?? [];
   const columns: Column<ComplianceItem>[] = [
-    { header: 'Property', cell: (i) => i.address },
-    { header: 'Item', cell: (i) => i.type_name, key: true },
+    { header: 'Property', sortKey: 'property', sortValue: (i) => i.address, cell: (i) => i.address },
+    { header: 'Item', sortKey: 'item', sortValue: (i) => i.type_name, cell: (i) => i.type_name, key: true },
     { header: 'Status', cell: (i) => COMPLIANCE_STATUSES[i.status] ?? i.status, key: true },
-    { header: 'Expires', cell: (i) => i.expires_on_text ?? (i.certificate_uuid ? 'No expiry' : ''), key: true },
-    { header: 'Issued by', cell: (i) => i.contractor_name ?? '', key: true },
+    { header: 'Expires', sortKey: 'expires', sortValue: (i) => i.expires_on, cell: (i) => i.expires_on_text ?? (i.certificate_uuid ? 'No expiry' : ''), key: true },
+    { header: 'Issued by', sortKey: 'issued_by', sortValue: (i) => i.contractor_name, cell: (i) => i.contractor_name ?? '', key: true },
   ];
   if (canManage)
     columns.push({
@@ -111,7 +115,7 @@ export function CompliancePage() {
           {status ? `No ${COMPLIANCE_STATUSES[status]?.toLowerCase() ?? ''} items.` : 'No compliance items yet. Add the gas safety record, EICR and EPC to a property below.'}
         </p>
       ) : null}
-      {rows.length > 0 ? <DataTable label="Compliance items" columns={columns} rows={rows} rowKey={(i) => i.uuid} /> : null}
+      {rows.length > 0 ? <DataTable label="Compliance items" columns={columns} rows={rows} rowKey={(i) => i.uuid} sort={sort} onSortChange={setSort} /> : null}
       <Pager page={p} pages={pageCount(register.data?.count ?? 0)} onPage={(page) => go({ page })} />
       {recording ? (
         <CertificateForm key={recording.uuid} item={recording} contractors={contractors.data ?? []} onDone={finish} onCancel={() => setRecording(null)} />

@@ -14,7 +14,7 @@ import { Link } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import { useStatusPage } from '../logic/status-page.ts';
-import { useUrlSort } from '../logic/sort.ts';
+import { useUrlSort } from '../logic/url-table.ts';
 import { useSession } from '../session.tsx';
 import { Button, DataTable, formatDate, formatPence, Options, Pager, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 
@@ -200,6 +200,15 @@ export function InvoicesPage() {
         rows={list.data?.data ?? []}
         sort={sort}
         onSortChange={setSort}
+        empty={
+          list.loading || list.problem ? null : status ? (
+            <p>
+              No {INVOICE_STATUSES[status]?.toLowerCase() ?? ''} invoices. <Link to="/invoices">Show every status</Link>.
+            </p>
+          ) : (
+            <p>No invoices yet. A contractor's invoice appears here once they submit it for a job they completed; you then issue it and record its payment.</p>
+          )
+        }
         columns={[
           { header: 'Number', sortKey: 'number', sortValue: (i) => i.invoice_number, cell: name },
           { header: 'Contractor', key: true, sortKey: 'contractor', sortValue: (i) => i.contractor_name, cell: (i) => i.contractor_name },

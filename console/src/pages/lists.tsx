@@ -10,7 +10,8 @@ import { Form } from 'react-aria-components';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
-import { keepSort, useUrlSort } from '../logic/sort.ts';
+import { keepSort } from '../logic/sort.ts';
+import { useUrlSort } from '../logic/url-table.ts';
 import type { ActivityEntry, Address, Branch, Certificate, Contractor, Tenant, User } from '../types.ts';
 import { Button, DataTable, Field, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useAction, useLoad, type Column } from '../ui.tsx';
 import { useSession } from '../session.tsx';
@@ -30,7 +31,7 @@ async function page<T>(call: Promise<{ data?: unknown }>): Promise<{ data: T[]; 
  * /api/admin/branches) takes a sort parameter, so a click on a column header sorts the rows of the
  * page shown, in the browser (each column's `sortValue`); the page's rows are the API's order.
  */
-function ListTable<T>({
+function ListTable<T extends object>({
   label,
   load,
   columns,
@@ -441,6 +442,15 @@ export function ActivityPage() {
         rows={list.data?.data ?? []}
         sort={sort}
         onSortChange={setSort}
+        empty={
+          list.loading || list.problem ? null : category ? (
+            <p>
+              Nothing of this kind recorded. Choose <strong>Everything</strong> under What and press Filter to see every entry.
+            </p>
+          ) : (
+            <p>Nothing recorded yet. Sign-ins, changes to jobs, people and settings appear here as they happen.</p>
+          )
+        }
         columns={[
           { header: 'What', sortKey: 'what', sortValue: (r) => actionWords(r), cell: (r) => actionWords(r) },
           { header: 'Record', key: true, cell: (r) => <RecordCell entry={r} /> },

@@ -12,6 +12,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
 import { api } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
+import { useUrlTable } from '../logic/url-table.ts';
 import { allowanceWords, CALENDAR_LABELS, CALENDARS, countsHours, DATE_FIELD_WORDS, ruleSentence } from '../logic/sla-words.ts';
 import { useSession } from '../session.tsx';
 import type { Branch, SlaRule, SlaSettings } from '../types.ts';
@@ -84,6 +85,7 @@ export function SlaRulesPage() {
     ]);
     return { branches: branches.data!.data as Branch[], statuses: statuses.data!.data, types: types.data!.data };
   }, []);
+  const table = useUrlTable(RULE_SORT_KEYS);
   const rules = useLoad(
     async () => (await api.GET('/api/agents/branch-sla-response-times', { params: { query: { limit: 200 } as never } })).data!.data as SlaRule[],
     [],
@@ -127,6 +129,7 @@ export function SlaRulesPage() {
                       label="SLA rules"
                       rowKey={(r) => r.uuid}
                       rows={list}
+                      {...table}
                       columns={ruleColumns(
                         o,
                         (r) => {
@@ -164,12 +167,18 @@ export function SlaRulesPage() {
   );
 }
 
+/** The columns the rules table sorts by (`?sort=branch&order=asc`), in the browser: the API lists the rules in one order. */
+const RULE_SORT_KEYS = ['branch', 'priority'] as const;
+
+/** The rules table's columns: branch, priority (both sortable; rules for every priority last), allowed time and the rule in words; Change and Delete. */
 function ruleColumns(o: Options, onChange: (r: SlaRule) => void, onDelete: (r: SlaRule) => void): Column<SlaRule>[] {
   return [
-    { header: 'Branch', cell: (r) => r.branch_name },
+    { header: 'Branch', sortKey: 'branch', sortValue: (r) => r.branch_name, cell: (r) => r.branch_name },
     {
       header: 'Priority',
       key: true,
+      sortKey: 'priority',
+      sortValue: (r) => r.job_priority,
       cell: (r) => (r.job_priority === null ? 'Every priority' : `${r.job_priority} ${PRIORITIES[r.job_priority] ?? ''}`.trim()),
     },
     { header: 'Allowed time', key: true, cell: (r) => allowanceWords(r) },

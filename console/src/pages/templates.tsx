@@ -12,6 +12,7 @@ import { Form } from 'react-aria-components';
 import { Link, useParams } from 'react-router';
 import { api } from '../api.ts';
 import type { Problem } from '../logic/errors.ts';
+import { useUrlTable } from '../logic/url-table.ts';
 import type { MessageTemplate, TemplateVersion } from '../types.ts';
 import { Button, DataTable, Field, formatLondonDateTime, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { Loaded, Notice, splitProblem } from './people-forms.tsx';
@@ -55,8 +56,12 @@ function templateName(t: Pick<MessageTemplate, 'channel' | 'description'>): stri
   return `${CHANNELS[t.channel] ?? t.channel}: ${t.description}`;
 }
 
-/** /templates: every message the agency sends, by kind and channel, each with its edit link. */
+/**
+ * /templates: every message the agency sends, by kind and channel, each with its edit link; sorted
+ * and paged (25 a page) in the browser from the URL (`?sort=channel&order=asc&page=2`).
+ */
 export function TemplatesPage() {
+  const table = useUrlTable(['message', 'channel', 'audience', 'text']);
   const templates = useLoad(
     async () => (await api.GET('/api/messaging/templates', { params: { query: { limit: 200 } as never } })).data!.data as MessageTemplate[],
     [],
@@ -80,11 +85,18 @@ export function TemplatesPage() {
               label="message templates"
               rowKey={(r) => r.id}
               rows={list}
+              {...table}
               columns={[
-                { header: 'Message', cell: (r) => r.description },
-                { header: 'Channel', key: true, cell: (r) => CHANNELS[r.channel] ?? r.channel },
-                { header: 'Sent to', key: true, cell: (r) => AUDIENCES[r.audience] ?? r.audience },
-                { header: 'Text', key: true, cell: (r) => (r.source === 'override' ? `Your version ${r.version}` : 'Built in') },
+                { header: 'Message', sortKey: 'message', sortValue: (r) => r.description, cell: (r) => r.description },
+                { header: 'Channel', key: true, sortKey: 'channel', sortValue: (r) => CHANNELS[r.channel] ?? r.channel, cell: (r) => CHANNELS[r.channel] ?? r.channel },
+                { header: 'Sent to', key: true, sortKey: 'audience', sortValue: (r) => AUDIENCES[r.audience] ?? r.audience, cell: (r) => AUDIENCES[r.audience] ?? r.audience },
+                {
+                  header: 'Text',
+                  key: true,
+                  sortKey: 'text',
+                  sortValue: (r) => (r.source === 'override' ? `Your version ${r.version}` : 'Built in'),
+                  cell: (r) => (r.source === 'override' ? `Your version ${r.version}` : 'Built in'),
+                },
                 {
                   header: 'Edit',
                   action: true,
@@ -112,9 +124,13 @@ function withPart(problem: Problem | null): Problem | null {
 
 type Rendered = { subject?: string; html?: string; text?: string; title?: string; body?: string };
 
-/** /templates/{id}: the template's parts, its preview, its versions and going back to the built-in text. */
+/**
+ * /templates/{id}: the template's parts, its preview, its versions (sorted and paged, 25 a page,
+ * from the URL: `?sort=version&order=asc`) and going back to the built-in text.
+ */
 export function TemplateEditPage() {
   const { id = '' } = useParams();
+  const table = useUrlTable(['version', 'saved']);
   const [notice, setNotice] = useState<string | null>(null);
   const template = useLoad(async () => (await api.GET('/api/messaging/templates/{id}', { params: { path: { id } } })).data!.data as MessageTemplate, [id]);
   const versions = useLoad(
@@ -153,9 +169,10 @@ export function TemplateEditPage() {
                 label="template versions"
                 rowKey={(r) => String(r.version)}
                 rows={list}
+                {...table}
                 columns={[
-                  { header: 'Version', cell: (r) => `Version ${r.version}` },
-                  { header: 'Saved', key: true, cell: (r) => formatLondonDateTime(r.created_at) },
+                  { header: 'Version', sortKey: 'version', sortValue: (r) => r.version, cell: (r) => `Version ${r.version}` },
+                  { header: 'Saved', key: true, sortKey: 'saved', sortValue: (r) => Date.parse(r.created_at), cell: (r) => formatLondonDateTime(r.created_at) },
                   { header: 'By', key: true, cell: (r) => r.created_by ?? '-' },
                   { header: 'What', key: true, cell: (r) => (r.reverted ? 'Back to the built-in text' : 'Your text') },
                 ]}

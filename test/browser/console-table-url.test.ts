@@ -1,0 +1,224 @@
+/**
+ * The console's tables on TanStack Table (docs/console.md "Sorting and paging"), in headless
+ * Chromium on the embedded database: the SLA rules page (30 rules, loaded at once) shows them 25
+ * a page; a click on a column header sorts them, into the URL (`?sort=priority&order=asc`, back
+ * to page 1), a reload keeps the sort and the page, and back and forward walk through the earlier
+ * states. On a 390 px phone each main table (users, contractors, invoices, activity) is cards with
+ * its key fields, the job board's cards show theirs, the settings table pages its cards too, and
+ * nothing scrolls sideways.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newUuid } from '../../src/lib/crypto.ts';
+import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
+import { axeViolations, CHROMIUM, launchBrowser, serveForBrowser } from '../helpers/browser.ts';
+import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { insertAddress, insertContractor, insertJob } from '../helpers/factories.ts';
+
+const TITLE = CHROMIUM ? 'console tables: sort and page from the URL, cards on a phone' : 'console tables (skipped: Debian chromium is not installed)';
+
+/** expect.poll with 10 s to settle (a shared two-core machine is slow to answer at times). */
+function poll<T>(fn: () => T | Promise<T>) {
+  return expect.poll(fn, { timeout: 10_000 });
+}
+
+describe.skipIf(!CHROMIUM)(TITLE, () => {
+  let t: TestApp;
+  let browser: Browser;
+  let baseUrl: string;
+  let admin: string;
+  const contexts: BrowserContext[] = [];
+
+  async function signedIn(email: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
+    const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'Europe/London' });
+    context.setDefaultTimeout(15_000);
+    contexts.push(context);
+    const page = await context.newPage();
+    page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
+    await page.goto(`${baseUrl}/`);
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('.user-toggle').waitFor({ state: 'attached' });
+    return page;
+  }
+
+  const scrollWidth = (page: Page) =>
+    page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
+
+  beforeAll(async () => {
+    ensureConsoleBuilt();
+    t = await buildTestApp();
+    baseUrl = await serveForBrowser(t);
+    const now = new Date();
+    const agency = await createAgency(t.db, 'Northgate Lettings');
+    const branch = await createBranch(t.db, agency.id, 'Leeds');
+    admin = (await createUser(t.db, { role: 'admin', agencyId: agency.id, branchId: branch.id, name: 'Alice Admin' })).email;
+    const contractor = await insertContractor(t.db, agency.id, 'Pipe Dreams Ltd');
+    const home = await insertAddress(t.db, { agencyId: agency.id, branchId: branch.id, line1: '14 Kirkstall Road', postcode: 'LS3 1HR' }, now);
+    const job = await insertJob(t.db, {
+      agency_id: agency.id,
+      branch_id: branch.id,
+      address_id: home.id,
+      reference: 'JOB-900001',
+      title: 'Leaking tap',
+      priority: 2,
+      contractor_id: contractor.id,
+    });
+    await t.db
+      .insertInto('invoices')
+      .values({
+        uuid: newUuid(),
+        agency_id: agency.id,
+        job_id: job.id,
+        contractor_id: contractor.id,
+        kind: 'invoice',
+        status: 'draft',
+        number: null,
+        issued_at: null,
+        vat_registered: false,
+        payment_terms_days: 30,
+        net_pence: 8500,
+        vat_pence: 0,
+        gross_pence: 8500,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    // 30 SLA rules: priorities 1 to 4 and "every priority" (null) from six statuses.
+    for (let i = 0; i < 30; i++) {
+      await t.db
+        .insertInto('branch_sla_rules')
+        .values({
+          uuid: newUuid(),
+          agency_id: agency.id,
+          branch_id: branch.id,
+          job_status_from_id: 1 + Math.floor(i / 5),
+          job_status_to_id: 9,
+          job_type_id: null,
+          job_priority: [null, 1, 2, 3, 4][i % 5]!,
+          date_field_to_track: 'completed_at',
+          date_field_to_compare: 'created_at',
+          minimum_response_days: 1 + (i % 7),
+          created_by_user_id: null,
+          created_at: now,
+          updated_at: now,
+          deleted_at: null,
+        })
+        .execute();
+    }
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('a settings table pages its 30 rows 25 at a time and sorts by a header, all in the URL: reload keeps it, back and forward restore it', async () => {
+    const page = await signedIn(admin);
+    await page.goto(`${baseUrl}/sla-rules`);
+    const table = page.getByRole('region', { name: 'SLA rules' });
+    const rows = table.locator('tbody tr');
+    const priorities = () => table.locator('tbody tr td:nth-child(2)').allInnerTexts();
+    await poll(() => rows.count()).toBe(25);
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    expect(await pager.innerText()).toContain('Page 1 of 2');
+
+    // The next page: the last 5 rules, ?page=2.
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await poll(() => rows.count()).toBe(5);
+    expect(new URL(page.url()).searchParams.get('page')).toBe('2');
+
+    // A header click sorts all 30 (not only the page shown) and goes back to page 1.
+    const header = page.getByRole('columnheader', { name: 'Priority' });
+    expect(await header.getAttribute('aria-sort')).toBeNull();
+    await header.getByRole('button').click();
+    await poll(() => header.getAttribute('aria-sort')).toBe('ascending');
+    expect(new URL(page.url()).search).toBe('?sort=priority&order=asc');
+    await poll(() => rows.count()).toBe(25);
+    const ascending = await priorities();
+    expect(ascending.slice(0, 6).every((p) => p.startsWith('1 '))).toBe(true);
+    expect(ascending[23]).toMatch(/^4 /);
+    expect(ascending[24]).toBe('Every priority');
+    // The other way: 4 first; the rules for every priority stay last.
+    await header.getByRole('button').click();
+    await poll(() => header.getAttribute('aria-sort')).toBe('descending');
+    expect(new URL(page.url()).search).toBe('?sort=priority&order=desc');
+    await poll(async () => (await priorities())[0]).toMatch(/^4 /);
+    await pager.getByRole('button', { name: 'Next page' }).click();
+    await poll(() => priorities()).toEqual(Array(5).fill('Every priority'));
+    expect(new URL(page.url()).search).toBe('?sort=priority&order=desc&page=2');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A reload shows the same page of the same order.
+    await page.reload();
+    await poll(() => priorities()).toEqual(Array(5).fill('Every priority'));
+    expect(await page.getByRole('columnheader', { name: 'Priority' }).getAttribute('aria-sort')).toBe('descending');
+
+    // Back: page 1 descending, then ascending, then the unsorted page 2; forward again.
+    await page.goBack();
+    await poll(async () => (await priorities())[0]).toMatch(/^4 /);
+    expect(await rows.count()).toBe(25);
+    await page.goBack();
+    await poll(() => page.getByRole('columnheader', { name: 'Priority' }).getAttribute('aria-sort')).toBe('ascending');
+    expect((await priorities())[0]).toMatch(/^1 /);
+    await page.goBack();
+    await poll(() => page.getByRole('columnheader', { name: 'Priority' }).getAttribute('aria-sort')).toBeNull();
+    await poll(() => rows.count()).toBe(5);
+    expect(new URL(page.url()).search).toBe('?page=2');
+    await page.goForward();
+    await poll(() => page.getByRole('columnheader', { name: 'Priority' }).getAttribute('aria-sort')).toBe('ascending');
+    await poll(() => rows.count()).toBe(25);
+
+    // On a phone the same rules are 25 cards, the menu says the sort, the pager pages them.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByLabel('Sort SLA rules by').waitFor();
+    expect(await page.getByLabel('Sort SLA rules by').inputValue()).toBe('priority:ascending');
+    await poll(() => page.locator('.cards .card').count()).toBe(25);
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Next page' }).click();
+    await poll(() => page.locator('.cards .card').count()).toBe(5);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+  });
+
+  it('on a 390 px phone the users, contractors, invoices and activity tables are cards with their key fields, and so is the job board', async () => {
+    const page = await signedIn(admin, { width: 390, height: 844 });
+    /** The card whose title is `title`: its field labels and values. */
+    const card = async (title: string) => {
+      const c = page.locator('.cards .card', { has: page.locator('.card-title', { hasText: title }) }).first();
+      await c.waitFor();
+      return { labels: await c.locator('dt').allInnerTexts(), values: await c.locator('dd').allInnerTexts() };
+    };
+
+    await page.goto(`${baseUrl}/users`);
+    const user = await card('Alice Admin');
+    expect(user.labels).toEqual(['E-mail', 'Role', 'Branch', 'Status']);
+    expect(user.values.slice(1, 3).map((v) => v.toLowerCase())).toEqual(['admin', 'leeds']);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+
+    await page.goto(`${baseUrl}/contractors`);
+    expect((await card('Pipe Dreams Ltd')).labels).toEqual(['Contact', 'Trades']);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+
+    await page.goto(`${baseUrl}/invoices`);
+    const invoice = await card('Draft invoice');
+    expect(invoice.labels).toEqual(['Contractor', 'Job', 'Status', 'Due', 'Gross', 'Still owed', 'Next step']);
+    expect(invoice.values.slice(0, 3)).toEqual(['Pipe Dreams Ltd', 'JOB-900001', 'Draft']);
+    expect(invoice.values[4]).toBe('£85.00');
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+
+    await page.goto(`${baseUrl}/activity`);
+    await page.locator('.cards .card').first().waitFor();
+    expect(await page.locator('.cards .card').first().locator('dt').allInnerTexts()).toEqual(['Record', 'Who', 'When']);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+
+    await page.goto(`${baseUrl}/jobs`);
+    const jobCard = page.locator('.job-card', { hasText: 'Leaking tap' });
+    await jobCard.waitFor();
+    expect(await jobCard.locator('.ref').innerText()).toBe('JOB-900001');
+    const meta = await jobCard.locator('.meta').innerText();
+    for (const field of ['14 Kirkstall Road, LS3 1HR', 'Contractor: Pipe Dreams Ltd', 'Reported ']) expect(meta).toContain(field);
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
