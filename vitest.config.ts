@@ -12,6 +12,7 @@ const BROWSER_ONCE = [
   'test/browser/settings-pages.test.ts',
   'test/browser/tenant-reporting.test.ts',
   'test/browser/visit-booking.test.ts',
+  'test/browser/visual-snapshots.test.ts',
 ];
 
 export default defineConfig({
