@@ -354,7 +354,13 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
         url: `${real}/api/reports/jobs-register?format=csv&from_date=2026-11-14&to_date=2026-11-20`,
         headers: auth,
       });
-      await add('GET jobs-register report, every job (CSV)', INSIGHT_CONNECTIONS, { url: `${real}/api/reports/jobs-register?format=csv`, headers: auth });
+      // The agency's whole register (10,000 or 20,000 jobs, seconds each): one at a time, for longer.
+      await add('GET jobs-register report, every job (CSV), 1 connection', 1, {
+        url: `${real}/api/reports/jobs-register?format=csv`,
+        headers: auth,
+        duration: Math.max(20, 2 * DURATION),
+        timeout: 120,
+      });
       await add(
         'GET activity log, offset 5000',
         CONNECTIONS,
