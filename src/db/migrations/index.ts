@@ -39,7 +39,6 @@ import * as m261900 from './2026_11_26_1900_visit_booking.ts';
 import * as m262000 from './2026_11_26_2000_conversations.ts';
 import * as m262100 from './2026_11_26_2100_live_events.ts';
 import * as m261800 from './2026_11_26_1800_planned_maintenance.ts';
-import * as m280100 from './2026_11_28_0100_search_rank_index.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -80,5 +79,4 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_2000_conversations': m262000,
   '2026_11_26_2100_live_events': m262100,
   '2026_11_26_1800_planned_maintenance': m261800,
-  '2026_11_28_0100_search_rank_index': m280100,
 };

@@ -52,51 +52,32 @@ function jobMatch(t: SearchTerms, fuzzy: boolean): RawBuilder<boolean> {
   return sql<boolean>`(${sql.join(parts, sql` or `)})`;
 }
 
-/**
- * Jobs the scope may open matching the terms, best first, with the number of such jobs. Ranked in
- * two steps: the candidates' ids, scores and count from the columns of index jobs_search_rank
- * (migration 2026_11_28_0100: an index-only scan for an agency or branch scope, so a word found in
- * most of the agency's jobs reads that index, not every such job's page), then the page's jobs
- * themselves. Ties break on id, newest first.
- */
+/** Jobs the scope may open matching the terms, best first, with the number of such jobs. */
 export async function searchJobs(db: DbOrTrx, scope: JobScope, t: SearchTerms, fuzzy: boolean): Promise<RawHit[]> {
   return db
-    .with('h', (qb) =>
-      qb
-        .selectFrom('jobs as j')
-        .leftJoin('addresses as a', 'a.id', 'j.address_id')
-        .where('j.deleted_at', 'is', null)
-        .where((eb) => visibleTo(eb, scope))
-        .where(jobMatch(t, fuzzy))
-        .select([
-          'j.id',
-          sql<number>`greatest(
-            case when lower(j.reference) = ${t.compact} then 2 else 0 end,
-            case when lower(j.title) = lower(${t.q}) then 1.8 else 0 end,
-            least(ts_rank(${JOB_DOC}, websearch_to_tsquery('english', ${t.q})) * 10, 1),
-            word_similarity(${t.q}, j.title),
-            case when ${POSTCODE('a')} = ${t.compact} then 1.5 when ${POSTCODE('a')} like ${like(t.compact)} then 0.8 else 0 end
-          )::float8`.as('score'),
-          sql<number>`(count(*) over ())::int`.as('total'),
-        ])
-        .orderBy('score', 'desc')
-        .orderBy('j.id', 'desc')
-        .limit(t.limit),
-    )
-    .selectFrom('h')
-    .innerJoin('jobs as j', 'j.id', 'h.id')
+    .selectFrom('jobs as j')
     .innerJoin('job_statuses as s', 's.id', 'j.status_id')
     .leftJoin('addresses as a', 'a.id', 'j.address_id')
+    .where('j.deleted_at', 'is', null)
+    .where((eb) => visibleTo(eb, scope))
+    .where(jobMatch(t, fuzzy))
     .select([
       'j.uuid',
-      'h.score',
+      sql<number>`greatest(
+        case when lower(j.reference) = ${t.compact} then 2 else 0 end,
+        case when lower(j.title) = lower(${t.q}) then 1.8 else 0 end,
+        least(ts_rank(${JOB_DOC}, websearch_to_tsquery('english', ${t.q})) * 10, 1),
+        word_similarity(${t.q}, j.title),
+        case when ${POSTCODE('a')} = ${t.compact} then 1.5 when ${POSTCODE('a')} like ${like(t.compact)} then 0.8 else 0 end
+      )::float8`.as('score'),
       sql<string>`j.reference || ' ' || j.title`.as('title'),
       sql<string>`s.name || coalesce(' · ' || a.line1 || ', ' || a.town || ' ' || a.postcode, '')`.as('subtitle'),
       'j.description as body',
-      'h.total',
+      sql<number>`(count(*) over ())::int`.as('total'),
     ])
-    .orderBy('h.score', 'desc')
-    .orderBy('h.id', 'desc')
+    .orderBy('score', 'desc')
+    .orderBy('j.id', 'desc')
+    .limit(t.limit)
     .execute();
 }
 
