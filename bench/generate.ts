@@ -3,14 +3,16 @@
  * (`insert ... select ... from generate_series(...)`), so 100,000 jobs and 1,000,000 activity
  * entries take seconds, not minutes. Runs on PGlite and PostgreSQL.
  *
- * Shape: 10 agencies with 5 branches each; per agency one admin (user id (a-1)*6+1) and five
- * agents, one per branch; `loginAccounts` extra admins of agency 1 for the login scenario; jobs
- * spread evenly over agencies, branches, statuses and the year before 2026-11-21; activity
- * entries spread over the 60 agency users and the same year.
+ * Shape: 10 agencies (50 for the `huge` size: `agencies`) with 5 branches each; per agency one
+ * admin (user id (a-1)*6+1) and five agents, one per branch; `loginAccounts` extra admins of
+ * agency 1 for the login scenario; jobs spread evenly over agencies, branches, statuses and the
+ * year before 2026-11-21; activity entries spread over the agency users (60, or 300) and the same
+ * year.
  */
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.ts';
 
+/** Agencies unless `GenerateOptions.agencies` says otherwise. */
 export const AGENCIES = 10;
 export const BRANCHES_PER_AGENCY = 5;
 export const USERS_PER_AGENCY = 6;
@@ -24,6 +26,8 @@ export interface GenerateOptions {
   passwordHash: string;
   /** Extra admins of agency 1 (login-N@bench.test) for the login scenario. */
   loginAccounts: number;
+  /** Agencies (default AGENCIES, 10); the `huge` size has 50. */
+  agencies?: number;
 }
 
 async function run(db: Db, statement: string): Promise<void> {
@@ -42,13 +46,14 @@ export async function generate(db: Db, o: GenerateOptions): Promise<number> {
   const admin = roles.get('admin');
   const agent = roles.get('agent');
   if (!admin || !agent) throw new Error('built-in roles missing: migrate and sync first');
-  const users = AGENCIES * USERS_PER_AGENCY;
+  const agencies = o.agencies ?? AGENCIES;
+  const users = agencies * USERS_PER_AGENCY;
 
   await run(db, `insert into agencies (id, uuid, name, created_at, updated_at)
-    select g, md5('agency' || g)::uuid, 'Bench agency ' || g, ${now}, ${now} from generate_series(1, ${AGENCIES}) g`);
+    select g, md5('agency' || g)::uuid, 'Bench agency ' || g, ${now}, ${now} from generate_series(1, ${agencies}) g`);
   await run(db, `insert into branches (id, uuid, agency_id, name, sharing_enabled, created_at, updated_at)
     select g, md5('branch' || g)::uuid, (g - 1) / ${BRANCHES_PER_AGENCY} + 1, 'Branch ' || g, g % 5 = 0, ${now}, ${now}
-    from generate_series(1, ${AGENCIES * BRANCHES_PER_AGENCY}) g`);
+    from generate_series(1, ${agencies * BRANCHES_PER_AGENCY}) g`);
   // User (a-1)*6+1 is agency a's admin; +2..+6 are its agents, one per branch.
   await run(db, `insert into users (id, uuid, agency_id, branch_id, role_id, name, email, password_hash, created_at, updated_at)
     select g, md5('user' || g)::uuid, (g - 1) / ${USERS_PER_AGENCY} + 1,
@@ -70,24 +75,24 @@ export async function generate(db: Db, o: GenerateOptions): Promise<number> {
   await run(db, `insert into users (id, uuid, agency_id, branch_id, role_id, name, email, password_hash, created_at, updated_at)
     values (${users + o.loginAccounts + 1}, md5('sysops')::uuid, null, null, ${sysops}, 'Bench SysOps', 'sysops@bench.test', '${hash}', ${now}, ${now})`);
 
-  // Jobs: agency (g % 10) + 1, one of its five branches, spread over the year before "now".
+  // Jobs: agency (g % agencies) + 1, one of its five branches, spread over the year before "now".
   await run(db, `insert into jobs (id, uuid, agency_id, branch_id, reference, title, description, priority, status_id,
       job_type_id, created_at, updated_at)
-    select g, md5('job' || g)::uuid, g % ${AGENCIES} + 1,
-      (g % ${AGENCIES}) * ${BRANCHES_PER_AGENCY} + (g / ${AGENCIES}) % ${BRANCHES_PER_AGENCY} + 1,
+    select g, md5('job' || g)::uuid, g % ${agencies} + 1,
+      (g % ${agencies}) * ${BRANCHES_PER_AGENCY} + (g / ${agencies}) % ${BRANCHES_PER_AGENCY} + 1,
       'JOB-' || lpad(g::text, 7, '0'), 'Bench job ' || g, 'Generated for the benchmark', g % 5 + 1, g % 11 + 1, g % 6 + 1,
       ${now} - ((${o.jobs} - g)::double precision * ${(365 * 86400) / o.jobs}) * interval '1 second',
       ${now} - ((${o.jobs} - g)::double precision * ${(365 * 86400) / o.jobs}) * interval '1 second'
     from generate_series(1, ${o.jobs}) g`);
   await run(db, `insert into agency_counters (agency_id, name, value)
-    select g, 'job_reference', ${o.jobs} + 1 from generate_series(1, ${AGENCIES}) g`);
+    select g, 'job_reference', ${o.jobs} + 1 from generate_series(1, ${agencies}) g`);
 
-  // Activity: agency (g % 10) + 1, one of its six users, eight actions, the same year.
+  // Activity: agency (g % agencies) + 1, one of its six users, eight actions, the same year.
   await run(db, `insert into activity_log (id, agency_id, user_id, user_name, action, resource_type, resource_id, ip_address,
       details, created_at)
-    select g, g % ${AGENCIES} + 1,
-      (g % ${AGENCIES}) * ${USERS_PER_AGENCY} + (g / ${AGENCIES}) % ${USERS_PER_AGENCY} + 1,
-      'Bench user ' || ((g % ${AGENCIES}) * ${USERS_PER_AGENCY} + (g / ${AGENCIES}) % ${USERS_PER_AGENCY} + 1),
+    select g, g % ${agencies} + 1,
+      (g % ${agencies}) * ${USERS_PER_AGENCY} + (g / ${agencies}) % ${USERS_PER_AGENCY} + 1,
+      'Bench user ' || ((g % ${agencies}) * ${USERS_PER_AGENCY} + (g / ${agencies}) % ${USERS_PER_AGENCY} + 1),
       (array['job.create','job.update','auth.login','job.note_add','job.assign','invoice.create','tenant.update','auth.logout'])[g % 8 + 1],
       'job', g % ${Math.max(o.jobs, 1)} + 1, '10.0.' || (g % 250) || '.' || (g % 199), null,
       ${now} - ((${o.activity} - g)::double precision * ${(365 * 86400) / o.activity}) * interval '1 second'

@@ -6,7 +6,8 @@
  * ratio Caretaker / limit compares equal work.
  *
  * Routes (the bench's scenarios, agency-admin scope only; anything else 404):
- * - GET /jobs?limit=N: the body of `GET /api/jobs/manage?limit=N` (newest first, exact count);
+ * - GET /jobs?limit=N: the body of `GET /api/jobs/manage?limit=N` (newest first, count capped at
+ *   10,000 as Caretaker's: the huge size's agencies have 20,000 jobs);
  * - GET /activity?user_id=U&from_date=D&to_date=D&limit=N, or ?limit=N&offset=M: the body of
  *   `GET /api/admin/activity-log` with those parameters (count capped at 10,000);
  * - GET /status: the body of `GET /api/system/status` (one `select 1` and a Redis PING; the real one
@@ -90,7 +91,7 @@ page as (select p.* from me cross join lateral (
   limit $2) p)
 select exists (select 1 from me) as ok,
   '{"success":true,"data":[' || coalesce((select string_agg(r, ',' order by created_at desc, id desc) from page), '')
-  || '],"count":' || (select count(*) from jobs j where j.agency_id = (select agency_id from me) and j.deleted_at is null)
+  || '],"count":' || least((select count(*) from (select 1 from jobs j where j.agency_id = (select agency_id from me) and j.deleted_at is null limit 10001) m), 10000)
   || ',"message":"Jobs retrieved"}' as body`;
 
 const ACTIVITY_FIELDS: Array<[string, string, Kind]> = [

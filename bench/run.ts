@@ -19,6 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Options, type Result } from 'autocannon';
+import pg from 'pg';
 import { createTestDatabase } from '../test/helpers/database.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { queueTable, runQueueScenario } from './queue.ts';
@@ -31,8 +32,19 @@ const ONLY = process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(','
 const PROFILING = Boolean(process.env.BENCH_CPU_PROF);
 const PASSWORD = 'bench password 2026';
 const LOGIN_ACCOUNTS = 20;
-const SIZES = { small: { jobs: 10_000, activity: 10_000 }, large: { jobs: 100_000, activity: 1_000_000 } } as const;
+/** The data sets (bench/README.md): `huge` is PostgreSQL only (PGlite would take hours and hold it in one process's memory). */
+const SIZES = {
+  small: { jobs: 10_000, activity: 10_000, agencies: 10, label: '10k / 10k' },
+  large: { jobs: 100_000, activity: 1_000_000, agencies: 10, label: '100k jobs / 1M activity' },
+  huge: { jobs: 1_000_000, activity: 10_000_000, agencies: 50, label: '1M jobs / 10M activity, 50 agencies' },
+} as const;
 type Size = keyof typeof SIZES;
+/** Connections of the loaded reads (jobs list, activity log, status); BENCH_CONNECTIONS, default 50. */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Connections of the Caretaker-only reads (search, dashboard, jobs register); BENCH_CONNECTIONS, default 10. */
+const INSIGHT_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** BENCH_KEEP_DB=true: the PostgreSQL databases are kept (their URLs printed) for EXPLAIN or a later run. */
+const KEEP_DB = process.env.BENCH_KEEP_DB === 'true';
 
 interface Row {
   engine: string;
@@ -89,18 +101,37 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** A fresh PostgreSQL database (as the tests make them) or a PGlite folder. */
-async function prepare(engine: 'pglite' | 'postgres') {
+/**
+ * A fresh PostgreSQL database (as the tests make them) or a PGlite folder; on PostgreSQL,
+ * BENCH_DB_<SIZE> (e.g. BENCH_DB_HUGE) names a database a BENCH_KEEP_DB run generated and kept,
+ * used as it is (`reused`: no generation, never dropped).
+ */
+async function prepare(engine: 'pglite' | 'postgres', size: Size) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'caretaker-bench-'));
-  const pgdb = engine === 'postgres' ? await createTestDatabase() : undefined;
+  const reuse = engine === 'postgres' ? process.env[`BENCH_DB_${size.toUpperCase()}`] : undefined;
+  const pgdb = engine === 'postgres' && !reuse ? await createTestDatabase() : undefined;
   return {
-    databaseUrl: pgdb?.databaseUrl,
+    databaseUrl: reuse ?? pgdb?.databaseUrl,
+    reused: Boolean(reuse),
     dataDir,
     drop: async () => {
-      await pgdb?.drop();
+      if (KEEP_DB && pgdb) process.stdout.write(`  kept ${pgdb.databaseUrl} (BENCH_DB_${size.toUpperCase()}=... reuses it; drop it when done)\n`);
+      else await pgdb?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The size of a PostgreSQL database in bytes (pg_database_size). */
+async function databaseBytes(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ bytes: string }>('select pg_database_size(current_database()) as bytes');
+    return Number(rows[0]!.bytes);
+  } finally {
+    await client.end();
+  }
 }
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; ceilingPort: number; limitPort: number }> {
@@ -121,7 +152,7 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
     child.stdout!.on('data', (d: Buffer) => {
       const text = d.toString();
       const generated = /generated in ([\d.]+) s/.exec(text);
-      if (generated) process.stdout.write(`  ${env.BENCH_LABEL}: generated ${env.BENCH_JOBS} jobs, ${env.BENCH_ACTIVITY} activity entries in ${generated[1]} s\n`);
+      if (generated) process.stdout.write(`  ${env.BENCH_LABEL}: generated ${env.BENCH_JOBS} jobs, ${env.BENCH_ACTIVITY} activity entries, ${env.BENCH_AGENCIES} agencies in ${generated[1]} s\n`);
       const ready = /bench server ready on (\w+)/.exec(text);
       if (ready && ready[1] !== env.BENCH_ENGINE) reject(new Error(`bench server runs on ${ready[1]}, expected ${env.BENCH_ENGINE}`));
       else if (ready) resolve();
@@ -208,7 +239,7 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 }
 
 async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash: string): Promise<Row[]> {
-  const db = await prepare(engine);
+  const db = await prepare(engine, size);
   const inherited = stripUndefined(process.env);
   delete inherited.DATABASE_URL;
   delete inherited.REDIS_URL;
@@ -221,8 +252,8 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     CARETAKER_DATA_DIR: db.dataDir,
     BENCH_LABEL: `${engine}/${size}`,
     BENCH_ENGINE: engine,
-    BENCH_JOBS: String(SIZES[size].jobs),
-    BENCH_ACTIVITY: String(SIZES[size].activity),
+    // A reused database is already filled: the server generates nothing.
+    ...(db.reused ? {} : { BENCH_JOBS: String(SIZES[size].jobs), BENCH_ACTIVITY: String(SIZES[size].activity), BENCH_AGENCIES: String(SIZES[size].agencies) }),
     BENCH_LOGIN_ACCOUNTS: String(LOGIN_ACCOUNTS),
     BENCH_PASSWORD_HASH: passwordHash,
     CARETAKER_REDIS_PREFIX: `caretaker-bench:${randomBytes(4).toString('hex')}:`,
@@ -235,6 +266,11 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
   const lim = `http://127.0.0.1:${server.limitPort}`;
   const rows: Row[] = [];
   try {
+    if (db.databaseUrl) {
+      const bytes = await databaseBytes(db.databaseUrl);
+      dbSizes.push({ size, bytes });
+      process.stdout.write(`  ${engine}/${size}: database ${(bytes / 2 ** 30).toFixed(2)} GiB (pg_database_size)${db.reused ? ', reused' : ''}\n`);
+    }
     const loggedIn = await post(`${real}/api/auth/login`, { email: 'admin-1@bench.test', password: PASSWORD });
     if (typeof loggedIn.token !== 'string') throw new Error(`bench login failed: ${JSON.stringify(loggedIn)}`);
     const token = loggedIn.token;
@@ -289,7 +325,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     };
     const jobs = '/api/jobs/manage?limit=50';
     const activity = '/api/admin/activity-log?user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50';
-    const withCeiling = size === 'large';
+    const withCeiling = size !== 'small';
     const activityQuery = 'user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50';
     // Growth: one connection, so the figure is the latency of one request, not queueing.
     const growth = Math.max(3, DURATION / 2);
@@ -301,25 +337,41 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     if (typeof sysops.token !== 'string') throw new Error(`bench SysOps login failed: ${JSON.stringify(sysops)}`);
     await add('growth: GET jobs list, SysOps (every job visible), 1 connection', 1, { url: `${real}${jobs}`, headers: { authorization: `Bearer ${sysops.token}` }, duration: growth });
     await add('growth: GET activity log, 1 connection', 1, { url: `${real}${activity}`, headers: auth, duration: growth }, undefined, 1, `/activity?${activityQuery}`);
-    await add('GET jobs list (limit=50)', 50, { url: `${real}${jobs}`, headers: auth }, withCeiling ? { url: `${top}/jobs?limit=50`, headers: auth } : undefined, 1, '/jobs?limit=50', true);
+    await add('GET jobs list (limit=50)', CONNECTIONS, { url: `${real}${jobs}`, headers: auth }, withCeiling ? { url: `${top}/jobs?limit=50`, headers: auth } : undefined, 1, '/jobs?limit=50', true);
     await add(
       'GET activity log (user + 90 days)',
-      50,
+      CONNECTIONS,
       { url: `${real}${activity}`, headers: auth },
       withCeiling ? { url: `${top}/activity?${activityQuery}`, headers: auth } : undefined,
       1,
       `/activity?${activityQuery}`,
     );
-    if (size === 'large') {
+    if (size !== 'small') {
+      // Caretaker only (no limit or ceiling): global search, the dashboard and the jobs-register
+      // report, as agency 1's admin. JOB-0050000 is agency 1's at both sizes (id % 10 = id % 50 = 0).
+      await add('GET search, a reference (JOB-0050000)', INSIGHT_CONNECTIONS, { url: `${real}/api/search?q=JOB-0050000`, headers: auth });
+      await add('GET search, a word in every job ("bench")', INSIGHT_CONNECTIONS, { url: `${real}/api/search?q=bench&types=job`, headers: auth });
+      await add('GET dashboard', INSIGHT_CONNECTIONS, { url: `${real}/api/dashboard`, headers: auth });
+      await add('GET jobs-register report, a week (CSV)', INSIGHT_CONNECTIONS, {
+        url: `${real}/api/reports/jobs-register?format=csv&from_date=2026-11-14&to_date=2026-11-20`,
+        headers: auth,
+      });
+      // The agency's whole register (10,000 or 20,000 jobs, seconds each): one at a time, for longer.
+      await add('GET jobs-register report, every job (CSV), 1 connection', 1, {
+        url: `${real}/api/reports/jobs-register?format=csv`,
+        headers: auth,
+        duration: Math.max(20, 2 * DURATION),
+        timeout: 120,
+      });
       await add(
         'GET activity log, offset 5000',
-        50,
+        CONNECTIONS,
         { url: `${real}/api/admin/activity-log?limit=50&offset=5000`, headers: auth },
         { url: `${top}/activity?limit=50&offset=5000`, headers: auth },
         1,
         '/activity?limit=50&offset=5000',
       );
-      await add('GET status', 50, { url: `${real}/api/system/status`, headers: auth }, { url: `${top}/status`, headers: auth }, 1, '/status');
+      await add('GET status', CONNECTIONS, { url: `${real}/api/system/status`, headers: auth }, { url: `${top}/status`, headers: auth }, 1, '/status');
       // Agency 1 has five branches: name the first (uuid md5('branch1'), as the generator writes it).
       const md5 = createHash('md5').update('branch1').digest('hex');
       const branchUuid = `${md5.slice(0, 8)}-${md5.slice(8, 12)}-${md5.slice(12, 16)}-${md5.slice(16, 20)}-${md5.slice(20)}`;
@@ -387,7 +439,7 @@ function table(rows: Row[]): string {
     const c = r.ceiling;
     const l = r.limit;
     lines.push(
-      `| ${r.engine} | ${r.size === 'large' ? '100k jobs / 1M activity' : '10k / 10k'} | ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ` +
+      `| ${r.engine} | ${SIZES[r.size].label} | ${r.scenario} | ${r.connections} | ${r.rps} | ${r.p50} | ${r.p99} | ` +
         `${l?.rps ?? ''} | ${l?.p50 ?? ''} | ${l?.p99 ?? ''} | ${l ? `**${pct(r.rps, l.rps)}**` : ''} | ${l?.p99 ? (r.p99 / l.p99).toFixed(1) : ''} | ` +
         `${c?.rps ?? ''} | ${pct(r.rps, c?.rps)} |`,
     );
@@ -397,6 +449,13 @@ function table(rows: Row[]): string {
 
 const engines = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').filter((e) => e === 'pglite' || (e === 'postgres' && process.env.DATABASE_URL)) as Array<'pglite' | 'postgres'>;
 const sizes = (process.env.BENCH_SIZES ?? 'small,large').split(',') as Size[];
+for (const size of sizes) if (!(size in SIZES)) throw new Error(`BENCH_SIZES: unknown size ${size} (small, large, huge)`);
+if (sizes.includes('huge') && engines.includes('pglite')) {
+  process.stderr.write('BENCH_SIZES=huge (1,000,000 jobs, 10,000,000 activity entries) runs on PostgreSQL only: set BENCH_ENGINES=postgres and DATABASE_URL (PGlite would hold it in one process for hours).\n');
+  process.exit(2);
+}
+/** The PostgreSQL databases' sizes, for the summary. */
+const dbSizes: Array<{ size: Size; bytes: number }> = [];
 const machine = () => `${new Date().toISOString()}, load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}`;
 process.stdout.write(`Caretaker bench: ${DURATION} s per scenario, engines ${engines.join(', ')}, sizes ${sizes.join(', ')}; start ${machine()}\n`);
 const passwordHash = await hashPassword(PASSWORD);
@@ -410,9 +469,10 @@ const md = [
   '',
   '| engine | data | idle RSS MiB | peak RSS MiB (Caretaker, jobs list at 50 connections) |',
   '|---|---|---|---|',
-  ...memory.map((m) => `| ${m.engine} | ${m.size === 'large' ? '100k jobs / 1M activity' : '10k / 10k'} | ${m.idle ?? '?'} | ${m.peak ?? '?'} |`),
+  ...memory.map((m) => `| ${m.engine} | ${SIZES[m.size].label} | ${m.idle ?? '?'} | ${m.peak ?? '?'} |`),
 ].join('\n');
 process.stdout.write(`\n${md}\n`);
+for (const d of dbSizes) process.stdout.write(`database ${d.size}: ${(d.bytes / 2 ** 30).toFixed(2)} GiB\n`);
 // The queue scenario (bench/queue.ts): PostgreSQL and Redis only, BENCH_QUEUE_RATE / _DURATION_S.
 if (engines.includes('postgres') && process.env.REDIS_URL && (!ONLY || ONLY.some((part) => QUEUE_SCENARIO.includes(part)))) {
   const f = await runQueueScenario(Number(process.env.BENCH_QUEUE_RATE ?? 30), Number(process.env.BENCH_QUEUE_DURATION_S ?? 60), (l) => process.stdout.write(`${l}\n`));

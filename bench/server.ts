@@ -30,6 +30,7 @@ if (process.env.BENCH_JOBS) {
     activity: Number(process.env.BENCH_ACTIVITY),
     loginAccounts: Number(process.env.BENCH_LOGIN_ACCOUNTS),
     passwordHash: process.env.BENCH_PASSWORD_HASH!,
+    ...(process.env.BENCH_AGENCIES ? { agencies: Number(process.env.BENCH_AGENCIES) } : {}),
   });
   process.stdout.write(`generated in ${seconds.toFixed(1)} s\n`);
 }

@@ -14,7 +14,7 @@ import { addDays, londonToUtc } from '../../../lib/london-time.ts';
 import { listExpiring } from '../../people/contractors/index.ts';
 import { jobScope } from '../../jobs/jobs/index.ts';
 import { ListJobsQuery, type ListJobsInput } from '../../jobs/jobs/index.ts';
-import { listVisibleJobs } from '../../jobs/jobs/index.ts';
+import { visibleJobPages } from '../../jobs/jobs/index.ts';
 import { ComplianceQuery, complianceReport, type ComplianceInput } from '../../jobs/sla-reports/index.ts';
 import { listRegister, RegisterQuery } from '../../jobs/compliance/index.ts';
 import * as repo from './reports.repository.ts';
@@ -116,9 +116,9 @@ export const REPORTS: ReportDef[] = [
       col('postcode'), col('tenant_name'), col('contractor_name'), col('created_at'), col('scheduled_for'), col('completed_at'),
       col('estimated_cost_pence'), col('agreed_cost_pence'), col('uuid'),
     ],
+    // Every matching id in order first, then the jobs by id (visibleJobPages): each job read once.
     async *rows(deps, auth, f) {
-      for (let offset = 0; ; offset += PAGE) {
-        const { rows } = await listVisibleJobs(deps, auth, { ...(f as ListJobsInput), limit: PAGE, offset });
+      for await (const rows of visibleJobPages(deps, auth, f as ListJobsInput, PAGE)) {
         for (const j of rows) {
           yield {
             reference: j.reference, title: j.title, status: j.status, priority: j.priority, job_type: j.job_type,
@@ -128,7 +128,6 @@ export const REPORTS: ReportDef[] = [
             agreed_cost_pence: j.agreed_cost_pence ?? null, uuid: j.uuid,
           };
         }
-        if (rows.length < PAGE) return;
       }
     },
   },

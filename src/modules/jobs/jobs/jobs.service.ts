@@ -20,7 +20,7 @@ import { placeJob, type Placement } from './job-placement.ts';
 import { findVisibleTrade } from '../../people/contractors/index.ts';
 import * as repo from './jobs.repository.ts';
 import type { JobFilter } from './jobs.repository.ts';
-import { listJobs, listJobsJson } from './jobs-list.repository.ts';
+import { jobsByIds, listJobs, listJobsJson, visibleJobIds } from './jobs-list.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
 import { announceJobSlaStart, jobSlaWrites, newJobDates, planJobSla, recomputeJobSla } from '../sla/index.ts';
@@ -65,7 +65,7 @@ async function listFilter(deps: AppDeps, auth: AuthContext, q: ListJobsInput): P
 
 /**
  * One page of the jobs the caller may see, filtered and sorted (spec 4.16), as JobDto objects
- * (the reports' jobs register reads it page by page). Unknown uuids in filters match nothing.
+ * (the reports' jobs register walks visibleJobPages instead). Unknown uuids in filters match nothing.
  * to_date includes the whole day.
  * @returns { rows: JobDto[], total, capped }: total exact up to JOBS_COUNT_CAP, capped true above it
  * @throws 400 to_date when to_date is before from_date
@@ -74,6 +74,23 @@ export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJ
   const scope = jobScope(auth);
   const { rows, total, capped } = await listJobs(deps.db, scope, await listFilter(deps, auth, q));
   return { rows: rows.map((r) => toJobDto(r, scope)), total, capped };
+}
+
+/**
+ * Every job the caller may see with the list's filters and order (spec 4.16; the reports' jobs
+ * register, docs/insight.md "Reports"), as pages of at most `pageSize` JobDto objects: the
+ * matching ids are read once in order (visibleJobIds), then the jobs by id, so each job is read
+ * once however many there are. `limit` and `offset` of `q` are ignored. A job deleted during the
+ * walk is left out; one created during it is not included.
+ * @throws 400 to_date when to_date is before from_date (on the first page)
+ */
+export async function* visibleJobPages(deps: AppDeps, auth: AuthContext, q: ListJobsInput, pageSize: number): AsyncGenerator<JobDto[]> {
+  const scope = jobScope(auth);
+  const ids = await visibleJobIds(deps.db, scope, await listFilter(deps, auth, q));
+  for (let i = 0; i < ids.length; i += pageSize) {
+    const rows = await jobsByIds(deps.db, scope, ids.slice(i, i + pageSize));
+    yield rows.map((r) => toJobDto(r, scope));
+  }
 }
 
 /**
