@@ -2,7 +2,8 @@
  * The console's shell: routes, the header with the navigation for the caller's role and the user
  * menu (the session's expiry, account, administration pages, sign out), the guard that sends a
  * signed-out visitor to the sign-in page (keeping where they were going), and the guards that
- * show "Not available" on a page the caller's permissions do not open.
+ * show "Not available" on a page the caller's permissions do not open. Every signed-in page starts
+ * with the offline banner of the installable app (phone.tsx) when there is something to say.
  */
 import { lazy, Suspense, useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -12,6 +13,7 @@ import { describeRemaining, sessionTimes } from './logic/session.ts';
 import { AcceptInvitation, Account, ResetPassword, SignIn } from './pages/auth.tsx';
 import { Jobs } from './pages/jobs.tsx';
 import { HeaderSearch } from './pages/search.tsx';
+import { OfflineBanner } from './phone.tsx';
 import { queryClient } from './query.ts';
 import { SessionProvider, useSession } from './session.tsx';
 import { Button, Logo, PageTitle } from './ui.tsx';
@@ -218,6 +220,7 @@ function Layout() {
         {staff && session.permissions.has('api.search.view') ? <HeaderSearch /> : null}
       </header>
       <main id="main">
+        <OfflineBanner />
         <Suspense fallback={PAGE_LOADING}>
           <Outlet />
         </Suspense>

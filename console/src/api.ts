@@ -3,9 +3,11 @@
  * session cookie of spec 5.2, with a fresh CSRF token fetched before every write (spec 5.3). It
  * remembers when the last request was answered (for the idle expiry shown in the header) and tells
  * the session when the server answers 401 (session ended) so the sign-in page comes back, and
- * tells the console's query cache after each accepted write (App.tsx).
+ * tells the console's query cache after each accepted write (App.tsx), and tells the offline
+ * banner when an answer came from the service worker's saved copies (connection.ts `noteAnswer`).
  */
 import { createCaretakerClient } from '../../clients/typescript/src/index.ts';
+import { noteAnswer } from './connection.ts';
 
 export { CaretakerError, RateLimitedError } from '../../clients/typescript/src/index.ts';
 
@@ -43,6 +45,7 @@ const NO_SESSION = /\/api\/(auth\/login|auth\/me|auth\/password-reset|users\/inv
 const trackedFetch: typeof fetch = async (input, init) => {
   const res = await fetch(input, { ...init, credentials: 'same-origin' });
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  noteAnswer(res);
   if (res.status !== 401) {
     lastActivity = Date.now();
     for (const fn of [...activity]) fn();

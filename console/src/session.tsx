@@ -2,13 +2,18 @@
  * Who is signed in (GET /api/auth/me and GET /api/users/permissions on the session cookie), and
  * sign-in / sign-out (POST /api/auth/login, /api/auth/logout). Exposes the session's expiry times
  * (logic/session.ts) to the header. The cached data of the pages (query.ts) is dropped whenever
- * the person changes (sign-in, sign-out, session ended): one person never sees another's.
+ * the person changes (sign-in, sign-out, session ended): one person never sees another's; so are
+ * the service worker's offline copies of their reads (pwa.ts), and the outbox (outbox.ts) sends
+ * only the signed-in person's waiting writes. Signing out also removes this browser's push
+ * subscription from the person's device tokens.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, lastActivityAt, onActivity, onSessionEnded } from './api.ts';
 import { looksRemembered } from './logic/session.ts';
 import { partyOf, type Party } from './logic/transitions.ts';
+import { setOutboxUser } from './outbox.ts';
+import { clearOfflineReads, disablePushOnSignOut } from './pwa.ts';
 import type { Me } from './types.ts';
 
 export type { Me };
@@ -57,6 +62,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const offActivity = onActivity(() => setLastActivity(lastActivityAt()));
     const offEnded = onSessionEnded(() => {
       client.clear();
+      void clearOfflineReads();
       setMe((current) => {
         if (current) setEndedReason('Your session has ended. Please sign in again.');
         return null;
@@ -72,6 +78,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     async (email: string, password: string, rememberMe: boolean) => {
       await api.POST('/api/auth/login', { body: { email, password, remember_me: rememberMe } as never });
       client.clear();
+      await clearOfflineReads();
       setEndedReason(null);
       await refresh();
     },
@@ -80,13 +87,21 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(async () => {
     try {
+      await disablePushOnSignOut();
       await api.POST('/api/auth/logout', { body: {} as never });
     } finally {
       client.clear();
+      await clearOfflineReads();
       setMe(null);
       setEndedReason(null);
     }
   }, [client]);
+
+  // The outbox sends the writes of whoever is signed in now (on the app's start too).
+  const meUuid = me?.uuid ?? null;
+  useEffect(() => {
+    if (!loading) void setOutboxUser(meUuid);
+  }, [meUuid, loading]);
 
   const value = useMemo<SessionValue>(
     () => ({

@@ -2,7 +2,8 @@
  * The Caretaker console (docs/console.md): the built web app (`console/dist`, made by
  * `npm run console:build`, which `npm install` runs through `prepare`) served at `/` by the same
  * process as the API. Hashed files under `/assets/` get a year-long immutable cache; `index.html`
- * is revalidated on every load (`no-cache`) and answers every other GET that is not an API or docs
+ * is revalidated on every load (`no-cache`), as are the service worker `/sw.js` and the web app
+ * manifest of the installable app, and the shell answers every other GET that is not an API or docs
  * path, so client routes such as `/jobs/<uuid>` or the e-mail links `/accept-invitation?token=...`
  * and `/reset-password?token=...` open the app. `/api/...` and `/docs...` never fall back: an
  * unknown API path stays the spec's 404 envelope.
@@ -28,6 +29,26 @@ export function isConsolePath(url: string): boolean {
   return !/\.[a-z0-9]+$/i.test(pathname);
 }
 
+const DAY = 'public, max-age=86400';
+
+/**
+ * The built files served at fixed paths outside `/assets/`: [path, content type, cache-control].
+ * The service worker and the manifest are revalidated on every load (`no-cache`), so a new
+ * release's worker is found at once (docs/console.md "On a phone: the installable app"); the
+ * worker lives at the root, so its scope is the whole console without a Service-Worker-Allowed
+ * header.
+ */
+const ROOT_FILES: Array<[file: string, type: string, cache: string]> = [
+  ['favicon.svg', 'image/svg+xml', DAY],
+  ['robots.txt', 'text/plain; charset=utf-8', DAY],
+  ['sw.js', 'text/javascript; charset=utf-8', 'no-cache'],
+  ['manifest.webmanifest', 'application/manifest+json; charset=utf-8', 'no-cache'],
+  ['icons/icon-192.png', 'image/png', DAY],
+  ['icons/icon-512.png', 'image/png', DAY],
+  ['icons/icon-maskable-512.png', 'image/png', DAY],
+  ['icons/apple-touch-icon.png', 'image/png', DAY],
+];
+
 const NOT_BUILT =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Caretaker</title></head><body>' +
   '<main><h1>Caretaker</h1><p>The console has not been built yet: run <code>npm run console:build</code> ' +
@@ -42,7 +63,8 @@ export type ConsoleShell = (request: FastifyRequest, reply: FastifyReply) => Pro
 
 /**
  * Registers the console routes (all `public`: the page itself holds no data; every API call it
- * makes is authorised as usual): `/`, `/assets/*`, `/favicon.svg`.
+ * makes is authorised as usual): `/` and `/index.html` (the shell), `/assets/*`, and ROOT_FILES (`/favicon.svg`, `/sw.js`,
+ * `/manifest.webmanifest`, the app icons under `/icons/`).
  * @param dir the built console folder (default `consoleDistDir()`); a missing build serves a
  *   short page saying how to build it instead of the app
  * @returns the shell for the not-found handler (client routes such as `/jobs/<uuid>`); not a
@@ -71,14 +93,13 @@ export async function registerConsole(app: FastifyInstance, dir: string = consol
       });
     }
     scope.get('/', { schema: { hide: true } }, async (_request, reply) => sendShell(reply));
-    for (const file of ['favicon.svg', 'robots.txt']) {
+    // The service worker precaches the shell under its file name (src/sw.ts).
+    scope.get('/index.html', { schema: { hide: true } }, async (_request, reply) => sendShell(reply));
+    for (const [file, type, cache] of ROOT_FILES) {
       scope.get(`/${file}`, { schema: { hide: true } }, async (_request, reply) => {
         const full = path.join(dir, file);
         if (!existsSync(full)) return reply.callNotFound();
-        return reply
-          .header('cache-control', 'public, max-age=86400')
-          .type(file.endsWith('.svg') ? 'image/svg+xml' : 'text/plain; charset=utf-8')
-          .send(await readFile(full));
+        return reply.header('cache-control', cache).type(type).send(await readFile(full));
       });
     }
   });

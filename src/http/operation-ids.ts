@@ -53,6 +53,7 @@ export const OPERATION_IDS: Record<string, string> = {
   'GET /api/system/device-tokens': 'listDeviceTokens',
   'POST /api/system/device-tokens': 'registerDeviceToken',
   'DELETE /api/system/device-tokens': 'removeDeviceToken',
+  'GET /api/system/device-tokens/web-push-key': 'getWebPushKey',
   'GET /api/jobs/time-ranges': 'listTimeRanges',
   'POST /api/jobs/time-ranges': 'createTimeRange',
   'PUT /api/jobs/time-ranges/{id}': 'renameTimeRange',

@@ -2,7 +2,8 @@
  * Security headers on every response, as helmet computes them (docs/security.md promise 23;
  * docs/security.md "Security headers"). The content-security policy lets the /docs page
  * (swagger-ui: its own scripts and styles from /docs/static, SVG icons as data: URLs, inline
- * style attributes set by the UI) work and nothing else: no inline or foreign script, no
+ * style attributes set by the UI) and the console's installable app (its service worker /sw.js
+ * and manifest, from this origin) work and nothing else: no inline or foreign script, no
  * framing, no plugins. HSTS is sent by the pipeline on HTTPS requests only.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,10 +19,12 @@ export const CSP_DIRECTIVES = {
   formAction: ["'self'"],
   frameAncestors: ["'none'"],
   imgSrc: ["'self'", 'data:'],
+  manifestSrc: ["'self'"],
   objectSrc: ["'none'"],
   scriptSrc: ["'self'"],
   scriptSrcAttr: ["'none'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
+  workerSrc: ["'self'"],
 };
 
 /** Helmet's options (the plugin's before; HSTS is the pipeline's, on HTTPS only). */

@@ -946,6 +946,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/system/device-tokens/web-push-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Web Push public key
+         * @description The application server key (CARETAKER_VAPID_PUBLIC_KEY, base64url) for PushManager.subscribe; the subscription is then registered with POST /api/system/device-tokens, platform web. public_key is null when Web Push is not configured.
+         *
+         *     **Access:** Permission key `api.system.device-tokens.manage`.
+         */
+        get: operations["getWebPushKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/jobs/time-ranges": {
         parameters: {
             query?: never;
@@ -13861,6 +13883,91 @@ export interface operations {
             };
             /** @description Idempotency-Key reused with a different request */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getWebPushKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description Web Push public key */
+                        data: {
+                            /** @description CARETAKER_VAPID_PUBLIC_KEY (base64url, a 65-byte P-256 point), or null when Web Push is not configured */
+                            public_key: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,15 +4,37 @@
  * or decline (the assigned contractor), the history timeline, notes with their visibility, and
  * photos with previews and upload (the phone's camera on a phone), documents (job-files.tsx), the
  * conversation threads (job-conversations.tsx), and for staff the job's SLA state (docs/sla.md).
+ * Accept, decline, the moves, notes and photos go through the outbox (outbox.ts): made offline,
+ * they wait on the phone, are shown as waiting, and are sent when the connection is back
+ * (docs/console.md "On a phone: the installable app").
  */
+
+/** Calls `reload` after the outbox has sent a write of job `uuid` (the page shows it as done). */
+function useReloadWhenSent(uuid: string, reload: () => void) {
+  const sent = useOutbox().sent.filter((d) => d.jobUuid === uuid).length;
+  const latest = useRef(reload);
+  useEffect(() => {
+    latest.current = reload;
+  });
+  useEffect(() => {
+    if (sent > 0) latest.current();
+  }, [sent]);
+}
+
+/** The outbox's writes of kinds `kinds` for job `uuid`, oldest first. */
+function useWaiting(uuid: string, kinds: Array<OutboxEntry['kind']>): OutboxEntry[] {
+  return useOutbox().waiting.filter((e) => e.jobUuid === uuid && kinds.includes(e.kind));
+}
 import { VisitPanel } from './visit.tsx';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Dialog, Form, Modal, ModalOverlay, Tab, TabList, TabPanel, Tabs, type Key } from 'react-aria-components';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { useLiveEvents } from '../live.ts';
 import { api } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
 import { canAssign, canDecline, legalMoves, moveLabel, type JobStatus, type NextStatus, type Party } from '../logic/transitions.ts';
+import { sendOrQueue, type OutboxEntry } from '../outbox.ts';
+import { useOutbox } from '../phone.tsx';
 import { useSession } from '../session.tsx';
 import { Button, formatDate, formatDateTime, Options, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { ConversationsPanel, CONVERSATIONS_PERMISSION, MessagesTabLabel, useConversations } from './job-conversations.tsx';
@@ -20,7 +42,6 @@ import { Documents } from './job-files.tsx';
 import { JobMoney } from './job-money.tsx';
 import { QuoteRequests, WorksOrderLinks } from './job-outside.tsx';
 import { SlaBadge, StatusBadge, type JobRow } from './jobs.tsx';
-import { uploadPhoto } from './report.tsx';
 
 const VISIBILITY: Record<string, string> = {
   internal: 'Staff only',
@@ -80,6 +101,7 @@ export function JobPage() {
     job.reload();
     history.reload();
   };
+  useReloadWhenSent(uuid, reloadAll);
   // Changes made by others (another agent, the contractor, the tenant) show without a reload.
   useLiveEvents(uuid, reloadAll);
   const conversations = useConversations(uuid);
@@ -187,11 +209,11 @@ export function JobPage() {
               ) : null}
             </TabList>
             <TabPanel id="photos" className="tab-panel">
-              <Photos uuid={uuid} />
+              <Photos uuid={uuid} reference={j.reference} />
               <Documents uuid={uuid} />
             </TabPanel>
             <TabPanel id="notes" className="tab-panel">
-              <Notes uuid={uuid} />
+              <Notes uuid={uuid} reference={j.reference} />
             </TabPanel>
             {messagesTab ? (
               <TabPanel id="messages" className="tab-panel">
@@ -253,16 +275,17 @@ function Actions({ job, statuses, onChanged, onTab }: { job: JobRow; statuses: J
   const action = useAction();
   const { ask, dialog } = useConfirm();
   const [note, setNote] = useState('');
-  const path = { params: { path: { uuid: job.uuid } } };
-  const move = (to: number, text: string) =>
+  const waiting = useWaiting(job.uuid, ['accept', 'decline', 'transition']);
+  const write = { jobUuid: job.uuid, jobReference: job.reference };
+  const move = (m: NextStatus, text: string) =>
     action.run(async () => {
-      await api.POST('/api/jobs/{uuid}/transitions', { ...path, body: { to_status_id: to, ...(text ? { note: text } : {}) } as never });
+      const body = { to_status_id: m.status_id, ...(text ? { note: text } : {}) };
+      if ((await sendOrQueue({ ...write, kind: 'transition', label: moveLabel(m), body })) === 'sent') onChanged();
       setNote('');
-      onChanged();
     });
   const press = (m: NextStatus) => {
     const c = CONFIRMED_MOVES[m.name];
-    if (!c) return void move(m.status_id, note.trim());
+    if (!c) return void move(m, note.trim());
     ask({
       title: party === 'tenant' && m.name === 'Cancelled' ? 'Cancel this repair?' : c.title,
       body: party === 'tenant' && m.name === 'Cancelled' ? 'The agency stops working on it. If the problem comes back, report it again.' : c.body,
@@ -270,7 +293,7 @@ function Actions({ job, statuses, onChanged, onTab }: { job: JobRow; statuses: J
       cancelLabel: c.keep,
       danger: true,
       text: { label: party === 'staff' ? 'Note with the change (optional)' : 'Why? (optional)', initial: note.trim() },
-      onConfirm: (text) => void move(m.status_id, text),
+      onConfirm: (text) => void move(m, text),
     });
   };
   const decline = () =>
@@ -283,10 +306,18 @@ function Actions({ job, statuses, onChanged, onTab }: { job: JobRow; statuses: J
       text: { label: 'Reason for the agency', required: true },
       onConfirm: (reason) =>
         void action.run(async () => {
-          await api.POST('/api/jobs/{uuid}/assignment/decline', { ...path, body: { reason } as never });
-          onChanged();
+          if ((await sendOrQueue({ ...write, kind: 'decline', label: 'Decline job', body: { reason } })) === 'sent') onChanged();
         }),
     });
+  if (waiting.length > 0) {
+    // A move made offline waits: no other move until it is sent (the job's status is not known till then).
+    return (
+      <section aria-labelledby="actions" className="what-next">
+        <h2 id="actions">What next</h2>
+        <p className="waiting">Waiting to send: {waiting.map((w) => w.label).join(', then ')}. The job shows its new status once it is sent.</p>
+      </section>
+    );
+  }
   if (moves.length === 0 && !assign && !mustRespond) return null;
   const cancel = moves.find((m) => m.name === 'Cancelled');
   return (
@@ -303,8 +334,7 @@ function Actions({ job, statuses, onChanged, onTab }: { job: JobRow; statuses: J
               isDisabled={action.busy}
               onPress={() =>
                 action.run(async () => {
-                  await api.POST('/api/jobs/{uuid}/assignment/accept', { ...path, body: {} as never });
-                  onChanged();
+                  if ((await sendOrQueue({ ...write, kind: 'accept', label: 'Accept job', body: {} })) === 'sent') onChanged();
                 })
               }
             >
@@ -502,8 +532,10 @@ function Assign({ job, onChanged }: { job: JobRow; onChanged: () => void }) {
 }
 
 /** Photos with previews, and upload. */
-function Photos({ uuid }: { uuid: string }) {
+function Photos({ uuid, reference }: { uuid: string; reference: string }) {
   const list = useLoad(['jobs', uuid, 'photos'], async () => (await api.GET('/api/jobs/{uuid}/photos', { params: { path: { uuid } } })).data!.data);
+  useReloadWhenSent(uuid, list.reload);
+  const waiting = useWaiting(uuid, ['photo']);
   const action = useAction();
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -514,16 +546,25 @@ function Photos({ uuid }: { uuid: string }) {
       return;
     }
     void action.run(async () => {
-      await uploadPhoto(uuid, file);
+      const done = await sendOrQueue({ jobUuid: uuid, jobReference: reference, kind: 'photo', label: 'Photo', file, fileName: file.name });
       form.reset();
-      list.reload();
+      if (done === 'sent') list.reload();
     });
   };
   return (
     <section aria-labelledby="photos">
       <h2 id="photos">Photos</h2>
       <ProblemMessage problem={list.problem} onRetry={list.reload} />
-      {list.data && list.data.length === 0 ? <p>No photos yet.</p> : null}
+      {list.data && list.data.length === 0 && waiting.length === 0 ? <p>No photos yet.</p> : null}
+      {waiting.length > 0 ? (
+        <ul className="photos-waiting">
+          {waiting.map((w) => (
+            <li key={w.key} className="waiting">
+              Waiting to send: photo {w.fileName}
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <ul className="photos">
         {(list.data ?? []).map((p) => (
           <li key={p.uuid}>
@@ -539,7 +580,7 @@ function Photos({ uuid }: { uuid: string }) {
       <form className="form inline" onSubmit={onSubmit}>
         <div className="field">
           <label htmlFor="photo-upload">Add a photo</label>
-          <input id="photo-upload" name="file" type="file" accept="image/jpeg,image/png,image/webp,image/heic" capture="environment" />
+          <input id="photo-upload" name="file" type="file" accept="image/*" capture="environment" />
         </div>
         <ProblemMessage problem={action.problem} />
         <Button type="submit" variant="secondary" isDisabled={action.busy}>
@@ -551,12 +592,14 @@ function Photos({ uuid }: { uuid: string }) {
 }
 
 /** Notes with their visibility, and a new note. */
-function Notes({ uuid }: { uuid: string }) {
+function Notes({ uuid, reference }: { uuid: string; reference: string }) {
   const session = useSession();
   const list = useLoad(['jobs', uuid, 'notes'], async () => (await api.GET('/api/jobs/{uuid}/notes', { params: { path: { uuid } } })).data!.data);
   useLiveEvents(uuid, (e) => {
     if (e.type === 'job.note_added' || e.type === 'resync') list.reload();
   });
+  useReloadWhenSent(uuid, list.reload);
+  const waiting = useWaiting(uuid, ['note']);
   const action = useAction();
   const staff = session.party === 'staff';
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
@@ -564,12 +607,10 @@ function Notes({ uuid }: { uuid: string }) {
     const form = e.currentTarget;
     const f = new FormData(form);
     void action.run(async () => {
-      await api.POST('/api/jobs/{uuid}/notes', {
-        params: { path: { uuid } },
-        body: { body: String(f.get('body') ?? ''), ...(staff ? { visibility: String(f.get('visibility')) } : {}) } as never,
-      });
+      const body = { body: String(f.get('body') ?? ''), ...(staff ? { visibility: String(f.get('visibility')) } : {}) };
+      const done = await sendOrQueue({ jobUuid: uuid, jobReference: reference, kind: 'note', label: 'Note', body });
       form.reset();
-      list.reload();
+      if (done === 'sent') list.reload();
     });
   };
   return (
@@ -583,6 +624,12 @@ function Notes({ uuid }: { uuid: string }) {
             <span className="meta">
               {n.author_name ?? 'Someone'}, {formatDateTime(n.created_at)} · {visibilityLabel(n.visibility, session.party)}
             </span>
+          </li>
+        ))}
+        {waiting.map((w) => (
+          <li key={w.key}>
+            <p>{String(w.body?.body ?? '')}</p>
+            <span className="meta waiting">Waiting to send (written {formatDateTime(w.createdAt)})</span>
           </li>
         ))}
       </ul>

@@ -6,7 +6,7 @@
  * by that field, a second click the other way), sorted by the API (`sort` and `order` of GET
  * /api/jobs/manage) across all pages, and kept in the URL (`/jobs?sort=priority&order=asc`).
  */
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { useLiveEvents } from '../live.ts';
@@ -22,6 +22,8 @@ import {
   type SlaState,
 } from '../logic/job-filters.ts';
 import { describeProblem } from '../logic/errors.ts';
+import { NotifyButton } from '../phone.tsx';
+import { saveTodaysJobs } from '../pwa.ts';
 import { useSession } from '../session.tsx';
 import type { Job } from '../types.ts';
 import { Button, formatDate, formatDateTime, Options, Pager, PageTitle, PHONE_QUERY, ProblemMessage, useLoad, useMediaQuery } from '../ui.tsx';
@@ -56,6 +58,11 @@ export function Jobs() {
     const { data } = await api.GET('/api/jobs/manage', { params: { query: filtersToQuery(filters) as never } });
     return data!;
   });
+  // A contractor's or tenant's jobs visited today are read ahead, for the installable app offline.
+  const rows = list.data?.data;
+  useEffect(() => {
+    if (rows && session.party !== 'staff') void saveTodaysJobs(rows);
+  }, [rows, session.party]);
   // Another person's change (or one's own in another tab) shows without a reload, quietly: the
   // count keeps its number (no "Loading jobs…" read out by screen readers at every change).
   const quiet = useRef(false);
@@ -99,6 +106,7 @@ export function Jobs() {
       >
         {title}
       </PageTitle>
+      {session.party !== 'staff' ? <NotifyButton /> : null}
       <form className={session.party === 'staff' ? 'filters filters-sla' : 'filters'} role="search" aria-label="Filter jobs" onSubmit={onSearch} key={key}>
         <label>
           Search

@@ -3,7 +3,7 @@ import type { TSchema } from 'typebox';
 import type { AppDeps } from '../../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, list, ok, responses } from '../../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
-import { DeviceToken, ListDevicesQuery, RegisterDeviceBody, RemoveDeviceBody } from './devices.schemas.ts';
+import { DeviceToken, ListDevicesQuery, WebPushKey, RegisterDeviceBody, RemoveDeviceBody } from './devices.schemas.ts';
 import { listDeviceTokens, registerDeviceToken, removeDeviceToken } from './devices.service.ts';
 
 const PATH = '/api/system/device-tokens';
@@ -31,6 +31,24 @@ export function devicesRoutes(deps: AppDeps) {
         const { rows, total } = await listDeviceTokens(deps, requireAuth(request), request.query);
         return list(rows, total, 'Device tokens retrieved');
       },
+    });
+
+    /**
+     * GET web-push-key: the VAPID public key a browser passes to PushManager.subscribe before
+     * registering its subscription as a `web` token (docs/push.md "Web Push in the console").
+     * `{public_key: null}` when Web Push is not configured. Answers the same to every caller.
+     */
+    app.get(`${PATH}/web-push-key`, {
+      config: { permission: PERMISSION },
+      schema: {
+        tags: ['system'],
+        summary: 'The Web Push public key',
+        description:
+          'The application server key (CARETAKER_VAPID_PUBLIC_KEY, base64url) for PushManager.subscribe; the subscription is then ' +
+          'registered with POST /api/system/device-tokens, platform web. public_key is null when Web Push is not configured.',
+        response: responses(DataEnvelope(WebPushKey), [401, 403, 429]),
+      },
+      handler: async () => ok({ public_key: deps.config.push.webPush?.publicKey ?? null }, 'Web Push key retrieved'),
     });
 
     /** POST: registers a token for the caller (201 new, 200 refreshed). */

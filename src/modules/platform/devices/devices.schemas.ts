@@ -18,6 +18,16 @@ export const DeviceToken = Type.Object(
   },
   { description: 'Device token record (spec 2.4)' },
 );
+
+/** The Web Push application server key a browser subscribes with (docs/push.md "Web Push in the console"). */
+export const WebPushKey = Type.Object(
+  {
+    public_key: Type.Union([Type.String(), Type.Null()], {
+      description: 'CARETAKER_VAPID_PUBLIC_KEY (base64url, a 65-byte P-256 point), or null when Web Push is not configured',
+    }),
+  },
+  { description: 'Web Push public key' },
+);
 export type DeviceTokenDto = Static<typeof DeviceToken>;
 
 export const RegisterDeviceBody = Type.Object(
