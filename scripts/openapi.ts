@@ -3,7 +3,7 @@
  * clients/typescript/openapi.json (docs/api.md, "OpenAPI document"), from an app on an in-memory
  * database, then generates the typed client's types from it (openapi-typescript), its list of
  * file-answering GETs (src/binary.ts) and its package version (the API's).
- * `--check` fails when either file differs from the committed one (CI).
+ * `--check` writes nothing and fails when any of these differs from the committed one (CI).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,24 +32,35 @@ await runtime.close();
 rmSync(scratch, { recursive: true, force: true });
 
 const before = { doc: safeRead(docPath), types: safeRead(typesPath), binary: safeRead(binaryPath), pkg: safeRead(packagePath) };
-writeFileSync(docPath, doc);
-writeFileSync(binaryPath, binaryGets(JSON.parse(doc)));
 // The client package is versioned with the API.
 const pkg = JSON.parse(before.pkg) as { version: string };
 pkg.version = (JSON.parse(doc) as { info: { version: string } }).info.version;
-writeFileSync(packagePath, `${JSON.stringify(pkg, null, 2)}\n`);
-execFileSync(process.execPath, [path.join(root, 'node_modules/openapi-typescript/bin/cli.js'), docPath, '-o', typesPath, '--root-types'], { stdio: 'inherit' });
+const after = { doc, binary: binaryGets(JSON.parse(doc)), pkg: `${JSON.stringify(pkg, null, 2)}\n` };
 if (check) {
+  // A check writes nothing: the types are generated into a scratch folder and compared there (a
+  // rewritten schema.d.ts, even unchanged, is newer than the built console and made every browser
+  // test rebuild it, test/helpers/console-build.ts).
+  const checkDir = mkdtempSync(path.join(tmpdir(), 'caretaker-openapi-check-'));
+  const docCopy = path.join(checkDir, 'openapi.json');
+  const typesCopy = path.join(checkDir, 'schema.d.ts');
+  writeFileSync(docCopy, doc);
+  execFileSync(process.execPath, [path.join(root, 'node_modules/openapi-typescript/bin/cli.js'), docCopy, '-o', typesCopy, '--root-types'], { stdio: 'inherit' });
   const stale = [
-    before.doc !== doc && docPath,
-    before.types !== safeRead(typesPath) && typesPath,
-    before.binary !== safeRead(binaryPath) && binaryPath,
-    before.pkg !== safeRead(packagePath) && packagePath,
+    before.doc !== after.doc && docPath,
+    before.types !== safeRead(typesCopy) && typesPath,
+    before.binary !== after.binary && binaryPath,
+    before.pkg !== after.pkg && packagePath,
   ].filter(Boolean);
+  rmSync(checkDir, { recursive: true, force: true });
   if (stale.length > 0) {
     process.stderr.write(`Out of date: ${stale.join(', ')}. Run \`npm run openapi\` and commit the result.\n`);
     process.exit(1);
   }
+} else {
+  writeFileSync(docPath, after.doc);
+  writeFileSync(binaryPath, after.binary);
+  writeFileSync(packagePath, after.pkg);
+  execFileSync(process.execPath, [path.join(root, 'node_modules/openapi-typescript/bin/cli.js'), docPath, '-o', typesPath, '--root-types'], { stdio: 'inherit' });
 }
 process.stdout.write(`OpenAPI document: ${path.relative(root, docPath)} (${doc.length} bytes); types: ${path.relative(root, typesPath)}\n`);
 
