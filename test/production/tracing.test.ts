@@ -251,7 +251,11 @@ describe('tracing from the entry point: `caretaker serve` exports over OTLP when
     if (process.env.REDIS_URL) expect(spans.some((s) => s.scope === '@opentelemetry/instrumentation-ioredis')).toBe(true);
     expect(otlp.headers.every((h) => h['x-collector-key'] === 'test-key')).toBe(true);
 
-    const lines = server.json().filter((l) => l.reqId === traceId);
+    // The child's log comes through a pipe, and may arrive after the spans, which come over HTTP.
+    const ofRequest = () => server.json().filter((l) => l.reqId === traceId);
+    const logDeadline = Date.now() + 10_000;
+    while (Date.now() < logDeadline && !ofRequest().some((l) => l.msg === 'request completed')) await new Promise((r) => setTimeout(r, 50));
+    const lines = ofRequest();
     expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(['incoming request', 'request completed']));
     expect(lines.every((l) => l.trace_id === traceId)).toBe(true);
     server.signal('SIGTERM');
