@@ -46,8 +46,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const refresh = useCallback(async () => {
     try {
-      const { data } = await api.GET('/api/auth/me');
-      const perms = await api.GET('/api/users/permissions');
+      // Both at once: the first page waits for the session, so a second round trip in a row
+      // would delay every first view (signed out, both answer 401 and the person is null).
+      const [{ data }, perms] = await Promise.all([api.GET('/api/auth/me'), api.GET('/api/users/permissions')]);
       setPermissions(new Set(perms.data!.data.permissions));
       setMe(data!.data);
     } catch {
