@@ -4,9 +4,11 @@ import KnownDurationsSequencer from './test/helpers/sequencer.ts';
 /** Browser tests that run on the embedded database only (about 95 s of the PostgreSQL run on 2 cores). */
 const BROWSER_ONCE = [
   'test/browser/compliance.test.ts',
+  'test/browser/console-table-url.test.ts',
   'test/browser/console-tables-charts.test.ts',
   'test/browser/conversations.test.ts',
   'test/browser/docs-page.test.ts',
+  'test/browser/offline-app.test.ts',
   'test/browser/onboarding.test.ts',
   'test/browser/people-edit.test.ts',
   'test/browser/settings-pages.test.ts',

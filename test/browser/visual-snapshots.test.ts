@@ -9,8 +9,9 @@
  * .ci/out/snapshots/ (ignored by git) and says so. CONSOLE_SNAPSHOTS_UPDATE=1 (`npm run
  * console:snapshots`) writes the baselines instead of comparing.
  *
- * Also prints the median of five cold loads of the job board at 1280 px on the same data, to
- * the first job card (bench/README.md "The console's first view at 1280 px"; not asserted).
+ * With CONSOLE_FIRST_VIEW=1 (and when updating), also prints the median of five cold loads of the
+ * job board at 1280 px on the same data, to the first job card (bench/README.md "The console's
+ * first view at 1280 px"; not asserted).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -238,7 +239,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     });
   }
 
-  it("the job board's first view at 1280 px on the demo data: median of 5 cold loads (printed for bench/README.md, not asserted)", async () => {
+  // Opt-in (CONSOLE_FIRST_VIEW=1, and with the baselines' update): five cold loads are 10-15 s of the suite.
+  it.runIf(process.env.CONSOLE_FIRST_VIEW === '1' || UPDATE)("the job board's first view at 1280 px on the demo data: median of 5 cold loads (printed for bench/README.md, not asserted)", async () => {
     // The agent's own board (about 250 Leeds jobs), each load in a fresh context (an empty cache)
     // with the agent's session cookie, timed to the first job card.
     const signed = await stillPage(DESKTOP);
