@@ -223,14 +223,23 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
       });
     });
     await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.deliverPushMessage', {
+    const push = {
       origin: baseUrl,
       registrationId: await registrationId,
       data: JSON.stringify({ title: 'New job: JOB-700102', body: 'Kitchen tap dripping, 14 Kirkstall Road', data: { job_uuid: jobs.tap.uuid, kind: 'job.assigned_contractor' } }),
-    });
-    await expect
-      .poll(() => page.evaluate(async () => (await (await (globalThis as unknown as Browserish).navigator.serviceWorker.ready).getNotifications()).map((n) => `${n.title} | ${n.body} | ${n.data.url}`)), { timeout: 10_000 })
-      .toEqual([`New job: JOB-700102 | Kitchen tap dripping, 14 Kirkstall Road | /jobs/${jobs.tap.uuid}`]);
+    };
+    const shownNotifications = () =>
+      page.evaluate(async () => (await (await (globalThis as unknown as Browserish).navigator.serviceWorker.ready).getNotifications()).map((n) => `${n.title} | ${n.body} | ${n.data.url}`));
+    // Delivered again every 5 s until shown (up to 30 s): once, in a clean-clone run on a loaded
+    // machine, a single delivery showed nothing within 10 s (cause not found). The notification's
+    // tag is the job, so a second delivery replaces the first: exactly one is expected either way.
+    const until = Date.now() + 30_000;
+    do {
+      await cdp.send('ServiceWorker.deliverPushMessage', push);
+      const waitUntil = Date.now() + 5_000;
+      while (Date.now() < waitUntil && (await shownNotifications()).length === 0) await new Promise((r) => setTimeout(r, 100));
+    } while (Date.now() < until && (await shownNotifications()).length === 0);
+    expect(await shownNotifications()).toEqual([`New job: JOB-700102 | Kitchen tap dripping, 14 Kirkstall Road | /jobs/${jobs.tap.uuid}`]);
 
     // Signing out deletes the saved copies: the next person on the phone reads none of them.
     await page.getByRole('button', { name: 'Menu' }).click();
