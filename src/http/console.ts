@@ -1,7 +1,8 @@
 /**
  * The Caretaker console (docs/console.md): the built web app (`console/dist`, made by
  * `npm run console:build`, which `npm install` runs through `prepare`) served at `/` by the same
- * process as the API. Hashed files under `/assets/` get a year-long immutable cache; `index.html`
+ * process as the API. Hashed files under `/assets/` get a year-long immutable cache (brotli or gzip
+ * copies made at build time to browsers that accept them); `index.html`
  * is revalidated on every load (`no-cache`), as are the service worker `/sw.js` and the web app
  * manifest of the installable app, and the shell answers every other GET that is not an API or docs
  * path, so client routes such as `/jobs/<uuid>` or the e-mail links `/accept-invitation?token=...`
@@ -79,7 +80,7 @@ export async function registerConsole(app: FastifyInstance, dir: string = consol
   };
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
-      route.config = { ...(route.config as object), permission: 'public' };
+      route.config = { ...(route.config as object), permission: 'public', credentials: false };
     });
     if (existsSync(path.join(dir, 'assets'))) {
       await scope.register(fastifyStatic, {
@@ -89,6 +90,10 @@ export async function registerConsole(app: FastifyInstance, dir: string = consol
         index: false,
         immutable: true,
         maxAge: '365d',
+        // The .br and .gz copies written by scripts/console-build.js, for browsers that accept them
+        // (so a shared cache keeps one copy per encoding).
+        preCompressed: true,
+        setHeaders: (res: { setHeader(name: string, value: string): unknown }) => res.setHeader('vary', 'accept-encoding'),
         schemaHide: true,
       });
     }

@@ -35,6 +35,12 @@ declare module 'fastify' {
     failClosed?: boolean;
     /** Per-route overrides of the configured rate limits. */
     rateLimit?: { ipMax?: number; accountMax?: number; windowS?: number };
+    /**
+     * false on public routes whose answer is the same for everyone (the console's files,
+     * src/http/console.ts): a session cookie or bearer token sent along is not looked up, so the
+     * answer keeps its own caching headers instead of `no-store`.
+     */
+    credentials?: boolean;
   }
   interface FastifyRequest {
     /** The caller; null on public routes without credentials. */
@@ -181,7 +187,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
 
     if (permission === 'public') {
       // Public routes may still tell an authenticated caller more (status details).
-      if (presented.authorization || presented.sessionCookie) {
+      if (cfg.credentials !== false && (presented.authorization || presented.sessionCookie)) {
         request.auth = await authenticate(presented, epoch).catch(() => null);
         if (request.auth && (await blacklist.isAccountBlocked(request.auth.userId))) throw blocked();
       }

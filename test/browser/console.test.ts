@@ -175,7 +175,15 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     const js = await fetch(`${baseUrl}${asset}`);
     expect(js.status).toBe(200);
     expect(js.headers.get('cache-control')).toContain('immutable');
-    expect((await js.text()).length).toBeGreaterThan(0);
+    const script = await js.text();
+    expect(script.length).toBeGreaterThan(0);
+    // Credentials sent along (a signed-in browser sends its cookie with every file) are not looked
+    // up: the file keeps its year-long cache, not the API's no-store. Brotli when accepted.
+    const signedIn = await fetch(`${baseUrl}${asset}`, { headers: { authorization: `Bearer ${await login(t.app, users.admin!)}`, 'accept-encoding': 'br' } });
+    expect(signedIn.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(signedIn.headers.get('content-encoding')).toBe('br');
+    expect(signedIn.headers.get('vary')).toBe('accept-encoding');
+    expect(await signedIn.text()).toBe(script);
     const route = await fetch(`${baseUrl}/jobs/some-client-route`);
     expect(route.headers.get('content-type')).toContain('text/html');
     expect(await route.text()).toBe(html);

@@ -5,11 +5,15 @@
  * with a fake build, so it needs neither Vite nor a database.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isConsolePath, registerConsole, type ConsoleShell } from '../../src/http/console.ts';
+
+/** A script big enough to be worth compressing. */
+const BIG = `export const rows = [${Array.from({ length: 500 }, (_, i) => `'row ${i}'`).join(', ')}];`;
 
 describe('console static files', () => {
   let dir: string;
@@ -18,6 +22,9 @@ describe('console static files', () => {
     await mkdir(path.join(dir, 'assets'));
     await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Caretaker</title><script type="module" src="/assets/index-abc123.js"></script>');
     await writeFile(path.join(dir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    // The build's brotli copy of a larger file (scripts/console-build.js).
+    await writeFile(path.join(dir, 'assets', 'big-abc123.js'), BIG);
+    await writeFile(path.join(dir, 'assets', 'big-abc123.js.br'), brotliCompressSync(BIG));
     await writeFile(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   });
   afterAll(async () => rm(dir, { recursive: true, force: true }));
@@ -53,6 +60,19 @@ describe('console static files', () => {
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect((await a.inject({ url: '/assets/nope-000.js' })).statusCode).toBe(404);
     expect((await a.inject({ url: '/favicon.svg' })).headers['content-type']).toContain('image/svg+xml');
+  });
+
+  it("serves the build's brotli copy to a browser that accepts it, and the file itself otherwise", async () => {
+    const a = await app(dir);
+    const br = await a.inject({ url: '/assets/big-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toBe('accept-encoding');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(BIG);
+    const plain = await a.inject({ url: '/assets/big-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG);
   });
 
   it('never answers /api or /docs paths, nor other files, with the shell', async () => {
