@@ -2,10 +2,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { prefetchJobBoard } from './pages/jobs.tsx';
 import { registerServiceWorker } from './pwa.ts';
+import { queryClient } from './query.ts';
 import './styles.css';
 
-registerServiceWorker();
+// The board's reads start now, with the session's (preloaded by index.html), not after them.
+prefetchJobBoard(queryClient, window.location);
+registerServiceWorker(queryClient);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

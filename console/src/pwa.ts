@@ -4,16 +4,49 @@
  * registering the service worker (src/sw.ts, production builds only), deleting the signed-in person's offline copies when the person changes,
  * saving today's jobs for reading offline, and Web Push ("Notify me on this phone", docs/push.md).
  */
+import type { QueryClient } from '@tanstack/query-core';
 import { api } from './api.ts';
 
 /** The service worker's runtime cache of API reads (API_CACHE of src/sw.ts). */
 export const API_CACHE = 'caretaker-api';
 
-/** Registers /sw.js (scope /) in a production build of a browser that has service workers; the dev server never does. */
-export function registerServiceWorker(): void {
+/** The longest wait (ms) after the page's load for its first reads to finish before the worker is registered anyway. */
+const REGISTER_WAIT_MS = 10_000;
+
+/** Resolves once `client` has no read in flight (at once when it has none), or after `maxMs`. */
+function whenReadsSettled(client: QueryClient, maxMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, maxMs);
+    const unsubscribe = client.getQueryCache().subscribe(() => {
+      if (client.isFetching() === 0) done();
+    });
+    function done() {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    }
+    if (client.isFetching() === 0) done();
+  });
+}
+
+/**
+ * Registers /sw.js (scope /) in a production build of a browser that has service workers (the dev
+ * server never does), once the first view is on screen: after the page's load, when its first
+ * reads have answered (or 10 s at most), when the browser is next idle. Installing the worker
+ * downloads the whole app shell for its precache; started at load it competed with the first
+ * view's own reads and rendering.
+ * @param client the console's query client (query.ts), whose reads in flight are waited for
+ */
+export function registerServiceWorker(client: QueryClient): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  window.addEventListener('load', () => {
+  const register = () => {
     navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch((e: unknown) => console.warn('Service worker not registered', e));
+  };
+  window.addEventListener('load', () => {
+    void whenReadsSettled(client, REGISTER_WAIT_MS).then(() => {
+      if ('requestIdleCallback' in window) requestIdleCallback(register, { timeout: 2_000 });
+      else setTimeout(register, 500);
+    });
   });
 }
 

@@ -5,7 +5,7 @@
  * (`useLoad`, on TanStack Query: query.ts).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
+import { hashKey, keepPreviousData, useQuery, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import {
   Button as AriaButton,
   Dialog,
@@ -167,16 +167,36 @@ export function useLoad<T>(first: QueryKey | (() => Promise<T>), second: (() => 
     queryKey,
     // TanStack refuses undefined as data; null stands for "nothing".
     queryFn: async () => (await load()) ?? null,
+    // An answer prefetched for this page (prefetchLoad) is shown as it is, not asked for again.
+    refetchOnMount: (q) => !prefetched.has(q.queryHash),
     // As before: what was shown stays while other inputs load.
     placeholderData: keepPreviousData,
     // A component's own data cannot be shown by another: dropped once it unmounts.
     ...(named ? {} : { gcTime: 0 }),
   });
+  // Mounted (TanStack subscribed in its own effect, before this one): a later mount reads again.
+  const hash = hashKey(queryKey);
+  useEffect(() => void prefetched.delete(hash), [hash]);
   const { error, refetch } = query;
   const problem = useMemo(() => (error ? describeProblem(error, navigator.onLine) : null), [error]);
   const reload = useCallback(() => void refetch(), [refetch]);
   return { data: (query.data ?? null) as T | null, problem, loading: query.isFetching, reload };
 }
+
+/**
+ * Starts loading what a `useLoad(key, load)` will ask for, before its page renders (the job board
+ * at start-up, main.tsx): the page then finds the answer in flight or in the cache instead of
+ * asking after its first render. The same key and `load` as the page's `useLoad`; failures are
+ * left for the page's own `useLoad` to show.
+ * @param client the console's query client (query.ts)
+ */
+export function prefetchLoad<T>(client: QueryClient, key: QueryKey, load: () => Promise<T>): void {
+  prefetched.add(hashKey(key));
+  void client.prefetchQuery({ queryKey: key, queryFn: async () => (await load()) ?? null });
+}
+
+/** The query hashes of prefetchLoad's answers not yet shown by a page: each spares one mount's read (useLoad forgets it once mounted). */
+const prefetched = new Set<string>();
 
 /** Runs an action (a write), keeping its problem for display next to it. */
 export function useAction() {
@@ -196,24 +216,34 @@ export function useAction() {
   return { problem, busy, run, setProblem };
 }
 
+// The formatters are made once: `toLocaleString` with options builds a new Intl formatter on
+// every call (a board of 20 cards paid that for each date on each render).
+/** formatDateTime's: the browser's time zone, as `toLocaleString('en-GB', ...)` gave. */
+const DATE_TIME = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+/** formatDate's: the day as stored (midnight UTC). */
+const DATE = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+/** formatPence's: "£1,234.50". */
+const POUNDS = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
+/** formatLondonDateTime's. */
+const LONDON_DATE_TIME = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
 /** "21 Nov 2026, 09:00" in the user's time zone. */
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '-';
-  return new Date(iso).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return DATE_TIME.format(new Date(iso));
 }
 
 /** "25 Nov 2026" for a date (the visit day is midnight UTC). */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '-';
-  return new Date(iso).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return DATE.format(new Date(iso));
 }
 
 /** "Thu 26 Nov 2026, 16:00": an instant as London's date and time, whatever the browser's time zone. */
 export function formatLondonDateTime(iso: string | null | undefined): string {
   if (!iso) return '-';
   const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-      .formatToParts(new Date(iso))
+    LONDON_DATE_TIME.formatToParts(new Date(iso))
       .map((x) => [x.type, x.value]),
   );
   return `${p.weekday} ${p.day} ${p.month} ${p.year}, ${p.hour}:${p.minute}`;
@@ -221,7 +251,7 @@ export function formatLondonDateTime(iso: string | null | undefined): string {
 
 /** "£1,234.50" from pence. */
 export function formatPence(pence: number): string {
-  return (pence / 100).toLocaleString('en-GB', { style: 'currency', currency: 'GBP' });
+  return POUNDS.format(pence / 100);
 }
 
 /** The Caretaker mark (a house on the brand colour) with the name beside it unless `markOnly`. */

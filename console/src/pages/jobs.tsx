@@ -7,6 +7,7 @@
  * /api/jobs/manage) across all pages, and kept in the URL (`/jobs?sort=priority&order=asc`).
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { useLiveEvents } from '../live.ts';
@@ -26,7 +27,7 @@ import { NotifyButton } from '../phone.tsx';
 import { saveTodaysJobs } from '../pwa.ts';
 import { useSession } from '../session.tsx';
 import type { Job } from '../types.ts';
-import { Button, formatDate, formatDateTime, Options, Pager, PageTitle, PHONE_QUERY, ProblemMessage, useLoad, useMediaQuery } from '../ui.tsx';
+import { Button, formatDate, formatDateTime, Options, Pager, PageTitle, PHONE_QUERY, prefetchLoad, ProblemMessage, useLoad, useMediaQuery } from '../ui.tsx';
 
 /** A job as the list and the detail return it. */
 export type JobRow = Job;
@@ -44,20 +45,48 @@ export function SlaBadge({ state }: { state: string | null | undefined }) {
   return <span className={`badge badge-sla-${state}`}>SLA {SLA_STATES[state as SlaState].toLowerCase()}</span>;
 }
 
+/** The statuses of the board's filter: their query key and load (GET /api/jobs/statuses). */
+const STATUSES_KEY = ['jobs', 'statuses'];
+async function loadStatuses() {
+  return ((await api.GET('/api/jobs/statuses')).data as { data: Array<{ ID: number; name: string }> }).data;
+}
+
+/**
+ * The board's page of jobs for the URL's search (`sort=priority&page=2`): its query key and its
+ * load (GET /api/jobs/manage with the filters of logic/job-filters.ts).
+ */
+function listQuery(search: URLSearchParams) {
+  const filters = parseFilters(search);
+  return {
+    key: ['jobs', 'list', search.toString()],
+    load: async () => (await api.GET('/api/jobs/manage', { params: { query: filtersToQuery(filters) as never } })).data!,
+  };
+}
+
+/**
+ * Starts the job board's two reads (its page of jobs for the address's search, and the statuses)
+ * at start-up when the address is the board (`/jobs`), at the same time as the session's: the
+ * board then renders with them instead of asking once the session has answered and the page has
+ * rendered once (docs/console.md "How it is built and served"). Anything else: nothing.
+ * @param client the console's query client (query.ts)
+ * @param location the address opened (window.location)
+ */
+export function prefetchJobBoard(client: QueryClient, location: { pathname: string; search: string }): void {
+  if (location.pathname !== '/jobs') return;
+  const list = listQuery(new URLSearchParams(location.search));
+  prefetchLoad(client, list.key, list.load);
+  prefetchLoad(client, STATUSES_KEY, loadStatuses);
+}
+
 /** The list of jobs. */
 export function Jobs() {
   const session = useSession();
   const [search, setSearch] = useSearchParams();
   const filters = parseFilters(search);
   const key = search.toString();
-  const statuses = useLoad(
-    ['jobs', 'statuses'],
-    async () => ((await api.GET('/api/jobs/statuses')).data as { data: Array<{ ID: number; name: string }> }).data,
-  );
-  const list = useLoad(['jobs', 'list', key], async () => {
-    const { data } = await api.GET('/api/jobs/manage', { params: { query: filtersToQuery(filters) as never } });
-    return data!;
-  });
+  const statuses = useLoad(STATUSES_KEY, loadStatuses);
+  const query = listQuery(search);
+  const list = useLoad(query.key, query.load);
   // A contractor's or tenant's jobs visited today are read ahead, for the installable app offline.
   const rows = list.data?.data;
   useEffect(() => {
