@@ -19411,6 +19411,8 @@ export interface operations {
                             postcode: string;
                             latitude: number | null;
                             longitude: number | null;
+                            /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                            is_hmo: boolean;
                             branch_uuid: string | null;
                             branch_name: string | null;
                             /** Format: date-time */
@@ -19579,6 +19581,8 @@ export interface operations {
                             postcode: string;
                             latitude: number | null;
                             longitude: number | null;
+                            /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                            is_hmo: boolean;
                             branch_uuid: string | null;
                             branch_name: string | null;
                             /** Format: date-time */
@@ -19748,6 +19752,8 @@ export interface operations {
                             postcode: string;
                             latitude: number | null;
                             longitude: number | null;
+                            /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                            is_hmo: boolean;
                             branch_uuid: string | null;
                             branch_name: string | null;
                             /** Format: date-time */
@@ -19917,6 +19923,8 @@ export interface operations {
                             postcode: string;
                             latitude: number | null;
                             longitude: number | null;
+                            /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                            is_hmo: boolean;
                             branch_uuid: string | null;
                             branch_name: string | null;
                             /** Format: date-time */
@@ -20257,6 +20265,8 @@ export interface operations {
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                is_hmo: boolean;
                                 branch_uuid: string | null;
                                 branch_name: string | null;
                                 /** Format: date-time */
@@ -20609,6 +20619,8 @@ export interface operations {
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                is_hmo: boolean;
                                 branch_uuid: string | null;
                                 branch_name: string | null;
                                 /** Format: date-time */
@@ -20795,6 +20807,8 @@ export interface operations {
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                is_hmo: boolean;
                                 branch_uuid: string | null;
                                 branch_name: string | null;
                                 /** Format: date-time */
@@ -41373,6 +41387,8 @@ export interface operations {
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                    is_hmo: boolean;
                                     branch_uuid: string | null;
                                     branch_name: string | null;
                                     /** Format: date-time */
@@ -41789,6 +41805,8 @@ export interface operations {
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                is_hmo: boolean;
                                 branch_uuid: string | null;
                                 branch_name: string | null;
                                 /** Format: date-time */
@@ -41952,6 +41970,8 @@ export interface operations {
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                is_hmo: boolean;
                                 branch_uuid: string | null;
                                 branch_name: string | null;
                                 /** Format: date-time */
@@ -42164,6 +42184,8 @@ export interface operations {
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                    is_hmo: boolean;
                                     branch_uuid: string | null;
                                     branch_name: string | null;
                                     /** Format: date-time */
@@ -42385,6 +42407,8 @@ export interface operations {
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                    is_hmo: boolean;
                                     branch_uuid: string | null;
                                     branch_name: string | null;
                                     /** Format: date-time */
@@ -42626,6 +42650,8 @@ export interface operations {
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                    is_hmo: boolean;
                                     branch_uuid: string | null;
                                     branch_name: string | null;
                                     /** Format: date-time */
@@ -42703,6 +42729,8 @@ export interface operations {
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                    is_hmo: boolean;
                                     branch_uuid: string | null;
                                     branch_name: string | null;
                                     /** Format: date-time */
