@@ -1279,7 +1279,7 @@ export interface paths {
         put?: never;
         /**
          * An SMS received by the service number (Twilio incoming-message webhook)
-         * @description Form body as Twilio sends it (From, To, Body, MessageSid), signed in X-Twilio-Signature (else 403). STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT put the number on the opt-out list and START, UNSTOP, YES take it off (answered with a confirmation); any other text lands in the conversation thread of the last message sent to that number. Answers TwiML.
+         * @description Form body as Twilio sends it (From, To, Body, MessageSid), signed in X-Twilio-Signature (else 403). STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, OPTOUT, REVOKE (the whole text, any case) put the number on the opt-out list and withdraw the sms_updates consents of the people holding it; START, UNSTOP, YES, SUBSCRIBE, OPTIN take it off and give back the consents a STOP withdrew (answered with a confirmation naming the agency; neither is a message of a thread); any other text lands in the conversation thread of the last message sent to that number. Answers TwiML.
          *
          *     **Access:** No authentication.
          */
