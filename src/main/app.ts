@@ -53,7 +53,7 @@ import { complianceRoutes } from '../modules/jobs/compliance/index.ts';
 import { hazardsRoutes } from '../modules/jobs/hazards/index.ts';
 import { reportingRoutes } from '../modules/jobs/reporting/index.ts';
 import { contractorsRoutes } from '../modules/people/contractors/index.ts';
-import { gdprRoutes } from '../modules/platform/gdpr/index.ts';
+import { gdprRoutes, smsReplyConsent } from '../modules/platform/gdpr/index.ts';
 import { outboxLag, platformRoutes, queueFigures } from '../modules/platform/platform/index.ts';
 import { webhooksRoutes } from '../modules/messaging/webhooks/index.ts';
 import { slaRoutes } from '../modules/jobs/sla-reports/index.ts';
@@ -204,7 +204,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     jobNotesRoutes(deps),
     conversationsRoutes(deps),
     inboundMailRoutes(deps),
-    smsRoutes(deps),
+    smsRoutes(deps, smsReplyConsent),
     jobFilesRoutes(deps),
     fileIntegrityRoutes(deps),
     calendarRoutes(deps),

@@ -2,7 +2,8 @@
  * Creating and editing people and places in the console (docs/console.md "Creating and editing"),
  * in headless Chromium on PGlite: an administrator creates a contractor with two trades and edits
  * its phone, deactivates it after the confirmation dialog; creates a property (a bad postcode
- * first, shown beside the field) and a tenant living there; moves an agent to another branch.
+ * first, shown beside the field; ticked as an HMO, which adds its HMO compliance items) and a
+ * tenant living there; moves an agent to another branch.
  * Every form is checked with axe-core at phone (390 px) and desktop widths.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -135,6 +136,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.getByLabel('Town').fill('Leeds');
     await page.getByLabel('Postcode').fill('NOT A CODE');
     await page.getByLabel('Branch').selectOption({ label: 'Leeds' });
+    await page.getByRole('checkbox', { name: 'House in multiple occupation (HMO)' }).check();
     await page.getByRole('button', { name: 'Create property' }).click();
     const postcodeError = page.locator('.field', { has: page.getByLabel('Postcode') }).locator('.field-error');
     await postcodeError.waitFor();
@@ -143,9 +145,15 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await check(page, 'new property with a bad postcode');
     await page.getByLabel('Postcode').fill('ls6 1ab');
     await page.getByRole('button', { name: 'Create property' }).click();
-    await page.getByText('Flat 2, 12 Hyde Park Road, Leeds LS6 1AB created.').waitFor();
+    await page.getByText('Flat 2, 12 Hyde Park Road, Leeds LS6 1AB created. Marked as an HMO; the property has 2 compliance items.').waitFor();
     const property = await t.db.selectFrom('addresses').selectAll().where('postcode', '=', 'LS6 1AB').executeTakeFirstOrThrow();
     expect(property.branch_id).toBe(leeds.id);
+    // The HMO box sent the flag: the API's property has it, with the HMO items on the register.
+    const read = async (path: string) => (await page.request.get(`${baseUrl}${path}`)).json();
+    expect((await read(`/api/addresses/${property.uuid}`)).data.is_hmo).toBe(true);
+    expect((await read(`/api/compliance?address_uuid=${property.uuid}`)).data.map((i: { type_code: string }) => i.type_code).sort()).toEqual(['hmo_fire_risk', 'hmo_licence']);
+    expect(await page.getByRole('checkbox', { name: 'House in multiple occupation (HMO)' }).isChecked()).toBe(true);
+    await check(page, 'edit property, an HMO');
 
     // A tenant living there, the property picked by postcode.
     await page.goto(`${baseUrl}/tenants`);

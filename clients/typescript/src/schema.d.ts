@@ -1279,7 +1279,7 @@ export interface paths {
         put?: never;
         /**
          * An SMS received by the service number (Twilio incoming-message webhook)
-         * @description Form body as Twilio sends it (From, To, Body, MessageSid), signed in X-Twilio-Signature (else 403). STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT put the number on the opt-out list and START, UNSTOP, YES take it off (answered with a confirmation); any other text lands in the conversation thread of the last message sent to that number. Answers TwiML.
+         * @description Form body as Twilio sends it (From, To, Body, MessageSid), signed in X-Twilio-Signature (else 403). STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, OPTOUT, REVOKE (the whole text, any case) put the number on the opt-out list and withdraw the sms_updates consents of the people holding it; START, UNSTOP, YES, SUBSCRIBE, OPTIN take it off and give back the consents a STOP withdrew (answered with a confirmation naming the agency; neither is a message of a thread); any other text lands in the conversation thread of the last message sent to that number. Answers TwiML.
          *
          *     **Access:** No authentication.
          */
@@ -19411,6 +19411,8 @@ export interface operations {
                             postcode: string;
                             latitude: number | null;
                             longitude: number | null;
+                            /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                            is_hmo: boolean;
                             branch_uuid: string | null;
                             branch_name: string | null;
                             /** Format: date-time */
@@ -19579,6 +19581,8 @@ export interface operations {
                             postcode: string;
                             latitude: number | null;
                             longitude: number | null;
+                            /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                            is_hmo: boolean;
                             branch_uuid: string | null;
                             branch_name: string | null;
                             /** Format: date-time */
@@ -19748,6 +19752,8 @@ export interface operations {
                             postcode: string;
                             latitude: number | null;
                             longitude: number | null;
+                            /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                            is_hmo: boolean;
                             branch_uuid: string | null;
                             branch_name: string | null;
                             /** Format: date-time */
@@ -19917,6 +19923,8 @@ export interface operations {
                             postcode: string;
                             latitude: number | null;
                             longitude: number | null;
+                            /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                            is_hmo: boolean;
                             branch_uuid: string | null;
                             branch_name: string | null;
                             /** Format: date-time */
@@ -20257,6 +20265,8 @@ export interface operations {
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                is_hmo: boolean;
                                 branch_uuid: string | null;
                                 branch_name: string | null;
                                 /** Format: date-time */
@@ -20609,6 +20619,8 @@ export interface operations {
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                is_hmo: boolean;
                                 branch_uuid: string | null;
                                 branch_name: string | null;
                                 /** Format: date-time */
@@ -20795,6 +20807,8 @@ export interface operations {
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                is_hmo: boolean;
                                 branch_uuid: string | null;
                                 branch_name: string | null;
                                 /** Format: date-time */
@@ -41373,6 +41387,8 @@ export interface operations {
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                    is_hmo: boolean;
                                     branch_uuid: string | null;
                                     branch_name: string | null;
                                     /** Format: date-time */
@@ -41789,6 +41805,8 @@ export interface operations {
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                is_hmo: boolean;
                                 branch_uuid: string | null;
                                 branch_name: string | null;
                                 /** Format: date-time */
@@ -41952,6 +41970,8 @@ export interface operations {
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                is_hmo: boolean;
                                 branch_uuid: string | null;
                                 branch_name: string | null;
                                 /** Format: date-time */
@@ -42164,6 +42184,8 @@ export interface operations {
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                    is_hmo: boolean;
                                     branch_uuid: string | null;
                                     branch_name: string | null;
                                     /** Format: date-time */
@@ -42385,6 +42407,8 @@ export interface operations {
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                    is_hmo: boolean;
                                     branch_uuid: string | null;
                                     branch_name: string | null;
                                     /** Format: date-time */
@@ -42626,6 +42650,8 @@ export interface operations {
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                    is_hmo: boolean;
                                     branch_uuid: string | null;
                                     branch_name: string | null;
                                     /** Format: date-time */
@@ -42703,6 +42729,8 @@ export interface operations {
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                    is_hmo: boolean;
                                     branch_uuid: string | null;
                                     branch_name: string | null;
                                     /** Format: date-time */

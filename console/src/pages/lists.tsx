@@ -206,6 +206,7 @@ export function AddressesPage() {
           { header: 'Town', key: true, sortKey: 'town', sortValue: (r) => r.town, cell: (r) => r.town },
           { header: 'Postcode', key: true, sortKey: 'postcode', sortValue: (r) => r.postcode, cell: (r) => r.postcode },
           { header: 'Branch', key: true, sortKey: 'branch', sortValue: (r) => r.branch_name, cell: (r) => r.branch_name ?? '-' },
+          { header: 'HMO', key: true, sortKey: 'hmo', sortValue: (r) => (r.is_hmo ? 1 : 0), cell: (r) => (r.is_hmo ? 'Yes' : 'No') },
           ...edit,
         ]}
       />

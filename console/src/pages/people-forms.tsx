@@ -2,7 +2,7 @@
  * Creating and editing the agency's people and places in the console (docs/console.md "Creating
  * and editing"): contractors (POST/PUT /api/contractors, PUT .../trades and .../coverage),
  * tenants (POST/PUT /api/tenants, linking and unlinking their properties), properties
- * (POST/PUT /api/addresses) and users (POST /api/users with invite: true, PUT /api/users/{uuid},
+ * (POST/PUT /api/addresses, and their HMO flag: PUT /api/compliance/properties/{uuid}/hmo) and users (POST /api/users with invite: true, PUT /api/users/{uuid},
  * disable, enable and a new invitation). A refused field is shown beside it in people's words
  * (logic/errors.ts); anything that takes something away (deactivating, disabling, unlinking) is
  * asked about first (useConfirm).
@@ -528,23 +528,41 @@ export function AddressFormPage() {
   );
 }
 
+/**
+ * Sets a property's HMO flag (PUT /api/compliance/properties/{uuid}/hmo, docs/compliance.md
+ * "HMO"): set, the property gets the agency's HMO-only compliance items (HMO fire risk assessment
+ * and HMO licence); cleared, its items stay. Answers the notice's words.
+ */
+async function saveHmo(uuid: string, hmo: boolean): Promise<string> {
+  const { data } = await api.PUT('/api/compliance/properties/{uuid}/hmo', { params: { path: { uuid } }, body: { hmo } as never });
+  return data!.data.is_hmo ? `Marked as an HMO; the property has ${data!.data.items.length} compliance items.` : 'No longer marked as an HMO.';
+}
+
+/**
+ * The property form. Its HMO box (shown to callers with api.compliance.manage, the key of the
+ * HMO flag's API) is saved after the address, by saveHmo, and only when it changed.
+ */
 function AddressForm({ address, branches, onSaved }: { address: Partial<Address>; branches: Branch[]; onSaved: (notice: string) => void }) {
   const navigate = useNavigate();
   const action = useAction();
+  const canHmo = useSession().permissions.has('api.compliance.manage');
   const { errors, other } = splitProblem(action.problem, ADDRESS_FIELDS);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const v = reader(e.currentTarget);
     const body = { line1: v('line1') ?? '', line2: v('line2'), town: v('town') ?? '', county: v('county'), postcode: v('postcode') ?? '', branch_uuid: v('branch_uuid') };
+    const hmo = canHmo && v('is_hmo') !== null;
+    const hmoChanged = canHmo && hmo !== (address.is_hmo ?? false);
     void action.run(async () => {
       if (address.uuid) {
         await api.PUT('/api/addresses/{uuid}', { params: { path: { uuid: address.uuid } }, body: body as never });
-        onSaved('Changes saved.');
+        onSaved(hmoChanged ? `Changes saved. ${await saveHmo(address.uuid, hmo)}` : 'Changes saved.');
         return;
       }
       const { data } = await api.POST('/api/addresses', { body: body as never });
       const created = data!.data as Address;
-      navigate(`/addresses/${created.uuid}/edit`, { state: { saved: `${addressLabel(created)} created.` } });
+      const saved = hmoChanged ? `${addressLabel(created)} created. ${await saveHmo(created.uuid, hmo)}` : `${addressLabel(created)} created.`;
+      navigate(`/addresses/${created.uuid}/edit`, { state: { saved } });
     });
   };
   return (
@@ -557,6 +575,16 @@ function AddressForm({ address, branches, onSaved }: { address: Partial<Address>
       <SelectField id="address-branch" name="branch_uuid" label="Branch" defaultValue={address.branch_uuid ?? ''} error={errors.branch_uuid} hint="The branch that looks after the property.">
         <BranchOptions branches={branches} empty="No branch" />
       </SelectField>
+      {canHmo ? (
+        <div className="field">
+          <label className="checkbox-native">
+            <input type="checkbox" name="is_hmo" defaultChecked={address.is_hmo ?? false} aria-describedby="address-hmo-hint" /> House in multiple occupation (HMO)
+          </label>
+          <p id="address-hmo-hint" className="hint">
+            An HMO needs a fire risk assessment and a licence: ticked, those items are added to the property&apos;s compliance register. Unticked later, they stay.
+          </p>
+        </div>
+      ) : null}
       {other ? <ProblemMessage problem={other} /> : null}
       <Button type="submit" isDisabled={action.busy}>
         {address.uuid ? 'Save changes' : 'Create property'}

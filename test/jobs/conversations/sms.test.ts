@@ -95,17 +95,35 @@ describe('SMS through Twilio', () => {
     expect((await twilioPost('/api/sms/twilio/inbound', { From: MOBILE, Body: 'hi' }, 'forged')).statusCode).toBe(403);
   });
 
-  it('STOP is honoured until START', async () => {
+  const smsConsents = () => t.db.selectFrom('gdpr_consents').select(['source', 'withdrawn_at', 'withdrawn_source']).where('tenant_id', '=', w.tenantId).where('purpose', '=', 'sms_updates').orderBy('id').execute();
+  const consentActivity = () => t.db.selectFrom('activity_log').select(['action', 'resource_type', 'resource_id', 'details']).where('action', 'like', 'consent.%').orderBy('id').execute();
+
+  it('STOP is honoured until START: it withdraws the SMS consent, START gives it back', async () => {
     const stop = await twilioPost('/api/sms/twilio/inbound', { AccountSid: SID, MessageSid: 'SMstop0001', From: '07700 900123', To: '+447700900000', Body: ' stop ' });
-    expect(stop.body).toContain('<Message>You will get no more text messages from us. Reply START to get them again.</Message>');
+    expect(stop.body).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Message>You will get no more texts from Agency A. Reply START to get them again.</Message></Response>');
+    // Withdrawn as a withdrawal through the API is, with its activity entry; not a message of the thread.
+    expect(await smsConsents()).toEqual([{ source: 'web_form', withdrawn_at: expect.any(Date), withdrawn_source: 'sms_reply' }]);
+    expect(await consentActivity()).toEqual([
+      { action: 'consent.withdraw', resource_type: 'tenant', resource_id: w.tenantId, details: expect.objectContaining({ purpose: 'sms_updates', source: 'sms_reply', keyword: 'STOP' }) },
+    ]);
+    const keywordMessages = await t.db.selectFrom('conversation_messages').select('id').where('body', 'ilike', '%stop%').execute();
+    expect(keywordMessages).toEqual([]);
     const sentBefore = twilio.sent.length;
     t.clock.advance(60);
     await w.agentA1.client.post(`${base}/tenant/messages`, { body: 'Reminder: plumber tomorrow.' });
     await deliver(t);
     expect(twilio.sent.length).toBe(sentBefore);
     expect((await smsDeliveries()).at(-1)).toMatchObject({ status: 'suppressed', reason: 'opted_out' });
-    const start = await twilioPost('/api/sms/twilio/inbound', { AccountSid: SID, MessageSid: 'SMstart0001', From: MOBILE, To: '+447700900000', Body: 'START' });
-    expect(start.body).toContain('You will get our text messages again.');
+    const start = await twilioPost('/api/sms/twilio/inbound', { AccountSid: SID, MessageSid: 'SMstart0001', From: MOBILE, To: '+447700900000', Body: 'Unstop' });
+    expect(start.body).toContain('<Message>You will get texts from Agency A again. Reply STOP to stop them.</Message>');
+    expect(await smsConsents()).toEqual([
+      { source: 'web_form', withdrawn_at: expect.any(Date), withdrawn_source: 'sms_reply' },
+      { source: 'sms_reply', withdrawn_at: null, withdrawn_source: null },
+    ]);
+    expect((await consentActivity()).map((a) => [a.action, (a.details as { keyword: string }).keyword])).toEqual([['consent.withdraw', 'STOP'], ['consent.give', 'UNSTOP']]);
+    // A second START changes nothing: the consent is in force.
+    await twilioPost('/api/sms/twilio/inbound', { AccountSid: SID, MessageSid: 'SMstart0002', From: MOBILE, To: '+447700900000', Body: 'START' });
+    expect(await smsConsents()).toHaveLength(2);
     t.clock.advance(60);
     await w.agentA1.client.post(`${base}/tenant/messages`, { body: 'The plumber is on the way.' });
     await deliver(t);

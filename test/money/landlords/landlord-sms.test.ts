@@ -103,15 +103,18 @@ describe('Landlords by SMS', () => {
     expect(newest).toMatchObject({ channel: 'sms', author_kind: 'landlord', author_name: 'Margaret Hale', body: 'Go ahead with the replacement.' });
   });
 
-  it('after STOP nothing is texted (logged opted_out) until START', async () => {
+  it('after STOP nothing is texted (logged opted_out) until START; STOP withdraws the login account\'s SMS consent, START gives it back', async () => {
     const stop = await twilioPost('/api/sms/twilio/inbound', { AccountSid: SID, MessageSid: 'SMlandlordstop', From: LANDLORD_MOBILE, To: '+447700900000', Body: 'STOP' });
-    expect(stop.body).toContain('You will get no more text messages from us.');
+    expect(stop.body).toContain('You will get no more texts from Agency A.');
+    const consents = () => t.db.selectFrom('gdpr_consents').select(['source', 'withdrawn_source']).where('user_id', '=', w.landlord.user.id).where('purpose', '=', 'sms_updates').orderBy('id').execute();
+    expect((await consents()).at(-1)).toMatchObject({ withdrawn_source: 'sms_reply' });
     const before = twilio.sent.length;
     t.clock.advance(60);
     await requestApproval('Boiler D');
     expect(twilio.sent.length).toBe(before);
     expect((await landlordSms()).at(-1)).toMatchObject({ template_key: 'approval.requested', status: 'suppressed', reason: 'opted_out' });
     await twilioPost('/api/sms/twilio/inbound', { AccountSid: SID, MessageSid: 'SMlandlordstart', From: LANDLORD_MOBILE, To: '+447700900000', Body: 'START' });
+    expect((await consents()).at(-1)).toEqual({ source: 'sms_reply', withdrawn_source: null });
     t.clock.advance(60);
     await requestApproval('Boiler E');
     expect(twilio.sent.length).toBe(before + 1);
@@ -126,7 +129,11 @@ describe('Landlords by SMS', () => {
       ['landlord', 'staff', 'web', false], ['landlord', 'landlord', 'sms', true],
     ]);
     expect(r.sms.numbers).toEqual([{ number: LANDLORD_MOBILE, opted_out_at: null, opt_out_keyword: null }]);
-    expect(r.sms.consents).toEqual([expect.objectContaining({ purpose: 'sms_updates', active: true, user_uuid: w.landlord.user.uuid })]);
+    // The one given back by START (newest first), and the one the STOP withdrew.
+    expect(r.sms.consents).toEqual([
+      expect.objectContaining({ purpose: 'sms_updates', source: 'sms_reply', active: true, user_uuid: w.landlord.user.uuid }),
+      expect.objectContaining({ purpose: 'sms_updates', active: false, withdrawn_source: 'sms_reply', user_uuid: w.landlord.user.uuid }),
+    ]);
     expect(r.sms.messages.map((m: { direction: string; kind: string | null; status: string; reason: string | null }) => [m.direction, m.kind, m.status, m.reason])).toEqual([
       // Sent texts keep the status the provider gave on accepting them (queued) until a delivery report comes.
       ['outbound', 'approval.requested', 'suppressed', 'no_consent'], ['outbound', 'approval.requested', 'queued', null], ['outbound', 'approval.requested', 'queued', null],

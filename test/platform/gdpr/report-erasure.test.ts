@@ -246,7 +246,8 @@ describe("GDPR subject-access report: the tenant's conversations and SMS log", (
     expect(r.conversations[0]).toMatchObject({ job_uuid: w.job.uuid, job_reference: w.job.reference, files: [] });
     expect(JSON.stringify(r)).not.toMatch(/neighbour at number 14|sounded annoyed|For agency B only/);
     expect(r.sms.numbers).toEqual([{ number: MOBILE, opted_out_at: expect.any(String), opt_out_keyword: 'STOP' }]);
-    expect(r.sms.consents).toEqual([expect.objectContaining({ purpose: 'sms_updates', source: 'phone', active: true })]);
+    // The STOP withdrew it (docs/gdpr.md "Consents by text").
+    expect(r.sms.consents).toEqual([expect.objectContaining({ purpose: 'sms_updates', source: 'phone', active: false, withdrawn_source: 'sms_reply' })]);
     expect(r.sms.messages).toEqual([
       expect.objectContaining({ direction: 'outbound', kind: 'conversation.message', to_number: MOBILE, from_number: '+447700900000', status: 'delivered', reason: null, segments: 1, price_micros: 40_000, price_currency: 'GBP', sent_at: expect.any(String) }),
       expect.objectContaining({ direction: 'inbound', kind: null, from_number: MOBILE, status: 'received', body: 'Thursday is fine, thank you' }),

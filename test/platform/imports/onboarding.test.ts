@@ -184,6 +184,22 @@ describe('onboarding: agency, import, first job', () => {
     expect(upd.counts).toEqual({ create: 0, update: 1, unchanged: 0, error: 0 });
     await admin.post(`/api/imports/${upd.uuid}/commit`);
     expect((await admin.get(`/api/landlords/properties/${flat1.uuid}`)).json().data.shares_total_bp).toBe(7500);
+
+    // That file has no kind column: Brudenell stays a company. An empty cell keeps it too; a
+    // kind given changes it; a wrong one is the row's error.
+    const kindOf = async (ref: string) => (await t.db.selectFrom('landlords').select('kind').where('external_ref', '=', ref).executeTakeFirstOrThrow()).kind;
+    expect(await kindOf('LL-002')).toBe('company');
+    const empty = await upload(admin, 'landlords', Buffer.from('external_ref,kind,name,properties\nLL-002,,Brudenell Estates Ltd,P-001:25; P-003:100\n'), 'empty.csv');
+    expect(empty.counts).toEqual({ create: 0, update: 0, unchanged: 1, error: 0 });
+    const wrong = await upload(admin, 'landlords', Buffer.from('external_ref,kind,name\nLL-002,charity,Brudenell Estates Ltd\n'), 'wrong.csv');
+    expect(wrong.rows).toEqual([{ row: 2, outcome: 'error', errors: [{ column: 'kind', reason: 'person or company, not charity' }] }]);
+    const person = await upload(admin, 'landlords', Buffer.from('external_ref,kind,name,properties\nLL-002,Person,Brudenell Estates Ltd,P-001:25; P-003:100\n'), 'person.csv');
+    expect(person.counts).toEqual({ create: 0, update: 1, unchanged: 0, error: 0 });
+    await admin.post(`/api/imports/${person.uuid}/commit`);
+    expect(await kindOf('LL-002')).toBe('person');
+    const back = await upload(admin, 'landlords', Buffer.from('external_ref,kind,name,properties\nLL-002,company,Brudenell Estates Ltd,P-001:25; P-003:100\n'), 'back.csv');
+    await admin.post(`/api/imports/${back.uuid}/commit`);
+    expect(await kindOf('LL-002')).toBe('company');
   });
 
   it('exports the agency as a ZIP of CSV files, formulas neutralised, job files on request', async () => {

@@ -5,6 +5,6 @@
  * (docs/architecture.md, module rule).
  */
 export { smsRoutes } from './sms.routes.ts';
-export { sendSms, smsSendAt, smsOptedOut, normalisePhone, isMobileNumber, type SmsAttempt } from './sms.service.ts';
+export { sendSms, smsSendAt, smsOptedOut, normalisePhone, isMobileNumber, type SmsAttempt, type SmsReplyConsent } from './sms.service.ts';
 export { findReceivedSms } from './sms.repository.ts';
 export { twilioSignature } from './twilio.ts';

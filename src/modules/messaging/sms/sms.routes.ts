@@ -7,14 +7,17 @@ import type { AppDeps } from '../../../app-deps.ts';
 import { DataEnvelope, MessageEnvelope, done, ok, responses } from '../../../http/envelope.ts';
 import { requireAuth, type App } from '../../../http/route-types.ts';
 import { TwilioForm, Usage, UsageQuery } from './sms.schemas.ts';
-import { checkTwilioRequest, receiveSms, recordSmsStatus, smsUsage } from './sms.service.ts';
+import { checkTwilioRequest, receiveSms, recordSmsStatus, smsUsage, type SmsReplyConsent } from './sms.service.ts';
 
 const TwiML = Type.String({ description: 'text/xml: a TwiML <Response>, with a <Message> answering STOP and START' });
 
 const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** Registers the SMS routes. */
-export function smsRoutes(deps: AppDeps) {
+/**
+ * Registers the SMS routes. `consent` is what a STOP or START text does to the SMS consents of the
+ * number's people (the GDPR module's smsReplyConsent, passed by src/main/app.ts).
+ */
+export function smsRoutes(deps: AppDeps, consent: SmsReplyConsent) {
   return async function plugin(app: App): Promise<void> {
     /** POST /api/sms/twilio/status: a delivery report. */
     app.post('/api/sms/twilio/status', {
@@ -44,14 +47,16 @@ export function smsRoutes(deps: AppDeps) {
         summary: 'An SMS received by the service number (Twilio incoming-message webhook)',
         description:
           'Form body as Twilio sends it (From, To, Body, MessageSid), signed in X-Twilio-Signature (else 403). STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, ' +
-          'QUIT put the number on the opt-out list and START, UNSTOP, YES take it off (answered with a confirmation); any other text lands in the ' +
+          'QUIT, OPTOUT, REVOKE (the whole text, any case) put the number on the opt-out list and withdraw the sms_updates consents of the people ' +
+          'holding it; START, UNSTOP, YES, SUBSCRIBE, OPTIN take it off and give back the consents a STOP withdrew (answered with a confirmation ' +
+          'naming the agency; neither is a message of a thread); any other text lands in the ' +
           'conversation thread of the last message sent to that number. Answers TwiML.',
         body: TwilioForm,
         response: responses(TwiML, [400, 403, 429]),
       },
       handler: async (request, reply) => {
         checkTwilioRequest(deps, request.url, request.body, request.headers['x-twilio-signature'] as string | undefined);
-        const r = await receiveSms(deps, request.body);
+        const r = await receiveSms(deps, request.body, consent);
         const xml = `<?xml version="1.0" encoding="UTF-8"?><Response>${r.reply ? `<Message>${escapeXml(r.reply)}</Message>` : ''}</Response>`;
         return reply.type('text/xml; charset=utf-8').send(xml);
       },

@@ -151,25 +151,48 @@ export async function recordSmsStatus(deps: AppDeps, p: Record<string, unknown>)
 }
 
 /**
- * A received SMS (Twilio: From, To, Body, MessageSid). STOP words put the number on the opt-out
- * list, START words take it off; anything else is logged and, when the number was last written
- * to from a conversation thread, announced as `sms.received` for that thread (the conversations
- * module posts it).
- * @returns the text to answer with (TwiML <Message>), or null for no answer
+ * What a STOP or START text does to the SMS consents of the people holding the number, in the
+ * transaction of the opt-out (docs/gdpr.md "Consents by text"). The composition root passes the
+ * GDPR module's smsReplyConsent (that module reads this one: it cannot be imported from here).
+ * @returns the names of the agencies whose people hold the number (empty: nobody known)
  */
-export async function receiveSms(deps: AppDeps, p: Record<string, unknown>): Promise<{ reply: string | null; outcome: 'opted_out' | 'opted_in' | 'matched' | 'unmatched' }> {
+export type SmsReplyConsent = (trx: DbOrTrx, phone: string, keyword: string, action: 'stop' | 'start', now: Date) => Promise<string[]>;
+
+/** "Headingley Homes", "A and B", or "us" when the number is nobody's we know. */
+function senders(agencies: string[]): string {
+  if (agencies.length === 0) return 'us';
+  return agencies.length === 1 ? agencies[0]! : `${agencies.slice(0, -1).join(', ')} and ${agencies.at(-1)!}`;
+}
+
+/**
+ * A received SMS (Twilio: From, To, Body, MessageSid). A STOP word (the whole text, any case)
+ * puts the number on the opt-out list and withdraws the SMS consents of the people holding it;
+ * a START word takes it off and gives back the consents a STOP withdrew (`consent`, in one
+ * transaction). Neither is logged as a message nor lands in a thread. Anything else is logged
+ * and, when the number was last written to from a conversation thread, announced as
+ * `sms.received` for that thread (the conversations module posts it).
+ * @returns the text to answer with (TwiML <Message>: the confirmation of a STOP or START, naming
+ *   the agencies), or null for no answer
+ */
+export async function receiveSms(deps: AppDeps, p: Record<string, unknown>, consent: SmsReplyConsent): Promise<{ reply: string | null; outcome: 'opted_out' | 'opted_in' | 'matched' | 'unmatched' }> {
   const from = normalisePhone(typeof p.From === 'string' ? p.From : null);
   if (!from) throw invalidParam('From');
   const body = typeof p.Body === 'string' ? p.Body : '';
   const word = body.trim().toUpperCase();
   const now = deps.clock.now();
   if (STOP_WORDS.includes(word)) {
-    await repo.optOut(deps.db, from, word, now);
-    return { reply: 'You will get no more text messages from us. Reply START to get them again.', outcome: 'opted_out' };
+    const agencies = await deps.db.transaction().execute(async (trx) => {
+      await repo.optOut(trx, from, word, now);
+      return consent(trx, from, word, 'stop', now);
+    });
+    return { reply: `You will get no more texts from ${senders(agencies)}. Reply START to get them again.`, outcome: 'opted_out' };
   }
   if (START_WORDS.includes(word)) {
-    await repo.optIn(deps.db, from);
-    return { reply: 'You will get our text messages again. Reply STOP to stop them.', outcome: 'opted_in' };
+    const agencies = await deps.db.transaction().execute(async (trx) => {
+      await repo.optIn(trx, from);
+      return consent(trx, from, word, 'start', now);
+    });
+    return { reply: `You will get texts from ${senders(agencies)} again. Reply STOP to stop them.`, outcome: 'opted_in' };
   }
   const last = await repo.lastThreadMessageTo(deps.db, from);
   const sid = typeof p.MessageSid === 'string' ? p.MessageSid : null;

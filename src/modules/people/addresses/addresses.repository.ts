@@ -18,7 +18,7 @@ export interface AddressFilter {
 
 const COLUMNS = [
   'a.id', 'a.uuid', 'a.agency_id', 'a.line1', 'a.line2', 'a.line3', 'a.town', 'a.county', 'a.postcode',
-  'a.latitude', 'a.longitude', 'a.branch_id', 'b.uuid as branch_uuid', 'b.name as branch_name', 'a.created_at', 'a.updated_at',
+  'a.latitude', 'a.longitude', 'a.is_hmo', 'a.branch_id', 'b.uuid as branch_uuid', 'b.name as branch_name', 'a.created_at', 'a.updated_at',
 ] as const;
 
 function base(db: DbOrTrx) {

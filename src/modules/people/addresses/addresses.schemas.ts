@@ -18,6 +18,7 @@ export const Address = Type.Object(
     postcode: Type.String({ description: 'UK postcode, upper case with one space (LS6 3HN)' }),
     latitude: Type.Union([Type.Number(), Type.Null()]),
     longitude: Type.Union([Type.Number(), Type.Null()]),
+    is_hmo: Type.Boolean({ description: 'a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO")' }),
     branch_uuid: Type.Union([Uuid(), Type.Null()]),
     branch_name: Type.Union([Type.String(), Type.Null()]),
     created_at: DateTime(),

@@ -28,6 +28,7 @@ export function toAddressDto(r: repo.AddressRow): AddressDto {
     postcode: r.postcode,
     latitude: r.latitude,
     longitude: r.longitude,
+    is_hmo: r.is_hmo,
     branch_uuid: r.branch_uuid,
     branch_name: r.branch_name,
     created_at: new Date(r.created_at).toISOString(),

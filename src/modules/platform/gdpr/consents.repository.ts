@@ -84,3 +84,38 @@ export async function updateConsent(db: DbOrTrx, id: number, patch: Updateable<G
 export function userAgency(db: DbOrTrx, uuid: string) {
   return db.selectFrom('users').select(['id', 'agency_id']).where('uuid', '=', uuid).executeTakeFirst();
 }
+
+/**
+ * Tenant records (not erased) and landlord records whose phone or mobile may be `digits` (the
+ * last nine digits of a number): candidates, which the caller checks with normalisePhone.
+ */
+export async function holdersOfNumber(db: DbOrTrx, digits: string) {
+  const like = `%${digits}`;
+  const onlyDigits = (column: string) => sql<string>`regexp_replace(coalesce(${sql.ref(column)}, ''), '[^0-9]', '', 'g')`;
+  const [tenants, landlords] = await Promise.all([
+    db.selectFrom('tenants as t').innerJoin('agencies as a', 'a.id', 't.agency_id')
+      .select(['t.id', 't.agency_id', 'a.name as agency_name', 't.phone', 't.mobile'])
+      .where('t.erased_at', 'is', null)
+      .where((eb) => eb.or([eb(onlyDigits('t.mobile'), 'like', like), eb(onlyDigits('t.phone'), 'like', like)]))
+      .execute(),
+    db.selectFrom('landlords as l').innerJoin('agencies as a', 'a.id', 'l.agency_id')
+      .select(['l.id', 'l.agency_id', 'a.name as agency_name', 'l.phone'])
+      .where('l.erased_at', 'is', null)
+      .where(onlyDigits('l.phone'), 'like', like)
+      .execute(),
+  ]);
+  return { tenants, landlords };
+}
+
+/** The `purpose` consents of tenant records, their login accounts and landlords' login accounts (any state), oldest first. */
+export function consentsOfHolders(db: DbOrTrx, tenantIds: number[], landlordIds: number[], purpose: string) {
+  return db.selectFrom('gdpr_consents as g')
+    .select(['g.id', 'g.agency_id', 'g.tenant_id', 'g.user_id', 'g.source', 'g.withdrawn_at', 'g.withdrawn_source'])
+    .where('g.purpose', '=', purpose)
+    .where((eb) => eb.or([
+      ...(tenantIds.length ? [eb('g.tenant_id', 'in', tenantIds), eb('g.user_id', 'in', eb.selectFrom('users').select('id').where('tenant_id', 'in', tenantIds))] : []),
+      ...(landlordIds.length ? [eb('g.user_id', 'in', eb.selectFrom('users').select('id').where('landlord_id', 'in', landlordIds))] : []),
+    ]))
+    .orderBy('g.given_at').orderBy('g.id')
+    .execute();
+}

@@ -11,6 +11,8 @@ import { newUuid } from '../../../lib/crypto.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
 import { readAgency, sameAgency } from '../../../core/agency-scope.ts';
 import { getTenantRow } from '../../people/tenants/index.ts';
+import { normalisePhone } from '../../messaging/sms/index.ts';
+import type { DbOrTrx } from '../../../db/types.ts';
 import * as repo from './consents.repository.ts';
 import type { ConsentDto, CreateConsentInput, ListConsentsQuery } from './consents.schemas.ts';
 
@@ -123,4 +125,58 @@ export async function withdrawConsent(deps: AppDeps, auth: AuthContext, actor: A
     });
   });
   return toConsentDto((await repo.findByUuid(deps.db, uuid))!);
+}
+
+/** The source of a consent withdrawn by a STOP text, or given back by a START text. */
+export const SMS_REPLY_SOURCE = 'sms_reply';
+
+/**
+ * A STOP or START word texted from `phone` (docs/gdpr.md "Consents by text", docs/conversations.md
+ * "SMS"). The people holding that number are the tenant records (not erased) with it as mobile or
+ * phone, with their login accounts, and the login accounts of landlords with it as phone, in every
+ * agency. `stop` withdraws each of their `sms_updates` consents in force (withdrawn_source
+ * `sms_reply`); `start` gives back, as a new consent of source `sms_reply`, each one whose latest
+ * consent a STOP withdrew and that has none in force (one withdrawn otherwise stays withdrawn).
+ * Each change has its activity entry, as a change through the API has (`consent.withdraw`,
+ * `consent.give`, details with `source` and `keyword`). Runs in the caller's transaction.
+ * @param phone E.164 (normalisePhone); keyword the word texted, upper case
+ * @returns the names of the agencies whose people hold the number, sorted (empty: nobody known)
+ */
+export async function smsReplyConsent(trx: DbOrTrx, phone: string, keyword: string, action: 'stop' | 'start', now: Date): Promise<string[]> {
+  const held = await repo.holdersOfNumber(trx, phone.slice(-9));
+  const holds = (n: string | null) => normalisePhone(n) === phone;
+  const tenants = held.tenants.filter((t) => holds(t.mobile) || holds(t.phone));
+  const landlords = held.landlords.filter((l) => holds(l.phone));
+  if (tenants.length === 0 && landlords.length === 0) return [];
+  const actor: Actor = { auth: null, ip: '127.0.0.1' };
+  const purpose = 'sms_updates';
+  const consents = await repo.consentsOfHolders(trx, tenants.map((t) => t.id), landlords.map((l) => l.id), purpose);
+  const log = (c: { agency_id: number; tenant_id: number | null; user_id: number | null }, id: number, what: 'consent.withdraw' | 'consent.give') =>
+    recordActivity(trx, actor, now, {
+      action: what, resourceType: c.tenant_id !== null ? 'tenant' : 'user', resourceId: c.tenant_id ?? c.user_id, agencyId: c.agency_id,
+      details: { consent_id: id, purpose, source: SMS_REPLY_SOURCE, keyword },
+    });
+  if (action === 'stop') {
+    for (const c of consents.filter((x) => x.withdrawn_at === null)) {
+      await repo.updateConsent(trx, c.id, { withdrawn_at: now, withdrawn_source: SMS_REPLY_SOURCE });
+      await log(c, c.id, 'consent.withdraw');
+    }
+  } else {
+    const latest = new Map<string, (typeof consents)[number]>();
+    const inForce = new Set<string>();
+    for (const c of consents) {
+      const who = c.tenant_id !== null ? `t${c.tenant_id}` : `u${c.user_id}`;
+      latest.set(who, c);
+      if (c.withdrawn_at === null) inForce.add(who);
+    }
+    for (const [who, c] of latest) {
+      if (inForce.has(who) || c.withdrawn_source !== SMS_REPLY_SOURCE) continue;
+      const id = await repo.insertConsent(trx, {
+        uuid: newUuid(), agency_id: c.agency_id, tenant_id: c.tenant_id, user_id: c.user_id, purpose, source: SMS_REPLY_SOURCE,
+        given_at: now, withdrawn_at: null, withdrawn_source: null, recorded_by_user_id: null, created_at: now,
+      });
+      await log(c, id, 'consent.give');
+    }
+  }
+  return [...new Set([...tenants, ...landlords].map((p) => p.agency_name))].sort();
 }

@@ -5,3 +5,4 @@
  */
 export { gdprRoutes } from './gdpr.routes.ts';
 export { CONSENT_PURPOSES, CONSENT_SOURCES } from './consents.schemas.ts';
+export { smsReplyConsent, SMS_REPLY_SOURCE } from './consents.service.ts';

@@ -76,7 +76,7 @@ export const COLUMNS: Record<Entity, Column[]> = {
   ],
   landlords: [
     { name: 'external_ref', required: true, description: 'your own reference of the landlord (the key for re-imports)', example: 'LL-001' },
-    { name: 'kind', required: false, description: 'person (default) or company', example: 'person' },
+    { name: 'kind', required: false, description: 'person or company; left out or empty: person for a new landlord, unchanged on a re-import', example: 'person' },
     { name: 'name', required: true, description: 'full name or company name', example: 'Ada Lovelace' },
     { name: 'email', required: false, description: 'e-mail address (where approval requests go)', example: 'ada@example.com' },
     { name: 'phone', required: false, description: 'phone', example: '0113 496 0200' },
@@ -488,7 +488,8 @@ export class LandlordIndex {
 }
 
 /**
- * Checks one landlord row: reference and name, contact, correspondence postcode, VAT number,
+ * Checks one landlord row: reference and name, kind (person or company; an absent column or an
+ * empty cell keeps an existing landlord's kind and makes a new one a person), contact, correspondence postcode, VAT number,
  * limit, and its properties (known references, shares of 0.01 to 100 % that keep each property
  * at most 100 % with its other owners).
  */
@@ -496,7 +497,9 @@ export function parseLandlord(d: Record<string, string>, idx: LandlordIndex): { 
   const errors: RowError[] = [];
   if (!d.external_ref) errors.push({ column: 'external_ref', reason: 'missing (the key for re-imports)' });
   if (!d.name) errors.push({ column: 'name', reason: 'missing' });
-  const kind = (d.kind ?? 'person').toLowerCase() || 'person';
+  const current = d.external_ref ? idx.byRef.get(d.external_ref) : undefined;
+  // No kind column, or an empty cell: a new landlord is a person, an existing one keeps its kind.
+  const kind = d.kind ? d.kind.toLowerCase() : (current?.kind ?? 'person');
   if (kind !== 'person' && kind !== 'company') errors.push({ column: 'kind', reason: `person or company, not ${d.kind}` });
   const email = d.email ? d.email.toLowerCase() : null;
   if (email && !EMAIL.test(email)) errors.push({ column: 'email', reason: `not an e-mail address: ${d.email}` });
@@ -510,7 +513,6 @@ export function parseLandlord(d: Record<string, string>, idx: LandlordIndex): { 
     limit = /^[0-9]{1,10}$/.test(d.approval_limit_pence) ? Number(d.approval_limit_pence) : NaN;
     if (!Number.isSafeInteger(limit) || limit > 2_000_000_000) errors.push({ column: 'approval_limit_pence', reason: `not a whole number of pence: ${d.approval_limit_pence}` });
   }
-  const current = d.external_ref ? idx.byRef.get(d.external_ref) : undefined;
   const shares = new Map<number, number>();
   for (const part of split(d.properties, /;/)) {
     const [ref, pct] = part.split(':').map((x) => x.trim());
