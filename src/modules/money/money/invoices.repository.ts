@@ -63,13 +63,13 @@ function filtered(db: DbOrTrx, scope: MoneyScope, f: InvoiceFilter) {
 }
 
 /**
- * The keys of each sort of the invoice list (GET /api/invoices `sort`) before the id: `null` is a
- * key that ignores the direction (empty values last either way). created_at is the creation order,
- * the id's own.
+ * The keys of each sort of the invoice list (GET /api/invoices `sort`) before the id, each in the
+ * list's direction, empty values last either way (`nullsLast`), or always ascending (`fixed`: drafts
+ * without a number last). created_at is the creation order, the id's own.
  */
-const INVOICE_SORT_KEYS: Record<InvoiceSort, { key: RawBuilder<unknown>; nullsLast?: boolean }[]> = {
+const INVOICE_SORT_KEYS: Record<InvoiceSort, { key: RawBuilder<unknown>; nullsLast?: boolean; fixed?: boolean }[]> = {
   created_at: [],
-  invoice_number: [{ key: sql`i.kind` }, { key: sql`i.number`, nullsLast: true }],
+  invoice_number: [{ key: sql`(i.number is null)`, fixed: true }, { key: sql`i.kind` }, { key: sql`i.number` }],
   contractor_name: [{ key: sql`c.company_name` }],
   job_reference: [{ key: sql`j.reference` }],
   status: [{ key: sql`i.status` }],
@@ -88,7 +88,7 @@ export async function listInvoices(db: DbOrTrx, scope: MoneyScope, f: InvoiceFil
   const base = filtered(db, scope, f);
   const withStatus = f.status !== undefined ? base.where('i.status', '=', f.status) : base;
   const dir = page.order === 'asc' ? sql`asc` : sql`desc`;
-  const keys = INVOICE_SORT_KEYS[page.sort].map((k) => (k.nullsLast ? sql`${k.key} ${dir} nulls last` : sql`${k.key} ${dir}`));
+  const keys = INVOICE_SORT_KEYS[page.sort].map((k) => (k.fixed ? sql`${k.key} asc` : k.nullsLast ? sql`${k.key} ${dir} nulls last` : sql`${k.key} ${dir}`));
   const [rows, total, totals] = await Promise.all([
     withStatus.orderBy(sql.join([...keys, sql`i.id ${dir}`])).limit(page.limit).offset(page.offset).execute(),
     withStatus.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
