@@ -20065,6 +20065,10 @@ export interface operations {
                 /** @description tenants linked to this property (the job form defaults the tenant from it); 404 for an address of another agency */
                 address_uuid?: string;
                 include_erased?: boolean;
+                /** @description field to sort by (default name) */
+                sort?: "name" | "email" | "address_count";
+                /** @description asc or desc (default asc) */
+                order?: "asc" | "desc";
                 /** @description page size (1 to 200) */
                 limit?: number;
                 /** @description rows to skip (0 to 1,000,000) */

@@ -28,9 +28,9 @@ async function page<T>(call: Promise<{ data?: unknown }>): Promise<{ data: T[]; 
 
 /**
  * A table with search, paging and sort kept in the URL (`?q=...&page=2&sort=name&order=asc`).
- * GET /api/users and GET /api/contractors take `sort` and `order` (docs/api.md): their columns have
- * no `sortValue`, the sort is passed to `load` and the API orders every page (a new sort goes back
- * to page 1). The others (GET /api/tenants, /api/addresses, /api/admin/branches) take none, so a
+ * GET /api/users, /api/contractors and /api/tenants take `sort` and `order` (docs/api.md): their
+ * columns have no `sortValue`, the sort is passed to `load` and the API orders every page (a new
+ * sort goes back to page 1). The others (GET /api/addresses, /api/admin/branches) take none, so a
  * click on a column header sorts the rows of the page shown, in the browser (each column's
  * `sortValue`); `load` gets null for the sort and the rows are the API's order.
  */
@@ -178,12 +178,15 @@ export function TenantsPage() {
             <a href="/api/imports/templates/tenants.csv">tenants.csv</a>); import the properties first.
           </p>
         }
-        load={(q, offset) => page(api.GET('/api/tenants', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
+        load={(q, offset, sort) =>
+          page(api.GET('/api/tenants', { params: { query: { ...(q ? { q } : {}), ...apiSortQuery(sort), limit: PAGE_SIZE, offset } as never } }))
+        }
+        // Sorted by the API (its sort fields), across every page.
         columns={[
-          { header: 'Name', sortKey: 'name', sortValue: (r) => r.name, cell: (r) => r.name },
-          { header: 'E-mail', key: true, sortKey: 'email', sortValue: (r) => r.email, cell: (r) => r.email ?? '-' },
+          { header: 'Name', sortKey: 'name', cell: (r) => r.name },
+          { header: 'E-mail', key: true, sortKey: 'email', cell: (r) => r.email ?? '-' },
           { header: 'Phone', key: true, cell: (r) => r.mobile ?? r.phone ?? '-' },
-          { header: 'Addresses', sortKey: 'addresses', sortValue: (r) => r.address_count, cell: (r) => r.address_count },
+          { header: 'Addresses', sortKey: 'address_count', cell: (r) => r.address_count },
           { header: 'Can sign in', cell: (r) => (r.has_login ? 'yes' : 'no') },
           ...edit,
         ]}
