@@ -13,10 +13,11 @@ import { describeRemaining, sessionTimes } from './logic/session.ts';
 import { AcceptInvitation, Account, ResetPassword, SignIn } from './pages/auth.tsx';
 import { Jobs } from './pages/jobs.tsx';
 import { HeaderSearch } from './pages/search.tsx';
-import { OfflineBanner } from './phone.tsx';
+import { discardOutbox } from './outbox.ts';
+import { OfflineBanner, useOutbox } from './phone.tsx';
 import { queryClient } from './query.ts';
 import { SessionProvider, useSession } from './session.tsx';
-import { Button, Logo, PageTitle } from './ui.tsx';
+import { Button, Logo, PageTitle, useConfirm } from './ui.tsx';
 
 /**
  * A page loaded when first opened (its own chunk, fetched by React.lazy): the sign-in pages and the
@@ -111,10 +112,21 @@ function adminPages(permissions: Set<string>, staff: boolean): NavPage[] {
   ];
 }
 
-/** The signed-in person's menu: who, the session's end, their account, administration pages and sign out. */
+/**
+ * The signed-in person's menu: who, the session's end, their account, administration pages and
+ * sign out. With changes made offline still waiting to be sent (outbox.ts), signing out asks
+ * first, since it deletes them (docs/console.md "On a phone: the installable app").
+ */
 function UserMenu() {
   const session = useSession();
   const navigate = useNavigate();
+  const waiting = useOutbox().waiting.length;
+  const { ask, dialog } = useConfirm();
+  const signOut = () => {
+    // To the sign-in page first: once the session is gone this layout unmounts.
+    navigate(`/sign-in?done=${encodeURIComponent('You have signed out.')}`, { replace: true });
+    void session.signOut();
+  };
   const location = useLocation();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
@@ -156,14 +168,21 @@ function UserMenu() {
         <Button
           variant="secondary"
           onPress={() => {
-            // To the sign-in page first: once the session is gone this layout unmounts.
-            navigate(`/sign-in?done=${encodeURIComponent('You have signed out.')}`, { replace: true });
-            void session.signOut();
+            if (waiting === 0) return signOut();
+            ask({
+              title: 'Sign out?',
+              body: <p>{waiting === 1 ? '1 change made offline has not been sent yet.' : `${waiting} changes made offline have not been sent yet.`} Signing out deletes them.</p>,
+              confirmLabel: 'Sign out and delete',
+              cancelLabel: 'Cancel',
+              danger: true,
+              onConfirm: () => void discardOutbox().then(signOut),
+            });
           }}
         >
           Sign out
         </Button>
       </div>
+      {dialog}
     </div>
   );
 }

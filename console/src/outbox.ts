@@ -129,6 +129,21 @@ export async function setOutboxUser(uuid: string | null): Promise<void> {
   if (user && navigator.onLine) void flushOutbox();
 }
 
+/**
+ * Deletes the signed-in person's waiting writes, unsent (docs/console.md "On a phone: the
+ * installable app": signing out with writes still waiting asks first, then deletes them). A run
+ * sending them stops before its next write. Other people's writes stay.
+ * @returns how many were deleted
+ */
+export async function discardOutbox(): Promise<number> {
+  if (!user) return 0;
+  const d = await db();
+  const mine = (await d.getAll('writes')).filter((e) => e.user === user);
+  for (const e of mine) await d.delete('writes', e.id!);
+  await reload();
+  return mine.length;
+}
+
 /** Forgets the lists of sent and refused writes (the banner's "Dismiss"). */
 export function dismissOutboxResults(): void {
   publish({ sent: [], rejected: [] });

@@ -9,3 +9,21 @@ export const Pagination = {
 export const PaginationQuery = Type.Object(Pagination, { additionalProperties: false });
 export type PaginationQuery = Static<typeof PaginationQuery>;
 
+
+/**
+ * The `sort` and `order` query parameters of a list the API sorts (docs/api.md "Sorting lists",
+ * in the style of GET /api/jobs/manage): `sort` one of `fields` (default `defaultSort`), `order`
+ * asc or desc (default `defaultOrder`); the defaults are the list's order without them. Another
+ * value is a 400 (VALIDATION_ERROR) at the edge. The repository adds the row id as the last key,
+ * in the same direction, so pages never overlap or skip rows.
+ * @param fields the whitelist, each named after the response field it orders by
+ */
+export function Sorting<F extends string>(fields: readonly F[], defaultSort: F, defaultOrder: SortOrder) {
+  return {
+    sort: Type.Optional(Type.Union(fields.map((f) => Type.Literal(f)), { default: defaultSort, description: `field to sort by (default ${defaultSort})` })),
+    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: defaultOrder, description: `asc or desc (default ${defaultOrder})` })),
+  };
+}
+
+/** The direction of a sorted list. */
+export type SortOrder = 'asc' | 'desc';

@@ -3,7 +3,8 @@
  * Chromium on the embedded database: the SLA rules page (30 rules, loaded at once) shows them 25
  * a page; a click on a column header sorts them, into the URL (`?sort=priority&order=asc`, back
  * to page 1), a reload keeps the sort and the page, and back and forward walk through the earlier
- * states. On a 390 px phone each main table (users, contractors, invoices, activity) is cards with
+ * states. The users table, paged by the API, sorts through the API (`GET /api/users?sort=name&order=desc`)
+ * across its pages. On a 390 px phone each main table (users, contractors, invoices, activity) is cards with
  * its key fields, the job board's cards show theirs, the settings table pages its cards too, and
  * nothing scrolls sideways.
  */
@@ -179,6 +180,50 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Next page' }).click();
     await poll(() => page.locator('.cards .card').count()).toBe(5);
     expect(await scrollWidth(page)).toBeLessThanOrEqual(390);
+  });
+
+  it('a table the API pages sorts through the API: a header click sends sort and order, the rows of every page come back in order, back to page 1', async () => {
+    const agencyId = (await t.db.selectFrom('users').select('agency_id').where('email', '=', admin).executeTakeFirstOrThrow()).agency_id!;
+    // 22 more users: 23 in all, two pages of 20 in the API's order (name ascending).
+    for (let i = 1; i <= 22; i++) await createUser(t.db, { role: 'agent', agencyId, name: `Zed Sorter ${String(i).padStart(2, '0')}` });
+    const page = await signedIn(admin);
+    const sent: URLSearchParams[] = [];
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname === '/api/users' && url.searchParams.has('offset')) sent.push(url.searchParams);
+    });
+    await page.goto(`${baseUrl}/users?page=2`);
+    const table = page.getByRole('region', { name: 'users' });
+    const names = () => table.locator('tbody tr td:first-child').allInnerTexts();
+    await poll(() => names()).toEqual(['Zed Sorter 20', 'Zed Sorter 21', 'Zed Sorter 22']);
+    expect(sent.at(-1)?.has('sort')).toBe(false);
+
+    // Name ascending, then descending: the API sorts all 23 and the last user comes first on page 1.
+    const header = page.getByRole('columnheader', { name: 'Name' });
+    await header.getByRole('button').click();
+    await poll(() => header.getAttribute('aria-sort')).toBe('ascending');
+    expect(new URL(page.url()).search).toBe('?sort=name&order=asc');
+    await poll(async () => (await names())[0]).toBe('Alice Admin');
+    await header.getByRole('button').click();
+    await poll(() => header.getAttribute('aria-sort')).toBe('descending');
+    expect(new URL(page.url()).search).toBe('?sort=name&order=desc');
+    await poll(async () => (await names()).slice(0, 3)).toEqual(['Zed Sorter 22', 'Zed Sorter 21', 'Zed Sorter 20']);
+    expect(await names()).toHaveLength(20);
+    const last = sent.at(-1)!;
+    expect([last.get('sort'), last.get('order'), last.get('offset')]).toEqual(['name', 'desc', '0']);
+
+    // Page 2 of the same order: the API's next rows, the first user last.
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Next page' }).click();
+    await poll(() => names()).toEqual(['Zed Sorter 02', 'Zed Sorter 01', 'Alice Admin']);
+    expect(new URL(page.url()).search).toBe('?sort=name&order=desc&page=2');
+    expect([sent.at(-1)!.get('sort'), sent.at(-1)!.get('order'), sent.at(-1)!.get('offset')]).toEqual(['name', 'desc', '20']);
+
+    // A reload keeps it; the back button goes to the previous sort.
+    await page.reload();
+    await poll(() => names()).toEqual(['Zed Sorter 02', 'Zed Sorter 01', 'Alice Admin']);
+    await page.goBack();
+    await poll(async () => (await names()).slice(0, 3)).toEqual(['Zed Sorter 22', 'Zed Sorter 21', 'Zed Sorter 20']);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('on a 390 px phone the users, contractors, invoices and activity tables are cards with their key fields, and so is the job board', async () => {

@@ -65,6 +65,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   let jobUuid = '';
   let agencyId: number;
   let branchUuid: string;
+  /** When the shower job's breached SLA clock was due. */
+  let showerDue: Date;
 
   /** A fresh browser context (its own cookies) signed in as `email`. */
   async function signedIn(email: string): Promise<Page> {
@@ -138,6 +140,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const dayAgo = new Date(now.getTime() - 86_400_000);
+    showerDue = dayAgo;
     await t.db
       .insertInto('sla_clocks')
       .values({
@@ -259,6 +262,17 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     expect(await page.locator('.job-card').count()).toBe(1);
     expect(await page.locator('select[name="sla"]').inputValue()).toBe('breached');
     await page.locator('.job-card .badge', { hasText: 'SLA breached' }).waitFor();
+    // The job's page says when the clock was due, as a London date and time ("Thu 26 Nov 2026, 14:00").
+    await page.getByRole('link', { name: /Dripping shower head/ }).click();
+    const sla = page.locator('dl.details dd', { has: page.locator('.badge-sla-breached') });
+    await sla.waitFor();
+    const p = Object.fromEntries(
+      new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+        .formatToParts(showerDue)
+        .map((x) => [x.type, x.value]),
+    );
+    expect(await sla.innerText()).toBe(`SLA breached was due ${p.weekday} ${p.day} ${p.month} ${p.year}, ${p.hour}:${p.minute}`);
+    expect(await sla.locator('time').getAttribute('datetime')).toBe(showerDue.toISOString());
     // The header's search finds the tenant's repair and opens it.
     await page.getByLabel('Search everything').fill('kitchen sink');
     await page.getByLabel('Search everything').press('Enter');

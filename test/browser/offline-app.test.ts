@@ -5,7 +5,8 @@
  * marks it attended, adds a note and a photo (kept in the outbox), comes back online, and the
  * server stores each write exactly once although the note's first answer is lost on the way and the
  * outbox sends it again with the same Idempotency-Key; a write the server refuses is shown with the
- * API's message and leaves the outbox; a Web Push message delivered to the worker (CDP
+ * API's message and leaves the outbox; signing out with changes still waiting asks first (Cancel
+ * keeps them, "Sign out and delete" deletes them, nothing reaches the server); a Web Push message delivered to the worker (CDP
  * ServiceWorker.deliverPushMessage, no push service needed) shows a notification. The banners are
  * checked with axe-core; with CONSOLE_SCREENSHOTS=1 they are photographed into docs/console/pwa-*.png.
  */
@@ -85,6 +86,16 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.waitForFunction(() => (globalThis as unknown as Browserish).navigator.serviceWorker.controller !== null);
     return page;
   }
+
+  /** The number of writes in the outbox's IndexedDB store (every person's), run in the page. */
+  const outboxCount = () =>
+    new Promise<number>((resolve) => {
+      const open = (globalThis as unknown as Browserish).indexedDB.open('caretaker-outbox');
+      open.onsuccess = () => {
+        const req = open.result.transaction('writes').objectStore('writes').count();
+        req.onsuccess = () => resolve(req.result);
+      };
+    });
 
   /** The URLs in the worker's cache of API reads. */
   const savedUrls = (page: Page): Promise<string[]> =>
@@ -204,14 +215,6 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.getByText('In progress', { exact: true }).first().waitFor();
     await page.getByRole('img', { name: /pump\.png/ }).waitFor();
     await checkAndShoot(page, SHOTS, 'pwa-sent');
-    const outboxCount = () =>
-      new Promise<number>((resolve) => {
-        const open = (globalThis as unknown as Browserish).indexedDB.open('caretaker-outbox');
-        open.onsuccess = () => {
-          const req = open.result.transaction('writes').objectStore('writes').count();
-          req.onsuccess = () => resolve(req.result);
-        };
-      });
     expect(await page.evaluate(outboxCount)).toBe(0);
 
     // A push for a new job shows a notification, opening the job on a click (src/sw.ts).
@@ -267,5 +270,34 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     expect(Number((await t.db.selectFrom('job_status_history').select((e) => e.fn.countAll().as('n')).where('job_id', '=', jobs.tap.id).executeTakeFirstOrThrow()).n)).toBe(0);
     await page.getByRole('button', { name: 'Dismiss' }).click();
     await refused.waitFor({ state: 'detached' });
+
+    // Two notes made offline, then sign out: asked first, Cancel keeps both; confirmed, both are deleted.
+    await page.context().setOffline(true);
+    await page.getByRole('tab', { name: 'Notes' }).click();
+    for (const text of ['Tap washer ordered.', 'Back on Friday.']) {
+      await page.getByLabel('Add a note').fill(text);
+      await page.getByRole('button', { name: 'Add note' }).click();
+    }
+    await page.getByText('2 changes waiting to send').waitFor();
+    // The menu and the person's panel, each opened unless it still is.
+    const openMenu = async () => {
+      if (!(await page.getByRole('button', { name: /Dave Aire/ }).isVisible())) await page.getByRole('button', { name: 'Menu' }).click();
+      if (!(await page.getByRole('button', { name: 'Sign out' }).isVisible())) await page.getByRole('button', { name: /Dave Aire/ }).click();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+    };
+    await openMenu();
+    const ask = page.getByRole('alertdialog');
+    await ask.getByText('2 changes made offline have not been sent yet. Signing out deletes them.').waitFor();
+    expect(await page.evaluate(outboxCount)).toBe(2);
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect(await page.evaluate(outboxCount)).toBe(2);
+    expect(new URL(page.url()).pathname).toBe(`/jobs/${jobs.tap.uuid}`);
+    await openMenu();
+    await ask.getByRole('button', { name: 'Sign out and delete' }).click();
+    await page.getByText('You have signed out.').waitFor();
+    await expect.poll(() => page.evaluate(outboxCount), { timeout: 10_000 }).toBe(0);
+    await page.context().setOffline(false);
+    expect(Number((await t.db.selectFrom('job_notes').select((e) => e.fn.countAll().as('n')).where('job_id', '=', jobs.tap.id).executeTakeFirstOrThrow()).n)).toBe(0);
   });
 });

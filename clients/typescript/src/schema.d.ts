@@ -6511,6 +6511,10 @@ export interface operations {
                 /** @description SysOps only: only users of this agency */
                 agency_uuid?: string;
                 status?: "active" | "disabled" | "invited";
+                /** @description field to sort by (default name) */
+                sort?: "name" | "email" | "role" | "branch_name" | "status" | "last_login_at";
+                /** @description asc or desc (default asc) */
+                order?: "asc" | "desc";
                 /** @description page size (1 to 200) */
                 limit?: number;
                 /** @description rows to skip (0 to 1,000,000) */
@@ -20069,6 +20073,10 @@ export interface operations {
                 /** @description tenants linked to this property (the job form defaults the tenant from it); 404 for an address of another agency */
                 address_uuid?: string;
                 include_erased?: boolean;
+                /** @description field to sort by (default name) */
+                sort?: "name" | "email" | "address_count";
+                /** @description asc or desc (default asc) */
+                order?: "asc" | "desc";
                 /** @description page size (1 to 200) */
                 limit?: number;
                 /** @description rows to skip (0 to 1,000,000) */
@@ -22520,6 +22528,10 @@ export interface operations {
                 /** @description postcode district covered, e.g. LS6 */
                 district?: string;
                 active?: boolean;
+                /** @description field to sort by (default company_name) */
+                sort?: "company_name" | "contact_name" | "active";
+                /** @description asc or desc (default asc) */
+                order?: "asc" | "desc";
                 /** @description page size (1 to 200) */
                 limit?: number;
                 /** @description rows to skip (0 to 1,000,000) */
@@ -38810,6 +38822,10 @@ export interface operations {
                 from_date?: string;
                 /** @description issue date on or before */
                 to_date?: string;
+                /** @description field to sort by (default created_at) */
+                sort?: "created_at" | "invoice_number" | "contractor_name" | "job_reference" | "status" | "issue_date" | "due_date" | "gross_pence" | "outstanding_pence";
+                /** @description asc or desc (default desc) */
+                order?: "asc" | "desc";
             };
             header?: never;
             path?: never;

@@ -120,3 +120,12 @@ export function compareSortValues(a: NonNullable<SortValue>, b: NonNullable<Sort
 export function sortableValue(v: SortValue): SortValue {
   return v === null || v === undefined || v === '' ? undefined : v;
 }
+
+/**
+ * The `sort` and `order` query parameters of a list the API sorts (GET /api/users, /api/contractors,
+ * /api/invoices; docs/api.md) for a table's sort: `{ sort: column, order: 'asc' | 'desc' }`, or `{}`
+ * for none (the API's own order).
+ */
+export function apiSortQuery(sort: SortDescriptor | null): { sort?: string; order?: 'asc' | 'desc' } {
+  return sort ? { sort: String(sort.column), order: sort.direction === 'ascending' ? 'asc' : 'desc' } : {};
+}

@@ -2,8 +2,8 @@
  * The invoice list for staff (GET /api/invoices, docs/money.md): totals per status (count, gross
  * and still owed, pence shown as pounds), then the invoices and credit notes with their job,
  * contractor, dates and amounts; status filter, page and column sort in the URL
- * (`/invoices?status=overdue&page=2&sort=due&order=asc`). GET /api/invoices takes no sort
- * parameter, so a click on a column header sorts the invoices of the page shown, in the browser.
+ * (`/invoices?status=overdue&page=2&sort=due_date&order=asc`). GET /api/invoices sorts them
+ * (`sort` and `order`, docs/api.md) across every page; a new sort goes back to page 1.
  * Each row's next steps for whoever holds the keys (docs/money.md): issue or void a draft
  * (`api.invoices.issue`), mark an issued one paid (`POST /api/invoices/{uuid}/payments` of what is
  * still owed, `api.invoices.payments.manage`), and a credit note with its required reason
@@ -14,7 +14,8 @@ import { Link } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import { useStatusPage } from '../logic/status-page.ts';
-import { useUrlSort } from '../logic/url-table.ts';
+import { apiSortQuery } from '../logic/sort.ts';
+import { useUrlTable } from '../logic/url-table.ts';
 import { useSession } from '../session.tsx';
 import { Button, DataTable, formatDate, formatPence, Options, Pager, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 
@@ -33,12 +34,16 @@ function todayInLondon(): string {
   return new Date().toLocaleDateString('en-CA', { timeZone: 'Europe/London' });
 }
 
+/** The columns GET /api/invoices sorts by (its `sort` values, docs/api.md). */
+const INVOICE_SORTS = ['invoice_number', 'contractor_name', 'job_reference', 'status', 'issue_date', 'due_date', 'gross_pence', 'outstanding_pence'];
+
 /** The invoices page. */
 export function InvoicesPage() {
   const { status, page: p, go, onFilter } = useStatusPage(INVOICE_STATUSES);
-  const { sort, setSort } = useUrlSort(['number', 'contractor', 'job', 'status', 'issued', 'due', 'gross', 'owed']);
-  const list = useLoad(['invoices', 'page', { status, p }], async () => {
-    const query = { limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE, ...(status ? { status } : {}) };
+  const { sort, onSortChange } = useUrlTable(INVOICE_SORTS);
+  const sortQuery = apiSortQuery(sort);
+  const list = useLoad(['invoices', 'page', { status, p, ...sortQuery }], async () => {
+    const query = { limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE, ...(status ? { status } : {}), ...sortQuery };
     const { data } = await api.GET('/api/invoices', { params: { query: query as never } });
     return data!;
   });
@@ -199,7 +204,7 @@ export function InvoicesPage() {
         rowKey={(i) => i.uuid}
         rows={list.data?.data ?? []}
         sort={sort}
-        onSortChange={setSort}
+        onSortChange={onSortChange}
         empty={
           list.loading || list.problem ? null : status ? (
             <p>
@@ -210,14 +215,15 @@ export function InvoicesPage() {
           )
         }
         columns={[
-          { header: 'Number', sortKey: 'number', sortValue: (i) => i.invoice_number, cell: name },
-          { header: 'Contractor', key: true, sortKey: 'contractor', sortValue: (i) => i.contractor_name, cell: (i) => i.contractor_name },
-          { header: 'Job', key: true, sortKey: 'job', sortValue: (i) => i.job_reference, cell: (i) => <Link to={`/jobs/${i.job_uuid}`}>{i.job_reference}</Link> },
-          { header: 'Status', key: true, sortKey: 'status', sortValue: (i) => INVOICE_STATUSES[i.status] ?? i.status, cell: (i) => INVOICE_STATUSES[i.status] ?? i.status },
-          { header: 'Issued', sortKey: 'issued', sortValue: (i) => i.issue_date, cell: (i) => formatDate(i.issue_date) },
-          { header: 'Due', key: true, sortKey: 'due', sortValue: (i) => i.due_date, cell: (i) => formatDate(i.due_date) },
-          { header: 'Gross', key: true, sortKey: 'gross', sortValue: (i) => i.gross_pence, cell: (i) => formatPence(i.gross_pence) },
-          { header: 'Still owed', key: true, sortKey: 'owed', sortValue: (i) => i.outstanding_pence, cell: (i) => formatPence(i.outstanding_pence) },
+          // Sorted by the API across every page (no sortValue: the rows arrive in order).
+          { header: 'Number', sortKey: 'invoice_number', cell: name },
+          { header: 'Contractor', key: true, sortKey: 'contractor_name', cell: (i) => i.contractor_name },
+          { header: 'Job', key: true, sortKey: 'job_reference', cell: (i) => <Link to={`/jobs/${i.job_uuid}`}>{i.job_reference}</Link> },
+          { header: 'Status', key: true, sortKey: 'status', cell: (i) => INVOICE_STATUSES[i.status] ?? i.status },
+          { header: 'Issued', sortKey: 'issue_date', cell: (i) => formatDate(i.issue_date) },
+          { header: 'Due', key: true, sortKey: 'due_date', cell: (i) => formatDate(i.due_date) },
+          { header: 'Gross', key: true, sortKey: 'gross_pence', cell: (i) => formatPence(i.gross_pence) },
+          { header: 'Still owed', key: true, sortKey: 'outstanding_pence', cell: (i) => formatPence(i.outstanding_pence) },
           ...(canIssue || canPay ? [{ header: 'Next step', key: true, cell: rowActions }] : []),
         ]}
       />

@@ -36,7 +36,7 @@ import { canAssign, canDecline, legalMoves, moveLabel, type JobStatus, type Next
 import { sendOrQueue, type OutboxEntry } from '../outbox.ts';
 import { useOutbox } from '../phone.tsx';
 import { useSession } from '../session.tsx';
-import { Button, formatDate, formatDateTime, Options, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Button, formatDate, formatDateTime, formatLondonDateTime, Options, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { ConversationsPanel, CONVERSATIONS_PERMISSION, MessagesTabLabel, useConversations } from './job-conversations.tsx';
 import { Documents } from './job-files.tsx';
 import { JobMoney } from './job-money.tsx';
@@ -142,7 +142,12 @@ export function JobPage() {
                     {j.sla_state ? (
                       <>
                         <SlaBadge state={j.sla_state} />
-                        {j.sla_due_at && j.sla_state !== 'met' ? ` due ${formatDateTime(j.sla_due_at)}` : ''}
+                        {j.sla_due_at && j.sla_state !== 'met' ? (
+                          <>
+                            {' '}
+                            {j.sla_state === 'breached' ? 'was due' : 'due by'} <time dateTime={j.sla_due_at}>{formatLondonDateTime(j.sla_due_at)}</time>
+                          </>
+                        ) : null}
                       </>
                     ) : (
                       'no SLA clock'

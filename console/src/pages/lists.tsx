@@ -10,15 +10,16 @@ import { Form } from 'react-aria-components';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
-import { keepSort } from '../logic/sort.ts';
-import { useUrlSort } from '../logic/url-table.ts';
+import { apiSortQuery, keepSort, type SortDescriptor } from '../logic/sort.ts';
+import { useUrlSort, useUrlTable } from '../logic/url-table.ts';
 import type { ActivityEntry, Address, Branch, Certificate, Contractor, Tenant, User } from '../types.ts';
 import { Button, DataTable, Field, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useAction, useLoad, type Column } from '../ui.tsx';
 import { useSession } from '../session.tsx';
 import { AddBranch } from './onboarding.tsx';
 import { NewLink, useEditColumn } from './people-forms.tsx';
 
-type Loader<T> = (q: string, offset: number) => Promise<{ data: T[]; count: number }>;
+/** Loads one page: the search text, the rows to skip, and the sort when the API sorts the list (else null). */
+type Loader<T> = (q: string, offset: number, sort: SortDescriptor | null) => Promise<{ data: T[]; count: number }>;
 
 async function page<T>(call: Promise<{ data?: unknown }>): Promise<{ data: T[]; count: number }> {
   const { data } = await call;
@@ -27,9 +28,11 @@ async function page<T>(call: Promise<{ data?: unknown }>): Promise<{ data: T[]; 
 
 /**
  * A table with search, paging and sort kept in the URL (`?q=...&page=2&sort=name&order=asc`).
- * None of these lists' APIs (GET /api/contractors, /api/tenants, /api/addresses, /api/users,
- * /api/admin/branches) takes a sort parameter, so a click on a column header sorts the rows of the
- * page shown, in the browser (each column's `sortValue`); the page's rows are the API's order.
+ * GET /api/users, /api/contractors and /api/tenants take `sort` and `order` (docs/api.md): their
+ * columns have no `sortValue`, the sort is passed to `load` and the API orders every page (a new
+ * sort goes back to page 1). The others (GET /api/addresses, /api/admin/branches) take none, so a
+ * click on a column header sorts the rows of the page shown, in the browser (each column's
+ * `sortValue`); `load` gets null for the sort and the rows are the API's order.
  */
 function ListTable<T extends object>({
   label,
@@ -59,9 +62,10 @@ function ListTable<T extends object>({
 }) {
   const [search, setSearch] = useSearchParams();
   const q = search.get(searchParam) ?? '';
-  const p = Math.max(1, Number(search.get('page')) || 1);
-  const list = useLoad([label, 'page', { q, p }], () => load(q, (p - 1) * PAGE_SIZE));
-  const { sort, setSort } = useUrlSort(columns.flatMap((c) => (c.sortKey ? [c.sortKey] : [])));
+  const { sort, onSortChange, page: p } = useUrlTable(columns.flatMap((c) => (c.sortKey ? [c.sortKey] : [])));
+  // The API sorts when the sorted column has no value to sort by in the browser.
+  const apiSort = sort && !columns.find((c) => c.sortKey === sort.column)?.sortValue ? sort : null;
+  const list = useLoad([label, 'page', { q, p, ...apiSortQuery(apiSort) }], () => load(q, (p - 1) * PAGE_SIZE, apiSort));
   const pages = pageCount(list.data?.count ?? 0);
   const go = (next: { q?: string; page?: number }) => {
     const s = keepSort(search, new URLSearchParams());
@@ -101,7 +105,7 @@ function ListTable<T extends object>({
           {empty}
         </div>
       ) : (
-        <DataTable label={label} columns={columns} rows={list.data?.data ?? []} rowKey={rowKey} sort={sort} onSortChange={setSort} />
+        <DataTable label={label} columns={columns} rows={list.data?.data ?? []} rowKey={rowKey} sort={sort} onSortChange={onSortChange} />
       )}
       <Pager page={p} pages={pages} onPage={(page) => go({ page })} />
     </>
@@ -142,13 +146,16 @@ export function ContractorsPage() {
             <a href="/docs#/contractors">API reference</a>.
           </p>
         }
-        load={(q, offset) => page(api.GET('/api/contractors', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
+        load={(q, offset, sort) =>
+          page(api.GET('/api/contractors', { params: { query: { ...(q ? { q } : {}), ...apiSortQuery(sort), limit: PAGE_SIZE, offset } as never } }))
+        }
+        // Sorted by the API (its sort fields), across every page.
         columns={[
-          { header: 'Company', sortKey: 'company', sortValue: (r) => r.company_name, cell: (r) => <Link to={`/contractors/${r.uuid}`}>{r.company_name}</Link> },
-          { header: 'Contact', key: true, sortKey: 'contact', sortValue: (r) => r.contact_name, cell: (r) => [r.contact_name, r.phone].filter(Boolean).join(', ') || '-' },
+          { header: 'Company', sortKey: 'company_name', cell: (r) => <Link to={`/contractors/${r.uuid}`}>{r.company_name}</Link> },
+          { header: 'Contact', key: true, sortKey: 'contact_name', cell: (r) => [r.contact_name, r.phone].filter(Boolean).join(', ') || '-' },
           { header: 'Trades', key: true, cell: (r) => r.trades.map((t) => t.name).join(', ') || '-' },
           { header: 'Areas', cell: (r) => r.coverage.join(', ') || '-' },
-          { header: 'Active', sortKey: 'active', sortValue: (r) => (r.active ? 1 : 0), cell: (r) => (r.active ? 'yes' : 'no') },
+          { header: 'Active', sortKey: 'active', cell: (r) => (r.active ? 'yes' : 'no') },
           ...edit,
         ]}
       />
@@ -171,12 +178,15 @@ export function TenantsPage() {
             <a href="/api/imports/templates/tenants.csv">tenants.csv</a>); import the properties first.
           </p>
         }
-        load={(q, offset) => page(api.GET('/api/tenants', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
+        load={(q, offset, sort) =>
+          page(api.GET('/api/tenants', { params: { query: { ...(q ? { q } : {}), ...apiSortQuery(sort), limit: PAGE_SIZE, offset } as never } }))
+        }
+        // Sorted by the API (its sort fields), across every page.
         columns={[
-          { header: 'Name', sortKey: 'name', sortValue: (r) => r.name, cell: (r) => r.name },
-          { header: 'E-mail', key: true, sortKey: 'email', sortValue: (r) => r.email, cell: (r) => r.email ?? '-' },
+          { header: 'Name', sortKey: 'name', cell: (r) => r.name },
+          { header: 'E-mail', key: true, sortKey: 'email', cell: (r) => r.email ?? '-' },
           { header: 'Phone', key: true, cell: (r) => r.mobile ?? r.phone ?? '-' },
-          { header: 'Addresses', sortKey: 'addresses', sortValue: (r) => r.address_count, cell: (r) => r.address_count },
+          { header: 'Addresses', sortKey: 'address_count', cell: (r) => r.address_count },
           { header: 'Can sign in', cell: (r) => (r.has_login ? 'yes' : 'no') },
           ...edit,
         ]}
@@ -249,14 +259,17 @@ export function UsersPage() {
         label="users"
         rowKey={(r) => r.uuid}
         empty={<p>Nobody here yet besides you. Invite your agents with the form below; each gets an e-mail with a link valid 7 days.</p>}
-        load={(q, offset) => page(api.GET('/api/users', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
+        load={(q, offset, sort) =>
+          page(api.GET('/api/users', { params: { query: { ...(q ? { q } : {}), ...apiSortQuery(sort), limit: PAGE_SIZE, offset } as never } }))
+        }
+        // Sorted by the API (its sort fields), across every page.
         columns={[
-          { header: 'Name', sortKey: 'name', sortValue: (r) => r.name, cell: (r) => r.name },
-          { header: 'E-mail', key: true, sortKey: 'email', sortValue: (r) => r.email, cell: (r) => r.email },
-          { header: 'Role', key: true, sortKey: 'role', sortValue: (r) => r.role, cell: (r) => r.role },
-          { header: 'Branch', key: true, sortKey: 'branch', sortValue: (r) => r.branch_name, cell: (r) => r.branch_name ?? '-' },
-          { header: 'Status', key: true, sortKey: 'status', sortValue: (r) => r.status, cell: (r) => r.status },
-          { header: 'Last sign-in', sortKey: 'last_sign_in', sortValue: (r) => (r.last_login_at ? Date.parse(r.last_login_at) : null), cell: (r) => formatDateTime(r.last_login_at) },
+          { header: 'Name', sortKey: 'name', cell: (r) => r.name },
+          { header: 'E-mail', key: true, sortKey: 'email', cell: (r) => r.email },
+          { header: 'Role', key: true, sortKey: 'role', cell: (r) => r.role },
+          { header: 'Branch', key: true, sortKey: 'branch_name', cell: (r) => r.branch_name ?? '-' },
+          { header: 'Status', key: true, sortKey: 'status', cell: (r) => r.status },
+          { header: 'Last sign-in', sortKey: 'last_login_at', cell: (r) => formatDateTime(r.last_login_at) },
           ...edit,
         ]}
       />

@@ -140,6 +140,48 @@ describe('invoices', () => {
     expect((await w.adminA.client.get('/api/invoices?status=bogus')).statusCode).toBe(400);
   });
 
+  it('sorts by sort and order across pages (id breaks ties, drafts without number or dates last); a bad value is a 400', async () => {
+    type Row = { uuid: string; invoice_number: string | null; due_date: string | null; gross_pence: number; outstanding_pence: number };
+    const rows = async (qs: string) => {
+      const res = await w.adminA.client.get(`/api/invoices?${qs}`);
+      expect(res.statusCode, `${qs} ${res.body}`).toBe(200);
+      return res.json().data as Row[];
+    };
+    const newestFirst = (await t.db.selectFrom('invoices').select('uuid').orderBy('id', 'desc').execute()).map((r) => r.uuid);
+    const all = await rows('limit=200');
+    expect(all.map((i) => i.uuid)).toEqual(newestFirst);
+    expect(await rows('limit=200&sort=created_at&order=desc')).toEqual(all);
+    expect((await rows('limit=200&sort=created_at&order=asc')).map((i) => i.uuid)).toEqual([...newestFirst].reverse());
+
+    const byGross = await rows('limit=200&sort=gross_pence&order=asc');
+    const gross = byGross.map((i) => i.gross_pence);
+    expect(gross).toEqual([...gross].sort((a, b) => a - b));
+    expect(new Set(gross).size).toBeGreaterThan(1);
+    const paged: Row[] = [];
+    for (let offset = 0; offset < byGross.length; offset += 2) paged.push(...(await rows(`limit=2&offset=${offset}&sort=gross_pence&order=asc`)));
+    expect(paged.map((i) => i.uuid)).toEqual(byGross.map((i) => i.uuid));
+
+    const owed = (await rows('limit=200&sort=outstanding_pence&order=desc')).map((i) => i.outstanding_pence);
+    expect(owed).toEqual([...owed].sort((a, b) => b - a));
+    for (const order of ['asc', 'desc'] as const) {
+      const due = (await rows(`limit=200&sort=due_date&order=${order}`)).map((i) => i.due_date);
+      const dated = due.filter((d): d is string => d !== null);
+      expect(dated.length).toBeGreaterThan(0);
+      expect(due.slice(dated.length).every((d) => d === null)).toBe(true);
+      expect(dated).toEqual([...dated].sort((a, b) => (order === 'asc' ? a.localeCompare(b) : b.localeCompare(a))));
+      const numbers = (await rows(`limit=200&sort=invoice_number&order=${order}`)).map((i) => i.invoice_number);
+      const numbered = numbers.filter((n): n is string => n !== null);
+      expect(numbers.slice(numbered.length).every((n) => n === null)).toBe(true);
+      expect(numbered).toEqual([...numbered].sort((a, b) => (order === 'asc' ? a.localeCompare(b) : b.localeCompare(a))));
+    }
+
+    for (const qs of ['sort=net_pence', 'sort=id', 'order=up']) {
+      const res = await w.adminA.client.get(`/api/invoices?${qs}`);
+      expect(res.statusCode, qs).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, error: `Invalid or missing required parameter: ${qs.split('=')[0]}` });
+    }
+  });
+
   it('every write is in the activity log', async () => {
     const actions = (await t.db.selectFrom('activity_log').select('action').distinct().execute()).map((r) => r.action);
     for (const a of ['invoice.create', 'invoice.issue', 'invoice.void', 'payment.record', 'credit_note.issue', 'invoice.overdue', 'contractor.vat_update']) expect(actions).toContain(a);

@@ -67,6 +67,32 @@ describe('contractors: CRUD, trades, coverage', () => {
     expect((await w.adminB.client.get('/api/contractors')).json().count).toBe(0);
   });
 
+  it('sorts by sort and order across pages (id breaks ties, no contact name last); a bad value is a 400', async () => {
+    const names = async (qs: string) => {
+      const res = await w.agentA1.client.get(`/api/contractors?${qs}`);
+      expect(res.statusCode, qs).toBe(200);
+      return res.json().data.map((c: { company_name: string }) => c.company_name) as string[];
+    };
+    const acme = 'Acme Plumbing Ltd';
+    const bright = 'Bright Sparks Electrical';
+    const dormant = 'Dormant Builders';
+    expect(await names('sort=company_name&order=asc')).toEqual(await names(''));
+    expect(await names('sort=company_name&order=desc')).toEqual([dormant, bright, acme]);
+    expect(await names('order=desc')).toEqual([dormant, bright, acme]);
+    expect(await names('sort=active&order=asc')).toEqual([dormant, acme, bright]);
+    expect(await names('sort=active&order=desc')).toEqual([bright, acme, dormant]);
+    expect(await names('sort=contact_name&order=asc')).toEqual([acme, bright, dormant]);
+    expect(await names('sort=contact_name&order=desc')).toEqual([acme, dormant, bright]);
+    const paged = [];
+    for (const offset of [0, 1, 2]) paged.push(...(await names(`sort=active&order=desc&limit=1&offset=${offset}`)));
+    expect(paged).toEqual([bright, acme, dormant]);
+    for (const qs of ['sort=notes', 'sort=id', 'order=sideways']) {
+      const res = await w.agentA1.client.get(`/api/contractors?${qs}`);
+      expect(res.statusCode, qs).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, error: `Invalid or missing required parameter: ${qs.split('=')[0]}` });
+    }
+  });
+
   it('reads and updates one contractor; 404 for another agency', async () => {
     expect((await w.agentA1.client.get(`/api/contractors/${acme.uuid}`)).json().data.company_name).toBe('Acme Plumbing Ltd');
     const other = await w.adminB.client.get(`/api/contractors/${acme.uuid}`);

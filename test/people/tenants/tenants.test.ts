@@ -65,6 +65,29 @@ describe('tenants: records, search, read with addresses and login', () => {
     expect((await w.adminB.client.get('/api/tenants?q=alice')).json().data.map((x: { name: string }) => x.name)).toEqual(['Alice Elsewhere']);
   });
 
+  it('sorts by sort and order across pages (id breaks ties); a bad value is a 400', async () => {
+    const names = async (qs: string) => {
+      const res = await w.agentA1.client.get(`/api/tenants?${qs}`);
+      expect(res.statusCode, qs).toBe(200);
+      return res.json().data.map((x: { name: string }) => x.name) as string[];
+    };
+    const [alice, bertie, cara] = ['Alice Barrowman', 'Bertie Crane', 'Cara Dunne'];
+    expect(await names('sort=name&order=asc')).toEqual(await names(''));
+    expect(await names('order=desc')).toEqual([cara, bertie, alice]);
+    expect(await names('sort=email&order=desc')).toEqual([cara, bertie, alice]);
+    // Alice has one address, the others none (the id breaks their tie).
+    expect(await names('sort=address_count&order=desc')).toEqual([alice, cara, bertie]);
+    expect(await names('sort=address_count&order=asc')).toEqual([bertie, cara, alice]);
+    const paged = [];
+    for (const offset of [0, 1, 2]) paged.push(...(await names(`sort=address_count&order=desc&limit=1&offset=${offset}`)));
+    expect(paged).toEqual([alice, cara, bertie]);
+    for (const qs of ['sort=notes', 'order=upwards']) {
+      const res = await w.agentA1.client.get(`/api/tenants?${qs}`);
+      expect(res.statusCode, qs).toBe(400);
+      expect(res.json()).toMatchObject({ success: false, error: `Invalid or missing required parameter: ${qs.split('=')[0]}` });
+    }
+  });
+
   it('reads a tenant with linked addresses and the linked login account', async () => {
     const row = await t.db.selectFrom('tenants').select('id').where('uuid', '=', alice.uuid).executeTakeFirstOrThrow();
     await createUser(t.db, { role: 'tenant', agencyId: w.agencyA.id, tenantId: row.id, email: 'alice.login@example.test', name: 'Alice Barrowman' });

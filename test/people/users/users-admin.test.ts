@@ -240,6 +240,41 @@ describe('users: administration', () => {
       expect((await w.sysops.client.get('/api/users?limit=200')).json().count).toBeGreaterThan(body.count);
       expect((await w.agentA1.client.get('/api/users')).statusCode).toBe(403);
     });
+
+    it('sorts by sort and order across pages (id breaks ties, empty values last); a bad value is a 400; the default is by name', async () => {
+      type Row = { uuid: string; name: string; last_login_at: string | null; branch_name: string | null };
+      const rows = async (qs: string) => (await w.adminA.client.get(`/api/users?${qs}`)).json().data as Row[];
+      const all = await rows('limit=200');
+      expect(await rows('limit=200&sort=name&order=asc')).toEqual(all);
+      expect(all.length).toBeGreaterThanOrEqual(4);
+
+      for (const order of ['desc', 'asc'] as const) {
+        const sorted = await rows(`limit=200&sort=last_login_at&order=${order}`);
+        const stamps = sorted.map((u) => u.last_login_at);
+        const signedIn = stamps.filter((s): s is string => s !== null);
+        expect(signedIn.length).toBeGreaterThan(0);
+        expect(signedIn.length).toBeLessThan(stamps.length);
+        // Those who never signed in come last either way.
+        expect(stamps.slice(signedIn.length).every((s) => s === null)).toBe(true);
+        const times = signedIn.map((s) => Date.parse(s));
+        expect(times).toEqual([...times].sort((a, b) => (order === 'asc' ? a - b : b - a)));
+        // Pages of 2 put together are the same order, with no row twice or missing.
+        const paged: Row[] = [];
+        for (let offset = 0; offset < sorted.length; offset += 2) paged.push(...(await rows(`limit=2&offset=${offset}&sort=last_login_at&order=${order}`)));
+        expect(paged.map((u) => u.uuid)).toEqual(sorted.map((u) => u.uuid));
+      }
+      const byBranch = (await rows('limit=200&sort=branch_name&order=desc')).map((u) => u.branch_name);
+      expect(byBranch.at(-1)).toBeNull();
+      expect(byBranch[0]).not.toBeNull();
+
+      for (const qs of ['sort=password_hash', 'sort=', 'order=up', 'sort=name&order=DESC']) {
+        const res = await w.adminA.client.get(`/api/users?${qs}`);
+        expect(res.statusCode, qs).toBe(400);
+        expect(res.json()).toMatchObject({ success: false });
+        expect(res.json().error).toMatch(/^Invalid or missing required parameter: (sort|order)$/);
+      }
+      expect(await rows('limit=200')).toEqual(all);
+    });
   });
 
   describe('PUT /api/users/{uuid}', () => {

@@ -1,9 +1,10 @@
 /** SQL for invoices, credit notes and payments (docs/money.md "Invoices"). Scope from access.ts. */
-import { sql, type Insertable, type Updateable } from 'kysely';
+import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
 import type { InvoiceTable, PaymentTable } from '../../../db/schema.ts';
 import { nextCounter } from '../../../db/counters.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { moneyVisible, type MoneyScope } from './access.ts';
+import type { InvoiceSort } from './invoices.schemas.ts';
 
 export const INVOICE_COLUMNS = [
   'i.id', 'i.uuid', 'i.agency_id', 'i.job_id', 'j.uuid as job_uuid', 'j.reference as job_reference', 'j.branch_id', 'i.contractor_id',
@@ -61,12 +62,35 @@ function filtered(db: DbOrTrx, scope: MoneyScope, f: InvoiceFilter) {
   return q;
 }
 
-/** A page of invoices (newest first), the total, and count and sums per status over the filter (without status). */
-export async function listInvoices(db: DbOrTrx, scope: MoneyScope, f: InvoiceFilter, page: { limit: number; offset: number }) {
+/**
+ * The keys of each sort of the invoice list (GET /api/invoices `sort`) before the id, each in the
+ * list's direction, empty values last either way (`nullsLast`), or always ascending (`fixed`: drafts
+ * without a number last). created_at is the creation order, the id's own.
+ */
+const INVOICE_SORT_KEYS: Record<InvoiceSort, { key: RawBuilder<unknown>; nullsLast?: boolean; fixed?: boolean }[]> = {
+  created_at: [],
+  invoice_number: [{ key: sql`(i.number is null)`, fixed: true }, { key: sql`i.kind` }, { key: sql`i.number` }],
+  contractor_name: [{ key: sql`c.company_name` }],
+  job_reference: [{ key: sql`j.reference` }],
+  status: [{ key: sql`i.status` }],
+  issue_date: [{ key: sql`i.issue_date`, nullsLast: true }],
+  due_date: [{ key: sql`i.due_date`, nullsLast: true }],
+  gross_pence: [{ key: sql`i.gross_pence` }],
+  outstanding_pence: [{ key: sql`case when i.kind = 'invoice' and i.status <> 'void' then greatest(0, i.gross_pence - i.paid_pence - i.credited_pence) else 0 end` }],
+};
+
+/**
+ * A page of invoices in `page.sort` order (`page.order`; created_at desc, the default, is newest
+ * first; the id breaks ties in the same direction; drafts without a number or dates last either
+ * way), the total, and count and sums per status over the filter (without status).
+ */
+export async function listInvoices(db: DbOrTrx, scope: MoneyScope, f: InvoiceFilter, page: { limit: number; offset: number; sort: InvoiceSort; order: 'asc' | 'desc' }) {
   const base = filtered(db, scope, f);
   const withStatus = f.status !== undefined ? base.where('i.status', '=', f.status) : base;
+  const dir = page.order === 'asc' ? sql`asc` : sql`desc`;
+  const keys = INVOICE_SORT_KEYS[page.sort].map((k) => (k.fixed ? sql`${k.key} asc` : k.nullsLast ? sql`${k.key} ${dir} nulls last` : sql`${k.key} ${dir}`));
   const [rows, total, totals] = await Promise.all([
-    withStatus.orderBy('i.id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    withStatus.orderBy(sql.join([...keys, sql`i.id ${dir}`])).limit(page.limit).offset(page.offset).execute(),
     withStatus.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
     base.clearSelect().select(['i.status', sql<number>`count(*)::int`.as('count'), sql<number>`coalesce(sum(i.gross_pence), 0)::int`.as('gross_pence'),
       sql<number>`coalesce(sum(i.gross_pence - i.paid_pence - i.credited_pence), 0)::int`.as('outstanding_pence')]).groupBy('i.status').execute(),

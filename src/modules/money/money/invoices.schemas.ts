@@ -1,6 +1,6 @@
 /** Schemas of the invoice, credit-note, payment and export endpoints (docs/money.md "Invoices"). */
 import { Type, type Static } from 'typebox';
-import { Pagination } from '../../../http/pagination.ts';
+import { Pagination, Sorting } from '../../../http/pagination.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../../http/schema-primitives.ts';
 import { Line, LinesBody, Pence } from './money.schemas.ts';
 
@@ -77,6 +77,14 @@ export const CreditNoteBody = Type.Object(
 );
 export type CreditNoteInput = Static<typeof CreditNoteBody>;
 
+/**
+ * What GET /api/invoices sorts by (`sort`, docs/api.md): created_at is the order of creation (the
+ * default, newest first), the others the response fields of the same name; invoice_number puts
+ * credit notes (CN-) before invoices (INV-).
+ */
+export const INVOICE_SORTS = ['created_at', 'invoice_number', 'contractor_name', 'job_reference', 'status', 'issue_date', 'due_date', 'gross_pence', 'outstanding_pence'] as const;
+export type InvoiceSort = (typeof INVOICE_SORTS)[number];
+
 export const ListInvoicesQuery = Type.Object(
   {
     ...Pagination,
@@ -86,6 +94,7 @@ export const ListInvoicesQuery = Type.Object(
     job_uuid: Type.Optional(Uuid()),
     from_date: Type.Optional(IsoDate('issue date on or after (drafts have none)')),
     to_date: Type.Optional(IsoDate('issue date on or before')),
+    ...Sorting(INVOICE_SORTS, 'created_at', 'desc'),
   },
   { additionalProperties: false },
 );

@@ -69,7 +69,8 @@ export async function invoiceDtoById(db: DbOrTrx, id: number): Promise<InvoiceDt
 }
 
 /**
- * GET /api/invoices: a page of invoices and credit notes in scope (newest first) and, per status,
+ * GET /api/invoices: a page of invoices and credit notes in scope, sorted by `sort`
+ * (INVOICE_SORTS, default created_at) in `order` (default desc: newest first), and, per status,
  * count, gross and outstanding pence over the same filters (status aside).
  * @throws 404 'Contractor not found' / 'Job not found' for an unknown filter uuid
  */
@@ -81,7 +82,8 @@ export async function listInvoices(deps: AppDeps, auth: AuthContext, q: ListInvo
     filter.contractorId = c.id;
   }
   if (q.job_uuid) filter.jobId = (await visibleJob(deps.db, auth, q.job_uuid)).id;
-  const { rows, total, totals } = await repo.listInvoices(deps.db, moneyScope(auth), filter, q);
+  const page = { limit: q.limit, offset: q.offset, sort: q.sort ?? 'created_at', order: q.order ?? 'desc' } as const;
+  const { rows, total, totals } = await repo.listInvoices(deps.db, moneyScope(auth), filter, page);
   const byStatus: Record<string, { count: number; gross_pence: number; outstanding_pence: number }> = {};
   for (const s of INVOICE_STATUSES) byStatus[s] = { count: 0, gross_pence: 0, outstanding_pence: 0 };
   for (const t of totals) byStatus[t.status] = { count: t.count, gross_pence: t.gross_pence, outstanding_pence: t.status === 'void' ? 0 : t.outstanding_pence };

@@ -10,6 +10,9 @@ export interface ContractorFilter {
   tradeCode?: string;
   district?: string;
   active?: boolean;
+  /** the sort field (GET /api/contractors `sort`) and direction */
+  sort: 'company_name' | 'contact_name' | 'active';
+  order: 'asc' | 'desc';
   limit: number;
   offset: number;
 }
@@ -19,7 +22,11 @@ const COLUMNS = [
   'c.address_line1', 'c.address_line2', 'c.address_town', 'c.address_postcode', 'c.created_at', 'c.updated_at',
 ] as const;
 
-/** One page of contractors by company name, and the total. */
+/**
+ * One page of contractors in `f.sort` order (`f.order`; no contact name last either way; the id
+ * breaks ties in the same direction), and the total. The default, company name ascending, is the
+ * list's order of old.
+ */
 export async function listContractors(db: DbOrTrx, f: ContractorFilter) {
   let q = db.selectFrom('contractors as c');
   if (f.agencyId !== null) q = q.where('c.agency_id', '=', f.agencyId);
@@ -42,7 +49,16 @@ export async function listContractors(db: DbOrTrx, f: ContractorFilter) {
     ));
   }
   const [rows, total] = await Promise.all([
-    q.select(COLUMNS).orderBy('c.company_name').orderBy('c.id').limit(f.limit).offset(f.offset).execute(),
+    q
+      .select(COLUMNS)
+      .orderBy(`c.${f.sort}`, (ob) => {
+        const dir = f.order === 'asc' ? ob.asc() : ob.desc();
+        return f.sort === 'contact_name' ? dir.nullsLast() : dir;
+      })
+      .orderBy('c.id', f.order)
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute(),
     q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: total.n };

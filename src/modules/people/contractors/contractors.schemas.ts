@@ -1,7 +1,7 @@
 /** Schemas of the contractors endpoints (docs/contractors.md). */
 import { Type, type Static } from 'typebox';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../../http/schema-primitives.ts';
-import { Pagination } from '../../../http/pagination.ts';
+import { Pagination, Sorting } from '../../../http/pagination.ts';
 import { CERT_TYPE_CODES } from './certification-types.ts';
 
 
@@ -78,12 +78,16 @@ export type ContractorDto = Static<typeof Contractor>;
 export const ContractorDetail = Type.Intersect([Contractor, Type.Object({ certifications: Type.Array(Certification) })]);
 export type ContractorDetailDto = Static<typeof ContractorDetail>;
 
+/** What GET /api/contractors sorts by (`sort`): company, contact name, active (docs/api.md). */
+export const CONTRACTOR_SORTS = ['company_name', 'contact_name', 'active'] as const;
+
 export const ListContractorsQuery = Type.Object(
   {
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'search in company and contact name' })),
     trade: Type.Optional(Type.String({ minLength: 1, maxLength: 60, description: 'trade code, e.g. plumbing' })),
     district: Type.Optional(Type.String({ minLength: 2, maxLength: 4, description: 'postcode district covered, e.g. LS6' })),
     active: Type.Optional(Type.Boolean()),
+    ...Sorting(CONTRACTOR_SORTS, 'company_name', 'asc'),
     ...Pagination,
   },
   { additionalProperties: false },

@@ -51,7 +51,11 @@ export async function getContractorRow(db: DbOrTrx, auth: AuthContext, uuid: str
   return row;
 }
 
-/** GET /api/contractors: one page by company name. @returns { rows: ContractorDto[], total } */
+/**
+ * GET /api/contractors: one page sorted by `sort` (CONTRACTOR_SORTS, default company_name) in
+ * `order` (default asc), the id breaking ties (docs/api.md). @returns { rows: ContractorDto[], total }
+ * @throws 400 for a district that is no outward code
+ */
 export async function listContractors(deps: AppDeps, auth: AuthContext, q: ListContractorsQuery) {
   let district: string | undefined;
   if (q.district !== undefined) {
@@ -59,7 +63,8 @@ export async function listContractors(deps: AppDeps, auth: AuthContext, q: ListC
     if (!district) throw invalidParam('district');
   }
   const { rows, total } = await repo.listContractors(deps.db, {
-    agencyId: readAgency(auth), q: q.q?.trim() || undefined, tradeCode: q.trade, district, active: q.active, limit: q.limit, offset: q.offset,
+    agencyId: readAgency(auth), q: q.q?.trim() || undefined, tradeCode: q.trade, district, active: q.active,
+    sort: q.sort ?? 'company_name', order: q.order ?? 'asc', limit: q.limit, offset: q.offset,
   });
   return { rows: await toContractorDtos(deps.db, rows), total };
 }

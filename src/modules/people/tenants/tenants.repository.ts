@@ -11,6 +11,9 @@ export interface TenantFilter {
   /** Only tenants linked to this address id. */
   addressId?: number;
   includeErased: boolean;
+  /** the sort field (GET /api/tenants `sort`) and direction */
+  sort: 'name' | 'email' | 'address_count';
+  order: 'asc' | 'desc';
   limit: number;
   offset: number;
 }
@@ -26,7 +29,10 @@ function base(db: DbOrTrx) {
     ]);
 }
 
-/** One page of tenants ordered by name, and the total. */
+/**
+ * One page of tenants in `f.sort` order (`f.order`; no e-mail last either way; the id breaks ties
+ * in the same direction), and the total. The default, name ascending, is the list's order of old.
+ */
 export async function listTenants(db: DbOrTrx, f: TenantFilter) {
   let q = db.selectFrom('tenants as t');
   if (f.agencyId !== null) q = q.where('t.agency_id', '=', f.agencyId);
@@ -54,11 +60,25 @@ export async function listTenants(db: DbOrTrx, f: TenantFilter) {
     );
   }
   const [ids, total] = await Promise.all([
-    q.select('t.id').orderBy('t.name').orderBy('t.id').limit(f.limit).offset(f.offset).execute(),
+    q
+      .select('t.id')
+      .orderBy(
+        f.sort === 'address_count' ? sql`(select count(*) from tenant_addresses ta where ta.tenant_id = t.id)` : sql.ref(`t.${f.sort}`),
+        (ob) => {
+          const dir = f.order === 'asc' ? ob.asc() : ob.desc();
+          return f.sort === 'email' ? dir.nullsLast() : dir;
+        },
+      )
+      .orderBy('t.id', f.order)
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute(),
     q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
   ]);
   if (ids.length === 0) return { rows: [], total: total.n };
-  const rows = await base(db).where('t.id', 'in', ids.map((r) => r.id)).orderBy('t.name').orderBy('t.id').execute();
+  // The page's rows in the order of its ids.
+  const byId = new Map((await base(db).where('t.id', 'in', ids.map((r) => r.id)).execute()).map((r) => [r.id, r]));
+  const rows = ids.map((r) => byId.get(r.id)!);
   return { rows, total: total.n };
 }
 

@@ -1,7 +1,7 @@
 /** Schemas of the tenants endpoints (docs/tenants.md; spec 4.9, 2.7). */
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../http/schema-primitives.ts';
-import { Pagination } from '../../../http/pagination.ts';
+import { Pagination, Sorting } from '../../../http/pagination.ts';
 import { Address } from '../addresses/index.ts';
 
 export const CONTACT_PREFERENCES = ['email', 'phone', 'sms', 'post'] as const;
@@ -37,12 +37,16 @@ export const TenantDetail = Type.Intersect([
 ]);
 export type TenantDetailDto = Static<typeof TenantDetail>;
 
+/** What GET /api/tenants sorts by (`sort`): name, e-mail, the number of linked addresses (docs/api.md). */
+export const TENANT_SORTS = ['name', 'email', 'address_count'] as const;
+
 export const ListTenantsQuery = Type.Object(
   {
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'search in name and e-mail (case-insensitive)' })),
     postcode: Type.Optional(Type.String({ minLength: 1, maxLength: 10, description: 'tenants with an address whose postcode starts so (case- and space-insensitive)' })),
     address_uuid: Type.Optional(Uuid('tenants linked to this property (the job form defaults the tenant from it); 404 for an address of another agency')),
     include_erased: Type.Optional(Type.Boolean({ default: false })),
+    ...Sorting(TENANT_SORTS, 'name', 'asc'),
     ...Pagination,
   },
   { additionalProperties: false },

@@ -47,7 +47,8 @@ export async function getTenantRow(db: DbOrTrx, auth: AuthContext, uuid: string)
 }
 
 /**
- * GET /api/tenants: one page ordered by name; with `address_uuid` only the property's tenants.
+ * GET /api/tenants: one page sorted by `sort` (TENANT_SORTS, default name) in `order` (default
+ * asc), the id breaking ties (docs/api.md); with `address_uuid` only the property's tenants.
  * @returns { rows: TenantDto[], total }
  * @throws 404 'Address not found' for an address_uuid of another agency or none
  */
@@ -59,6 +60,8 @@ export async function listTenants(deps: AppDeps, auth: AuthContext, q: ListTenan
     q: q.q?.trim() || undefined,
     postcodePrefix: q.postcode ? postcodePrefix(q.postcode) || undefined : undefined,
     includeErased: q.include_erased === true,
+    sort: q.sort ?? 'name',
+    order: q.order ?? 'asc',
     limit: q.limit,
     offset: q.offset,
   });

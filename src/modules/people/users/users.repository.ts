@@ -41,6 +41,9 @@ export interface UserFilter {
   roleId?: number;
   branchId?: number;
   status?: 'active' | 'disabled' | 'invited';
+  /** the sort field (GET /api/users `sort`) and direction */
+  sort: 'name' | 'email' | 'role' | 'branch_name' | 'status' | 'last_login_at';
+  order: 'asc' | 'desc';
   limit: number;
   offset: number;
 }
@@ -50,7 +53,21 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** One page of users ordered by name, and the total matching count. */
+/** The column each sort field of the users list orders by; the nullable ones put empty values last either way. */
+const USER_SORT_COLUMNS = {
+  name: 'u.name',
+  email: 'u.email',
+  role: 'r.name',
+  branch_name: 'b.name',
+  status: 'u.status',
+  last_login_at: 'u.last_login_at',
+} as const;
+
+/**
+ * One page of users in `f.sort` order (`f.order`; users without a branch or a sign-in last either
+ * way; the id breaks ties in the same direction), and the total matching count. The default, name
+ * ascending, is the list's order of old.
+ */
 export async function listUsers(db: DbOrTrx, f: UserFilter) {
   let q = userQuery(db);
   if (f.agencyId !== undefined) q = q.where('u.agency_id', '=', f.agencyId);
@@ -62,7 +79,15 @@ export async function listUsers(db: DbOrTrx, f: UserFilter) {
     q = q.where((eb) => eb.or([eb('u.name', 'ilike', pattern), eb('u.email', 'ilike', pattern)]));
   }
   const [rows, total] = await Promise.all([
-    q.orderBy('u.name').orderBy('u.id').limit(f.limit).offset(f.offset).execute(),
+    q
+      .orderBy(USER_SORT_COLUMNS[f.sort], (ob) => {
+        const dir = f.order === 'asc' ? ob.asc() : ob.desc();
+        return f.sort === 'branch_name' || f.sort === 'last_login_at' ? dir.nullsLast() : dir;
+      })
+      .orderBy('u.id', f.order)
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute(),
     q.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: total.n };

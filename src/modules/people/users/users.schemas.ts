@@ -1,7 +1,7 @@
 /** Request and response schemas of the users area (docs/users.md). */
 import { Type, type Static } from 'typebox';
 import { DateTime, Nullable, Uuid } from '../../../http/schema-primitives.ts';
-import { Pagination } from '../../../http/pagination.ts';
+import { Pagination, Sorting } from '../../../http/pagination.ts';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../lib/passwords.ts';
 import { UserStatus } from './user-status.ts';
 
@@ -48,6 +48,9 @@ export const UpdateUserBody = Type.Object(
 );
 export type UpdateUserInput = Static<typeof UpdateUserBody>;
 
+/** What GET /api/users sorts by (`sort`): name, e-mail, role name, branch name, status, last sign-in (docs/api.md). */
+export const USER_SORTS = ['name', 'email', 'role', 'branch_name', 'status', 'last_login_at'] as const;
+
 export const ListUsersQuery = Type.Object(
   {
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'text searched in name and e-mail (case-insensitive)' })),
@@ -55,6 +58,7 @@ export const ListUsersQuery = Type.Object(
     branch_uuid: Type.Optional(Uuid('only users of this branch')),
     agency_uuid: Type.Optional(Uuid('SysOps only: only users of this agency')),
     status: Type.Optional(UserStatus()),
+    ...Sorting(USER_SORTS, 'name', 'asc'),
     ...Pagination,
   },
   { additionalProperties: false },

@@ -200,7 +200,8 @@ export async function getUser(deps: AppDeps, auth: AuthContext, uuid: string): P
 
 /**
  * GET /api/users: users of the caller's agency (SysOps: all, or `agency_uuid`), filtered by `q`
- * (name or e-mail, case-insensitive), `role` (id or code), `branch_uuid`, `status`; by name.
+ * (name or e-mail, case-insensitive), `role` (id or code), `branch_uuid`, `status`; sorted by
+ * `sort` (USER_SORTS, default name) in `order` (default asc), the id breaking ties (docs/api.md).
  * @throws 404 for an unknown or foreign role, branch or agency filter
  */
 export async function listUsers(deps: AppDeps, auth: AuthContext, query: ListUsersQuery) {
@@ -228,6 +229,8 @@ export async function listUsers(deps: AppDeps, auth: AuthContext, query: ListUse
     roleId,
     branchId,
     status: query.status,
+    sort: query.sort ?? 'name',
+    order: query.order ?? 'asc',
     limit: query.limit,
     offset: query.offset,
   });
