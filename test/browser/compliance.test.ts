@@ -9,9 +9,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths, humanDate, londonDate } from '../../src/lib/london-time.ts';
-import { buildTestApp, createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
-import { axeViolations, BrowserSession, CHROMIUM, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
+import { axeViolations, BrowserSession, CHROMIUM, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor } from '../helpers/factories.ts';
 
 const PHONE = { width: 390, height: 844 };
@@ -35,9 +34,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   const today = londonDate(new Date());
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole());
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');
     await insertAddress(t.db, { agencyId: agency.id, branchId: branch.id, line1: '28 Blenheim Terrace', postcode: 'LS2 9XS' });

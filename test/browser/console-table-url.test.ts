@@ -10,9 +10,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
-import { buildTestApp, createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
-import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
+import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor, insertJob } from '../helpers/factories.ts';
 
 const TITLE = CHROMIUM ? 'console tables: sort and page from the URL, cards on a phone' : 'console tables (skipped: Debian chromium is not installed)';
@@ -34,9 +33,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole());
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');

@@ -13,9 +13,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import type { NodemailerMailer } from '../../src/modules/messaging/mail/mailer.ts';
-import { buildTestApp, Client, createAgency, createBranch, createUser, login, type TestApp } from '../helpers/app.ts';
-import { axeViolations, BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, PHONE, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { Client, createAgency, createBranch, createUser, login, type TestApp } from '../helpers/app.ts';
+import { axeViolations, BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../people/users/mail-helpers.ts';
 
@@ -73,11 +72,9 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   }
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
     // The browser's clock is the real one: start the app's clock at the real time, so the session
     // expiry shown is the real one too.
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole());
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     agencyId = agency.id;

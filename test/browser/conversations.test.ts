@@ -10,9 +10,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
-import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, PHONE, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
+import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/conversations');
@@ -58,10 +57,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   }
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
     if (process.env.CONSOLE_SCREENSHOTS === '1') mkdirSync(SHOTS, { recursive: true });
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole());
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');

@@ -16,9 +16,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/main/app.ts';
 import { openRuntime, type Runtime } from '../../src/main/runtime.ts';
-import { buildTestApp, Client, createAgency, createBranch, createUser, login, type TestApp } from '../helpers/app.ts';
-import { BrowserSession, CHROMIUM, DESKTOP, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { Client, createAgency, createBranch, createUser, login, type TestApp } from '../helpers/app.ts';
+import { BrowserSession, CHROMIUM, DESKTOP, serveConsole } from '../helpers/browser.ts';
 import { insertJob } from '../helpers/factories.ts';
 
 const POSTGRES = Boolean(process.env.DATABASE_URL);
@@ -67,9 +66,7 @@ describe.skipIf(!CHROMIUM || !POSTGRES)(TITLE, () => {
   }
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    one = await serveForBrowser(t);
+    ({ t, baseUrl: one } = await serveConsole());
     // The second instance: its own runtime (pool, LISTEN connection) on the same database.
     const runtime = await openRuntime(t.config, {
       clock: t.clock,

@@ -15,9 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import { londonDate } from '../../src/lib/london-time.ts';
 import { pngBytes } from '../../src/seed/demo/sample-files.ts';
-import { buildTestApp, createAgency, createBranch, createUser, userClient, type TestApp } from '../helpers/app.ts';
-import { BrowserSession, checkAndShoot, CHROMIUM, PHONE, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createAgency, createBranch, createUser, userClient, type TestApp } from '../helpers/app.ts';
+import { BrowserSession, checkAndShoot, CHROMIUM, PHONE, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 import { form } from '../helpers/upload-form.ts';
 
@@ -41,9 +40,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   const jobs: Record<'boiler' | 'tap', { id: number; uuid: string; reference: string }> = {} as never;
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp({ CARETAKER_VAPID_PUBLIC_KEY: vapid.publicKey, CARETAKER_VAPID_PRIVATE_KEY: vapid.privateKey, CARETAKER_VAPID_SUBJECT: 'mailto:ops@example.com' });
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole({ CARETAKER_VAPID_PUBLIC_KEY: vapid.publicKey, CARETAKER_VAPID_PRIVATE_KEY: vapid.privateKey, CARETAKER_VAPID_SUBJECT: 'mailto:ops@example.com' }));
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');

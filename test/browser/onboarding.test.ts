@@ -11,9 +11,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodemailerMailer } from '../../src/modules/messaging/mail/mailer.ts';
-import { buildTestApp, createUser, type TestApp } from '../helpers/app.ts';
-import { BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createUser, type TestApp } from '../helpers/app.ts';
+import { BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, serveConsole } from '../helpers/browser.ts';
 import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../people/users/mail-helpers.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/onboarding');
@@ -46,9 +45,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   }
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole());
     await session.launch();
   });
   afterAll(() => session.close(t));

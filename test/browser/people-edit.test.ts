@@ -7,9 +7,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
-import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, PHONE, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
+import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
 
 /** axe at phone and desktop widths (no violations of WCAG 2.2 A/AA), and no sideways scrolling on the phone. */
 async function check(page: Page, name: string): Promise<void> {
@@ -37,9 +36,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   let baseUrl: string;
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole());
     await session.launch();
   });
   afterAll(() => session.close(t));

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { TEST_PASSWORD, type TestApp } from './app.ts';
+import { buildTestApp, TEST_PASSWORD, type TestApp } from './app.ts';
+import { ensureConsoleBuilt } from './console-build.ts';
 
 /** The system Chromium, or undefined when it is not installed. */
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
@@ -191,4 +192,21 @@ export async function serveForBrowser(t: TestApp): Promise<string> {
   t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+}
+
+/**
+ * The usual start of a console test file: the console built (ensureConsoleBuilt), a test app made
+ * with `env` (buildTestApp) and served for a browser (serveForBrowser). The app is closed again
+ * when serving it fails.
+ * @returns the app and its base URL, `http://127.0.0.1:PORT`
+ */
+export async function serveConsole(env: Record<string, string> = {}): Promise<{ t: TestApp; baseUrl: string }> {
+  ensureConsoleBuilt();
+  const t = await buildTestApp(env);
+  try {
+    return { t, baseUrl: await serveForBrowser(t) };
+  } catch (e) {
+    await t.close();
+    throw e;
+  }
 }
