@@ -6,12 +6,11 @@
  * dialog, leaving the empty state. Checked with axe-core (WCAG 2.2 A and AA) at 1280 px and at
  * 390 px, where the tables become cards.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, addMonths, humanDate, londonDate } from '../../src/lib/london-time.ts';
-import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, launchBrowser, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
+import { axeViolations, BrowserSession, CHROMIUM, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor } from '../helpers/factories.ts';
 
 const PHONE = { width: 390, height: 844 };
@@ -29,40 +28,22 @@ const TITLE = CHROMIUM ? 'compliance writes in the console' : 'compliance writes
 
 describe.skipIf(!CHROMIUM)(TITLE, () => {
   let t: TestApp;
-  let browser: Browser;
-  let context: BrowserContext;
+  const session = new BrowserSession();
   let page: Page;
   let baseUrl: string;
   const today = londonDate(new Date());
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole());
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');
     await insertAddress(t.db, { agencyId: agency.id, branchId: branch.id, line1: '28 Blenheim Terrace', postcode: 'LS2 9XS' });
     await insertContractor(t.db, agency.id, 'Calder Gas Services Ltd');
     const admin = await createUser(t.db, { role: 'admin', agencyId: agency.id, name: 'Ada Admin' });
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'Europe/London' });
-    context.setDefaultTimeout(20_000);
-    page = await context.newPage();
-    page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
-    page.on('response', (r) => {
-      if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me')) process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
-    });
-    await page.goto(`${baseUrl}/`);
-    await page.getByLabel('E-mail address').fill(admin.email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('.user-toggle').waitFor({ state: 'attached' });
+    await session.launch();
+    page = await session.signedIn(baseUrl, admin.email, DESKTOP, { timeoutMs: 20_000 });
   }, 300_000);
-  afterAll(async () => {
-    await context?.close().catch(() => undefined);
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(t));
 
   it('records a gas safety certificate and the item turns valid', async () => {
     await page.goto(`${baseUrl}/compliance`);

@@ -8,12 +8,11 @@
  * its key fields, the job board's cards show theirs, the settings table pages its cards too, and
  * nothing scrolls sideways.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
-import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, launchBrowser, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
+import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor, insertJob } from '../helpers/factories.ts';
 
 const TITLE = CHROMIUM ? 'console tables: sort and page from the URL, cards on a phone' : 'console tables (skipped: Debian chromium is not installed)';
@@ -25,32 +24,17 @@ function poll<T>(fn: () => T | Promise<T>) {
 
 describe.skipIf(!CHROMIUM)(TITLE, () => {
   let t: TestApp;
-  let browser: Browser;
+  const session = new BrowserSession();
   let baseUrl: string;
   let admin: string;
-  const contexts: BrowserContext[] = [];
 
-  async function signedIn(email: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
-    const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'Europe/London' });
-    context.setDefaultTimeout(15_000);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
-    await page.goto(`${baseUrl}/`);
-    await page.getByLabel('E-mail address').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('.user-toggle').waitFor({ state: 'attached' });
-    return page;
-  }
+  const signedIn = (email: string, viewport = DESKTOP) => session.signedIn(baseUrl, email, viewport);
 
   const scrollWidth = (page: Page) =>
     page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole());
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');
@@ -108,13 +92,9 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
         })
         .execute();
     }
-    browser = await launchBrowser();
+    await session.launch();
   });
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(t));
 
   it('a settings table pages its 30 rows 25 at a time and sorts by a header, all in the URL: reload keeps it, back and forward restore it', async () => {
     const page = await signedIn(admin);

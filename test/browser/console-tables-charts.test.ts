@@ -7,12 +7,11 @@
  * three charts (jobs opened and completed per week, SLA breaches per week, jobs by status), each
  * with its figures in a table for screen readers; axe finds no violations on either page.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
-import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, launchBrowser, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
+import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertJob } from '../helpers/factories.ts';
 
 const TITLE = CHROMIUM ? 'console tables and charts in headless Chromium' : 'console tables and charts (skipped: Debian chromium is not installed)';
@@ -25,28 +24,11 @@ function poll<T>(fn: () => T | Promise<T>) {
 
 describe.skipIf(!CHROMIUM)(TITLE, () => {
   let t: TestApp;
-  let browser: Browser;
+  const session = new BrowserSession();
   let baseUrl: string;
   let admin: string;
-  const contexts: BrowserContext[] = [];
 
-  async function signedIn(email: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
-    const context = await browser.newContext({ viewport, locale: 'en-GB', timezoneId: 'Europe/London' });
-    context.setDefaultTimeout(15_000);
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
-    page.on('response', (r) => {
-      if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me'))
-        process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
-    });
-    await page.goto(`${baseUrl}/`);
-    await page.getByLabel('E-mail address').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('.user-toggle').waitFor({ state: 'attached' });
-    return page;
-  }
+  const signedIn = (email: string, viewport = DESKTOP) => session.signedIn(baseUrl, email, viewport);
 
   /** The elements that reach past the right edge of a 390 px screen (tag.class and right edge), for a failure's message. */
   const wide = (page: Page) =>
@@ -62,9 +44,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   const names = (page: Page) => page.getByRole('region', { name: 'users' }).locator('tbody tr td:first-child').allInnerTexts();
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole());
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');
@@ -129,13 +109,9 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
         updated_at: now,
       })
       .execute();
-    browser = await launchBrowser();
+    await session.launch();
   });
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(t));
 
   it('a column header sorts the users table, says so with aria-sort, and the URL keeps the sort', async () => {
     const page = await signedIn(admin);

@@ -9,13 +9,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import type { NodemailerMailer } from '../../src/modules/messaging/mail/mailer.ts';
-import { buildTestApp, Client, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, checkAndShoot as checkPage, CHROMIUM, consolePage, DESKTOP, launchBrowser, PHONE, signInConsole, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { Client, createAgency, createBranch, createUser, login, type TestApp } from '../helpers/app.ts';
+import { axeViolations, BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../people/users/mail-helpers.ts';
 
@@ -57,9 +56,8 @@ const TITLE = CHROMIUM ? 'the console in headless Chromium' : 'the console (skip
 
 describe.skipIf(!CHROMIUM)(TITLE, () => {
   let t: TestApp;
-  let browser: Browser;
+  const session = new BrowserSession();
   let baseUrl: string;
-  const contexts: BrowserContext[] = [];
   const users: Record<string, string> = {};
   let contractorUuid: string;
   let jobUuid = '';
@@ -69,23 +67,16 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   let showerDue: Date;
 
   /** A fresh browser context (its own cookies) signed in as `email`. */
-  async function signedIn(email: string): Promise<Page> {
-    const page = await consolePage(browser, DESKTOP);
-    contexts.push(page.context());
-    await signInConsole(page, baseUrl, email, TEST_PASSWORD);
-    return page;
-  }
+  const signedIn = (email: string) => session.signedIn(baseUrl, email, DESKTOP);
 
   async function statusIs(page: Page, status: string): Promise<void> {
     await page.locator('.details .badge', { hasText: status }).waitFor();
   }
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
     // The browser's clock is the real one: start the app's clock at the real time, so the session
     // expiry shown is the real one too.
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole());
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     agencyId = agency.id;
@@ -159,13 +150,9 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
         updated_at: now,
       })
       .execute();
-    browser = await launchBrowser();
+    await session.launch();
   });
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(t));
 
   it('serves the app shell at / and for client routes, with hashed assets cached for a year', async () => {
     const root = await fetch(`${baseUrl}/`);
@@ -604,8 +591,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     const mail = await waitFor(async () => mailTo(await readEmlFiles(dir), 'ivy@northgate.test'));
     const link = /https?:\/\/\S+?(\/accept-invitation\?token=[0-9a-f]{64})/.exec(decodeQuotedPrintable(mail.raw))?.[1];
     expect(link).toBeDefined();
-    const context = await browser.newContext({ viewport: PHONE, locale: 'en-GB', timezoneId: 'Europe/London' });
-    contexts.push(context);
+    const context = session.track(await session.browser.newContext({ viewport: PHONE, locale: 'en-GB', timezoneId: 'Europe/London' }));
     const page = await context.newPage();
     await page.goto(`${baseUrl}${link}`);
     await page.getByRole('heading', { name: 'Accept your invitation' }).waitFor();
@@ -664,8 +650,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     // at phone size, with Chromium's CPU throttled 4x over the DevTools protocol.
     const signed = await signedIn(users.agent!);
     const state = await signed.context().storageState();
-    const context = await browser.newContext({ viewport: PHONE, locale: 'en-GB', timezoneId: 'Europe/London', storageState: state });
-    contexts.push(context);
+    const context = session.track(await session.browser.newContext({ viewport: PHONE, locale: 'en-GB', timezoneId: 'Europe/London', storageState: state }));
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });

@@ -8,11 +8,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, consolePage, DESKTOP, launchBrowser, PHONE, signInConsole, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
+import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/conversations');
@@ -39,21 +38,15 @@ const TITLE = CHROMIUM ? 'the Messages tab of the job page in headless Chromium'
 
 describe.skipIf(!CHROMIUM)(TITLE, () => {
   let t: TestApp;
-  let browser: Browser;
+  const session = new BrowserSession();
   let baseUrl: string;
-  const contexts: BrowserContext[] = [];
   const users: Record<string, string> = {};
   let jobUuid = '';
   let agent: Page;
   let tenant: Page;
 
-  async function signedIn(email: string, viewport: { width: number; height: number }): Promise<Page> {
-    // Generous: the machine that runs the suite is shared and often busy.
-    const page = await consolePage(browser, viewport, 30_000);
-    contexts.push(page.context());
-    await signInConsole(page, baseUrl, email, TEST_PASSWORD);
-    return page;
-  }
+  // Generous: the machine that runs the suite is shared and often busy.
+  const signedIn = (email: string, viewport: { width: number; height: number }) => session.signedIn(baseUrl, email, viewport, { timeoutMs: 30_000 });
 
   /** Opens the job page (optionally a tab) and waits until its live stream is subscribed. */
   async function onJobPage(page: Page, query = ''): Promise<void> {
@@ -64,10 +57,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   }
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
     if (process.env.CONSOLE_SCREENSHOTS === '1') mkdirSync(SHOTS, { recursive: true });
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole());
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');
@@ -93,14 +84,10 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
       now,
     );
     jobUuid = job.uuid;
-    browser = await launchBrowser();
+    await session.launch();
   });
 
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(t));
 
   it('the agent sees every thread, the empty state, and writes to the tenant', async () => {
     agent = await signedIn(users.agent!, DESKTOP);

@@ -4,11 +4,11 @@
  * a file upload through the file picker and a write without a body.
  */
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { warmDocs } from '../../src/http/openapi.ts';
 import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { BrowserSession, CHROMIUM } from '../helpers/browser.ts';
 import { skipWithout } from '../helpers/skip.ts';
 
 const PNG = Buffer.from(
@@ -34,7 +34,7 @@ const TITLE = CHROMIUM ? 'the /docs page in headless Chromium' : 'the /docs page
 
 describe.skipIf(skipWithout(CHROMIUM, 'the /docs browser test needs Debian chromium (apt-get install chromium)'))(TITLE, () => {
   let t: TestApp;
-  let browser: Browser;
+  const session = new BrowserSession();
   let page: Page;
   let baseUrl: string;
   let adminEmail: string;
@@ -51,13 +51,9 @@ describe.skipIf(skipWithout(CHROMIUM, 'the /docs browser test needs Debian chrom
     await createBranch(t.db, agency.id, 'To close');
     branchUuid = (await t.db.selectFrom('branches').select('uuid').where('name', '=', 'To close').executeTakeFirstOrThrow()).uuid;
     adminEmail = (await createUser(t.db, { role: 'admin', agencyId: agency.id, branchId: branch.id })).email;
-    browser = await launchBrowser();
-    page = await browser.newPage();
+    page = await (await session.launch()).newPage();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(t));
 
   it('renders the reference with every operation from the compressed, cached document', async () => {
     // Swagger UI fetches /docs/json, which answers with the compressed, ETag-cached copy that
@@ -104,7 +100,7 @@ describe.skipIf(skipWithout(CHROMIUM, 'the /docs browser test needs Debian chrom
     process.stdout.write(`docs page: second visit drawn in ${Date.now() - again} ms\n`);
     // A first visit of another user: a new browser context (empty cache) in the running browser,
     // so the figure is the page's and not the browser's own cold start.
-    const fresh = await browser.newContext();
+    const fresh = await session.browser.newContext();
     const other = await fresh.newPage();
     const firstWarm = Date.now();
     await other.goto(`${baseUrl}/docs`);

@@ -12,13 +12,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/main/app.ts';
 import { openRuntime, type Runtime } from '../../src/main/runtime.ts';
-import { buildTestApp, Client, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { CHROMIUM, consolePage, DESKTOP, launchBrowser, signInConsole, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { Client, createAgency, createBranch, createUser, login, type TestApp } from '../helpers/app.ts';
+import { BrowserSession, CHROMIUM, DESKTOP, serveConsole } from '../helpers/browser.ts';
 import { insertJob } from '../helpers/factories.ts';
 
 const POSTGRES = Boolean(process.env.DATABASE_URL);
@@ -31,18 +30,14 @@ const TITLE = !CHROMIUM
 describe.skipIf(!CHROMIUM || !POSTGRES)(TITLE, () => {
   let t: TestApp;
   let second: { runtime: Runtime; app: FastifyInstance };
-  let browser: Browser;
+  const session = new BrowserSession();
   let one: string;
   let two: string;
   let jobUuid: string;
   let jobRef: string;
   const emails: string[] = [];
 
-  async function signedIn(baseUrl: string, email: string): Promise<Page> {
-    const page = await consolePage(browser, DESKTOP);
-    await signInConsole(page, baseUrl, email, TEST_PASSWORD);
-    return page;
-  }
+  const signedIn = (baseUrl: string, email: string) => session.signedIn(baseUrl, email, DESKTOP);
 
   /** Opens the job page and waits until its live stream is subscribed. */
   async function onJobPage(page: Page, baseUrl: string): Promise<void> {
@@ -71,9 +66,7 @@ describe.skipIf(!CHROMIUM || !POSTGRES)(TITLE, () => {
   }
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    one = await serveForBrowser(t);
+    ({ t, baseUrl: one } = await serveConsole());
     // The second instance: its own runtime (pool, LISTEN connection) on the same database.
     const runtime = await openRuntime(t.config, {
       clock: t.clock,
@@ -94,15 +87,10 @@ describe.skipIf(!CHROMIUM || !POSTGRES)(TITLE, () => {
     const job = await insertJob(t.db, { agency_id: agency.id, branch_id: branch.id, title: 'Dripping kitchen tap', reference: 'JOB-LIVE-1' }, t.clock.now());
     jobUuid = job.uuid;
     jobRef = job.reference;
-    browser = await launchBrowser();
+    await session.launch();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await second?.app.close();
-    await second?.runtime.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(second?.app, second?.runtime, t));
 
   it('a note added on one instance shows on the other without a reload, both ways', async () => {
     const ada = await signedIn(one, emails[0]!);

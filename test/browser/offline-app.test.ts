@@ -11,14 +11,13 @@
  * checked with axe-core; with CONSOLE_SCREENSHOTS=1 they are photographed into docs/console/pwa-*.png.
  */
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import { londonDate } from '../../src/lib/london-time.ts';
 import { pngBytes } from '../../src/seed/demo/sample-files.ts';
-import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, userClient, type TestApp } from '../helpers/app.ts';
-import { checkAndShoot, CHROMIUM, launchBrowser, PHONE, signInConsole, serveForBrowser, watchPage } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createAgency, createBranch, createUser, userClient, type TestApp } from '../helpers/app.ts';
+import { BrowserSession, checkAndShoot, CHROMIUM, PHONE, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 import { form } from '../helpers/upload-form.ts';
 
@@ -34,18 +33,15 @@ const TITLE = CHROMIUM ? 'the installable app offline in headless Chromium at 39
 
 describe.skipIf(!CHROMIUM)(TITLE, () => {
   let t: TestApp;
-  let browser: Browser;
+  const session = new BrowserSession();
   let baseUrl: string;
-  const contexts: BrowserContext[] = [];
   const vapid = webpush.generateVAPIDKeys();
   let contractorEmail = '';
   let admin: Awaited<ReturnType<typeof userClient>>;
   const jobs: Record<'boiler' | 'tap', { id: number; uuid: string; reference: string }> = {} as never;
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp({ CARETAKER_VAPID_PUBLIC_KEY: vapid.publicKey, CARETAKER_VAPID_PRIVATE_KEY: vapid.privateKey, CARETAKER_VAPID_SUBJECT: 'mailto:ops@example.com' });
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole({ CARETAKER_VAPID_PUBLIC_KEY: vapid.publicKey, CARETAKER_VAPID_PRIVATE_KEY: vapid.privateKey, CARETAKER_VAPID_SUBJECT: 'mailto:ops@example.com' }));
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');
@@ -65,24 +61,14 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     // The tenant's photo of the boiler, already on the job.
     admin = await userClient(t, { role: 'admin', agencyId: agency.id });
     expect((await admin.client.post(`/api/jobs/${jobs.boiler.uuid}/photos`, form(pngBytes(), 'boiler.png'))).statusCode).toBe(201);
-    browser = await launchBrowser();
+    await session.launch();
   });
 
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(t));
 
   /** A phone-sized context (en-GB, London) allowed to show notifications, signed in as the contractor, its page controlled by the service worker. */
   async function contractorPage(): Promise<Page> {
-    const context = await browser.newContext({ viewport: PHONE, locale: 'en-GB', timezoneId: 'Europe/London' });
-    context.setDefaultTimeout(15_000);
-    await context.grantPermissions(['notifications'], { origin: baseUrl });
-    contexts.push(context);
-    const page = await context.newPage();
-    watchPage(page);
-    await signInConsole(page, baseUrl, contractorEmail, TEST_PASSWORD);
+    const page = await session.signedIn(baseUrl, contractorEmail, PHONE, { permissions: ['notifications'] });
     await page.waitForFunction(() => (globalThis as unknown as Browserish).navigator.serviceWorker.controller !== null);
     return page;
   }
@@ -137,9 +123,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     expect(key.json()).toEqual({ success: true, data: { public_key: vapid.publicKey }, message: 'Web Push key retrieved' });
     expect((await t.app.inject({ method: 'GET', url: '/api/system/device-tokens/web-push-key' })).statusCode).toBe(401);
 
-    const context = await browser.newContext({ viewport: PHONE });
+    const context = session.track(await session.browser.newContext({ viewport: PHONE }));
     context.setDefaultTimeout(15_000);
-    contexts.push(context);
     const page = await context.newPage();
     await page.goto(`${baseUrl}/sign-in`);
     const state = await page.evaluate(async () => (await (globalThis as unknown as Browserish).navigator.serviceWorker.ready).active?.state);

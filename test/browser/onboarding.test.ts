@@ -8,12 +8,11 @@
  * photographed into docs/onboarding/*.png.
  */
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodemailerMailer } from '../../src/modules/messaging/mail/mailer.ts';
-import { buildTestApp, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { checkAndShoot as checkPage, CHROMIUM, consolePage, DESKTOP, launchBrowser, signInConsole, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createUser, type TestApp } from '../helpers/app.ts';
+import { BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, serveConsole } from '../helpers/browser.ts';
 import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../people/users/mail-helpers.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/onboarding');
@@ -23,27 +22,17 @@ const TITLE = CHROMIUM ? 'onboarding in the console from an empty install' : 'on
 
 describe.skipIf(!CHROMIUM)(TITLE, () => {
   let t: TestApp;
-  let browser: Browser;
+  const session = new BrowserSession();
   let baseUrl: string;
-  const contexts: BrowserContext[] = [];
 
-  /** Uploads a fixture on the import page, checks the dry run's summary and imports it. */
   /** A laptop-sized page of its own (its context closed after the tests); slower steps get 20 s. */
-  async function newPage(): Promise<Page> {
-    const page = await consolePage(browser, DESKTOP, 20_000);
-    contexts.push(page.context());
-    return page;
-  }
-
-  async function signIn(email: string, password = TEST_PASSWORD): Promise<Page> {
-    const page = await newPage();
-    await signInConsole(page, baseUrl, email, password);
-    return page;
-  }
+  const newPage = () => session.page(DESKTOP, { timeoutMs: 20_000 });
+  const signIn = (email: string, password?: string) => session.signedIn(baseUrl, email, DESKTOP, { timeoutMs: 20_000, password });
 
   /** axe at the page's width; pictures in docs/onboarding. */
   const checkAndShoot = (page: Page, name: string) => checkPage(page, SHOTS, name);
 
+  /** Uploads a fixture on the import page, checks the dry run's summary and imports it. */
   async function importFile(page: Page, entity: string, file: string, summary: RegExp, shot?: string): Promise<void> {
     await page.getByLabel('What the file holds').selectOption(entity);
     await page.getByLabel('CSV or XLSX file').setInputFiles(path.join(FIXTURES, file));
@@ -56,16 +45,10 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   }
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
-    browser = await launchBrowser();
+    ({ t, baseUrl } = await serveConsole());
+    await session.launch();
   });
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(t));
 
   it('walks a new agency from nothing to its first assigned job', async () => {
     // An empty install: no agency; the first start's SysOps account.

@@ -6,14 +6,10 @@
  * tenant living there; moves an agent to another branch.
  * Every form is checked with axe-core at phone (390 px) and desktop widths.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, launchBrowser, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
+import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
+import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
 
 /** axe at phone and desktop widths (no violations of WCAG 2.2 A/AA), and no sideways scrolling on the phone. */
 async function check(page: Page, name: string): Promise<void> {
@@ -37,21 +33,14 @@ const TITLE = CHROMIUM ? 'creating and editing people in the console' : 'creatin
 
 describe.skipIf(!CHROMIUM)(TITLE, () => {
   let t: TestApp;
-  let browser: Browser;
-  let context: BrowserContext;
+  const session = new BrowserSession();
   let baseUrl: string;
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
-    browser = await launchBrowser();
+    ({ t, baseUrl } = await serveConsole());
+    await session.launch();
   });
-  afterAll(async () => {
-    await context?.close().catch(() => undefined);
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(t));
 
   it('an administrator creates and edits a contractor, a property, a tenant and a user', async () => {
     const agency = await createAgency(t.db, 'Headingley Homes');
@@ -60,18 +49,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     const admin = await createUser(t.db, { role: 'admin', agencyId: agency.id, branchId: leeds.id, name: 'Ada Admin' });
     const agent = await createUser(t.db, { role: 'agent', agencyId: agency.id, branchId: leeds.id, name: 'Alex Agent' });
 
-    context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'Europe/London' });
-    context.setDefaultTimeout(20_000);
-    const page = await context.newPage();
-    page.on('pageerror', (e) => process.stdout.write(`page error: ${e.message}\n`));
-    page.on('response', (r) => {
-      if (r.status() >= 400 && r.url().includes('/api/') && !r.url().endsWith('/api/auth/me')) process.stdout.write(`${r.request().method()} ${new URL(r.url()).pathname} -> ${r.status()}\n`);
-    });
-    await page.goto(`${baseUrl}/`);
-    await page.getByLabel('E-mail address').fill(admin.email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.locator('.user-toggle').waitFor({ state: 'attached' });
+    const page = await session.signedIn(baseUrl, admin.email, DESKTOP, { timeoutMs: 20_000 });
 
     // A contractor with two trades, from the list's "New contractor" button.
     await page.goto(`${baseUrl}/contractors`);

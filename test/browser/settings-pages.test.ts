@@ -8,11 +8,10 @@
  * photographed into docs/console/*.png.
  */
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { checkAndShoot as checkPage, CHROMIUM, consolePage, DESKTOP, launchBrowser, PHONE, signInConsole, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
+import { BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/console');
 
@@ -31,27 +30,21 @@ const TITLE = CHROMIUM
 
 describe.skipIf(!CHROMIUM)(TITLE, () => {
   let t: TestApp;
-  let browser: Browser;
+  const session = new BrowserSession();
   let baseUrl: string;
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
-    browser = await launchBrowser();
+    ({ t, baseUrl } = await serveConsole());
+    await session.launch();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(t));
 
   it('an administrator adds, changes and deletes an SLA rule and edits, previews and saves a message template', async () => {
     const agency = await createAgency(t.db, 'Headingley Homes');
     const leeds = await createBranch(t.db, agency.id, 'Leeds');
     await createBranch(t.db, agency.id, 'York');
     const admin = await createUser(t.db, { role: 'admin', agencyId: agency.id, branchId: leeds.id, name: 'Ada Admin' });
-    const page = await consolePage(browser, DESKTOP, 20_000);
-    await signInConsole(page, baseUrl, admin.email, TEST_PASSWORD);
+    const page = await session.signedIn(baseUrl, admin.email, DESKTOP, { timeoutMs: 20_000 });
 
     // SLA rules, from the user menu: none yet, the empty state says what to do.
     await openFromMenu(page, 'SLA rules');

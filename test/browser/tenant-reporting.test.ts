@@ -7,13 +7,12 @@
  * docs/tenant-reporting/*.png.
  */
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { signSurvey, surveyKey } from '../../src/modules/jobs/reporting/survey-links.ts';
-import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { checkAndShoot as checkPage, CHROMIUM, consolePage, launchBrowser, PHONE, signInConsole, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
+import { BrowserSession, checkAndShoot as checkPage, CHROMIUM, PHONE, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/tenant-reporting');
@@ -22,33 +21,21 @@ const TITLE = CHROMIUM ? 'tenant self-service in headless Chromium at 390 px' : 
 
 describe.skipIf(!CHROMIUM)(TITLE, () => {
   let t: TestApp;
-  let browser: Browser;
+  const session = new BrowserSession();
   let baseUrl: string;
-  const contexts: BrowserContext[] = [];
   const users: Record<string, string> = {};
   let contractorUuid = '';
   let surveyToken = '';
 
   /** A phone-sized page of its own (closed with the others after the tests). */
-  async function context(): Promise<Page> {
-    const page = await consolePage(browser, PHONE);
-    contexts.push(page.context());
-    return page;
-  }
-
-  async function signedIn(email: string): Promise<Page> {
-    const page = await context();
-    await signInConsole(page, baseUrl, email, TEST_PASSWORD);
-    return page;
-  }
+  const context = () => session.page(PHONE);
+  const signedIn = (email: string) => session.signedIn(baseUrl, email, PHONE);
 
   /** axe at phone width; pictures in docs/tenant-reporting. */
   const checkAndShoot = (page: Page, name: string) => checkPage(page, SHOTS, name);
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole());
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');
@@ -68,14 +55,10 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
       uuid: survey.uuid, agency_id: agency.id, job_id: done.id, tenant_id: tenant.id, contractor_id: firm.id, nonce: survey.nonce, expires_at: survey.expiresAt, created_at: now,
     }).execute();
     surveyToken = signSurvey(await surveyKey(t.db, now), { nonce: survey.nonce, surveyUuid: survey.uuid, tenantUuid: tenant.uuid, expiresAt: survey.expiresAt });
-    browser = await launchBrowser();
+    await session.launch();
   });
 
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(t));
 
   it('the tenant tops up the boiler pressure with the self-help, and no job is raised', async () => {
     const page = await signedIn(users.tenant!);

@@ -6,14 +6,13 @@
  * and AA); with CONSOLE_SCREENSHOTS=1 they are photographed into docs/tenant-reporting/*.png.
  */
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { addDays, londonDate } from '../../src/lib/london-time.ts';
 import { signVisitLink, visitLinkKey } from '../../src/modules/jobs/reporting/visit-links.ts';
-import { buildTestApp, createAgency, createBranch, createUser, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { checkAndShoot as checkPage, CHROMIUM, consolePage, DESKTOP, launchBrowser, PHONE, signInConsole, serveForBrowser } from '../helpers/browser.ts';
-import { ensureConsoleBuilt } from '../helpers/console-build.ts';
+import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
+import { BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/tenant-reporting');
@@ -22,9 +21,8 @@ const TITLE = CHROMIUM ? 'visit booking in headless Chromium at 390 px' : 'visit
 
 describe.skipIf(!CHROMIUM)(TITLE, () => {
   let t: TestApp;
-  let browser: Browser;
+  const session = new BrowserSession();
   let baseUrl: string;
-  const contexts: BrowserContext[] = [];
   const users: Record<string, string> = {};
   let jobUuid = '';
   let linkToken = '';
@@ -32,25 +30,14 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   const day = addDays(londonDate(new Date()), 2);
 
   /** A phone-sized page of its own (closed with the others after the tests). */
-  async function context(): Promise<Page> {
-    const page = await consolePage(browser, PHONE);
-    contexts.push(page.context());
-    return page;
-  }
-
-  async function signedIn(email: string): Promise<Page> {
-    const page = await context();
-    await signInConsole(page, baseUrl, email, TEST_PASSWORD);
-    return page;
-  }
+  const context = () => session.page(PHONE);
+  const signedIn = (email: string) => session.signedIn(baseUrl, email, PHONE);
 
   /** axe at 1280 px and at phone width (the page stays at phone width); pictures in docs/tenant-reporting. */
   const checkAndShoot = (page: Page, name: string) => checkPage(page, SHOTS, name, { desktop: DESKTOP, phone: PHONE });
 
   beforeAll(async () => {
-    ensureConsoleBuilt();
-    t = await buildTestApp();
-    baseUrl = await serveForBrowser(t);
+    ({ t, baseUrl } = await serveConsole());
     const now = new Date();
     const agency = await createAgency(t.db, 'Northgate Lettings');
     const branch = await createBranch(t.db, agency.id, 'Leeds');
@@ -76,14 +63,10 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await t.db.insertInto('visit_links').values({ uuid: link.uuid, agency_id: agency.id, job_id: other.id, tenant_id: lodger.id, nonce: link.nonce, expires_at: link.expiresAt, created_at: now }).execute();
     const lodgerUuid = (await t.db.selectFrom('tenants').select('uuid').where('id', '=', lodger.id).executeTakeFirstOrThrow()).uuid;
     linkToken = signVisitLink(await visitLinkKey(t.db, now), { nonce: link.nonce, linkUuid: link.uuid, jobUuid: other.uuid, tenantUuid: lodgerUuid, expiresAt: link.expiresAt });
-    browser = await launchBrowser();
+    await session.launch();
   });
 
-  afterAll(async () => {
-    for (const c of contexts) await c.close().catch(() => undefined);
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(t));
 
   it('the tenant gives two windows on the job page', async () => {
     const page = await signedIn(users.tenant!);

@@ -18,11 +18,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/seed/demo/load.ts';
 import { buildTestApp, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
-import { CHROMIUM, DESKTOP, launchBrowser, PHONE, signInConsole, watchPage } from '../helpers/browser.ts';
+import { BrowserSession, CHROMIUM, DESKTOP, PHONE, signInConsole, watchPage } from '../helpers/browser.ts';
 import { ensureConsoleBuilt } from '../helpers/console-build.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -111,26 +111,24 @@ const TITLE = CHROMIUM ? 'visual snapshots of the console' : 'visual snapshots o
 
 describe.skipIf(!CHROMIUM)(TITLE, () => {
   let t: TestApp;
-  let browser: Browser;
+  const session = new BrowserSession();
   let baseUrl: string;
   let jobUuid: string;
   let jobTitle: string;
-  const contexts: BrowserContext[] = [];
   /** One page per role (signed in, in a fixed order: the activity log shows the sign-ins), and one signed out. */
   const pages = new Map<string, Page>();
 
   /** A context at `viewport` with both clocks' instant, London time, en-GB, reduced motion and the still CSS. */
   async function stillPage(viewport: { width: number; height: number }): Promise<Page> {
-    const context = await browser.newContext({
+    const context = session.track(await session.browser.newContext({
       viewport,
       deviceScaleFactor: 1,
       locale: 'en-GB',
       timezoneId: 'Europe/London',
       reducedMotion: 'reduce',
       colorScheme: 'light',
-    });
+    }));
     context.setDefaultTimeout(15_000);
-    contexts.push(context);
     // Added once the document exists (an init script runs before it has an element).
     await context.addInitScript((css: string) => {
       const d = (
@@ -168,7 +166,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
       .orderBy('job_visits.id')
       .executeTakeFirstOrThrow();
     [jobUuid, jobTitle] = [job.uuid, job.title];
-    browser = await launchBrowser();
+    await session.launch();
     // One page per role, resized for each width: a sign-in ends the account's earlier sessions.
     pages.set('none', await stillPage(DESKTOP));
     for (const [role, email] of [
@@ -180,11 +178,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
       pages.set(role, page);
     }
   });
-  afterAll(async () => {
-    for (const c of contexts) await c.close();
-    await browser?.close();
-    await t?.close();
-  });
+  afterAll(() => session.close(t));
 
   const heading = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { name, level: 1 }).waitFor();
   /** A list's first row: a table row at 1280 px, a card at 390 px (a table labelled `label` becomes a list of cards with that label on a phone). */
@@ -248,7 +242,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     const state = await signed.context().storageState();
     const times: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'Europe/London', storageState: state });
+      const context = await session.browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'Europe/London', storageState: state });
       const page = await context.newPage();
       const started = performance.now();
       await page.goto(`${baseUrl}/jobs`);

@@ -8,8 +8,9 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import type { TestApp } from './app.ts';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildTestApp, TEST_PASSWORD, type TestApp } from './app.ts';
+import { ensureConsoleBuilt } from './console-build.ts';
 
 /** The system Chromium, or undefined when it is not installed. */
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
@@ -82,6 +83,85 @@ export async function signInConsole(page: Page, baseUrl: string, email: string, 
   }
 }
 
+/** How a session's console page differs from the usual one; every field is optional. */
+export interface ConsolePageOptions {
+  /** The context's default timeout for actions and waits, in milliseconds (default 15 000). */
+  timeoutMs?: number;
+  /** Browser permissions granted to `baseUrl`'s origin before signing in, e.g. `['notifications']` (signedIn only). */
+  permissions?: string[];
+  /** The password to sign in with (signedIn only; default TEST_PASSWORD, the factories' password). */
+  password?: string;
+}
+
+/**
+ * The browser side of one browser test file: the Chromium it launches, the contexts its tests
+ * open, and one teardown for them all. Typical use:
+ *
+ *   const session = new BrowserSession();
+ *   beforeAll(async () => { ...; await session.launch(); });
+ *   afterAll(() => session.close(t));
+ *   it('...', async () => { const page = await session.signedIn(baseUrl, email, PHONE); ... });
+ *
+ * Contexts a file opens itself (other options, no sign-in) are closed with the rest once passed to
+ * `track`.
+ */
+export class BrowserSession {
+  #browser: Browser | undefined;
+  readonly #contexts: BrowserContext[] = [];
+
+  /** Starts headless Chromium (launchBrowser) and keeps it for the file's tests; call once, in beforeAll. */
+  async launch(): Promise<Browser> {
+    this.#browser = await launchBrowser();
+    return this.#browser;
+  }
+
+  /** The launched browser. Throws an Error when `launch` has not been called. */
+  get browser(): Browser {
+    if (!this.#browser) throw new Error('BrowserSession: launch() the browser first (in beforeAll)');
+    return this.#browser;
+  }
+
+  /** Keeps `context` to be closed by `close`; returns it. */
+  track<C extends BrowserContext>(context: C): C {
+    this.#contexts.push(context);
+    return context;
+  }
+
+  /**
+   * A console page in a context of its own (consolePage: en-GB, Europe/London, `viewport` in CSS
+   * pixels, page errors and refused API calls printed), its context kept to be closed by `close`.
+   * Uses `options.timeoutMs` only.
+   */
+  async page(viewport: { width: number; height: number }, options: ConsolePageOptions = {}): Promise<Page> {
+    const page = await consolePage(this.browser, viewport, options.timeoutMs);
+    this.track(page.context());
+    return page;
+  }
+
+  /**
+   * A `page` signed in as `email` through the console's sign-in form at `baseUrl` (signInConsole),
+   * waiting for the signed-in layout; `options.permissions` are granted to `baseUrl` first.
+   * Rejects (after printing what the page shows) when the sign-in does not complete in time.
+   */
+  async signedIn(baseUrl: string, email: string, viewport: { width: number; height: number }, options: ConsolePageOptions = {}): Promise<Page> {
+    const page = await this.page(viewport, options);
+    if (options.permissions) await page.context().grantPermissions(options.permissions, { origin: baseUrl });
+    await signInConsole(page, baseUrl, email, options.password ?? TEST_PASSWORD);
+    return page;
+  }
+
+  /**
+   * The file's teardown: closes the kept contexts (one that fails to close is passed over: closing
+   * the browser ends it), then the browser, then each of `after` in the order given (the test app,
+   * other servers), skipping those never made.
+   */
+  async close(...after: Array<{ close(): Promise<unknown> } | undefined>): Promise<void> {
+    for (const context of this.#contexts.splice(0)) await context.close().catch(() => undefined);
+    await this.#browser?.close();
+    for (const item of after) await item?.close();
+  }
+}
+
 /**
  * Runs axe on the page and expects no violation: at the page's own size (`sizes` omitted), or at
  * each of `sizes` in turn (the page stays at the last). With CONSOLE_SCREENSHOTS=1 also writes
@@ -112,4 +192,21 @@ export async function serveForBrowser(t: TestApp): Promise<string> {
   t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   return `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+}
+
+/**
+ * The usual start of a console test file: the console built (ensureConsoleBuilt), a test app made
+ * with `env` (buildTestApp) and served for a browser (serveForBrowser). The app is closed again
+ * when serving it fails.
+ * @returns the app and its base URL, `http://127.0.0.1:PORT`
+ */
+export async function serveConsole(env: Record<string, string> = {}): Promise<{ t: TestApp; baseUrl: string }> {
+  ensureConsoleBuilt();
+  const t = await buildTestApp(env);
+  try {
+    return { t, baseUrl: await serveForBrowser(t) };
+  } catch (e) {
+    await t.close();
+    throw e;
+  }
 }
