@@ -11,7 +11,8 @@ import { api } from '../api.ts';
 import { buildRule, leadWords, londonToday, longDate, RECUR_UNITS, ruleParts, ruleWords, type RecurUnit } from '../logic/recurrence.ts';
 import { useUrlTable } from '../logic/url-table.ts';
 import type { ComplianceType, Contractor, MaintenanceSchedule } from '../types.ts';
-import { Button, DataTable, ProblemMessage, useAction, useConfirm, useLoad, type Column } from '../ui.tsx';
+import { Button, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { DataTable, type Column } from '../table.tsx';
 import { ContractorOptions, Labelled, useFocusOnOpen } from './compliance-forms.tsx';
 import { addressLabel, PropertyPicker } from './property-picker.tsx';
 

@@ -10,7 +10,8 @@ import { api } from '../api.ts';
 import { typeCodeOf } from '../logic/recurrence.ts';
 import { useUrlTable } from '../logic/url-table.ts';
 import type { ComplianceType } from '../types.ts';
-import { Button, DataTable, ProblemMessage, useAction, useConfirm, type Column } from '../ui.tsx';
+import { Button, ProblemMessage, useAction, useConfirm } from '../ui.tsx';
+import { DataTable, type Column } from '../table.tsx';
 import { Labelled } from './compliance-forms.tsx';
 
 /**

@@ -17,7 +17,8 @@ import { useStatusPage } from '../logic/status-page.ts';
 import { apiSortQuery } from '../logic/sort.ts';
 import { useUrlTable } from '../logic/url-table.ts';
 import { useSession } from '../session.tsx';
-import { Button, DataTable, formatDate, formatPence, Options, Pager, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Button, formatDate, formatPence, Options, Pager, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { DataTable } from '../table.tsx';
 
 /** Invoice statuses (docs/money.md) and their labels. */
 export const INVOICE_STATUSES: Record<string, string> = {

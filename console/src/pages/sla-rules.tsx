@@ -16,7 +16,8 @@ import { useUrlTable } from '../logic/url-table.ts';
 import { allowanceWords, CALENDAR_LABELS, CALENDARS, countsHours, DATE_FIELD_WORDS, ruleSentence } from '../logic/sla-words.ts';
 import { useSession } from '../session.tsx';
 import type { Branch, SlaRule, SlaSettings } from '../types.ts';
-import { Button, DataTable, Field, PageTitle, ProblemMessage, useAction, useConfirm, useLoad, type Column } from '../ui.tsx';
+import { Button, Field, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { DataTable, type Column } from '../table.tsx';
 import { Loaded, Notice, SelectField, splitProblem } from './people-forms.tsx';
 import '../people-forms.css';
 

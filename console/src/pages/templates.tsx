@@ -14,7 +14,8 @@ import { api } from '../api.ts';
 import type { Problem } from '../logic/errors.ts';
 import { useUrlTable } from '../logic/url-table.ts';
 import type { MessageTemplate, TemplateVersion } from '../types.ts';
-import { Button, DataTable, Field, formatLondonDateTime, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Button, Field, formatLondonDateTime, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { DataTable } from '../table.tsx';
 import { Loaded, Notice, splitProblem } from './people-forms.tsx';
 import '../people-forms.css';
 
