@@ -9,7 +9,7 @@
  * .ci/out/snapshots/ (ignored by git) and says so. CONSOLE_SNAPSHOTS_UPDATE=1 (`npm run
  * console:snapshots`) writes the baselines instead of comparing.
  *
- * With CONSOLE_FIRST_VIEW=1 (and when updating), also prints the median of five cold loads of the
+ * With CONSOLE_FIRST_VIEW=1 (and when updating), also prints the median of nine cold loads of the
  * job board at 1280 px on the same data, to the first job card (bench/README.md "The console's
  * first view at 1280 px"; not asserted).
  */
@@ -233,25 +233,37 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     });
   }
 
-  // Opt-in (CONSOLE_FIRST_VIEW=1, and with the baselines' update): five cold loads are 10-15 s of the suite.
-  it.runIf(process.env.CONSOLE_FIRST_VIEW === '1' || UPDATE)("the job board's first view at 1280 px on the demo data: median of 5 cold loads (printed for bench/README.md, not asserted)", async () => {
+  // Opt-in (CONSOLE_FIRST_VIEW=1, and with the baselines' update): nine cold loads are 15-25 s of the suite.
+  it.runIf(process.env.CONSOLE_FIRST_VIEW === '1' || UPDATE)("the job board's first view at 1280 px on the demo data: median of 9 cold loads (printed for bench/README.md, not asserted)", async () => {
     // The agent's own board (about 250 Leeds jobs), each load in a fresh context (an empty cache)
     // with the agent's session cookie, timed to the first job card.
     const signed = await stillPage(DESKTOP);
     await signInConsole(signed, baseUrl, 'agent@northwind.test', TEST_PASSWORD);
     const state = await signed.context().storageState();
+    // Closed first: its service worker, installing, would download the app shell during the first load.
+    await signed.context().close();
     const times: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    const inPage: number[] = [];
+    for (let i = 0; i < 9; i++) {
       const context = await session.browser.newContext({ viewport: DESKTOP, locale: 'en-GB', timezoneId: 'Europe/London', storageState: state });
+      // The page's own clock too: from its navigation start (performance.now() is 0 there, as for
+      // the browser's paint timings) to the first job card in the document.
+      await context.addInitScript({
+        content: `new MutationObserver((_, o) => { if (document.querySelector('.job-card')) { globalThis.firstCardAt = performance.now(); o.disconnect(); } }).observe(document, { childList: true, subtree: true });`,
+      });
       const page = await context.newPage();
       const started = performance.now();
       await page.goto(`${baseUrl}/jobs`);
       await page.locator('.job-card').first().waitFor({ timeout: 30_000 });
       times.push(Math.round(performance.now() - started));
+      inPage.push(Math.round(await page.evaluate(() => (globalThis as unknown as { firstCardAt: number }).firstCardAt)));
       await context.close();
     }
-    const median = [...times].sort((a, b) => a - b)[2]!;
-    console.log(`job board first view at 1280 px on the demo data: median ${median} ms of 5 cold loads (${times.join(', ')} ms) to the first job card`);
-    expect(times).toHaveLength(5);
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[4]!;
+    console.log(
+      `job board first view at 1280 px on the demo data, 9 cold loads to the first job card: median ${median(times)} ms from page.goto (${times.join(', ')} ms); ` +
+        `median ${median(inPage)} ms from the page's navigation start (${inPage.join(', ')} ms)`,
+    );
+    expect(inPage).toHaveLength(9);
   });
 });
