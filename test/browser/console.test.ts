@@ -529,7 +529,9 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.goto(`${baseUrl}/addresses`);
     const addressCard = page.locator('.cards .card', { hasText: '14 Kirkstall Road' });
     await addressCard.waitFor();
-    expect(await addressCard.locator('dd').allInnerTexts()).toEqual(['Leeds', 'LS3 1HR', 'Leeds']);
+    // Town, postcode, branch, and whether it is a house in multiple occupation.
+    expect(await addressCard.locator('dt').allInnerTexts()).toEqual(['Town', 'Postcode', 'Branch', 'HMO']);
+    expect(await addressCard.locator('dd').allInnerTexts()).toEqual(['Leeds', 'LS3 1HR', 'Leeds', 'No']);
     await page.setViewportSize(DESKTOP);
     // The navigation stays on one line at 1280 px; administration pages are in the user menu.
     expect(await page.locator('#nav > ul').evaluate((el) => el.getBoundingClientRect().height)).toBeLessThan(50);

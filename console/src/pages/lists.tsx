@@ -99,7 +99,7 @@ function ListTable<T extends object>({
       ) : null}
       <ProblemMessage problem={list.problem} onRetry={list.reload} />
       <p className="count" aria-live="polite">
-        {list.loading ? 'Loading…' : `${list.data?.count ?? 0} ${label}`}
+        {list.loading ? 'Loading…' : counted(list.data?.count ?? 0, label)}
       </p>
       {empty && !list.loading && !q && list.data?.count === 0 ? (
         <div className="empty-state" role="note">
@@ -114,6 +114,14 @@ function ListTable<T extends object>({
 }
 
 /** Contractors, with the certificates that expire within 30 days (or have expired) above them. */
+
+/** The one of each list's plural label, for "1 user". */
+const SINGULAR: Record<string, string> = { contractors: 'contractor', tenants: 'tenant', addresses: 'address', users: 'user', branches: 'branch', entries: 'entry' };
+
+/** "1 user", "23 users": a list's count with its label. */
+function counted(n: number, label: string): string {
+  return `${n} ${n === 1 ? (SINGULAR[label] ?? label) : label}`;
+}
 export function ContractorsPage() {
   const expiring = useLoad(
     () => page<Certificate>(api.GET('/api/contractors/certifications/expiring', { params: { query: { days: 30, limit: 50 } as never } })),
@@ -449,7 +457,7 @@ export function ActivityPage() {
       </form>
       <ProblemMessage problem={list.problem} onRetry={list.reload} />
       <p className="count" aria-live="polite">
-        {list.loading ? 'Loading…' : `${list.data?.count ?? 0} entries`}
+        {list.loading ? 'Loading…' : counted(list.data?.count ?? 0, 'entries')}
       </p>
       <DataTable<ActivityEntry>
         label="entries"
