@@ -347,7 +347,10 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await statusIs(page, 'In progress');
     await page.getByLabel('Add a photo').setInputFiles({ name: 'fixed.png', mimeType: 'image/png', buffer: PNG });
     await page.getByRole('button', { name: 'Upload photo' }).click();
-    await expect.poll(() => page.locator('.photos img').count()).toBe(2);
+    // The upload, then the list read again: the page's own wait (15 s), not expect.poll's 1 s,
+    // which a loaded CI machine (the service worker's precache running alongside) overran.
+    await page.locator('.photos img').nth(1).waitFor();
+    expect(await page.locator('.photos img').count()).toBe(2);
     // The agent's staff-only document is not listed for the contractor.
     await page.getByText('No documents yet.').waitFor();
     // The contractor's own note is labelled as seen by them and the agency.
@@ -410,7 +413,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await confirm.getByRole('button', { name: 'Close job' }).click();
     await statusIs(page, 'Closed');
     const timeline = page.locator('.timeline li');
-    await expect.poll(() => timeline.count()).toBe(7);
+    await expect.poll(() => timeline.count(), { timeout: 15_000 }).toBe(7);
     expect(await timeline.allInnerTexts()).toEqual([
       expect.stringContaining('Reported'),
       expect.stringContaining('Reported → Approved'),
