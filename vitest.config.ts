@@ -37,6 +37,10 @@ export default defineConfig({
     maxWorkers: 3,
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    // expect.poll's own default is 1 s: the browser walks poll for what a request brings (a photo
+    // uploaded and listed, a thumbnail drawn), which a loaded CI machine takes longer than that to
+    // show. 15 s, as the walks' other waits (their browser contexts' default timeout).
+    expect: { poll: { timeout: 15_000 } },
     globalSetup: ['test/helpers/global-setup.ts'],
     reporters: ['default'],
     // Longest files first, also on a clean clone without Vitest's history (test/helpers/sequencer.ts).

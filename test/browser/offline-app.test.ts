@@ -259,11 +259,13 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     // Two notes made offline, then sign out: asked first, Cancel keeps both; confirmed, both are deleted.
     await page.context().setOffline(true);
     await page.getByRole('tab', { name: 'Notes' }).click();
-    for (const text of ['Tap washer ordered.', 'Back on Friday.']) {
+    // Each note queued before the next is typed: the form clears itself once its note is stored,
+    // which on a loaded machine could clear the second note's text already typed.
+    for (const [text, waiting] of [['Tap washer ordered.', '1 change waiting to send'], ['Back on Friday.', '2 changes waiting to send']] as const) {
       await page.getByLabel('Add a note').fill(text);
       await page.getByRole('button', { name: 'Add note' }).click();
+      await page.getByText(waiting).waitFor();
     }
-    await page.getByText('2 changes waiting to send').waitFor();
     // The menu and the person's panel, each opened unless it still is.
     const openMenu = async () => {
       if (!(await page.getByRole('button', { name: /Dave Aire/ }).isVisible())) await page.getByRole('button', { name: 'Menu' }).click();
