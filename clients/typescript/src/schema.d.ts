@@ -57486,6 +57486,8 @@ export interface operations {
                             /** Format: date-time */
                             updated_at: string;
                             committed_at: string | null;
+                            /** @description dry run only: the optional columns the file lacks, in template order; an update keeps those fields as stored (a cell present and empty clears its field) */
+                            kept_columns?: string[];
                             /** @description dry run: every row; GET: the rows with errors */
                             rows?: {
                                 /** @description line of the file (the header is line 1) */
@@ -57764,6 +57766,8 @@ export interface operations {
                             /** Format: date-time */
                             updated_at: string;
                             committed_at: string | null;
+                            /** @description dry run only: the optional columns the file lacks, in template order; an update keeps those fields as stored (a cell present and empty clears its field) */
+                            kept_columns?: string[];
                             /** @description dry run: every row; GET: the rows with errors */
                             rows?: {
                                 /** @description line of the file (the header is line 1) */
@@ -57929,6 +57933,8 @@ export interface operations {
                             /** Format: date-time */
                             updated_at: string;
                             committed_at: string | null;
+                            /** @description dry run only: the optional columns the file lacks, in template order; an update keeps those fields as stored (a cell present and empty clears its field) */
+                            kept_columns?: string[];
                             /** @description dry run: every row; GET: the rows with errors */
                             rows?: {
                                 /** @description line of the file (the header is line 1) */

@@ -17,7 +17,7 @@ import {
   insertAddresses, insertCertification, insertContractor, insertContractorCoverage, insertContractorTrades, insertLandlord, insertTenant, linkTenantAddress,
   listAgencyAddresses, listAgencyBranches, listAgencyCertifications, listAgencyContractors, listAgencyLandlords, listAgencyOwnership, listAgencyTenantLinks,
   listAgencyTenants, listUsableTrades, replaceLandlordProperties, updateAddress, updateCertificationExpiry, updateContractorClearingLists, updateLandlord,
-  updateTenant, type LandlordFields, type AddressValue, type CertValue,
+  updateTenant, type ContractorFields, type LandlordFields, type TenantFields, type AddressRecord, type AddressValue, type CertValue,
 } from './imports.repository.ts';
 
 export const ENTITIES = ['addresses', 'tenants', 'contractors', 'landlords'] as const;
@@ -33,6 +33,11 @@ export interface Column {
   required: boolean;
   description: string;
   example: string;
+  /**
+   * The fields of a row's value this column fills (default: the column's name); [] for a column
+   * that only adds (a tenant's link to a property, a contractor's certificates) and so never clears.
+   */
+  fields?: readonly string[];
 }
 
 const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
@@ -51,7 +56,7 @@ export const COLUMNS: Record<Entity, Column[]> = {
     { name: 'town', required: true, description: 'town or city', example: 'Leeds' },
     { name: 'county', required: false, description: 'county', example: 'West Yorkshire' },
     { name: 'postcode', required: true, description: 'UK postcode', example: 'LS6 1AB' },
-    { name: 'branch', required: false, description: 'name of the branch that manages it (jobs take their branch from it)', example: 'Head office' },
+    { name: 'branch', required: false, description: 'name of the branch that manages it (jobs take their branch from it)', example: 'Head office', fields: ['branch_id'] },
   ],
   tenants: [
     { name: 'external_ref', required: false, description: 'your own reference of the tenant (the key for re-imports; else the e-mail)', example: 'TEN-0001' },
@@ -60,9 +65,9 @@ export const COLUMNS: Record<Entity, Column[]> = {
     { name: 'phone', required: false, description: 'phone', example: '0113 496 0000' },
     { name: 'mobile', required: false, description: 'mobile', example: '07700 900123' },
     { name: 'preferred_contact', required: false, description: 'email, phone, sms or post', example: 'email' },
-    { name: 'property_ref', required: false, description: 'external_ref of the property they live in', example: 'PROP-0001' },
-    { name: 'property_postcode', required: false, description: 'or the property\'s postcode ...', example: '' },
-    { name: 'property_line1', required: false, description: '... and first line', example: '' },
+    { name: 'property_ref', required: false, description: 'external_ref of the property they live in', example: 'PROP-0001', fields: [] },
+    { name: 'property_postcode', required: false, description: 'or the property\'s postcode ...', example: '', fields: [] },
+    { name: 'property_line1', required: false, description: '... and first line', example: '', fields: [] },
   ],
   contractors: [
     { name: 'external_ref', required: false, description: 'your own reference of the firm (the key for re-imports; else the company name)', example: 'CON-001' },
@@ -70,9 +75,9 @@ export const COLUMNS: Record<Entity, Column[]> = {
     { name: 'contact_name', required: false, description: 'main contact', example: 'Dan Aire' },
     { name: 'email', required: false, description: 'e-mail address', example: 'jobs@airevalley.example' },
     { name: 'phone', required: false, description: 'phone', example: '0113 496 0101' },
-    { name: 'trades', required: false, description: 'trade codes or names, separated by ;', example: 'plumbing; heating' },
-    { name: 'coverage', required: false, description: 'postcode districts covered, separated by ; or spaces', example: 'LS6; LS7; LS16' },
-    { name: 'certificates', required: false, description: 'type:reference:expiry (YYYY-MM-DD), separated by ; (types: gas_safe, niceic, napit, oftec, fensa, chas, public_liability)', example: 'gas_safe:123456:2027-05-31' },
+    { name: 'trades', required: false, description: 'trade codes or names, separated by ;', example: 'plumbing; heating', fields: ['trade_ids'] },
+    { name: 'coverage', required: false, description: 'postcode districts covered, separated by ; or spaces', example: 'LS6; LS7; LS16', fields: ['coverage'] },
+    { name: 'certificates', required: false, description: 'type:reference:expiry (YYYY-MM-DD), separated by ; (types: gas_safe, niceic, napit, oftec, fensa, chas, public_liability)', example: 'gas_safe:123456:2027-05-31', fields: [] },
   ],
   landlords: [
     { name: 'external_ref', required: true, description: 'your own reference of the landlord (the key for re-imports)', example: 'LL-001' },
@@ -85,9 +90,36 @@ export const COLUMNS: Record<Entity, Column[]> = {
     { name: 'address_postcode', required: false, description: 'correspondence address: UK postcode', example: 'LS1 2ND' },
     { name: 'vat_number', required: false, description: 'VAT number (GB and 9 or 12 digits); VAT registered when given', example: '' },
     { name: 'approval_limit_pence', required: false, description: 'spend limit in pence above which a job waits for approval', example: '30000' },
-    { name: 'properties', required: false, description: 'property_ref:share in per cent, separated by ; (the landlord\'s properties as the file has them; import the properties first)', example: 'PROP-0001:50; PROP-0002:100' },
+    { name: 'properties', required: false, description: 'property_ref:share in per cent, separated by ; (the landlord\'s properties as the file has them; import the properties first)', example: 'PROP-0001:50; PROP-0002:100', fields: ['shares'] },
   ],
 };
+
+/**
+ * The optional columns of `entity` that the file lacks (`headers`: its normalised header row) and
+ * whose fields a re-import therefore keeps as stored (docs/onboarding.md, "Columns not in the
+ * file"). A column that only adds (no fields) is left out: nothing of it would be cleared anyway.
+ * @returns column names, in template order
+ */
+export function keptColumns(entity: Entity, headers: readonly string[]): string[] {
+  return COLUMNS[entity].filter((c) => !c.required && !headers.includes(c.name) && (c.fields ?? [c.name]).length > 0).map((c) => c.name);
+}
+
+/**
+ * A checked row's value without the fields of the kept columns (keptColumns): the outcome then
+ * compares, and the commit writes, only what the file has; a new record gets the default (null)
+ * for them. Every entity's value goes through here (imports.service.ts, checkRows).
+ * @returns a copy of `value` without those keys
+ */
+export function withoutKept<V extends object>(entity: Entity, value: V, kept: readonly string[]): V {
+  const out = { ...value } as Record<string, unknown>;
+  for (const c of COLUMNS[entity]) if (kept.includes(c.name)) for (const f of c.fields ?? [c.name]) delete out[f];
+  return out as V;
+}
+
+/** True when every field the row gives equals the stored one; fields the file lacks (undefined) are not compared. */
+function sameGiven<V extends object, K extends keyof V>(cur: { [P in K]: unknown }, v: V, keys: readonly K[]): boolean {
+  return keys.every((k) => v[k] === undefined || cur[k] === v[k]);
+}
 
 const opt = (v: string | undefined) => (v === undefined || v === '' ? null : v);
 const lower = (v: string) => v.trim().toLowerCase();
@@ -96,9 +128,7 @@ const lower = (v: string) => v.trim().toLowerCase();
 // Properties (addresses)
 
 export type { AddressValue, CertValue } from './imports.repository.ts';
-interface AddressRec extends AddressValue {
-  id: number;
-}
+type AddressRec = AddressRecord;
 
 /** The agency's properties keyed by reference and by postcode + first line, and its branches by name. */
 export class AddressIndex {
@@ -123,7 +153,7 @@ export class AddressIndex {
     if (r.external_ref) this.byRef.set(r.external_ref, r);
     this.byPlace.set(AddressIndex.placeKey(r.postcode, r.line1), r);
   }
-  find(v: { external_ref: string | null; postcode: string; line1: string }): AddressRec | undefined {
+  find(v: { external_ref?: string | null; postcode: string; line1: string }): AddressRec | undefined {
     return (v.external_ref ? this.byRef.get(v.external_ref) : undefined) ?? this.byPlace.get(AddressIndex.placeKey(v.postcode, v.line1));
   }
 }
@@ -161,7 +191,8 @@ export function parseAddress(d: Record<string, string>, idx: AddressIndex): { va
 export function addressOutcome(v: AddressValue, idx: AddressIndex): 'create' | 'update' | 'unchanged' {
   const cur = idx.find(v);
   if (!cur) return 'create';
-  const same = (Object.keys(v) as (keyof AddressValue)[]).every((k) => (k === 'branch_id' && v.branch_id === null) || cur[k] === v[k]);
+  // An empty branch cell keeps the stored branch, as a branch column the file lacks does.
+  const same = sameGiven(cur, { ...v, branch_id: v.branch_id ?? undefined }, Object.keys(v) as (keyof AddressValue)[]);
   return same ? 'unchanged' : 'update';
 }
 
@@ -176,7 +207,7 @@ export async function applyAddresses(db: DbOrTrx, idx: AddressIndex, values: Add
     }
     const set = { ...v, branch_id: v.branch_id ?? cur.branch_id, external_ref: v.external_ref ?? cur.external_ref };
     await updateAddress(db, cur.id, set, now);
-    idx.remember({ ...set, id: cur.id });
+    idx.remember({ ...cur, ...set });
   }
   if (fresh.length === 0) return;
   const inserted = await insertAddresses(db, idx.agencyId, fresh, now);
@@ -186,16 +217,11 @@ export async function applyAddresses(db: DbOrTrx, idx: AddressIndex, values: Add
 // ---------------------------------------------------------------------------------------------
 // Tenants
 
-export interface TenantValue {
-  external_ref: string | null;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  mobile: string | null;
-  preferred_contact: string | null;
+/** One checked tenant row; a field left out is kept as stored (its column is not in the file). */
+export interface TenantValue extends TenantFields {
   address_id: number | null;
 }
-interface TenantRec extends Omit<TenantValue, 'address_id'> {
+interface TenantRec extends Required<TenantFields> {
   id: number;
   addresses: Set<number>;
 }
@@ -223,7 +249,7 @@ export class TenantIndex {
     if (r.external_ref) this.byRef.set(r.external_ref, r);
     if (r.email) this.byEmail.set(r.email, r);
   }
-  find(v: { external_ref: string | null; email: string | null }): TenantRec | undefined {
+  find(v: { external_ref?: string | null; email?: string | null }): TenantRec | undefined {
     return (v.external_ref ? this.byRef.get(v.external_ref) : undefined) ?? (v.email ? this.byEmail.get(v.email) : undefined);
   }
 }
@@ -268,7 +294,7 @@ const TENANT_FIELDS = ['external_ref', 'name', 'email', 'phone', 'mobile', 'pref
 export function tenantOutcome(v: TenantValue, idx: TenantIndex): 'create' | 'update' | 'unchanged' {
   const cur = idx.find(v);
   if (!cur) return 'create';
-  const same = TENANT_FIELDS.every((k) => cur[k] === v[k]) && (v.address_id === null || cur.addresses.has(v.address_id));
+  const same = sameGiven(cur, v, TENANT_FIELDS) && (v.address_id === null || cur.addresses.has(v.address_id));
   return same ? 'unchanged' : 'update';
 }
 
@@ -282,7 +308,7 @@ export async function applyTenant(db: DbOrTrx, idx: TenantIndex, v: TenantValue,
     idx.remember(cur);
   } else {
     const id = await insertTenant(db, idx.agencyId, fields, now);
-    cur = { ...fields, id, addresses: new Set() };
+    cur = { external_ref: null, email: null, phone: null, mobile: null, preferred_contact: null, ...fields, id, addresses: new Set() };
     idx.remember(cur);
   }
   if (address_id !== null && !cur.addresses.has(address_id)) {
@@ -294,17 +320,13 @@ export async function applyTenant(db: DbOrTrx, idx: TenantIndex, v: TenantValue,
 // ---------------------------------------------------------------------------------------------
 // Contractors
 
-export interface ContractorValue {
-  external_ref: string | null;
-  company_name: string;
-  contact_name: string | null;
-  email: string | null;
-  phone: string | null;
-  trade_ids: number[];
-  coverage: string[];
+/** One checked contractor row; a field left out is kept as stored (its column is not in the file). */
+export interface ContractorValue extends ContractorFields {
+  trade_ids?: number[];
+  coverage?: string[];
   certificates: CertValue[];
 }
-interface ContractorRec extends Omit<ContractorValue, 'certificates'> {
+interface ContractorRec extends Required<Omit<ContractorValue, 'certificates'>> {
   id: number;
   certificates: Map<string, { id: number; expires_on: string }>;
 }
@@ -339,7 +361,7 @@ export class ContractorIndex {
     if (r.external_ref) this.byRef.set(r.external_ref, r);
     this.byName.set(lower(r.company_name), r);
   }
-  find(v: { external_ref: string | null; company_name: string }): ContractorRec | undefined {
+  find(v: { external_ref?: string | null; company_name: string }): ContractorRec | undefined {
     return (v.external_ref ? this.byRef.get(v.external_ref) : undefined) ?? this.byName.get(lower(v.company_name));
   }
 }
@@ -394,28 +416,31 @@ export function contractorOutcome(v: ContractorValue, idx: ContractorIndex): 'cr
   const cur = idx.find(v);
   if (!cur) return 'create';
   const same =
-    CONTRACTOR_FIELDS.every((k) => cur[k] === v[k]) &&
-    cur.trade_ids.join() === v.trade_ids.join() &&
-    [...cur.coverage].sort().join() === v.coverage.join() &&
+    sameGiven(cur, v, CONTRACTOR_FIELDS) &&
+    (v.trade_ids === undefined || cur.trade_ids.join() === v.trade_ids.join()) &&
+    (v.coverage === undefined || [...cur.coverage].sort().join() === v.coverage.join()) &&
     v.certificates.every((c) => cur.certificates.get(`${c.type}:${c.reference}`)?.expires_on === c.expires_on);
   return same ? 'unchanged' : 'update';
 }
 
-/** Writes one contractor row: its fields, its trades and coverage (as the file has them), its certificates. */
+/**
+ * Writes one contractor row: its fields, its trades and coverage (as the file has them; kept when
+ * the file lacks the column), its certificates.
+ */
 export async function applyContractor(db: DbOrTrx, idx: ContractorIndex, v: ContractorValue, now: Date): Promise<void> {
   const { trade_ids, coverage, certificates, ...fields } = v;
   let cur = idx.find(v);
   if (cur) {
-    await updateContractorClearingLists(db, cur.id, fields, now);
-    Object.assign(cur, fields, { trade_ids, coverage });
+    await updateContractorClearingLists(db, cur.id, fields, { trades: trade_ids !== undefined, coverage: coverage !== undefined }, now);
+    Object.assign(cur, fields, { trade_ids: trade_ids ?? cur.trade_ids, coverage: coverage ?? cur.coverage });
   } else {
     const newId = await insertContractor(db, idx.agencyId, fields, now);
-    cur = { ...fields, id: newId, trade_ids, coverage, certificates: new Map() };
+    cur = { external_ref: null, contact_name: null, email: null, phone: null, ...fields, id: newId, trade_ids: trade_ids ?? [], coverage: coverage ?? [], certificates: new Map() };
   }
   idx.remember(cur);
   const id = cur.id;
-  if (trade_ids.length > 0) await insertContractorTrades(db, id, trade_ids);
-  if (coverage.length > 0) await insertContractorCoverage(db, id, coverage);
+  if (trade_ids?.length) await insertContractorTrades(db, id, trade_ids);
+  if (coverage?.length) await insertContractorCoverage(db, id, coverage);
   for (const c of certificates) {
     const key = `${c.type}:${c.reference}`;
     const known = cur.certificates.get(key);
@@ -433,13 +458,12 @@ export async function applyContractor(db: DbOrTrx, idx: ContractorIndex, v: Cont
 // ---------------------------------------------------------------------------------------------
 // Landlords (with their properties and ownership shares)
 
+/** One checked landlord row; a field left out is kept as stored (its column is not in the file). */
 export interface LandlordValue extends LandlordFields {
   /** address id -> share in basis points (10000 = 100 %), sorted by address id */
-  shares: Array<{ address_id: number; share_bp: number }>;
+  shares?: Array<{ address_id: number; share_bp: number }>;
 }
-interface LandlordRec extends LandlordValue {
-  id: number;
-}
+type LandlordRec = Required<LandlordValue> & { id: number };
 
 const VAT = /^(GB)?[0-9]{9}([0-9]{3})?$/;
 const PERCENT = /^(100(\.0{1,2})?|[0-9]{1,2}(\.[0-9]{1,2})?)$/;
@@ -538,7 +562,8 @@ export function parseLandlord(d: Record<string, string>, idx: LandlordIndex): { 
     shares.set(address.id, bp);
   }
   if (errors.length > 0) return { errors };
-  if (current) idx.namedInFile.add(current.id);
+  // Its stored shares give way to the file's only when the file has the properties column.
+  if (current && d.properties !== undefined) idx.namedInFile.add(current.id);
   for (const [addressId, bp] of shares) idx.fromFile.set(addressId, (idx.fromFile.get(addressId) ?? 0) + bp);
   const value: LandlordValue = {
     external_ref: d.external_ref!,
@@ -562,11 +587,14 @@ const LANDLORD_FIELDS = ['kind', 'name', 'email', 'phone', 'address_line1', 'add
 export function landlordOutcome(v: LandlordValue, idx: LandlordIndex): 'create' | 'update' | 'unchanged' {
   const cur = idx.byRef.get(v.external_ref);
   if (!cur) return 'create';
-  const same = LANDLORD_FIELDS.every((k) => cur[k] === v[k]) && JSON.stringify(cur.shares) === JSON.stringify(v.shares);
+  const same = sameGiven(cur, v, LANDLORD_FIELDS) && (v.shares === undefined || JSON.stringify(cur.shares) === JSON.stringify(v.shares));
   return same ? 'unchanged' : 'update';
 }
 
-/** Writes one landlord row: its fields, and its properties and shares as the file has them. */
+/**
+ * Writes one landlord row: its fields, and its properties and shares as the file has them (kept
+ * when the file lacks the properties column).
+ */
 export async function applyLandlord(db: DbOrTrx, idx: LandlordIndex, v: LandlordValue, now: Date): Promise<void> {
   const { shares, ...fields } = v;
   const cur = idx.byRef.get(v.external_ref);
@@ -577,6 +605,10 @@ export async function applyLandlord(db: DbOrTrx, idx: LandlordIndex, v: Landlord
   } else {
     id = await insertLandlord(db, idx.agencyId, fields, now);
   }
-  await replaceLandlordProperties(db, id, shares, now);
-  idx.remember({ ...v, id });
+  if (shares !== undefined) await replaceLandlordProperties(db, id, shares, now);
+  const stored: LandlordRec = cur ?? {
+    id, external_ref: v.external_ref, kind: 'person', name: v.name, email: null, phone: null, address_line1: null, address_town: null,
+    address_postcode: null, vat_number: null, approval_limit_pence: null, shares: [],
+  };
+  idx.remember({ ...stored, ...v, id });
 }

@@ -9,17 +9,20 @@ const ADDRESS_COLUMNS = ['id', 'external_ref', 'line1', 'line2', 'line3', 'town'
 // ---------------------------------------------------------------------------------------------
 // Properties (addresses)
 
-/** One property row of an import, as written (entities.ts parses it). */
+/** One property row of an import, as written (entities.ts parses it); a field left out is kept as stored (its column is not in the file). */
 export interface AddressValue {
-  external_ref: string | null;
+  external_ref?: string | null;
   line1: string;
-  line2: string | null;
-  line3: string | null;
+  line2?: string | null;
+  line3?: string | null;
   town: string;
-  county: string | null;
+  county?: string | null;
   postcode: string;
-  branch_id: number | null;
+  branch_id?: number | null;
 }
+
+/** One property as stored, every field read. */
+export type AddressRecord = Required<AddressValue> & { id: number };
 
 /** One certificate of an imported contractor, as written. */
 export interface CertValue {
@@ -42,7 +45,7 @@ export function listAgencyBranches(db: DbOrTrx, agencyId: number) {
   return db.selectFrom('branches').select(['id', 'name']).where('agency_id', '=', agencyId).execute();
 }
 
-/** Overwrites one property's fields. */
+/** Overwrites one property's fields (those given). */
 export async function updateAddress(db: DbOrTrx, id: number, set: AddressValue, now: Date): Promise<void> {
   await db.updateTable('addresses').set({ ...set, updated_at: now }).where('id', '=', id).execute();
 }
@@ -59,13 +62,14 @@ export function insertAddresses(db: DbOrTrx, agencyId: number, values: AddressVa
 // ---------------------------------------------------------------------------------------------
 // Tenants
 
-interface TenantFields {
-  external_ref: string | null;
+/** A tenant's fields as an import writes them; a field left out is kept as stored (a new tenant: null). */
+export interface TenantFields {
+  external_ref?: string | null;
   name: string;
-  email: string | null;
-  phone: string | null;
-  mobile: string | null;
-  preferred_contact: string | null;
+  email?: string | null;
+  phone?: string | null;
+  mobile?: string | null;
+  preferred_contact?: string | null;
 }
 
 /** The agency's tenants not erased, as the import index holds them. */
@@ -88,7 +92,7 @@ export function listAgencyTenantLinks(db: DbOrTrx, agencyId: number) {
     .execute();
 }
 
-/** Overwrites one tenant's fields. */
+/** Overwrites one tenant's fields (those given). */
 export async function updateTenant(db: DbOrTrx, id: number, fields: TenantFields, now: Date): Promise<void> {
   await db.updateTable('tenants').set({ ...fields, updated_at: now }).where('id', '=', id).execute();
 }
@@ -111,28 +115,30 @@ export async function linkTenantAddress(db: DbOrTrx, tenantId: number, addressId
 // ---------------------------------------------------------------------------------------------
 // Contractors
 
-interface ContractorFields {
-  external_ref: string | null;
+/** A contractor's fields as an import writes them; a field left out is kept as stored (a new contractor: null). */
+export interface ContractorFields {
+  external_ref?: string | null;
   company_name: string;
-  contact_name: string | null;
-  email: string | null;
-  phone: string | null;
+  contact_name?: string | null;
+  email?: string | null;
+  phone?: string | null;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Landlords (the landlords module's tables; the import's own bulk path)
 
+/** A landlord's fields as an import writes them; a field left out is kept as stored (a new landlord: a person, null). */
 export interface LandlordFields {
   external_ref: string;
-  kind: 'person' | 'company';
+  kind?: 'person' | 'company';
   name: string;
-  email: string | null;
-  phone: string | null;
-  address_line1: string | null;
-  address_town: string | null;
-  address_postcode: string | null;
-  vat_number: string | null;
-  approval_limit_pence: number | null;
+  email?: string | null;
+  phone?: string | null;
+  address_line1?: string | null;
+  address_town?: string | null;
+  address_postcode?: string | null;
+  vat_number?: string | null;
+  approval_limit_pence?: number | null;
 }
 
 /** The agency's landlords that are not erased. */
@@ -155,19 +161,20 @@ export function listAgencyOwnership(db: DbOrTrx, agencyId: number) {
     .execute();
 }
 
-/** Inserts one landlord and returns its id. */
+/** Inserts one landlord (a person unless `kind` says otherwise; VAT registered when it has a VAT number) and returns its id. */
 export async function insertLandlord(db: DbOrTrx, agencyId: number, fields: LandlordFields, now: Date): Promise<number> {
   const row = await db
     .insertInto('landlords')
-    .values({ ...fields, vat_registered: fields.vat_number !== null, uuid: newUuid(), agency_id: agencyId, created_at: now, updated_at: now })
+    .values({ ...fields, kind: fields.kind ?? 'person', vat_registered: (fields.vat_number ?? null) !== null, uuid: newUuid(), agency_id: agencyId, created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
 }
 
-/** Overwrites one landlord's fields. */
+/** Overwrites one landlord's fields (those given; VAT registered follows the VAT number when that is given). */
 export async function updateLandlord(db: DbOrTrx, id: number, fields: LandlordFields, now: Date): Promise<void> {
-  await db.updateTable('landlords').set({ ...fields, vat_registered: fields.vat_number !== null, updated_at: now }).where('id', '=', id).execute();
+  const vat = fields.vat_number === undefined ? {} : { vat_registered: fields.vat_number !== null };
+  await db.updateTable('landlords').set({ ...fields, ...vat, updated_at: now }).where('id', '=', id).execute();
 }
 
 /** Replaces a landlord's properties and shares with the given ones. */
@@ -209,11 +216,11 @@ export function listAgencyCertifications(db: DbOrTrx, agencyId: number) {
     .execute();
 }
 
-/** Overwrites one contractor's fields and clears its trades and coverage. */
-export async function updateContractorClearingLists(db: DbOrTrx, id: number, fields: ContractorFields, now: Date): Promise<void> {
+/** Overwrites one contractor's fields (those given) and clears its trades and coverage when `clear` says so (the file has the column). */
+export async function updateContractorClearingLists(db: DbOrTrx, id: number, fields: ContractorFields, clear: { trades: boolean; coverage: boolean }, now: Date): Promise<void> {
   await db.updateTable('contractors').set({ ...fields, updated_at: now }).where('id', '=', id).execute();
-  await db.deleteFrom('contractor_trades').where('contractor_id', '=', id).execute();
-  await db.deleteFrom('contractor_coverage').where('contractor_id', '=', id).execute();
+  if (clear.trades) await db.deleteFrom('contractor_trades').where('contractor_id', '=', id).execute();
+  if (clear.coverage) await db.deleteFrom('contractor_coverage').where('contractor_id', '=', id).execute();
 }
 
 /** Inserts one contractor and returns its id. */

@@ -25,6 +25,12 @@ export const Import = Type.Object(
     created_at: DateTime(),
     updated_at: DateTime(),
     committed_at: Nullable(DateTime()),
+    kept_columns: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'dry run only: the optional columns the file lacks, in template order; an update keeps those fields as stored (a cell present and empty clears its field)',
+      }),
+    ),
     rows: Type.Optional(Type.Array(RowOutcome, { description: 'dry run: every row; GET: the rows with errors' })),
   },
   { description: 'An import of a CSV or XLSX file' },

@@ -22,8 +22,8 @@ import { recordActivity } from '../../../core/activity/index.ts';
 import {
   AddressIndex, addressOutcome, applyAddresses, applyContractor, applyTenant, COLUMNS, ContractorIndex, contractorOutcome,
   parseAddress, parseContractor, parseTenant, TenantIndex, tenantOutcome, type AddressValue, type ContractorValue, type Entity,
-  applyLandlord, LandlordIndex, landlordOutcome, parseLandlord, type LandlordValue,
-  type RowError, type TenantValue,
+  applyLandlord, keptColumns, LandlordIndex, landlordOutcome, parseLandlord, type LandlordValue,
+  type RowError, type TenantValue, withoutKept,
 } from './entities.ts';
 import {
   advanceImportCursor, claimCheckedImport, claimPendingImport, findImport, insertImport, insertImportRows, listImportRows, listPendingImports,
@@ -49,42 +49,37 @@ interface Checked {
   errors: RowError[];
 }
 
-/** Checks every row of a sheet against the agency's records: the dry run. */
-async function checkRows(db: DbOrTrx, agencyId: number, entity: Entity, rows: { row: number; data: Record<string, string> }[]): Promise<Checked[]> {
+/**
+ * Checks every row of a sheet against the agency's records: the dry run. `kept` are the optional
+ * columns the file lacks (keptColumns): every entity's row value is taken without their fields
+ * before it is compared and stored, so the commit keeps those fields as stored.
+ */
+async function checkRows(db: DbOrTrx, agencyId: number, entity: Entity, rows: { row: number; data: Record<string, string> }[], kept: readonly string[]): Promise<Checked[]> {
   const seen = new Map<string, number>();
-  const check = (parsed: { value?: unknown; key?: string; errors: RowError[] }, row: number, outcome: () => Outcome): Checked => {
-    if (parsed.errors.length > 0 || !parsed.key) return { row, outcome: 'error', key: null, value: null, errors: parsed.errors };
-    const first = seen.get(parsed.key);
-    if (first !== undefined) return { row, outcome: 'error', key: parsed.key, value: null, errors: [{ column: 'external_ref', reason: `duplicate of row ${first} (${parsed.key.replace(/^[a-z]+:/, '')})` }] };
-    seen.set(parsed.key, row);
-    return { row, outcome: outcome(), key: parsed.key, value: parsed.value, errors: [] };
-  };
+  const checkAll = <V extends object>(parse: (d: Record<string, string>) => { value?: V; key?: string; errors: RowError[] }, outcome: (v: V) => Outcome): Checked[] =>
+    rows.map(({ row, data }) => {
+      const parsed = parse(data);
+      if (parsed.errors.length > 0 || !parsed.key || !parsed.value) return { row, outcome: 'error', key: null, value: null, errors: parsed.errors };
+      const first = seen.get(parsed.key);
+      if (first !== undefined) return { row, outcome: 'error', key: parsed.key, value: null, errors: [{ column: 'external_ref', reason: `duplicate of row ${first} (${parsed.key.replace(/^[a-z]+:/, '')})` }] };
+      seen.set(parsed.key, row);
+      const value = withoutKept(entity, parsed.value, kept);
+      return { row, outcome: outcome(value), key: parsed.key, value, errors: [] };
+    });
   if (entity === 'addresses') {
     const idx = await AddressIndex.load(db, agencyId);
-    return rows.map(({ row, data }) => {
-      const p = parseAddress(data, idx);
-      return check(p, row, () => addressOutcome(p.value!, idx));
-    });
+    return checkAll((d) => parseAddress(d, idx), (v) => addressOutcome(v, idx));
   }
   if (entity === 'tenants') {
     const idx = await TenantIndex.load(db, agencyId);
-    return rows.map(({ row, data }) => {
-      const p = parseTenant(data, idx);
-      return check(p, row, () => tenantOutcome(p.value!, idx));
-    });
+    return checkAll((d) => parseTenant(d, idx), (v) => tenantOutcome(v, idx));
   }
   if (entity === 'landlords') {
     const idx = await LandlordIndex.load(db, agencyId);
-    return rows.map(({ row, data }) => {
-      const p = parseLandlord(data, idx);
-      return check(p, row, () => landlordOutcome(p.value!, idx));
-    });
+    return checkAll((d) => parseLandlord(d, idx), (v) => landlordOutcome(v, idx));
   }
   const idx = await ContractorIndex.load(db, agencyId);
-  return rows.map(({ row, data }) => {
-    const p = parseContractor(data, idx);
-    return check(p, row, () => contractorOutcome(p.value!, idx));
-  });
+  return checkAll((d) => parseContractor(d, idx), (v) => contractorOutcome(v, idx));
 }
 
 type ImportRow = NonNullable<Awaited<ReturnType<typeof findImport>>>;
@@ -120,7 +115,8 @@ async function importRows(db: DbOrTrx, importId: number, errorsOnly: boolean) {
 /**
  * POST /api/imports: reads the file and runs the dry run; nothing but the import's record is written.
  * @param entity addresses, tenants, contractors or landlords
- * @returns the import (status `checked`) and every row's outcome
+ * @returns the import (status `checked`), `kept_columns` (the optional columns the file lacks, whose
+ *   fields an update keeps as stored) and every row's outcome
  * @throws 400 unreadable file, no header row, a required column missing, more than MAX_ROWS rows; 403 SysOps
  */
 export async function createImport(deps: AppDeps, caller: Caller, input: { entity: Entity; skipBadRows: boolean; fileName: string; bytes: Buffer }) {
@@ -135,7 +131,8 @@ export async function createImport(deps: AppDeps, caller: Caller, input: { entit
   const missing = COLUMNS[input.entity].filter((c) => c.required && !sheet.headers.includes(c.name)).map((c) => c.name);
   if (missing.length > 0) throw new AppError('bad_request', `The file lacks the column(s) ${missing.join(', ')} (see GET /api/imports/templates/${input.entity}.csv)`);
   if (sheet.rows.length > MAX_ROWS) throw new AppError('bad_request', `The file has ${sheet.rows.length} rows; at most ${MAX_ROWS} per file`);
-  const checked = await checkRows(deps.db, agencyId, input.entity, sheet.rows);
+  const kept = keptColumns(input.entity, sheet.headers);
+  const checked = await checkRows(deps.db, agencyId, input.entity, sheet.rows, kept);
   const counts: Record<Outcome, number> = { create: 0, update: 0, unchanged: 0, error: 0 };
   for (const c of checked) counts[c.outcome] += 1;
   const now = deps.clock.now();
@@ -153,7 +150,7 @@ export async function createImport(deps: AppDeps, caller: Caller, input: { entit
     await recordActivity(trx, caller, now, { action: 'import.check', resourceType: 'import', resourceId: importId, agencyId, details: { entity: input.entity, file: input.fileName, ...counts } });
   });
   const imp = (await findImport(deps.db, uuid, agencyId))!;
-  return { ...toImportDto(imp), rows: checked.map((c) => ({ row: c.row, outcome: c.outcome, errors: c.errors })) };
+  return { ...toImportDto(imp), kept_columns: kept, rows: checked.map((c) => ({ row: c.row, outcome: c.outcome, errors: c.errors })) };
 }
 
 /**
