@@ -98,7 +98,15 @@ const ENTITIES: Record<string, string> = {
   landlords: 'Landlords (with their properties and shares)',
 };
 
-type ImportRun = { uuid: string; status: string; rows_total: number; counts: { create: number; update: number; unchanged: number; error: number }; rows?: Array<{ row: number; outcome: string; errors: Array<{ column: string; reason: string }> }> };
+type ImportRun = {
+  uuid: string;
+  status: string;
+  rows_total: number;
+  counts: { create: number; update: number; unchanged: number; error: number };
+  /** The dry run's optional columns the file lacks: an update keeps those fields as stored (docs/onboarding.md). */
+  kept_columns?: string[];
+  rows?: Array<{ row: number; outcome: string; errors: Array<{ column: string; reason: string }> }>;
+};
 
 /** Administrators: upload a file, read the dry run, then import it. */
 export function ImportsPage() {
@@ -127,7 +135,8 @@ export function ImportsPage() {
     action.run(async () => {
       const { data } = await api.POST('/api/imports/{uuid}/commit', { params: { path: { uuid: run!.uuid } }, body: {} as never });
       const r = data!.data as ImportRun;
-      setCommitted(r.status === 'committed' ? `Imported: ${run!.counts.create} created, ${run!.counts.update} updated.` : `Importing on the queue (${r.status}).`);
+      const kept = run!.kept_columns?.length ? ` Columns not in the file, kept as stored: ${run!.kept_columns.join(', ')}.` : '';
+      setCommitted(r.status === 'committed' ? `Imported: ${run!.counts.create} created, ${run!.counts.update} updated.${kept}` : `Importing on the queue (${r.status}).${kept}`);
       setRun(null);
     });
   const errors = (run?.rows ?? []).filter((r) => r.outcome === 'error');
@@ -180,6 +189,11 @@ export function ImportsPage() {
           <p className="import-counts">
             {run.counts.create} to create, {run.counts.update} to update, {run.counts.unchanged} unchanged, {run.counts.error} with errors
           </p>
+          {run.kept_columns?.length ? (
+            <p className="import-kept">
+              Columns not in the file, kept as stored: {run.kept_columns.join(', ')}. An empty cell in a column the file has clears that field.
+            </p>
+          ) : null}
           {errors.length > 0 ? (
             <table>
               <caption>Rows with errors</caption>
