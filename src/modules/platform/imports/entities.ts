@@ -4,6 +4,8 @@
  * it is written. A row is keyed by the agency's own reference (`external_ref`) when it has one,
  * else by postcode + first line (properties), e-mail (tenants) or company name (contractors);
  * landlords always by their reference. Importing the same file again finds every row unchanged.
+ * An optional column the file lacks leaves its fields as stored on update (keptColumns,
+ * withoutKept); the column with an empty cell clears them.
  *
  * The index of an entity holds the agency's current records of that kind in memory (one query per
  * table), so a dry run of 10,000 rows costs a few queries, not 10,000; a commit keeps it up to date
