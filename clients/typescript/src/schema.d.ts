@@ -9166,7 +9166,9 @@ export interface operations {
                 sla_state?: "breached" | "at_risk" | "running" | "paused" | "met";
                 /** @description case-insensitive text in reference, title or description */
                 q?: string;
+                /** @description field to sort by (default created_at) */
                 sort?: "created_at" | "updated_at" | "priority" | "scheduled_for";
+                /** @description asc or desc (default desc) */
                 order?: "asc" | "desc";
                 /** @description page size (1 to 200) */
                 limit?: number;
@@ -29554,7 +29556,7 @@ export interface operations {
                 from_date?: string;
                 /** @description clocks due on or before this UTC date (inclusive) */
                 to_date?: string;
-                /** @description by due_at */
+                /** @description by due_at: asc or desc (default asc) */
                 order?: "asc" | "desc";
                 /** @description page size (1 to 200) */
                 limit?: number;
@@ -32131,7 +32133,9 @@ export interface operations {
                 sla_state?: "breached" | "at_risk" | "running" | "paused" | "met";
                 /** @description case-insensitive text in reference, title or description */
                 q?: string;
+                /** @description field to sort by (default created_at) */
                 sort?: "created_at" | "updated_at" | "priority" | "scheduled_for";
+                /** @description asc or desc (default desc) */
                 order?: "asc" | "desc";
             };
             header?: never;
