@@ -21,8 +21,19 @@ export type PaginationQuery = Static<typeof PaginationQuery>;
 export function Sorting<F extends string>(fields: readonly F[], defaultSort: F, defaultOrder: SortOrder) {
   return {
     sort: Type.Optional(Type.Union(fields.map((f) => Type.Literal(f)), { default: defaultSort, description: `field to sort by (default ${defaultSort})` })),
-    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: defaultOrder, description: `asc or desc (default ${defaultOrder})` })),
+    order: OrderParam(defaultOrder),
   };
+}
+
+/**
+ * The `order` query parameter alone (asc or desc, default `defaultOrder`), for a list whose sort
+ * key is fixed (GET /api/sla/breaches orders by due_at); Sorting's own `order`. Another value is a
+ * 400 (VALIDATION_ERROR) at the edge.
+ * @param what what the list is ordered by, put before the description ("by due_at")
+ */
+export function OrderParam(defaultOrder: SortOrder, what?: string) {
+  const description = `${what ? `${what}: ` : ''}asc or desc (default ${defaultOrder})`;
+  return Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: defaultOrder, description }));
 }
 
 /** The direction of a sorted list. */

@@ -4,7 +4,8 @@
  * a page; a click on a column header sorts them, into the URL (`?sort=priority&order=asc`, back
  * to page 1), a reload keeps the sort and the page, and back and forward walk through the earlier
  * states. The users table, paged by the API, sorts through the API (`GET /api/users?sort=name&order=desc`)
- * across its pages. On a 390 px phone each main table (users, contractors, invoices, activity) is cards with
+ * across its pages, and so do the tenants and addresses tables; an old link's sort key (`?sort=branch`)
+ * is read as the API field that replaced it, and the activity log's headers do not sort. On a 390 px phone each main table (users, contractors, invoices, activity) is cards with
  * its key fields, the job board's cards show theirs, the settings table pages its cards too, and
  * nothing scrolls sideways.
  */
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
 import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, serveConsole } from '../helpers/browser.ts';
-import { insertAddress, insertContractor, insertJob } from '../helpers/factories.ts';
+import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 
 const TITLE = CHROMIUM ? 'console tables: sort and page from the URL, cards on a phone' : 'console tables (skipped: Debian chromium is not installed)';
 
@@ -204,6 +205,75 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.goBack();
     await poll(async () => (await names()).slice(0, 3)).toEqual(['Zed Sorter 22', 'Zed Sorter 21', 'Zed Sorter 20']);
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('the tenants and addresses tables sort through the API across their pages; an old sort key still sorts; the activity log does not pretend to sort', async () => {
+    const agencyId = (await t.db.selectFrom('users').select('agency_id').where('email', '=', admin).executeTakeFirstOrThrow()).agency_id!;
+    const branchId = (await t.db.selectFrom('branches').select('id').where('agency_id', '=', agencyId).executeTakeFirstOrThrow()).id;
+    // 21 more addresses (22 in all, two pages of 20), one postcode, and 22 tenants: Sorter 05 lives at two, Sorter 17 at one.
+    const street: number[] = [];
+    for (let i = 1; i <= 21; i++) street.push((await insertAddress(t.db, { agencyId, branchId, line1: `${String(i).padStart(2, '0')} Sorter Street`, postcode: 'LS6 1AA' })).id);
+    for (let i = 1; i <= 22; i++) {
+      const homes = i === 5 ? [street[0]!, street[1]!] : i === 17 ? [street[2]!] : [];
+      await insertTenant(t.db, agencyId, homes, `Tenant Sorter ${String(i).padStart(2, '0')}`);
+    }
+    const page = await signedIn(admin);
+    const sent: Record<string, URLSearchParams[]> = { '/api/tenants': [], '/api/addresses': [], '/api/users': [] };
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (sent[url.pathname] && url.searchParams.has('offset')) sent[url.pathname]!.push(url.searchParams);
+    });
+    const firstCells = (name: string) => page.getByRole('region', { name }).locator('tbody tr td:first-child').allInnerTexts();
+    const pager = () => page.getByRole('navigation', { name: 'Pages' });
+
+    // Tenants by number of addresses, most first: the API orders all 22 (ties by id, the same way).
+    await page.goto(`${baseUrl}/tenants`);
+    await poll(async () => (await firstCells('tenants'))[0]).toBe('Tenant Sorter 01');
+    const addresses = page.getByRole('columnheader', { name: 'Addresses' });
+    await addresses.getByRole('button').click();
+    await poll(() => addresses.getAttribute('aria-sort')).toBe('ascending');
+    await addresses.getByRole('button').click();
+    await poll(() => addresses.getAttribute('aria-sort')).toBe('descending');
+    expect(new URL(page.url()).search).toBe('?sort=address_count&order=desc');
+    await poll(async () => (await firstCells('tenants')).slice(0, 4)).toEqual(['Tenant Sorter 05', 'Tenant Sorter 17', 'Tenant Sorter 22', 'Tenant Sorter 21']);
+    expect([sent['/api/tenants']!.at(-1)!.get('sort'), sent['/api/tenants']!.at(-1)!.get('order')]).toEqual(['address_count', 'desc']);
+    await pager().getByRole('button', { name: 'Next page' }).click();
+    await poll(() => firstCells('tenants')).toEqual(['Tenant Sorter 02', 'Tenant Sorter 01']);
+    expect(new URL(page.url()).search).toBe('?sort=address_count&order=desc&page=2');
+    expect(sent['/api/tenants']!.at(-1)!.get('offset')).toBe('20');
+    // A new sort goes back to page 1.
+    await page.getByRole('columnheader', { name: 'Name' }).getByRole('button').click();
+    await poll(async () => (await firstCells('tenants'))[0]).toBe('Tenant Sorter 01');
+    expect(new URL(page.url()).search).toBe('?sort=name&order=asc');
+
+    // Addresses by line 1, the other way: the last street number first, the first on page 2.
+    await page.goto(`${baseUrl}/addresses`);
+    await poll(async () => (await firstCells('addresses'))[0]).toBe('14 Kirkstall Road');
+    const address = page.getByRole('columnheader', { name: 'Address' });
+    await address.getByRole('button').click();
+    await poll(() => address.getAttribute('aria-sort')).toBe('ascending');
+    await poll(async () => (await firstCells('addresses'))[0]).toBe('01 Sorter Street');
+    await address.getByRole('button').click();
+    await poll(async () => (await firstCells('addresses')).slice(0, 2)).toEqual(['21 Sorter Street', '20 Sorter Street']);
+    expect(new URL(page.url()).search).toBe('?sort=line1&order=desc');
+    expect([sent['/api/addresses']!.at(-1)!.get('sort'), sent['/api/addresses']!.at(-1)!.get('order')]).toEqual(['line1', 'desc']);
+    await pager().getByRole('button', { name: 'Next page' }).click();
+    await poll(() => firstCells('addresses')).toEqual(['02 Sorter Street', '01 Sorter Street']);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // An old bookmark's key: ?sort=hmo is the HMO column (is_hmo), ?sort=branch the users' Branch (branch_name).
+    await page.goto(`${baseUrl}/addresses?sort=hmo&order=asc`);
+    await poll(() => page.getByRole('columnheader', { name: 'HMO' }).getAttribute('aria-sort')).toBe('ascending');
+    await poll(() => sent['/api/addresses']!.at(-1)?.get('sort')).toBe('is_hmo');
+    await page.goto(`${baseUrl}/users?sort=branch&order=asc`);
+    await poll(() => page.getByRole('columnheader', { name: 'Branch' }).getAttribute('aria-sort')).toBe('ascending');
+    await poll(() => sent['/api/users']!.at(-1)?.get('sort')).toBe('branch_name');
+
+    // The activity log pages in one order (newest first): its headers are not buttons.
+    await page.goto(`${baseUrl}/activity`);
+    await page.getByRole('region', { name: 'entries' }).waitFor();
+    expect(await page.getByRole('columnheader', { name: 'When' }).getByRole('button').count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'entries' }).locator('thead button').count()).toBe(0);
   });
 
   it('on a 390 px phone the users, contractors, invoices and activity tables are cards with their key fields, and so is the job board', async () => {

@@ -13,6 +13,7 @@ import {
   parsePage,
   parseTableState,
   sortableValue,
+  sortKeyOf,
   sortRows,
   TABLE_PAGE_SIZE,
   tableParams,
@@ -58,6 +59,24 @@ describe('console tables: sort and page in the URL', () => {
     expect(parseTableState(new URLSearchParams(''), keys, '', fallback).sort).toEqual(fallback);
     for (const bad of ['page=abc', 'page=1.5', 'page=0', 'page=', 'page=1e400']) expect(parsePage(new URLSearchParams(bad)), bad).toBe(1);
     expect(parsePage(new URLSearchParams('page=12'))).toBe(12);
+  });
+
+  it('reads the sort keys of old links as the API field names that replaced them, only where the table has that field', () => {
+    const users = ['name', 'email', 'role', 'branch_name', 'status', 'last_login_at'];
+    expect(parseTableState(new URLSearchParams('sort=last_sign_in&order=asc'), users).sort).toEqual({ column: 'last_login_at', direction: 'ascending' });
+    expect(parseTableState(new URLSearchParams('sort=branch'), users).sort).toEqual({ column: 'branch_name', direction: 'descending' });
+    expect(sortKeyOf('company', ['company_name', 'contact_name', 'active'])).toBe('company_name');
+    expect(sortKeyOf('addresses', ['name', 'email', 'address_count'])).toBe('address_count');
+    expect(sortKeyOf('owed', ['invoice_number', 'outstanding_pence'])).toBe('outstanding_pence');
+    expect(sortKeyOf('hmo', ['line1', 'town', 'postcode', 'branch_name', 'is_hmo'])).toBe('is_hmo');
+    expect(sortKeyOf('expires', ['address', 'type_name', 'status', 'expires_on', 'contractor_name'])).toBe('expires_on');
+    // `address` is the compliance table's own key, and the addresses table's old one for line1.
+    expect(sortKeyOf('address', ['address', 'type_name'])).toBe('address');
+    expect(sortKeyOf('address', ['line1', 'town'])).toBe('line1');
+    // An old key whose replacement the table lacks, an unknown key, and an inherited property name: no sort.
+    expect(sortKeyOf('last_sign_in', ['name', 'email'])).toBeNull();
+    expect(sortKeyOf('toString', ['name'])).toBeNull();
+    expect(sortKeyOf(null, ['name'])).toBeNull();
   });
 
   it('writes a change, keeping the other parameters; a new sort goes back to page 1, page 1 leaves no parameter', () => {

@@ -1533,7 +1533,7 @@ export interface paths {
         };
         /**
          * List and search the agency's addresses
-         * @description q searches line 1 and town (case-insensitive); postcode is a prefix, case- and space-insensitive ("ls6", "LS6 3"). Ordered by postcode.
+         * @description q searches line 1 and town (case-insensitive); postcode is a prefix, case- and space-insensitive ("ls6", "LS6 3"). sort=line1|town|postcode|branch_name|is_hmo, order=asc|desc (default postcode asc, then line 1; id breaks ties; no branch last).
          *
          *     **Access:** Permission key `api.addresses.view`.
          */
@@ -2211,7 +2211,7 @@ export interface paths {
         };
         /**
          * List branches
-         * @description Branches of the caller's agency (SysOps: every agency, or agency_uuid), by agency and name. Closed branches only with include_closed=true; q matches the name.
+         * @description Branches of the caller's agency (SysOps: every agency, or agency_uuid), by agency and name (sort=agency|name, order=asc|desc; default agency asc; id breaks ties). Closed branches only with include_closed=true; q matches the name.
          *
          *     **Access:** Permission key `api.admin.branches.view`.
          */
@@ -4567,7 +4567,7 @@ export interface paths {
         };
         /**
          * The compliance register of the agency's properties
-         * @description Every compliance item of the properties of the caller's agency with its latest certificate and status on today's London date (valid, due_soon, expired, missing), most urgent first. Filters: status, branch_uuid, type (code), address_uuid. totals counts the items per status matching every filter but status.
+         * @description Every compliance item of the properties of the caller's agency with its latest certificate and status on today's London date (valid, due_soon, expired, missing), most urgent first (sort=status|address|type_name|expires_on|contractor_name, order=asc|desc; default status asc; id breaks ties; no expiry or contractor last). Filters: status, branch_uuid, type (code), address_uuid. totals counts the items per status matching every filter but status.
          *
          *     **Access:** Permission key `api.compliance.view`.
          */
@@ -9166,7 +9166,9 @@ export interface operations {
                 sla_state?: "breached" | "at_risk" | "running" | "paused" | "met";
                 /** @description case-insensitive text in reference, title or description */
                 q?: string;
+                /** @description field to sort by (default created_at) */
                 sort?: "created_at" | "updated_at" | "priority" | "scheduled_for";
+                /** @description asc or desc (default desc) */
                 order?: "asc" | "desc";
                 /** @description page size (1 to 200) */
                 limit?: number;
@@ -19381,6 +19383,10 @@ export interface operations {
                 /** @description postcode prefix, case- and space-insensitive ("ls6" or "ls6 3") */
                 postcode?: string;
                 branch_uuid?: string;
+                /** @description field to sort by (default postcode) */
+                sort?: "line1" | "town" | "postcode" | "branch_name" | "is_hmo";
+                /** @description asc or desc (default asc) */
+                order?: "asc" | "desc";
                 /** @description page size (1 to 200) */
                 limit?: number;
                 /** @description rows to skip (0 to 1,000,000) */
@@ -26214,6 +26220,10 @@ export interface operations {
                 include_closed?: boolean;
                 /** @description SysOps: only this agency */
                 agency_uuid?: string;
+                /** @description field to sort by (default agency) */
+                sort?: "name" | "agency";
+                /** @description asc or desc (default asc) */
+                order?: "asc" | "desc";
                 /** @description page size (1 to 200) */
                 limit?: number;
                 /** @description rows to skip (0 to 1,000,000) */
@@ -29554,7 +29564,7 @@ export interface operations {
                 from_date?: string;
                 /** @description clocks due on or before this UTC date (inclusive) */
                 to_date?: string;
-                /** @description by due_at */
+                /** @description by due_at: asc or desc (default asc) */
                 order?: "asc" | "desc";
                 /** @description page size (1 to 200) */
                 limit?: number;
@@ -32131,7 +32141,9 @@ export interface operations {
                 sla_state?: "breached" | "at_risk" | "running" | "paused" | "met";
                 /** @description case-insensitive text in reference, title or description */
                 q?: string;
+                /** @description field to sort by (default created_at) */
                 sort?: "created_at" | "updated_at" | "priority" | "scheduled_for";
+                /** @description asc or desc (default desc) */
                 order?: "asc" | "desc";
             };
             header?: never;
@@ -32613,6 +32625,10 @@ export interface operations {
                 type?: string;
                 /** @description only this property */
                 address_uuid?: string;
+                /** @description field to sort by (default status) */
+                sort?: "status" | "address" | "type_name" | "expires_on" | "contractor_name";
+                /** @description asc or desc (default asc) */
+                order?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -47535,6 +47551,10 @@ export interface operations {
                 type?: string;
                 /** @description only this property */
                 address_uuid?: string;
+                /** @description field to sort by (default status) */
+                sort?: "status" | "address" | "type_name" | "expires_on" | "contractor_name";
+                /** @description asc or desc (default asc) */
+                order?: "asc" | "desc";
                 /** @description page size (1 to 200) */
                 limit?: number;
                 /** @description rows to skip (0 to 1,000,000) */

@@ -2,8 +2,9 @@
  * Column sorting of the console's tables (docs/console.md "Sorting and paging"): the sorted column and its
  * direction kept in the URL's query string (`?sort=name&order=asc`), so a sorted view can be
  * bookmarked and restored with the back button, in the shape of react-aria's SortDescriptor.
- * Lists whose API takes no sort parameter sort the rows of the loaded page here (`sortRows`). The
- * hooks that keep them in the URL are in url-table.ts.
+ * Tables whose rows are all loaded (the settings pages' lists) sort them here (`sortRows`); the
+ * lists the API pages send the sort with each page (`apiSortQuery`). The hooks that keep them in
+ * the URL are in url-table.ts.
  */
 
 /**
@@ -15,11 +16,46 @@ export interface SortDescriptor {
   direction: 'ascending' | 'descending';
 }
 
-/** The sort in `search` (`sort` one of `keys`, `order` asc or desc; desc when absent), else null. */
-export function parseSort(search: URLSearchParams, keys: readonly string[]): SortDescriptor | null {
-  const column = search.get('sort');
-  if (column === null || !keys.includes(column)) return null;
-  return { column, direction: search.get('order') === 'asc' ? 'ascending' : 'descending' };
+/**
+ * The URL sort keys of old, each with the key that replaced it when the table began to sort through
+ * the API and took the API's field names (users, contractors, tenants, invoices, addresses,
+ * compliance), so an old bookmark such as `/users?sort=last_sign_in` keeps its sort. A key is
+ * read as its replacement only where the replacement is one of the table's keys (`address` is the
+ * compliance table's own key, and the addresses table's old one for `line1`).
+ */
+export const SORT_KEY_ALIASES: Readonly<Record<string, string>> = {
+  // users (branch also the addresses table's)
+  branch: 'branch_name',
+  last_sign_in: 'last_login_at',
+  // contractors
+  company: 'company_name',
+  contact: 'contact_name',
+  // tenants
+  addresses: 'address_count',
+  // invoices
+  number: 'invoice_number',
+  contractor: 'contractor_name',
+  job: 'job_reference',
+  issued: 'issue_date',
+  due: 'due_date',
+  gross: 'gross_pence',
+  owed: 'outstanding_pence',
+  // addresses
+  address: 'line1',
+  hmo: 'is_hmo',
+  // compliance
+  property: 'address',
+  item: 'type_name',
+  expires: 'expires_on',
+  issued_by: 'contractor_name',
+};
+
+/** The table's sort key for the URL's `column`: itself when one of `keys`, else its replacement (SORT_KEY_ALIASES) when that is, else null. */
+export function sortKeyOf(column: string | null, keys: readonly string[]): string | null {
+  if (column === null) return null;
+  if (keys.includes(column)) return column;
+  const renamed = Object.hasOwn(SORT_KEY_ALIASES, column) ? SORT_KEY_ALIASES[column] : undefined;
+  return renamed !== undefined && keys.includes(renamed) ? renamed : null;
 }
 
 /** Copies `sort` and `order` of `from` into `to` (a list page's own links rebuild their query). */
@@ -76,8 +112,8 @@ export function parsePage(search: URLSearchParams, param = 'page'): number {
 }
 
 /**
- * The table state in `search` under `prefix` (tableParams): the sort (one of `keys`, else
- * `fallback`) and the page (from 1).
+ * The table state in `search` under `prefix` (tableParams): the sort (one of `keys`, an old key
+ * read as its replacement (sortKeyOf), else `fallback`) and the page (from 1).
  */
 export function parseTableState(
   search: URLSearchParams,
@@ -86,8 +122,8 @@ export function parseTableState(
   fallback: SortDescriptor | null = null,
 ): { sort: SortDescriptor | null; page: number } {
   const n = tableParams(prefix);
-  const column = search.get(n.sort);
-  const sort = column !== null && keys.includes(column) ? { column, direction: search.get(n.order) === 'asc' ? ('ascending' as const) : ('descending' as const) } : fallback;
+  const column = sortKeyOf(search.get(n.sort), keys);
+  const sort = column !== null ? { column, direction: search.get(n.order) === 'asc' ? ('ascending' as const) : ('descending' as const) } : fallback;
   return { sort, page: parsePage(search, n.page) };
 }
 
@@ -123,7 +159,7 @@ export function sortableValue(v: SortValue): SortValue {
 
 /**
  * The `sort` and `order` query parameters of a list the API sorts (GET /api/users, /api/contractors,
- * /api/invoices; docs/api.md) for a table's sort: `{ sort: column, order: 'asc' | 'desc' }`, or `{}`
+ * /api/tenants, /api/invoices, /api/addresses, /api/admin/branches, /api/compliance; docs/api.md) for a table's sort: `{ sort: column, order: 'asc' | 'desc' }`, or `{}`
  * for none (the API's own order).
  */
 export function apiSortQuery(sort: SortDescriptor | null): { sort?: string; order?: 'asc' | 'desc' } {

@@ -5,24 +5,7 @@
  * the back and forward buttons.
  */
 import { useSearchParams } from 'react-router';
-import { parseSort, parseTableState, withTableState, type SortDescriptor } from './sort.ts';
-
-/**
- * The page's sort from the URL (one of `keys`, else `fallback`) and `setSort` to change it (kept
- * in the URL with the page's other parameters).
- */
-export function useUrlSort(keys: readonly string[], fallback: SortDescriptor | null = null) {
-  const [search, setSearch] = useSearchParams();
-  const sort = parseSort(search, keys) ?? fallback;
-  const setSort = (next: SortDescriptor) =>
-    setSearch((prev) => {
-      const s = new URLSearchParams(prev);
-      s.set('sort', String(next.column));
-      s.set('order', next.direction === 'ascending' ? 'asc' : 'desc');
-      return s;
-    });
-  return { sort, setSort };
-}
+import { parseTableState, withTableState, type SortDescriptor } from './sort.ts';
 
 /**
  * A table's sort and page kept in the URL (`?sort=name&order=asc&page=2`, or under `prefix`:

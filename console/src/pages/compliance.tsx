@@ -3,8 +3,8 @@
  * docs/compliance.md "In the console"): items per status with the totals, each item's latest
  * certificate and its expiry, then the live planned maintenance schedules with the next due dates
  * and the dates their jobs are raised, and the agency's custom item types. Status filter and page
- * in the URL (`/compliance?status=expired&page=2`), with the column sort of the page shown
- * (`&sort=expires&order=asc`) and the schedules' and types' tables' own sort and page
+ * in the URL (`/compliance?status=expired&page=2`), with the column sort GET /api/compliance applies
+ * across every page (`&sort=expires_on&order=asc`; a new sort goes back to page 1) and the schedules' and types' tables' own sort and page
  * (`&schedules-page=2&types-sort=type`). Holders of `api.compliance.manage` record a
  * certificate on an item, add an item to a property, mark a property an HMO (compliance-forms.tsx),
  * create, edit and delete schedules (compliance-schedules.tsx) and add or retire custom types
@@ -15,7 +15,8 @@ import { Link } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import { useStatusPage } from '../logic/status-page.ts';
-import { useUrlSort } from '../logic/url-table.ts';
+import { apiSortQuery } from '../logic/sort.ts';
+import { useUrlTable } from '../logic/url-table.ts';
 import { useSession } from '../session.tsx';
 import type { ComplianceItem } from '../types.ts';
 import { Button, Options, Pager, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
@@ -32,16 +33,21 @@ export const COMPLIANCE_STATUSES: Record<string, string> = {
   valid: 'Valid',
 };
 
+/** The columns GET /api/compliance sorts by (its `sort` values, docs/api.md). */
+const COMPLIANCE_SORTS = ['address', 'type_name', 'status', 'expires_on', 'contractor_name'];
+
 /** The compliance page. */
 export function CompliancePage() {
   const { status, page: p, go, onFilter } = useStatusPage(COMPLIANCE_STATUSES);
   const session = useSession();
   const canManage = session.permissions.has('api.compliance.manage');
+  const { sort, onSortChange } = useUrlTable(COMPLIANCE_SORTS);
+  const sortQuery = apiSortQuery(sort);
   const register = useLoad(async () => {
-    const query = { limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE, ...(status ? { status } : {}) };
+    const query = { limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE, ...(status ? { status } : {}), ...sortQuery };
     const { data } = await api.GET('/api/compliance', { params: { query: query as never } });
     return data!;
-  }, [status, p]);
+  }, [status, p, sortQuery.sort, sortQuery.order]);
   const types = useLoad(['compliance', 'types'], async () => (await api.GET('/api/compliance/types', { params: { query: {} } })).data!.data);
   const contractors = useLoad(
     ['contractors', 'first', 100],
@@ -54,15 +60,15 @@ export function CompliancePage() {
     setDone(message);
     register.reload();
   };
-  const { sort, setSort } = useUrlSort(['property', 'item', 'expires', 'issued_by']);
   const totals = register.data?.totals;
   const rows = register.data?.data ?? [];
   const columns: Column<ComplianceItem>[] = [
-    { header: 'Property', sortKey: 'property', sortValue: (i) => i.address, cell: (i) => i.address },
-    { header: 'Item', sortKey: 'item', sortValue: (i) => i.type_name, cell: (i) => i.type_name, key: true },
-    { header: 'Status', cell: (i) => COMPLIANCE_STATUSES[i.status] ?? i.status, key: true },
-    { header: 'Expires', sortKey: 'expires', sortValue: (i) => i.expires_on, cell: (i) => i.expires_on_text ?? (i.certificate_uuid ? 'No expiry' : ''), key: true },
-    { header: 'Issued by', sortKey: 'issued_by', sortValue: (i) => i.contractor_name, cell: (i) => i.contractor_name ?? '', key: true },
+    // Sorted by the API across every page (no sortValue: the rows arrive in order).
+    { header: 'Property', sortKey: 'address', cell: (i) => i.address },
+    { header: 'Item', sortKey: 'type_name', cell: (i) => i.type_name, key: true },
+    { header: 'Status', sortKey: 'status', cell: (i) => COMPLIANCE_STATUSES[i.status] ?? i.status, key: true },
+    { header: 'Expires', sortKey: 'expires_on', cell: (i) => i.expires_on_text ?? (i.certificate_uuid ? 'No expiry' : ''), key: true },
+    { header: 'Issued by', sortKey: 'contractor_name', cell: (i) => i.contractor_name ?? '', key: true },
   ];
   if (canManage)
     columns.push({
@@ -116,7 +122,7 @@ export function CompliancePage() {
           {status ? `No ${COMPLIANCE_STATUSES[status]?.toLowerCase() ?? ''} items.` : 'No compliance items yet. Add the gas safety record, EICR and EPC to a property below.'}
         </p>
       ) : null}
-      {rows.length > 0 ? <DataTable label="Compliance items" columns={columns} rows={rows} rowKey={(i) => i.uuid} sort={sort} onSortChange={setSort} /> : null}
+      {rows.length > 0 ? <DataTable label="Compliance items" columns={columns} rows={rows} rowKey={(i) => i.uuid} sort={sort} onSortChange={onSortChange} /> : null}
       <Pager page={p} pages={pageCount(register.data?.count ?? 0)} onPage={(page) => go({ page })} />
       {recording ? (
         <CertificateForm key={recording.uuid} item={recording} contractors={contractors.data ?? []} onDone={finish} onCancel={() => setRecording(null)} />

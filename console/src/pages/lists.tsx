@@ -11,7 +11,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import { apiSortQuery, keepSort, type SortDescriptor } from '../logic/sort.ts';
-import { useUrlSort, useUrlTable } from '../logic/url-table.ts';
+import { useUrlTable } from '../logic/url-table.ts';
 import type { ActivityEntry, Address, Branch, Certificate, Contractor, Tenant, User } from '../types.ts';
 import { Button, Field, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 import { DataTable, type Column } from '../table.tsx';
@@ -29,11 +29,11 @@ async function page<T>(call: Promise<{ data?: unknown }>): Promise<{ data: T[]; 
 
 /**
  * A table with search, paging and sort kept in the URL (`?q=...&page=2&sort=name&order=asc`).
- * GET /api/users, /api/contractors and /api/tenants take `sort` and `order` (docs/api.md): their
- * columns have no `sortValue`, the sort is passed to `load` and the API orders every page (a new
- * sort goes back to page 1). The others (GET /api/addresses, /api/admin/branches) take none, so a
- * click on a column header sorts the rows of the page shown, in the browser (each column's
- * `sortValue`); `load` gets null for the sort and the rows are the API's order.
+ * Every list here (GET /api/users, /api/contractors, /api/tenants, /api/addresses,
+ * /api/admin/branches) takes `sort` and `order` (docs/api.md): the columns' `sortKey`s are the
+ * API's sort fields and have no `sortValue`, the sort is passed to `load` and the API orders every
+ * page (a new sort goes back to page 1). A column with a `sortValue` would sort the rows of the
+ * page shown, in the browser; `load` then gets null for the sort.
  */
 function ListTable<T extends object>({
   label,
@@ -219,13 +219,16 @@ export function AddressesPage() {
             <a href="/api/imports/templates/addresses.csv">addresses.csv</a>) before logging the first job.
           </p>
         }
-        load={(q, offset) => page(api.GET('/api/addresses', { params: { query: { ...(q ? { q } : {}), limit: PAGE_SIZE, offset } as never } }))}
+        load={(q, offset, sort) =>
+          page(api.GET('/api/addresses', { params: { query: { ...(q ? { q } : {}), ...apiSortQuery(sort), limit: PAGE_SIZE, offset } as never } }))
+        }
+        // Sorted by the API (its sort fields), across every page.
         columns={[
-          { header: 'Address', sortKey: 'address', sortValue: (r) => [r.line1, r.line2].filter(Boolean).join(', '), cell: (r) => [r.line1, r.line2].filter(Boolean).join(', ') },
-          { header: 'Town', key: true, sortKey: 'town', sortValue: (r) => r.town, cell: (r) => r.town },
-          { header: 'Postcode', key: true, sortKey: 'postcode', sortValue: (r) => r.postcode, cell: (r) => r.postcode },
-          { header: 'Branch', key: true, sortKey: 'branch', sortValue: (r) => r.branch_name, cell: (r) => r.branch_name ?? '-' },
-          { header: 'HMO', key: true, sortKey: 'hmo', sortValue: (r) => (r.is_hmo ? 1 : 0), cell: (r) => (r.is_hmo ? 'Yes' : 'No') },
+          { header: 'Address', sortKey: 'line1', cell: (r) => [r.line1, r.line2].filter(Boolean).join(', ') },
+          { header: 'Town', key: true, sortKey: 'town', cell: (r) => r.town },
+          { header: 'Postcode', key: true, sortKey: 'postcode', cell: (r) => r.postcode },
+          { header: 'Branch', key: true, sortKey: 'branch_name', cell: (r) => r.branch_name ?? '-' },
+          { header: 'HMO', key: true, sortKey: 'is_hmo', cell: (r) => (r.is_hmo ? 'Yes' : 'No') },
           ...edit,
         ]}
       />
@@ -336,12 +339,17 @@ export function BranchesPage() {
         label="branches"
         rowKey={(r) => r.uuid}
         empty={<p>No branches yet. An agency's first branch is made with the agency; add more below.</p>}
-        load={(q, offset) =>
-          page(api.GET('/api/admin/branches', { params: { query: { ...(q ? { q } : {}), include_closed: true, limit: PAGE_SIZE, offset } as never } }))
+        load={(q, offset, sort) =>
+          page(
+            api.GET('/api/admin/branches', {
+              params: { query: { ...(q ? { q } : {}), include_closed: true, ...apiSortQuery(sort), limit: PAGE_SIZE, offset } as never },
+            }),
+          )
         }
+        // Sorted by the API (its sort fields), across every page.
         columns={[
-          { header: 'Branch', sortKey: 'name', sortValue: (r) => r.name, cell: (r) => r.name },
-          { header: 'Agency', sortKey: 'agency', sortValue: (r) => r.agency.name, cell: (r) => r.agency.name },
+          { header: 'Branch', sortKey: 'name', cell: (r) => r.name },
+          { header: 'Agency', sortKey: 'agency', cell: (r) => r.agency.name },
           { header: 'Shares jobs', key: true, cell: (r) => (r.sharing_enabled ? 'yes' : 'no') },
           { header: 'Status', key: true, cell: (r) => (r.closed_at ? `closed ${formatDate(r.closed_at)}` : 'open') },
         ]}
@@ -406,15 +414,15 @@ function recordLink(e: ActivityEntry): string | null {
 
 /**
  * The activity log, newest first, in words, each record linked, filtered by category
- * (`?category=job.`). GET /api/admin/activity-log takes no sort parameter: a click on a column
- * header sorts the entries of the page shown, in the browser (`?sort=when&order=asc`).
+ * (`?category=job.`). GET /api/admin/activity-log takes no sort parameter (its pages follow the
+ * (created_at, id) order its keyset cursors compare), so the columns are not sortable: a header
+ * that sorted only the page shown would pretend to order the log (docs/console.md "Sorting and paging").
  */
 export function ActivityPage() {
   const [search, setSearch] = useSearchParams();
   const raw = search.get('category') ?? '';
   const category = Object.hasOwn(ACTION_CATEGORIES, raw) ? raw : '';
   const p = Math.max(1, Number(search.get('page')) || 1);
-  const { sort, setSort } = useUrlSort(['what', 'who', 'when']);
   const list = useLoad(
     () =>
       page<ActivityEntry>(
@@ -425,7 +433,7 @@ export function ActivityPage() {
     [category, p],
   );
   const go = (next: { category?: string; page?: number }) => {
-    const s = keepSort(search, new URLSearchParams());
+    const s = new URLSearchParams();
     const c = next.category ?? category;
     if (c) s.set('category', c);
     if ((next.page ?? 1) > 1) s.set('page', String(next.page));
@@ -463,8 +471,6 @@ export function ActivityPage() {
         label="entries"
         rowKey={(r) => String(r.ID)}
         rows={list.data?.data ?? []}
-        sort={sort}
-        onSortChange={setSort}
         empty={
           list.loading || list.problem ? null : category ? (
             <p>
@@ -475,10 +481,10 @@ export function ActivityPage() {
           )
         }
         columns={[
-          { header: 'What', sortKey: 'what', sortValue: (r) => actionWords(r), cell: (r) => actionWords(r) },
+          { header: 'What', cell: (r) => actionWords(r) },
           { header: 'Record', key: true, cell: (r) => <RecordCell entry={r} /> },
-          { header: 'Who', key: true, sortKey: 'who', sortValue: (r) => r.user_name, cell: (r) => r.user_name },
-          { header: 'When', key: true, sortKey: 'when', sortValue: (r) => Date.parse(r.created_at), cell: (r) => formatDateTime(r.created_at) },
+          { header: 'Who', key: true, cell: (r) => r.user_name },
+          { header: 'When', key: true, cell: (r) => formatDateTime(r.created_at) },
           { header: 'From (IP address)', cell: (r) => r.ip_address },
         ]}
       />

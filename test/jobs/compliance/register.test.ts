@@ -103,6 +103,39 @@ describe('compliance register', () => {
     expect((await w.adminB.client.get(`/api/compliance/items/${items.gas}`)).statusCode).toBe(404);
   });
 
+  it('GET /api/compliance sorts by sort and order across pages (id breaks ties, no expiry or contractor last); a bad value is a 400', async () => {
+    const names: Record<string, string> = Object.fromEntries(Object.entries(items).map(([k, uuid]) => [uuid, k]));
+    const keys = async (qs: string) => {
+      const res = await w.adminA.client.get(`/api/compliance?${qs}`);
+      expect(res.statusCode, qs).toBe(200);
+      return res.json().data.map((r: { uuid: string }) => names[r.uuid]) as string[];
+    };
+    // By urgency (the order without sort), and the other way round.
+    expect(await keys('')).toEqual(['flat_gas', 'epc', 'eicr', 'gas']);
+    expect(await keys('sort=status&order=asc')).toEqual(['flat_gas', 'epc', 'eicr', 'gas']);
+    expect(await keys('sort=status&order=desc')).toEqual(['gas', 'eicr', 'epc', 'flat_gas']);
+    // The EPC has no certificate, so no expiry: last either way.
+    expect(await keys('sort=expires_on&order=asc')).toEqual(['flat_gas', 'eicr', 'gas', 'epc']);
+    expect(await keys('sort=expires_on&order=desc')).toEqual(['gas', 'eicr', 'flat_gas', 'epc']);
+    // Only the gas certificate names a contractor; the rest tie (no contractor, last), broken by the id.
+    expect(await keys('sort=contractor_name&order=asc')).toEqual(['gas', 'eicr', 'epc', 'flat_gas']);
+    expect(await keys('sort=contractor_name&order=desc')).toEqual(['gas', 'flat_gas', 'epc', 'eicr']);
+    // 12 Harehills Lane before Flat 3, 8 Kirkgate; the house's three items by id.
+    expect(await keys('sort=address&order=asc')).toEqual(['gas', 'eicr', 'epc', 'flat_gas']);
+    expect(await keys('sort=address&order=desc')).toEqual(['flat_gas', 'epc', 'eicr', 'gas']);
+    const byType = await keys('sort=type_name&order=asc');
+    expect(byType.indexOf('flat_gas')).toBe(byType.indexOf('gas') + 1);
+    expect(await keys('sort=type_name&order=desc')).toEqual([...byType].reverse());
+    const paged = [];
+    for (const offset of [0, 1, 2, 3]) paged.push(...(await keys(`sort=contractor_name&order=desc&limit=1&offset=${offset}`)));
+    expect(paged).toEqual(['gas', 'flat_gas', 'epc', 'eicr']);
+    for (const qs of ['sort=postcode', 'order=sideways']) {
+      const res = await w.adminA.client.get(`/api/compliance?${qs}`);
+      expect(res.statusCode, qs).toBe(400);
+      expect(res.json()).toEqual({ success: false, error: `Invalid or missing required parameter: ${qs.split('=')[0]}` });
+    }
+  });
+
   it('the expired certificate shows on the dashboard and in the CSV report', async () => {
     const dash = (await w.adminA.client.get('/api/dashboard')).json().data;
     expect(dash.compliance).toEqual({ valid: 1, due_soon: 1, expired: 1, missing: 1 });

@@ -98,6 +98,46 @@ describe('addresses: create, search, read, update', () => {
     expect((await w.agentA1.client.get('/api/addresses/not-a-uuid')).statusCode).toBe(400);
   });
 
+  it('sorts by sort and order across pages (id breaks ties, no branch last); postcode ascending by default; a bad value is a 400', async () => {
+    const made: Record<string, string> = {};
+    for (const [key, line1, town, postcode, branch] of [
+      ['a', '3 Quillby Row', 'York', 'YO1 7HH', w.a1.uuid],
+      ['b', '1 Quillby Row', 'Leeds', 'LS6 3HN', undefined],
+      ['c', '2 Quillby Row', 'Leeds', 'LS1 6BY', w.a2.uuid],
+      ['d', '4 Quillby Row', 'Leeds', 'LS1 6BY', w.a1.uuid],
+    ] as const) {
+      const res = await w.adminA.client.post('/api/addresses', { line1, town, postcode, ...(branch ? { branch_uuid: branch } : {}) });
+      expect(res.statusCode, res.body).toBe(201);
+      made[res.json().data.uuid] = key;
+    }
+    await t.db.updateTable('addresses').set({ is_hmo: true }).where('line1', '=', '4 Quillby Row').execute();
+    const keys = async (qs: string) => {
+      const res = await w.agentA1.client.get(`/api/addresses?q=quillby&${qs}`);
+      expect(res.statusCode, qs).toBe(200);
+      return res.json().data.map((x: { uuid: string }) => made[x.uuid]).join('');
+    };
+    // Postcode, then line 1: the list's order without sort.
+    expect(await keys('')).toBe('cdba');
+    expect(await keys('sort=postcode&order=asc')).toBe('cdba');
+    expect(await keys('sort=postcode&order=desc')).toBe('abdc');
+    expect(await keys('sort=line1&order=asc')).toBe('bcad');
+    // Three in Leeds: the id breaks the tie, in the list's direction.
+    expect(await keys('sort=town&order=asc')).toBe('bcda');
+    expect(await keys('sort=town&order=desc')).toBe('adcb');
+    // No branch last either way.
+    expect(await keys('sort=branch_name&order=asc')).toBe('adcb');
+    expect(await keys('sort=branch_name&order=desc')).toBe('cdab');
+    expect(await keys('sort=is_hmo&order=desc')).toBe('dcba');
+    let paged = '';
+    for (const offset of [0, 1, 2, 3]) paged += await keys(`sort=town&order=desc&limit=1&offset=${offset}`);
+    expect(paged).toBe('adcb');
+    for (const qs of ['sort=county', 'order=upwards', 'sort=']) {
+      const res = await w.agentA1.client.get(`/api/addresses?${qs}`);
+      expect(res.statusCode, qs).toBe(400);
+      expect(res.json()).toEqual({ success: false, error: `Invalid or missing required parameter: ${qs.split('=')[0]}` });
+    }
+  });
+
   it('needs the permission, a CSRF token on writes, and an agency to create', async () => {
     const tenant = await userClient(t, { role: 'tenant', agencyId: w.agencyA.id });
     expect((await tenant.client.get('/api/addresses')).statusCode).toBe(403);

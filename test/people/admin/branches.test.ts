@@ -148,4 +148,34 @@ describe('branches', () => {
       expect((await branchesNamed('B1'))[0]!.closed_at).toBeNull();
     });
   });
+
+  describe('GET /api/admin/branches: sort and order', () => {
+    it('sorts by name or by agency (then name) across pages, the id breaking ties; agency ascending by default; a bad value is a 400', async () => {
+      const made: Record<string, string> = {};
+      for (const [key, name, agency] of [['aa', 'Sortq Alpha', w.agencyA.uuid], ['ab', 'Sortq Beta', w.agencyA.uuid], ['ba', 'Sortq Alpha', w.agencyB.uuid], ['bg', 'Sortq Gamma', w.agencyB.uuid]] as const) {
+        const res = await w.sysops.client.post('/api/admin/branches', { name, agency_uuid: agency });
+        expect(res.statusCode, res.body).toBe(201);
+        made[res.json().data.uuid] = key;
+      }
+      const keys = async (qs: string) => {
+        const res = await w.sysops.client.get(`/api/admin/branches?q=sortq&${qs}`);
+        expect(res.statusCode, qs).toBe(200);
+        return res.json().data.map((b: { uuid: string }) => made[b.uuid]) as string[];
+      };
+      expect(await keys('')).toEqual(['aa', 'ab', 'ba', 'bg']);
+      expect(await keys('sort=agency&order=asc')).toEqual(['aa', 'ab', 'ba', 'bg']);
+      expect(await keys('sort=agency&order=desc')).toEqual(['bg', 'ba', 'ab', 'aa']);
+      // Two branches named Sortq Alpha (one per agency): the id breaks the tie, in the list's direction.
+      expect(await keys('sort=name&order=asc')).toEqual(['aa', 'ba', 'ab', 'bg']);
+      expect(await keys('sort=name&order=desc')).toEqual(['bg', 'ab', 'ba', 'aa']);
+      const paged = [];
+      for (const offset of [0, 1, 2, 3]) paged.push(...(await keys(`sort=name&order=desc&limit=1&offset=${offset}`)));
+      expect(paged).toEqual(['bg', 'ab', 'ba', 'aa']);
+      for (const qs of ['sort=closed_at', 'order=newest']) {
+        const res = await w.adminA.client.get(`/api/admin/branches?${qs}`);
+        expect(res.statusCode, qs).toBe(400);
+        expect(res.json()).toEqual({ success: false, error: `Invalid or missing required parameter: ${qs.split('=')[0]}` });
+      }
+    });
+  });
 });

@@ -4,6 +4,7 @@
  * certificate against a London date. No rules here.
  */
 import { sql, type RawBuilder } from 'kysely';
+import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { newUuid } from '../../../lib/crypto.ts';
 import { UK_COMPLIANCE_TYPES } from './compliance-types.ts';
@@ -178,9 +179,33 @@ export interface RegisterFilter {
   typeCode?: string;
   addressId?: number;
   itemUuid?: string;
+  /** the sort field (GET /api/compliance `sort`; default status) and direction (default asc) */
+  sort?: RegisterSort | undefined;
+  order?: 'asc' | 'desc' | undefined;
   limit: number;
   offset: number;
 }
+
+/** The sort fields of the register (GET /api/compliance `sort`). */
+export type RegisterSort = 'status' | 'address' | 'type_name' | 'expires_on' | 'contractor_name';
+
+/**
+ * The columns each sort field of the register orders by, on the register's row `r`. `status` is by
+ * urgency (expired, missing, due soon, valid), then expiry (none first), postcode and item: the
+ * register's order of old, the default. Empty expiries and contractors last when sorted by them.
+ */
+const REGISTER_SORT_KEYS: Record<RegisterSort, SortKey[]> = {
+  status: [
+    sql`case r.status when 'expired' then 0 when 'missing' then 1 when 'due_soon' then 2 else 3 end`,
+    { key: 'r.expires_on', nulls: 'first' },
+    'r.postcode',
+    'r.type_name',
+  ],
+  address: ['r.line1', 'r.town', 'r.postcode'],
+  type_name: ['r.type_name'],
+  expires_on: [{ key: 'r.expires_on', nulls: 'last' }],
+  contractor_name: [{ key: 'r.contractor_name', nulls: 'last' }],
+};
 
 /** The register's rows with each item's latest certificate and status, before the status filter. */
 function registerRows(f: RegisterFilter): RawBuilder<unknown> {
@@ -238,9 +263,10 @@ export interface RegisterRow {
 }
 
 /**
- * One page of the register (by status urgency: expired, missing, due soon, valid; then expiry and
- * address), the number of rows matching every filter, and the totals per status matching every
- * filter but the status.
+ * One page of the register in `f.sort` order (REGISTER_SORT_KEYS; default status urgency: expired,
+ * missing, due soon, valid; then expiry and address; the id breaks ties in the same direction),
+ * the number of rows matching every filter, and the totals per status matching every filter but
+ * the status.
  */
 export async function register(db: DbOrTrx, f: RegisterFilter) {
   const rows = registerRows(f);
@@ -248,8 +274,7 @@ export async function register(db: DbOrTrx, f: RegisterFilter) {
   const [page, totals] = await Promise.all([
     sql<RegisterRow>`
       select r.* from (${rows}) r where ${statusWhere}
-      order by case r.status when 'expired' then 0 when 'missing' then 1 when 'due_soon' then 2 else 3 end,
-        r.expires_on nulls first, r.postcode, r.type_name, r.id
+      order by ${sortOrderSql(REGISTER_SORT_KEYS[f.sort ?? 'status'], f.order ?? 'asc', 'r.id')}
       limit ${f.limit} offset ${f.offset}`.execute(db),
     sql<{ status: ComplianceStatus; n: number }>`select r.status, count(*)::int as n from (${rows}) r group by r.status`.execute(db),
   ]);

@@ -26,7 +26,8 @@ export function complianceRoutes(deps: AppDeps) {
         summary: 'The compliance register of the agency\'s properties',
         description:
           'Every compliance item of the properties of the caller\'s agency with its latest certificate and status on today\'s London date ' +
-          '(valid, due_soon, expired, missing), most urgent first. Filters: status, branch_uuid, type (code), address_uuid. ' +
+          '(valid, due_soon, expired, missing), most urgent first (sort=status|address|type_name|expires_on|contractor_name, order=asc|desc; ' +
+          'default status asc; id breaks ties; no expiry or contractor last). Filters: status, branch_uuid, type (code), address_uuid. ' +
           'totals counts the items per status matching every filter but status.',
         querystring: RegisterQuery,
         response: responses(RegisterEnvelope, [400, 401, 403, 404, 429]),

@@ -1,6 +1,6 @@
 /** Schemas of the compliance register endpoints (docs/compliance.md). */
 import { Type, type Static } from 'typebox';
-import { Pagination } from '../../../http/pagination.ts';
+import { Pagination, Sorting } from '../../../http/pagination.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../../http/schema-primitives.ts';
 
 const Status = Type.Unsafe<'valid' | 'due_soon' | 'expired' | 'missing'>({
@@ -103,12 +103,20 @@ export const RegisterEnvelope = Type.Object({
   message: Type.String(),
 });
 
+/**
+ * What GET /api/compliance sorts by (`sort`): status (by urgency: expired, missing, due soon,
+ * valid; then expiry, postcode and item), the address (line 1, town, postcode), the item's name, the
+ * expiry, the issuing contractor's name (docs/api.md).
+ */
+export const COMPLIANCE_SORTS = ['status', 'address', 'type_name', 'expires_on', 'contractor_name'] as const;
+
 export const RegisterQuery = Type.Object(
   {
     status: Type.Optional(Status),
     branch_uuid: Type.Optional(Uuid({ description: 'only properties of this branch' })),
     type: Type.Optional(TypeCode),
     address_uuid: Type.Optional(Uuid({ description: 'only this property' })),
+    ...Sorting(COMPLIANCE_SORTS, 'status', 'asc'),
     ...Pagination,
   },
   { additionalProperties: false },

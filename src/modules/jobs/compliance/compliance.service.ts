@@ -143,8 +143,10 @@ export async function retireType(deps: AppDeps, auth: AuthContext, actor: Actor,
 }
 
 /**
- * GET /api/compliance: one page of the register with totals per status.
- * @param q status, branch_uuid, type (code), address_uuid, limit, offset
+ * GET /api/compliance: one page of the register with totals per status, sorted by `sort`
+ * (COMPLIANCE_SORTS, default status: by urgency) in `order` (default asc), the id breaking ties
+ * (docs/api.md).
+ * @param q status, branch_uuid, type (code), address_uuid, sort, order, limit, offset
  * @returns { rows, count, totals: { valid, due_soon, expired, missing } }
  * @throws 404 "Branch not found" / "Property not found" for a uuid outside the caller's agency
  */
@@ -164,7 +166,7 @@ export async function listRegister(deps: AppDeps, auth: AuthContext, q: Register
   }
   const { rows, count, totals } = await repo.register(deps.db, {
     agencyId, today: londonDate(deps.clock.now()), status: q.status, branchId, typeCode: q.type, addressId, itemUuid: q.item_uuid,
-    limit: q.limit, offset: q.offset,
+    sort: q.sort, order: q.order, limit: q.limit, offset: q.offset,
   });
   return { rows: rows.map(toRegisterItem), count, totals };
 }

@@ -6,6 +6,7 @@
  */
 import { sql, type Expression } from 'kysely';
 import { PreparedQuery, type Params } from '../../../db/prepared.ts';
+import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import type { JobScope } from './job-visibility.ts';
 import { jobJsonSql } from './job-json.ts';
@@ -87,6 +88,26 @@ function cappedCount(db: DbOrTrx, shape: ListShape, p: Params<ListValues>) {
   return db.selectFrom(matching.as('m')).select(sql<number>`count(*)::int`.as('n'));
 }
 
+/**
+ * The column each sort field of the jobs list (GET /api/jobs `sort`) orders by, on the jobs row
+ * `alias` (`j`, or `p` for the page's subquery). Only scheduled_for can be null (empty last either
+ * way); NULLS LAST on the not-null columns would keep the (agency|branch, created_at desc, id desc)
+ * indexes from serving the page.
+ */
+function jobSortKeys(alias: 'j' | 'p'): Record<JobFilter['sort'], SortKey> {
+  return {
+    created_at: `${alias}.created_at`,
+    updated_at: `${alias}.updated_at`,
+    priority: `${alias}.priority`,
+    scheduled_for: { key: `${alias}.scheduled_for`, nulls: 'last' },
+  };
+}
+
+/** The list's ORDER BY on `alias`: the sort field in `order`, then the id the same way. */
+function jobsOrder(alias: 'j' | 'p', f: { sort: JobFilter['sort']; order: JobFilter['order'] }) {
+  return sortOrderSql(jobSortKeys(alias)[f.sort], f.order, `${alias}.id`);
+}
+
 /** The page (JOB_DETAIL_COLUMNS, the SLA columns and the capped total on every row). */
 function pageQuery(db: DbOrTrx, shape: ListShape, p: Params<ListValues>) {
   return (
@@ -94,13 +115,7 @@ function pageQuery(db: DbOrTrx, shape: ListShape, p: Params<ListValues>) {
       .where((eb) => matchesFilter(eb, filterParams(shape, p)))
       .select(JOB_DETAIL_COLUMNS)
       .select(sql<number>`(${cappedCount(db, shape, p)})`.as('total_matching'))
-      // Only scheduled_for can be null; NULLS LAST on the not-null columns would keep the
-      // (agency|branch, created_at desc, id desc) indexes from serving the page.
-      .orderBy(`j.${shape.sort}`, (ob) => {
-        const dir = shape.order === 'asc' ? ob.asc() : ob.desc();
-        return shape.sort === 'scheduled_for' ? dir.nullsLast() : dir;
-      })
-      .orderBy('j.id', shape.order)
+      .orderBy(jobsOrder('j', shape))
       .limit(p.limit)
       .offset(p.offset)
   );
@@ -114,8 +129,7 @@ export const JOBS_COUNT = new PreparedQuery('jobs_count', cappedCount);
 
 /** The page written as JSON by the database: the jobs' objects joined by commas, and the total. */
 export const JOBS_PAGE_JSON = new PreparedQuery('jobs_page_json', (db, shape: ListShape & { internal: boolean }, p: Params<ListValues>) => {
-  const dir = shape.order === 'asc' ? 'asc' : 'desc';
-  const order = sql.raw(`p."${shape.sort}" ${dir}${shape.sort === 'scheduled_for' ? ' nulls last' : ''}, p.id ${dir}`);
+  const order = jobsOrder('p', shape);
   return db
     .selectFrom(pageQuery(db, shape, p).as('p'))
     .select([sql<string | null>`string_agg(${sql.raw(jobJsonSql(shape.internal))}, ',' order by ${order})`.as('json'), sql<number | null>`max(p.total_matching)`.as('total')]);
@@ -186,11 +200,7 @@ export async function visibleJobIds(db: DbOrTrx, scope: JobScope, f: JobFilter):
     .where((eb) => visibleTo(eb, scope))
     .where((eb) => matchesFilter(eb, f))
     .select('j.id')
-    .orderBy(`j.${f.sort}`, (ob) => {
-      const dir = f.order === 'asc' ? ob.asc() : ob.desc();
-      return f.sort === 'scheduled_for' ? dir.nullsLast() : dir;
-    })
-    .orderBy('j.id', f.order)
+    .orderBy(jobsOrder('j', f))
     .execute();
   return rows.map((r) => r.id);
 }

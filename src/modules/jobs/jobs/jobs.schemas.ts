@@ -1,7 +1,7 @@
 /** Schemas of the jobs endpoints (spec 4.16; docs/api.md "Decisions on the spec's gaps"; docs/jobs.md). */
 import { Type, type Static } from 'typebox';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../../http/schema-primitives.ts';
-import { Pagination } from '../../../http/pagination.ts';
+import { Pagination, Sorting } from '../../../http/pagination.ts';
 
 /** A nullable timestamp (`o`: its description). */
 const NullableDateTime = (o?: string) => Nullable(DateTime(o));
@@ -79,8 +79,7 @@ export const ListJobsQuery = Type.Object(
     to_date: Type.Optional(IsoDate('jobs created on or before this UTC date (inclusive)')),
     sla_state: Type.Optional(Type.Union(['breached', 'at_risk', 'running', 'paused', 'met'].map((s) => Type.Literal(s)), { description: 'state of the most urgent SLA clock (docs/sla.md)' })),
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'case-insensitive text in reference, title or description' })),
-    sort: Type.Optional(Type.Union(SORTS.map((s) => Type.Literal(s)), { default: 'created_at' })),
-    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'desc' })),
+    ...Sorting(SORTS, 'created_at', 'desc'),
     ...Pagination,
   },
   { additionalProperties: false },

@@ -1,6 +1,6 @@
 /** Schemas of the SLA endpoints (docs/sla.md). */
 import { Type, type Static } from 'typebox';
-import { Pagination } from '../../../http/pagination.ts';
+import { OrderParam, Pagination } from '../../../http/pagination.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../../http/schema-primitives.ts';
 
 const Enum = <T extends string>(values: readonly T[], description: string) => Type.Unsafe<T>({ type: 'string', enum: [...values], description });
@@ -45,7 +45,7 @@ export const ListBreachesQuery = Type.Object(
     job_type_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
     from_date: Type.Optional(IsoDate('clocks due on or after this UTC date')),
     to_date: Type.Optional(IsoDate('clocks due on or before this UTC date (inclusive)')),
-    order: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc', description: 'by due_at' })),
+    order: OrderParam('asc', 'by due_at'),
     ...Pagination,
   },
   { additionalProperties: false },

@@ -1,7 +1,8 @@
 /** SQL for invoices, credit notes and payments (docs/money.md "Invoices"). Scope from access.ts. */
-import { sql, type Insertable, type RawBuilder, type Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { InvoiceTable, PaymentTable } from '../../../db/schema.ts';
 import { nextCounter } from '../../../db/counters.ts';
+import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { moneyVisible, type MoneyScope } from './access.ts';
 import type { InvoiceSort } from './invoices.schemas.ts';
@@ -64,19 +65,19 @@ function filtered(db: DbOrTrx, scope: MoneyScope, f: InvoiceFilter) {
 
 /**
  * The keys of each sort of the invoice list (GET /api/invoices `sort`) before the id, each in the
- * list's direction, empty values last either way (`nullsLast`), or always ascending (`fixed`: drafts
+ * list's direction, empty values last either way (`nulls: 'last'`), or always ascending (`fixed`: drafts
  * without a number last). created_at is the creation order, the id's own.
  */
-const INVOICE_SORT_KEYS: Record<InvoiceSort, { key: RawBuilder<unknown>; nullsLast?: boolean; fixed?: boolean }[]> = {
+const INVOICE_SORT_KEYS: Record<InvoiceSort, SortKey[]> = {
   created_at: [],
-  invoice_number: [{ key: sql`(i.number is null)`, fixed: true }, { key: sql`i.kind` }, { key: sql`i.number` }],
-  contractor_name: [{ key: sql`c.company_name` }],
-  job_reference: [{ key: sql`j.reference` }],
-  status: [{ key: sql`i.status` }],
-  issue_date: [{ key: sql`i.issue_date`, nullsLast: true }],
-  due_date: [{ key: sql`i.due_date`, nullsLast: true }],
-  gross_pence: [{ key: sql`i.gross_pence` }],
-  outstanding_pence: [{ key: sql`case when i.kind = 'invoice' and i.status <> 'void' then greatest(0, i.gross_pence - i.paid_pence - i.credited_pence) else 0 end` }],
+  invoice_number: [{ key: sql`(i.number is null)`, fixed: 'asc' }, 'i.kind', 'i.number'],
+  contractor_name: ['c.company_name'],
+  job_reference: ['j.reference'],
+  status: ['i.status'],
+  issue_date: [{ key: 'i.issue_date', nulls: 'last' }],
+  due_date: [{ key: 'i.due_date', nulls: 'last' }],
+  gross_pence: ['i.gross_pence'],
+  outstanding_pence: [sql`case when i.kind = 'invoice' and i.status <> 'void' then greatest(0, i.gross_pence - i.paid_pence - i.credited_pence) else 0 end`],
 };
 
 /**
@@ -87,10 +88,8 @@ const INVOICE_SORT_KEYS: Record<InvoiceSort, { key: RawBuilder<unknown>; nullsLa
 export async function listInvoices(db: DbOrTrx, scope: MoneyScope, f: InvoiceFilter, page: { limit: number; offset: number; sort: InvoiceSort; order: 'asc' | 'desc' }) {
   const base = filtered(db, scope, f);
   const withStatus = f.status !== undefined ? base.where('i.status', '=', f.status) : base;
-  const dir = page.order === 'asc' ? sql`asc` : sql`desc`;
-  const keys = INVOICE_SORT_KEYS[page.sort].map((k) => (k.fixed ? sql`${k.key} asc` : k.nullsLast ? sql`${k.key} ${dir} nulls last` : sql`${k.key} ${dir}`));
   const [rows, total, totals] = await Promise.all([
-    withStatus.orderBy(sql.join([...keys, sql`i.id ${dir}`])).limit(page.limit).offset(page.offset).execute(),
+    withStatus.orderBy(sortOrderSql(INVOICE_SORT_KEYS[page.sort], page.order, 'i.id')).limit(page.limit).offset(page.offset).execute(),
     withStatus.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
     base.clearSelect().select(['i.status', sql<number>`count(*)::int`.as('count'), sql<number>`coalesce(sum(i.gross_pence), 0)::int`.as('gross_pence'),
       sql<number>`coalesce(sum(i.gross_pence - i.paid_pence - i.credited_pence), 0)::int`.as('outstanding_pence')]).groupBy('i.status').execute(),

@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { Insertable, Updateable } from 'kysely';
 import type { AddressTable } from '../../../db/schema.ts';
+import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { likeEscape } from '../../../db/text-match.ts';
 
@@ -12,6 +13,9 @@ export interface AddressFilter {
   /** Upper-case prefix without spaces. */
   postcodePrefix?: string;
   branchId?: number;
+  /** the sort field (GET /api/addresses `sort`) and direction */
+  sort: 'line1' | 'town' | 'postcode' | 'branch_name' | 'is_hmo';
+  order: 'asc' | 'desc';
   limit: number;
   offset: number;
 }
@@ -25,7 +29,22 @@ function base(db: DbOrTrx) {
   return db.selectFrom('addresses as a').leftJoin('branches as b', 'b.id', 'a.branch_id');
 }
 
-/** One page of addresses ordered by postcode and line 1, and the total. */
+/**
+ * The columns each sort field of the addresses list orders by; no branch last either way. The
+ * postcode's line 1 after it keeps the list's order of old (postcode, line 1, id) as the default.
+ */
+const ADDRESS_SORT_KEYS: Record<AddressFilter['sort'], SortKey[]> = {
+  line1: ['a.line1'],
+  town: ['a.town'],
+  postcode: ['a.postcode', 'a.line1'],
+  branch_name: [{ key: 'b.name', nulls: 'last' }],
+  is_hmo: ['a.is_hmo'],
+};
+
+/**
+ * One page of addresses in `f.sort` order (`f.order`; the id breaks ties in the same direction),
+ * and the total. The default, postcode ascending (then line 1), is the list's order of old.
+ */
 export async function listAddresses(db: DbOrTrx, f: AddressFilter) {
   let q = base(db);
   if (f.agencyId !== null) q = q.where('a.agency_id', '=', f.agencyId);
@@ -48,7 +67,7 @@ export async function listAddresses(db: DbOrTrx, f: AddressFilter) {
     q = q.where(sql<string>`replace(a.postcode, ' ', '')`, 'like', `${likeEscape(f.postcodePrefix)}%`);
   }
   const [rows, total] = await Promise.all([
-    q.select(COLUMNS).orderBy('a.postcode').orderBy('a.line1').orderBy('a.id').limit(f.limit).offset(f.offset).execute(),
+    q.select(COLUMNS).orderBy(sortOrderSql(ADDRESS_SORT_KEYS[f.sort], f.order, 'a.id')).limit(f.limit).offset(f.offset).execute(),
     q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: total.n };

@@ -14,7 +14,7 @@ export function addressesRoutes(deps: AppDeps) {
       schema: {
         tags: ['tenants'],
         summary: "List and search the agency's addresses",
-        description: 'q searches line 1 and town (case-insensitive); postcode is a prefix, case- and space-insensitive ("ls6", "LS6 3"). Ordered by postcode.',
+        description: 'q searches line 1 and town (case-insensitive); postcode is a prefix, case- and space-insensitive ("ls6", "LS6 3"). sort=line1|town|postcode|branch_name|is_hmo, order=asc|desc (default postcode asc, then line 1; id breaks ties; no branch last).',
         querystring: ListAddressesQuery,
         response: responses(ListEnvelope(Address), [400, 401, 403, 404, 429]),
       },

@@ -1,6 +1,6 @@
 /** Schemas of the addresses endpoints (docs/tenants.md; spec 2.7: addresses expose their integer ID). */
 import { Type, type Static } from 'typebox';
-import { Pagination } from '../../../http/pagination.ts';
+import { Pagination, Sorting } from '../../../http/pagination.ts';
 import { DateTime, Uuid } from '../../../http/schema-primitives.ts';
 
 const OptText = (max: number, description?: string) =>
@@ -28,11 +28,15 @@ export const Address = Type.Object(
 );
 export type AddressDto = Static<typeof Address>;
 
+/** What GET /api/addresses sorts by (`sort`): line 1, town, postcode (then line 1), branch name, HMO (docs/api.md). */
+export const ADDRESS_SORTS = ['line1', 'town', 'postcode', 'branch_name', 'is_hmo'] as const;
+
 export const ListAddressesQuery = Type.Object(
   {
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'search in lines 1 and 2, town and postcode (case-insensitive; the postcode also without its space, so "ls61ab" finds LS6 1AB): the typeahead of the job form' })),
     postcode: Type.Optional(Type.String({ minLength: 1, maxLength: 10, description: 'postcode prefix, case- and space-insensitive ("ls6" or "ls6 3")' })),
     branch_uuid: Type.Optional(Uuid()),
+    ...Sorting(ADDRESS_SORTS, 'postcode', 'asc'),
     ...Pagination,
   },
   { additionalProperties: false },

@@ -37,7 +37,8 @@ export function toAddressDto(r: repo.AddressRow): AddressDto {
 }
 
 /**
- * GET /api/addresses: one page of the agency's addresses.
+ * GET /api/addresses: one page of the agency's addresses, sorted by `sort` (ADDRESS_SORTS, default
+ * postcode) in `order` (default asc), the id breaking ties (docs/api.md).
  * @returns { rows: AddressDto[], total }
  * @throws 404 'Branch not found' for a branch_uuid of another agency
  */
@@ -54,6 +55,8 @@ export async function listAddresses(deps: AppDeps, auth: AuthContext, q: ListAdd
     q: q.q?.trim() || undefined,
     postcodePrefix: q.postcode ? postcodePrefix(q.postcode) || undefined : undefined,
     branchId,
+    sort: q.sort ?? 'postcode',
+    order: q.order ?? 'asc',
     limit: q.limit,
     offset: q.offset,
   });

@@ -1,5 +1,6 @@
 /** SQL for branches. No rules here. */
 import { sql } from 'kysely';
+import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { containsPattern } from '../../../db/text-match.ts';
 
@@ -14,16 +15,31 @@ function base(db: DbOrTrx, agencyId: number | null) {
   return q;
 }
 
-/** One page of branches (agencyId null: every agency), by agency then name, and the total. */
+/** The columns each sort field of the branches list orders by: `agency` is the agency's name, then the branch's. */
+const BRANCH_SORT_KEYS: Record<'name' | 'agency', SortKey[]> = {
+  name: ['b.name'],
+  agency: ['a.name', 'b.name'],
+};
+
+/**
+ * One page of branches (agencyId null: every agency) in `f.sort` order (`f.order`; the id breaks
+ * ties in the same direction), and the total. The default, agency ascending (then name), is the
+ * list's order of old.
+ */
 export async function listBranches(
   db: DbOrTrx,
-  f: { agencyId: number | null; q?: string | undefined; includeClosed: boolean; limit: number; offset: number },
+  f: {
+    agencyId: number | null; q?: string | undefined; includeClosed: boolean;
+    /** the sort field (GET /api/admin/branches `sort`) and direction */
+    sort: 'name' | 'agency'; order: 'asc' | 'desc';
+    limit: number; offset: number;
+  },
 ) {
   let q = base(db, f.agencyId);
   if (!f.includeClosed) q = q.where('b.closed_at', 'is', null);
   if (f.q) q = q.where(sql`lower(b.name)`, 'like', containsPattern(f.q, { lowerCase: true }));
   const [rows, total] = await Promise.all([
-    q.select(COLUMNS).orderBy('a.name').orderBy('b.name').orderBy('b.id').limit(f.limit).offset(f.offset).execute(),
+    q.select(COLUMNS).orderBy(sortOrderSql(BRANCH_SORT_KEYS[f.sort], f.order, 'b.id')).limit(f.limit).offset(f.offset).execute(),
     q.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: total.n };

@@ -16,7 +16,7 @@ export function branchesRoutes(deps: AppDeps) {
       schema: {
         tags: TAGS,
         summary: 'List branches',
-        description: 'Branches of the caller\'s agency (SysOps: every agency, or agency_uuid), by agency and name. Closed branches only with include_closed=true; q matches the name.',
+        description: 'Branches of the caller\'s agency (SysOps: every agency, or agency_uuid), by agency and name (sort=agency|name, order=asc|desc; default agency asc; id breaks ties). Closed branches only with include_closed=true; q matches the name.',
         querystring: ListBranchesQuery,
         response: responses(ListEnvelope(Branch), [400, 401, 403, 404, 429]),
       },

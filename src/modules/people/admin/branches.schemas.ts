@@ -1,6 +1,6 @@
 /** Schemas of branches (docs/administration.md). */
 import { Type, type Static } from 'typebox';
-import { Pagination } from '../../../http/pagination.ts';
+import { Pagination, Sorting } from '../../../http/pagination.ts';
 import { DateTime, Uuid } from '../../../http/schema-primitives.ts';
 
 const Name = Type.String({ minLength: 1, maxLength: 100, description: 'unique within the agency' });
@@ -19,11 +19,15 @@ export const Branch = Type.Object(
 );
 export type BranchDto = Static<typeof Branch>;
 
+/** What GET /api/admin/branches sorts by (`sort`): the branch's name, or its agency's name then the branch's (docs/api.md). */
+export const BRANCH_SORTS = ['name', 'agency'] as const;
+
 export const ListBranchesQuery = Type.Object(
   {
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'part of the name' })),
     include_closed: Type.Optional(Type.Boolean({ default: false, description: 'also list closed branches' })),
     agency_uuid: Type.Optional(Uuid({ description: 'SysOps: only this agency' })),
+    ...Sorting(BRANCH_SORTS, 'agency', 'asc'),
     ...Pagination,
   },
   { additionalProperties: false },

@@ -40,7 +40,8 @@ export async function visibleBranch(deps: AppDeps, auth: AuthContext, uuid: stri
 
 /**
  * GET /api/admin/branches: one page of the caller's agency's branches (SysOps: all, or of
- * `agency_uuid`), open ones unless include_closed.
+ * `agency_uuid`), open ones unless include_closed, sorted by `sort` (BRANCH_SORTS, default agency)
+ * in `order` (default asc), the id breaking ties (docs/api.md).
  * @returns { rows: BranchDto[], total }
  */
 export async function listBranches(deps: AppDeps, auth: AuthContext, q: ListBranchesInput) {
@@ -50,7 +51,9 @@ export async function listBranches(deps: AppDeps, auth: AuthContext, q: ListBran
     if (!agency || (agencyId !== null && agency.id !== agencyId)) throw notFound('Agency');
     agencyId = agency.id;
   }
-  const { rows, total } = await repo.listBranches(deps.db, { agencyId, q: q.q, includeClosed: q.include_closed ?? false, limit: q.limit, offset: q.offset });
+  const { rows, total } = await repo.listBranches(deps.db, {
+    agencyId, q: q.q, includeClosed: q.include_closed ?? false, sort: q.sort ?? 'agency', order: q.order ?? 'asc', limit: q.limit, offset: q.offset,
+  });
   return { rows: rows.map(toBranchDto), total };
 }
 

@@ -1,6 +1,7 @@
 /** SQL for contractors, their trades, coverage, contacts and certificates (docs/contractors.md). */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { ContractorCertificationTable, ContractorTable } from '../../../db/schema.ts';
+import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { likeEscape } from '../../../db/text-match.ts';
 
@@ -21,6 +22,13 @@ const COLUMNS = [
   'c.id', 'c.uuid', 'c.agency_id', 'c.company_name', 'c.contact_name', 'c.email', 'c.phone', 'c.notes', 'c.active',
   'c.address_line1', 'c.address_line2', 'c.address_town', 'c.address_postcode', 'c.created_at', 'c.updated_at',
 ] as const;
+
+/** The column each sort field of the contractors list orders by; no contact name last either way. */
+const CONTRACTOR_SORT_KEYS: Record<ContractorFilter['sort'], SortKey> = {
+  company_name: 'c.company_name',
+  contact_name: { key: 'c.contact_name', nulls: 'last' },
+  active: 'c.active',
+};
 
 /**
  * One page of contractors in `f.sort` order (`f.order`; no contact name last either way; the id
@@ -51,11 +59,7 @@ export async function listContractors(db: DbOrTrx, f: ContractorFilter) {
   const [rows, total] = await Promise.all([
     q
       .select(COLUMNS)
-      .orderBy(`c.${f.sort}`, (ob) => {
-        const dir = f.order === 'asc' ? ob.asc() : ob.desc();
-        return f.sort === 'contact_name' ? dir.nullsLast() : dir;
-      })
-      .orderBy('c.id', f.order)
+      .orderBy(sortOrderSql(CONTRACTOR_SORT_KEYS[f.sort], f.order, 'c.id'))
       .limit(f.limit)
       .offset(f.offset)
       .execute(),

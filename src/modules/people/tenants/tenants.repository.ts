@@ -1,6 +1,7 @@
 /** SQL for tenants and their address links (docs/tenants.md, spec 4.9). No rules here. */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { TenantTable } from '../../../db/schema.ts';
+import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { likeEscape } from '../../../db/text-match.ts';
 
@@ -28,6 +29,13 @@ function base(db: DbOrTrx) {
       eb.selectFrom('tenant_addresses as ta').select(sql<number>`count(*)::int`.as('n')).whereRef('ta.tenant_id', '=', 't.id').as('address_count'),
     ]);
 }
+
+/** The column each sort field of the tenants list orders by; no e-mail last either way. */
+const TENANT_SORT_KEYS: Record<TenantFilter['sort'], SortKey> = {
+  name: 't.name',
+  email: { key: 't.email', nulls: 'last' },
+  address_count: sql`(select count(*) from tenant_addresses ta where ta.tenant_id = t.id)`,
+};
 
 /**
  * One page of tenants in `f.sort` order (`f.order`; no e-mail last either way; the id breaks ties
@@ -62,14 +70,7 @@ export async function listTenants(db: DbOrTrx, f: TenantFilter) {
   const [ids, total] = await Promise.all([
     q
       .select('t.id')
-      .orderBy(
-        f.sort === 'address_count' ? sql`(select count(*) from tenant_addresses ta where ta.tenant_id = t.id)` : sql.ref(`t.${f.sort}`),
-        (ob) => {
-          const dir = f.order === 'asc' ? ob.asc() : ob.desc();
-          return f.sort === 'email' ? dir.nullsLast() : dir;
-        },
-      )
-      .orderBy('t.id', f.order)
+      .orderBy(sortOrderSql(TENANT_SORT_KEYS[f.sort], f.order, 't.id'))
       .limit(f.limit)
       .offset(f.offset)
       .execute(),

@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { Insertable, Updateable } from 'kysely';
 import type { UserTable } from '../../../db/schema.ts';
+import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { rowIdFromDigits } from '../../../lib/row-id.ts';
 
@@ -54,14 +55,14 @@ function likePattern(text: string): string {
 }
 
 /** The column each sort field of the users list orders by; the nullable ones put empty values last either way. */
-const USER_SORT_COLUMNS = {
+const USER_SORT_KEYS: Record<UserFilter['sort'], SortKey> = {
   name: 'u.name',
   email: 'u.email',
   role: 'r.name',
-  branch_name: 'b.name',
+  branch_name: { key: 'b.name', nulls: 'last' },
   status: 'u.status',
-  last_login_at: 'u.last_login_at',
-} as const;
+  last_login_at: { key: 'u.last_login_at', nulls: 'last' },
+};
 
 /**
  * One page of users in `f.sort` order (`f.order`; users without a branch or a sign-in last either
@@ -80,11 +81,7 @@ export async function listUsers(db: DbOrTrx, f: UserFilter) {
   }
   const [rows, total] = await Promise.all([
     q
-      .orderBy(USER_SORT_COLUMNS[f.sort], (ob) => {
-        const dir = f.order === 'asc' ? ob.asc() : ob.desc();
-        return f.sort === 'branch_name' || f.sort === 'last_login_at' ? dir.nullsLast() : dir;
-      })
-      .orderBy('u.id', f.order)
+      .orderBy(sortOrderSql(USER_SORT_KEYS[f.sort], f.order, 'u.id'))
       .limit(f.limit)
       .offset(f.offset)
       .execute(),
