@@ -45,5 +45,7 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=90s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
 # --max-semi-space-size=16: a 32 MiB young generation instead of V8's 128 MiB on a large machine
-# (docs/operations.md "Starting"), as `npm start` runs it.
+# (docs/operations.md "Starting"), as `npm start` runs it. On the embedded database (no DATABASE_URL)
+# the server starts itself again with 8 MiB semi-spaces and glibc's mmap threshold fixed
+# (docs/operations.md "Memory on the embedded database").
 CMD ["node", "--max-semi-space-size=16", "bin/caretaker.js", "serve"]

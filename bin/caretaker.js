@@ -15,6 +15,19 @@ if (!process.features.typescript) {
 // again. A cache that cannot be written is skipped silently.
 const { enableCompileCache } = await import('node:module');
 enableCompileCache?.();
+// On the embedded database the server sizes its process for a small machine (glibc's mmap
+// threshold, a smaller young generation: docs/operations.md "Memory on the embedded database").
+// glibc reads its settings only at a process's start, so the server starts itself again, in the
+// same process, with them set; nothing else has been loaded yet.
+const { embeddedRelaunch } = await import('../src/main/process-sizing.ts');
+const relaunch = embeddedRelaunch({
+  env: process.env,
+  argv: process.argv,
+  execArgv: process.execArgv,
+  platform: process.platform,
+  canExec: typeof process.execve === 'function',
+});
+if (relaunch) process.execve(process.execPath, relaunch.args, relaunch.env);
 // Tracing (docs/operations.md "Tracing"): only when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER=console)
 // asks for it, and only for the commands that serve, the SDK is imported and the import-in-the-middle
 // loader registered, before the application's modules (pg, ioredis, fastify) load. Otherwise

@@ -6,13 +6,14 @@
  * stdout is not a terminal and human-readable when it is.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PREPARED_DIR } from '../../src/main/prepared-database.ts';
+import { EMBEDDED_GLIBC_TUNABLES, EMBEDDED_SEMI_SPACE_MB } from '../../src/main/process-sizing.ts';
 import { COMPILE_CACHE_ENV } from '../helpers/child-env.ts';
 import { freePort, runCaretaker, startCaretaker, stopAllProcesses } from '../helpers/process.ts';
 
@@ -131,6 +132,16 @@ describe('first start, restart and log format', () => {
     // The second start opens the database it made the first time, and says so.
     expect(again.some((m) => m.startsWith('opening the embedded database in '))).toBe(true);
     expect(again.some((m) => m.startsWith('creating the embedded database'))).toBe(false);
+    // On the embedded database the server started itself again in the same process with glibc's
+    // mmap threshold and 8 MiB semi-spaces (src/main/process-sizing.ts): same pid, the new
+    // environment and node flags are its own.
+    if (process.platform === 'linux') {
+      const environ = readFileSync(`/proc/${second.child.pid}/environ`, 'utf8').split('\0');
+      expect(environ).toContain(`GLIBC_TUNABLES=${EMBEDDED_GLIBC_TUNABLES}`);
+      const cmdline = readFileSync(`/proc/${second.child.pid}/cmdline`, 'utf8').split('\0');
+      expect(cmdline).toContain(`--max-semi-space-size=${EMBEDDED_SEMI_SPACE_MB}`);
+      expect(cmdline.at(-2)).toBe('serve');
+    }
     second.signal('SIGTERM');
     await second.waitExit(30_000);
 
