@@ -65,7 +65,10 @@ export interface DatabaseOptions {
  *   first, then the tables it points at) is the one the planner picks anyway. Every query is
  *   therefore written from its driving table outwards.
  * - `plan_cache_mode=force_generic_plan`: a named prepared statement (src/db/prepared.ts) is
- *   planned once per connection, not again for each value. Unnamed queries are not affected.
+ *   planned once per connection, not again for each value. PostgreSQL applies the setting to
+ *   every statement sent with parameters, unnamed ones too, so no query's plan sees its values;
+ *   a query whose best plan depends on them (how common a searched word is) runs inside
+ *   `withCustomPlans` (src/db/types.ts).
  * - `max_parallel_workers_per_gather=0`: a generic plan cannot see the page size; launching
  *   parallel workers for a 50-row page cost more than the page.
  */

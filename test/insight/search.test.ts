@@ -4,7 +4,9 @@
  * Invoices (fixture-sla-money.ts) by number, contractor reference, job reference, contractor name
  * and address, within the money scope.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_JOB_CANDIDATES } from '../../src/modules/insight/search/search.repository.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { addJob, insightWorld } from './fixture.ts';
 import { addSlaAndMoney } from './fixture-sla-money.ts';
@@ -104,6 +106,25 @@ describe('GET /api/search', () => {
       expect(res.statusCode, bad).toBe(400);
       expect(res.json().success).toBe(false);
     }
+  });
+
+  it('ranks only the newest 2,000 matching jobs: a word in more jobs than that is counted as 2,000 with X-Count-Capped', async () => {
+    // 2,003 jobs of agency B with the word "guttering", one statement (set-based); the newest made last.
+    await sql`insert into jobs (uuid, agency_id, branch_id, reference, title, description, priority, status_id, job_type_id, created_at, updated_at)
+      select gen_random_uuid(), ${w.agencyB.id}, ${w.b1.id}, 'GUT-' || lpad(g::text, 5, '0'), 'Guttering blocked ' || g, '', 3, 1, 1,
+             timestamptz '2026-01-01T09:00:00Z' + g * interval '1 minute', timestamptz '2026-01-01T09:00:00Z' + g * interval '1 minute'
+      from generate_series(1, ${SEARCH_JOB_CANDIDATES + 3}) g`.execute(t.db);
+    const res = await w.adminB.client.get('/api/search?q=guttering&types=job&limit=5');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-count-capped']).toBe('true');
+    const body = res.json() as { count: number; data: Array<{ title: string }> };
+    expect(body.count).toBe(SEARCH_JOB_CANDIDATES);
+    // Equal ranks: the newest first.
+    expect(body.data.map((h) => h.title)).toEqual([2003, 2002, 2001, 2000, 1999].map((g) => `GUT-0${g} Guttering blocked ${g}`));
+    // Under the cap the count is exact and nothing is flagged.
+    const few = await w.adminB.client.get('/api/search?q=boiler&types=job');
+    expect(few.headers['x-count-capped']).toBeUndefined();
+    expect((few.json() as { count: number }).count).toBeGreaterThan(0);
   });
 
   describe('invoices', () => {

@@ -31,6 +31,11 @@ const JOB_DOC = sql`j.search_vector`;
 const POSTCODE = (alias: string) => sql`replace(lower(${sql.ref(`${alias}.postcode`)}), ' ', '')`;
 const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** True when the query is shaped like a whole job reference ("JOB-0054321"): an exact match on the reference index. */
+export function isWholeReference(q: string): boolean {
+  return /^[a-z]{1,8}-[0-9]{2,}$/i.test(q);
+}
+
 /**
  * The match condition over alias `j`: full text, reference (trigram LIKE) and the postcode of the
  * job's address (`address_id = any(array(...))`, an indexable form), and with `fuzzy` titles
@@ -41,7 +46,7 @@ const like = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  */
 function jobMatch(t: SearchTerms, fuzzy: boolean): RawBuilder<boolean> {
   const parts: RawBuilder<unknown>[] = [];
-  if (/^[a-z]{1,8}-[0-9]{2,}$/i.test(t.q)) return sql<boolean>`j.reference = ${t.q.toUpperCase()}`;
+  if (isWholeReference(t.q)) return sql<boolean>`j.reference = ${t.q.toUpperCase()}`;
   parts.push(sql`${JOB_DOC} @@ websearch_to_tsquery('english', ${t.q})`);
   if (t.compact.length >= 3) {
     parts.push(sql`lower(j.reference) like ${like(t.compact)}`);
@@ -52,15 +57,36 @@ function jobMatch(t: SearchTerms, fuzzy: boolean): RawBuilder<boolean> {
   return sql<boolean>`(${sql.join(parts, sql` or `)})`;
 }
 
-/** Jobs the scope may open matching the terms, best first, with the number of such jobs. */
+/**
+ * How many matching jobs are ranked at most: the newest this many (docs/insight.md "Search"). A
+ * word in nearly every job ("boiler" in a heating firm's agency) would otherwise rank every job
+ * the agency has on each search; with the cap the newest matches are found by walking the
+ * agency's newest jobs (PostgreSQL picks that walk when its statistics say the word is common,
+ * the full-text index when it is rare). Must exceed the deepest page (offset 1,000 + limit 50).
+ */
+export const SEARCH_JOB_CANDIDATES = 2_000;
+
+/**
+ * Jobs the scope may open matching the terms, best first, with the number of such jobs (`total`:
+ * at most SEARCH_JOB_CANDIDATES + 1, above the cap the count is not exact). Only the newest
+ * SEARCH_JOB_CANDIDATES + 1 matches are ranked.
+ */
 export async function searchJobs(db: DbOrTrx, scope: JobScope, t: SearchTerms, fuzzy: boolean): Promise<RawHit[]> {
   return db
-    .selectFrom('jobs as j')
+    .with('m', (qb) =>
+      qb
+        .selectFrom('jobs as j')
+        .where('j.deleted_at', 'is', null)
+        .where((eb) => visibleTo(eb, scope))
+        .where(jobMatch(t, fuzzy))
+        .select('j.id')
+        .orderBy('j.created_at', 'desc')
+        .orderBy('j.id', 'desc')
+        .limit(SEARCH_JOB_CANDIDATES + 1))
+    .selectFrom('m')
+    .innerJoin('jobs as j', 'j.id', 'm.id')
     .innerJoin('job_statuses as s', 's.id', 'j.status_id')
     .leftJoin('addresses as a', 'a.id', 'j.address_id')
-    .where('j.deleted_at', 'is', null)
-    .where((eb) => visibleTo(eb, scope))
-    .where(jobMatch(t, fuzzy))
     .select([
       'j.uuid',
       sql<number>`greatest(

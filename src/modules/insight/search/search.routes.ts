@@ -20,12 +20,15 @@ export function searchRoutes(deps: AppDeps) {
           'INV-000008 or CN-000001, contractor reference, job reference, contractor name, address). Each type is searched ' +
           'only when the caller holds the permission that opens it, and only within what it may open; a hit the caller ' +
           'cannot open is never returned nor counted. `count` is the number of visible matches; hits are ranked best first ' +
+          '(jobs: the newest 2,000 matching jobs are ranked; when more match, `count` counts 2,000 of them and the answer ' +
+          'carries X-Count-Capped: true) ' +
           'and carry an HTML-escaped snippet with <mark> around matching words. A q without letters or digits is 400.',
         querystring: SearchQuery,
         response: responses(ListEnvelope(SearchHit), [400, 401, 403, 429]),
       },
-      handler: async (request) => {
-        const { hits, total } = await search(deps, requireAuth(request), request.query);
+      handler: async (request, reply) => {
+        const { hits, total, capped } = await search(deps, requireAuth(request), request.query);
+        if (capped) void reply.header('x-count-capped', 'true');
         return list(hits, total, 'Search results retrieved');
       },
     });

@@ -8,6 +8,7 @@
 import type { AppDeps } from '../../../app-deps.ts';
 import type { AuthContext } from '../../../core/auth-context.ts';
 import { invalidParam } from '../../../core/errors.ts';
+import { withCustomPlans, type DbOrTrx } from '../../../db/types.ts';
 import { jobScope } from '../../jobs/jobs/index.ts';
 import { moneyScope } from '../../money/money/index.ts';
 import { excerpt, highlight } from './highlight.ts';
@@ -24,12 +25,18 @@ export interface SearchProvider {
 /**
  * Jobs in two phases: the exact indexes (full text, reference, postcode) first; the trigram typo
  * search over titles only when they do not fill the page, since a common word would otherwise
- * make every title sharing its trigrams a candidate.
+ * make every title sharing its trigrams a candidate. Words are searched in `withCustomPlans`
+ * (src/db/types.ts).
  */
 async function searchJobsTwoPhase(deps: AppDeps, auth: AuthContext, t: repo.SearchTerms): Promise<repo.RawHit[]> {
-  const exact = await repo.searchJobs(deps.db, jobScope(auth), t, false);
-  if (exact.length >= t.limit) return exact;
-  return repo.searchJobs(deps.db, jobScope(auth), t, true);
+  const phases = async (db: DbOrTrx) => {
+    const exact = await repo.searchJobs(db, jobScope(auth), t, false);
+    if (exact.length >= t.limit) return exact;
+    return repo.searchJobs(db, jobScope(auth), t, true);
+  };
+  // A whole reference is one index lookup, whatever its value. Words are planned for the words
+  // themselves: PostgreSQL then knows whether they are in most jobs or in few.
+  return repo.isWholeReference(t.q) ? phases(deps.db) : withCustomPlans(deps.db, phases);
 }
 
 /**
@@ -57,7 +64,8 @@ function snippetOf(h: repo.RawHit, q: string): string {
 
 /**
  * Searches for the caller.
- * @returns hits (one page, best first) and the number of visible matches
+ * @returns hits (one page, best first), the number of visible matches (`total`), and `capped`: true
+ *   when more jobs matched than are ranked (SEARCH_JOB_CANDIDATES; `total` then counts that many)
  * @throws 400 naming q when it holds no letter or digit
  */
 export async function search(deps: AppDeps, auth: AuthContext, input: SearchQueryInput) {
@@ -75,10 +83,14 @@ export async function search(deps: AppDeps, auth: AuthContext, input: SearchQuer
   });
   const results = await Promise.all(runs);
   let total = 0;
+  let capped = false;
   const hits: SearchHitDto[] = [];
   const position = new Map<SearchHitDto, number>();
   for (const { type, p, rows } of results) {
-    total += rows[0]?.total ?? 0;
+    const found = rows[0]?.total ?? 0;
+    // Jobs: only the newest SEARCH_JOB_CANDIDATES matches are ranked and counted.
+    if (type === 'job' && found > repo.SEARCH_JOB_CANDIDATES) capped = true;
+    total += type === 'job' ? Math.min(found, repo.SEARCH_JOB_CANDIDATES) : found;
     rows.forEach((r, i) => {
       const hit: SearchHitDto = { type, uuid: r.uuid, title: r.title, subtitle: r.subtitle, snippet: snippetOf(r, q), score: Math.round(Number(r.score) * 1000) / 1000, url: p.path(r.uuid) };
       position.set(hit, i);
@@ -88,5 +100,5 @@ export async function search(deps: AppDeps, auth: AuthContext, input: SearchQuer
   // Equal scores keep each type's own order (newest first), so a new record is not lost among
   // older ones that match as well.
   hits.sort((a, b) => b.score - a.score || position.get(a)! - position.get(b)! || a.type.localeCompare(b.type));
-  return { hits: hits.slice(input.offset, input.offset + input.limit), total };
+  return { hits: hits.slice(input.offset, input.offset + input.limit), total, capped };
 }
