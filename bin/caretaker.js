@@ -27,7 +27,14 @@ const relaunch = embeddedRelaunch({
   platform: process.platform,
   canExec: typeof process.execve === 'function',
 });
-if (relaunch) process.execve(process.execPath, relaunch.args, relaunch.env);
+if (relaunch) {
+  try {
+    process.execve(process.execPath, relaunch.args, relaunch.env);
+  } catch (error) {
+    // Cannot start again (a sandbox refusing execve): go on with the process as it is.
+    process.stderr.write(`caretaker: serving without the embedded database's memory settings (${error instanceof Error ? error.message : String(error)})\n`);
+  }
+}
 // Tracing (docs/operations.md "Tracing"): only when OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_TRACES_EXPORTER=console)
 // asks for it, and only for the commands that serve, the SDK is imported and the import-in-the-middle
 // loader registered, before the application's modules (pg, ioredis, fastify) load. Otherwise
