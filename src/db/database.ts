@@ -68,7 +68,7 @@ export interface DatabaseOptions {
  *   planned once per connection, not again for each value. PostgreSQL applies the setting to
  *   every statement sent with parameters, unnamed ones too, so no query's plan sees its values;
  *   a query whose best plan depends on them (how common a searched word is) runs inside
- *   `withCustomPlans` (src/db/types.ts).
+ *   `withCustomPlans` (src/db/custom-plans.ts).
  * - `max_parallel_workers_per_gather=0`: a generic plan cannot see the page size; launching
  *   parallel workers for a 50-row page cost more than the page.
  */

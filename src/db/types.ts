@@ -2,25 +2,10 @@
  * Database handle types shared by every repository: a repository function takes `DbOrTrx` first so
  * that a service can run several of them in one transaction (docs/architecture.md "Layers").
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
 /** The database, or a transaction on it. */
 export type DbOrTrx = Kysely<Database> | Transaction<Database>;
 /** A transaction: for functions that must run inside one (outbox writes, locked updates). */
 export type Trx = Transaction<Database>;
-
-/**
- * Runs `run` in a read-only transaction whose statements are planned for their parameters' values
- * (`set local plan_cache_mode = force_custom_plan`), instead of the sessions' generic plans
- * (PLANNER_SETTINGS in src/db/database.ts). For a query whose best plan depends on a value: the
- * global search, where a word in nearly every job is best found by walking the newest jobs and a
- * rare one through the full-text index (docs/architecture.md "Prepared statements").
- * @returns what `run` returns
- */
-export async function withCustomPlans<T>(db: Kysely<Database>, run: (trx: Trx) => Promise<T>): Promise<T> {
-  return db.transaction().setAccessMode('read only').execute(async (trx) => {
-    await sql`set local plan_cache_mode = force_custom_plan`.execute(trx);
-    return run(trx);
-  });
-}

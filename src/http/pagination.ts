@@ -1,5 +1,6 @@
 /** Pagination query parameters of every list endpoint (spec 2.2, 8). */
 import { Type, type Static } from 'typebox';
+import type { SortDirection } from '../db/sort-order.ts';
 
 export const Pagination = {
   limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'page size (1 to 200)' }),
@@ -36,5 +37,5 @@ export function OrderParam(defaultOrder: SortOrder, what?: string) {
   return Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: defaultOrder, description }));
 }
 
-/** The direction of a sorted list. */
-export type SortOrder = 'asc' | 'desc';
+/** The direction of a sorted list (the repositories' own type, src/db/sort-order.ts). */
+export type SortOrder = SortDirection;

@@ -8,7 +8,8 @@
 import type { AppDeps } from '../../../app-deps.ts';
 import type { AuthContext } from '../../../core/auth-context.ts';
 import { invalidParam } from '../../../core/errors.ts';
-import { withCustomPlans, type DbOrTrx } from '../../../db/types.ts';
+import { withCustomPlans } from '../../../db/custom-plans.ts';
+import type { DbOrTrx } from '../../../db/types.ts';
 import { jobScope } from '../../jobs/jobs/index.ts';
 import { moneyScope } from '../../money/money/index.ts';
 import { excerpt, highlight } from './highlight.ts';
@@ -26,7 +27,7 @@ export interface SearchProvider {
  * Jobs in two phases: the exact indexes (full text, reference, postcode) first; the trigram typo
  * search over titles only when they do not fill the page, since a common word would otherwise
  * make every title sharing its trigrams a candidate. Words are searched in `withCustomPlans`
- * (src/db/types.ts).
+ * (src/db/custom-plans.ts).
  */
 async function searchJobsTwoPhase(deps: AppDeps, auth: AuthContext, t: repo.SearchTerms): Promise<repo.RawHit[]> {
   const phases = async (db: DbOrTrx) => {

@@ -4,7 +4,7 @@
  * certificate against a London date. No rules here.
  */
 import { sql, type RawBuilder } from 'kysely';
-import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
+import { sortOrderSql, type SortDirection, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { newUuid } from '../../../lib/crypto.ts';
 import { UK_COMPLIANCE_TYPES } from './compliance-types.ts';
@@ -181,7 +181,7 @@ export interface RegisterFilter {
   itemUuid?: string;
   /** the sort field (GET /api/compliance `sort`; default status) and direction (default asc) */
   sort?: RegisterSort | undefined;
-  order?: 'asc' | 'desc' | undefined;
+  order?: SortDirection | undefined;
   limit: number;
   offset: number;
 }

@@ -1,5 +1,6 @@
 /** SQL for jobs (spec 4.16; docs/jobs.md). Scope rules come from job-visibility.ts; no other rules here. */
 import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Updateable } from 'kysely';
+import type { SortDirection } from '../../../db/sort-order.ts';
 import type { Database, JobTable, NewJob } from '../../../db/schema.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { PreparedQuery, type Params, type Value } from '../../../db/prepared.ts';
@@ -117,7 +118,7 @@ export interface JobFilter {
   /** state of the job's most urgent SLA clock (docs/sla.md) */
   slaState?: Value<string>;
   sort: 'created_at' | 'updated_at' | 'priority' | 'scheduled_for';
-  order: 'asc' | 'desc';
+  order: SortDirection;
   limit: Value<number>;
   offset: Value<number>;
 }

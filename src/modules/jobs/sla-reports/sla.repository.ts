@@ -4,6 +4,7 @@
  * (the same scope as the jobs list); no rules here.
  */
 import { sql, type RawBuilder } from 'kysely';
+import type { SortDirection } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { jobsQuery, type JobScope } from '../jobs/index.ts';
 
@@ -18,7 +19,7 @@ export interface BreachFilter {
   from?: Date;
   /** due_at < to */
   to?: Date;
-  order: 'asc' | 'desc';
+  order: SortDirection;
   limit: number;
   offset: number;
 }

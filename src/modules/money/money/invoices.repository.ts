@@ -2,7 +2,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { InvoiceTable, PaymentTable } from '../../../db/schema.ts';
 import { nextCounter } from '../../../db/counters.ts';
-import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
+import { sortOrderSql, type SortDirection, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { moneyVisible, type MoneyScope } from './access.ts';
 import type { InvoiceSort } from './invoices.schemas.ts';
@@ -85,7 +85,7 @@ const INVOICE_SORT_KEYS: Record<InvoiceSort, SortKey[]> = {
  * first; the id breaks ties in the same direction; drafts without a number or dates last either
  * way), the total, and count and sums per status over the filter (without status).
  */
-export async function listInvoices(db: DbOrTrx, scope: MoneyScope, f: InvoiceFilter, page: { limit: number; offset: number; sort: InvoiceSort; order: 'asc' | 'desc' }) {
+export async function listInvoices(db: DbOrTrx, scope: MoneyScope, f: InvoiceFilter, page: { limit: number; offset: number; sort: InvoiceSort; order: SortDirection }) {
   const base = filtered(db, scope, f);
   const withStatus = f.status !== undefined ? base.where('i.status', '=', f.status) : base;
   const [rows, total, totals] = await Promise.all([

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { Insertable, Updateable } from 'kysely';
 import type { AddressTable } from '../../../db/schema.ts';
-import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
+import { sortOrderSql, type SortDirection, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { likeEscape } from '../../../db/text-match.ts';
 
@@ -15,7 +15,7 @@ export interface AddressFilter {
   branchId?: number;
   /** the sort field (GET /api/addresses `sort`) and direction */
   sort: 'line1' | 'town' | 'postcode' | 'branch_name' | 'is_hmo';
-  order: 'asc' | 'desc';
+  order: SortDirection;
   limit: number;
   offset: number;
 }

@@ -1,6 +1,6 @@
 /** SQL for branches. No rules here. */
 import { sql } from 'kysely';
-import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
+import { sortOrderSql, type SortDirection, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { containsPattern } from '../../../db/text-match.ts';
 
@@ -31,7 +31,7 @@ export async function listBranches(
   f: {
     agencyId: number | null; q?: string | undefined; includeClosed: boolean;
     /** the sort field (GET /api/admin/branches `sort`) and direction */
-    sort: 'name' | 'agency'; order: 'asc' | 'desc';
+    sort: 'name' | 'agency'; order: SortDirection;
     limit: number; offset: number;
   },
 ) {

@@ -1,7 +1,7 @@
 /** SQL for contractors, their trades, coverage, contacts and certificates (docs/contractors.md). */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { ContractorCertificationTable, ContractorTable } from '../../../db/schema.ts';
-import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
+import { sortOrderSql, type SortDirection, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { likeEscape } from '../../../db/text-match.ts';
 
@@ -13,7 +13,7 @@ export interface ContractorFilter {
   active?: boolean;
   /** the sort field (GET /api/contractors `sort`) and direction */
   sort: 'company_name' | 'contact_name' | 'active';
-  order: 'asc' | 'desc';
+  order: SortDirection;
   limit: number;
   offset: number;
 }

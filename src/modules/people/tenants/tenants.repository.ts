@@ -1,7 +1,7 @@
 /** SQL for tenants and their address links (docs/tenants.md, spec 4.9). No rules here. */
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { TenantTable } from '../../../db/schema.ts';
-import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
+import { sortOrderSql, type SortDirection, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { likeEscape } from '../../../db/text-match.ts';
 
@@ -14,7 +14,7 @@ export interface TenantFilter {
   includeErased: boolean;
   /** the sort field (GET /api/tenants `sort`) and direction */
   sort: 'name' | 'email' | 'address_count';
-  order: 'asc' | 'desc';
+  order: SortDirection;
   limit: number;
   offset: number;
 }

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { Insertable, Updateable } from 'kysely';
 import type { UserTable } from '../../../db/schema.ts';
-import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
+import { sortOrderSql, type SortDirection, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { rowIdFromDigits } from '../../../lib/row-id.ts';
 
@@ -44,7 +44,7 @@ export interface UserFilter {
   status?: 'active' | 'disabled' | 'invited';
   /** the sort field (GET /api/users `sort`) and direction */
   sort: 'name' | 'email' | 'role' | 'branch_name' | 'status' | 'last_login_at';
-  order: 'asc' | 'desc';
+  order: SortDirection;
   limit: number;
   offset: number;
 }
