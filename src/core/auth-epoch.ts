@@ -16,6 +16,8 @@ export class AuthEpoch {
   readonly redisKey: string | undefined;
   private readonly redis: Redis | undefined;
   private local = 0;
+  private lastShared: string | null = null;
+  private lastReadAt = 0;
 
   /**
    * @param redis the shared client, or undefined for memory mode
@@ -33,7 +35,23 @@ export class AuthEpoch {
    */
   current(shared: string | null): string | null {
     if (!this.redis) return `m${this.local}`;
+    if (shared !== null) {
+      this.lastShared = shared;
+      this.lastReadAt = Date.now();
+    }
     return shared === null ? null : `${shared}:${this.local}`;
+  }
+
+  /**
+   * The epoch as last read by this process (any request's round trip) when that read is at most
+   * `maxAgeMs` old, else null: what an overlapped read (src/http/pipeline.ts) authenticates under
+   * while its own read is in flight, checked against that read before its answer is sent.
+   * @param maxAgeMs how old the last read may be, in milliseconds
+   */
+  lastKnown(maxAgeMs: number): string | null {
+    if (!this.redis) return `m${this.local}`;
+    if (this.lastShared === null || Date.now() - this.lastReadAt > maxAgeMs) return null;
+    return `${this.lastShared}:${this.local}`;
   }
 
   /**

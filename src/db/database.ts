@@ -16,6 +16,7 @@ import { pgDialect } from './pg-driver.ts';
 import { traceQueries } from './query-tracing.ts';
 import { tracingEnabled } from '../lib/tracing.ts';
 import { runPipelines } from './pipeline.ts';
+import { gateWritesOnAdmission } from './admission-gate.ts';
 import type { Database } from './schema.ts';
 import { watchIdentityWrites, type IdentityWrites } from './identity-writes.ts';
 
@@ -104,7 +105,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       client.on('error', () => {});
     });
     const identityWrites: IdentityWrites = { listener: null };
-    const db = new Kysely<Database>({ dialect: watchIdentityWrites(claimKeysInTransactions(runPipelines(traced(pgDialect(pool), 'postgres'))), identityWrites) });
+    const db = new Kysely<Database>({ dialect: gateWritesOnAdmission(watchIdentityWrites(claimKeysInTransactions(runPipelines(traced(pgDialect(pool), 'postgres'))), identityWrites)) });
     return {
       db,
       engine: 'postgres',
@@ -117,7 +118,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   // PGlite runs one session: the settings hold for every later query (PGlite runs them in order).
   void pglite.exec(Object.entries(PLANNER_SETTINGS).map(([k, v]) => `set ${k} = '${v}';`).join(' ')).catch(() => undefined);
   const identityWrites: IdentityWrites = { listener: null };
-  const dialect: Dialect = watchIdentityWrites(claimKeysInTransactions(runPipelines(traced(new PGliteDialect(pglite), 'pglite'))), identityWrites);
+  const dialect: Dialect = gateWritesOnAdmission(watchIdentityWrites(claimKeysInTransactions(runPipelines(traced(new PGliteDialect(pglite), 'pglite'))), identityWrites));
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
 }

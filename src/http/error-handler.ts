@@ -75,13 +75,33 @@ export function renderError(err: unknown): { status: number; body: Record<string
   return { status: 500, body: errorBody(ERROR_TABLE.internal.message()), log: 'error' };
 }
 
-/** Fastify error handler using renderError. */
-export function errorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
+/** Sets the status and headers of `err`'s answer, logs it if it should be, and returns its body. */
+function answerError(err: unknown, request: FastifyRequest, reply: FastifyReply): Record<string, unknown> {
   const { status, body, log } = renderError(err);
   if (err instanceof AppError && err.headers) void reply.headers(err.headers);
   if (log === 'error') request.log.error({ err }, 'request failed');
   else if (log === 'warn') request.log.warn({ status, error: (err as Error).message }, 'outside service failed');
-  void reply.status(status).type('application/json; charset=utf-8').send(body);
+  void reply.status(status).type('application/json; charset=utf-8');
+  return body;
+}
+
+/**
+ * Fastify error handler using renderError. An overlapped read (src/http/pipeline.ts) that fails
+ * before its admission is known waits for it first: a refusal (429, 401, 503) is answered instead
+ * of the read's own error, as the ordinary order would have.
+ * @returns nothing (the answer is sent), or a promise of the error's body for Fastify to send
+ */
+export function errorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply): void | Promise<Record<string, unknown>> {
+  const admission = request.admission;
+  if (!admission) {
+    void reply.send(answerError(err, request, reply));
+    return;
+  }
+  request.admission = null;
+  return admission.then(
+    () => answerError(err, request, reply),
+    (refusal: unknown) => answerError(refusal, request, reply),
+  );
 }
 
 /**

@@ -15,7 +15,9 @@
  * The pipeline depends on no feature module: authentication and the activity log are injected as
  * `PipelineServices` by the composition root (src/main/app.ts; docs/architecture.md, layers).
  */
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { Readable } from 'node:stream';
+import { admissionScope } from '../db/admission-gate.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { isValidRoutePermission } from '../permissions/catalogue.ts';
 import type { AuthContext } from '../core/auth-context.ts';
@@ -23,7 +25,7 @@ import { consumeCsrfToken, dropCsrfField, presentedCsrfToken, takesCsrfToken, wi
 import { AppError } from '../core/errors.ts';
 import { reportIgnoredFields } from './ignored-fields.ts';
 import { assertCleanInput } from './input-guard.ts';
-import { rateLimitError, rateLimitHeaders, type LimitResult } from '../core/rate-limit.ts';
+import { rateLimitError, rateLimitHeaders, type LimitResult, type RequestCount } from '../core/rate-limit.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -41,6 +43,11 @@ declare module 'fastify' {
      * answer keeps its own caching headers instead of `no-store`.
      */
     credentials?: boolean;
+    /**
+     * false on a read whose handler sends its answer outside onSend (a hijacked reply: the
+     * Server-Sent Events stream), so it never runs overlapped with its admission.
+     */
+    overlap?: boolean;
   }
   interface FastifyRequest {
     /** The caller; null on public routes without credentials. */
@@ -53,10 +60,37 @@ declare module 'fastify' {
      * the handler acts (spec 5.3). Null otherwise.
      */
     deferredCsrf: ((token: string | undefined) => Promise<void>) | null;
+    /**
+     * Set on an overlapped read (see `registerPipeline`): the request's rate-limit count and
+     * auth-epoch check, still in flight while the handler runs. onSend awaits it before any byte
+     * of the answer is sent, and answers its error instead. Null otherwise.
+     */
+    admission: Promise<void> | null;
   }
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * How recent (milliseconds) the epoch an overlapped read authenticates under must be: a change to
+ * the caller's own access made on another instance within this time before the request is answered
+ * 503 "retry" instead of served under the new access (see `overlappedRead`).
+ */
+const OVERLAP_EPOCH_AGE_MS = 1_000;
+
+/**
+ * True when two lookups of one token grant the same access: account, token, role, scope and
+ * permission keys. An overlapped read's answer is released only when its caller's access did
+ * not change while it ran.
+ */
+function sameAccess(a: AuthContext, b: AuthContext): boolean {
+  if (a.userId !== b.userId || a.tokenId !== b.tokenId || a.roleId !== b.roleId || a.agencyId !== b.agencyId || a.branchId !== b.branchId) return false;
+  if (a.contractorId !== b.contractorId || a.tenantId !== b.tenantId || a.landlordId !== b.landlordId || a.level !== b.level) return false;
+  if (a.permissions.size !== b.permissions.size) return false;
+  for (const key of a.permissions) if (!b.permissions.has(key)) return false;
+  return true;
+}
 
 /** What the pipeline asks the blacklist (src/modules/platform/security BlacklistGuard). */
 export interface BlockCheck {
@@ -138,17 +172,93 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
   app.decorateRequest('auth', null);
   app.decorateRequest('rateLimit', null);
   app.decorateRequest('deferredCsrf', null);
+  app.decorateRequest('admission', null);
 
   // Every route added after this: the body schema of a CSRF-checked write declares the optional
   // csrf_token field (a schema that still declares it itself is left as it is).
   app.addHook('onRoute', (route) => {
     const schema = route.schema as { body?: unknown } | undefined;
     if (schema?.body && takesCsrfToken(route)) schema.body = withCsrfField(schema.body);
+    // A read's handler runs inside its admission's scope when overlapped, so its writes wait for
+    // the admission (src/db/admission-gate.ts).
+    const methods = [route.method].flat().map((m) => String(m).toUpperCase());
+    if (methods.every((m) => READ_METHODS.has(m)) && (route.config as { overlap?: boolean } | undefined)?.overlap !== false) {
+      const handler = route.handler;
+      route.handler = function admittedRead(this: unknown, request: FastifyRequest, reply: FastifyReply) {
+        const admission = request.admission;
+        return admission ? admissionScope.run(admission, () => handler.call(this as never, request, reply)) : handler.call(this as never, request, reply);
+      };
+    }
   });
 
   const note = (request: FastifyRequest, result: LimitResult) => {
     request.rateLimit = tighter(request.rateLimit, result);
     if (!result.allowed) throw rateLimitError(result);
+  };
+
+  /** Accounts refused by a rate limit, with the end of that window (ms since epoch): their reads are not overlapped until then. */
+  const refused = new Map<number, number>();
+  const refusedRecently = (userId: number): boolean => {
+    const until = refused.get(userId);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    refused.delete(userId);
+    return false;
+  };
+  const noteFor = (request: FastifyRequest, userId: number, result: LimitResult) => {
+    if (result.allowed) return note(request, result);
+    if (refused.size >= 10_000) refused.clear();
+    refused.set(userId, result.resetAt * 1000);
+    note(request, result);
+  };
+
+  /**
+   * An overlapped read (docs/architecture.md "Request flow"): a GET or HEAD from a token this
+   * process has looked up before starts its handler while the request's Redis round trip (rate
+   * limits and auth epoch) is in flight, instead of after it. The caller is authenticated from
+   * the token cache under the epoch this process read last; when the round trip returns, the
+   * counts are checked as usual (429), and if the epoch moved the token is looked up again and
+   * the answer is released only when the access is the same (else 401, 403, or 503 "retry").
+   * onSend awaits that admission before any byte is written, so nothing is answered that the
+   * ordinary order would have refused. Anything unusual (no cached lookup, a lookup that would
+   * refuse, a blocked account, a missing permission, an account refused in its current window)
+   * returns null, and the request takes the ordinary order.
+   * @returns the admission (`admitted` rejects with the error to answer), or null to wait as usual
+   */
+  const overlappedRead = async (
+    request: FastifyRequest,
+    counting: Promise<RequestCount>,
+    credentials: PresentedCredentials,
+    permission: string,
+    knownAccount: number,
+    accountCounter: (userId: number) => { key: string; max: number },
+    windowS: number,
+    failClosed: boolean,
+  ): Promise<{ admitted: Promise<void> } | null> => {
+    const epochUsed = deps.authEpoch.lastKnown(OVERLAP_EPOCH_AGE_MS);
+    if (epochUsed === null) return null;
+    const auth = await authenticate(credentials, epochUsed).catch(() => null);
+    if (!auth || auth.userId !== knownAccount || (await blacklist.isAccountBlocked(auth.userId))) return null;
+    if (permission !== 'authenticated' && permission !== 'bearer' && !auth.permissions.has(permission)) return null;
+    request.auth = auth;
+    const admitted = counting.then(async (trip) => {
+      noteFor(request, auth.userId, trip.first);
+      const epoch = deps.authEpoch.current(trip.read);
+      if (epoch !== epochUsed) {
+        const fresh = await authenticate(credentials, epoch);
+        if (!sameAccess(auth, fresh)) {
+          const changed = new AppError('unavailable', 'Your access changed while this request ran. Please retry.');
+          changed.headers = { 'retry-after': '1' };
+          throw changed;
+        }
+      }
+      if (trip.second) noteFor(request, auth.userId, trip.second);
+      else {
+        const counter = accountCounter(auth.userId);
+        noteFor(request, auth.userId, await limiter.consume(counter.key, counter.max, windowS, { failClosed }));
+      }
+    });
+    return { admitted };
   };
 
   app.addHook('onRequest', async (request, reply) => {
@@ -175,13 +285,23 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     // One round trip: the address's counter, the account's when this process knows the token's
     // account, and the auth epoch that says whether a cached token lookup may be used.
     const knownAccount = permission === 'public' ? undefined : services.cachedAccount(credentials);
-    const trip = await limiter.consumeRequest(
+    const counting = limiter.consumeRequest(
       { key: `ip:${route}:${request.ip}`, max: limits.ipMax ?? config.rateLimit.ipMax },
       knownAccount === undefined ? null : accountCounter(knownAccount),
       windowS,
       deps.authEpoch.redisKey ?? '',
       { failClosed },
     );
+    if (knownAccount !== undefined && limiter.backend === 'redis' && READ_METHODS.has(request.method) && cfg.overlap !== false && !refusedRecently(knownAccount)) {
+      const overlapped = await overlappedRead(request, counting, credentials, permission, knownAccount, accountCounter, windowS, failClosed);
+      if (overlapped) {
+        // Marked handled here; onSend awaits it (and sees its error) before any byte is sent.
+        overlapped.admitted.catch(() => undefined);
+        request.admission = overlapped.admitted;
+        return;
+      }
+    }
+    const trip = await counting;
     note(request, trip.first);
     const epoch = deps.authEpoch.current(trip.read);
 
@@ -234,6 +354,17 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
+    // An overlapped read's answer waits for its admission; a refusal replaces it (the error's
+    // answer passes through here again, with nothing left to wait for).
+    const admission = request.admission;
+    if (admission) {
+      request.admission = null;
+      await admission.catch((err: unknown) => {
+        // The refused answer is not sent: a file being streamed is closed.
+        if (payload instanceof Readable) payload.destroy();
+        throw err;
+      });
+    }
     if (request.rateLimit && !reply.hasHeader('x-ratelimit-limit')) {
       void reply.headers(rateLimitHeaders({ ...request.rateLimit, allowed: true }));
     }

@@ -30,7 +30,8 @@ export function liveRoutes(deps: AppDeps, hub: LiveHub, liveAuth: LiveAuth) {
 
     /** GET /api/events/stream: Server-Sent Events of the caller's job events. */
     app.get('/api/events/stream', {
-      config: { permission: 'api.jobs.manage.manage' },
+      // The stream is written on the hijacked socket, past onSend: it starts only once admitted.
+      config: { permission: 'api.jobs.manage.manage', overlap: false },
       schema: {
         tags: ['events'],
         summary: 'Live updates (Server-Sent Events)',
