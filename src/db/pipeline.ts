@@ -1,11 +1,12 @@
 /**
  * Several statements of one transaction sent in one round trip: `pipelined(trx, queries)` hands
  * them to the connection together and returns their results in order. On PostgreSQL the pool's
- * clients run in pg's pipeline mode (src/db/database.ts), so the statements travel together and
- * the server answers them in order; on PGlite they run one after the other. The statements must
- * not need each other's results in JavaScript (a statement may read what an earlier one wrote:
- * they run in order, in the same transaction). A failing statement fails the call, and the
- * transaction with it. docs/architecture.md, "Prepared statements".
+ * clients run in pg's pipeline mode (src/db/database.ts), so the statements travel together, in
+ * one write to the socket (PgConnection.together, src/db/pg-driver.ts), and the server answers
+ * them in order; on PGlite they run one after the other. The statements must not need each
+ * other's results in JavaScript (a statement may read what an earlier one wrote: they run in
+ * order, in the same transaction). A failing statement fails the call, and the transaction with
+ * it. docs/architecture.md, "Prepared statements".
  */
 import { CompiledQuery, type Compilable, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from 'kysely';
 import type { Trx } from './types.ts';
@@ -29,6 +30,15 @@ export async function pipelined(trx: Trx, queries: ReadonlyArray<Compilable<unkn
   return rows;
 }
 
+/** A connection that can send several statements in one write (PostgreSQL's, src/db/pg-driver.ts). */
+interface OneWrite {
+  together<T>(send: () => T): T;
+}
+
+function isOneWrite(connection: DatabaseConnection): connection is DatabaseConnection & OneWrite {
+  return typeof (connection as Partial<OneWrite>).together === 'function';
+}
+
 /**
  * The dialect with its connections running a `pipelined` batch: every statement given to the
  * connection at once (pg queues and, in pipeline mode, sends them together), results in order.
@@ -42,7 +52,8 @@ export function runPipelines(dialect: Dialect): Dialect {
     connection.executeQuery = async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
       const batch = BATCHES.get(query);
       if (batch === undefined) return execute<R>(query);
-      const results = await Promise.all(batch.map((q) => execute<unknown>(q)));
+      const send = () => batch.map((q) => execute<unknown>(q));
+      const results = await Promise.all(isOneWrite(connection) ? connection.together(send) : send());
       return { rows: results as R[] };
     };
     return connection;
