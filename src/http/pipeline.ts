@@ -213,7 +213,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
   };
 
   /**
-   * An overlapped read (docs/architecture.md "Request flow"): a GET or HEAD from a token this
+   * An overlapped read (docs/architecture.md "Overlapped reads"): a GET or HEAD from a token this
    * process has looked up before starts its handler while the request's Redis round trip (rate
    * limits and auth epoch) is in flight, instead of after it. The caller is authenticated from
    * the token cache under the epoch this process read last; when the round trip returns, the
@@ -292,6 +292,9 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
       deps.authEpoch.redisKey ?? '',
       { failClosed },
     );
+    // Awaited below (or by the admission); until then a refusal of a fail-closed route must not
+    // count as an unhandled rejection.
+    counting.catch(() => undefined);
     if (knownAccount !== undefined && limiter.backend === 'redis' && READ_METHODS.has(request.method) && cfg.overlap !== false && !refusedRecently(knownAccount)) {
       const overlapped = await overlappedRead(request, counting, credentials, permission, knownAccount, accountCounter, windowS, failClosed);
       if (overlapped) {
