@@ -8,7 +8,8 @@
  * nothing in the database, as the ordinary order (check first, handler after) guarantees.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AbortableOperationOptions, CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
+import type { AbortableOperationOptions, CompiledQuery, DatabaseConnection, Dialect, QueryResult } from 'kysely';
+import { wrapDriver, type DriverMethod } from './driver-hooks.ts';
 
 /** The admission of the overlapped read running now (rejects with the error to answer), if any. */
 export const admissionScope = new AsyncLocalStorage<Promise<void>>();
@@ -39,11 +40,15 @@ export function onlyReads(sqlText: string): boolean {
  */
 class DeferredConnection implements DatabaseConnection {
   #real: Promise<DatabaseConnection> | undefined;
-  readonly #driver: Driver;
+  readonly #acquire: () => Promise<DatabaseConnection>;
   readonly #admission: Promise<void>;
 
-  constructor(driver: Driver, admission: Promise<void>) {
-    this.#driver = driver;
+  /**
+   * @param acquire the driver's own acquisition of a pool connection
+   * @param admission the overlapped read's admission
+   */
+  constructor(acquire: () => Promise<DatabaseConnection>, admission: Promise<void>) {
+    this.#acquire = acquire;
     this.#admission = admission;
   }
 
@@ -51,7 +56,7 @@ class DeferredConnection implements DatabaseConnection {
   async real(writes: boolean): Promise<DatabaseConnection> {
     if (this.#real === undefined) {
       if (writes) await this.#admission;
-      this.#real ??= this.#driver.acquireConnection();
+      this.#real ??= this.#acquire();
     } else if (writes) await this.#admission;
     return this.#real;
   }
@@ -76,35 +81,24 @@ class DeferredConnection implements DatabaseConnection {
  * @param dialect the engine's dialect (PostgreSQL or PGlite)
  */
 export function gateWritesOnAdmission(dialect: Dialect): Dialect {
-  const wrap = (driver: Driver): Driver =>
-    new Proxy(driver, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof value !== 'function') return value;
-        const fn = value.bind(target) as (...args: unknown[]) => Promise<unknown>;
-        if (property === 'acquireConnection') {
-          return async (...args: unknown[]) => {
-            const admission = admissionScope.getStore();
-            return admission ? new DeferredConnection(target, admission) : fn(...args);
-          };
-        }
-        if (property === 'releaseConnection') {
-          return async (connection: DatabaseConnection, ...rest: unknown[]) => {
-            if (!(connection instanceof DeferredConnection)) return fn(connection, ...rest);
-            const real = connection.acquired();
-            if (real) await fn(await real, ...rest);
-          };
-        }
-        // Every other step on a connection (BEGIN, COMMIT, savepoints) runs on the real one; a
-        // transaction starts only once admitted.
-        return async (first: unknown, ...rest: unknown[]) =>
-          fn(first instanceof DeferredConnection ? await first.real(true) : first, ...rest);
-      },
-    });
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createDriver: () => wrap(dialect.createDriver()),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-  };
+  return wrapDriver(dialect, (name, own) => {
+    const fn = own as unknown as (...args: unknown[]) => Promise<unknown>;
+    if (name === 'acquireConnection') {
+      return (async (...args: unknown[]) => {
+        const admission = admissionScope.getStore();
+        if (!admission) return fn(...args);
+        return new DeferredConnection(() => fn(...args) as Promise<DatabaseConnection>, admission);
+      }) as DriverMethod;
+    }
+    if (name === 'releaseConnection') {
+      return (async (connection: DatabaseConnection, ...rest: unknown[]) => {
+        if (!(connection instanceof DeferredConnection)) return fn(connection, ...rest);
+        const real = connection.acquired();
+        if (real) await fn(await real, ...rest);
+      }) as DriverMethod;
+    }
+    // Every other step on a connection (BEGIN, COMMIT, savepoints) runs on the real one; a
+    // transaction starts only once admitted.
+    return (async (first: unknown, ...rest: unknown[]) => fn(first instanceof DeferredConnection ? await first.real(true) : first, ...rest)) as DriverMethod;
+  });
 }

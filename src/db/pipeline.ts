@@ -8,7 +8,8 @@
  * order, in the same transaction). A failing statement fails the call, and the transaction with
  * it. docs/architecture.md, "Prepared statements".
  */
-import { CompiledQuery, type Compilable, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from 'kysely';
+import { CompiledQuery, type Compilable, type DatabaseConnection, type Dialect, type QueryResult } from 'kysely';
+import { wrapDriver, type DriverMethod } from './driver-hooks.ts';
 import type { Trx } from './types.ts';
 
 const BATCHES = new WeakMap<CompiledQuery, readonly CompiledQuery[]>();
@@ -58,20 +59,9 @@ export function runPipelines(dialect: Dialect): Dialect {
     };
     return connection;
   };
-  const driverOf = (driver: Driver): Driver =>
-    new Proxy(driver, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof value !== 'function') return value;
-        const fn = value.bind(target) as (...args: unknown[]) => Promise<unknown>;
-        if (property !== 'acquireConnection') return fn;
-        return async (...args: unknown[]) => wrap((await fn(...args)) as DatabaseConnection);
-      },
-    });
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createDriver: () => driverOf(dialect.createDriver()),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-  };
+  return wrapDriver(dialect, (name, own) => {
+    if (name !== 'acquireConnection') return undefined;
+    const acquire = own as unknown as (...args: unknown[]) => Promise<DatabaseConnection>;
+    return (async (...args: unknown[]) => wrap(await acquire(...args))) as DriverMethod;
+  });
 }

@@ -10,8 +10,9 @@
  * `db.collection.name` and `caretaker.db.engine` (pglite or postgres). Under it the pg
  * instrumentation is suppressed, so a statement on PostgreSQL is one span, not two.
  */
-import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
+import type { CompiledQuery, DatabaseConnection, Dialect, QueryResult } from 'kysely';
 import { inSpan } from '../lib/tracing.ts';
+import { wrapDriver, type DriverMethod } from './driver-hooks.ts';
 
 const TABLE = /\b(?:from|into|update|join)\s+"?([a-z_][a-z0-9_]*)"?(?:\."?([a-z_][a-z0-9_]*)"?)?/i;
 
@@ -70,20 +71,9 @@ export function traceQueries(dialect: Dialect, engine: 'pglite' | 'postgres'): D
     };
     return connection;
   };
-  const driverOf = (driver: Driver): Driver =>
-    new Proxy(driver, {
-      get(target, property, receiver) {
-        const value: unknown = Reflect.get(target, property, receiver);
-        if (typeof value !== 'function') return value;
-        const fn = value.bind(target) as (...args: unknown[]) => Promise<unknown>;
-        if (property !== 'acquireConnection') return fn;
-        return async (...args: unknown[]) => wrap((await fn(...args)) as DatabaseConnection);
-      },
-    });
-  return {
-    createAdapter: () => dialect.createAdapter(),
-    createDriver: () => driverOf(dialect.createDriver()),
-    createIntrospector: (db) => dialect.createIntrospector(db),
-    createQueryCompiler: () => dialect.createQueryCompiler(),
-  };
+  return wrapDriver(dialect, (name, own) => {
+    if (name !== 'acquireConnection') return undefined;
+    const acquire = own as unknown as (...args: unknown[]) => Promise<DatabaseConnection>;
+    return (async (...args: unknown[]) => wrap(await acquire(...args))) as DriverMethod;
+  });
 }
