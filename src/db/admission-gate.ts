@@ -1,5 +1,5 @@
 /**
- * Writes of an overlapped read wait for its admission (docs/architecture.md "Request flow"). The
+ * Writes of an overlapped read wait for its admission (docs/architecture.md "Overlapped reads"). The
  * request pipeline (src/http/pipeline.ts) may start a GET handler while the request's rate-limit
  * count and auth-epoch check are still in flight; the handler then runs inside `admissionScope`
  * (AsyncLocalStorage) holding that check. A statement that only reads runs at once; any other
@@ -54,10 +54,8 @@ class DeferredConnection implements DatabaseConnection {
 
   /** The real connection, acquired once; after the admission when `writes`. */
   async real(writes: boolean): Promise<DatabaseConnection> {
-    if (this.#real === undefined) {
-      if (writes) await this.#admission;
-      this.#real ??= this.#acquire();
-    } else if (writes) await this.#admission;
+    if (writes) await this.#admission;
+    this.#real ??= this.#acquire();
     return this.#real;
   }
 

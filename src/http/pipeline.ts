@@ -92,6 +92,11 @@ function sameAccess(a: AuthContext, b: AuthContext): boolean {
   return true;
 }
 
+/** True when `auth` may use a route that needs `permission` (a catalogue key, or the markers `authenticated` and `bearer`). */
+function grants(auth: AuthContext, permission: string): boolean {
+  return permission === 'authenticated' || permission === 'bearer' || auth.permissions.has(permission);
+}
+
 /** What the pipeline asks the blacklist (src/modules/platform/security BlacklistGuard). */
 export interface BlockCheck {
   isAddressBlocked(ip: string): Promise<boolean>;
@@ -231,15 +236,13 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     credentials: PresentedCredentials,
     permission: string,
     knownAccount: number,
-    accountCounter: (userId: number) => { key: string; max: number },
-    windowS: number,
-    failClosed: boolean,
+    countAccount: (trip: RequestCount, userId: number) => Promise<LimitResult>,
   ): Promise<{ admitted: Promise<void> } | null> => {
     const epochUsed = deps.authEpoch.lastKnown(OVERLAP_EPOCH_AGE_MS);
     if (epochUsed === null) return null;
     const auth = await authenticate(credentials, epochUsed).catch(() => null);
     if (!auth || auth.userId !== knownAccount || (await blacklist.isAccountBlocked(auth.userId))) return null;
-    if (permission !== 'authenticated' && permission !== 'bearer' && !auth.permissions.has(permission)) return null;
+    if (!grants(auth, permission)) return null;
     request.auth = auth;
     const admitted = counting.then(async (trip) => {
       noteFor(request, auth.userId, trip.first);
@@ -252,11 +255,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
           throw changed;
         }
       }
-      if (trip.second) noteFor(request, auth.userId, trip.second);
-      else {
-        const counter = accountCounter(auth.userId);
-        noteFor(request, auth.userId, await limiter.consume(counter.key, counter.max, windowS, { failClosed }));
-      }
+      noteFor(request, auth.userId, await countAccount(trip, auth.userId));
     });
     return { admitted };
   };
@@ -295,8 +294,14 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     // Awaited below (or by the admission); until then a refusal of a fail-closed route must not
     // count as an unhandled rejection.
     counting.catch(() => undefined);
+    // The account's count: from the round trip when it counted this account, else counted now.
+    const countAccount = async (trip: RequestCount, userId: number): Promise<LimitResult> => {
+      if (trip.second && knownAccount === userId) return trip.second;
+      const counter = accountCounter(userId);
+      return limiter.consume(counter.key, counter.max, windowS, { failClosed });
+    };
     if (knownAccount !== undefined && limiter.backend === 'redis' && READ_METHODS.has(request.method) && cfg.overlap !== false && !refusedRecently(knownAccount)) {
-      const overlapped = await overlappedRead(request, counting, credentials, permission, knownAccount, accountCounter, windowS, failClosed);
+      const overlapped = await overlappedRead(request, counting, credentials, permission, knownAccount, countAccount);
       if (overlapped) {
         // Marked handled here; onSend awaits it (and sees its error) before any byte is sent.
         overlapped.admitted.catch(() => undefined);
@@ -320,13 +325,9 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     const auth = await authenticate(credentials, epoch);
     request.auth = auth;
     if (await blacklist.isAccountBlocked(auth.userId)) throw blocked();
-    if (trip.second && knownAccount === auth.userId) note(request, trip.second);
-    else {
-      const counter = accountCounter(auth.userId);
-      note(request, await limiter.consume(counter.key, counter.max, windowS, { failClosed }));
-    }
+    note(request, await countAccount(trip, auth.userId));
 
-    if (permission !== 'authenticated' && permission !== 'bearer' && !auth.permissions.has(permission)) {
+    if (!grants(auth, permission)) {
       await services.recordDenial(auth, request.ip, deps.clock.now(), { method: request.method, route: request.routeOptions.url, permission });
       throw new AppError('forbidden');
     }
