@@ -18,9 +18,22 @@ const SHOTS = path.resolve(import.meta.dirname, '../../docs/console');
 /** axe at phone width and at 1280 px (the page stays at 1280 px); pictures in docs/console. */
 const check = (page: Page, name: string) => checkPage(page, SHOTS, name, { phone: PHONE, desktop: DESKTOP });
 
-/** Opens an administration page from the user menu. */
+/**
+ * Opens an administration page from the user menu. The toggle is clicked again while the menu is
+ * not open: under load the first click can land while the shell re-renders after sign-in, which
+ * leaves the menu closed.
+ */
 async function openFromMenu(page: Page, label: string): Promise<void> {
-  await page.locator('.user-toggle').click();
+  const toggle = page.locator('.user-toggle');
+  await expect
+    .poll(
+      async () => {
+        if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+        return toggle.getAttribute('aria-expanded');
+      },
+      { timeout: 20_000, interval: 250 },
+    )
+    .toBe('true');
   await page.locator('#user-panel').getByRole('link', { name: label, exact: true }).click();
 }
 
