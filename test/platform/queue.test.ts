@@ -57,6 +57,16 @@ describe('outbox and queue', () => {
     expect(rows.map((r) => r.event_id)).toEqual([committed]);
   });
 
+  it('refuses a payload the catalogue does not describe, naming the field, and writes nothing', async () => {
+    const before = await t.db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const bad = { user_id: 'two', role_code: 'agent' } as unknown as typeof payload;
+    await expect(t.db.transaction().execute((trx) => emitEvent(trx, t.clock.now(), { name: 'user.created', agencyId: null, payload: bad }))).rejects.toThrow(
+      /Event user\.created: payload does not match the catalogue \(\/user_id /,
+    );
+    const after = await t.db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
+  });
+
   it('retries a handler that fails twice: three runs, one effect, and a redelivery changes nothing', async () => {
     worker = await startBackgroundWorker(t.deps, t.database, [flaky], [], quiet);
     await until(async () => effects.length === 1);
