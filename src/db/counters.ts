@@ -4,7 +4,17 @@
  * again and the numbers have no gaps (docs/money.md, docs/jobs.md).
  */
 import { sql } from 'kysely';
+import { PreparedQuery, type Params } from './prepared.ts';
 import type { DbOrTrx } from './types.ts';
+
+/** Taken once per job, invoice and credit note: a named prepared statement (src/db/prepared.ts). */
+const NEXT = new PreparedQuery('counter_next', (db, _shape: 'one', p: Params<{ agencyId: number; name: string }>) =>
+  db
+    .insertInto('agency_counters')
+    .values({ agency_id: p.agencyId, name: p.name, value: 1 })
+    .onConflict((oc) => oc.columns(['agency_id', 'name']).doUpdateSet({ value: sql`agency_counters.value + 1` }))
+    .returning('value'),
+);
 
 /**
  * Takes the next value of counter `name` of an agency (1 for the first).
@@ -12,11 +22,11 @@ import type { DbOrTrx } from './types.ts';
  * @returns the new value
  */
 export async function nextCounter(db: DbOrTrx, agencyId: number, name: string): Promise<number> {
-  const row = await db
-    .insertInto('agency_counters')
-    .values({ agency_id: agencyId, name, value: 1 })
-    .onConflict((oc) => oc.columns(['agency_id', 'name']).doUpdateSet({ value: sql`agency_counters.value + 1` }))
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  return row.value;
+  const [row] = await NEXT.run(db, 'one', { agencyId, name });
+  return row!.value;
+}
+
+/** nextCounter's statement, not yet run (for src/db/pipeline.ts); its one row holds the new `value`. */
+export function nextCounterQuery(db: DbOrTrx, agencyId: number, name: string) {
+  return NEXT.statement(db, 'one', { agencyId, name });
 }

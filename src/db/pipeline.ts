@@ -18,17 +18,23 @@ function compiled(q: Compilable<unknown> | CompiledQuery): CompiledQuery {
   return 'compile' in q && typeof q.compile === 'function' ? q.compile() : (q as CompiledQuery);
 }
 
+/** The row type of a statement given to `pipelined`. */
+type RowOf<Q> = Q extends CompiledQuery<infer R> ? R : Q extends Compilable<infer R> ? R : unknown;
+
 /**
  * Runs `queries` in order in one round trip on the transaction's connection.
- * @returns each query's result (rows, affected rows), in the order given
+ * @returns each query's result (rows typed as the query's, affected rows), in the order given
  * @throws the first statement's error (the transaction is then aborted)
  */
-export async function pipelined(trx: Trx, queries: ReadonlyArray<Compilable<unknown> | CompiledQuery>): Promise<Array<QueryResult<unknown>>> {
+export async function pipelined<const Q extends ReadonlyArray<Compilable<unknown> | CompiledQuery>>(
+  trx: Trx,
+  queries: Q,
+): Promise<{ -readonly [K in keyof Q]: QueryResult<RowOf<Q[K]>> }> {
   const batch = queries.map(compiled);
   const marker = CompiledQuery.raw(batch.map((q) => q.sql).join(';\n'), []);
   BATCHES.set(marker, batch);
   const { rows } = await trx.executeQuery<QueryResult<unknown>>(marker);
-  return rows;
+  return rows as { -readonly [K in keyof Q]: QueryResult<RowOf<Q[K]>> };
 }
 
 /** A connection that can send several statements in one write (PostgreSQL's, src/db/pg-driver.ts). */

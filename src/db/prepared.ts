@@ -46,6 +46,14 @@ function params<Values extends object>(): Params<Values> {
   return new Proxy({}, { get }) as Params<Values>;
 }
 
+/**
+ * The parameters of `columns` as an insert's or update's values: `{ column: p.column, ... }`, so a
+ * prepared insert names each column once (`values(columnParams(p, JOB_COLUMNS))`).
+ */
+export function columnParams<Values extends object, K extends keyof Values & string>(p: Params<Values>, columns: readonly K[]): { [C in K]: Params<Values>[C] } {
+  return Object.fromEntries(columns.map((c) => [c, p[c]])) as { [C in K]: Params<Values>[C] };
+}
+
 interface Compiled {
   name: string;
   sql: string;

@@ -1,10 +1,26 @@
 /** SQL of the outbox and of the handlers' completion rows (docs/events.md); the rules are in the other files of src/events. */
 import { sql } from 'kysely';
+import { columnParams, PreparedQuery, type Params } from '../db/prepared.ts';
 import type { DbOrTrx, Trx } from '../db/types.ts';
 
-/** The insert of one outbox row (payload as JSON text), not yet run. */
-export function outboxInsertQuery(db: DbOrTrx, row: { event_id: string; name: string; version: number; agency_id: number | null; payload: string; occurred_at: Date; traceparent?: string }) {
-  return db.insertInto('outbox').values(row);
+/** An outbox row as written (payload as JSON text; traceparent null while tracing is off). */
+interface OutboxRow {
+  event_id: string;
+  name: string;
+  version: number;
+  agency_id: number | null;
+  payload: string;
+  occurred_at: Date;
+  traceparent: string | null;
+}
+const OUTBOX_COLUMNS = ['event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at', 'traceparent'] as const;
+
+/** Every event is one of these: a named prepared statement (src/db/prepared.ts). */
+const OUTBOX_INSERT = new PreparedQuery('outbox_insert', (db, _shape: 'one', p: Params<OutboxRow>) => db.insertInto('outbox').values(columnParams(p, OUTBOX_COLUMNS)));
+
+/** The insert of one outbox row, not yet run. */
+export function outboxInsertQuery(db: DbOrTrx, row: OutboxRow) {
+  return OUTBOX_INSERT.statement(db, 'one', row);
 }
 
 /** The oldest unpublished events, at most `limit`, oldest first. */

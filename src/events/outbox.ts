@@ -40,7 +40,7 @@ export interface EmitInput<N extends EventName> {
  */
 export async function emitEvent<N extends EventName>(trx: DbOrTrx, at: Date, input: EmitInput<N>): Promise<string> {
   const { insert, eventId } = eventInsert(trx, at, input);
-  await insert.execute();
+  await trx.executeQuery(insert);
   return eventId;
 }
 
@@ -67,7 +67,7 @@ export function eventInsert<N extends EventName>(trx: DbOrTrx, at: Date, input: 
     agency_id: input.agencyId,
     payload: JSON.stringify(input.payload),
     occurred_at: at,
-    ...(traceparent ? { traceparent } : {}),
+    traceparent: traceparent ?? null,
   });
   return { insert, eventId };
 }

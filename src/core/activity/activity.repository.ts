@@ -4,7 +4,8 @@
  * or rolls back with it (docs/architecture.md "Data rules").
  */
 import { sql, type Expression } from 'kysely';
-import { PreparedQuery } from '../../db/prepared.ts';
+import { columnParams, PreparedQuery, type Params } from '../../db/prepared.ts';
+import type { ActivityLogTable } from '../../db/schema.ts';
 import type { DbOrTrx } from '../../db/types.ts';
 import type { Actor } from '../auth-context.ts';
 
@@ -31,15 +32,22 @@ export interface ActivityInput {
  * @param at UTC time of the event
  */
 export async function recordActivity(db: DbOrTrx, actor: Actor, at: Date, input: ActivityInput): Promise<void> {
-  await activityInsert(db, actor, at, input).execute();
+  await db.executeQuery(activityInsert(db, actor, at, input));
 }
+
+/** An entry's columns as written (details as JSON text). */
+const ENTRY_COLUMNS = ['agency_id', 'user_id', 'user_name', 'action', 'resource_type', 'resource_id', 'ip_address', 'details', 'created_at'] as const;
+type EntryRow = { [C in (typeof ENTRY_COLUMNS)[number]]: C extends 'details' ? string | null : C extends 'created_at' ? Date : ActivityLogTable[C] };
+
+/** Every write appends an entry: a named prepared statement (src/db/prepared.ts). */
+const ENTRY_INSERT = new PreparedQuery('activity_insert', (db, _shape: 'one', p: Params<EntryRow>) => db.insertInto('activity_log').values(columnParams(p, ENTRY_COLUMNS)));
 
 /**
  * The insert of one entry, not yet run: recordActivity runs it, a write that sends its
  * statements together (src/db/pipeline.ts) passes it with them.
  */
 export function activityInsert(db: DbOrTrx, actor: Actor, at: Date, input: ActivityInput) {
-  return db.insertInto('activity_log').values({
+  return ENTRY_INSERT.statement(db, 'one', {
     agency_id: input.agencyId !== undefined ? input.agencyId : (actor.auth?.agencyId ?? null),
     user_id: input.userId !== undefined ? input.userId : (actor.auth?.userId ?? null),
     user_name: input.userName ?? actor.auth?.name ?? 'anonymous',

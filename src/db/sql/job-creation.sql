@@ -8,10 +8,8 @@ select "id", "agency_id", "closed_at"
 from "branches"
 where "uuid" = $1 and "agency_id" = $2;
 
--- statement 3
+-- statement 3: sent together in one round trip (src/db/pipeline.ts)
 select nextval(pg_get_serial_sequence('jobs', 'id'))::int as "id";
-
--- statement 4
 select (select json_build_object('region', a.uk_region, 'at_risk_percent', a.sla_at_risk_percent, 'office_hours', (
      
 select json_agg(json_build_object('weekday', h.weekday, 'opens_minute', h.opens_minute, 'closes_minute', h.closes_minute)
@@ -33,22 +31,20 @@ where r.branch_id = $1 and r.deleted_at is null), '[]'::json))
    
 from agencies a
 where a.id = $2) as "inputs";
-
--- statement 5
 insert into "agency_counters" ("agency_id", "name", "value")
 values ($1, $2, $3)
 on conflict ("agency_id", "name") do update set "value" = agency_counters.value + 1
 returning "value";
 
--- statement 6: sent together in one round trip (src/db/pipeline.ts)
-insert into "jobs" ("id", "uuid", "agency_id", "branch_id", "title", "description", "priority", "status_id", "job_type_id", "trade_id", "address_id", "tenant_id", "agent_user_id", "reported_by_user_id", "estimated_cost_pence", "agreed_cost_pence", "created_at", "updated_at", "reference")
+-- statement 4: sent together in one round trip (src/db/pipeline.ts)
+insert into "jobs" ("id", "uuid", "agency_id", "branch_id", "reference", "title", "description", "priority", "status_id", "job_type_id", "trade_id", "address_id", "tenant_id", "agent_user_id", "reported_by_user_id", "estimated_cost_pence", "agreed_cost_pence", "created_at", "updated_at")
 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19);
 insert into "job_status_history" ("job_id", "from_status_id", "to_status_id", "by_user_id", "note", "created_at")
 values ($1, $2, $3, $4, $5, $6);
 insert into "activity_log" ("agency_id", "user_id", "user_name", "action", "resource_type", "resource_id", "ip_address", "details", "created_at")
 values ($1, $2, $3, $4, $5, $6, $7, $8, $9);
-insert into "outbox" ("event_id", "name", "version", "agency_id", "payload", "occurred_at")
-values ($1, $2, $3, $4, $5, $6);
+insert into "outbox" ("event_id", "name", "version", "agency_id", "payload", "occurred_at", "traceparent")
+values ($1, $2, $3, $4, $5, $6, $7);
 select (select "sc"."state"
 from "sla_clocks" as "sc"
 where "sc"."job_id" = "j"."id" and "sc"."state" <> $1
@@ -70,5 +66,5 @@ left join "job_time_ranges" as "tmr" on "tmr"."id" = "j"."time_range_id"
 left join "users" as "ag" on "ag"."id" = "j"."agent_user_id"
 where "j"."deleted_at" is null and true and "j"."id" = $5;
 
--- statement 7
+-- statement 5
 commit;

@@ -3,7 +3,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool, type Update
 import type { SortDirection } from '../../../db/sort-order.ts';
 import type { Database, JobTable, NewJob } from '../../../db/schema.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
-import { PreparedQuery, type Params, type Value } from '../../../db/prepared.ts';
+import { columnParams, PreparedQuery, type Params, type Value } from '../../../db/prepared.ts';
 import type { JobScope } from './job-visibility.ts';
 import { jobSlaColumns, jobSlaState } from '../sla/index.ts';
 
@@ -215,7 +215,7 @@ export function findAddressBranch(db: DbOrTrx, id: number) {
 
 /** Appends a history row. */
 export async function insertHistory(db: DbOrTrx, row: HistoryRow) {
-  await historyInsert(db, row).execute();
+  await db.executeQuery(historyInsert(db, row));
 }
 
 /** A status-history row: the job, the move (from null at creation), who and when. */
@@ -230,20 +230,39 @@ export interface HistoryRow {
 
 /** The insert of a history row, not yet run (for src/db/pipeline.ts). */
 export function historyInsert(db: DbOrTrx, row: HistoryRow) {
-  return db
-    .insertInto('job_status_history')
-    .values({ job_id: row.jobId, from_status_id: row.from, to_status_id: row.to, by_user_id: row.byUserId, note: row.note, created_at: row.at });
+  return HISTORY_INSERT.statement(db, 'one', row);
 }
 
-/** The next job id from the jobs' sequence (taken before the insert, so that the statements after it can go with it). */
-export async function nextJobId(db: DbOrTrx): Promise<number> {
-  const row = await db.selectNoFrom(sql<number>`nextval(pg_get_serial_sequence('jobs', 'id'))::int`.as('id')).executeTakeFirstOrThrow();
-  return row.id;
+const HISTORY_INSERT = new PreparedQuery('history_insert', (db, _shape: 'one', p: Params<HistoryRow>) =>
+  db.insertInto('job_status_history').values({ job_id: p.jobId, from_status_id: p.from, to_status_id: p.to, by_user_id: p.byUserId, note: p.note, created_at: p.at }),
+);
+
+/**
+ * The next job id from the jobs' sequence, not yet run (for src/db/pipeline.ts): its one row holds
+ * the `id`. Taken before the insert, so that the statements after it can go with it.
+ */
+export function nextJobIdQuery(db: DbOrTrx) {
+  return NEXT_JOB_ID.statement(db, 'one', {});
 }
 
-/** The insert of a job with its id taken (nextJobId), not yet run. */
-export function jobInsert(db: DbOrTrx, job: NewJob & { id: number }) {
-  return db.insertInto('jobs').values(job);
+const NEXT_JOB_ID = new PreparedQuery('next_job_id', (db, _shape: 'one', _p: Params<object>) =>
+  db.selectNoFrom(sql<number>`nextval(pg_get_serial_sequence('jobs', 'id'))::int`.as('id')),
+);
+
+/** The columns a new job is written with (jobInsert); the others take their defaults. */
+const NEW_JOB_COLUMNS = [
+  'id', 'uuid', 'agency_id', 'branch_id', 'reference', 'title', 'description', 'priority', 'status_id', 'job_type_id', 'trade_id', 'address_id',
+  'tenant_id', 'agent_user_id', 'reported_by_user_id', 'estimated_cost_pence', 'agreed_cost_pence', 'created_at', 'updated_at',
+] as const;
+
+/** A new job's values: every column of NEW_JOB_COLUMNS (null where it has none). */
+export type NewJobRow = { [C in (typeof NEW_JOB_COLUMNS)[number]]-?: Exclude<NewJob[C], undefined> } & { id: number };
+
+const JOB_INSERT = new PreparedQuery('job_insert', (db, _shape: 'one', p: Params<NewJobRow>) => db.insertInto('jobs').values(columnParams(p, NEW_JOB_COLUMNS)));
+
+/** The insert of a job with its id taken (nextJobIdQuery), not yet run: a named prepared statement (src/db/prepared.ts). */
+export function jobInsert(db: DbOrTrx, job: NewJobRow) {
+  return JOB_INSERT.statement(db, 'one', job);
 }
 
 /** A page of a job's history, oldest first, and the total. */

@@ -13,7 +13,7 @@ import type { DbOrTrx, Trx } from '../../../db/types.ts';
 import { activityInsert, recordActivity } from '../../../core/activity/index.ts';
 import { emitEvent, eventInsert } from '../../../events/index.ts';
 import { pipelined } from '../../../db/pipeline.ts';
-import { nextCounter } from '../../../db/counters.ts';
+import { nextCounterQuery } from '../../../db/counters.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
 import { jobScope, seesInternalFields } from './job-visibility.ts';
 import { placeJob, type Placement } from './job-placement.ts';
@@ -23,7 +23,7 @@ import type { JobFilter } from './jobs.repository.ts';
 import { jobsByIds, listJobs, listJobsJson, visibleJobIds } from './jobs-list.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
-import { announceJobSlaStart, jobSlaWrites, newJobDates, planJobSla, recomputeJobSla } from '../sla/index.ts';
+import { announceJobSlaStart, jobSlaWrites, newJobDates, planJobSla, recomputeJobSla, startInputsOf, startInputsQuery } from '../sla/index.ts';
 
 export { toJobDto } from './job-rules.ts';
 export { JOBS_COUNT_CAP } from './jobs-list.repository.ts';
@@ -139,8 +139,9 @@ export async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_t
  * the agency's next reference, its first history row (null -> Reported), its activity entry, its
  * SLA clocks and the `job.created` event, and the job read back as the caller sees it.
  * The reference is the agency's counter (docs/jobs.md: no gaps): its row stays locked until
- * commit, so it is taken after every read and the writes that follow go in one round trip
- * (src/db/pipeline.ts), keeping creates in one agency from queueing on each other for long.
+ * commit, so it is taken last, in one round trip with the reads that need nothing of each other,
+ * and the writes that follow go in one more (src/db/pipeline.ts), keeping creates in one agency
+ * from queueing on each other for long.
  * @returns the job as the caller sees it
  * @throws 400 naming a bad field, 403 for contractors, 404 for a branch, address or tenant the
  *   caller cannot use
@@ -163,7 +164,14 @@ export async function insertNewJob(
   deps: AppDeps, trx: Trx, actor: Actor, place: Placement, input: CreateJobInput, by: { reportedBy: number | null; agentUserId: number | null },
 ): Promise<{ id: number; row: repo.JobRow; slaMoved: boolean }> {
   const now = deps.clock.now();
-  const id = await repo.nextJobId(trx);
+  // Three reads that need nothing of each other, in one round trip (src/db/pipeline.ts). The
+  // reference's counter row is last: it stays locked until commit.
+  const [ids, slaInputs, counter] = await pipelined(trx, [
+    repo.nextJobIdQuery(trx),
+    startInputsQuery(trx, place.branchId, place.agencyId),
+    nextCounterQuery(trx, place.agencyId, 'job_reference'),
+  ]);
+  const id = ids.rows[0]!.id;
   const fields = {
     id,
     uuid: newUuid(),
@@ -184,8 +192,8 @@ export async function insertNewJob(
     created_at: now,
     updated_at: now,
   };
-  const sla = await planJobSla(trx, { ...fields, dates: newJobDates(now) }, now);
-  const job = { ...fields, reference: formatReference(await nextCounter(trx, place.agencyId, 'job_reference')) };
+  const sla = planJobSla({ ...fields, dates: newJobDates(now) }, await startInputsOf(trx, slaInputs.rows[0], place.branchId), now);
+  const job = { ...fields, reference: formatReference(counter.rows[0]!.value) };
   const [, , , , ...rest] = await pipelined(trx, [
     repo.jobInsert(trx, job),
     repo.historyInsert(trx, { jobId: id, from: null, to: STATUS_REPORTED, byUserId: by.reportedBy, note: null, at: now }),

@@ -3,7 +3,8 @@
  * writing its plan, and the conditional updates that move running clocks to at_risk and breached
  * (each clock moves once even when two instances scan at the same time).
  */
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Expression, type RawBuilder } from 'kysely';
+import { PreparedQuery, type Params } from '../../../db/prepared.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import type { AgencySettings, ClockPlan, ExistingClock, HistoryInput, JobInput, RuleInput } from './clock-engine.ts';
 import type { OfficeHours, UkRegion } from './working-time.ts';
@@ -140,11 +141,10 @@ export interface StartInputs {
 }
 
 /**
- * StartInputs as one SQL value (a JSON object, or null without the agency row), for a statement of
- * the caller's (the job's insert carries it in its RETURNING list: no statement of its own).
- * Read it with parseStartInputs.
+ * StartInputs as one SQL value (a JSON object, or null without the agency row); read it with
+ * parseStartInputs.
  */
-export function startInputsSql(branchId: number, agencyId: number): RawBuilder<unknown> {
+function startInputsSql(branchId: Expression<number>, agencyId: Expression<number>): RawBuilder<unknown> {
   return sql`(select json_build_object('region', a.uk_region, 'at_risk_percent', a.sla_at_risk_percent, 'office_hours', (
       select json_agg(json_build_object('weekday', h.weekday, 'opens_minute', h.opens_minute, 'closes_minute', h.closes_minute) order by h.weekday)
       from agency_office_hours h where h.agency_id = a.id), 'rules', coalesce((
@@ -162,7 +162,7 @@ export function startInputsSql(branchId: number, agencyId: number): RawBuilder<u
  * Reads the value of startInputsSql (PostgreSQL hands JSON back parsed, PGlite as text).
  * @returns the inputs, or undefined without the agency row (then read the rules with loadRules)
  */
-export function parseStartInputs(value: unknown): StartInputs | undefined {
+function parseStartInputs(value: unknown): StartInputs | undefined {
   const v = (typeof value === 'string' ? JSON.parse(value) : value) as
     | { region: string; at_risk_percent: number; office_hours: OfficeHoursRow[] | null; rules: RuleInput[] }
     | null;
@@ -170,10 +170,22 @@ export function parseStartInputs(value: unknown): StartInputs | undefined {
   return { rules: v.rules, settings: { region: v.region as UkRegion, atRiskPercent: v.at_risk_percent, officeHours: officeHoursOf(v.office_hours) } };
 }
 
-/** StartInputs in one statement of its own. */
-export async function loadStartInputs(trx: DbOrTrx, branchId: number, agencyId: number): Promise<StartInputs> {
-  const row = await trx.selectNoFrom(startInputsSql(branchId, agencyId).as('inputs')).executeTakeFirstOrThrow();
-  return parseStartInputs(row.inputs) ?? { rules: (await loadRules(trx, [branchId])).get(branchId) ?? [], settings: undefined };
+/** Read once per job creation: a named prepared statement (src/db/prepared.ts). */
+const START_INPUTS = new PreparedQuery('sla_start_inputs', (db, _shape: 'one', p: Params<{ branchId: number; agencyId: number }>) =>
+  db.selectNoFrom(startInputsSql(p.branchId, p.agencyId).as('inputs')),
+);
+
+/** The statement reading a branch's StartInputs, not yet run (for src/db/pipeline.ts); read its row with startInputsOf. */
+export function startInputsQuery(trx: DbOrTrx, branchId: number, agencyId: number) {
+  return START_INPUTS.statement(trx, 'one', { branchId, agencyId });
+}
+
+/**
+ * The StartInputs in the row of startInputsQuery; without the agency row, the branch's rules read
+ * on their own and no settings.
+ */
+export async function startInputsOf(trx: DbOrTrx, row: { inputs: unknown } | undefined, branchId: number): Promise<StartInputs> {
+  return parseStartInputs(row?.inputs) ?? { rules: (await loadRules(trx, [branchId])).get(branchId) ?? [], settings: undefined };
 }
 
 /** Stored clocks of the jobs, grouped by job id. */

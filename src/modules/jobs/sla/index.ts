@@ -6,7 +6,7 @@
 import { slaScanTask } from './scan.ts';
 
 export { announceJobSlaStart, backfillClocksBatch, countOpenJobs, jobSlaWrites, planJobSla, recomputeJobs, recomputeJobSla, recomputeOpenJobs, type JobSlaStart } from './recompute.ts';
-export { newJobDates } from './clocks.repository.ts';
+export { newJobDates, startInputsOf, startInputsQuery } from './clocks.repository.ts';
 export { jobSlaColumns, jobSlaState, SLA_SUMMARY_STATES } from './job-sla-columns.repository.ts';
 export { scanSlaClocks, slaScanTask } from './scan.ts';
 export { secondsLeft } from './clock-engine.ts';

@@ -110,14 +110,14 @@ export interface JobSlaStart {
 }
 
 /**
- * Plans the SLA clocks of a job about to be created in the caller's transaction: reads the branch's
- * rules and the agency's settings and computes what recomputeJobSla would write for the job's one
- * history row at creation, without reading the job back.
+ * Plans the SLA clocks of a job about to be created: from the branch's rules and the agency's
+ * settings (`inputs`, read with clocks.startInputsQuery), computes what recomputeJobSla would write
+ * for the job's one history row at creation, without reading the job back.
  * @param job the new job as the engine reads it (its id already taken; every date but created_at null)
  * @param now the creation instant (UTC), also the first history row's time
  */
-export async function planJobSla(trx: DbOrTrx, job: JobInput, now: Date): Promise<JobSlaStart> {
-  const { rules, settings } = await clocks.loadStartInputs(trx, job.branch_id, job.agency_id);
+export function planJobSla(job: JobInput, inputs: clocks.StartInputs, now: Date): JobSlaStart {
+  const { rules, settings } = inputs;
   if (rules.length === 0) return { jobId: job.id, rows: [], breachedNow: false, atRiskNow: false };
   const plan = planClocks(job, [{ to_status_id: job.status_id, created_at: now }], rules, [], settings ?? DEFAULT_SETTINGS, now);
   const t = now.getTime();

@@ -1,6 +1,7 @@
 /** SQL for branches. No rules here. */
 import { sql } from 'kysely';
 import { sortOrderSql, type SortDirection, type SortKey } from '../../../db/sort-order.ts';
+import { PreparedQuery, type Params } from '../../../db/prepared.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { containsPattern } from '../../../db/text-match.ts';
 
@@ -102,11 +103,16 @@ export function findAgency(db: DbOrTrx, uuid: string) {
  * THE lookup of a branch by uuid for other modules (jobs, users, addresses, SLA rules): id, agency
  * and closed_at of the branch, within one agency (agencyId null: any agency), open or closed.
  */
-export function findBranchRef(db: DbOrTrx, uuid: string, agencyId: number | null = null) {
-  let q = db.selectFrom('branches').select(['id', 'agency_id', 'closed_at']).where('uuid', '=', uuid);
-  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
-  return q.executeTakeFirst();
+export async function findBranchRef(db: DbOrTrx, uuid: string, agencyId: number | null = null) {
+  const [row] = agencyId === null ? await BRANCH_REF.run(db, 'any', { uuid }) : await BRANCH_REF.run(db, 'agency', { uuid, agencyId });
+  return row;
 }
+
+/** findBranchRef's statement, run by every job creation: named and prepared (src/db/prepared.ts). */
+const BRANCH_REF = new PreparedQuery('branch_ref', (db, shape: 'any' | 'agency', p: Params<{ uuid: string; agencyId?: number }>) => {
+  const q = db.selectFrom('branches').select(['id', 'agency_id', 'closed_at']).where('uuid', '=', p.uuid);
+  return shape === 'agency' ? q.where('agency_id', '=', p.agencyId) : q;
+});
 
 /** One branch by id (any agency), or undefined. */
 export function findBranchById(db: DbOrTrx, id: number) {
