@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { Kysely, type Dialect } from 'kysely';
+import { Kysely, sql, type Dialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { pgDialect } from './pg-driver.ts';
@@ -18,6 +18,7 @@ import { tracingEnabled } from '../lib/tracing.ts';
 import { runPipelines } from './pipeline.ts';
 import { gateWritesOnAdmission } from './admission-gate.ts';
 import type { Database } from './schema.ts';
+import { PreparedQuery, type Params } from './prepared.ts';
 import { watchIdentityWrites, type IdentityWrites } from './identity-writes.ts';
 
 export type Db = Kysely<Database>;
@@ -149,6 +150,9 @@ export function openPglite(dir: string, loadDataDir: Blob | undefined): PGlite {
   return new PGlite(dataDir, { extensions: { pg_trgm }, startParams, ...(loadDataDir ? { loadDataDir } : {}) });
 }
 
+/** The status read's `select 1`, once per request of GET /api/system/status: a named prepared statement. */
+const PING = new PreparedQuery('ping', (db, _shape: 'one', _p: Params<object>) => db.selectNoFrom(sql<number>`1`.as('one')));
+
 /** Runs `select 1`; resolves true when the database answers within `timeoutMs`. */
 export async function pingDatabase(db: Db, timeoutMs = 2_000): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -156,7 +160,7 @@ export async function pingDatabase(db: Db, timeoutMs = 2_000): Promise<boolean> 
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
     });
-    await Promise.race([db.selectNoFrom((eb) => eb.val(1).as('one')).execute(), timeout]);
+    await Promise.race([PING.run(db, 'one', {}), timeout]);
     return true;
   } catch {
     return false;

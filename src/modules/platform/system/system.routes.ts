@@ -34,14 +34,19 @@ const STATUS_DOWN: Record<number, TSchema> = {
 
 const Probe = DataEnvelope(Type.Object({ status: Type.String() }));
 
+/** Redis's PING within a second: 'ok', 'down' (no answer, an error, or not connected) or 'not_configured'. */
 async function pingRedis(deps: AppDeps): Promise<Check> {
   if (!deps.redis) return 'not_configured';
   if (deps.redis.status !== 'ready') return 'down';
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([deps.redis.ping(), new Promise((_, rej) => setTimeout(() => rej(new Error('timeout')), 1000))]);
+    await Promise.race([deps.redis.ping(), new Promise((_, rej) => (timer = setTimeout(() => rej(new Error('timeout')), 1000)))]);
     return 'ok';
   } catch {
     return 'down';
+  } finally {
+    // Cleared at once: a status read every millisecond would otherwise keep a thousand timers alive.
+    clearTimeout(timer);
   }
 }
 
