@@ -35,9 +35,9 @@ export async function recordActivity(db: DbOrTrx, actor: Actor, at: Date, input:
   await db.executeQuery(activityInsert(db, actor, at, input));
 }
 
-/** An entry's columns as written (details as JSON text). */
+/** An entry as written: the table's columns but its id, details as JSON text. */
+type EntryRow = Omit<ActivityLogTable, 'id' | 'details' | 'created_at'> & { details: string | null; created_at: Date };
 const ENTRY_COLUMNS = ['agency_id', 'user_id', 'user_name', 'action', 'resource_type', 'resource_id', 'ip_address', 'details', 'created_at'] as const;
-type EntryRow = { [C in (typeof ENTRY_COLUMNS)[number]]: C extends 'details' ? string | null : C extends 'created_at' ? Date : ActivityLogTable[C] };
 
 /** Every write appends an entry: a named prepared statement (src/db/prepared.ts). */
 const ENTRY_INSERT = new PreparedQuery('activity_insert', (db, _shape: 'one', p: Params<EntryRow>) => db.insertInto('activity_log').values(columnParams(p, ENTRY_COLUMNS)));

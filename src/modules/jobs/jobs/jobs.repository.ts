@@ -228,13 +228,18 @@ export interface HistoryRow {
   at: Date;
 }
 
+/** historyInsert's statement: a named prepared statement (src/db/prepared.ts). */
+const HISTORY_INSERT = new PreparedQuery('history_insert', (db, _shape: 'one', p: Params<HistoryRow>) =>
+  db.insertInto('job_status_history').values({ job_id: p.jobId, from_status_id: p.from, to_status_id: p.to, by_user_id: p.byUserId, note: p.note, created_at: p.at }),
+);
+
 /** The insert of a history row, not yet run (for src/db/pipeline.ts). */
 export function historyInsert(db: DbOrTrx, row: HistoryRow) {
   return HISTORY_INSERT.statement(db, 'one', row);
 }
 
-const HISTORY_INSERT = new PreparedQuery('history_insert', (db, _shape: 'one', p: Params<HistoryRow>) =>
-  db.insertInto('job_status_history').values({ job_id: p.jobId, from_status_id: p.from, to_status_id: p.to, by_user_id: p.byUserId, note: p.note, created_at: p.at }),
+const NEXT_JOB_ID = new PreparedQuery('next_job_id', (db, _shape: 'one', _p: Params<object>) =>
+  db.selectNoFrom(sql<number>`nextval(pg_get_serial_sequence('jobs', 'id'))::int`.as('id')),
 );
 
 /**
@@ -244,10 +249,6 @@ const HISTORY_INSERT = new PreparedQuery('history_insert', (db, _shape: 'one', p
 export function nextJobIdQuery(db: DbOrTrx) {
   return NEXT_JOB_ID.statement(db, 'one', {});
 }
-
-const NEXT_JOB_ID = new PreparedQuery('next_job_id', (db, _shape: 'one', _p: Params<object>) =>
-  db.selectNoFrom(sql<number>`nextval(pg_get_serial_sequence('jobs', 'id'))::int`.as('id')),
-);
 
 /** The columns a new job is written with (jobInsert); the others take their defaults. */
 const NEW_JOB_COLUMNS = [
