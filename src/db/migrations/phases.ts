@@ -66,4 +66,5 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
   '2026_11_26_2000_conversations': { phase: 'expand', summary: 'job conversation threads, messages, attachments, read state and the notes view; the SMS log and opt-outs (new tables and a view)' },
   '2026_11_26_2100_live_events': { phase: 'expand', summary: 'a trigger announces each new outbox row on the channel caretaker_outbox (NOTIFY at commit) for the live updates; older instances do not listen' },
   '2026_11_26_1800_planned_maintenance': { phase: 'expand', summary: 'maintenance schedules and their occurrences (new tables); compliance_item_types.custom (default false) and retired_at (nullable)' },
+  '2026_11_29_0100_csrf_session_index': { phase: 'expand', summary: 'an index of csrf_tokens by session (auth_token_id)' },
 };
