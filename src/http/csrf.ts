@@ -1,7 +1,7 @@
 /**
  * CSRF tokens (spec 5.3; docs/api.md "Decisions on the spec's gaps"; docs/security.md promise 6): single-use, bound to the bearer token or
- * session they were issued to, stored as SHA-256, consumed by one atomic UPDATE so two concurrent
- * requests with one token cannot both pass.
+ * session they were issued to, stored as SHA-256 (in Redis, else the database: src/http/csrf-store.ts),
+ * used up atomically so two concurrent requests with one token cannot both pass.
  */
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import { Type } from 'typebox';
@@ -10,7 +10,6 @@ import { addSeconds, SECONDS } from '../lib/clock.ts';
 import { hashToken, isTokenShaped, newToken } from '../lib/crypto.ts';
 import type { AuthContext } from '../core/auth-context.ts';
 import { AppError } from '../core/errors.ts';
-import { markCsrfTokenUsed, replaceCsrfTokens } from './csrf.repository.ts';
 import { CSRF_FIELD_DESCRIPTION } from './route-types.ts';
 
 /** Lifetime of an unused CSRF token in seconds. */
@@ -24,8 +23,7 @@ export async function issueCsrfToken(deps: AppDeps, auth: AuthContext): Promise<
   const now = deps.clock.now();
   const token = newToken();
   const expiresAt = addSeconds(now, CSRF_TTL_S);
-  // One statement: the caller's spent and expired tokens go, the new one comes.
-  await replaceCsrfTokens(deps.db, { authTokenId: auth.tokenId, tokenHash: hashToken(token), now, expiresAt });
+  await deps.csrf.issue({ authTokenId: auth.tokenId, tokenHash: hashToken(token) }, now, expiresAt);
   return { token, expiresAt };
 }
 
@@ -56,7 +54,7 @@ export function presentedCsrfToken(request: FastifyRequest): string | undefined 
 export async function consumeCsrfToken(deps: AppDeps, auth: AuthContext, presented: string | undefined): Promise<void> {
   if (!presented || !isTokenShaped(presented)) throw new AppError('csrf');
   const now = deps.clock.now();
-  if (!(await markCsrfTokenUsed(deps.db, { authTokenId: auth.tokenId, tokenHash: hashToken(presented), now }))) throw new AppError('csrf');
+  if (!(await deps.csrf.use({ authTokenId: auth.tokenId, tokenHash: hashToken(presented) }, now))) throw new AppError('csrf');
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);

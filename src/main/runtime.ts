@@ -12,6 +12,7 @@ import { createDatabase, type DatabaseHandle } from '../db/database.ts';
 import { migrateToLatest, migrationClass, migrationStatus } from '../db/migrate.ts';
 import { RateLimitStore } from '../core/rate-limit.ts';
 import { AuthEpoch } from '../core/auth-epoch.ts';
+import { CsrfStore } from '../http/csrf-store.ts';
 import { RateLimitRules } from '../core/rate-limit-rules.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { syncBuiltinRoles } from '../permissions/roles.ts';
@@ -140,8 +141,9 @@ export async function openRuntime(
     logger: options.mailLogger ?? jsonLineLogger(config.logLevel),
   });
   const rateLimitRules = new RateLimitRules(database.db);
+  const csrf = new CsrfStore(database.db, redis, options.redisPrefix ?? config.redisPrefix);
   const deps: AppDeps = {
-    config, db: database.db, engine: database.engine, clock, limiter, authEpoch, rateLimitRules, redis, files, mailer,
+    config, db: database.db, engine: database.engine, clock, limiter, authEpoch, csrf, rateLimitRules, redis, files, mailer,
     startedAt: clock.now(), pool: database.pool, listen: listenerFor(database, config.databaseUrl),
     snapshotDatabase: database.pglite ? snapshotOf(database) : undefined,
   };

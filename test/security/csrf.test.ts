@@ -19,6 +19,7 @@ afterAll(async () => t?.close());
 
 const jobCount = async () => Number((await t.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('CSRF tokens', () => {
   it('GET /api/security/csrf-token needs authentication', async () => {
@@ -27,16 +28,25 @@ describe('CSRF tokens', () => {
     expect(res.json()).toEqual({ success: false, error: 'Authentication required. Please log in.' });
   });
 
-  it('returns success, data.token and message; the database keeps only its SHA-256', async () => {
+  it('returns success, data.token and message; the store (Redis, else the database) keeps only its SHA-256', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/security/csrf-token', headers: auth(w.agentA1.token) });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.success).toBe(true);
     expect(typeof body.message).toBe('string');
     expect(body.data.token).toMatch(/^[0-9a-f]{64}$/);
+    const hash = sha256(body.data.token);
     const rows = await t.db.selectFrom('csrf_tokens').select('token_hash').execute();
     expect(JSON.stringify(rows)).not.toContain(body.data.token);
-    expect(rows.map((r) => r.token_hash)).toContain(createHash('sha256').update(body.data.token).digest('hex'));
+    if (t.deps.redis) {
+      // One key per token, named by the session and the hash; nothing in the table.
+      const session = await t.db.selectFrom('auth_tokens').select('id').where('token_hash', '=', sha256(w.agentA1.token)).executeTakeFirstOrThrow();
+      expect(await t.deps.redis.keys(`*csrf:*${body.data.token}*`)).toEqual([]);
+      expect(await t.deps.redis.keys(`*csrf:${session.id}:${hash}`)).toHaveLength(1);
+      expect(rows.map((r) => r.token_hash)).not.toContain(hash);
+    } else {
+      expect(rows.map((r) => r.token_hash)).toContain(hash);
+    }
   });
 
   it('a write without a token is 403 and writes nothing', async () => {
