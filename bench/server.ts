@@ -76,7 +76,7 @@ ceiling.get('/activity', async (request, reply) => {
 });
 ceiling.post('/jobs', async (request, reply) => {
   const auth = await who(request.headers.authorization);
-  const job = await deps.db.transaction().execute((trx) => createJob(deps, trx, auth, { auth, ip: request.ip }, request.body as never));
+  const job = await deps.db.transaction().execute((trx) => createJob(deps, trx, auth, { auth, ip: request.ip }, request.body as never, { last: true }));
   void reply.status(201);
   return { success: true, data: job, message: 'Job created' };
 });

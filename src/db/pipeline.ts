@@ -7,12 +7,21 @@
  * other's results in JavaScript (a statement may read what an earlier one wrote: they run in
  * order, in the same transaction). A failing statement fails the call, and the transaction with
  * it. docs/architecture.md, "Prepared statements".
+ *
+ * `pipelinedCommit` is the same with the transaction's COMMIT at the end of the batch, for the
+ * owner's last statements: the locks they take (a reference counter's row) are held for the
+ * batch's one trip instead of until a COMMIT sent after their answers came back. The
+ * transaction then takes no more statements, and Kysely's own COMMIT (or ROLLBACK, when a
+ * statement of the batch failed and the batch's COMMIT rolled back) sends nothing.
  */
 import { CompiledQuery, type Compilable, type DatabaseConnection, type Dialect, type QueryResult } from 'kysely';
 import { wrapDriver, type DriverMethod } from './driver-hooks.ts';
 import type { Trx } from './types.ts';
 
 const BATCHES = new WeakMap<CompiledQuery, readonly CompiledQuery[]>();
+/** The batches of `pipelinedCommit`: their last statement is the transaction's COMMIT. */
+const COMMITTING = new WeakSet<CompiledQuery>();
+const COMMIT = CompiledQuery.raw('commit');
 
 function compiled(q: Compilable<unknown> | CompiledQuery): CompiledQuery {
   return 'compile' in q && typeof q.compile === 'function' ? q.compile() : (q as CompiledQuery);
@@ -20,6 +29,15 @@ function compiled(q: Compilable<unknown> | CompiledQuery): CompiledQuery {
 
 /** The row type of a statement given to `pipelined`. */
 type RowOf<Q> = Q extends CompiledQuery<infer R> ? R : Q extends Compilable<infer R> ? R : unknown;
+
+/** Sends `batch` as one marked statement on the transaction's connection (runPipelines runs it). */
+async function runBatch(trx: Trx, batch: readonly CompiledQuery[], commits: boolean): Promise<unknown[]> {
+  const marker = CompiledQuery.raw(batch.map((q) => q.sql).join(';\n'), []);
+  BATCHES.set(marker, batch);
+  if (commits) COMMITTING.add(marker);
+  const { rows } = await trx.executeQuery<unknown>(marker);
+  return rows;
+}
 
 /**
  * Runs `queries` in order in one round trip on the transaction's connection.
@@ -30,11 +48,22 @@ export async function pipelined<const Q extends ReadonlyArray<Compilable<unknown
   trx: Trx,
   queries: Q,
 ): Promise<{ -readonly [K in keyof Q]: QueryResult<RowOf<Q[K]>> }> {
-  const batch = queries.map(compiled);
-  const marker = CompiledQuery.raw(batch.map((q) => q.sql).join(';\n'), []);
-  BATCHES.set(marker, batch);
-  const { rows } = await trx.executeQuery<QueryResult<unknown>>(marker);
-  return rows as { -readonly [K in keyof Q]: QueryResult<RowOf<Q[K]>> };
+  return (await runBatch(trx, queries.map(compiled), false)) as { -readonly [K in keyof Q]: QueryResult<RowOf<Q[K]>> };
+}
+
+/**
+ * Runs `queries` in order and then COMMIT, in one round trip: the transaction's last statements.
+ * Only the transaction's owner may end it so (nothing of the transaction may run after; a
+ * statement that tries throws).
+ * @returns each query's result, in the order given, once the transaction is committed
+ * @throws the first statement's error, or the COMMIT's (the transaction is then rolled back)
+ */
+export async function pipelinedCommit<const Q extends ReadonlyArray<Compilable<unknown> | CompiledQuery>>(
+  trx: Trx,
+  queries: Q,
+): Promise<{ -readonly [K in keyof Q]: QueryResult<RowOf<Q[K]>> }> {
+  const results = await runBatch(trx, [...queries.map(compiled), COMMIT], true);
+  return results.slice(0, -1) as { -readonly [K in keyof Q]: QueryResult<RowOf<Q[K]>> };
 }
 
 /** A connection that can send several statements in one write (PostgreSQL's, src/db/pg-driver.ts). */
@@ -52,13 +81,22 @@ function isOneWrite(connection: DatabaseConnection): connection is DatabaseConne
  */
 export function runPipelines(dialect: Dialect): Dialect {
   const wrapped = new WeakSet<DatabaseConnection>();
+  // Connections whose transaction a `pipelinedCommit` batch ended, until Kysely ends it too.
+  const ended = new WeakSet<DatabaseConnection>();
   const wrap = (connection: DatabaseConnection): DatabaseConnection => {
     if (wrapped.has(connection)) return connection;
     wrapped.add(connection);
     const execute = connection.executeQuery.bind(connection);
     connection.executeQuery = async <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+      if (ended.has(connection)) {
+        if (query.sql !== 'commit' && query.sql !== 'rollback') throw new Error('pipeline: this transaction was committed by its last batch (pipelinedCommit); nothing may run in it after');
+        ended.delete(connection);
+        return { rows: [{ command: 'COMMIT' }] as R[] };
+      }
       const batch = BATCHES.get(query);
       if (batch === undefined) return execute<R>(query);
+      // The COMMIT is sent with the batch: whatever the batch's answers, the transaction has ended.
+      if (COMMITTING.has(query)) ended.add(connection);
       const send = () => batch.map((q) => execute<unknown>(q));
       const results = await Promise.all(isOneWrite(connection) ? connection.together(send) : send());
       return { rows: results as R[] };

@@ -54,18 +54,20 @@ export interface CreateResponse<T> {
  * body, within IDEMPOTENCY_TTL_S) gets the stored response with `replayed: true` and creates
  * nothing. Two concurrent first uses of one key create one record.
  * @param request.route "METHOD path" hashed with the body, e.g. 'POST /api/jobs/manage'
- * @param create writes the record in `trx` and returns the status and envelope to send
+ * @param create writes the record in `trx` and returns the status and envelope to send; `last`
+ *   is true when nothing runs in `trx` after it (it may then end the transaction with its last
+ *   statements: src/db/pipeline.ts pipelinedCommit), false when the answer is stored after it
  * @throws 409 'Idempotency-Key reused with a different body'; whatever `create` throws (nothing is
  *   written then, the claim included)
  */
 export async function withIdempotency<T>(
   deps: AppDeps,
   request: { userId: number; key: string | undefined; route: string; body: unknown },
-  create: (trx: Trx) => Promise<CreateResponse<T>>,
+  create: (trx: Trx, last: boolean) => Promise<CreateResponse<T>>,
 ): Promise<CreateResponse<T> & { replayed: boolean }> {
   // The request pipeline holds this request's key (src/http/idempotency-pipeline.ts): it replays,
   // claims the key in the first transaction and stores the answer, so only the create runs here.
-  if (claimScope.getStore()) return { ...(await deps.db.transaction().execute(create)), replayed: false };
+  if (claimScope.getStore()) return { ...(await deps.db.transaction().execute((trx) => create(trx, true))), replayed: false };
   const claim: IdempotencyClaim | undefined = request.key ? { userId: request.userId, key: request.key, hash: requestHash(request.route, request.body) } : undefined;
   const replayStored = async (): Promise<(CreateResponse<T> & { replayed: boolean }) | undefined> => {
     if (!claim) return undefined;
@@ -79,7 +81,7 @@ export async function withIdempotency<T>(
   try {
     const response = await deps.db.transaction().execute(async (trx) => {
       if (claim) await claimKey(trx, claim, deps.clock.now());
-      const created = await create(trx);
+      const created = await create(trx, !claim);
       if (claim) await storeResponse(trx, claim, created.status, created.body);
       return created;
     });

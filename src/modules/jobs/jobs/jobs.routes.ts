@@ -55,7 +55,7 @@ export function jobsRoutes(deps: AppDeps) {
         const result = await withIdempotency(
           deps,
           { userId: auth.userId, key: request.headers['idempotency-key'], route: 'POST /api/jobs/manage', body: request.body },
-          async (trx) => ({ status: 201, body: ok(await createJob(deps, trx, auth, actorOf(request), request.body), 'Job created') }),
+          async (trx, last) => ({ status: 201, body: ok(await createJob(deps, trx, auth, actorOf(request), request.body, { last }), 'Job created') }),
         );
         void reply.status(result.status);
         if (result.replayed) void reply.header('idempotent-replayed', 'true');

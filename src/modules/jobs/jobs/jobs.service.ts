@@ -12,7 +12,7 @@ import { newUuid } from '../../../lib/crypto.ts';
 import type { DbOrTrx, Trx } from '../../../db/types.ts';
 import { activityInsert, recordActivity } from '../../../core/activity/index.ts';
 import { emitEvent, eventInsert } from '../../../events/index.ts';
-import { pipelined } from '../../../db/pipeline.ts';
+import { pipelined, pipelinedCommit } from '../../../db/pipeline.ts';
 import { nextCounterQuery } from '../../../db/counters.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
 import { jobScope, seesInternalFields } from './job-visibility.ts';
@@ -141,15 +141,19 @@ export async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_t
  * The reference is the agency's counter (docs/jobs.md: no gaps): its row stays locked until
  * commit, so it is taken last, in one round trip with the reads that need nothing of each other,
  * and the writes that follow go in one more (src/db/pipeline.ts), keeping creates in one agency
- * from queueing on each other for long.
+ * from queueing on each other for long. With `options.last` (the caller runs nothing after it in
+ * `trx`: the route), that last trip also carries the COMMIT, so the counter's lock is held for one
+ * trip (pipelinedCommit); not when a new SLA clock is already at risk or breached, whose
+ * announcements follow the writes.
  * @returns the job as the caller sees it
  * @throws 400 naming a bad field, 403 for contractors, 404 for a branch, address or tenant the
  *   caller cannot use
  */
-export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, actor: Actor, input: CreateJobInput): Promise<JobDto> {
+export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, actor: Actor, input: CreateJobInput, options: { last?: boolean } = {}): Promise<JobDto> {
   const place = await placeJob(trx, auth, input);
   await checkLookups(trx, place.agencyId, input);
-  const { id, row, slaMoved } = await insertNewJob(deps, trx, actor, place, input, { reportedBy: auth.userId, agentUserId: auth.roleCode === 'agent' ? auth.userId : null });
+  const by = { reportedBy: auth.userId, agentUserId: auth.roleCode === 'agent' ? auth.userId : null };
+  const { id, row, slaMoved } = await insertNewJob(deps, trx, actor, place, input, by, options);
   return slaMoved ? jobDtoById(trx, auth, id) : toJobDto(row, jobScope(auth));
 }
 
@@ -158,10 +162,13 @@ export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, acto
  * createJob): reference, first history row, activity entry, `job.created`, SLA clocks, and the
  * row as written. Shared by createJob and the system's raiseSystemJob (job-system.service.ts).
  * @param by the reporting user (null: the system) and the owning agent
+ * @param options.last nothing runs in `trx` after this (and, when slaMoved, the caller's read of
+ *   the job): the writes' trip then carries the COMMIT unless an SLA clock must be announced
  * @returns the job's id, its row, and whether an SLA clock was already at risk or breached
  */
 export async function insertNewJob(
   deps: AppDeps, trx: Trx, actor: Actor, place: Placement, input: CreateJobInput, by: { reportedBy: number | null; agentUserId: number | null },
+  options: { last?: boolean } = {},
 ): Promise<{ id: number; row: repo.JobRow; slaMoved: boolean }> {
   const now = deps.clock.now();
   // Three reads that need nothing of each other, in one round trip (src/db/pipeline.ts). The
@@ -194,7 +201,8 @@ export async function insertNewJob(
   };
   const sla = planJobSla({ ...fields, dates: newJobDates(now) }, await startInputsOf(trx, slaInputs.rows[0], place.branchId), now);
   const job = { ...fields, reference: formatReference(counter.rows[0]!.value) };
-  const [, , , , ...rest] = await pipelined(trx, [
+  const slaMoved = sla.breachedNow || sla.atRiskNow;
+  const [, , , , ...rest] = await (options.last && !slaMoved ? pipelinedCommit : pipelined)(trx, [
     repo.jobInsert(trx, job),
     repo.historyInsert(trx, { jobId: id, from: null, to: STATUS_REPORTED, byUserId: by.reportedBy, note: null, at: now }),
     activityInsert(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: id, agencyId: job.agency_id }),
@@ -202,9 +210,9 @@ export async function insertNewJob(
     ...jobSlaWrites(trx, sla, now),
     repo.JOB_BY_ID.statement(trx, 'any', { id }),
   ]);
-  await announceJobSlaStart(trx, sla, now);
+  if (slaMoved) await announceJobSlaStart(trx, sla, now);
   const [row] = rest.at(-1)!.rows as repo.JobRow[];
-  return { id, row: row!, slaMoved: sla.breachedNow || sla.atRiskNow };
+  return { id, row: row!, slaMoved };
 }
 
 const CLOSED = new Set<number>([STATUS.closed, STATUS.cancelled]);
