@@ -14,7 +14,9 @@
  *   also looks up the bearer token, since the status needs authentication);
  * - GET /csrf-token and POST /jobs: `GET /api/security/csrf-token` and `POST /api/jobs/manage`
  *   (title, priority, branch_uuid; X-CSRF-Token), each one statement: the same writes, a response
- *   of the same shape (the runner compares keys and types; new ids and times differ);
+ *   of the same shape (the runner compares keys and types; new ids and times differ). With Redis
+ *   the CSRF token is kept where Caretaker keeps it then (src/http/csrf-store.ts): one SET beside
+ *   the token check, one GETDEL before the job's statement;
  * - POST /login: `POST /api/auth/login` (argon2id check, then one statement for its writes).
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -133,16 +135,23 @@ ins as (insert into csrf_tokens (auth_token_id, token_hash, created_at, expires_
 select exists (select 1 from me) as ok, (select to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from ins) as expires_at`;
 
 /**
+ * GET /csrf-token with Redis: the bearer token checked (the CSRF token itself goes to Redis, as
+ * Caretaker keeps it then); $1 bearer token hash. The expiry is the response's.
+ */
+export const CSRF_CHECK_SQL = `with ${me('t.id as token_id')}
+select exists (select 1 from me) as ok, to_char((now() + interval '${CSRF_TTL_S} seconds') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as expires_at`;
+
+/**
  * POST /jobs: what `POST /api/jobs/manage` writes for an agency admin, in one statement: the CSRF
  * token consumed (single use), the branch resolved in the caller's agency (open), the reference
  * taken, the job, its first history row, its activity entry and its `job.created` outbox row
  * inserted, the branch's SLA rules read (the bench's branches have none, as Caretaker finds), and
- * the created job's JSON as the response body. $1 token hash, $2 CSRF token hash, $3 branch uuid,
- * $4 title, $5 priority. No CSRF token: not ok (403).
+ * the created job's JSON as the response body. $1 token hash, $2 CSRF token hash (with Redis:
+ * true when Redis held the token, which it gave up in the same GETDEL), $3 branch uuid, $4 title,
+ * $5 priority. No CSRF token: not ok (403).
  */
-export const CREATE_JOB_SQL = `with ${me('t.id as token_id, u.id as user_id, u.name as user_name, u.agency_id')},
-csrf as (update csrf_tokens set used_at = now() where token_hash = $2 and auth_token_id = (select token_id from me)
-  and used_at is null and expires_at > now() returning id),
+const createJobSql = (csrf: string) => `with ${me('t.id as token_id, u.id as user_id, u.name as user_name, u.agency_id')},
+csrf as (${csrf}),
 br as (select b.id, b.agency_id from branches b, me where exists (select 1 from csrf) and b.uuid = $3::uuid and b.agency_id = me.agency_id and b.closed_at is null),
 rules as (select count(*) as n from branch_sla_rules r, br where r.branch_id = br.id and r.deleted_at is null),
 ctr as (insert into agency_counters (agency_id, name, value) select agency_id, 'job_reference', 1 from br
@@ -160,6 +169,9 @@ select exists (select 1 from me) as ok, exists (select 1 from csrf) as csrf, (se
   (select '{"success":true,"data":' || ${jsonObject(JOB_FIELDS)} || ',"message":"Job created"}'
    from j
    ${JOB_JOINS}) as body`;
+export const CREATE_JOB_SQL = createJobSql(`update csrf_tokens set used_at = now() where token_hash = $2 and auth_token_id = (select token_id from me)
+  and used_at is null and expires_at > now() returning id`);
+export const CREATE_JOB_REDIS_SQL = createJobSql('select 1 where $2::boolean');
 
 /** POST /login, first statement: the active account by e-mail ($1, lower case) with its password hash. */
 export const LOGIN_FIND_SQL = `select u.id, u.password_hash, u.agency_id, u.name, u.email, r.name as role_name
@@ -261,14 +273,21 @@ export async function startLimit(deps: AppDeps, port: number): Promise<() => Pro
       if (!hash) return [401, '{"success":false,"error":"Invalid bearer token"}'];
       if (url.pathname === '/csrf-token' && req.method === 'GET') {
         const token = randomBytes(32).toString('hex');
-        const [csrf] = await run('limit_csrf', CSRF_SQL, [hash, createHash('sha256').update(token, 'utf8').digest('hex')]);
+        const csrfHash = createHash('sha256').update(token, 'utf8').digest('hex');
+        // With Redis the token's key is set beside the bearer check (keyed by the bearer token's hash;
+        // an unknown bearer's key just expires).
+        const [[csrf]] = deps.redis
+          ? await Promise.all([run('limit_csrf_check', CSRF_CHECK_SQL, [hash]), deps.redis.set(`limit:csrf:${hash}:${csrfHash}`, '1', 'EX', CSRF_TTL_S)])
+          : [await run('limit_csrf', CSRF_SQL, [hash, csrfHash])];
         if (!csrf?.ok) return [401, '{"success":false,"error":"Invalid bearer token"}'];
         return [200, `{"success":true,"data":{"token":"${token}","expires_at":"${String(csrf.expires_at)}"},"message":"CSRF token issued"}`];
       }
       if (url.pathname === '/jobs' && req.method === 'POST') {
         const body = JSON.parse(await readBody(req)) as { title?: string; priority?: number; branch_uuid?: string };
-        const csrfToken = String(req.headers['x-csrf-token'] ?? '');
-        const [created] = await run('limit_create_job', CREATE_JOB_SQL, [hash, createHash('sha256').update(csrfToken, 'utf8').digest('hex'), body.branch_uuid, body.title, body.priority]);
+        const csrfHash = createHash('sha256').update(String(req.headers['x-csrf-token'] ?? ''), 'utf8').digest('hex');
+        const [created] = deps.redis
+          ? await run('limit_create_job_redis', CREATE_JOB_REDIS_SQL, [hash, (await deps.redis.getdel(`limit:csrf:${hash}:${csrfHash}`)) !== null, body.branch_uuid, body.title, body.priority])
+          : await run('limit_create_job', CREATE_JOB_SQL, [hash, csrfHash, body.branch_uuid, body.title, body.priority]);
         if (!created?.ok) return [401, '{"success":false,"error":"Invalid bearer token"}'];
         if (!created.csrf) return [403, '{"success":false,"error":"Invalid or missing CSRF token"}'];
         return created.body ? [201, created.body as string] : [404, '{"success":false,"error":"Branch not found"}'];
