@@ -43,8 +43,25 @@ export function jsonValueSql(expr: string, kind: JsonKind): string {
 /** Which keys of an object schema are written: gets the key and whether the schema requires it. */
 export type IncludeKey = (key: string, required: boolean) => boolean;
 
+/**
+ * wireKeys' answers per schema and include rule. The rules are module constants where it is hot
+ * (job-json.ts); a caller making a new rule per call is answered without caching past a few.
+ */
+const WIRE_KEYS = new WeakMap<TSchema, Map<IncludeKey | undefined, Array<[string, JsonKind]>>>();
+
 /** The keys of `schema` written, in wire order (required first), with their JSON kinds. */
 function wireKeys(schema: TSchema, include?: IncludeKey): Array<[string, JsonKind]> {
+  let bySchema = WIRE_KEYS.get(schema);
+  if (!bySchema) WIRE_KEYS.set(schema, (bySchema = new Map()));
+  let keys = bySchema.get(include);
+  if (!keys) {
+    keys = computeWireKeys(schema, include);
+    if (bySchema.size < 8) bySchema.set(include, keys);
+  }
+  return keys;
+}
+
+function computeWireKeys(schema: TSchema, include?: IncludeKey): Array<[string, JsonKind]> {
   const properties = (schema as { properties: Record<string, TSchema> }).properties;
   const required = new Set<string>((schema as { required?: string[] }).required ?? []);
   const all = Object.keys(properties);

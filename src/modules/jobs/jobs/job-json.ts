@@ -11,12 +11,15 @@ import { Job, type JobDto } from './jobs.schemas.ts';
 /** Keys only the single-job read adds (jobs.service.ts getJob), never written by the list. */
 const DETAIL_ONLY = new Set(['tenant_phone']);
 
+const STAFF_KEYS: IncludeKey = (key) => !DETAIL_ONLY.has(key);
+const TENANT_KEYS: IncludeKey = (key, required) => !DETAIL_ONLY.has(key) && required;
+
 /**
  * The keys a caller sees: every key for staff and contractors (`internal`), the required ones for
  * tenants; never the detail-only ones (added by getJob for whoever may see them).
  */
 function jobKeys(internal: boolean): IncludeKey {
-  return (key, required) => !DETAIL_ONLY.has(key) && (internal || required);
+  return internal ? STAFF_KEYS : TENANT_KEYS;
 }
 
 /**
