@@ -126,27 +126,28 @@ async function prepare(engine: 'pglite' | 'postgres', size: Size) {
   };
 }
 
-/** VACUUM ANALYZE of a whole PostgreSQL database. */
-async function vacuum(databaseUrl: string): Promise<void> {
+/** Runs `fn` on one client of a PostgreSQL database, closed afterwards. */
+async function onDatabase<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query('vacuum analyze');
+    return await fn(client);
   } finally {
     await client.end();
   }
 }
 
+/** VACUUM ANALYZE of a whole PostgreSQL database. */
+async function vacuum(databaseUrl: string): Promise<void> {
+  await onDatabase(databaseUrl, (client) => client.query('vacuum analyze'));
+}
+
 /** The size of a PostgreSQL database in bytes (pg_database_size). */
 async function databaseBytes(databaseUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
+  return onDatabase(databaseUrl, async (client) => {
     const { rows } = await client.query<{ bytes: string }>('select pg_database_size(current_database()) as bytes');
     return Number(rows[0]!.bytes);
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; ceilingPort: number; limitPort: number }> {

@@ -15,6 +15,7 @@ import pg from 'pg';
 import { pgDialect } from './pg-driver.ts';
 import { traceQueries } from './query-tracing.ts';
 import { tracingEnabled } from '../lib/tracing.ts';
+import { answersWithin } from '../lib/concurrency.ts';
 import { runPipelines } from './pipeline.ts';
 import { gateWritesOnAdmission } from './admission-gate.ts';
 import type { Database } from './schema.ts';
@@ -155,18 +156,7 @@ const PING = new PreparedQuery('ping', (db, _shape: 'one', _p: Params<object>) =
 
 /** Runs `select 1`; resolves true when the database answers within `timeoutMs`. */
 export async function pingDatabase(db: Db, timeoutMs = 2_000): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
-    });
-    await Promise.race([PING.run(db, 'one', {}), timeout]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
+  return answersWithin(PING.run(db, 'one', {}), timeoutMs);
 }
 
 /**

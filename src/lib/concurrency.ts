@@ -1,4 +1,4 @@
-/** Running work over a list with a bounded number at once (no library needed for one loop). */
+/** Running work over a list with a bounded number at once, and waiting for an answer with a time limit (no library needed for either). */
 
 /**
  * Calls `fn` for every item, at most `limit` calls running at once, and waits for all of them.
@@ -11,4 +11,24 @@ export async function forEachLimited<T>(items: readonly T[], limit: number, fn: 
     while (next < items.length) await fn(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+}
+
+/**
+ * Whether `work` settles successfully within `timeoutMs` milliseconds. The timer is cleared as soon
+ * as it settles, so a caller asking often (a status read per request) leaves no timers behind.
+ * @returns true when `work` resolved in time; false when it rejected or took longer
+ */
+export async function answersWithin(work: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+  });
+  try {
+    await Promise.race([work, late]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -142,9 +142,9 @@ export async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_t
  * commit, so it is taken last, in one round trip with the reads that need nothing of each other,
  * and the writes that follow go in one more (src/db/pipeline.ts), keeping creates in one agency
  * from queueing on each other for long. With `options.last` (the caller runs nothing after it in
- * `trx`: the route), that last trip also carries the COMMIT, so the counter's lock is held for one
- * trip (pipelinedCommit); not when a new SLA clock is already at risk or breached, whose
- * announcements follow the writes.
+ * `trx`: the route), that last trip also carries the COMMIT, so the counter's lock is held for two
+ * round trips instead of three (pipelinedCommit); not when a new SLA clock is already at risk or
+ * breached, whose announcements follow the writes.
  * @returns the job as the caller sees it
  * @throws 400 naming a bad field, 403 for contractors, 404 for a branch, address or tenant the
  *   caller cannot use

@@ -6,6 +6,7 @@
 import { Type, type TSchema } from 'typebox';
 import type { AppDeps } from '../../../app-deps.ts';
 import { pingDatabase } from '../../../db/database.ts';
+import { answersWithin } from '../../../lib/concurrency.ts';
 import { DataEnvelope, ok, responses } from '../../../http/envelope.ts';
 import { errorBody } from '../../../http/envelope.ts';
 import { ERROR_TABLE } from '../../../core/errors.ts';
@@ -38,16 +39,7 @@ const Probe = DataEnvelope(Type.Object({ status: Type.String() }));
 async function pingRedis(deps: AppDeps): Promise<Check> {
   if (!deps.redis) return 'not_configured';
   if (deps.redis.status !== 'ready') return 'down';
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    await Promise.race([deps.redis.ping(), new Promise((_, rej) => (timer = setTimeout(() => rej(new Error('timeout')), 1000)))]);
-    return 'ok';
-  } catch {
-    return 'down';
-  } finally {
-    // Cleared at once: a status read every millisecond would otherwise keep a thousand timers alive.
-    clearTimeout(timer);
-  }
+  return (await answersWithin(deps.redis.ping(), 1_000)) ? 'ok' : 'down';
 }
 
 /**
