@@ -3,9 +3,9 @@
  * 3.5 MB PNG of 30000 x 30000 pixels is 900 megapixels, gigabytes once decoded by a browser or a
  * thumbnailer). Every uploaded image (job photos, banners, certificate scans) has its dimensions
  * read from its header with the image-size library (the first 512 KiB of the file, never decoded)
- * and is refused above MAX_IMAGE_PIXELS, or when its header declares no usable size.
+ * and is refused above MAX_IMAGE_PIXELS, or when its header declares no usable size. The library is
+ * loaded at the first image.
  */
-import { imageSizeFromFile } from 'image-size/fromFile';
 import { AppError } from '../core/errors.ts';
 
 /** Most pixels (width x height) an uploaded image may have: 50 megapixels (a 50 MP camera's photo). */
@@ -13,6 +13,7 @@ export const MAX_IMAGE_PIXELS = 50_000_000;
 
 /** Width and height in pixels from an image file's header, or undefined when it declares none. */
 export async function imageDimensions(filePath: string): Promise<{ width: number; height: number } | undefined> {
+  const { imageSizeFromFile } = await import('image-size/fromFile');
   try {
     const size = await imageSizeFromFile(filePath);
     // A HEIF or ICO may hold several images: the largest one counts.

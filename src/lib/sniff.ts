@@ -1,8 +1,7 @@
 /**
  * Decides a file's type from its content (never the client's name or Content-Type), through the
- * file-type library (magic numbers). docs/security.md promise 16.
+ * file-type library (magic numbers), loaded at the first file. docs/security.md promise 16.
  */
-import { fileTypeFromBuffer, fileTypeFromFile } from 'file-type';
 
 export interface SniffedType {
   /** MIME type, for example image/png. */
@@ -13,12 +12,14 @@ export interface SniffedType {
 
 /** The detected type of `data`, or undefined when unknown. */
 export async function sniffType(data: Buffer | Uint8Array): Promise<SniffedType | undefined> {
+  const { fileTypeFromBuffer } = await import('file-type');
   const found = await fileTypeFromBuffer(data);
   return found ? { mime: found.mime, ext: found.ext } : undefined;
 }
 
 /** The detected type of the file at `filePath` (reads only the bytes it needs), or undefined. */
 export async function sniffFile(filePath: string): Promise<SniffedType | undefined> {
+  const { fileTypeFromFile } = await import('file-type');
   const found = await fileTypeFromFile(filePath);
   return found ? { mime: found.mime, ext: found.ext } : undefined;
 }

@@ -6,12 +6,13 @@
  * Also the human-readable logger for terminals.
  */
 import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { probePostgres } from '../db/database.ts';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { traceLogMixin } from '../lib/tracing.ts';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import { displayValue } from '../config/catalogue.ts';
 import type { Config } from '../config/config.ts';
 
@@ -136,6 +137,7 @@ export async function preflight(config: Readonly<Config>, env: Record<string, st
 
 /**
  * The process logger: human-readable (pino-pretty) when stdout is a terminal, JSON lines otherwise.
+ * pino-pretty is loaded only for a terminal (its CommonJS build, so this stays synchronous).
  * @param redact pino redaction paths
  * @param destination where the JSON lines go instead of stdout (tests)
  */
@@ -144,6 +146,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>, redact: string[],
   const options = { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' }, ...traceLogMixin() };
   if (destination) return pino(options, destination);
   if (!process.stdout.isTTY) return pino(options);
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   return pino({ ...options, hooks: { logMethod: compactRequestLines() } }, pretty({ colorize: true, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId' }));
 }
 

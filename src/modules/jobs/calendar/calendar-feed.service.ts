@@ -5,7 +5,6 @@
  * old key; revoking removes it. The feed shows the key owner's visible jobs from 30 days back to
  * 180 days ahead as events with UID = job uuid; costs are left out for tenants.
  */
-import ical from 'ical-generator';
 import type { AppDeps } from '../../../app-deps.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
 import { notFound } from '../../../core/errors.ts';
@@ -95,6 +94,7 @@ export async function renderFeed(deps: AppDeps, key: string): Promise<string> {
   const to = new Date(now.getTime() + FEED_DAYS_AHEAD * SECONDS.day * 1000);
   const { rows, entries } = await scheduledEntries(deps, scope, from, to, { limit: FEED_MAX_EVENTS, offset: 0 });
 
+  const { default: ical } = await import('ical-generator');
   const cal = ical({ name: `Caretaker: ${owner.name}`, prodId: { company: 'Caretaker', product: 'Caretaker', language: 'EN' }, ttl: SECONDS.hour });
   const withCosts = seesInternalFields(scope);
   entries.forEach((e, i) => {

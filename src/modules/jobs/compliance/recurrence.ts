@@ -3,16 +3,24 @@
  * RRULE (through the `rrule` library) counted in London dates. The rule's DTSTART is the
  * schedule's `starts_on`; every date is handled as midnight UTC of that calendar date, so the
  * clock change never moves an occurrence to another day. Rules more frequent than daily are
- * refused: maintenance is due on a date, not at an hour.
+ * refused: maintenance is due on a date, not at an hour. The library is loaded at the first rule (its
+ * CommonJS build, so these functions stay synchronous).
  */
-import rrulePkg from 'rrule';
+import { createRequire } from 'node:module';
+import type rrulePkg from 'rrule';
 
-const { RRule } = rrulePkg;
-type Rule = InstanceType<typeof RRule>;
+type RRuleClass = typeof rrulePkg.RRule;
+type Rule = InstanceType<RRuleClass>;
+let RRuleLoaded: RRuleClass | undefined;
+
+/** The rrule library's RRule class, loaded at the first call. */
+function rruleClass(): RRuleClass {
+  RRuleLoaded ??= (createRequire(import.meta.url)('rrule') as typeof rrulePkg).RRule;
+  return RRuleLoaded;
+}
 
 /** How far ahead a rule must have an occurrence to be accepted, years. */
 const MUST_OCCUR_WITHIN_YEARS = 20;
-const DAY_OR_LONGER = new Set<number>([RRule.YEARLY, RRule.MONTHLY, RRule.WEEKLY, RRule.DAILY]);
 
 const utc = (date: string): Date => new Date(`${date}T00:00:00Z`);
 const iso = (d: Date): string => d.toISOString().slice(0, 10);
@@ -21,6 +29,7 @@ const iso = (d: Date): string => d.toISOString().slice(0, 10);
 export type ParsedRule = { ok: true; text: string } | { ok: false; reason: string };
 
 function build(text: string, startsOn: string): Rule {
+  const RRule = rruleClass();
   const options = RRule.parseString(text);
   return new RRule({ ...options, dtstart: utc(startsOn), tzid: null });
 }
@@ -41,14 +50,15 @@ export function parseRule(input: string, startsOn: string): ParsedRule {
     return { ok: false, reason: `rrule is not a valid RFC 5545 rule: ${(err as Error).message}` };
   }
   const freq = rule.origOptions.freq;
-  if (freq === undefined || !DAY_OR_LONGER.has(freq)) return { ok: false, reason: 'rrule needs FREQ=DAILY, WEEKLY, MONTHLY or YEARLY' };
+  const { YEARLY, MONTHLY, WEEKLY, DAILY } = rruleClass();
+  if (freq === undefined || ![YEARLY, MONTHLY, WEEKLY, DAILY].includes(freq)) return { ok: false, reason: 'rrule needs FREQ=DAILY, WEEKLY, MONTHLY or YEARLY' };
   const until = new Date(utc(startsOn).getTime());
   until.setUTCFullYear(until.getUTCFullYear() + MUST_OCCUR_WITHIN_YEARS);
   if (rule.between(utc(startsOn), until, true, (_d, i) => i < 1).length === 0) {
     return { ok: false, reason: `rrule has no occurrence in the ${MUST_OCCUR_WITHIN_YEARS} years from starts_on` };
   }
   const { dtstart: _start, tzid: _tzid, ...options } = rule.origOptions;
-  return { ok: true, text: RRule.optionsToString(options).replace(/^RRULE:/, '') };
+  return { ok: true, text: rruleClass().optionsToString(options).replace(/^RRULE:/, '') };
 }
 
 /**

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailMessage, Mailer, SentMail } from '../../../core/mailer.ts';
 import { traceLogFields } from '../../../lib/tracing.ts';
 
@@ -50,9 +50,13 @@ export interface MailerOptions {
   logger: MailLogger;
 }
 
-/** Nodemailer-backed Mailer: SMTP, or .eml files when no SMTP URL is configured. */
+/**
+ * Nodemailer-backed Mailer: SMTP, or .eml files when no SMTP URL is configured. Nodemailer (about
+ * 5 MiB of heap) is loaded and its transport made at the first message, so a server that sends none
+ * never holds it (docs/operations.md "Starting").
+ */
 export class NodemailerMailer implements Mailer {
-  private readonly transporter: Transporter;
+  private transporter: Promise<Transporter> | undefined;
   private readonly pending = new Set<Promise<unknown>>();
   readonly kind: 'smtp' | 'file';
 
@@ -61,12 +65,20 @@ export class NodemailerMailer implements Mailer {
   constructor(options: MailerOptions) {
     this.options = options;
     this.kind = options.smtpUrl ? 'smtp' : 'file';
-    this.transporter = options.smtpUrl
-      ? options.connections
-        ? // A pool saves the TCP (and TLS) handshake and the SMTP greeting of every message.
-          nodemailer.createTransport({ url: options.smtpUrl, pool: true, maxConnections: options.connections } as Parameters<typeof nodemailer.createTransport>[0])
-        : nodemailer.createTransport(options.smtpUrl)
-      : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  }
+
+  /** The transport, made at the first message: SMTP (pooled with `connections`) or the stream transport. */
+  private transport(): Promise<Transporter> {
+    const { smtpUrl, connections } = this.options;
+    this.transporter ??= import('nodemailer').then(({ default: nodemailer }) =>
+      smtpUrl
+        ? connections
+          ? // A pool saves the TCP (and TLS) handshake and the SMTP greeting of every message.
+            nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: connections } as Parameters<typeof nodemailer.createTransport>[0])
+          : nodemailer.createTransport(smtpUrl)
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    );
+    return this.transporter;
   }
 
   /** Folder the file transport writes to. */
@@ -75,7 +87,7 @@ export class NodemailerMailer implements Mailer {
   }
 
   async send(message: MailMessage): Promise<SentMail> {
-    const info = await this.transporter.sendMail({
+    const info = await (await this.transport()).sendMail({
       from: this.options.from,
       to: message.to,
       subject: message.subject,
@@ -114,6 +126,6 @@ export class NodemailerMailer implements Mailer {
 
   async close(): Promise<void> {
     await this.flush();
-    this.transporter.close();
+    (await this.transporter)?.close();
   }
 }

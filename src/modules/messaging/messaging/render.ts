@@ -5,8 +5,9 @@
  * then fills the variables per message, HTML-escaped in the e-mail HTML. Liquid has no file
  * system here: the tags that read other templates (`include`, `render`, `layout`) are refused when a
  * template is parsed (400 "Invalid template: ..."), and it runs under parse, render and memory limits.
+ * liquidjs too is loaded at the first template, so a server that sends no message never holds it.
  */
-import { Liquid, Tag, type Liquid as LiquidEngine, type TagToken, type Template, type TopLevelToken } from 'liquidjs';
+import type { Liquid, Template } from 'liquidjs';
 import { AppError } from '../../../core/errors.ts';
 import { PARTS, nestVariables, type Channel, type MessageKind, type TemplateContent, type TemplatePart } from './template-catalogue.ts';
 
@@ -14,26 +15,34 @@ const LIMITS = { templates: {}, strictFilters: true, ownPropertyOnly: true, pars
 /** Tags that read another template by name: a stored template stands alone. */
 export const REFUSED_TAGS = ['include', 'render', 'layout'] as const;
 
-/** Replaces a tag that reads other templates: parsing a template that uses it fails. */
-class RefusedTag extends Tag {
-  constructor(token: TagToken, remain: TopLevelToken[], liquid: LiquidEngine) {
-    super(token, remain, liquid);
-    throw new Error(`the ${token.name} tag is not allowed`);
-  }
-
-  *render(): Generator<unknown, void, unknown> {}
+/** The two Liquid engines: `plain` for subjects, push, SMS and plain text (no escaping), `html` for e-mails' HTML (every output escaped). */
+interface Engines {
+  plain: Liquid;
+  html: Liquid;
 }
+let enginesModule: Promise<Engines> | undefined;
 
-/** A Liquid engine under LIMITS without the tags that read other templates. */
-function engine(options: Record<string, unknown>): Liquid {
-  const liquid = new Liquid({ ...LIMITS, ...options });
-  for (const name of REFUSED_TAGS) liquid.registerTag(name, RefusedTag);
-  return liquid;
+/** The engines under LIMITS without the tags that read other templates, made at the first template. */
+function engines(): Promise<Engines> {
+  enginesModule ??= import('liquidjs').then(({ Liquid, Tag }) => {
+    /** Replaces a tag that reads other templates: parsing a template that uses it fails. */
+    class RefusedTag extends Tag {
+      constructor(...args: ConstructorParameters<typeof Tag>) {
+        super(...args);
+        throw new Error(`the ${args[0].name} tag is not allowed`);
+      }
+
+      *render(): Generator<unknown, void, unknown> {}
+    }
+    const engine = (options: Record<string, unknown>) => {
+      const liquid = new Liquid({ ...LIMITS, ...options });
+      for (const name of REFUSED_TAGS) liquid.registerTag(name, RefusedTag);
+      return liquid;
+    };
+    return { plain: engine({}), html: engine({ outputEscape: 'escape' }) };
+  });
+  return enginesModule;
 }
-/** For subjects, push, SMS and plain text: no escaping. */
-const plain = engine({});
-/** For the HTML of e-mails: every output escaped. */
-const html = engine({ outputEscape: 'escape' });
 
 /** Largest number of compiled sources kept (MJML and Liquid caches). */
 const CACHE_MAX = 500;
@@ -75,8 +84,8 @@ export function compileMjml(source: string): Promise<string> {
 }
 
 /** Parses one Liquid source with the given engine (cached). @throws AppError 400 naming the part */
-function parse(engine: Liquid, part: TemplatePart, source: string): Template[] {
-  const key = `${engine === html ? 'h' : 'p'}:${source}`;
+function parse(engine: Liquid, escaped: boolean, part: TemplatePart, source: string): Template[] {
+  const key = `${escaped ? 'h' : 'p'}:${source}`;
   try {
     return remember(parsed, key, () => engine.parse(source));
   } catch (err) {
@@ -92,11 +101,12 @@ function parse(engine: Liquid, part: TemplatePart, source: string): Template[] {
  */
 export async function validateTemplate(kind: MessageKind, channel: Channel, content: TemplateContent): Promise<void> {
   const unknown = new Set<string>();
+  const { plain, html } = await engines();
   for (const part of PARTS[channel]) {
     const source = content[part];
     if (source === undefined || source.trim() === '') throw new AppError('invalid_parameter', part);
     const engine = part === 'mjml' ? html : plain;
-    const templates = parse(engine, part, source);
+    const templates = parse(engine, part === 'mjml', part, source);
     for (const name of engine.globalFullVariablesSync(templates)) {
       if (!(name in kind.variables)) unknown.add(name);
     }
@@ -125,12 +135,13 @@ export async function renderTemplate(channel: Channel, content: TemplateContent,
 
 async function renderParts(channel: Channel, content: TemplateContent, vars: Record<string, string | null>): Promise<Rendered> {
   const scope = nestVariables(vars);
-  const text = async (part: TemplatePart) => (await plain.render(parse(plain, part, content[part] ?? ''), scope)) as string;
+  const { plain, html } = await engines();
+  const text = async (part: TemplatePart) => (await plain.render(parse(plain, false, part, content[part] ?? ''), scope)) as string;
   if (channel === 'email') {
     const compiled = await compileMjml(content.mjml ?? '');
     return {
       subject: (await text('subject')).replace(/\s+/g, ' ').trim(),
-      html: (await html.render(parse(html, 'mjml', compiled), scope)) as string,
+      html: (await html.render(parse(html, true, 'mjml', compiled), scope)) as string,
       text: await text('text_body'),
     };
   }

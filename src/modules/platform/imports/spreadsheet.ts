@@ -6,7 +6,6 @@
  * TextDecoder knows it). Delimiter: the one of `,` `;` TAB `|` found most often in the header
  * line outside quotes. Header names are matched case-insensitively, spaces and dashes read as `_`.
  */
-import { parse } from 'csv-parse/sync';
 import type { CellValue } from 'exceljs';
 
 export interface Sheet {
@@ -109,6 +108,7 @@ export async function readSheet(bytes: Buffer): Promise<Sheet> {
   const encoding = detectEncoding(bytes);
   const text = new TextDecoder(encoding).decode(bytes).replace(/^\uFEFF/, '');
   const delimiter = detectDelimiter(text);
+  const { parse } = await import('csv-parse/sync');
   let table: string[][];
   try {
     table = parse(text, { delimiter, relax_column_count: true, skip_empty_lines: true, bom: true }) as string[][];
