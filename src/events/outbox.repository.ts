@@ -15,12 +15,34 @@ interface OutboxRow {
 }
 const OUTBOX_COLUMNS = ['event_id', 'name', 'version', 'agency_id', 'payload', 'occurred_at', 'traceparent'] as const;
 
-/** Every event is one of these: a named prepared statement (src/db/prepared.ts). */
-const OUTBOX_INSERT = new PreparedQuery('outbox_insert', (db, _shape: 'one', p: Params<OutboxRow>) => db.insertInto('outbox').values(columnParams(p, OUTBOX_COLUMNS)));
+/**
+ * Payload fields the insert reads from a row its transaction wrote before, in the same statement: each
+ * column of `table`'s row `id` becomes the payload field of its name. For a value the database takes
+ * as the row is written, such as a job's reference (src/modules/jobs/jobs/jobs.repository.ts), which
+ * the server does not know when it builds the statements. Table and columns come from the code, never
+ * from a request.
+ */
+export interface PayloadFill<C extends string = string> {
+  table: 'jobs';
+  id: number;
+  columns: readonly C[];
+}
 
-/** The insert of one outbox row, not yet run. */
-export function outboxInsertQuery(db: DbOrTrx, row: OutboxRow) {
-  return OUTBOX_INSERT.statement(db, 'one', row);
+/** The statement's shape: a plain insert, or one filling payload fields from a row (its table and columns). */
+type OutboxShape = 'one' | { table: PayloadFill['table']; columns: readonly string[] };
+
+/** Every event is one of these: a named prepared statement (src/db/prepared.ts). */
+const OUTBOX_INSERT = new PreparedQuery('outbox_insert', (db, shape: OutboxShape, p: Params<OutboxRow & { fill_id?: number }>) => {
+  const values = columnParams(p, OUTBOX_COLUMNS);
+  if (shape === 'one') return db.insertInto('outbox').values(values);
+  const fields = sql.join(shape.columns.map((c) => sql`${sql.lit(c)}, r.${sql.ref(c)}`));
+  const filled = sql`(select jsonb_build_object(${fields}) from ${sql.table(shape.table)} r where r.id = ${p.fill_id})`;
+  return db.insertInto('outbox').values({ ...values, payload: sql`${p.payload}::jsonb || ${filled}` });
+});
+
+/** The insert of one outbox row, not yet run; with `fill`, payload fields read from a row (PayloadFill). */
+export function outboxInsertQuery(db: DbOrTrx, row: OutboxRow, fill?: PayloadFill) {
+  return fill ? OUTBOX_INSERT.statement(db, { table: fill.table, columns: fill.columns }, { ...row, fill_id: fill.id }) : OUTBOX_INSERT.statement(db, 'one', row);
 }
 
 /** The oldest unpublished events, at most `limit`, oldest first. */

@@ -31,20 +31,22 @@ where r.branch_id = $1 and r.deleted_at is null), '[]'::json))
    
 from agencies a
 where a.id = $2) as "inputs";
-insert into "agency_counters" ("agency_id", "name", "value")
-values ($1, $2, $3)
-on conflict ("agency_id", "name") do update set "value" = agency_counters.value + 1
-returning "value";
 
 -- statement 4: sent together in one round trip (src/db/pipeline.ts)
-insert into "jobs" ("id", "uuid", "agency_id", "branch_id", "reference", "title", "description", "priority", "status_id", "job_type_id", "trade_id", "address_id", "tenant_id", "agent_user_id", "reported_by_user_id", "estimated_cost_pence", "agreed_cost_pence", "created_at", "updated_at")
-values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19);
+with "counter" as (insert into "agency_counters" ("agency_id", "name", "value")
+values ($1, $2, $3)
+on conflict ("agency_id", "name") do update set "value" = agency_counters.value + 1
+returning "value") insert into "jobs" ("id", "uuid", "agency_id", "branch_id", "title", "description", "priority", "status_id", "job_type_id", "trade_id", "address_id", "tenant_id", "agent_user_id", "reported_by_user_id", "estimated_cost_pence", "agreed_cost_pence", "created_at", "updated_at", "reference")
+values ($4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, (select 'JOB-' || lpad("counter"."value"::text, greatest(6, length("counter"."value"::text)), '0') as "reference"
+from "counter"));
 insert into "job_status_history" ("job_id", "from_status_id", "to_status_id", "by_user_id", "note", "created_at")
 values ($1, $2, $3, $4, $5, $6);
 insert into "activity_log" ("agency_id", "user_id", "user_name", "action", "resource_type", "resource_id", "ip_address", "details", "created_at")
 values ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 insert into "outbox" ("event_id", "name", "version", "agency_id", "payload", "occurred_at", "traceparent")
-values ($1, $2, $3, $4, $5, $6, $7);
+values ($1, $2, $3, $4, $5::jsonb || (select jsonb_build_object('reference', r."reference")
+from "jobs" r
+where r.id = $6), $7, $8);
 select (select "sc"."state"
 from "sla_clocks" as "sc"
 where "sc"."job_id" = "j"."id" and "sc"."state" <> $1

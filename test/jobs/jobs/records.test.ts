@@ -53,6 +53,29 @@ describe('jobs records: create, read, edit, cancel, delete, idempotency', () => 
     });
   });
 
+  // On PostgreSQL the creates run on separate pooled connections and queue on the counter row's lock,
+  // taken by the job's insert itself; PGlite interleaves them at the request level (CI runs both).
+  it('references: concurrent creates in one agency get the next numbers with no gaps or repeats, each event carrying its job\'s; past JOB-999999 the number grows', async () => {
+    const agency = await createAgency(t.db);
+    const branch = await createBranch(t.db, agency.id);
+    const admin = await userClient(t, { role: 'admin', agencyId: agency.id });
+    const tokens = await Promise.all(Array.from({ length: 12 }, () => csrf(t.app, admin.token)));
+    const results = await Promise.all(tokens.map((c, i) =>
+      t.app.inject({ method: 'POST', url: '/api/jobs/manage', headers: { authorization: `Bearer ${admin.token}`, 'x-csrf-token': c }, payload: { title: `Leak ${i}`, priority: 3, branch_uuid: branch.uuid } })));
+    for (const r of results) expect(r.statusCode, r.body).toBe(201);
+    const refs = results.map((r) => r.json().data.reference as string).sort();
+    expect(refs).toEqual(Array.from({ length: 12 }, (_, i) => `JOB-${String(i + 1).padStart(6, '0')}`));
+    const events = await t.db.selectFrom('outbox').select('payload').where('name', '=', 'job.created').where('agency_id', '=', agency.id).execute();
+    const payloads = events.map((e) => (typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload) as { job_uuid: string; reference: string });
+    expect(new Map(payloads.map((p) => [p.job_uuid, p.reference]))).toEqual(new Map(results.map((r) => [r.json().data.uuid, r.json().data.reference])));
+
+    // The six digits are a minimum: the counter goes on past them.
+    await t.db.updateTable('agency_counters').set({ value: 999_999 }).where('agency_id', '=', agency.id).where('name', '=', 'job_reference').execute();
+    const next = await admin.client.post('/api/jobs/manage', { title: 'Seven digits', priority: 3, branch_uuid: branch.uuid });
+    expect(next.statusCode, next.body).toBe(201);
+    expect(next.json().data.reference).toBe('JOB-1000000');
+  });
+
   it('POST: bad fields are 400/404 and write nothing; contractors 403; no CSRF 403', async () => {
     const before = await countJobs();
     const cases: Array<[Record<string, unknown>, number, string]> = [

@@ -4,6 +4,7 @@ import type { SortDirection } from '../../../db/sort-order.ts';
 import type { Database, JobTable, NewJob } from '../../../db/schema.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { columnParams, PreparedQuery, type Params, type Value } from '../../../db/prepared.ts';
+import { counterUpsert } from '../../../db/counters.ts';
 import type { JobScope } from './job-visibility.ts';
 import { jobSlaColumns, jobSlaState } from '../sla/index.ts';
 
@@ -252,16 +253,36 @@ export function nextJobIdQuery(db: DbOrTrx) {
 
 /** The columns a new job is written with (jobInsert); the others take their defaults. */
 const NEW_JOB_COLUMNS = [
-  'id', 'uuid', 'agency_id', 'branch_id', 'reference', 'title', 'description', 'priority', 'status_id', 'job_type_id', 'trade_id', 'address_id',
+  'id', 'uuid', 'agency_id', 'branch_id', 'title', 'description', 'priority', 'status_id', 'job_type_id', 'trade_id', 'address_id',
   'tenant_id', 'agent_user_id', 'reported_by_user_id', 'estimated_cost_pence', 'agreed_cost_pence', 'created_at', 'updated_at',
 ] as const;
 
-/** A new job's values: every column of NEW_JOB_COLUMNS (null where it has none). */
+/** A new job's values: every column of NEW_JOB_COLUMNS (null where it has none); the reference is taken by the insert. */
 export type NewJobRow = { [C in (typeof NEW_JOB_COLUMNS)[number]]-?: Exclude<NewJob[C], undefined> } & { id: number };
 
-const JOB_INSERT = new PreparedQuery('job_insert', (db, _shape: 'one', p: Params<NewJobRow>) => db.insertInto('jobs').values(columnParams(p, NEW_JOB_COLUMNS)));
+/**
+ * A job reference from its counter value, in SQL: `JOB-` and the number with zeros to six digits
+ * (`JOB-000123`; `JOB-1234567` past a million), docs/jobs.md.
+ */
+const formatReference = (value: Expression<number>) => sql<string>`'JOB-' || lpad(${value}::text, greatest(6, length(${value}::text)), '0')`;
 
-/** The insert of a job with its id taken (nextJobIdQuery), not yet run: a named prepared statement (src/db/prepared.ts). */
+/**
+ * The insert of a new job with the agency's next reference taken in the same statement: the
+ * counter's upsert (src/db/counters.ts) is a common table expression of the insert, so its row is
+ * locked from this statement to the commit and no longer while the server builds the statements
+ * (docs/architecture.md "Job creation").
+ */
+const JOB_INSERT = new PreparedQuery('job_insert', (db, _shape: 'one', p: Params<NewJobRow>) =>
+  db
+    .with('counter', (qc) => counterUpsert(qc, p.agency_id, 'job_reference'))
+    .insertInto('jobs')
+    .values((eb) => ({ ...columnParams(p, NEW_JOB_COLUMNS), reference: eb.selectFrom('counter').select((c) => formatReference(c.ref('counter.value')).as('reference')) })),
+);
+
+/**
+ * The insert of a job with its id taken (nextJobIdQuery) and its reference taken by the statement
+ * itself (JOB_INSERT), not yet run: a named prepared statement (src/db/prepared.ts).
+ */
 export function jobInsert(db: DbOrTrx, job: NewJobRow) {
   return JOB_INSERT.statement(db, 'one', job);
 }

@@ -13,7 +13,6 @@ import type { DbOrTrx, Trx } from '../../../db/types.ts';
 import { activityInsert, recordActivity } from '../../../core/activity/index.ts';
 import { emitEvent, eventInsert } from '../../../events/index.ts';
 import { pipelined, pipelinedCommit } from '../../../db/pipeline.ts';
-import { nextCounterQuery } from '../../../db/counters.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
 import { jobScope, seesInternalFields } from './job-visibility.ts';
 import { placeJob, type Placement } from './job-placement.ts';
@@ -32,11 +31,6 @@ export { JOBS_COUNT_CAP } from './jobs-list.repository.ts';
 export const STATUS_REPORTED = STATUS.reported;
 /** Job type used when none is given. */
 export const DEFAULT_JOB_TYPE = 1;
-
-/** Formats a reference number: 123 -> JOB-000123. */
-export function formatReference(n: number): string {
-  return `JOB-${String(n).padStart(6, '0')}`;
-}
 
 /** The list query's filter with the caller's uuids resolved inside its agency (unknown ones match nothing). */
 async function listFilter(deps: AppDeps, auth: AuthContext, q: ListJobsInput): Promise<JobFilter> {
@@ -138,13 +132,13 @@ export async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_t
  * withIdempotency, src/http/idempotency.ts, which owns the transaction and the key): the job with
  * the agency's next reference, its first history row (null -> Reported), its activity entry, its
  * SLA clocks and the `job.created` event, and the job read back as the caller sees it.
- * The reference is the agency's counter (docs/jobs.md: no gaps): its row stays locked until
- * commit, so it is taken last, in one round trip with the reads that need nothing of each other,
- * and the writes that follow go in one more (src/db/pipeline.ts), keeping creates in one agency
- * from queueing on each other for long. With `options.last` (the caller runs nothing after it in
- * `trx`: the route), that last trip also carries the COMMIT, so the counter's lock is held for two
- * round trips instead of three (pipelinedCommit); not when a new SLA clock is already at risk or
- * breached, whose announcements follow the writes.
+ * The reference is the agency's counter (docs/jobs.md: no gaps), taken by the job's insert itself
+ * (jobs.repository.ts): its row stays locked until commit. The two reads that need nothing of each
+ * other go in one round trip and the writes in one more (src/db/pipeline.ts). With `options.last`
+ * (the caller runs nothing after it in `trx`: the route), that last trip also carries the COMMIT
+ * (pipelinedCommit), so the counter is locked only while PostgreSQL runs the writes, never while the
+ * server waits or works; not when a new SLA clock is already at risk or breached, whose
+ * announcements follow the writes.
  * @returns the job as the caller sees it
  * @throws 400 naming a bad field, 403 for contractors, 404 for a branch, address or tenant the
  *   caller cannot use
@@ -171,15 +165,10 @@ export async function insertNewJob(
   options: { last?: boolean } = {},
 ): Promise<{ id: number; row: repo.JobRow; slaMoved: boolean }> {
   const now = deps.clock.now();
-  // Three reads that need nothing of each other, in one round trip (src/db/pipeline.ts). The
-  // reference's counter row is last: it stays locked until commit.
-  const [ids, slaInputs, counter] = await pipelined(trx, [
-    repo.nextJobIdQuery(trx),
-    startInputsQuery(trx, place.branchId, place.agencyId),
-    nextCounterQuery(trx, place.agencyId, 'job_reference'),
-  ]);
+  // Two reads that need nothing of each other, in one round trip (src/db/pipeline.ts).
+  const [ids, slaInputs] = await pipelined(trx, [repo.nextJobIdQuery(trx), startInputsQuery(trx, place.branchId, place.agencyId)]);
   const id = ids.rows[0]!.id;
-  const fields = {
+  const job = {
     id,
     uuid: newUuid(),
     agency_id: place.agencyId,
@@ -199,14 +188,15 @@ export async function insertNewJob(
     created_at: now,
     updated_at: now,
   };
-  const sla = planJobSla({ ...fields, dates: newJobDates(now) }, await startInputsOf(trx, slaInputs.rows[0], place.branchId), now);
-  const job = { ...fields, reference: formatReference(counter.rows[0]!.value) };
+  const sla = planJobSla({ ...job, dates: newJobDates(now) }, await startInputsOf(trx, slaInputs.rows[0], place.branchId), now);
   const slaMoved = sla.breachedNow || sla.atRiskNow;
+  // The insert takes the reference; the event reads it from the row written just before it.
+  const created = { job_id: id, job_uuid: job.uuid, branch_id: job.branch_id, status_id: STATUS_REPORTED, priority: job.priority, tenant_id: job.tenant_id };
   const [, , , , ...rest] = await (options.last && !slaMoved ? pipelinedCommit : pipelined)(trx, [
     repo.jobInsert(trx, job),
     repo.historyInsert(trx, { jobId: id, from: null, to: STATUS_REPORTED, byUserId: by.reportedBy, note: null, at: now }),
     activityInsert(trx, actor, now, { action: 'job.create', resourceType: 'job', resourceId: id, agencyId: job.agency_id }),
-    eventInsert(trx, now, { name: 'job.created', agencyId: job.agency_id, payload: { ...jobRef(job), status_id: STATUS_REPORTED, priority: job.priority, tenant_id: job.tenant_id } }).insert,
+    eventInsert(trx, now, { name: 'job.created', agencyId: job.agency_id, payload: created }, { table: 'jobs', id, columns: ['reference'] }).insert,
     ...jobSlaWrites(trx, sla, now),
     repo.JOB_BY_ID.statement(trx, 'any', { id }),
   ]);
