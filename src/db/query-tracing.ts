@@ -18,8 +18,35 @@ const TABLE = /\b(?:from|into|update|join)\s+"?([a-z_][a-z0-9_]*)"?(?:\."?([a-z_
 
 type Summary = { name: string; operation: string; table: string | undefined };
 
-/** `SELECT jobs`-style span name and attributes of one statement. */
-export function statementSummary(sql: string): Summary {
+/**
+ * The statement after a leading WITH's common table expressions, which is what the statement does
+ * (`with "counter" as (insert into agency_counters ...) insert into "jobs" ...` inserts a job); the
+ * statement itself when it has none.
+ */
+function mainStatement(sql: string): string {
+  if (!/^\s*with\b/i.test(sql)) return sql;
+  let depth = 0;
+  let quoted = false;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i];
+    if (quoted) {
+      if (c === "'") quoted = false;
+    } else if (c === "'") {
+      quoted = true;
+    } else if (c === '(') {
+      depth++;
+    } else if (c === ')' && --depth === 0) {
+      // A column list (`name (a, b) as (...)`) or another expression (`, name as (...)`) may follow.
+      const rest = sql.slice(i + 1);
+      if (!/^\s*(,|as\b)/i.test(rest)) return rest;
+    }
+  }
+  return sql;
+}
+
+/** `SELECT jobs`-style span name and attributes of one statement (of its main statement after any WITH). */
+export function statementSummary(text: string): Summary {
+  const sql = mainStatement(text);
   const operation = (/^\s*([a-z]+)/i.exec(sql)?.[1] ?? 'SQL').toUpperCase();
   const m = TABLE.exec(sql);
   const table = m ? (m[2] ?? m[1]) : undefined;
