@@ -145,9 +145,17 @@ export async function moveJob(
   await recomputeJobSla(trx, job.id, now);
 }
 
+/**
+ * The fields every job event carries but its reference: for the `job.created` insert, which reads
+ * the reference from the job's row (PayloadFill, src/events/outbox.repository.ts).
+ */
+export function jobIds(job: { id: number; uuid: string; branch_id: number }) {
+  return { job_id: job.id, job_uuid: job.uuid, branch_id: job.branch_id };
+}
+
 /** The fields every job event carries (src/events/catalogue.ts). */
 export function jobRef(job: { id: number; uuid: string; reference: string; branch_id: number }) {
-  return { job_id: job.id, job_uuid: job.uuid, reference: job.reference, branch_id: job.branch_id };
+  return { ...jobIds(job), reference: job.reference };
 }
 
 /**

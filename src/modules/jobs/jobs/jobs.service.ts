@@ -13,7 +13,7 @@ import type { DbOrTrx, Trx } from '../../../db/types.ts';
 import { activityInsert, recordActivity } from '../../../core/activity/index.ts';
 import { emitEvent, eventInsert } from '../../../events/index.ts';
 import { pipelined, pipelinedCommit } from '../../../db/pipeline.ts';
-import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
+import { assertStaffMayWrite, jobDtoById, jobIds, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
 import { jobScope, seesInternalFields } from './job-visibility.ts';
 import { placeJob, type Placement } from './job-placement.ts';
 import { findVisibleTrade } from '../../people/contractors/index.ts';
@@ -191,7 +191,7 @@ export async function insertNewJob(
   const sla = planJobSla({ ...job, dates: newJobDates(now) }, await startInputsOf(trx, slaInputs.rows[0], place.branchId), now);
   const slaMoved = sla.breachedNow || sla.atRiskNow;
   // The insert takes the reference; the event reads it from the row written just before it.
-  const created = { job_id: id, job_uuid: job.uuid, branch_id: job.branch_id, status_id: STATUS_REPORTED, priority: job.priority, tenant_id: job.tenant_id };
+  const created = { ...jobIds(job), status_id: STATUS_REPORTED, priority: job.priority, tenant_id: job.tenant_id };
   const [, , , , ...rest] = await (options.last && !slaMoved ? pipelinedCommit : pipelined)(trx, [
     repo.jobInsert(trx, job),
     repo.historyInsert(trx, { jobId: id, from: null, to: STATUS_REPORTED, byUserId: by.reportedBy, note: null, at: now }),
