@@ -50,15 +50,15 @@ export function parseRule(input: string, startsOn: string): ParsedRule {
     return { ok: false, reason: `rrule is not a valid RFC 5545 rule: ${(err as Error).message}` };
   }
   const freq = rule.origOptions.freq;
-  const { YEARLY, MONTHLY, WEEKLY, DAILY } = rruleClass();
-  if (freq === undefined || ![YEARLY, MONTHLY, WEEKLY, DAILY].includes(freq)) return { ok: false, reason: 'rrule needs FREQ=DAILY, WEEKLY, MONTHLY or YEARLY' };
+  const RRule = rruleClass();
+  if (freq === undefined || ![RRule.YEARLY, RRule.MONTHLY, RRule.WEEKLY, RRule.DAILY].includes(freq)) return { ok: false, reason: 'rrule needs FREQ=DAILY, WEEKLY, MONTHLY or YEARLY' };
   const until = new Date(utc(startsOn).getTime());
   until.setUTCFullYear(until.getUTCFullYear() + MUST_OCCUR_WITHIN_YEARS);
   if (rule.between(utc(startsOn), until, true, (_d, i) => i < 1).length === 0) {
     return { ok: false, reason: `rrule has no occurrence in the ${MUST_OCCUR_WITHIN_YEARS} years from starts_on` };
   }
   const { dtstart: _start, tzid: _tzid, ...options } = rule.origOptions;
-  return { ok: true, text: rruleClass().optionsToString(options).replace(/^RRULE:/, '') };
+  return { ok: true, text: RRule.optionsToString(options).replace(/^RRULE:/, '') };
 }
 
 /**
