@@ -7,7 +7,8 @@
  * Environment: BENCH_DURATION_S (default 10), BENCH_ENGINES (default "pglite,postgres"; postgres
  * needs DATABASE_URL, a server the bench may create databases on), REDIS_URL (used with
  * PostgreSQL), BENCH_SIZES (default "small,large"), BENCH_SCENARIOS (parts of scenario names to
- * run, comma-separated; default all), BENCH_CPU_PROF (a folder for the server's CPU profile). Only
+ * run, comma-separated; default all), BENCH_WARMUP_S (unmeasured load before each measured run,
+ * default 3), BENCH_ROUNDS (turns of limit and Caretaker per scenario, default 4), BENCH_CPU_PROF (a folder for the server's CPU profile). Only
  * 127.0.0.1. Then the queue scenario of bench/queue.ts (`queue under peak load`; PostgreSQL and
  * Redis only; BENCH_QUEUE_RATE, BENCH_QUEUE_DURATION_S).
  */
@@ -26,6 +27,18 @@ import { queueTable, runQueueScenario } from './queue.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
+/**
+ * BENCH_WARMUP_S: seconds of the same load, not measured, before each measured run (the limit's,
+ * Caretaker's and the ceiling's alike), so each is measured once V8 has compiled its hot code;
+ * 0 measures from the first request, as the runs before 2026-11-29 15:50 UTC did (bench/README.md).
+ */
+const WARMUP = Number(process.env.BENCH_WARMUP_S ?? 3);
+/**
+ * BENCH_ROUNDS: a scenario with a limit is measured in this many rounds, the limit and Caretaker
+ * taking turns, each run lasting its share of the scenario's duration; 1 is one run each, limit
+ * first, as the runs before 2026-11-29 15:50 UTC did (bench/README.md).
+ */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 4));
 /** BENCH_SCENARIOS: comma-separated parts of scenario names to run (e.g. "POST job"); unset: all. */
 const ONLY = process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
 /** BENCH_CPU_PROF set: the server is profiled, so only Caretaker is loaded (no limit or ceiling runs). */
@@ -178,10 +191,45 @@ async function startServer(env: Record<string, string>): Promise<{ child: ChildP
   return { child, port, ceilingPort, limitPort };
 }
 
-async function cannon(opts: Options): Promise<{ rps: number; p50: number; p99: number; errors: number; total: number }> {
+/**
+ * The unmeasured load before a measured run: the same options for BENCH_WARMUP_S seconds. Nothing
+ * when that is 0, or for a scenario of seconds-long requests (a `timeout` set: the whole jobs
+ * register), which its own first request warms and which a cut-off warm-up would leave running.
+ */
+async function warm(opts: Options): Promise<void> {
+  if (WARMUP > 0 && opts.timeout === undefined) await autocannon({ ...opts, duration: WARMUP });
+}
+
+/** One measured run: requests per second, latency percentiles (ms), failed requests, requests and seconds. */
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  total: number;
+  seconds: number;
+}
+
+async function cannon(opts: Options): Promise<Run> {
   const r: Result = await autocannon({ duration: DURATION, ...opts });
   const errors = r.errors + r.timeouts + r.non2xx;
-  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors, total: r.requests.total };
+  return { rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors, total: r.requests.total, seconds: r.duration };
+}
+
+/** Rounds of one side taken together: every request over every second, and the median round's p50 and p99. */
+function merged(runs: Run[]): Run {
+  if (runs.length === 1) return runs[0]!;
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const total = runs.reduce((sum, r) => sum + r.total, 0);
+  const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
+  return {
+    rps: Math.round(total / seconds),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    total,
+    seconds,
+  };
 }
 
 /**
@@ -298,21 +346,19 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     /**
      * @param perOp requests per operation on the real side (2 for CSRF fetch + POST): req/s is divided by it
      * @param limitPath the limit's path for the same response (checked byte for byte first), or its
-     *   own options with the check already done (job creation); runs before Caretaker
+     *   own options with the check already done (job creation); runs in turns with Caretaker
      * @param samplePeak sample the server's RSS every 100 ms while Caretaker is under load (mem.peak)
      */
     const add = async (scenario: string, connections: number, realOpts: Options, ceilingOpts?: Options, perOp = 1, limitPath?: string | { opts: Options; bytes: number }, samplePeak = false) => {
       if (ONLY && !ONLY.some((part) => scenario.includes(part))) return;
       const row: Row = { engine, size, scenario, connections, rps: 0, p50: 0, p99: 0, errors: 0 };
       // A profiling run loads Caretaker alone, so the profile holds no limit or ceiling samples.
+      let limitOpts: Options | undefined;
+      let bytes = 0;
       if (limitPath && !PROFILING) {
         const headers = (realOpts.headers ?? {}) as Record<string, string>;
-        const bytes = typeof limitPath === 'string' ? await sameBytes(String(realOpts.url), `${lim}${limitPath}`, headers) : limitPath.bytes;
-        const l = await cannon(typeof limitPath === 'string' ? { connections, ...realOpts, url: `${lim}${limitPath}` } : { connections, ...limitPath.opts });
-        if (typeof limitPath !== 'string') l.rps = Math.round(l.rps / perOp);
-        row.limit = { rps: l.rps, p50: l.p50, p99: l.p99 };
-        if (l.errors > 0) process.stdout.write(`  (limit of ${scenario}: ${l.errors} errors)\n`);
-        process.stdout.write(`  ${engine}/${size} ${scenario}: limit (same ${bytes} bytes) ${l.rps} req/s p50 ${l.p50} p99 ${l.p99}\n`);
+        bytes = typeof limitPath === 'string' ? await sameBytes(String(realOpts.url), `${lim}${limitPath}`, headers) : limitPath.bytes;
+        limitOpts = typeof limitPath === 'string' ? { connections, ...realOpts, url: `${lim}${limitPath}` } : { connections, ...limitPath.opts };
       }
       let sampling: NodeJS.Timeout | undefined;
       if (samplePeak) {
@@ -322,13 +368,37 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
           });
         }, 100);
       }
-      const cpuBefore = await cpuMs(server.child.pid);
-      const r = await cannon({ connections, ...realOpts });
-      const cpuAfter = await cpuMs(server.child.pid);
-      if (cpuBefore !== undefined && cpuAfter !== undefined && r.total > 0) row.cpuUs = Math.round((1000 * (cpuAfter - cpuBefore)) / r.total);
+      if (limitOpts) await warm(limitOpts);
+      await warm({ connections, ...realOpts });
+      // With a limit: BENCH_ROUNDS rounds, the limit and Caretaker taking turns (limit first in
+      // odd rounds, Caretaker first in even ones), so both meet the machine in the same states.
+      const rounds = limitOpts ? ROUNDS : 1;
+      const seconds = Number(realOpts.duration ?? DURATION) / rounds;
+      const limitRuns: Run[] = [];
+      const realRuns: Run[] = [];
+      let cpuMsSpent: number | undefined = 0;
+      for (let round = 0; round < rounds; round++) {
+        const limitFirst = round % 2 === 0;
+        if (limitOpts && limitFirst) limitRuns.push(await cannon({ ...limitOpts, duration: seconds }));
+        const cpuBefore = await cpuMs(server.child.pid);
+        realRuns.push(await cannon({ connections, ...realOpts, duration: seconds }));
+        const cpuAfter = await cpuMs(server.child.pid);
+        cpuMsSpent = cpuBefore !== undefined && cpuAfter !== undefined && cpuMsSpent !== undefined ? cpuMsSpent + cpuAfter - cpuBefore : undefined;
+        if (limitOpts && !limitFirst) limitRuns.push(await cannon({ ...limitOpts, duration: seconds }));
+      }
       if (sampling) clearInterval(sampling);
+      if (limitOpts) {
+        const l = merged(limitRuns);
+        if (typeof limitPath !== 'string') l.rps = Math.round(l.rps / perOp);
+        row.limit = { rps: l.rps, p50: l.p50, p99: l.p99 };
+        if (l.errors > 0) process.stdout.write(`  (limit of ${scenario}: ${l.errors} errors)\n`);
+        process.stdout.write(`  ${engine}/${size} ${scenario}: limit (same ${bytes} bytes) ${l.rps} req/s p50 ${l.p50} p99 ${l.p99}\n`);
+      }
+      const r = merged(realRuns);
+      if (cpuMsSpent !== undefined && r.total > 0) row.cpuUs = Math.round((1000 * cpuMsSpent) / r.total);
       Object.assign(row, { rps: Math.round(r.rps / perOp), p50: r.p50, p99: r.p99, errors: r.errors });
       if (ceilingOpts && !PROFILING) {
+        await warm({ connections, ...ceilingOpts });
         const c = await cannon({ connections, ...ceilingOpts });
         row.ceiling = { rps: c.rps, p50: c.p50, p99: c.p99 };
         if (c.errors > 0) process.stdout.write(`  (ceiling of ${scenario}: ${c.errors} errors)\n`);
