@@ -267,6 +267,23 @@ function hashOf(raw: string): string {
   return lastHash;
 }
 
+/** The permission set of each permission list a token lookup returned (a cached row keeps its list). */
+const permissionSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/**
+ * The caller's permission keys as a set, built once per looked-up list: a token served from the
+ * lookup cache (TOKEN_CACHE_MS) shares one read-only set across its requests instead of building
+ * one per request.
+ */
+function permissionSetOf(keys: readonly string[]): ReadonlySet<string> {
+  let set = permissionSets.get(keys);
+  if (!set) {
+    set = new Set(keys);
+    permissionSets.set(keys, set);
+  }
+  return set;
+}
+
 /**
  * The account of the presented token when this process has looked the token up before (any age,
  * any epoch: a token never changes account), else undefined. Lets the pipeline count the
@@ -335,7 +352,7 @@ export async function authenticate(
     contractorId: row.contractor_id,
     tenantId: row.tenant_id,
     landlordId: row.landlord_id,
-    permissions: new Set(row.permissions),
+    permissions: permissionSetOf(row.permissions),
     tokenId: row.token_id,
     tokenKind: row.kind,
   };
