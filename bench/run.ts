@@ -8,7 +8,7 @@
  * needs DATABASE_URL, a server the bench may create databases on), REDIS_URL (used with
  * PostgreSQL), BENCH_SIZES (default "small,large"), BENCH_SCENARIOS (parts of scenario names to
  * run, comma-separated; default all), BENCH_WARMUP_S (unmeasured load before each measured run,
- * default 3), BENCH_ROUNDS (turns of limit and Caretaker per scenario, default 4), BENCH_CPU_PROF (a folder for the server's CPU profile). Only
+ * default 10), BENCH_ROUNDS (turns of limit and Caretaker per scenario, default 4), BENCH_CPU_PROF (a folder for the server's CPU profile). Only
  * 127.0.0.1. Then the queue scenario of bench/queue.ts (`queue under peak load`; PostgreSQL and
  * Redis only; BENCH_QUEUE_RATE, BENCH_QUEUE_DURATION_S).
  */
@@ -32,7 +32,7 @@ const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
  * Caretaker's and the ceiling's alike), so each is measured once V8 has compiled its hot code;
  * 0 measures from the first request, as the runs before 2026-11-29 15:50 UTC did (bench/README.md).
  */
-const WARMUP = Number(process.env.BENCH_WARMUP_S ?? 3);
+const WARMUP = Number(process.env.BENCH_WARMUP_S ?? 10);
 /**
  * BENCH_ROUNDS: a scenario with a limit is measured in this many rounds, the limit and Caretaker
  * taking turns, each run lasting its share of the scenario's duration; 1 is one run each, limit
