@@ -8,8 +8,8 @@
  * needs DATABASE_URL, a server the bench may create databases on), REDIS_URL (used with
  * PostgreSQL), BENCH_SIZES (default "small,large"), BENCH_SCENARIOS (parts of scenario names to
  * run, comma-separated; default all), BENCH_WARMUP_S (unmeasured load before each measured run,
- * default 10), BENCH_ROUNDS (turns of limit and Caretaker per scenario, default 4), BENCH_CPU_PROF (a folder for the server's CPU profile). Only
- * 127.0.0.1. Then the queue scenario of bench/queue.ts (`queue under peak load`; PostgreSQL and
+ * default 10), BENCH_ROUNDS (turns of limit and Caretaker per scenario, default 4), BENCH_CPU_PROF
+ * (a folder for the server's CPU profile). Only 127.0.0.1. Then the queue scenario of bench/queue.ts (`queue under peak load`; PostgreSQL and
  * Redis only; BENCH_QUEUE_RATE, BENCH_QUEUE_DURATION_S).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
