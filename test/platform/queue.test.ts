@@ -70,6 +70,9 @@ describe('outbox and queue', () => {
   it('retries a handler that fails twice: three runs, one effect, and a redelivery changes nothing', async () => {
     worker = await startBackgroundWorker(t.deps, t.database, [flaky], [], quiet);
     await until(async () => effects.length === 1);
+    // The effect is recorded inside the handler's transaction: its run row is there once that commits.
+    const recorded = t.db.selectFrom('event_handler_runs').select('event_id').where('event_id', '=', effects[0]!);
+    await until(async () => (await recorded.execute()).length > 0);
     expect(calls).toEqual([1, 2, 3]);
     const published = await t.db.selectFrom('outbox').select(['event_id', 'published_at']).execute();
     expect(published.every((r) => r.published_at !== null)).toBe(true);
