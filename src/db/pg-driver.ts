@@ -20,6 +20,7 @@ import {
 } from 'kysely';
 import type { Writable } from 'node:stream';
 import type pg from 'pg';
+import { isTerminatedConnection } from './errors.ts';
 import { statementNameOf } from './prepared.ts';
 
 const COUNTED = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
@@ -27,7 +28,12 @@ const COUNTED = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 /** One pooled pg client as a Kysely connection. */
 class PgConnection implements DatabaseConnection {
   readonly client: pg.PoolClient;
-  /** Set when a rollback failed: the client is destroyed on release instead of reused. */
+  /**
+   * Set when a rollback failed or the server ended the connection under a statement: the client is
+   * destroyed on release instead of reused. pg hands the statement its error (57P01 "terminating
+   * connection due to administrator command") before the socket's end reaches the client, so the
+   * pool alone would take the dead client back as idle and give it to the next caller.
+   */
   broken = false;
 
   constructor(client: pg.PoolClient) {
@@ -54,7 +60,13 @@ class PgConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const name = statementNameOf(query);
     const values = query.parameters as unknown[];
-    const result = await this.client.query(name === undefined ? { text: query.sql, values } : { name, text: query.sql, values });
+    let result: pg.QueryResult;
+    try {
+      result = await this.client.query(name === undefined ? { text: query.sql, values } : { name, text: query.sql, values });
+    } catch (err) {
+      if (isTerminatedConnection(err)) this.broken = true;
+      throw err;
+    }
     const { command, rowCount, rows } = result;
     if (command === 'ROLLBACK' || command === 'COMMIT') return { rows: [{ command }] as R[] };
     return { numAffectedRows: COUNTED.has(command) ? BigInt(rowCount ?? 0) : undefined, rows: (rows ?? []) as R[] };
@@ -105,7 +117,7 @@ class PgDriver implements Driver {
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     const c = connection as PgConnection;
-    c.client.release(c.broken ? new Error('rollback failed') : undefined);
+    c.client.release(c.broken ? new Error('connection broken: rollback failed or ended by the server') : undefined);
   }
 
   async destroy(): Promise<void> {

@@ -9,19 +9,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from './route-types.ts';
+import { isTerminatedConnection } from '../db/errors.ts';
 
 /** Pause before the second run, in milliseconds. */
 const RETRY_DELAY_MS = 50;
-
-const TERMINATED_CODES = new Set(['57P01', '57P02', '57P03', '08003', '08006']);
-
-/** True when `err` says the database server ended the connection the statement ran on. */
-export function isTerminatedConnection(err: unknown): boolean {
-  if (!err || typeof err !== 'object') return false;
-  const e = err as { code?: unknown; message?: unknown };
-  if (typeof e.code === 'string' && TERMINATED_CODES.has(e.code)) return true;
-  return typeof e.message === 'string' && /Connection terminated|terminating connection/i.test(e.message);
-}
 
 /** Wraps every GET and HEAD route registered after this call (register before the modules). */
 export function registerReadRetry(app: App): void {
@@ -40,7 +31,8 @@ export function registerReadRetry(app: App): void {
       } catch (err) {
         if (!isTerminatedConnection(err) || reply.sent) throw err;
         request.log.warn({ err: (err as Error).message }, 'read failed on a terminated database connection; running it once more');
-        // Let the pool see the closed socket first, so the second run gets a live connection.
+        // A short pause before the second run: the driver has destroyed the dead connection
+        // (src/db/pg-driver.ts); a server restarting after a crash gets a moment to accept again.
         await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
         const again: unknown = await handler.call(this as never, request, reply);
         return again === undefined ? reply : again;

@@ -1,11 +1,14 @@
 /**
  * Reads retried once on a terminated connection (docs/operations.md "Under load and faults"): the
  * server's connection running a tenants list is terminated with pg_terminate_backend while the read
- * waits on a lock; the list still answers 200, on a fresh connection. A write is not retried.
+ * waits on a lock; the list still answers 200, on a fresh connection. A write is not retried. And
+ * the connection the server ended is destroyed, not handed to the next caller.
  * Needs PostgreSQL.
  */
 import pg from 'pg';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../../src/db/database.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { skipWithout } from '../helpers/skip.ts';
 import { jobsWorld, type JobsWorld } from '../jobs/jobs/fixtures.ts';
@@ -57,5 +60,32 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL, 'needs PostgreSQL: set DAT
     expect(terminated).toBeGreaterThan(0);
     expect(result.statusCode).toBe(503);
     expect(await tenants()).toBe(before);
+  });
+
+  it('the connection the server ended is not handed to the next statement', async () => {
+    // One connection in the pool: were the ended one taken back as idle, the next statement would
+    // be given it. pg reports the statement's 57P01 before the socket's end reaches the client.
+    const handle = createDatabase({ databaseUrl: t.config.databaseUrl, poolMax: 1 });
+    try {
+      const sleeping = sql`select pg_sleep(30), 'ended-under-me' as tag`.execute(handle.db).then(() => 'answered', (err: Error) => err);
+      let terminated = 0;
+      for (let i = 0; i < 200 && terminated === 0; i++) {
+        const r = await admin.query<{ ok: boolean }>(
+          `select pg_terminate_backend(pid) as ok from pg_stat_activity
+           where datname = current_database() and query like '%ended-under-me%' and pid <> pg_backend_pid()`,
+        );
+        terminated = r.rows.filter((row) => row.ok).length;
+        if (terminated === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(terminated).toBe(1);
+      const failure = await sleeping;
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as Error & { code?: string }).code).toBe('57P01');
+      // At once, with no pause for the socket's end to arrive.
+      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(handle.db);
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      await handle.close();
+    }
   });
 });
