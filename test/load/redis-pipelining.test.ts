@@ -3,16 +3,19 @@
  * Lua command defined while a pipeline of the same tick is open is missing from that pipeline,
  * and ioredis then throws `results[i] is not iterable` outside any request. The rate-limit store
  * defines its commands when it is built (src/core/rate-limit.ts), so a limiter first used in the
- * same tick as another Redis command is safe. Needs Redis.
+ * same tick as another Redis command is safe. The server's own client no longer auto-pipelines
+ * (src/main/runtime.ts); the store is checked here on a client that does, as it ran when the
+ * crash was found. Needs Redis.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RateLimitStore } from '../../src/core/rate-limit.ts';
-import { openRedis, waitForRedis } from '../../src/main/runtime.ts';
+import { Redis } from 'ioredis';
+import { waitForRedis } from '../../src/main/runtime.ts';
 import { skipWithout } from '../helpers/skip.ts';
 
 describe.skipIf(skipWithout(process.env.REDIS_URL, 'needs Redis: set REDIS_URL'))('rate limiters under auto-pipelining', () => {
-  const redis = openRedis(process.env.REDIS_URL ?? '');
+  const redis = new Redis(process.env.REDIS_URL ?? '', { enableOfflineQueue: false, enableAutoPipelining: true, maxRetriesPerRequest: 1 });
   const prefix = `caretaker-test:${randomBytes(6).toString('hex')}:`;
   afterAll(async () => {
     const keys = await redis.keys(`${prefix}*`);
