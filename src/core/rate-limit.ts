@@ -84,8 +84,8 @@ export class RateLimitStore {
    * Defines every Lua command the store uses on the client now, before any request: a pipeline
    * (an explicit one, or ioredis's auto-pipeline of one tick on a client with `enableAutoPipelining`;
    * the server's own client has it off, src/main/runtime.ts) copies the client's commands when it
-   * is created, so a command defined while such a pipeline is open
-   * is missing from it, and ioredis then misaligns the pipeline's replies and throws
+   * is created, so a command defined while such a pipeline is open is missing from it, and
+   * ioredis then misaligns the pipeline's replies and throws
    * `results[i] is not iterable` outside any request (the process dies). rate-limiter-flexible's
    * RateLimiterRedis defines its `rlflxIncr` in its constructor; the first one is therefore built
    * here. Later limiters (other limits and windows) redefine the same name with the same script,
