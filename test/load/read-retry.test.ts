@@ -28,20 +28,26 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL, 'needs PostgreSQL: set DAT
     await t?.close();
   });
 
+  /** Terminates the backends of this database matching `where` (SQL on pg_stat_activity), polling up to 5 s until one is. */
+  async function terminateBackends(where: string): Promise<number> {
+    let terminated = 0;
+    for (let i = 0; i < 200 && terminated === 0; i++) {
+      const r = await admin.query<{ ok: boolean }>(
+        `select pg_terminate_backend(pid) as ok from pg_stat_activity
+         where datname = current_database() and pid <> pg_backend_pid() and ${where}`,
+      );
+      terminated = r.rows.filter((row) => row.ok).length;
+      if (terminated === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    return terminated;
+  }
+
   /** Runs `request` while the tenants table is locked, terminates the server backends waiting on it, then unlocks. */
   async function terminatedMidStatement<T>(request: () => Promise<T>): Promise<{ result: T; terminated: number }> {
     await admin.query('begin');
     await admin.query('lock table tenants in access exclusive mode');
     const pending = request();
-    let terminated = 0;
-    for (let i = 0; i < 200 && terminated === 0; i++) {
-      const r = await admin.query<{ ok: boolean }>(
-        `select pg_terminate_backend(pid) as ok from pg_stat_activity
-         where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
-      );
-      terminated = r.rows.filter((row) => row.ok).length;
-      if (terminated === 0) await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const terminated = await terminateBackends(`wait_event_type = 'Lock'`);
     await admin.query('rollback');
     return { result: await pending, terminated };
   }
@@ -68,16 +74,7 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL, 'needs PostgreSQL: set DAT
     const handle = createDatabase({ databaseUrl: t.config.databaseUrl, poolMax: 1 });
     try {
       const sleeping = sql`select pg_sleep(30), 'ended-under-me' as tag`.execute(handle.db).then(() => 'answered', (err: Error) => err);
-      let terminated = 0;
-      for (let i = 0; i < 200 && terminated === 0; i++) {
-        const r = await admin.query<{ ok: boolean }>(
-          `select pg_terminate_backend(pid) as ok from pg_stat_activity
-           where datname = current_database() and query like '%ended-under-me%' and pid <> pg_backend_pid()`,
-        );
-        terminated = r.rows.filter((row) => row.ok).length;
-        if (terminated === 0) await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      expect(terminated).toBe(1);
+      expect(await terminateBackends(`query like '%ended-under-me%'`)).toBe(1);
       const failure = await sleeping;
       expect(failure).toBeInstanceOf(Error);
       expect((failure as Error & { code?: string }).code).toBe('57P01');
