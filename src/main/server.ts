@@ -78,6 +78,12 @@ export async function prepareDatabase(
  */
 export const FATAL_DRAIN_MS = 3_000;
 
+/**
+ * Longest wait, in milliseconds after listening, before the background worker starts when no
+ * request has been answered yet (it starts at the first answer otherwise).
+ */
+export const WORKER_START_DELAY_MS = 2_000;
+
 export interface StartOptions {
   /** Run prepareDatabase (default true; false in cluster workers, whose primary did it). */
   prepare?: boolean;
@@ -135,7 +141,16 @@ export async function startServer(
   let background: BackgroundWorker | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
+  // The worker starts once the first request has been answered, or WORKER_START_DELAY_MS after
+  // listening if none comes: its first statements (the queue's check, the schedules) would
+  // otherwise go ahead of that answer, on the embedded database on its one connection
+  // (docs/operations.md "Starting").
+  let openGate: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (openGate = resolve));
+  const gateTimer = setTimeout(openGate, WORKER_START_DELAY_MS);
+  app.server.once('request', (_request: unknown, response: NodeJS.EventEmitter) => response.once('close', openGate));
   const startWorker = async (): Promise<void> => {
+    if (stopped) return;
     try {
       const started = await startBackgroundWorker(runtime.deps, runtime.database, backgroundHandlers(), periodicTasks(), {
         info: (obj, msg) => log.info(obj, msg),
@@ -148,7 +163,8 @@ export async function startServer(
       if (!stopped) retry = setTimeout(() => void startWorker(), 5_000);
     }
   };
-  const workerStarting = options.background === false ? Promise.resolve() : startWorker();
+  if (options.background === false) clearTimeout(gateTimer);
+  const workerStarting = options.background === false ? Promise.resolve() : gate.then(startWorker);
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -158,6 +174,8 @@ export async function startServer(
       const sweep = setInterval(() => app.server.closeIdleConnections(), 200);
       stopped = true;
       clearTimeout(retry);
+      clearTimeout(gateTimer);
+      openGate();
       try {
         await Promise.all([app.close(), workerStarting.then(() => background?.stop()), inboundSmtp?.close()]);
       } finally {

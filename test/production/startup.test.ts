@@ -132,6 +132,12 @@ describe('first start, restart and log format', () => {
     // The second start opens the database it made the first time, and says so.
     expect(again.some((m) => m.startsWith('opening the embedded database in '))).toBe(true);
     expect(again.some((m) => m.startsWith('creating the embedded database'))).toBe(false);
+    // The background worker starts after the first answer, so its first statements do not go ahead
+    // of it on the embedded database's one connection (src/main/server.ts).
+    await expect.poll(() => second.json().some((l) => l.msg === 'background worker started'), { timeout: 15_000 }).toBe(true);
+    const secondLog = second.json().map((l) => String(l.msg));
+    expect(secondLog.indexOf('request completed')).toBeGreaterThan(-1);
+    expect(secondLog.indexOf('request completed')).toBeLessThan(secondLog.indexOf('background worker started'));
     // On the embedded database the server started itself again in the same process with glibc's
     // mmap threshold and 8 MiB semi-spaces (src/main/process-sizing.ts): same pid, the new
     // environment and node flags are its own.
