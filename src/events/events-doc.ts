@@ -38,7 +38,10 @@ recomputation) follow from events, never inside the request.
 - **Processes.** \`caretaker serve\` runs the HTTP API and the worker; \`caretaker serve --no-worker\`
   only the API; \`caretaker worker\` only the background work. On PGlite everything runs in the one
   process that owns the data folder, on its one connection: a handler's transaction holds it, so
-  handlers keep slow outside calls (SMTP, HTTP) out of their transaction.
+  handlers keep slow outside calls (SMTP, HTTP) out of their transaction. In \`caretaker serve\` the
+  worker starts once the server has answered its first request (or 2 s after it listens, if no
+  request comes), so its first statements do not hold back that answer (docs/operations.md
+  "Starting").
 - **Writing a handler.** Implement \`EventHandler\` or \`PeriodicTask\` (src/events/handlers.ts),
   export it from the module's index.ts and list it in src/main/background.ts. Tests deliver events with
   \`dispatchPendingEvents(deps, backgroundHandlers())\` and call a task's \`run(deps)\` directly.
