@@ -9,6 +9,7 @@
  * migration this build does not know, is not used (the start creates the database as before).
  */
 import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
@@ -85,31 +86,18 @@ export async function unpackPreparedDatabase(file: string, pgliteDir: string): P
   const partial = `${pgliteDir}.unpacking`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true, mode: 0o700 });
-  // Each file is written synchronously: nothing else runs yet at a first start, and the copy's
-  // 1,700 files written one after another through the thread pool (mkdir, open, write, close each
-  // a trip) left the process waiting for about 1.5 s (bench/README.md "Serving before the worker").
-  const made = new Set<string>();
-  const folder = (dir: string, mode: number) => {
-    if (made.has(dir)) return;
-    mkdirSync(dir, { recursive: true, mode });
-    made.add(dir);
-  };
   const entries = extract();
   entries.on('entry', (header, stream, next) => {
     const target = path.join(partial, path.normalize(`/${header.name}`));
     const chunks: Buffer[] = [];
     stream.on('data', (c) => chunks.push(c as Buffer));
     stream.on('end', () => {
-      try {
-        if (header.type === 'directory') folder(target, header.mode ?? 0o700);
-        else if (header.type === 'file') {
-          folder(path.dirname(target), 0o700);
-          writeFileSync(target, Buffer.concat(chunks), { mode: header.mode ?? 0o600 });
-        }
-        next();
-      } catch (err) {
-        next(err as Error);
-      }
+      const done = header.type === 'directory'
+        ? mkdir(target, { recursive: true, mode: header.mode ?? 0o700 })
+        : header.type === 'file'
+          ? mkdir(path.dirname(target), { recursive: true, mode: 0o700 }).then(() => writeFile(target, Buffer.concat(chunks), { mode: header.mode ?? 0o600 }))
+          : Promise.resolve();
+      done.then(() => next(), next);
     });
   });
   await pipeline(createReadStream(file), createGunzip(), entries);
