@@ -4,6 +4,7 @@
  * requests in flight finish, the process exits within CARETAKER_SHUTDOWN_TIMEOUT_S.
  */
 import { flushCompileCache } from 'node:module';
+import type { Server } from 'node:http';
 import closeWithGrace from 'close-with-grace';
 import type { Logger } from 'pino';
 import { buildApp, REDACT } from './app.ts';
@@ -84,6 +85,21 @@ export const FATAL_DRAIN_MS = 3_000;
  */
 export const WORKER_START_DELAY_MS = 2_000;
 
+/**
+ * Waits for the first answer of `server`: resolves once its first request's response has closed,
+ * after `ms` milliseconds if no request comes, or at `release()` (shutdown), whichever is first.
+ */
+function firstAnswer(server: Server, ms: number): { reached: Promise<void>; release: () => void } {
+  let release: () => void = () => undefined;
+  const reached = new Promise<void>((resolve) => (release = resolve));
+  const timer = setTimeout(release, ms);
+  server.once('request', (_request, response) => response.once('close', release));
+  return {
+    reached: reached.finally(() => clearTimeout(timer)),
+    release,
+  };
+}
+
 export interface StartOptions {
   /** Run prepareDatabase (default true; false in cluster workers, whose primary did it). */
   prepare?: boolean;
@@ -145,10 +161,7 @@ export async function startServer(
   // listening if none comes: its first statements (the queue's check, the schedules) would
   // otherwise go ahead of that answer, on the embedded database on its one connection
   // (docs/operations.md "Starting").
-  let openGate: () => void = () => undefined;
-  const gate = new Promise<void>((resolve) => (openGate = resolve));
-  const gateTimer = setTimeout(openGate, WORKER_START_DELAY_MS);
-  app.server.once('request', (_request: unknown, response: NodeJS.EventEmitter) => response.once('close', openGate));
+  const answered = options.background === false ? undefined : firstAnswer(app.server, WORKER_START_DELAY_MS);
   const startWorker = async (): Promise<void> => {
     if (stopped) return;
     try {
@@ -163,8 +176,7 @@ export async function startServer(
       if (!stopped) retry = setTimeout(() => void startWorker(), 5_000);
     }
   };
-  if (options.background === false) clearTimeout(gateTimer);
-  const workerStarting = options.background === false ? Promise.resolve() : gate.then(startWorker);
+  const workerStarting = answered ? answered.reached.then(startWorker) : Promise.resolve();
 
   let closing: Promise<void> | undefined;
   const close = () => {
@@ -174,8 +186,7 @@ export async function startServer(
       const sweep = setInterval(() => app.server.closeIdleConnections(), 200);
       stopped = true;
       clearTimeout(retry);
-      clearTimeout(gateTimer);
-      openGate();
+      answered?.release();
       try {
         await Promise.all([app.close(), workerStarting.then(() => background?.stop()), inboundSmtp?.close()]);
       } finally {
