@@ -11,7 +11,8 @@
  * - GET /activity?user_id=U&from_date=D&to_date=D&limit=N, or ?limit=N&offset=M: the body of
  *   `GET /api/admin/activity-log` with those parameters (count capped at 10,000);
  * - GET /status: the body of `GET /api/system/status` (one `select 1` and a Redis PING; the real one
- *   also looks up the bearer token, since the status needs authentication);
+ *   also looks up the bearer token, since the status needs authentication, and learns that Redis
+ *   answers from its rate-limit round trip instead of a PING: one Redis command each);
  * - GET /csrf-token and POST /jobs: `GET /api/security/csrf-token` and `POST /api/jobs/manage`
  *   (title, priority, branch_uuid; X-CSRF-Token), each one statement: the same writes, a response
  *   of the same shape (the runner compares keys and types; new ids and times differ). With Redis

@@ -66,6 +66,13 @@ declare module 'fastify' {
      * of the answer is sent, and answers its error instead. Null otherwise.
      */
     admission: Promise<void> | null;
+    /**
+     * The request's rate-limit round trip (both counters and the auth epoch, one Redis script):
+     * `read` is null when Redis did not answer it. A handler that needs to know whether Redis
+     * answers may await it instead of asking Redis again (GET /api/system/status). Null before
+     * onRequest counted the request.
+     */
+    limitTrip: Promise<RequestCount> | null;
   }
 }
 
@@ -178,6 +185,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
   app.decorateRequest('rateLimit', null);
   app.decorateRequest('deferredCsrf', null);
   app.decorateRequest('admission', null);
+  app.decorateRequest('limitTrip', null);
 
   // Every route added after this: the body schema of a CSRF-checked write declares the optional
   // csrf_token field (a schema that still declares it itself is left as it is).
@@ -294,6 +302,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     // Awaited below (or by the admission); until then a refusal of a fail-closed route must not
     // count as an unhandled rejection.
     counting.catch(() => undefined);
+    request.limitTrip = counting;
     // The account's count: from the round trip when it counted this account, else counted now.
     const countAccount = async (trip: RequestCount, userId: number): Promise<LimitResult> => {
       if (trip.second && knownAccount === userId) return trip.second;

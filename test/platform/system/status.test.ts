@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, standardWorld, type TestApp } from '../../helpers/app.ts';
 import { brotliDecompressSync } from 'node:zlib';
+import { Redis } from 'ioredis';
 import { docsPageDocument, toOpenApi30 } from '../../../src/http/openapi-ui.ts';
 
 let t: TestApp;
@@ -33,6 +34,25 @@ describe('GET /api/system/status', () => {
     expect(data.checks.database_engine).toBe(process.env.DATABASE_URL ? 'postgres' : 'pglite');
     expect(data.checks.cache).toBe(process.env.REDIS_URL ? 'ok' : 'not_configured');
     expect(data.checks.rate_limit_store).toBe(process.env.REDIS_URL ? 'redis' : 'memory');
+  });
+
+  it.skipIf(!process.env.REDIS_URL)('learns that Redis answers from the request\'s own rate-limit round trip, without a PING', async () => {
+    // MONITOR (a real Redis client) shows every command the app's client sends.
+    const monitor = await new Redis(process.env.REDIS_URL!).monitor();
+    const appClient = `127.0.0.1:${(t.deps.redis as unknown as { stream: { localPort: number } }).stream.localPort}`;
+    const sent: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source === appClient) sent.push(String(args[0]).toLowerCase());
+    });
+    try {
+      await w.agentA1.client.get('/api/system/status');
+      const res = await w.agentA1.client.get('/api/system/status');
+      expect(res.json().data).toMatchObject({ status: 'ok', checks: { cache: 'ok' } });
+      await expect.poll(() => sent.filter((c) => c === 'evalsha' || c === 'eval').length).toBeGreaterThanOrEqual(2);
+      expect(sent).not.toContain('ping');
+    } finally {
+      monitor.disconnect();
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import { DataEnvelope, ok, responses } from '../../../http/envelope.ts';
 import { errorBody } from '../../../http/envelope.ts';
 import { ERROR_TABLE } from '../../../core/errors.ts';
 import type { Lifecycle } from '../../../http/pipeline.ts';
+import type { RequestCount } from '../../../core/rate-limit.ts';
 import type { App } from '../../../http/route-types.ts';
 import { QueueBacklogCheck } from '../platform/index.ts';
 
@@ -40,6 +41,20 @@ async function pingRedis(deps: AppDeps): Promise<Check> {
   if (!deps.redis) return 'not_configured';
   if (deps.redis.status !== 'ready') return 'down';
   return (await answersWithin(deps.redis.ping(), 1_000)) ? 'ok' : 'down';
+}
+
+/**
+ * Redis's check for the status read: 'ok' when Redis answered this request's own rate-limit round
+ * trip (src/http/pipeline.ts `limitTrip`), so no second command asks what that one just showed;
+ * otherwise (the trip fell back to memory, or there was none) a PING within a second, as
+ * `pingRedis`.
+ * @param limitTrip the request's rate-limit round trip, or null
+ */
+async function redisCheck(deps: AppDeps, limitTrip: Promise<RequestCount> | null): Promise<Check> {
+  if (!deps.redis) return 'not_configured';
+  const trip = limitTrip ? await limitTrip.catch(() => null) : null;
+  if (trip && trip.read !== null) return 'ok';
+  return pingRedis(deps);
 }
 
 /**
@@ -75,8 +90,8 @@ export function systemRoutes(deps: AppDeps, lifecycle: Lifecycle, readiness: Rea
           'use the unauthenticated GET /livez and GET /readyz instead.',
         response: { ...responses(DataEnvelope(Status), [401, 429]), ...STATUS_DOWN },
       },
-      handler: async (_request, reply) => {
-        const [database, cache] = await Promise.all([pingDatabase(deps.db).then((up): Check => (up ? 'ok' : 'down')), pingRedis(deps)]);
+      handler: async (request, reply) => {
+        const [database, cache] = await Promise.all([pingDatabase(deps.db).then((up): Check => (up ? 'ok' : 'down')), redisCheck(deps, request.limitTrip)]);
         const status = database === 'down' ? 'down' : cache === 'down' ? 'degraded' : 'ok';
         const data = {
           status,
