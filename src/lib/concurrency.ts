@@ -18,17 +18,16 @@ export async function forEachLimited<T>(items: readonly T[], limit: number, fn: 
  * as it settles, so a caller asking often (a status read per request) leaves no timers behind.
  * @returns true when `work` resolved in time; false when it rejected or took longer
  */
-export async function answersWithin(work: Promise<unknown>, timeoutMs: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+export function answersWithin(work: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    const settle = (answered: boolean) => {
+      clearTimeout(timer);
+      resolve(answered);
+    };
+    work.then(
+      () => settle(true),
+      () => settle(false),
+    );
   });
-  try {
-    await Promise.race([work, late]);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
 }
