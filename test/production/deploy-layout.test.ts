@@ -1,7 +1,7 @@
 /**
  * The production image's runtime layout (Dockerfile, docs/deploy.md), built without Docker (images
- * cannot be pulled here): the same `npm ci --omit=dev --ignore-scripts` (offline, from the local npm
- * cache) and the same files the Dockerfile's final stage copies (read from its COPY lines, so a
+ * cannot be pulled here): the same `npm ci --omit=dev --ignore-scripts` (from the local npm cache,
+ * fetching from the registry only a tarball the cache lacks) and the same files the Dockerfile's final stage copies (read from its COPY lines, so a
  * folder added there is copied here too, and a folder missing there fails here) in a temporary
  * folder, made read-only and owned by root; a data folder (migrated, with an admin) owned by
  * `nobody`; then `caretaker serve` started as `nobody` (setpriv) answers readiness, an
@@ -71,10 +71,13 @@ describe.skipIf(
     dir = await mkdtemp(path.join(tmpdir(), 'caretaker-image-'));
     await chmod(dir, 0o755); // mkdtemp makes it 0700: the unprivileged user must reach app/ and data/
     const app = path.join(dir, 'app');
-    // Stage "deps": npm ci --omit=dev --ignore-scripts, from the local cache only.
+    // Stage "deps": npm ci --omit=dev --ignore-scripts, from the local cache where it has the
+    // tarball (the suite's own npm ci filled it). Not --offline: npm ci may install a package without
+    // leaving its tarball in the cache's index (typescript, a devOptional package that --omit=dev
+    // still installs, on one machine), and the Dockerfile's stage fetches from the registry too.
     await cp(path.join(ROOT, 'package.json'), path.join(app, 'package.json'));
     await cp(path.join(ROOT, 'package-lock.json'), path.join(app, 'package-lock.json'));
-    await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app, timeout: 400_000 });
+    await run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: app, timeout: 400_000 });
     await rm(path.join(app, 'package-lock.json'));
     // The final stage's COPY lines.
     const copies = runtimeCopies(await readFile(path.join(ROOT, 'Dockerfile'), 'utf8'));
