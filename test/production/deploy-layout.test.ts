@@ -1,12 +1,12 @@
 /**
  * The production image's runtime layout (Dockerfile, docs/deploy.md), built without Docker (images
  * cannot be pulled here): the same `npm ci --omit=dev --ignore-scripts` (from the local npm cache,
- * fetching from the registry only a tarball the cache lacks) and the same files the Dockerfile's final stage copies (read from its COPY lines, so a
- * folder added there is copied here too, and a folder missing there fails here) in a temporary
- * folder, made read-only and owned by root; a data folder (migrated, with an admin) owned by
- * `nobody`; then `caretaker serve` started as `nobody` (setpriv) answers readiness, an
- * authenticated status request and the console, and stops cleanly on SIGTERM. Runs in the PGlite
- * pass, as root (setpriv needs it), with npm on PATH.
+ * fetching from the registry only a tarball the cache lacks) and the same files the Dockerfile's
+ * final stage copies (read from its COPY lines, so a folder added there is copied here too, and a
+ * folder missing there fails here) in a temporary folder, made read-only and owned by root; a data
+ * folder (migrated, with an admin) owned by `nobody`; then `caretaker serve` started as `nobody`
+ * (setpriv) answers readiness, an authenticated status request and the console, and stops cleanly
+ * on SIGTERM. Runs in the PGlite pass, as root (setpriv needs it), with npm on PATH.
  */
 import { execFile, spawn } from 'node:child_process';
 import { chmod, cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
