@@ -139,6 +139,12 @@ export interface Loaded<T> {
   problem: Problem | null;
   /** True while loading: the first time, when the inputs change, and during `reload`. */
   loading: boolean;
+  /**
+   * True while `data` is the answer for the inputs before (shown until the new inputs' answer
+   * arrives, so a list does not blank while its filter or page changes). A page showing one record
+   * treats it as still loading: the record before is not the record asked for.
+   */
+  placeholder: boolean;
   /** Loads again (every component showing the same key gets the new data). */
   reload: () => void;
 }
@@ -177,7 +183,7 @@ export function useLoad<T>(first: QueryKey | (() => Promise<T>), second: (() => 
   const { error, refetch } = query;
   const problem = useMemo(() => (error ? describeProblem(error, navigator.onLine) : null), [error]);
   const reload = useCallback(() => void refetch(), [refetch]);
-  return { data: (query.data ?? null) as T | null, problem, loading: query.isFetching, reload };
+  return { data: (query.data ?? null) as T | null, problem, loading: query.isFetching, placeholder: query.isPlaceholderData, reload };
 }
 
 /**

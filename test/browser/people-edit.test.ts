@@ -6,7 +6,7 @@
  * tenant living there; moves an agent to another branch.
  * Every form is checked with axe-core at phone (390 px) and desktop widths.
  */
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
 import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
@@ -69,9 +69,18 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.getByLabel('Address line 1').fill('1 Kirkstall Road');
     await page.getByLabel('Town').fill('Leeds');
     await page.getByLabel('Postcode').fill('ls4 2aa');
+    // The new record's read is held back 600 ms: until it arrives the edit page says it is loading,
+    // instead of showing the blank form of /contractors/new, whose typing the record would replace.
+    const record = /\/api\/contractors\/[0-9a-f-]{36}$/;
+    const held = (route: Route) => (route.request().method() === 'GET' ? new Promise((r) => setTimeout(r, 600)).then(() => route.continue()) : route.continue());
+    await page.route(record, held);
     await page.getByRole('button', { name: 'Create contractor' }).click();
     await page.getByText('Pipe Dreams Ltd created.').waitFor();
     await page.getByRole('heading', { name: 'Edit contractor' }).waitFor();
+    await page.locator('p.loading').waitFor();
+    expect(await page.getByLabel('Phone', { exact: true }).count()).toBe(0);
+    await expect.poll(() => page.getByLabel('Phone', { exact: true }).inputValue(), { timeout: 10_000 }).toBe('0113 496 0000');
+    await page.unroute(record, held);
     const made = await t.db.selectFrom('contractors').selectAll().where('company_name', '=', 'Pipe Dreams Ltd').executeTakeFirstOrThrow();
     const trades = await t.db
       .selectFrom('contractor_trades')

@@ -13,7 +13,7 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { api } from '../api.ts';
 import type { Problem } from '../logic/errors.ts';
 import type { Address, Branch, Contractor, Tenant, User } from '../types.ts';
-import { Button, Field, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Button, Field, PageTitle, ProblemMessage, useAction, useConfirm, useLoad, type Loaded as LoadedState } from '../ui.tsx';
 import type { Column } from '../table.tsx';
 import { useSession } from '../session.tsx';
 import { addressLabel, PropertyPicker } from './property-picker.tsx';
@@ -139,10 +139,14 @@ export function SelectField(props: {
   );
 }
 
-/** Loading or the problem of a record's load, else the page's content. */
-export function Loaded<T>({ load, children }: { load: { data: T | null; problem: Problem | null; loading: boolean; reload: () => void }; children: (data: T) => ReactNode }) {
+/**
+ * Loading or the problem of a record's load, else the page's content. The answer for another
+ * record (after /contractors/new becomes /contractors/{uuid}/edit on the same page, say) counts as
+ * loading: a form filled from it would be replaced, and what was typed lost, when the record arrives.
+ */
+export function Loaded<T>({ load, children }: { load: Pick<LoadedState<T>, 'data' | 'problem' | 'placeholder' | 'reload'>; children: (data: T) => ReactNode }) {
   if (load.problem) return <ProblemMessage problem={load.problem} onRetry={load.reload} />;
-  if (load.data === null) return <p className="loading">Loading…</p>;
+  if (load.data === null || load.placeholder) return <p className="loading">Loading…</p>;
   return <>{children(load.data)}</>;
 }
 
