@@ -101,6 +101,8 @@ describe.skipIf(skipWithout(!process.env.DATABASE_URL, 'the embedded-database ba
     let world: ProcessWorld;
     let out = '';
     afterAll(async () => {
+      // The servers first: a PGlite server still running writes into the folder being removed.
+      await stopAllProcesses();
       await world?.drop();
       if (out) await rm(out, { recursive: true, force: true });
     });
@@ -183,6 +185,7 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL, 'pg_dump and verify-backup
   let world: ProcessWorld;
   let dir = '';
   afterAll(async () => {
+    await stopAllProcesses();
     await world?.drop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
