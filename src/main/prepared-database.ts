@@ -92,12 +92,14 @@ export async function unpackPreparedDatabase(file: string, pgliteDir: string): P
     const chunks: Buffer[] = [];
     stream.on('data', (c) => chunks.push(c as Buffer));
     stream.on('end', () => {
-      const done = header.type === 'directory'
-        ? mkdir(target, { recursive: true, mode: header.mode ?? 0o700 })
-        : header.type === 'file'
-          ? mkdir(path.dirname(target), { recursive: true, mode: 0o700 }).then(() => writeFile(target, Buffer.concat(chunks), { mode: header.mode ?? 0o600 }))
-          : Promise.resolve();
-      done.then(() => next(), next);
+      const write = async () => {
+        if (header.type === 'directory') await mkdir(target, { recursive: true, mode: header.mode ?? 0o700 });
+        else if (header.type === 'file') {
+          await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+          await writeFile(target, Buffer.concat(chunks), { mode: header.mode ?? 0o600 });
+        }
+      };
+      write().then(() => next(), next);
     });
   });
   await pipeline(createReadStream(file), createGunzip(), entries);
