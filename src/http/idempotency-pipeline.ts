@@ -32,6 +32,7 @@ import { responses } from './envelope.ts';
 import { AppError, conflict, invalidParam } from '../core/errors.ts';
 import { requestHash } from './idempotency.ts';
 import type { App } from './route-types.ts';
+import { isUpload } from './upload.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -199,7 +200,7 @@ export function registerIdempotency(app: App, deps: AppDeps): void {
       userId: request.auth.userId,
       key,
       route,
-      hash: request.isMultipart() ? undefined : requestHash(route, request.body),
+      hash: isUpload(request) ? undefined : requestHash(route, request.body),
       now,
       expiresAt: addSeconds(now, IDEMPOTENCY_TTL_S),
       state: 'pending',

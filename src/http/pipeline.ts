@@ -24,6 +24,7 @@ import type { AuthContext } from '../core/auth-context.ts';
 import { consumeCsrfToken, dropCsrfField, presentedCsrfToken, takesCsrfToken, withCsrfField } from './csrf.ts';
 import { AppError } from '../core/errors.ts';
 import { reportIgnoredFields } from './ignored-fields.ts';
+import { isUpload } from './upload.ts';
 import { assertCleanInput } from './input-guard.ts';
 import { rateLimitError, rateLimitHeaders, type LimitResult, type RequestCount } from '../core/rate-limit.ts';
 
@@ -126,12 +127,6 @@ function routeKey(request: FastifyRequest): string {
 function tighter(a: LimitResult | null, b: LimitResult): LimitResult {
   if (!a) return b;
   return b.remaining / b.limit < a.remaining / a.limit ? b : a;
-}
-
-/** True when the route's schema declares multipart/form-data bodies (the uploads). */
-function takesMultipart(request: FastifyRequest): boolean {
-  const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes;
-  return consumes?.includes('multipart/form-data') === true;
 }
 
 /** Text of the route's required access, for OpenAPI and errors. */
@@ -355,7 +350,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
       // A multipart form is read by the upload route itself (src/http/upload.ts); its csrf_token
       // field is checked there, before the handler acts. Only routes that declare multipart take
       // one (src/http/methods.ts answers 415 elsewhere).
-      if (presented === undefined && request.isMultipart() && takesMultipart(request)) {
+      if (presented === undefined && isUpload(request)) {
         const auth = request.auth;
         request.deferredCsrf = (token) => consumeCsrfToken(deps, auth, token);
         return;

@@ -5,12 +5,57 @@
  * form field `csrf_token` (spec 5.3): the pipeline leaves the latter to `readUpload`, so an upload
  * route reads its form with `readUpload` before it does anything else.
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { Config } from '../config/config.ts';
 import { noteBodyHash } from '../db/idempotency-claim.ts';
 import { AppError, invalidParam } from '../core/errors.ts';
 import { requestHash } from './idempotency.ts';
 import { findBadText, isBadText } from './input-guard.ts';
 import { spoolToDisk, type SpooledFile } from './upload-spool.ts';
+
+const MULTIPART = 'multipart/form-data';
+
+/**
+ * Registers multipart/form-data parsing (@fastify/multipart) on the plugin scope of a module with
+ * upload routes, and only there: the plugin adds an onRequest and an onResponse hook and five
+ * request fields to every request of its scope, which the reads and writes of every other module
+ * would otherwise pay for nothing. Call it first in such a module's plugin; `assertUploadScopes`
+ * refuses to start when a route that declares multipart is outside such a scope. The file size
+ * limit here is the largest configured one; each upload route passes its own to `readUpload`.
+ * @param uploads the configured upload limits in bytes (documents, photos, banners)
+ */
+export async function registerUploadParsing(app: FastifyInstance, uploads: Config['uploads']): Promise<void> {
+  const { documentMaxBytes, photoMaxBytes, bannerMaxBytes } = uploads;
+  await app.register(multipart, {
+    limits: { fileSize: Math.max(documentMaxBytes, photoMaxBytes, bannerMaxBytes), files: 1, fields: 20, parts: 25 },
+    throwFileSizeLimit: true,
+  });
+}
+
+/**
+ * Registers, on the root instance, the start-up check of `registerUploadParsing`: a route whose
+ * schema declares multipart/form-data in a scope without the parser would answer 415 to every
+ * upload, so the app refuses to start instead.
+ * @throws Error at route registration, naming the route
+ */
+export function assertUploadScopes(app: FastifyInstance): void {
+  app.addHook('onRoute', function check(this: FastifyInstance, route) {
+    const consumes = (route.schema as { consumes?: string[] } | undefined)?.consumes;
+    if (consumes?.includes(MULTIPART) && !this.hasContentTypeParser(MULTIPART)) {
+      throw new Error(`Refusing to start: ${String(route.method)} ${route.url} takes ${MULTIPART} outside a scope that called registerUploadParsing`);
+    }
+  });
+}
+
+/**
+ * True when the request is an upload: its route declares multipart/form-data and its body is one.
+ * Safe on any route (the parser's `isMultipart` exists only in upload scopes).
+ */
+export function isUpload(request: FastifyRequest): boolean {
+  const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes;
+  return consumes?.includes(MULTIPART) === true && request.isMultipart();
+}
 
 /** The upload as read from the multipart body. */
 export interface Upload {

@@ -5,7 +5,6 @@
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import type { AppDeps } from '../app-deps.ts';
@@ -22,6 +21,7 @@ import { registerSecurityHeaders } from '../http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle, type PresentedCredentials } from '../http/pipeline.ts';
 import { registerIdempotency } from '../http/idempotency-pipeline.ts';
 import { registerReadRetry } from '../http/read-retry.ts';
+import { assertUploadScopes } from '../http/upload.ts';
 import type { App } from '../http/route-types.ts';
 import { serializerCompiler } from '../http/serialization.ts';
 import { parseFormBody, validatorCompiler } from '../http/validation.ts';
@@ -150,14 +150,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(cookie);
   // Form bodies are coerced like query strings (src/http/validation.ts).
   await app.register(formbody, { parser: parseFormBody });
-  // Multipart uploads: the largest configured limit here; each upload route checks its own
-  // (documents, photos, banners). The CSRF token of a multipart request goes in X-CSRF-Token or
-  // in the form field csrf_token (src/http/upload.ts).
-  const { documentMaxBytes, photoMaxBytes, bannerMaxBytes } = deps.config.uploads;
-  await app.register(multipart, {
-    limits: { fileSize: Math.max(documentMaxBytes, photoMaxBytes, bannerMaxBytes), files: 1, fields: 20, parts: 25 },
-    throwFileSizeLimit: true,
-  });
+  // Multipart parsing is registered by the modules with upload routes, on their scope only
+  // (src/http/upload.ts registerUploadParsing); a route that takes multipart elsewhere stops the start.
+  assertUploadScopes(app);
   await registerOpenApi(app, deps.config.version);
   // The blacklist is checked first in the pipeline, from an in-process copy (docs/security.md promise 28).
   const blacklist = new BlacklistGuard(deps, app.log);

@@ -16,6 +16,7 @@ import { forbidden, invalidParam } from '../../../core/errors.ts';
 import type { App } from '../../../http/route-types.ts';
 import { safeEqual } from '../../../lib/crypto.ts';
 import { receiveEmail } from './inbound.service.ts';
+import { registerUploadParsing } from '../../../http/upload.ts';
 
 const MAX_SKEW_S = 300;
 
@@ -49,6 +50,7 @@ async function formFields(request: FastifyRequest, maxBytes: number): Promise<Re
 /** Registers the inbound-mail webhook. */
 export function inboundMailRoutes(deps: AppDeps) {
   return async function plugin(app: App): Promise<void> {
+    await registerUploadParsing(app, deps.config.uploads);
     /** POST /api/inbound/mailgun: a reply e-mail forwarded by a Mailgun route (raw MIME). */
     app.post('/api/inbound/mailgun', {
       config: { permission: 'public' },

@@ -11,7 +11,7 @@ import { ACCEPTED_TEXT, contentDisposition, type FileKind } from './file-policy.
 import { FileParams, JobFile, JobParams, ListFilesQuery } from './job-files.schemas.ts';
 import { deleteJobFile, downloadJobFile, listJobFiles, maxBytes, uploadJobFile } from './job-files.service.ts';
 import { notFound } from '../../../core/errors.ts';
-import { readUpload } from '../../../http/upload.ts';
+import { readUpload, registerUploadParsing } from '../../../http/upload.ts';
 import { sendStoredFile } from '../../../http/send-file.ts';
 
 const KINDS: Array<{ kind: FileKind; path: string; one: string; permission: string }> = [
@@ -22,6 +22,7 @@ const KINDS: Array<{ kind: FileKind; path: string; one: string; permission: stri
 /** Registers the document and photo routes. */
 export function jobFilesRoutes(deps: AppDeps) {
   return async function plugin(app: App): Promise<void> {
+    await registerUploadParsing(app, deps.config.uploads);
     for (const { kind, path, one, permission } of KINDS) {
       const base = `/api/jobs/:uuid/${path}`;
       const limit = maxBytes(deps, kind);

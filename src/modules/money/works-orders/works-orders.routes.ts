@@ -16,7 +16,7 @@ import { maskedLinkRequest, sendLinkHtml, sendLinkRefusal, wantsHtml } from '../
 import { CsrfOnlyBody } from '../../../http/optional-body.ts';
 import { AppError } from '../../../core/errors.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
-import { readUpload } from '../../../http/upload.ts';
+import { readUpload, registerUploadParsing } from '../../../http/upload.ts';
 import { uploadMaxBytes } from '../../jobs/job-files/index.ts';
 import type { LinkRefusal } from './links.ts';
 import { jobPage, refusedPage } from './link-pages.ts';
@@ -59,6 +59,7 @@ const LINK_DESCRIPTION = 'A tampered, cross-job or unknown link: 400 "This link 
 /** Registers the routes. */
 export function worksOrdersRoutes(deps: AppDeps) {
   return async function plugin(app: App): Promise<void> {
+    await registerUploadParsing(app, deps.config.uploads);
     /** POST /api/jobs/{uuid}/works-order: e-mails the contractor the works order with a signed link. */
     app.post('/api/jobs/:uuid/works-order', {
       config: { permission: 'api.works-orders.manage' },

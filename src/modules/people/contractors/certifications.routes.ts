@@ -5,7 +5,7 @@
  */
 import type { AppDeps } from '../../../app-deps.ts';
 import { notFound } from '../../../core/errors.ts';
-import { readUpload } from '../../../http/upload.ts';
+import { readUpload, registerUploadParsing } from '../../../http/upload.ts';
 import { sendStoredFile } from '../../../http/send-file.ts';
 import { DataEnvelope, ListEnvelope, MessageEnvelope, done, fileResponse, list, ok, responses } from '../../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
@@ -18,6 +18,7 @@ import { CertParams, Certification, CreateCertificationBody, ExpiringQuery } fro
 /** Registers the certificate routes. */
 export function certificationsRoutes(deps: AppDeps) {
   return async function plugin(app: App): Promise<void> {
+    await registerUploadParsing(app, deps.config.uploads);
     /** GET /api/contractors/certifications/expiring: certificates expiring within `days`. */
     app.get('/api/contractors/certifications/expiring', {
       config: { permission: 'api.contractors.view' },

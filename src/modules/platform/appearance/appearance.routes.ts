@@ -4,7 +4,7 @@
  */
 import type { AppDeps } from '../../../app-deps.ts';
 import { notFound } from '../../../core/errors.ts';
-import { readUpload } from '../../../http/upload.ts';
+import { readUpload, registerUploadParsing } from '../../../http/upload.ts';
 import { sendStoredFile } from '../../../http/send-file.ts';
 import { alsoSentAs, responses } from '../../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
@@ -17,6 +17,7 @@ const PERMISSION = 'api.users.appearance.manage';
 /** Registers the appearance routes. */
 export function appearanceRoutes(deps: AppDeps) {
   return async function plugin(app: App): Promise<void> {
+    await registerUploadParsing(app, deps.config.uploads);
     /** GET: settings at the top level, or with action=banner the image itself. */
     app.get(PATH, {
       config: { permission: PERMISSION },

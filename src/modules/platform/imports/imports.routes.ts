@@ -5,7 +5,7 @@ import { DataEnvelope, ok, responses } from '../../../http/envelope.ts';
 import { AppError } from '../../../core/errors.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import { UuidParams } from '../../../http/schema-primitives.ts';
-import { readUpload } from '../../../http/upload.ts';
+import { readUpload, registerUploadParsing } from '../../../http/upload.ts';
 import { ENTITIES, type Entity } from './entities.ts';
 import { Import, TemplateParams } from './imports.schemas.ts';
 import * as service from './imports.service.ts';
@@ -17,6 +17,7 @@ const MAX_BYTES = 10 * 1024 * 1024;
 /** Registers the import routes. */
 export function importsRoutes(deps: AppDeps) {
   return async function plugin(app: App): Promise<void> {
+    await registerUploadParsing(app, deps.config.uploads);
     /** POST /api/imports: upload and dry run. */
     app.post('/api/imports', {
       config: { permission: 'api.imports.manage' },
