@@ -47,14 +47,16 @@ export interface RequestCount {
 
 /**
  * Both counters of a request and one read in a single Redis round trip: rate-limiter-flexible's
- * fixed-window script (same keys `<prefix>rl:<key>`, same expiry rules, so `consume`, `peek`,
+ * fixed-window count (same keys `<prefix>rl:<key>`, same expiry rules, so `consume`, `peek`,
  * `refund` and `reset` see the same counts), run for the first counter, then for the second only
- * when the first allows, then a GET.
+ * when the first allows, then a GET. Its script creates the key with `SET key 0 EX win NX` before
+ * the INCRBY; here the INCRBY creates it and the PTTL that follows finds no expiry (-1) and sets
+ * it, which leaves the same count and expiry with one command less per counter in a window's
+ * later requests (five commands a request instead of seven).
  * KEYS: first, second, read. ARGV: window seconds, first max, '1' when there is a second counter.
  */
 const COUNT_REQUEST_LUA = `
 local function incr(key, win)
-  redis.call('set', key, 0, 'EX', win, 'NX')
   local consumed = redis.call('incrby', key, 1)
   local ttl = redis.call('pttl', key)
   if ttl == -1 then
