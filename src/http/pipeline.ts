@@ -3,8 +3,9 @@
  *
  * onRequest: draining check -> rate limit per IP -> authenticate -> rate limit per account ->
  * authorize (route's permission key; 403 before any body is read) ; preValidation: NUL and lone
- * surrogates refused, unknown body fields named in X-Ignored-Fields, CSRF on POST, PUT, PATCH and
- * DELETE, then the body's `csrf_token` field removed ; onSend: rate-limit and security headers.
+ * surrogates refused, then on the write routes only (a route hook) unknown body fields named in
+ * X-Ignored-Fields, CSRF on POST, PUT, PATCH and DELETE, and the body's `csrf_token` field
+ * removed ; onSend: rate-limit and security headers.
  *
  * The CSRF field belongs to the pipeline, not to the routes: an onRoute hook adds the optional
  * `csrf_token` property to the body schema of every write that takes a token (so the OpenAPI
@@ -182,14 +183,43 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
   app.decorateRequest('admission', null);
   app.decorateRequest('limitTrip', null);
 
+  /**
+   * The writes' preValidation, after the input guard: unknown body fields named in
+   * X-Ignored-Fields, an absent body read as {}, the CSRF token consumed (or left to the upload
+   * reader), then the body's csrf_token field removed.
+   */
+  const checkWrite = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (!WRITE_METHODS.has(request.method)) return;
+    reportIgnoredFields(request, reply);
+    // A write without a body (CSRF token in the header) validates as an empty object, so a route's
+    // required fields are reported by name instead of "body".
+    if (request.body === undefined || request.body === null) request.body = {};
+    if (request.routeOptions.config.csrf !== false && request.auth) {
+      const presented = presentedCsrfToken(request);
+      // A multipart form is read by the upload route itself (src/http/upload.ts); its csrf_token
+      // field is checked there, before the handler acts. Only routes that declare multipart take
+      // one (src/http/methods.ts answers 415 elsewhere).
+      if (presented === undefined && isUpload(request)) {
+        const auth = request.auth;
+        request.deferredCsrf = (token) => consumeCsrfToken(deps, auth, token);
+        return;
+      }
+      await consumeCsrfToken(deps, request.auth, presented);
+    }
+    // The token has done its work: validation and the handler see the body without it.
+    dropCsrfField(request.body);
+  };
+
   // Every route added after this: the body schema of a CSRF-checked write declares the optional
   // csrf_token field (a schema that still declares it itself is left as it is).
   app.addHook('onRoute', (route) => {
     const schema = route.schema as { body?: unknown } | undefined;
     if (schema?.body && takesCsrfToken(route)) schema.body = withCsrfField(schema.body);
+    const methods = [route.method].flat().map((m) => String(m).toUpperCase());
+    // A route hook on the writes only: a read runs none of their checks.
+    if (methods.some((m) => WRITE_METHODS.has(m))) route.preValidation = [checkWrite, ...[route.preValidation ?? []].flat()] as RouteOptions['preValidation'];
     // A read's handler runs inside its admission's scope when overlapped, so its writes wait for
     // the admission (src/db/admission-gate.ts).
-    const methods = [route.method].flat().map((m) => String(m).toUpperCase());
     if (methods.every((m) => READ_METHODS.has(m)) && (route.config as { overlap?: boolean } | undefined)?.overlap !== false) {
       const handler = route.handler;
       route.handler = function admittedRead(this: unknown, request: FastifyRequest, reply: FastifyReply) {
@@ -337,28 +367,11 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     }
   });
 
-  app.addHook('preValidation', async (request, reply) => {
-    // NUL and lone surrogates anywhere in path, query or body: 400 before any other work.
+  // NUL and lone surrogates anywhere in path, query or body: 400 before any other work. A callback
+  // hook (it awaits nothing); the writes' checks below are route hooks of the writes.
+  app.addHook('preValidation', (request, _reply, done) => {
     assertCleanInput(request);
-    if (!WRITE_METHODS.has(request.method)) return;
-    reportIgnoredFields(request, reply);
-    // A write without a body (CSRF token in the header) validates as an empty object, so a route's
-    // required fields are reported by name instead of "body".
-    if (request.body === undefined || request.body === null) request.body = {};
-    if (request.routeOptions.config.csrf !== false && request.auth) {
-      const presented = presentedCsrfToken(request);
-      // A multipart form is read by the upload route itself (src/http/upload.ts); its csrf_token
-      // field is checked there, before the handler acts. Only routes that declare multipart take
-      // one (src/http/methods.ts answers 415 elsewhere).
-      if (presented === undefined && isUpload(request)) {
-        const auth = request.auth;
-        request.deferredCsrf = (token) => consumeCsrfToken(deps, auth, token);
-        return;
-      }
-      await consumeCsrfToken(deps, request.auth, presented);
-    }
-    // The token has done its work: validation and the handler see the body without it.
-    dropCsrfField(request.body);
+    done();
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

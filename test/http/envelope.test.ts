@@ -30,6 +30,11 @@ describe('error envelope', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ success: false, error: 'Route GET /api/nothing-here not found' });
+    // A write to a route that does not exist is a 404 too, signed in and without a CSRF token:
+    // the writes' checks belong to the write routes (src/http/pipeline.ts).
+    const write = await t.app.inject({ method: 'POST', url: '/api/nothing-here', headers: { authorization: `Bearer ${w.agentA1.token}` }, payload: { a: 1 } });
+    expect(write.statusCode).toBe(404);
+    expect(write.json()).toEqual({ success: false, error: 'Route POST /api/nothing-here not found' });
   });
 
   it.each([
