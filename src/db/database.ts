@@ -21,6 +21,7 @@ import { gateWritesOnAdmission } from './admission-gate.ts';
 import type { Database } from './schema.ts';
 import { PreparedQuery, type Params } from './prepared.ts';
 import { watchIdentityWrites, type IdentityWrites } from './identity-writes.ts';
+import { wrapDriver, type DriverMethod } from './driver-hooks.ts';
 
 export type Db = Kysely<Database>;
 
@@ -83,6 +84,27 @@ function traced(dialect: Dialect, engine: 'pglite' | 'postgres'): Dialect {
 }
 
 /**
+ * PGlite with a turn of the event loop before each use of its connection. PGlite runs a statement
+ * synchronously on this thread and settles its promise in a microtask, so a chain of statements
+ * each issued from the last one's answer (the queue's start: some sixty statements) runs from
+ * microtask to microtask and the event loop never polls in between: no request is accepted or
+ * answered, not even GET /livez, until the chain ends (seconds on a busy machine). Waiting for
+ * `setImmediate` before the connection is handed out lets the pending I/O run between two
+ * statements; a statement inside a transaction keeps the connection and runs at once.
+ */
+function turnBeforeStatements(dialect: Dialect): Dialect {
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return wrapDriver(dialect, (name, own) => {
+    if (name !== 'acquireConnection') return undefined;
+    const acquire = own as unknown as () => Promise<unknown>;
+    return (async () => {
+      await turn();
+      return acquire();
+    }) as DriverMethod;
+  });
+}
+
+/**
  * Creates the Kysely instance for the configured engine.
  * @returns a handle with the Kysely instance and a close function
  */
@@ -120,7 +142,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   // PGlite runs one session: the settings hold for every later query (PGlite runs them in order).
   void pglite.exec(Object.entries(PLANNER_SETTINGS).map(([k, v]) => `set ${k} = '${v}';`).join(' ')).catch(() => undefined);
   const identityWrites: IdentityWrites = { listener: null };
-  const dialect: Dialect = gateWritesOnAdmission(watchIdentityWrites(claimKeysInTransactions(runPipelines(traced(new PGliteDialect(pglite), 'pglite'))), identityWrites));
+  const dialect: Dialect = gateWritesOnAdmission(watchIdentityWrites(claimKeysInTransactions(runPipelines(traced(turnBeforeStatements(new PGliteDialect(pglite)), 'pglite'))), identityWrites));
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
 }
