@@ -187,14 +187,23 @@ export async function startServer(
       stopped = true;
       clearTimeout(retry);
       answered?.release();
+      // Milliseconds since the drain began at which each part finished, logged with "Caretaker
+      // stopped" (docs/operations.md "Shutdown and health").
+      const began = performance.now();
+      const shutdown: Record<string, number> = {};
+      const timed = async (name: string, part: Promise<unknown> | undefined): Promise<void> => {
+        await part;
+        shutdown[name] = Math.round(performance.now() - began);
+      };
       try {
-        await Promise.all([app.close(), workerStarting.then(() => background?.stop()), inboundSmtp?.close()]);
+        await Promise.all([timed('requests', app.close()), timed('worker', workerStarting.then(() => background?.stop())), inboundSmtp?.close()]);
       } finally {
         clearInterval(sweep);
       }
-      await runtime.close();
+      await timed('database', runtime.close());
       // The spans of the last requests leave before the process exits (nothing when tracing is off).
       await shutdownTracing();
+      log.info({ shutdown_ms: shutdown }, 'Caretaker stopped');
     })();
     return closing;
   };
