@@ -15,7 +15,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +23,7 @@ import pg from 'pg';
 import { createTestDatabase } from '../test/helpers/database.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { queueTable, runQueueScenario } from './queue.ts';
+import { cpuMs, freePort } from './processes.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -84,18 +84,6 @@ async function rssMiB(pid: number | undefined): Promise<number | undefined> {
   return kb ? Math.round(Number(kb) / 1024) : undefined;
 }
 
-/**
- * CPU time (user + system) a process has used so far, in ms (utime and stime from
- * /proc/<pid>/stat, in clock ticks of 10 ms; Linux only, else undefined). Unlike req/s, CPU time
- * per request barely depends on how many other processes wait for the same cores.
- */
-async function cpuMs(pid: number | undefined): Promise<number | undefined> {
-  if (pid === undefined) return undefined;
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return fields.length > 13 ? (Number(fields[11]) + Number(fields[12])) * 10 : undefined;
-}
-
 /** Memory of the bench server: idle after start, and the peak while Caretaker served the 50-connection jobs list. */
 interface Memory {
   engine: string;
@@ -104,15 +92,6 @@ interface Memory {
   peak?: number | undefined;
 }
 const memory: Memory[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A fresh PostgreSQL database (as the tests make them) or a PGlite folder; on PostgreSQL,

@@ -22,10 +22,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import net from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './processes.ts';
 
 const ROOT = path.resolve(process.env.BENCH_START_ROOT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
 /** The node flags of `npm start` (package.json's start script), so the bench starts what production runs. */
@@ -43,16 +43,6 @@ const EXTRA_ENV = Object.fromEntries(
     .filter((p) => p.includes('='))
     .map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]),
 );
-
-/** A port nobody listens on now. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** One start's figures, in milliseconds since the process started, and memory in MiB. */
 export interface StartResult {

@@ -20,13 +20,14 @@
  * fill with the demo; unset: PGlite in a temporary folder), REDIS_URL (with PostgreSQL).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { cpuMs, freePort } from './processes.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -36,15 +37,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SCENARIO = process.env.BENCH_SCENARIO ?? 'jobs';
 const BASELINE = process.env.BENCH_TRACING_BASELINE;
 const DEMO_PASSWORD = 'bench-demo-2026';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** An OTLP/HTTP sink: reads every export and answers 200, keeping only counts. */
 async function startSink() {
@@ -118,13 +110,6 @@ async function login(url: string, email: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
-/** CPU time (user + system) of a process so far, in milliseconds (Linux /proc, clock ticks of 10 ms). */
-async function cpuMs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /**
  * One measured run: warm-up, then DURATION seconds. Besides requests per second it reports the
  * server's own CPU time per request, which other work on a shared machine disturbs far less.
@@ -133,9 +118,9 @@ async function measure(server: Server, token: string): Promise<{ rps: number; p5
   const target = SCENARIO === 'status' ? `${server.url}/api/system/status` : `${server.url}/api/jobs/manage?limit=50`;
   const headers = { authorization: `Bearer ${token}` };
   await autocannon({ url: target, headers, connections: CONNECTIONS, duration: 2 });
-  const cpuBefore = await cpuMs(server.child.pid!);
+  const cpuBefore = (await cpuMs(server.child.pid)) ?? 0;
   const r = await autocannon({ url: target, headers, connections: CONNECTIONS, ...(REQUESTS ? { amount: REQUESTS } : { duration: DURATION }) });
-  const cpu = (await cpuMs(server.child.pid!)) - cpuBefore;
+  const cpu = ((await cpuMs(server.child.pid)) ?? 0) - cpuBefore;
   return {
     rps: Math.round(r.requests.average),
     p50: r.latency.p50,

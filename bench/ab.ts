@@ -1,0 +1,175 @@
+/**
+ * `npm run bench:ab -- OTHER_CHECKOUT [SCENARIO...]` (bench/README.md "Two builds in rotating
+ * turns"): this checkout (A) against another one (B, e.g. a `git worktree` of an earlier commit
+ * with node_modules linked) and against the limit, on one database generated before, in rotating
+ * turns, so the machine's drift (other work, frequency, caches) meets all three alike.
+ *
+ * BENCH_AB_SETS sets of three processes of bench/server.ts, one after the other: the limit served by
+ * a process of its own (from A), A's and B's apps by one each (A's started first in odd sets, B's
+ * in even ones). A process keeps its speed for its life, a few points from another running the same
+ * code, so one set cannot tell two builds apart by less than that. In each set, after
+ * BENCH_AB_WARMUP_S seconds of load on each, BENCH_AB_ROUNDS rounds run one turn of BENCH_AB_TURN_S
+ * seconds for each of the three, in an order that rotates through the six orders of three. Each
+ * build's figure is the median over every round of every set of its req/s divided by the limit's in
+ * the same round, and the median of its server CPU per request (µs, /proc); each set's medians are
+ * printed beside it.
+ *
+ * Scenarios (default `status,activity,jobs`), as the bench's one-connection rows:
+ * - `status`: GET /api/system/status; limit: `select 1` and PING
+ * - `activity`: GET /api/admin/activity-log?user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50
+ * - `jobs`: GET /api/jobs/manage?limit=50
+ *
+ * Environment: BENCH_AB_DB (required: a PostgreSQL database a `BENCH_KEEP_DB=true npm run bench`
+ * generated and kept), REDIS_URL (optional, as in production), BENCH_AB_SETS (4), BENCH_AB_ROUNDS (6),
+ * BENCH_AB_TURN_S (3), BENCH_AB_WARMUP_S (8), BENCH_AB_CONNECTIONS (1).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { cpuMs, freePort } from './processes.ts';
+
+const A = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const [otherArg, ...scenarioArgs] = process.argv.slice(2);
+const DB = process.env.BENCH_AB_DB;
+if (!otherArg || !DB) {
+  process.stderr.write('usage: BENCH_AB_DB=postgres://.../caretaker_test_... npm run bench:ab -- OTHER_CHECKOUT [status|activity|jobs ...]\n');
+  process.exit(2);
+}
+const B = path.resolve(otherArg);
+if (!existsSync(path.join(B, 'bench/server.ts'))) throw new Error(`${B} has no bench/server.ts: not a Caretaker checkout`);
+const SETS = Number(process.env.BENCH_AB_SETS ?? 4);
+const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 6);
+const TURN_S = Number(process.env.BENCH_AB_TURN_S ?? 3);
+const WARMUP_S = Number(process.env.BENCH_AB_WARMUP_S ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_AB_CONNECTIONS ?? 1);
+const PASSWORD = 'bench password 2026';
+
+/** The real request and the limit's, per scenario. */
+const ACTIVITY = 'user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50';
+const SCENARIOS: Record<string, { real: string; limit: string }> = {
+  status: { real: '/api/system/status', limit: '/status' },
+  activity: { real: `/api/admin/activity-log?${ACTIVITY}`, limit: `/activity?${ACTIVITY}` },
+  jobs: { real: '/api/jobs/manage?limit=50', limit: '/jobs?limit=50' },
+};
+const scenarios = scenarioArgs.length > 0 ? scenarioArgs : Object.keys(SCENARIOS);
+for (const s of scenarios) if (!(s in SCENARIOS)) throw new Error(`unknown scenario ${s} (${Object.keys(SCENARIOS).join(', ')})`);
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+  limitPort: number;
+}
+
+/** Starts bench/server.ts of `root` on the kept database; resolves when it says it is ready. */
+async function start(root: string, tag: string): Promise<Server> {
+  const [port, ceilingPort, limitPort] = [await freePort(), await freePort(), await freePort()];
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    CARETAKER_COOKIE_SECURE: 'false',
+    CARETAKER_RATE_LIMIT_IP_MAX: '1000000',
+    CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '1000000',
+    BENCH_ENGINE: 'postgres',
+    DATABASE_URL: DB,
+    CARETAKER_REDIS_PREFIX: `caretaker-bench-ab:${tag}:${process.pid}:`,
+    PORT: String(port),
+    CEILING_PORT: String(ceilingPort),
+    LIMIT_PORT: String(limitPort),
+  };
+  delete env.BENCH_JOBS;
+  const child = spawn(process.execPath, [path.join(root, 'bench/server.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      if (/bench server ready on postgres/.test(d.toString())) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`${root}: bench server exited with ${code}`)));
+  });
+  return { child, port, limitPort };
+}
+
+/** One turn: req/s and the server's CPU µs per request; throws on any non-2xx answer. */
+async function turn(url: string, pid: number | undefined, headers: Record<string, string>, seconds: number): Promise<{ rps: number; cpuUs: number }> {
+  const before = (await cpuMs(pid)) ?? 0;
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds });
+  const after = (await cpuMs(pid)) ?? 0;
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  const requests = result.requests.total;
+  return { rps: requests / seconds, cpuUs: ((after - before) * 1000) / Math.max(requests, 1) };
+}
+
+const median = (values: number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+const ORDERS = [['limit', 'A', 'B'], ['A', 'B', 'limit'], ['B', 'limit', 'A'], ['limit', 'B', 'A'], ['B', 'A', 'limit'], ['A', 'limit', 'B']] as const;
+const machine = () => `${new Date().toISOString()}, load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}`;
+
+/** One set of three processes: warm-up and ROUNDS rounds of every scenario; results added to `into`. */
+async function runSet(set: number, into: Map<string, Samples>): Promise<void> {
+  // A process keeps its speed for its life, a few points either way from another running the same
+  // code, and the one started last was the slower in more runs than not: each set starts new
+  // processes, A's first in odd sets and B's first in even ones.
+  const limit = await start(A, 'limit');
+  const aFirst = set % 2 === 1;
+  const first = aFirst ? await start(A, 'A') : await start(B, 'B');
+  const second = aFirst ? await start(B, 'B') : await start(A, 'A');
+  const servers = { limit, A: aFirst ? first : second, B: aFirst ? second : first };
+  try {
+    // One login for all three: a second login of the same account would revoke the first token.
+    const login = await fetch(`http://127.0.0.1:${servers.A.port}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin-1@bench.test', password: PASSWORD }),
+    });
+    const { token } = (await login.json()) as { token?: string };
+    if (!token) throw new Error(`login failed (${login.status}): is BENCH_AB_DB a database the bench generated?`);
+    const headers = { authorization: `Bearer ${token}` };
+    for (const name of scenarios) {
+      const scenario = SCENARIOS[name]!;
+      const samples = into.get(name)!;
+      const targets = {
+        limit: { url: `http://127.0.0.1:${servers.limit.limitPort}${scenario.limit}`, pid: servers.limit.child.pid },
+        A: { url: `http://127.0.0.1:${servers.A.port}${scenario.real}`, pid: servers.A.child.pid },
+        B: { url: `http://127.0.0.1:${servers.B.port}${scenario.real}`, pid: servers.B.child.pid },
+      };
+      for (const side of ['limit', 'A', 'B'] as const) await turn(targets[side].url, targets[side].pid, headers, WARMUP_S);
+      const setShare = { A: [] as number[], B: [] as number[] };
+      for (let round = 0; round < ROUNDS; round++) {
+        const got: Partial<Record<'limit' | 'A' | 'B', { rps: number; cpuUs: number }>> = {};
+        for (const side of ORDERS[round % ORDERS.length]!) got[side] = await turn(targets[side].url, targets[side].pid, headers, TURN_S);
+        const limitRun = got.limit!;
+        for (const side of ['A', 'B'] as const) {
+          samples.share[side].push(got[side]!.rps / limitRun.rps);
+          setShare[side].push(got[side]!.rps / limitRun.rps);
+        }
+        for (const side of ['limit', 'A', 'B'] as const) samples.cpu[side].push(got[side]!.cpuUs);
+      }
+      samples.sets.push(`${(100 * median(setShare.A)).toFixed(1)}/${(100 * median(setShare.B)).toFixed(1)}`);
+      process.stdout.write(`  set ${set}, ${name}: A ${(100 * median(setShare.A)).toFixed(1)} %, B ${(100 * median(setShare.B)).toFixed(1)} % of the limit (medians of ${ROUNDS} rounds)\n`);
+    }
+  } finally {
+    for (const server of Object.values(servers)) server.child.kill('SIGTERM');
+  }
+}
+
+/** Every round's figures of one scenario, over all sets. */
+interface Samples {
+  share: { A: number[]; B: number[] };
+  cpu: { limit: number[]; A: number[]; B: number[] };
+  /** Each set's medians, "A/B" in %. */
+  sets: string[];
+}
+
+process.stdout.write(`bench:ab: A ${A}, B ${B}; ${SETS} sets of processes, ${ROUNDS} rounds each of ${TURN_S} s turns, ${CONNECTIONS} connection(s); start ${machine()}\n`);
+const results = new Map<string, Samples>(scenarios.map((name) => [name, { share: { A: [], B: [] }, cpu: { limit: [], A: [], B: [] }, sets: [] }]));
+for (let set = 1; set <= SETS; set++) await runSet(set, results);
+const rows = [...results].map(([name, r]) => {
+  const ahead = r.share.A.filter((a, i) => a > r.share.B[i]!).length;
+  return (
+    `| ${name} | **${(100 * median(r.share.A)).toFixed(1)} %** (${median(r.cpu.A).toFixed(0)}) | ${(100 * median(r.share.B)).toFixed(1)} % (${median(r.cpu.B).toFixed(0)}) | ` +
+    `${median(r.cpu.limit).toFixed(0)} | ${ahead} of ${r.share.A.length} | ${r.sets.join(', ')} |`
+  );
+});
+process.stdout.write(
+  `\n| scenario | A: % of limit (CPU µs/req) | B: % of limit (CPU µs/req) | limit CPU µs/req | rounds A ahead | each set, A/B % |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n\nend ${machine()}\n`,
+);
