@@ -115,8 +115,10 @@ async function runSet(set: number, into: Map<string, Samples>): Promise<void> {
   const second = aFirst ? await start(B, 'B') : await start(A, 'A');
   const servers = { limit, A: aFirst ? first : second, B: aFirst ? second : first };
   try {
-    // One login for all three: a second login of the same account would revoke the first token.
-    const login = await fetch(`http://127.0.0.1:${servers.A.port}/api/auth/login`, {
+    // One login for all three (a second login of the same account would revoke the first token),
+    // on the limit's process, which also serves the app: the login's argon2id and its token cache
+    // entry stay out of the two builds' processes, which then start their turns alike.
+    const login = await fetch(`http://127.0.0.1:${servers.limit.port}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'admin-1@bench.test', password: PASSWORD }),
