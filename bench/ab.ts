@@ -25,11 +25,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { cpuMs, freePort } from './processes.ts';
+import { cpuMs, freePort, machine, median } from './common.ts';
 
 const A = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [otherArg, ...scenarioArgs] = process.argv.slice(2);
@@ -100,9 +99,7 @@ async function turn(url: string, pid: number | undefined, headers: Record<string
   return { rps: requests / seconds, cpuUs: ((after - before) * 1000) / Math.max(requests, 1) };
 }
 
-const median = (values: number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 const ORDERS = [['limit', 'A', 'B'], ['A', 'B', 'limit'], ['B', 'limit', 'A'], ['limit', 'B', 'A'], ['B', 'A', 'limit'], ['A', 'limit', 'B']] as const;
-const machine = () => `${new Date().toISOString()}, load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}`;
 
 /** One set of three processes: warm-up and ROUNDS rounds of every scenario; results added to `into`. */
 async function runSet(set: number, into: Map<string, Samples>): Promise<void> {

@@ -15,7 +15,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Options, type Result } from 'autocannon';
@@ -23,7 +23,7 @@ import pg from 'pg';
 import { createTestDatabase } from '../test/helpers/database.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { queueTable, runQueueScenario } from './queue.ts';
-import { cpuMs, freePort } from './processes.ts';
+import { cpuMs, freePort, machine, median } from './common.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -198,7 +198,6 @@ async function cannon(opts: Options): Promise<Run> {
 /** Rounds of one side taken together: every request over every second, and the median round's p50 and p99. */
 function merged(runs: Run[]): Run {
   if (runs.length === 1) return runs[0]!;
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const total = runs.reduce((sum, r) => sum + r.total, 0);
   const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
   return {
@@ -521,7 +520,6 @@ if (sizes.includes('huge') && engines.includes('pglite')) {
 }
 /** The PostgreSQL databases' sizes, for the summary. */
 const dbSizes: Array<{ size: Size; bytes: number }> = [];
-const machine = () => `${new Date().toISOString()}, load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}`;
 process.stdout.write(`Caretaker bench: ${DURATION} s per scenario, engines ${engines.join(', ')}, sizes ${sizes.join(', ')}; start ${machine()}\n`);
 const passwordHash = await hashPassword(PASSWORD);
 const all: Row[] = [];

@@ -25,7 +25,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './processes.ts';
+import { freePort } from './common.ts';
 
 const ROOT = path.resolve(process.env.BENCH_START_ROOT ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
 /** The node flags of `npm start` (package.json's start script), so the bench starts what production runs. */

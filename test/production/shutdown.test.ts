@@ -98,13 +98,13 @@ describe('SIGTERM under load', () => {
     expect(exit.code, server.log.slice(-3000)).toBe(0);
     // On failure, where the time went: the signal's delivery, the drain (the server's "Caretaker
     // stopped" line breaks it down) and the exit, from the times the server logged.
-    const loggedAt = (msg: string) => (JSON.parse(server.lines.find((l) => l.includes(msg)) ?? '{"time":null}') as { time: number | null }).time;
-    const handled = loggedAt('shutting down: finishing');
-    const stopped = loggedAt('Caretaker stopped');
+    const logged = (msg: string) => JSON.parse(server.lines.find((l) => l.includes(msg)) ?? '{}') as { time?: number; shutdown_ms?: Record<string, unknown> };
+    const last = logged('Caretaker stopped');
+    const handled = logged('shutting down: finishing').time;
+    const stopped = last.time;
     const phases = handled && stopped ? `signal to handler ${handled - signalledAt} ms, drain ${stopped - handled} ms, exit ${signalledAt + tookMs - stopped} ms` : 'no "Caretaker stopped" line';
     expect(tookMs, `${phases}\n${server.lines.filter((l) => /shutting down|stopped|worker/.test(l)).join('\n')}`).toBeLessThan((TIMEOUT_S + 1) * 1000);
     // The last line says when each part of the drain finished, in ms since it began.
-    const last = JSON.parse(server.lines.find((l) => l.includes('Caretaker stopped')) ?? '{}') as { shutdown_ms?: Record<string, unknown> };
     expect(Object.keys(last.shutdown_ms ?? {}).sort()).toEqual(['database', 'requests', 'worker']);
     for (const { conn } of inFlight) expect(conn.responses()[0]?.status).toBe(201);
     // Each answer during the drain says Connection: close; the request pipelined behind the first

@@ -1,9 +1,11 @@
 /**
- * What the bench scripts need to know about the processes they start (bench/README.md): a free
- * port to give a server, and the CPU time a process has used (Linux /proc).
+ * What the bench scripts share (bench/README.md): a free port to give a server, the CPU time a
+ * process has used (Linux /proc), a median, and the time and load average printed at a run's start
+ * and end.
  */
 import { readFile } from 'node:fs/promises';
 import net from 'node:net';
+import { loadavg } from 'node:os';
 
 /** A port nobody listens on now, on 127.0.0.1. */
 export async function freePort(): Promise<number> {
@@ -25,4 +27,14 @@ export async function cpuMs(pid: number | undefined): Promise<number | undefined
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return fields.length > 13 ? (Number(fields[11]) + Number(fields[12])) * 10 : undefined;
+}
+
+/** The middle value of `values` (the upper one of the two middle values for an even count). */
+export function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
+/** The time now (ISO) and the load average at 1, 5 and 15 minutes, e.g. `2026-11-30T09:12:58.044Z, load average 0.5, 3.3, 3.3`. */
+export function machine(): string {
+  return `${new Date().toISOString()}, load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}`;
 }
