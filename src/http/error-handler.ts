@@ -2,9 +2,10 @@
  * Renders every failure in the spec's error envelope (spec 2.1, 7): AppError by its code, schema
  * failures as 400 "Invalid or missing required parameter: <name>", malformed or oversized bodies
  * as 400/413, an unreachable database as 503, anything else as 500 with the spec's text and no
- * internals (the details go to the log only). An expected failure of an outside service (an
- * AppError 502 or 503: workflow engine, Redis, file store, shutting down) is logged as a warning
- * without a stack trace; unexpected failures at error level with one.
+ * internals (the details go to the log only). An expected 502 or 503 (an AppError: the workflow
+ * engine, Redis, the file store, a server shutting down) is logged as one warning without a stack
+ * trace, `outside service failed` for a 502 and `service unavailable` for a 503; unexpected
+ * failures at error level with one.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './envelope.ts';
@@ -80,7 +81,7 @@ function answerError(err: unknown, request: FastifyRequest, reply: FastifyReply)
   const { status, body, log } = renderError(err);
   if (err instanceof AppError && err.headers) void reply.headers(err.headers);
   if (log === 'error') request.log.error({ err }, 'request failed');
-  else if (log === 'warn') request.log.warn({ status, error: (err as Error).message }, 'outside service failed');
+  else if (log === 'warn') request.log.warn({ status, error: (err as Error).message }, status === 503 ? 'service unavailable' : 'outside service failed');
   void reply.status(status).type('application/json; charset=utf-8');
   return body;
 }

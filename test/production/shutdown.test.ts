@@ -5,7 +5,10 @@
  * CARETAKER_SHUTDOWN_TIMEOUT_S with code 0.
  */
 import net from 'node:net';
+import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { REDACT } from '../../src/main/app.ts';
+import { createLogger } from '../../src/main/startup.ts';
 import { buildTestApp } from '../helpers/app.ts';
 import { createProcessWorld, httpCsrf, httpLogin, startCaretaker, stopAllProcesses, type ProcessWorld } from '../helpers/process.ts';
 
@@ -128,7 +131,14 @@ describe('SIGTERM under load', () => {
 
   it('answers a request that arrives while draining with 503 in the envelope and Connection: close', async () => {
     const lifecycle = { draining: false };
-    const t = await buildTestApp({}, { lifecycle });
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+        done();
+      },
+    });
+    const t = await buildTestApp({}, { lifecycle, loggerInstance: createLogger({ logLevel: 'info' }, REDACT, sink) });
     try {
       expect((await t.app.inject({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
       lifecycle.draining = true;
@@ -138,6 +148,11 @@ describe('SIGTERM under load', () => {
       expect(res.headers.connection).toBe('close');
       const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(503);
+      // Logged as the server's own state, one warning without a stack (docs/security.md), not as an outside service's failure.
+      const warned = lines.filter((l) => l.status === 503);
+      expect(warned.length).toBeGreaterThan(0);
+      for (const l of warned) expect(l).toMatchObject({ level: 40, msg: 'service unavailable', error: DRAINING.error });
+      expect(lines.some((l) => l.msg === 'outside service failed' || 'stack' in l)).toBe(false);
     } finally {
       await t.close();
     }

@@ -62,8 +62,11 @@ describe('expected failures of outside services', () => {
       expect(res.statusCode, res.body).toBe(status);
       await app.close();
     }
-    const failures = lines.filter((l) => typeof l.msg === 'string' && /failed/.test(l.msg));
-    expect(failures.map((l) => [l.level, l.status])).toEqual([[40, 503], [40, 502]]);
+    const failures = lines.filter((l) => typeof l.msg === 'string' && /failed|unavailable/.test(l.msg));
+    expect(failures.map((l) => [l.level, l.status, l.msg])).toEqual([
+      [40, 503, 'service unavailable'],
+      [40, 502, 'outside service failed'],
+    ]);
     expect(JSON.stringify(failures)).not.toMatch(/stack|\n\s+at /);
   });
 });
