@@ -5,12 +5,11 @@
  * a client's X-Request-Id is kept only when it is a bounded safe token, else replaced and logged
  * apart.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/main/app.ts';
 import { MAX_IMAGE_PIXELS } from '../../src/http/image-limits.ts';
 import { newUuid } from '../../src/lib/crypto.ts';
-import { buildTestApp, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, logLines, type TestApp } from '../helpers/app.ts';
 import { attachedRecordsWorld } from '../helpers/attached-records-world.ts';
 import { form } from '../helpers/upload-form.ts';
 import { pngDeclaring } from '../platform/appearance/images.ts';
@@ -62,13 +61,7 @@ describe('bidirectional controls in file names', () => {
 
 describe('X-Request-Id', () => {
   it('keeps a bounded safe token, replaces anything else with a UUID and logs the client value apart', async () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { lines, stream } = logLines();
     const app = await buildApp(t.deps, { logger: { level: 'info', stream } });
     await app.ready();
     const idsOf = async (value: string) => {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyBaseLogger, FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/main/app.ts';
 import type { AppDeps } from '../../src/app-deps.ts';
@@ -18,6 +19,22 @@ import { hashPassword } from '../../src/lib/passwords.ts';
 import { openRuntime, type Runtime } from '../../src/main/runtime.ts';
 import { createTestDatabase } from './database.ts';
 import { s3TestEnv, testStorageIsS3 } from './s3-server.ts';
+
+/**
+ * A log destination for a test: each JSON line the logger writes, parsed, in `lines` (a chunk may
+ * hold several lines). Pass `stream` to pino (`buildApp(deps, { logger: { level, stream } })` or
+ * `createLogger(config, REDACT, stream)`).
+ */
+export function logLines(): { lines: Array<Record<string, unknown>>; stream: Writable } {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, stream };
+}
 
 export interface TestApp {
   app: FastifyInstance;

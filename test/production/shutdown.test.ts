@@ -5,11 +5,10 @@
  * CARETAKER_SHUTDOWN_TIMEOUT_S with code 0.
  */
 import net from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REDACT } from '../../src/main/app.ts';
 import { createLogger } from '../../src/main/startup.ts';
-import { buildTestApp } from '../helpers/app.ts';
+import { buildTestApp, logLines } from '../helpers/app.ts';
 import { createProcessWorld, httpCsrf, httpLogin, startCaretaker, stopAllProcesses, type ProcessWorld } from '../helpers/process.ts';
 
 const TIMEOUT_S = 5;
@@ -131,14 +130,8 @@ describe('SIGTERM under load', () => {
 
   it('answers a request that arrives while draining with 503 in the envelope and Connection: close', async () => {
     const lifecycle = { draining: false };
-    const lines: Array<Record<string, unknown>> = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
-    const t = await buildTestApp({}, { lifecycle, loggerInstance: createLogger({ logLevel: 'info' }, REDACT, sink) });
+    const { lines, stream } = logLines();
+    const t = await buildTestApp({}, { lifecycle, loggerInstance: createLogger({ logLevel: 'info' }, REDACT, stream) });
     try {
       expect((await t.app.inject({ method: 'GET', url: '/livez' })).statusCode).toBe(200);
       lifecycle.draining = true;

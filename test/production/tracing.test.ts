@@ -9,7 +9,6 @@
  */
 import http from 'node:http';
 import { createRequire } from 'node:module';
-import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +18,7 @@ import { startBackgroundWorker, type BackgroundWorker } from '../../src/events/w
 import { tracingEnabled, tracingWanted } from '../../src/lib/tracing.ts';
 import { createLogger } from '../../src/main/startup.ts';
 import { startTracing } from '../../src/main/telemetry.ts';
-import { buildTestApp, csrf, standardWorld, type TestApp } from '../helpers/app.ts';
+import { buildTestApp, csrf, logLines, standardWorld, type TestApp } from '../helpers/app.ts';
 import { createProcessWorld, startCaretaker, stopAllProcesses, type ProcessWorld } from '../helpers/process.ts';
 import { startReceiver } from '../messaging/webhooks/receiver.ts';
 
@@ -28,7 +27,7 @@ const quiet = { info: () => {}, error: () => {} };
 describe('tracing: one job creation is one trace from the HTTP request to the webhook delivery', () => {
   const exporter = new InMemorySpanExporter();
   const processor = new SimpleSpanProcessor({ exporter });
-  const lines: Array<Record<string, unknown>> = [];
+  const { lines, stream: sink } = logLines();
   let stop: (() => Promise<void>) | undefined;
   let t: TestApp;
   let w: Awaited<ReturnType<typeof standardWorld>>;
@@ -44,12 +43,6 @@ describe('tracing: one job creation is one trace from the HTTP request to the we
     // node:http was loaded before the SDK here: one require now lets the HTTP instrumentation patch
     // it (in the server, bin/caretaker.js starts the SDK before anything loads it).
     createRequire(import.meta.url)('node:http');
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
-        done();
-      },
-    });
     rx = await startReceiver();
     t = await buildTestApp(
       { CARETAKER_WEBHOOKS_ALLOW_LOOPBACK: 'true', CARETAKER_WEBHOOKS_TIMEOUT_MS: '5000' },

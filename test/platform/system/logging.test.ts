@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/main/app.ts';
-import { buildTestApp, createAgency, createUser, TEST_PASSWORD, type TestApp } from '../../helpers/app.ts';
+import { buildTestApp, createAgency, createUser, logLines, TEST_PASSWORD, type TestApp } from '../../helpers/app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -44,13 +44,7 @@ describe('logs', () => {
 
 describe('expected failures of outside services', () => {
   it('log the workflow engine\'s 503 (not configured) and 502 (engine down) as warnings without a stack trace', async () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const stream = new Writable({
-      write(chunk, _enc, done) {
-        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-        done();
-      },
-    });
+    const { lines, stream } = logLines();
     const engineDown = { ...t.config, workflowEngine: { url: 'http://127.0.0.1:1', apiKey: 'k', timeoutMs: 500 } };
     const agency = await createAgency(t.db);
     const user = await createUser(t.db, { role: 'admin', agencyId: agency.id });
