@@ -23,12 +23,11 @@
  * generated and kept), REDIS_URL (optional, as in production), BENCH_AB_SETS (4), BENCH_AB_ROUNDS (6),
  * BENCH_AB_TURN_S (3), BENCH_AB_WARMUP_S (8), BENCH_AB_CONNECTIONS (1).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { cpuMs, freePort, machine, median } from './common.ts';
+import { cpuMs, machine, median, startBenchServer, type BenchServer } from './common.ts';
 
 const A = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [otherArg, ...scenarioArgs] = process.argv.slice(2);
@@ -56,15 +55,8 @@ const SCENARIOS: Record<string, { real: string; limit: string }> = {
 const scenarios = scenarioArgs.length > 0 ? scenarioArgs : Object.keys(SCENARIOS);
 for (const s of scenarios) if (!(s in SCENARIOS)) throw new Error(`unknown scenario ${s} (${Object.keys(SCENARIOS).join(', ')})`);
 
-interface Server {
-  child: ChildProcess;
-  port: number;
-  limitPort: number;
-}
-
 /** Starts bench/server.ts of `root` on the kept database; resolves when it says it is ready. */
-async function start(root: string, tag: string): Promise<Server> {
-  const [port, ceilingPort, limitPort] = [await freePort(), await freePort(), await freePort()];
+async function start(root: string, tag: string): Promise<BenchServer> {
   const env: Record<string, string | undefined> = {
     ...process.env,
     LOG_LEVEL: 'silent',
@@ -74,19 +66,9 @@ async function start(root: string, tag: string): Promise<Server> {
     BENCH_ENGINE: 'postgres',
     DATABASE_URL: DB,
     CARETAKER_REDIS_PREFIX: `caretaker-bench-ab:${tag}:${process.pid}:`,
-    PORT: String(port),
-    CEILING_PORT: String(ceilingPort),
-    LIMIT_PORT: String(limitPort),
   };
   delete env.BENCH_JOBS;
-  const child = spawn(process.execPath, [path.join(root, 'bench/server.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      if (/bench server ready on postgres/.test(d.toString())) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`${root}: bench server exited with ${code}`)));
-  });
-  return { child, port, limitPort };
+  return startBenchServer(root, env);
 }
 
 /** One turn: req/s and the server's CPU µs per request; throws on any non-2xx answer. */
@@ -143,8 +125,9 @@ async function runSet(set: number, into: Map<string, Samples>): Promise<void> {
         }
         for (const side of ['limit', 'A', 'B'] as const) samples.cpu[side].push(got[side]!.cpuUs);
       }
-      samples.sets.push(`${(100 * median(setShare.A)).toFixed(1)}/${(100 * median(setShare.B)).toFixed(1)}`);
-      process.stdout.write(`  set ${set}, ${name}: A ${(100 * median(setShare.A)).toFixed(1)} %, B ${(100 * median(setShare.B)).toFixed(1)} % of the limit (medians of ${ROUNDS} rounds)\n`);
+      const [a, b] = [(100 * median(setShare.A)).toFixed(1), (100 * median(setShare.B)).toFixed(1)];
+      samples.sets.push(`${a}/${b}`);
+      process.stdout.write(`  set ${set}, ${name}: A ${a} %, B ${b} % of the limit (medians of ${ROUNDS} rounds)\n`);
     }
   } finally {
     for (const server of Object.values(servers)) server.child.kill('SIGTERM');

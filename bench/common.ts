@@ -1,11 +1,13 @@
 /**
- * What the bench scripts share (bench/README.md): a free port to give a server, the CPU time a
- * process has used (Linux /proc), a median, and the time and load average printed at a run's start
- * and end.
+ * What the bench scripts share (bench/README.md): the bench server started on free ports, the CPU
+ * time a process has used (Linux /proc), a median, and the time and load average printed at a run's
+ * start and end.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import net from 'node:net';
 import { loadavg } from 'node:os';
+import path from 'node:path';
 
 /** A port nobody listens on now, on 127.0.0.1. */
 export async function freePort(): Promise<number> {
@@ -37,4 +39,40 @@ export function median(values: number[]): number {
 /** The time now (ISO) and the load average at 1, 5 and 15 minutes, e.g. `2026-11-30T09:12:58.044Z, load average 0.5, 3.3, 3.3`. */
 export function machine(): string {
   return `${new Date().toISOString()}, load average ${loadavg().map((n) => n.toFixed(1)).join(', ')}`;
+}
+
+/** A running bench/server.ts: the app on `port`, the same-SQL ceiling on `ceilingPort`, the limit on `limitPort`. */
+export interface BenchServer {
+  child: ChildProcess;
+  port: number;
+  ceilingPort: number;
+  limitPort: number;
+}
+
+/**
+ * Starts bench/server.ts of the checkout `root` on three free ports and resolves when it says it
+ * is ready on `env.BENCH_ENGINE`.
+ * @param env the server's whole environment (the ports are added)
+ * @param nodeArgs node flags before the script (a CPU profile, BENCH_SERVER_NODE_FLAGS)
+ * @param onOutput each chunk the server writes to stdout (the data generator's progress)
+ * @throws Error when the server exits first, or is ready on another engine
+ */
+export async function startBenchServer(root: string, env: Record<string, string | undefined>, nodeArgs: string[] = [], onOutput?: (text: string) => void): Promise<BenchServer> {
+  const [port, ceilingPort, limitPort] = [await freePort(), await freePort(), await freePort()];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bench/server.ts')], {
+    cwd: root,
+    env: { ...env, PORT: String(port), CEILING_PORT: String(ceilingPort), LIMIT_PORT: String(limitPort) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      const text = d.toString();
+      onOutput?.(text);
+      const ready = /bench server ready on (\w+)/.exec(text);
+      if (ready && ready[1] !== env.BENCH_ENGINE) reject(new Error(`bench server runs on ${ready[1]}, expected ${env.BENCH_ENGINE}`));
+      else if (ready) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`${root}: bench server exited with ${code}`)));
+  });
+  return { child, port, ceilingPort, limitPort };
 }

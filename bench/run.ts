@@ -12,7 +12,6 @@
  * (a folder for the server's CPU profile). Only 127.0.0.1. Then the queue scenario of bench/queue.ts (`queue under peak load`; PostgreSQL and
  * Redis only; BENCH_QUEUE_RATE, BENCH_QUEUE_DURATION_S).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,7 +22,7 @@ import pg from 'pg';
 import { createTestDatabase } from '../test/helpers/database.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
 import { queueTable, runQueueScenario } from './queue.ts';
-import { cpuMs, freePort, machine, median } from './common.ts';
+import { cpuMs, machine, median, startBenchServer, type BenchServer } from './common.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -142,32 +141,16 @@ async function databaseBytes(databaseUrl: string): Promise<number> {
   });
 }
 
-async function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number; ceilingPort: number; limitPort: number }> {
-  const port = await freePort();
-  const ceilingPort = await freePort();
-  const limitPort = await freePort();
+async function startServer(env: Record<string, string>): Promise<BenchServer> {
   // BENCH_CPU_PROF=dir: the server writes a V8 CPU profile there when it exits (for the profile tables in bench/README.md).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   // BENCH_SERVER_NODE_FLAGS: node flags for the server only (`--max-semi-space-size=16`, as `npm start` runs it).
   const flags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, ...profile, path.join(ROOT, 'bench/server.ts')], {
-    cwd: ROOT,
-    // `env` is the whole environment (the caller removed DATABASE_URL / REDIS_URL where unwanted).
-    env: { ...env, PORT: String(port), CEILING_PORT: String(ceilingPort), LIMIT_PORT: String(limitPort) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  // `env` is the whole environment (the caller removed DATABASE_URL / REDIS_URL where unwanted).
+  return startBenchServer(ROOT, env, [...flags, ...profile], (text) => {
+    const generated = /generated in ([\d.]+) s/.exec(text);
+    if (generated) process.stdout.write(`  ${env.BENCH_LABEL}: generated ${env.BENCH_JOBS} jobs, ${env.BENCH_ACTIVITY} activity entries, ${env.BENCH_AGENCIES} agencies in ${generated[1]} s\n`);
   });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      const text = d.toString();
-      const generated = /generated in ([\d.]+) s/.exec(text);
-      if (generated) process.stdout.write(`  ${env.BENCH_LABEL}: generated ${env.BENCH_JOBS} jobs, ${env.BENCH_ACTIVITY} activity entries, ${env.BENCH_AGENCIES} agencies in ${generated[1]} s\n`);
-      const ready = /bench server ready on (\w+)/.exec(text);
-      if (ready && ready[1] !== env.BENCH_ENGINE) reject(new Error(`bench server runs on ${ready[1]}, expected ${env.BENCH_ENGINE}`));
-      else if (ready) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
-  });
-  return { child, port, ceilingPort, limitPort };
 }
 
 /**
