@@ -10,6 +10,7 @@ import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './core/rate-limit.ts';
 import type { AuthEpoch } from './core/auth-epoch.ts';
 import type { CsrfStore } from './http/csrf-store.ts';
+import type { CallbackUseStore } from './core/callback-uses.ts';
 import type { RateLimitRules } from './core/rate-limit-rules.ts';
 import type { FileStore } from './storage/file-store.ts';
 import type { Mailer } from './core/mailer.ts';
@@ -25,6 +26,8 @@ export interface AppDeps {
   authEpoch: AuthEpoch;
   /** Where CSRF tokens are kept: Redis when configured, else the database (src/http/csrf-store.ts). */
   csrf: CsrfStore;
+  /** Used provider callbacks (Mailgun tokens), so a signed request is accepted once: Redis when configured, else the database (src/core/callback-uses.ts). */
+  callbackUses: CallbackUseStore;
   /** Rate-limit overrides per route set by an administrator (cached copy of the table). */
   rateLimitRules: RateLimitRules;
   redis?: Redis | undefined;

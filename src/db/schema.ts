@@ -1615,3 +1615,27 @@ export interface Database {
   maintenance_schedules: MaintenanceScheduleTable;
   maintenance_occurrences: MaintenanceOccurrenceTable;
 }
+
+// Provider callbacks accepted once (migration 2026_12_06_1400_provider_callbacks, docs/security.md "One rule for every way in").
+/** A used signed callback (a Mailgun timestamp and token), kept until its freshness window has passed. */
+export interface ProviderCallbackUseTable {
+  provider: string;
+  /** The provider's once-only value, hashed (src/core/callback-uses.ts). */
+  key: string;
+  expires_at: Timestamp;
+}
+
+/** A STOP or START text, by the provider's message id: each is applied once, ever. */
+export interface SmsKeywordTextTable {
+  id: Generated<number>;
+  provider: string;
+  provider_sid: string;
+  keyword: string;
+  action: 'stop' | 'start';
+  received_at: Timestamp;
+}
+
+export interface Database {
+  provider_callback_uses: ProviderCallbackUseTable;
+  sms_keyword_texts: SmsKeywordTextTable;
+}

@@ -13,6 +13,7 @@ import { migrateToLatest, migrationClass, migrationStatus } from '../db/migrate.
 import { RateLimitStore } from '../core/rate-limit.ts';
 import { AuthEpoch } from '../core/auth-epoch.ts';
 import { CsrfStore } from '../http/csrf-store.ts';
+import { CallbackUseStore } from '../core/callback-uses.ts';
 import { RateLimitRules } from '../core/rate-limit-rules.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { syncBuiltinRoles } from '../permissions/roles.ts';
@@ -145,8 +146,9 @@ export async function openRuntime(
   });
   const rateLimitRules = new RateLimitRules(database.db);
   const csrf = new CsrfStore(database.db, redis, options.redisPrefix ?? config.redisPrefix);
+  const callbackUses = new CallbackUseStore(database.db, redis, options.redisPrefix ?? config.redisPrefix);
   const deps: AppDeps = {
-    config, db: database.db, engine: database.engine, clock, limiter, authEpoch, csrf, rateLimitRules, redis, files, mailer,
+    config, db: database.db, engine: database.engine, clock, limiter, authEpoch, csrf, callbackUses, rateLimitRules, redis, files, mailer,
     startedAt: clock.now(), pool: database.pool, listen: listenerFor(database, config.databaseUrl),
     snapshotDatabase: database.pglite ? snapshotOf(database) : undefined,
   };

@@ -67,4 +67,5 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
   '2026_11_26_2100_live_events': { phase: 'expand', summary: 'a trigger announces each new outbox row on the channel caretaker_outbox (NOTIFY at commit) for the live updates; older instances do not listen' },
   '2026_11_26_1800_planned_maintenance': { phase: 'expand', summary: 'maintenance schedules and their occurrences (new tables); compliance_item_types.custom (default false) and retired_at (nullable)' },
   '2026_11_29_0100_csrf_session_index': { phase: 'expand', summary: 'an index of csrf_tokens by session (auth_token_id)' },
+  '2026_12_06_1400_provider_callbacks': { phase: 'expand', summary: 'used provider callbacks (Mailgun tokens, STOP/START MessageSids), new tables' },
 };

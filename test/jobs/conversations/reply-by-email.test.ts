@@ -116,8 +116,13 @@ describe('reply by e-mail', () => {
     const good = await t.app.inject({ method: 'POST', url: '/api/inbound/mailgun', headers, payload: form(mailgunSignature(MAILGUN_KEY, timestamp, token)) });
     expect(good.statusCode).toBe(200);
     expect(good.json().data).toMatchObject({ outcome: 'posted', attachments: 0 });
+    // The same signature again is a replay (docs/security.md "One rule for every way in"): 409, nothing posted.
     const again = await t.app.inject({ method: 'POST', url: '/api/inbound/mailgun', headers, payload: form(mailgunSignature(MAILGUN_KEY, timestamp, token)) });
-    expect(again.json().data).toEqual({ outcome: 'duplicate' });
+    expect(again.statusCode).toBe(409);
+    // The same message redelivered under a fresh signature: a duplicate by its Message-ID.
+    const token2 = `${token.slice(0, -1)}b`;
+    const redelivered = new URLSearchParams({ recipient: replyTo, sender: w.tenant.user.email, timestamp, token: token2, signature: mailgunSignature(MAILGUN_KEY, timestamp, token2), 'body-mime': raw.toString('utf8') }).toString();
+    expect((await t.app.inject({ method: 'POST', url: '/api/inbound/mailgun', headers, payload: redelivered })).json().data).toEqual({ outcome: 'duplicate' });
     const [newest] = await messages();
     expect(newest).toMatchObject({ channel: 'email', body: 'One more thing: the tap in the bathroom drips too.' });
   });
