@@ -181,6 +181,21 @@ export function findUserPerson(db: DbOrTrx, userId: number) {
     .executeTakeFirst();
 }
 
+/**
+ * The active accounts of an agency whose e-mail address is `email` (compared in lower case), for
+ * finding who sent a received e-mail.
+ */
+export function activeUsersByEmail(db: DbOrTrx, agencyId: number, email: string) {
+  return db
+    .selectFrom('users')
+    .select(['id'])
+    .where('agency_id', '=', agencyId)
+    .where('status', '=', 'active')
+    .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+    .orderBy('id')
+    .execute();
+}
+
 /** A tenant record of an agency (not erased). */
 export function findTenantPerson(db: DbOrTrx, agencyId: number, tenantId: number) {
   return db.selectFrom('tenants').select(['id', 'name', 'email', 'mobile', 'phone']).where('id', '=', tenantId).where('agency_id', '=', agencyId).where('erased_at', 'is', null).executeTakeFirst();
