@@ -28,15 +28,27 @@ export async function imageDimensions(filePath: string): Promise<{ width: number
 }
 
 /**
+ * What keeps an image out, if anything: more than MAX_IMAGE_PIXELS declared in its header, or no
+ * usable size at all. Used by every way in through checkFile (src/http/file-checks.ts).
+ * @param filePath the file on disk, already sniffed as an image
+ * @returns undefined when within the limit; else the reason and the upload routes' 400 sentence
+ */
+export async function imageLimitProblem(filePath: string): Promise<{ reason: 'image_too_large' | 'image_without_size'; message: string } | undefined> {
+  const size = await imageDimensions(filePath);
+  if (!size) return { reason: 'image_without_size', message: 'The image header declares no size' };
+  if (size.width * size.height > MAX_IMAGE_PIXELS) {
+    return { reason: 'image_too_large', message: `The image is too large: ${size.width} x ${size.height} pixels (at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels)` };
+  }
+  return undefined;
+}
+
+/**
  * Refuses an image whose header declares more than MAX_IMAGE_PIXELS or no size at all.
  * @param filePath the spooled upload, already sniffed as an image
  * @throws AppError 400 "The image is too large: <w> x <h> pixels (at most 50 megapixels)" or
  *   "The image header declares no size"
  */
 export async function assertImageWithinLimit(filePath: string): Promise<void> {
-  const size = await imageDimensions(filePath);
-  if (!size) throw new AppError('bad_request', 'The image header declares no size');
-  if (size.width * size.height > MAX_IMAGE_PIXELS) {
-    throw new AppError('bad_request', `The image is too large: ${size.width} x ${size.height} pixels (at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels)`);
-  }
+  const problem = await imageLimitProblem(filePath);
+  if (problem) throw new AppError('bad_request', problem.message);
 }

@@ -11,6 +11,7 @@
  */
 import type { Readable } from 'node:stream';
 import { sniffFile } from '../../../lib/sniff.ts';
+import { BIDI_CONTROLS, cleanFileName, type FileRules } from '../../../http/file-checks.ts';
 
 export type FileKind = 'document' | 'photo';
 
@@ -104,29 +105,18 @@ export async function acceptedType(kind: FileKind, file: { path: string; open():
 }
 
 /**
- * Bidirectional control characters (U+202A-U+202E embeddings and overrides, U+2066-U+2069
- * isolates, U+200E/U+200F marks, U+061C Arabic letter mark): a right-to-left override makes
- * `invoice\u202Efdp.exe` display as `invoiceexe.pdf`, so file names never keep them.
+ * A client file name made safe for display (cleanFileName of src/http/file-checks.ts, the one
+ * cleaner of every way in): the last path segment, no control characters, bidirectional controls
+ * or quotes, whitespace collapsed, at most 200 characters; `fallback` when nothing remains.
  */
-export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+export const sanitiseFilename = cleanFileName;
 
 /**
- * A client file name made safe for display: the last path segment, no control characters,
- * bidirectional controls (BIDI_CONTROLS) or quotes, whitespace collapsed, at most 200
- * characters; `fallback` when nothing remains.
+ * The rules of checkFile (src/http/file-checks.ts) for a job file of `kind`: its size limit and
+ * the types of acceptedType.
  */
-export function sanitiseFilename(name: string | undefined, fallback: string): string {
-  const last = (name ?? '').split(/[/\\]/).pop() ?? '';
-  const clean = last
-    .replace(BIDI_CONTROLS, '')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001F\u007F"<>|*?:]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^\.+/, '')
-    .slice(0, 200)
-    .trim();
-  return clean.length > 0 ? clean : fallback;
+export function jobFileRules(kind: FileKind, maxBytes: number, fallbackName: string = kind): FileRules {
+  return { maxBytes, accept: (file, filename) => acceptedType(kind, file, filename), fallbackName };
 }
 
 /**

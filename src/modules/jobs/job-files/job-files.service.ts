@@ -17,8 +17,8 @@ import { newUuid } from '../../../lib/crypto.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
 import { findVisibleJob } from '../job-access/index.ts';
 import { emitEvent } from '../../../events/index.ts';
-import { assertImageWithinLimit } from '../../../http/image-limits.ts';
-import { ACCEPTED_TEXT, acceptedType, sanitiseFilename, type FileKind } from './file-policy.ts';
+import { checkFile, fileCheckError } from '../../../http/file-checks.ts';
+import { ACCEPTED_TEXT, jobFileRules, type FileKind } from './file-policy.ts';
 import * as repo from './job-files.repository.ts';
 import type { JobFileDto } from './job-files.schemas.ts';
 
@@ -92,12 +92,13 @@ export async function uploadJobFile(deps: AppDeps, auth: AuthContext, actor: Act
   const description = upload.fields.description?.trim() || null;
   if (description !== null && description.length > 500) throw invalidParam('description');
   const internal = parseInternal(upload.fields.internal, staff);
-  if (upload.file.size === 0) throw invalidParam('file');
-  if (upload.file.size > maxBytes(deps, kind)) throw new AppError('payload_too_large');
-  const filename = sanitiseFilename(upload.filename, LABEL[kind].one.toLowerCase());
-  const type = await acceptedType(kind, upload.file, filename);
-  if (!type) throw new AppError('bad_request', `Unsupported file type: ${LABEL[kind].path} must be ${ACCEPTED_TEXT[kind]}`);
-  if (kind === 'photo') await assertImageWithinLimit(upload.file.path);
+  // The one check of every way in (src/http/file-checks.ts): size, type from the bytes, image pixels, name.
+  const verdict = await checkFile(upload.file, upload.filename, jobFileRules(kind, maxBytes(deps, kind), LABEL[kind].one.toLowerCase()));
+  if (!verdict.ok) {
+    if (verdict.reason === 'empty') throw invalidParam('file');
+    throw fileCheckError(verdict, { unsupported_type: `Unsupported file type: ${LABEL[kind].path} must be ${ACCEPTED_TEXT[kind]}` });
+  }
+  const { type, filename } = verdict;
 
   // The object first, the row after: a store that is down answers 503 and nothing is recorded.
   const stored = await deps.files.putStream(upload.file.open(), type.ext);

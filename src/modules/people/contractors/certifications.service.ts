@@ -8,7 +8,7 @@ import type { Actor, AuthContext } from '../../../core/auth-context.ts';
 import { AppError, invalidParam, notFound } from '../../../core/errors.ts';
 import { newUuid } from '../../../lib/crypto.ts';
 import type { SpooledFile } from '../../../http/upload-spool.ts';
-import { assertImageWithinLimit } from '../../../http/image-limits.ts';
+import { checkFile, fileCheckError, type AcceptedFileType, type CheckedFileSource } from '../../../http/file-checks.ts';
 import { sniffFile } from '../../../lib/sniff.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
 import { readAgency } from '../../../core/agency-scope.ts';
@@ -86,6 +86,12 @@ export async function deleteCertification(deps: AppDeps, auth: AuthContext, acto
   });
 }
 
+/** A certificate scan's type from its bytes: PDF, JPEG or PNG. */
+async function acceptCertificate(file: CheckedFileSource): Promise<AcceptedFileType | undefined> {
+  const type = await sniffFile(file.path);
+  return type && DOCUMENT_TYPES.has(type.mime) ? type : undefined;
+}
+
 /**
  * POST /api/contractors/{uuid}/certifications/{cert_uuid}/document: stores the scanned
  * certificate, replacing an earlier one. The type is sniffed from the content.
@@ -95,9 +101,11 @@ export async function deleteCertification(deps: AppDeps, auth: AuthContext, acto
  */
 export async function attachDocument(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, certUuid: string, file: SpooledFile): Promise<CertificationDto> {
   const { row, cert } = await certOf(deps, auth, uuid, certUuid);
-  const type = file.size > 0 ? await sniffFile(file.path) : undefined;
-  if (!type || !DOCUMENT_TYPES.has(type.mime)) throw new AppError('bad_request', 'The document must be a PDF, JPEG or PNG file');
-  if (type.mime.startsWith('image/')) await assertImageWithinLimit(file.path);
+  // The one check of every way in (src/http/file-checks.ts); the multipart reader limited the size.
+  const verdict = await checkFile(file, undefined, { maxBytes: Number.POSITIVE_INFINITY, fallbackName: 'certificate', accept: acceptCertificate });
+  const wrongType = 'The document must be a PDF, JPEG or PNG file';
+  if (!verdict.ok) throw fileCheckError(verdict, { empty: wrongType, unsupported_type: wrongType });
+  const { type } = verdict;
   const stored = await deps.files.putStream(file.open(), type.ext);
   const now = deps.clock.now();
   try {

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../../app-deps.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
 import { AppError, notFound } from '../../../core/errors.ts';
 import type { SpooledFile } from '../../../http/upload-spool.ts';
-import { assertImageWithinLimit } from '../../../http/image-limits.ts';
+import { checkFile, fileCheckError, type AcceptedFileType, type CheckedFileSource } from '../../../http/file-checks.ts';
 import { sniffFile } from '../../../lib/sniff.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
 import * as repo from './appearance.repository.ts';
@@ -61,6 +61,12 @@ export async function updateAppearance(deps: AppDeps, auth: AuthContext, actor: 
   return toBody(await repo.findAppearance(deps.db, auth.userId), 'Appearance updated');
 }
 
+/** A banner's type from its bytes: PNG, JPEG or WebP. */
+async function acceptBanner(file: CheckedFileSource): Promise<AcceptedFileType | undefined> {
+  const type = await sniffFile(file.path);
+  return type && BANNER_TYPES.has(type.mime) ? type : undefined;
+}
+
 /**
  * POST /api/users/appearance/banner: stores the spooled upload as the caller's banner (streamed
  * to the FileStore; the row only after the object is stored), replacing (and deleting) an
@@ -70,9 +76,11 @@ export async function updateAppearance(deps: AppDeps, auth: AuthContext, actor: 
  *   503 when the file store is down (nothing changed)
  */
 export async function saveBanner(deps: AppDeps, auth: AuthContext, actor: Actor, file: SpooledFile): Promise<AppearanceBody> {
-  const type = file.size > 0 ? await sniffFile(file.path) : undefined;
-  if (!type || !BANNER_TYPES.has(type.mime)) throw new AppError('bad_request', 'The banner must be a PNG, JPEG or WebP image');
-  await assertImageWithinLimit(file.path);
+  // The one check of every way in (src/http/file-checks.ts); the multipart reader limited the size.
+  const verdict = await checkFile(file, undefined, { maxBytes: Number.POSITIVE_INFINITY, fallbackName: 'banner', accept: acceptBanner });
+  const wrongType = 'The banner must be a PNG, JPEG or WebP image';
+  if (!verdict.ok) throw fileCheckError(verdict, { empty: wrongType, unsupported_type: wrongType });
+  const { type } = verdict;
   const previous = await repo.findAppearance(deps.db, auth.userId);
   const stored = await deps.files.putStream(file.open(), type.ext);
   const now = deps.clock.now();

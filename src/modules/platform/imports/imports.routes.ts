@@ -6,6 +6,7 @@ import { AppError } from '../../../core/errors.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import { UuidParams } from '../../../http/schema-primitives.ts';
 import { readUpload, registerUploadParsing } from '../../../http/upload.ts';
+import { cleanFileName } from '../../../http/file-checks.ts';
 import { ENTITIES, type Entity } from './entities.ts';
 import { Import, TemplateParams } from './imports.schemas.ts';
 import * as service from './imports.service.ts';
@@ -45,7 +46,7 @@ export function importsRoutes(deps: AppDeps) {
           const result = await service.createImport(deps, { ...actorOf(request), auth: requireAuth(request) }, {
             entity,
             skipBadRows: skip === 'true',
-            fileName: upload.filename ?? `${entity}.csv`,
+            fileName: cleanFileName(upload.filename, `${entity}.csv`),
             bytes: await upload.file.read(),
           });
           void reply.status(201);
