@@ -18,6 +18,28 @@ export async function optIn(db: DbOrTrx, phone: string): Promise<void> {
   await db.deleteFrom('sms_opt_outs').where('phone', '=', phone).execute();
 }
 
+/**
+ * Waits for, and holds until the transaction ends, the lock of one number's STOP and START texts,
+ * so that they change its consents one at a time, in the order they are applied.
+ */
+export async function lockNumberConsent(trx: DbOrTrx, phone: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext(${`sms_consent:${phone}`}))`.execute(trx);
+}
+
+/**
+ * Records a STOP or START text by the provider's message id, once ever.
+ * @returns false when that message id was recorded before (a redelivered or replayed request)
+ */
+export async function recordKeywordText(db: DbOrTrx, t: { provider: string; sid: string; keyword: string; action: 'stop' | 'start'; at: Date }): Promise<boolean> {
+  const row = await db
+    .insertInto('sms_keyword_texts')
+    .values({ provider: t.provider, provider_sid: t.sid, keyword: t.keyword, action: t.action, received_at: t.at })
+    .onConflict((oc) => oc.columns(['provider', 'provider_sid']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Inserts an SMS log row; returns its id, or undefined when the provider's id is already logged (a redelivered webhook). */
 export async function insertSms(db: DbOrTrx, row: Insertable<SmsMessageTable>): Promise<number | undefined> {
   const r = await db

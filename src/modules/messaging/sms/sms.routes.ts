@@ -50,13 +50,15 @@ export function smsRoutes(deps: AppDeps, consent: SmsReplyConsent) {
           'QUIT, OPTOUT, REVOKE (the whole text, any case) put the number on the opt-out list and withdraw the sms_updates consents of the people ' +
           'holding it; START, UNSTOP, YES, SUBSCRIBE, OPTIN take it off and give back the consents a STOP withdrew (answered with a confirmation ' +
           'naming the agency; neither is a message of a thread); any other text lands in the ' +
-          'conversation thread of the last message sent to that number. Answers TwiML.',
+          'conversation thread of the last message sent to that number. Each MessageSid is handled once, ever (missing: 400): the same message again ' +
+          '(a redelivery or a replayed request) changes nothing, so an old START cannot undo a later STOP, and is answered with an empty TwiML response. Answers TwiML.',
         body: TwilioForm,
         response: responses(TwiML, [400, 403, 429]),
       },
       handler: async (request, reply) => {
         checkTwilioRequest(deps, request.url, request.body, request.headers['x-twilio-signature'] as string | undefined);
         const r = await receiveSms(deps, request.body, consent);
+        if (r.outcome === 'duplicate') request.log.info({ message_sid: request.body.MessageSid }, 'inbound SMS already handled');
         const xml = `<?xml version="1.0" encoding="UTF-8"?><Response>${r.reply ? `<Message>${escapeXml(r.reply)}</Message>` : ''}</Response>`;
         return reply.type('text/xml; charset=utf-8').send(xml);
       },

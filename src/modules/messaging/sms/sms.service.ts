@@ -165,45 +165,59 @@ function senders(agencies: string[]): string {
 }
 
 /**
- * A received SMS (Twilio: From, To, Body, MessageSid). A STOP word (the whole text, any case)
- * puts the number on the opt-out list and withdraws the SMS consents of the people holding it;
- * a START word takes it off and gives back the consents a STOP withdrew (`consent`, in one
- * transaction). Neither is logged as a message nor lands in a thread. Anything else is logged
- * and, when the number was last written to from a conversation thread, announced as
- * `sms.received` for that thread (the conversations module posts it).
+ * A received SMS (Twilio: From, To, Body, MessageSid). Each MessageSid is handled once, ever: a
+ * redelivered or replayed request (Twilio's signature carries no time, so an old signed request
+ * stays valid) changes nothing and is answered `duplicate` (docs/security.md "One rule for every
+ * way in"). A STOP word (the whole text, any case) puts the number on the opt-out list and
+ * withdraws the SMS consents of the people holding it; a START word takes it off and gives back
+ * the consents a STOP withdrew (`consent`, in one transaction, under the number's lock: one
+ * number's texts apply one at a time, each at its own time). Neither is logged as a message nor
+ * lands in a thread; its MessageSid is kept (sms_keyword_texts). Anything else is logged and, when
+ * the number was last written to from a conversation thread, announced as `sms.received` for that
+ * thread (the conversations module posts it).
  * @returns the text to answer with (TwiML <Message>: the confirmation of a STOP or START, naming
  *   the agencies), or null for no answer
+ * @throws 400 `From` (not a phone number) or `MessageSid` (missing)
  */
-export async function receiveSms(deps: AppDeps, p: Record<string, unknown>, consent: SmsReplyConsent): Promise<{ reply: string | null; outcome: 'opted_out' | 'opted_in' | 'matched' | 'unmatched' }> {
+export async function receiveSms(
+  deps: AppDeps,
+  p: Record<string, unknown>,
+  consent: SmsReplyConsent,
+): Promise<{ reply: string | null; outcome: 'opted_out' | 'opted_in' | 'matched' | 'unmatched' | 'duplicate' }> {
   const from = normalisePhone(typeof p.From === 'string' ? p.From : null);
   if (!from) throw invalidParam('From');
+  const sid = typeof p.MessageSid === 'string' && p.MessageSid.length > 0 && p.MessageSid.length <= 64 ? p.MessageSid : null;
+  if (!sid) throw invalidParam('MessageSid');
   const body = typeof p.Body === 'string' ? p.Body : '';
   const word = body.trim().toUpperCase();
+  const action = STOP_WORDS.includes(word) ? 'stop' : START_WORDS.includes(word) ? 'start' : null;
+  if (action) {
+    const agencies = await deps.db.transaction().execute(async (trx) => {
+      await repo.lockNumberConsent(trx, from);
+      // The time of the change is taken under the lock: a later text of the number is applied later.
+      const at = deps.clock.now();
+      if (!(await repo.recordKeywordText(trx, { provider: 'twilio', sid, keyword: word, action, at }))) return undefined;
+      if (action === 'stop') await repo.optOut(trx, from, word, at);
+      else await repo.optIn(trx, from);
+      return consent(trx, from, word, action, at);
+    });
+    if (agencies === undefined) return { reply: null, outcome: 'duplicate' };
+    return action === 'stop'
+      ? { reply: `You will get no more texts from ${senders(agencies)}. Reply START to get them again.`, outcome: 'opted_out' }
+      : { reply: `You will get texts from ${senders(agencies)} again. Reply STOP to stop them.`, outcome: 'opted_in' };
+  }
   const now = deps.clock.now();
-  if (STOP_WORDS.includes(word)) {
-    const agencies = await deps.db.transaction().execute(async (trx) => {
-      await repo.optOut(trx, from, word, now);
-      return consent(trx, from, word, 'stop', now);
-    });
-    return { reply: `You will get no more texts from ${senders(agencies)}. Reply START to get them again.`, outcome: 'opted_out' };
-  }
-  if (START_WORDS.includes(word)) {
-    const agencies = await deps.db.transaction().execute(async (trx) => {
-      await repo.optIn(trx, from);
-      return consent(trx, from, word, 'start', now);
-    });
-    return { reply: `You will get texts from ${senders(agencies)} again. Reply STOP to stop them.`, outcome: 'opted_in' };
-  }
   const last = await repo.lastThreadMessageTo(deps.db, from);
-  const sid = typeof p.MessageSid === 'string' ? p.MessageSid : null;
-  await deps.db.transaction().execute(async (trx) => {
-    const id = await repo.insertSms(trx, {
+  const id = await deps.db.transaction().execute(async (trx) => {
+    const inserted = await repo.insertSms(trx, {
       uuid: newUuid(), agency_id: last?.agency_id ?? null, direction: 'inbound', delivery_id: null, thread_id: last?.thread_id ?? null, to_number: String(p.To ?? ''),
       from_number: from, body, provider: 'twilio', provider_sid: sid, status: 'received', error_code: null, segments: null, price_micros: null, price_currency: null,
       created_at: now, updated_at: now,
     });
-    if (id !== undefined && last?.thread_id) await emitEvent(trx, now, { name: 'sms.received', agencyId: last.agency_id, payload: { sms_id: id, thread_id: last.thread_id } });
+    if (inserted !== undefined && last?.thread_id) await emitEvent(trx, now, { name: 'sms.received', agencyId: last.agency_id, payload: { sms_id: inserted, thread_id: last.thread_id } });
+    return inserted;
   });
+  if (id === undefined) return { reply: null, outcome: 'duplicate' };
   return { reply: null, outcome: last?.thread_id ? 'matched' : 'unmatched' };
 }
 
