@@ -68,7 +68,7 @@ export function inboundMailRoutes(deps: AppDeps) {
           '(form or multipart). A wrong signature or a timestamp more than 5 minutes off is 403, and so is every request without CARETAKER_MAILGUN_SIGNING_KEY. ' +
           'A signature is accepted once: the same timestamp and token again (a replay, whatever the message) is 409 "This signature was already used" and posts nothing. ' +
           'The answer says what became of the message: posted in its thread, a duplicate, ignored (auto-reply, bounce) or refused (unknown or ' +
-          'forged reply address, sender no longer part of the thread); 200 in every case, so Mailgun does not retry.',
+          'forged reply address, a sender who is not a person of the thread); 200 in every case, so Mailgun does not retry.',
         consumes: ['application/x-www-form-urlencoded', 'multipart/form-data'],
         response: responses(DataEnvelope(Outcome), [400, 403, 409, 413, 429]),
       },
