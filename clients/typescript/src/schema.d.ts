@@ -1235,7 +1235,7 @@ export interface paths {
         put?: never;
         /**
          * A reply e-mail forwarded by Mailgun (raw MIME)
-         * @description Mailgun's store-and-forward format for raw MIME: fields `body-mime`, `recipient`, `sender`, `timestamp`, `token`, `signature` (form or multipart). A wrong signature or a timestamp more than 5 minutes off is 403, and so is every request without CARETAKER_MAILGUN_SIGNING_KEY. The answer says what became of the message: posted in its thread, a duplicate, ignored (auto-reply, bounce) or refused (unknown or forged reply address, sender no longer part of the thread); 200 in every case, so Mailgun does not retry.
+         * @description Mailgun's store-and-forward format for raw MIME: fields `body-mime`, `recipient`, `sender`, `timestamp`, `token`, `signature` (form or multipart). A wrong signature or a timestamp more than 5 minutes off is 403, and so is every request without CARETAKER_MAILGUN_SIGNING_KEY. A signature is accepted once: the same timestamp and token again (a replay, whatever the message) is 409 "This signature was already used" and posts nothing. The answer says what became of the message: posted in its thread, a duplicate, ignored (auto-reply, bounce) or refused (unknown or forged reply address, a sender who is not a person of the thread); 200 in every case, so Mailgun does not retry.
          *
          *     **Access:** No authentication.
          */
@@ -1279,7 +1279,7 @@ export interface paths {
         put?: never;
         /**
          * An SMS received by the service number (Twilio incoming-message webhook)
-         * @description Form body as Twilio sends it (From, To, Body, MessageSid), signed in X-Twilio-Signature (else 403). STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, OPTOUT, REVOKE (the whole text, any case) put the number on the opt-out list and withdraw the sms_updates consents of the people holding it; START, UNSTOP, YES, SUBSCRIBE, OPTIN take it off and give back the consents a STOP withdrew (answered with a confirmation naming the agency; neither is a message of a thread); any other text lands in the conversation thread of the last message sent to that number. Answers TwiML.
+         * @description Form body as Twilio sends it (From, To, Body, MessageSid), signed in X-Twilio-Signature (else 403). STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, OPTOUT, REVOKE (the whole text, any case) put the number on the opt-out list and withdraw the sms_updates consents of the people holding it; START, UNSTOP, YES, SUBSCRIBE, OPTIN take it off and give back the consents a STOP withdrew (answered with a confirmation naming the agency; neither is a message of a thread); any other text lands in the conversation thread of the last message sent to that number. Each MessageSid is handled once, ever (missing: 400): the same message again (a redelivery or a replayed request) changes nothing, so an old START cannot undo a later STOP, and is answered with an empty TwiML response. Answers TwiML.
          *
          *     **Access:** No authentication.
          */
