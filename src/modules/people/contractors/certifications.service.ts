@@ -5,7 +5,7 @@
  */
 import type { AppDeps } from '../../../app-deps.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
-import { AppError, invalidParam, notFound } from '../../../core/errors.ts';
+import { invalidParam, notFound } from '../../../core/errors.ts';
 import { newUuid } from '../../../lib/crypto.ts';
 import type { SpooledFile } from '../../../http/upload-spool.ts';
 import { checkFile, fileCheckError, type AcceptedFileType, type CheckedFileSource } from '../../../http/file-checks.ts';
