@@ -9,7 +9,8 @@
  * - an e-mail attachment passes the upload routes' check: a 30000 x 30000 PNG is dropped with a
  *   note and stored nowhere, a cleaned name is used;
  * - a Twilio message is handled once per MessageSid: a replayed signed START after a later STOP
- *   gives no consent back and leaves the number opted out; a replayed reply does not land twice.
+ *   gives no consent back and leaves the number opted out; a late or replayed delivery report of
+ *   an earlier stage does not move a delivered message back.
  * Real parts: the Mailgun and Twilio signatures of the providers' schemes, MIME built by
  * nodemailer, the app's own database.
  */
@@ -214,6 +215,28 @@ describe('a Twilio message is handled once per MessageSid', () => {
     expect(await consentsInForce()).toHaveLength(1);
     expect(await optedOut()).toBe(false);
     expect(log.lines.filter((l) => l.msg === 'inbound SMS already handled').map((l) => l.message_sid)).toEqual(['SMwaysin-start-1', 'SMwaysin-stop-1']);
+  });
+
+  it('a late or replayed delivery report of an earlier stage does not move a delivered message back', async () => {
+    const now = t.clock.now();
+    await t.db.insertInto('sms_messages').values({
+      uuid: newUuid(), agency_id: w.agencyA.id, direction: 'outbound', delivery_id: null, thread_id: null, to_number: MOBILE, from_number: '+447700900000', body: null,
+      provider: 'twilio', provider_sid: 'SMwaysin-out-1', status: 'queued', error_code: null, segments: 1, price_micros: null, price_currency: null, created_at: now, updated_at: now,
+    }).execute();
+    const report = (status: string) => {
+      const params = { AccountSid: TWILIO_SID, MessageSid: 'SMwaysin-out-1', MessageStatus: status, To: MOBILE, From: '+447700900000' };
+      return t.app.inject({
+        method: 'POST', url: '/api/sms/twilio/status', payload: new URLSearchParams(params).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signTwilio(TWILIO_TOKEN, `${PUBLIC}/api/sms/twilio/status`, params) },
+      });
+    };
+    const status = async () => (await t.db.selectFrom('sms_messages').select('status').where('provider_sid', '=', 'SMwaysin-out-1').executeTakeFirstOrThrow()).status;
+    expect((await report('sent')).json().message).toBe('Status recorded');
+    expect((await report('delivered')).json().message).toBe('Status recorded');
+    const replay = await report('sent');
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json().message).toBe('Status already final');
+    expect(await status()).toBe('delivered');
   });
 
   it('a message without a MessageSid is 400 and changes nothing', async () => {

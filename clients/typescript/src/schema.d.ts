@@ -1257,7 +1257,7 @@ export interface paths {
         put?: never;
         /**
          * Twilio's delivery report of an SMS (status callback)
-         * @description Form body as Twilio sends it (MessageSid, MessageStatus, ErrorCode; Price, PriceUnit and NumSegments when present), signed in X-Twilio-Signature over CARETAKER_PUBLIC_URL + the path: a missing or wrong signature is 403. The status and the price are recorded; an unknown MessageSid is answered 200 and records nothing.
+         * @description Form body as Twilio sends it (MessageSid, MessageStatus, ErrorCode; Price, PriceUnit and NumSegments when present), signed in X-Twilio-Signature over CARETAKER_PUBLIC_URL + the path: a missing or wrong signature is 403. The status and the price are recorded; an unknown MessageSid is answered 200 and records nothing. A report of an earlier stage (queued, sending, sent) after a final status (delivered, undelivered, failed, read, canceled), late or replayed, changes nothing: 200 "Status already final".
          *
          *     **Access:** No authentication.
          */

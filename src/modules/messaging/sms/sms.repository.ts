@@ -51,16 +51,22 @@ export async function insertSms(db: DbOrTrx, row: Insertable<SmsMessageTable>): 
   return r?.id;
 }
 
+/** The provider's final statuses of an outbound message: a report of an earlier stage never replaces one. */
+export const FINAL_SMS_STATUSES: readonly string[] = ['delivered', 'undelivered', 'failed', 'read', 'canceled'];
+
 /**
  * Records a status report of an outbound message by the provider's id; the price only when given.
- * @returns false when no message has that id
+ * A report of a stage before the end (queued, sending, sent, ...) does not replace a final status
+ * (FINAL_SMS_STATUSES): a late or replayed report cannot move a message back.
+ * @returns 'updated'; 'stale' when the message already has a final status and this report is of
+ *   an earlier stage (nothing changed); 'unknown' when no message has that id
  */
 export async function updateStatus(
   db: DbOrTrx,
   provider: string,
   sid: string,
   s: { status: string; errorCode: string | null; segments: number | null; priceMicros: number | null; currency: string | null; at: Date },
-): Promise<boolean> {
+): Promise<'updated' | 'stale' | 'unknown'> {
   const r = await db
     .updateTable('sms_messages')
     .set({
@@ -73,8 +79,11 @@ export async function updateStatus(
     .where('provider', '=', provider)
     .where('provider_sid', '=', sid)
     .where('direction', '=', 'outbound')
+    .$if(!FINAL_SMS_STATUSES.includes(s.status), (q) => q.where('status', 'not in', FINAL_SMS_STATUSES))
     .executeTakeFirst();
-  return Number(r.numUpdatedRows) > 0;
+  if (Number(r.numUpdatedRows) > 0) return 'updated';
+  const known = await db.selectFrom('sms_messages').select('id').where('provider', '=', provider).where('provider_sid', '=', sid).where('direction', '=', 'outbound').executeTakeFirst();
+  return known ? 'stale' : 'unknown';
 }
 
 /** The newest outbound message to a number that belongs to a thread (where a reply goes). */

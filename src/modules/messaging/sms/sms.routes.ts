@@ -28,14 +28,15 @@ export function smsRoutes(deps: AppDeps, consent: SmsReplyConsent) {
         description:
           'Form body as Twilio sends it (MessageSid, MessageStatus, ErrorCode; Price, PriceUnit and NumSegments when present), signed in ' +
           'X-Twilio-Signature over CARETAKER_PUBLIC_URL + the path: a missing or wrong signature is 403. The status and the price are recorded; ' +
-          'an unknown MessageSid is answered 200 and records nothing.',
+          'an unknown MessageSid is answered 200 and records nothing. A report of an earlier stage (queued, sending, sent) after a final status ' +
+          '(delivered, undelivered, failed, read, canceled), late or replayed, changes nothing: 200 "Status already final".',
         body: TwilioForm,
         response: responses(MessageEnvelope, [400, 403, 429]),
       },
       handler: async (request) => {
         checkTwilioRequest(deps, request.url, request.body, request.headers['x-twilio-signature'] as string | undefined);
-        const known = await recordSmsStatus(deps, request.body);
-        return done(known ? 'Status recorded' : 'Unknown message');
+        const r = await recordSmsStatus(deps, request.body);
+        return done(r === 'updated' ? 'Status recorded' : r === 'stale' ? 'Status already final' : 'Unknown message');
       },
     });
 

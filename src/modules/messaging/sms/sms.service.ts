@@ -132,10 +132,12 @@ export function priceMicros(raw: unknown): number | null {
 /**
  * A delivery report (Twilio status callback: MessageSid, MessageStatus, ErrorCode, and Price,
  * PriceUnit, NumSegments when Twilio includes them): the status and the price are recorded on the
- * logged message.
- * @returns false when the message is not ours (unknown sid): nothing recorded
+ * logged message. Twilio's signature carries no time and a message has several reports, so a
+ * report is kept only when it moves the message on: one of an earlier stage after a final status
+ * (delivered, undelivered, failed, ...: a late or replayed report) changes nothing.
+ * @returns 'updated'; 'stale' for such a report; 'unknown' when the message is not ours (nothing recorded)
  */
-export async function recordSmsStatus(deps: AppDeps, p: Record<string, unknown>): Promise<boolean> {
+export async function recordSmsStatus(deps: AppDeps, p: Record<string, unknown>): Promise<'updated' | 'stale' | 'unknown'> {
   const sid = typeof p.MessageSid === 'string' ? p.MessageSid : typeof p.SmsSid === 'string' ? p.SmsSid : null;
   const status = typeof p.MessageStatus === 'string' ? p.MessageStatus : typeof p.SmsStatus === 'string' ? p.SmsStatus : null;
   if (!sid || !status) throw invalidParam('MessageSid');
