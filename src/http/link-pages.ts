@@ -2,15 +2,10 @@
  * Answers of the signed-link routes that people without accounts open (a landlord's approval, a
  * contractor's works order, a tenant's survey or visit; docs/security.md "Signed links"): an HTML
  * page to a browser, the JSON envelope to any other client, never cached, never sending the
- * link's address on as a Referer, and the token masked in the request log.
+ * link's address on as a Referer; the token is masked in the request log by src/http/log-masking.ts.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './envelope.ts';
-
-/** The request line for the log, with the link's token replaced by `****`. */
-export function maskedLinkRequest(req: FastifyRequest): { method: string; url: string; host: string; remoteAddress: string } {
-  return { method: req.method, url: req.url.replace(/\/link\/[^/?]+/, '/link/****'), host: req.host, remoteAddress: req.ip };
-}
 
 /** True when the client asks for HTML (a browser following the link). */
 export function wantsHtml(request: FastifyRequest): boolean {

@@ -1,37 +1,32 @@
 /**
- * Request ids (docs/security.md "Request ids"): the one place that decides a request's id. A
- * client's `X-Request-Id` is kept only when it is a bounded safe token: 1 to 128 characters of
- * `A-Z a-z 0-9 . _ : -`. Anything else (too long, spaces, control or non-ASCII characters, several
- * headers) is replaced by a generated UUID, and the client's value is logged apart, cut to 200
- * characters, in the field `client_request_id` of one info line, never as the request's id.
+ * Request ids (docs/security.md "Request ids", docs/api.md "Headers"): the one place that decides
+ * a request's id. The server makes it, one per request: a client cannot give two requests the same
+ * id. A client's `X-Request-Id` is never the request's id; it is logged apart as a correlation
+ * field, `client_request_id` (cut to 200 characters, with `client_request_id_length`), on one info
+ * line carrying the request's own id, so a client's value can be traced to the server's id.
  *
  * With tracing on (docs/operations.md "Tracing") the request's id is its trace id (32 lower-case
- * hex characters), so a log line, an answer and a trace name the same thing; a client chooses it
- * by sending a W3C `traceparent`, and a client's `X-Request-Id` is logged as above. Every answer
- * carries the request's id in `X-Request-Id`.
+ * hex characters), so a log line, an answer and a trace name the same thing; a client continuing
+ * its own trace shares it on purpose by sending a W3C `traceparent` (the span id stays the
+ * server's). Every answer carries the request's id in `X-Request-Id`.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { currentTraceId } from '../lib/tracing.ts';
 
-/** A client-supplied request id that is kept. */
-export const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /**
  * The request id for an incoming request: the trace id of its HTTP span while tracing is on, else
- * the client's `X-Request-Id` when safe, else a new UUID.
+ * a new UUID; never the client's `X-Request-Id`.
+ * @param _req the request (its headers are not read: the id is the server's)
  */
-export function requestIdFor(req: IncomingMessage): string {
-  const traceId = currentTraceId();
-  if (traceId !== undefined) return traceId;
-  const given = req.headers['x-request-id'];
-  return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID();
+export function requestIdFor(_req: IncomingMessage): string {
+  return currentTraceId() ?? randomUUID();
 }
 
 /**
- * Sends the request's id in the `X-Request-Id` of every answer, and logs a client `X-Request-Id`
- * that was not kept, apart from the request's own id.
+ * Sends the request's id in the `X-Request-Id` of every answer, and logs a client's
+ * `X-Request-Id` apart from the request's own id (`client_request_id`, one info line).
  */
 export function registerRequestIdLog(app: FastifyInstance): void {
   // A callback hook, not an async one: it awaits nothing, and an async hook costs every request a

@@ -14,6 +14,7 @@ import { boundIntegers } from '../http/input-guard.ts';
 import { registerConsole, type ConsoleShell } from '../http/console.ts';
 import { registerDocsRoutes, registerOpenApi } from '../http/openapi.ts';
 import { registerMetrics } from '../http/metrics.ts';
+import { maskedRequest } from '../http/log-masking.ts';
 import { registerRequestIdLog, requestIdFor } from '../http/request-id.ts';
 import { traceLogMixin } from '../lib/tracing.ts';
 import { registerMethodChecks } from '../http/methods.ts';
@@ -108,7 +109,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
           logger:
             options.logger === false
               ? false
-              : { level: deps.config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, ...traceLogMixin(), ...(typeof options.logger === 'object' ? options.logger : {}) },
+              : { level: deps.config.logLevel, redact: { paths: REDACT, censor: '[redacted]' }, serializers: { req: maskedRequest }, ...traceLogMixin(), ...(typeof options.logger === 'object' ? options.logger : {}) },
         }),
     bodyLimit: deps.config.bodyLimitBytes,
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,

@@ -6,6 +6,7 @@
  * Also the human-readable logger for terminals.
  */
 import { closeSync, mkdirSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { maskedRequest } from '../http/log-masking.ts';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
@@ -143,7 +144,8 @@ export async function preflight(config: Readonly<Config>, env: Record<string, st
  */
 export function createLogger(config: Pick<Config, 'logLevel'>, redact: string[], destination?: DestinationStream): Logger {
   // While tracing is on, each line written inside a span carries its trace_id and span_id.
-  const options = { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' }, ...traceLogMixin() };
+  // The request line with its credentials masked (src/http/log-masking.ts).
+  const options = { level: config.logLevel, redact: { paths: redact, censor: '[redacted]' }, serializers: { req: maskedRequest }, ...traceLogMixin() };
   if (destination) return pino(options, destination);
   if (!process.stdout.isTTY) return pino(options);
   const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;

@@ -2,8 +2,8 @@
  * docs/security.md "Uploads" and "Request ids": an image whose header declares more than 50
  * megapixels is refused (job photos, banners, certificate scans), measured from the header only;
  * bidirectional control characters never stay in a stored file name nor reach Content-Disposition;
- * a client's X-Request-Id is kept only when it is a bounded safe token, else replaced and logged
- * apart.
+ * every request id is the server's own, one per request: a client's X-Request-Id is logged apart
+ * (client_request_id) and never becomes the id, so no client can reuse another request's id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/main/app.ts';
@@ -60,21 +60,31 @@ describe('bidirectional controls in file names', () => {
 });
 
 describe('X-Request-Id', () => {
-  it('keeps a bounded safe token, replaces anything else with a UUID and logs the client value apart', async () => {
+  it('makes every request id itself: a client X-Request-Id, safe or not, is logged apart and never reused as the id', async () => {
     const { lines, stream } = logLines();
     const app = await buildApp(t.deps, { logger: { level: 'info', stream } });
     await app.ready();
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
     const idsOf = async (value: string) => {
       const from = lines.length;
-      await app.inject({ method: 'GET', url: '/livez', headers: { 'x-request-id': value } });
-      return lines.slice(from);
+      const res = await app.inject({ method: 'GET', url: '/livez', headers: { 'x-request-id': value } });
+      return { got: lines.slice(from), answered: String(res.headers['x-request-id']) };
     };
+    // Two requests with the same client id (one reusing another's): two ids, each the server's.
     const safe = `trace.${newUuid()}:span-1_a`;
-    const kept = await idsOf(safe);
-    expect(new Set(kept.map((l) => l.reqId))).toEqual(new Set([safe]));
-    expect(kept.some((l) => 'client_request_id' in l)).toBe(false);
+    const first = await idsOf(safe);
+    const second = await idsOf(safe);
+    for (const { got, answered } of [first, second]) {
+      expect(new Set(got.map((l) => l.reqId))).toEqual(new Set([answered]));
+      expect(answered).toMatch(uuid);
+      expect(got.find((l) => 'client_request_id' in l)).toMatchObject({ level: 30, reqId: answered, client_request_id: safe, client_request_id_length: safe.length });
+    }
+    expect(first.answered).not.toBe(second.answered);
+    // A client reusing the id the server gave another request gets its own.
+    const reused = await idsOf(first.answered);
+    expect(reused.answered).not.toBe(first.answered);
     for (const bad of ['x'.repeat(8_000), 'a b', 'id\u202eevil', '', 'x'.repeat(129), '<script>']) {
-      const got = await idsOf(bad);
+      const { got } = await idsOf(bad);
       const ids = new Set(got.map((l) => l.reqId));
       expect(ids.size, JSON.stringify(bad.slice(0, 20))).toBe(1);
       expect([...ids][0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);

@@ -41,4 +41,16 @@ describe('webhook receiver URLs (https only in production, http to loopback in d
     expect(await targetProblem('http://8.8.8.8/hook', development)).toBe('http is not allowed');
     expect(await targetProblem('https://192.168.1.1/hook', development)).toBe('resolves to a private address');
   });
+
+  it('on a public address allows only the web ports 443 and 8443; any port on loopback in development', async () => {
+    expect(await targetProblem('https://8.8.8.8:22/', production)).toBe('port 22 is not allowed (only 443 or 8443)');
+    for (const port of [21, 25, 80, 3306, 5432, 6379, 8080, 9200, 65535]) {
+      expect(await targetProblem(`https://8.8.8.8:${port}/hook`, production), String(port)).toBe(`port ${port} is not allowed (only 443 or 8443)`);
+    }
+    expect(await targetProblem('https://[2a00:1450:4009:81f::200a]:22/', production)).toBe('port 22 is not allowed (only 443 or 8443)');
+    expect(await targetProblem('https://8.8.8.8:443/hook', production)).toBeUndefined();
+    expect(await targetProblem('https://8.8.8.8:8443/hook', production)).toBeUndefined();
+    expect(await targetProblem('https://8.8.8.8:22/', development)).toBe('port 22 is not allowed (only 443 or 8443)');
+    expect(await targetProblem('http://127.0.0.1:22/x', development)).toBeUndefined();
+  });
 });

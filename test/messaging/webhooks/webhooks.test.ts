@@ -61,6 +61,7 @@ describe('outbound webhooks: endpoints, Standard Webhooks signatures, retries an
       ['https://169.254.169.254/latest/meta-data', 'resolves to a private address'], ['https://[fd00::1]/x', 'resolves to a private address'],
       ['https://[::a00:1]/', 'resolves to a private address'], ['https://[2002:a00:1::1]/', 'resolves to a private address'],
       ['ftp://127.0.0.1/x', 'only https is allowed'], ['http://user:pw@127.0.0.1:1/x', 'credentials are not allowed in the URL'],
+      ['https://8.8.8.8:22/', 'port 22 is not allowed (only 443 or 8443)'],
     ];
     for (const [url, why] of refused) {
       const res = await w.adminA.client.post(ENDPOINTS, { url, events: ['job.created'] });

@@ -7,7 +7,6 @@
  */
 import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../../app-deps.ts';
-import { maskedLinkRequest } from '../../../http/link-pages.ts';
 import { DataEnvelope, ListEnvelope, errorBody, list, ok, responses } from '../../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import { UuidParams } from '../../../http/schema-primitives.ts';
@@ -244,7 +243,6 @@ export function reportingRoutes(deps: AppDeps) {
     /** GET /api/surveys/link/{token}: what the survey is about (no account). */
     app.get('/api/surveys/link/:token', {
       config: { permission: 'public' },
-      logSerializers: { req: maskedLinkRequest },
       schema: {
         tags: TAGS,
         summary: "The tenant's satisfaction survey (signed link, no account)",
@@ -263,7 +261,6 @@ export function reportingRoutes(deps: AppDeps) {
     /** POST /api/surveys/link/{token}: the answer; the link is used up. */
     app.post('/api/surveys/link/:token', {
       config: { permission: 'public' },
-      logSerializers: { req: maskedLinkRequest },
       schema: {
         tags: TAGS,
         summary: "Answer the satisfaction survey (signed link, no account)",
@@ -282,7 +279,6 @@ export function reportingRoutes(deps: AppDeps) {
     /** GET /api/visits/link/{token}: the tenant's visit page (no account). */
     app.get('/api/visits/link/:token', {
       config: { permission: 'public' },
-      logSerializers: { req: maskedLinkRequest },
       schema: {
         tags: TAGS,
         summary: "The tenant's visit booking (signed link, no account)",
@@ -301,7 +297,6 @@ export function reportingRoutes(deps: AppDeps) {
     /** POST /api/visits/link/{token}: the tenant's windows or pick of a free slot; the link is used up. */
     app.post('/api/visits/link/:token', {
       config: { permission: 'public' },
-      logSerializers: { req: maskedLinkRequest },
       schema: {
         tags: TAGS,
         summary: "Give windows or pick a free slot (signed link, no account)",

@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../../http/envelope.ts';
-import { maskedLinkRequest, sendLinkHtml, sendLinkRefusal } from '../../../http/link-pages.ts';
+import { sendLinkHtml, sendLinkRefusal } from '../../../http/link-pages.ts';
 import { CsrfOnlyBody } from '../../../http/optional-body.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import { UuidParams } from '../../../http/schema-primitives.ts';
@@ -105,7 +105,6 @@ export function approvalsRoutes(deps: AppDeps) {
     for (const [url, hide] of peoplePaths('/api/approvals/link/:token')) {
       app.get(url, {
         config: { permission: 'public' },
-        logSerializers: { req: maskedLinkRequest },
         schema: {
           hide,
           tags: TAGS,
@@ -133,7 +132,6 @@ export function approvalsRoutes(deps: AppDeps) {
     for (const [url, hide] of peoplePaths('/api/approvals/link/:token')) {
       app.post(url, {
         config: { permission: 'public' },
-        logSerializers: { req: maskedLinkRequest },
         schema: {
           hide,
           tags: TAGS,

@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../../app-deps.ts';
 import { DataEnvelope, ok, responses } from '../../../http/envelope.ts';
-import { maskedLinkRequest, sendLinkHtml, sendLinkRefusal, wantsHtml } from '../../../http/link-pages.ts';
+import { sendLinkHtml, sendLinkRefusal, wantsHtml } from '../../../http/link-pages.ts';
 import { CsrfOnlyBody } from '../../../http/optional-body.ts';
 import { AppError } from '../../../core/errors.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
@@ -168,7 +168,6 @@ export function worksOrdersRoutes(deps: AppDeps) {
     for (const [url, hide] of peoplePaths('/api/works-orders/link/:token')) {
       app.get(url, {
         config: { permission: 'public' },
-        logSerializers: { req: maskedLinkRequest },
         schema: {
           hide,
           tags: TAGS,
@@ -189,7 +188,6 @@ export function worksOrdersRoutes(deps: AppDeps) {
     for (const [url, hide] of peoplePaths('/api/works-orders/link/:token/job')) {
       app.get(url, {
         config: { permission: 'public' },
-        logSerializers: { req: maskedLinkRequest },
         schema: { hide, tags: TAGS, summary: 'What a works-order or quote link shows, as JSON', description: `The job, the actions allowed now, the time slots and the contractor's invoices. ${LINK_DESCRIPTION}`, params: LinkParams, response: responses(DataEnvelope(LinkView), [400, 409, 410, 429]) },
         handler: async (request, reply) => {
           const v = await viewByToken(deps, request.params.token, quoteLinkView);
@@ -203,7 +201,6 @@ export function worksOrdersRoutes(deps: AppDeps) {
     for (const [url, hide] of peoplePaths('/api/works-orders/link/:token')) {
       app.post(url, {
         config: { permission: 'public' },
-        logSerializers: { req: maskedLinkRequest },
         schema: {
           hide,
           tags: TAGS,
@@ -227,7 +224,6 @@ export function worksOrdersRoutes(deps: AppDeps) {
     for (const [url, hide] of peoplePaths('/api/works-orders/link/:token/photos')) {
       app.post(url, {
         config: { permission: 'public' },
-        logSerializers: { req: maskedLinkRequest },
         schema: {
           hide,
           tags: TAGS,

@@ -29,7 +29,7 @@ import {
   advanceImportCursor, claimCheckedImport, claimPendingImport, findImport, insertImport, insertImportRows, listImportRows, listPendingImports,
   listRowsAfter, markImportCommitted, markImportFailed,
 } from './imports.repository.ts';
-import { readSheet, SheetError } from './spreadsheet.ts';
+import { readSheet, SheetError, SHEET_LIMITS } from './spreadsheet.ts';
 
 type Caller = Actor & { auth: AuthContext };
 type Outcome = 'create' | 'update' | 'unchanged' | 'error';
@@ -38,8 +38,8 @@ type Outcome = 'create' | 'update' | 'unchanged' | 'error';
 export const CHUNK = 1000;
 /** Files with more rows to write than this are committed on the queue. */
 export const INLINE_ROWS = 2000;
-/** At most this many data rows per file. */
-export const MAX_ROWS = 50_000;
+/** At most this many data rows per file (the reader stops at the next one: SHEET_LIMITS in spreadsheet.ts). */
+export const MAX_ROWS = SHEET_LIMITS.rows;
 
 interface Checked {
   row: number;
@@ -117,7 +117,9 @@ async function importRows(db: DbOrTrx, importId: number, errorsOnly: boolean) {
  * @param entity addresses, tenants, contractors or landlords
  * @returns the import (status `checked`), `kept_columns` (the optional columns the file lacks, whose
  *   fields an update keeps as stored) and every row's outcome
- * @throws 400 unreadable file, no header row, a required column missing, more than MAX_ROWS rows; 403 SysOps
+ * @throws 400 unreadable file, no header row, a required column missing, or the first limit of
+ *   SHEET_LIMITS crossed (rows, cells, unpacked bytes, compression ratio: the reader stops there,
+ *   docs/security.md "Imports: counted as they are read"); 403 SysOps
  */
 export async function createImport(deps: AppDeps, caller: Caller, input: { entity: Entity; skipBadRows: boolean; fileName: string; bytes: Buffer }) {
   const agencyId = writeAgency(caller.auth);
@@ -130,7 +132,6 @@ export async function createImport(deps: AppDeps, caller: Caller, input: { entit
   }
   const missing = COLUMNS[input.entity].filter((c) => c.required && !sheet.headers.includes(c.name)).map((c) => c.name);
   if (missing.length > 0) throw new AppError('bad_request', `The file lacks the column(s) ${missing.join(', ')} (see GET /api/imports/templates/${input.entity}.csv)`);
-  if (sheet.rows.length > MAX_ROWS) throw new AppError('bad_request', `The file has ${sheet.rows.length} rows; at most ${MAX_ROWS} per file`);
   const kept = keptColumns(input.entity, sheet.headers);
   const checked = await checkRows(deps.db, agencyId, input.entity, sheet.rows, kept);
   const counts: Record<Outcome, number> = { create: 0, update: 0, unchanged: 0, error: 0 };
