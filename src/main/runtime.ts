@@ -9,6 +9,8 @@ import type { AppDeps } from '../app-deps.ts';
 import type { Config } from '../config/config.ts';
 import { preparedDatabase, unpackPreparedDatabase } from './prepared-database.ts';
 import { createDatabase, type DatabaseHandle } from '../db/database.ts';
+import { withQueueAdmin } from '../events/queue.ts';
+import { checkDatabaseMarker, DATABASE_MARKER, writeDatabaseMarker } from './data-marker.ts';
 import { migrateToLatest, migrationClass, migrationStatus } from '../db/migrate.ts';
 import { RateLimitStore } from '../core/rate-limit.ts';
 import { AuthEpoch } from '../core/auth-epoch.ts';
@@ -86,6 +88,10 @@ export async function openRuntime(
 ): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const pgliteDir = path.join(options.dataDir ?? config.dataDir, 'pglite');
+  // An embedded database on disk (not a test's in-memory one): it has a marker beside it.
+  const onDisk = !config.databaseUrl && !options.pglite && !options.loadDataDir && !(options.dataDir ?? config.dataDir).startsWith('memory://');
+  // A marker without its database refuses to start rather than create an empty one (src/main/data-marker.ts).
+  if (onDisk) checkDatabaseMarker(options.dataDir ?? config.dataDir, process.env.CARETAKER_DATA_DIR);
   // Said only when this start creates the embedded database (no PG_VERSION in its folder yet).
   const creating = !config.databaseUrl && !options.pglite && !options.loadDataDir && !existsSync(path.join(pgliteDir, 'PG_VERSION'));
   // A first start loads the migrated copy prepared at install (src/main/prepared-database.ts) when there is one.
@@ -122,6 +128,9 @@ export async function openRuntime(
   for (const name of await migrateToLatest(database.db, online)) progress(`applied ${name} (${migrationClass(name).phase})`);
   if (pending > 0) progress('database migrated');
   await syncBuiltinRoles(database.db, clock.now());
+  if (onDisk && !existsSync(path.join(options.dataDir ?? config.dataDir, DATABASE_MARKER))) {
+    writeDatabaseMarker(options.dataDir ?? config.dataDir, { at: clock.now().toISOString(), how: creating ? 'created' : 'opened' });
+  }
   const redis = config.redisUrl ? openRedis(config.redisUrl) : undefined;
   if (redis) await waitForRedis(redis).catch(() => undefined);
   // The limiters (and their Redis commands) exist before the first request (src/core/rate-limit.ts).
@@ -149,6 +158,7 @@ export async function openRuntime(
     config, db: database.db, engine: database.engine, clock, limiter, authEpoch, csrf, rateLimitRules, redis, files, mailer,
     startedAt: clock.now(), pool: database.pool, listen: listenerFor(database, config.databaseUrl),
     snapshotDatabase: database.pglite ? snapshotOf(database) : undefined,
+    queueAdmin: (fn) => withQueueAdmin(config, database, fn),
   };
   return {
     deps,
