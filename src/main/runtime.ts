@@ -10,7 +10,8 @@ import type { Config } from '../config/config.ts';
 import { preparedDatabase, unpackPreparedDatabase } from './prepared-database.ts';
 import { createDatabase, type DatabaseHandle } from '../db/database.ts';
 import { withQueueAdmin } from '../events/queue.ts';
-import { checkDatabaseMarker, DATABASE_MARKER, writeDatabaseMarker } from './data-marker.ts';
+import { DATABASE_MARKER, missingDatabase, writeDatabaseMarker } from '../db/data-marker.ts';
+import { StartupError } from './startup.ts';
 import { migrateToLatest, migrationClass, migrationStatus } from '../db/migrate.ts';
 import { RateLimitStore } from '../core/rate-limit.ts';
 import { AuthEpoch } from '../core/auth-epoch.ts';
@@ -90,8 +91,9 @@ export async function openRuntime(
   const pgliteDir = path.join(options.dataDir ?? config.dataDir, 'pglite');
   // An embedded database on disk (not a test's in-memory one): it has a marker beside it.
   const onDisk = !config.databaseUrl && !options.pglite && !options.loadDataDir && !(options.dataDir ?? config.dataDir).startsWith('memory://');
-  // A marker without its database refuses to start rather than create an empty one (src/main/data-marker.ts).
-  if (onDisk) checkDatabaseMarker(options.dataDir ?? config.dataDir, process.env.CARETAKER_DATA_DIR);
+  // A marker without its database refuses to start rather than create an empty one (src/db/data-marker.ts).
+  const missing = onDisk ? missingDatabase(options.dataDir ?? config.dataDir) : undefined;
+  if (missing) throw new StartupError('CARETAKER_DATA_DIR', process.env.CARETAKER_DATA_DIR ?? './data', missing.problem, missing.fix);
   // Said only when this start creates the embedded database (no PG_VERSION in its folder yet).
   const creating = !config.databaseUrl && !options.pglite && !options.loadDataDir && !existsSync(path.join(pgliteDir, 'PG_VERSION'));
   // A first start loads the migrated copy prepared at install (src/main/prepared-database.ts) when there is one.

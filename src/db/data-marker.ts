@@ -7,7 +7,6 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { StartupError } from './startup.ts';
 
 /** The marker's file name inside CARETAKER_DATA_DIR. */
 export const DATABASE_MARKER = 'caretaker-database.json';
@@ -35,14 +34,14 @@ export function writeDatabaseMarker(dataDir: string, marker: Marker): void {
 }
 
 /**
- * Refuses to go on when the marker says a database lives in `dataDir` but none is there.
+ * What is wrong when the marker says a database lives in `dataDir` but none is there (the caller
+ * refuses to start with it: src/main/runtime.ts).
  * @param dataDir CARETAKER_DATA_DIR
- * @param env the raw CARETAKER_DATA_DIR, for the message
- * @throws StartupError naming CARETAKER_DATA_DIR, the marker, and the ways out
+ * @returns the problem and its fix, or undefined when the database is there or no marker expects one
  */
-export function checkDatabaseMarker(dataDir: string, env: string | undefined): void {
+export function missingDatabase(dataDir: string): { problem: string; fix: string } | undefined {
   const file = path.join(dataDir, DATABASE_MARKER);
-  if (!existsSync(file) || embeddedDatabaseExists(dataDir)) return;
+  if (!existsSync(file) || embeddedDatabaseExists(dataDir)) return undefined;
   let since = '';
   try {
     const m = JSON.parse(readFileSync(file, 'utf8')) as Partial<Marker>;
@@ -50,10 +49,8 @@ export function checkDatabaseMarker(dataDir: string, env: string | undefined): v
   } catch {
     // An unreadable marker still says a database was expected.
   }
-  throw new StartupError(
-    'CARETAKER_DATA_DIR',
-    env ?? './data',
-    `${path.join(dataDir, 'pglite')} holds no database, but ${file} says one lives there${since}; starting would create an empty one`,
-    `put the database back (a pglite.before-restore-* folder beside it, or \`caretaker restore --from DIR\`); to start afresh with an empty database on purpose, delete ${file}`,
-  );
+  return {
+    problem: `${path.join(dataDir, 'pglite')} holds no database, but ${file} says one lives there${since}; starting would create an empty one`,
+    fix: `put the database back (a pglite.before-restore-* folder beside it, or \`caretaker restore --from DIR\`); to start afresh with an empty database on purpose, delete ${file}`,
+  };
 }
