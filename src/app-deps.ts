@@ -15,6 +15,7 @@ import type { RateLimitRules } from './core/rate-limit-rules.ts';
 import type { FileStore } from './storage/file-store.ts';
 import type { Mailer } from './core/mailer.ts';
 import type { ListenChannel } from './db/notifications.ts';
+import type { PgBoss } from 'pg-boss';
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -42,6 +43,11 @@ export interface AppDeps {
    * while no Kysely transaction is open), for `caretaker backup` (src/modules/platform/backups).
    */
   snapshotDatabase?: (() => Promise<Blob>) | undefined;
+  /**
+   * Runs `fn` with a pg-boss instance that takes no work, for operator actions on the queue (the
+   * dead-letter queue's retry, src/modules/platform/platform); absent where no database was opened.
+   */
+  queueAdmin?: (<T>(fn: (boss: PgBoss) => Promise<T>) => Promise<T>) | undefined;
   /** LISTEN on a database notification channel (PostgreSQL: its own connection; PGlite: in process), for the live updates (docs/live-updates.md). */
   listen: ListenChannel;
   /** Process start time, for uptime. */

@@ -43,8 +43,10 @@ export interface PeriodicTask {
   /**
    * Does one tick's work; must be safe to run again for the same tick (idempotent updates).
    * @param log the worker's log, for progress lines of long work
+   * @param signal aborted when the worker shuts down: long work stops at its next step and gives
+   *   back what it claimed (docs/operations.md "Shutdown and health")
    */
-  run(deps: AppDeps, log?: TaskLogger): Promise<void>;
+  run(deps: AppDeps, log?: TaskLogger, signal?: AbortSignal): Promise<void>;
   /** Also run once as soon as a worker starts, not only on the first tick (work an upgrade left). */
   runAtStart?: boolean;
   /**
@@ -52,8 +54,10 @@ export interface PeriodicTask {
    * worker every `CARETAKER_QUEUE_SEND_INTERVAL_MS` and after each handler batch, again at once
    * while it returns true (a full batch: more may be due). Work that must not wait for the next
    * minute's tick (sending e-mails, push and webhooks) has one.
+   * @param signal as for `run`: once aborted, nothing more is claimed and what was claimed but not
+   *   sent is given back
    */
-  drain?(deps: AppDeps): Promise<boolean>;
+  drain?(deps: AppDeps, signal?: AbortSignal): Promise<boolean>;
 }
 
 /** Where a periodic task reports progress (the worker's log). */

@@ -171,3 +171,19 @@ export async function latestOutboxId(db: DbOrTrx): Promise<string> {
   const row = await db.selectFrom('outbox').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
   return row?.id === null || row?.id === undefined ? '0' : String(row.id);
 }
+
+/**
+ * Gives running pg-boss jobs back to their queues (a shutdown's grace ran out while this worker held
+ * them): `active` becomes `created` with no start time, so the next claim does not count a try
+ * (pg-boss counts one only when a job had started before). Jobs no longer active are left alone.
+ * @param schema pg-boss's schema (src/events/queue.ts BOSS_SCHEMA)
+ * @returns how many were given back
+ */
+export async function releaseRunningJobs(db: DbOrTrx, schema: string, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const r = await sql`
+    update ${sql.table(`${schema}.job`)}
+    set state = 'created', started_on = null, heartbeat_on = null, upsert_by_key = null
+    where id = any(${[...ids]}::uuid[]) and state = 'active'`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}

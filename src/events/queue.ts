@@ -60,15 +60,17 @@ export interface BossDatabase {
 /**
  * Creates (does not start) the pg-boss instance for the configured database.
  * @param options.schedule run the cron monitor (only the worker needs it)
+ * @param options.admin an instance for operator actions only: no supervision, no schema install or migration
  */
 export function createBoss(
   config: Readonly<Config>,
   database: BossDatabase,
-  options: { schedule?: boolean; cronWorkerIntervalSeconds?: number } = {},
+  options: { schedule?: boolean; cronWorkerIntervalSeconds?: number; admin?: boolean } = {},
 ): PgBoss {
   const common = {
     schema: BOSS_SCHEMA,
     schedule: options.schedule ?? false,
+    ...(options.admin ? { supervise: false, migrate: false, createSchema: false } : {}),
     ...(options.cronWorkerIntervalSeconds ? { cronWorkerIntervalSeconds: options.cronWorkerIntervalSeconds } : {}),
     superviseIntervalSeconds: config.queue.superviseS,
     monitorIntervalSeconds: Math.max(1, Math.min(60, config.queue.superviseS)),
@@ -76,8 +78,24 @@ export function createBoss(
   };
   if (database.engine === 'postgres') {
     if (!config.databaseUrl) throw new Error('PostgreSQL engine without DATABASE_URL');
-    return new PgBoss({ ...common, connectionString: config.databaseUrl, max: 4, useListenNotify: true });
+    return new PgBoss({ ...common, connectionString: config.databaseUrl, max: options.admin ? 1 : 4, useListenNotify: !options.admin });
   }
   if (!database.pglite) throw new Error('PGlite engine without its instance');
   return new PgBoss({ ...common, backend: 'pglite', db: serialisedPgliteAdapter(database.db, database.pglite) });
+}
+
+/**
+ * Runs `fn` with a pg-boss instance that takes no work (no schedules, no supervision, no schema
+ * changes), started for the call and stopped after it: operator actions on the queue such as moving
+ * dead letters back to their queues (`redrive`). The caller checks that pg-boss's schema exists.
+ */
+export async function withQueueAdmin<T>(config: Readonly<Config>, database: BossDatabase, fn: (boss: PgBoss) => Promise<T>): Promise<T> {
+  const boss = createBoss(config, database, { admin: true });
+  boss.on('error', () => undefined);
+  await boss.start();
+  try {
+    return await fn(boss);
+  } finally {
+    await boss.stop({ graceful: false, close: true });
+  }
 }

@@ -14,6 +14,22 @@ export async function forEachLimited<T>(items: readonly T[], limit: number, fn: 
 }
 
 /**
+ * forEachLimited that stops starting calls once `signal` is aborted (a shutdown): the calls running
+ * then go on to their end; the items never started are returned, for the caller to give back.
+ * @param limit calls at once (1 or more)
+ * @returns the items not started (empty when the signal was never aborted)
+ * @throws the first error of `fn` (the calls already started still run to their end)
+ */
+export async function forEachUntil<T>(items: readonly T[], limit: number, signal: AbortSignal | undefined, fn: (item: T) => Promise<void>): Promise<T[]> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length && !signal?.aborted) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+  return items.slice(next);
+}
+
+/**
  * Whether `work` settles successfully within `timeoutMs` milliseconds. The timer is cleared as soon
  * as it settles, so a caller asking often (a status read per request) leaves no timers behind.
  * @returns true when `work` resolved in time; false when it rejected or took longer

@@ -28,6 +28,8 @@ export interface OutboundRequest {
   allowLoopback?: boolean;
   /** Largest response body kept, in bytes (default 64 KiB); the rest is dropped. */
   maxResponseBytes?: number;
+  /** Ends the exchange early (a shutdown); it then rejects with CancelledRequestError. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface OutboundResponse {
@@ -35,6 +37,14 @@ export interface OutboundResponse {
   headers: http.IncomingHttpHeaders;
   /** Response body as UTF-8 text, cut at maxResponseBytes. */
   body: string;
+}
+
+/** The request was ended by its caller's signal (a shutdown), not by the target or the deadline. */
+export class CancelledRequestError extends Error {
+  constructor() {
+    super('cancelled: the worker is shutting down');
+    this.name = 'CancelledRequestError';
+  }
 }
 
 /** The target resolved to an address the request may not reach. */
@@ -140,7 +150,7 @@ const guardedLookup = (allowLoopback: boolean) => (hostname: string, options: dn
  * Sends one request and reads the response.
  * @returns status, headers and the (possibly cut) body; any status, 2xx or not
  * @throws RefusedTargetError for a refused target; Error('timeout after N ms') past the deadline;
- *         the socket's error when the connection fails
+ *         CancelledRequestError when `signal` ended it; the socket's error when the connection fails
  */
 export function outboundRequest(req: OutboundRequest): Promise<OutboundResponse> {
   const target = new URL(req.url);
@@ -151,7 +161,10 @@ export function outboundRequest(req: OutboundRequest): Promise<OutboundResponse>
   const secure = target.protocol === 'https:';
   const maxBytes = req.maxResponseBytes ?? 65_536;
   return new Promise((resolve, reject) => {
-    const signal = AbortSignal.timeout(req.timeoutMs);
+    const deadline = AbortSignal.timeout(req.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([deadline, req.signal]) : deadline;
+    // Which of the two ended it: the caller's signal (a shutdown) or the deadline.
+    const ended = (err: unknown) => (req.signal?.aborted ? new CancelledRequestError() : signal.aborted ? new Error(`timeout after ${req.timeoutMs} ms`) : err);
     const options: https.RequestOptions = {
       method: req.method,
       headers: { ...req.headers, ...(req.body !== undefined ? { 'content-length': String(Buffer.byteLength(req.body)) } : {}) },
@@ -168,11 +181,11 @@ export function outboundRequest(req: OutboundRequest): Promise<OutboundResponse>
         size += chunk.length;
       });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', (err) => reject(signal.aborted ? new Error(`timeout after ${req.timeoutMs} ms`) : err));
+      res.on('error', (err) => reject(ended(err)));
     });
     request.on('error', (err) => {
       const refused = (err as NodeJS.ErrnoException).code === 'EREFUSEDTARGET';
-      reject(signal.aborted && !refused ? new Error(`timeout after ${req.timeoutMs} ms`) : refused ? new RefusedTargetError(host) : err);
+      reject(refused ? new RefusedTargetError(host) : ended(err));
     });
     request.end(req.body);
   });

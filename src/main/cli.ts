@@ -1,6 +1,6 @@
 /**
  * The `caretaker` command (README "The `caretaker` command"), parsed by commander: `serve` (default),
- * `worker`, `migrate`, `demo`, `backup`, `restore`, `verify-backup`, `config check`, `doctor`, `push vapid-keys`, `storage migrate`,
+ * `worker`, `migrate`, `demo`, `backup`, `restore`, `verify-backup`, `dead-letters list|retry|purge`, `config check`, `doctor`, `push vapid-keys`, `storage migrate`,
  * `help [command]`, and `--help` on every command and `--version`. Help and version never open
  * the database or start the server. Configuration comes from the environment (.env.example).
  *
@@ -169,6 +169,39 @@ function program(state: { code: number | undefined }): Command {
       state.code = await verifyBackupCommand(c, opts, out, err);
     });
 
+  const deadLetters = cli
+    .command('dead-letters')
+    .description('the dead-letter queue of the running server: list, retry or purge the background jobs that failed for good (docs/operations.md "Dead-letter queue")')
+    .addHelpText('after', '\nTalks to the running server with a SysOps bearer token in CARETAKER_TOKEN.');
+  const target = async (url: string | undefined) => {
+    const c = await config();
+    const { doctorDefaultUrl } = await import('./cli/doctor.ts');
+    return { url: url ?? doctorDefaultUrl(c), token: process.env.CARETAKER_TOKEN?.trim() || undefined };
+  };
+  const collect = (value: string, previous: string[] = []) => [...previous, value];
+  deadLetters
+    .command('list')
+    .description('one line per dead letter, oldest first: id, when it failed, its queue, tries, event and last error')
+    .option('--queue <queue>', 'only those that failed in this queue, e.g. handler.webhooks.fanout')
+    .option('--url <url>', 'base URL of the running server (default: CARETAKER_PUBLIC_URL, else http://127.0.0.1:3000)')
+    .action(async (opts: { queue?: string; url?: string }) => {
+      const { listDeadLettersCommand } = await import('./cli/dead-letters.ts');
+      state.code = await listDeadLettersCommand({ ...(await target(opts.url)), queue: opts.queue }, out, err);
+    });
+  for (const action of ['retry', 'purge'] as const) {
+    deadLetters
+      .command(action)
+      .description(action === 'retry' ? 'put dead letters back on the queues they failed in, to run again' : 'delete dead letters for good')
+      .option('--id <id>', 'a dead letter id from `list` (repeatable)', collect)
+      .option('--queue <queue>', 'those that failed in this queue')
+      .option('--all', 'every dead letter')
+      .option('--url <url>', 'base URL of the running server (default: CARETAKER_PUBLIC_URL, else http://127.0.0.1:3000)')
+      .action(async (opts: { id?: string[]; queue?: string; all?: boolean; url?: string }) => {
+        const { changeDeadLettersCommand } = await import('./cli/dead-letters.ts');
+        state.code = await changeDeadLettersCommand(action, { ...(await target(opts.url)), ids: opts.id, queue: opts.queue, all: opts.all }, out, err);
+      });
+  }
+
   const configCmd = cli.command('config').description('configuration commands');
   configCmd
     .command('check')
@@ -247,7 +280,9 @@ main(process.argv.slice(2)).then(
     if (code !== undefined) process.exit(code);
   },
   (e: unknown) => {
-    process.stderr.write(`caretaker: ${e instanceof Error ? e.message : String(e)}\n`);
+    // Never a bare "caretaker: ": an error without a message is named by its kind.
+    const text = e instanceof Error ? e.message || `${e.name} (no message)` : String(e);
+    process.stderr.write(`caretaker: ${text || 'unknown error'}\n`);
     process.exit(1);
   },
 );

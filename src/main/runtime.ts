@@ -9,6 +9,9 @@ import type { AppDeps } from '../app-deps.ts';
 import type { Config } from '../config/config.ts';
 import { preparedDatabase, unpackPreparedDatabase } from './prepared-database.ts';
 import { createDatabase, type DatabaseHandle } from '../db/database.ts';
+import { withQueueAdmin } from '../events/queue.ts';
+import { DATABASE_MARKER, missingDatabase, writeDatabaseMarker } from '../db/data-marker.ts';
+import { StartupError } from './startup.ts';
 import { migrateToLatest, migrationClass, migrationStatus } from '../db/migrate.ts';
 import { RateLimitStore } from '../core/rate-limit.ts';
 import { AuthEpoch } from '../core/auth-epoch.ts';
@@ -18,9 +21,13 @@ import { RateLimitRules } from '../core/rate-limit-rules.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';
 import { syncBuiltinRoles } from '../permissions/roles.ts';
 import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import path from 'node:path';
 import { createFileStore, S3FileStore } from '../storage/index.ts';
 import { jsonLineLogger, NodemailerMailer, type MailLogger } from '../modules/messaging/mail/index.ts';
+
+const gzipAsync = promisify(gzip);
 
 export interface Runtime {
   deps: AppDeps;
@@ -51,10 +58,15 @@ export function openRedis(url: string): Redis {
  * PGlite: a consistent copy of the live database. Kysely's PGlite driver lends its one connection
  * to one caller at a time, so holding it waits for any transaction in progress to end and keeps
  * the next one out; PGlite's `dumpDataDir` also holds its own query lock, so the queue's direct
- * queries wait too. The tarball is what a cleanly paused server has on disk.
+ * queries wait too. The tarball is what a cleanly paused server has on disk. Only the plain tar is
+ * taken while the connection is held; it is compressed after it is released (gzip inside the hold
+ * made it about 1.6 times as long: docs/operations.md "Backups").
  */
 function snapshotOf(database: DatabaseHandle): () => Promise<Blob> {
-  return () => database.db.connection().execute(async () => (await database.pglite!.dumpDataDir('gzip')) as Blob);
+  return async () => {
+    const tar = await database.db.connection().execute(async () => (await database.pglite!.dumpDataDir('none')) as Blob);
+    return new Blob([await gzipAsync(Buffer.from(await tar.arrayBuffer()))]);
+  };
 }
 
 /** Waits until the Redis client is ready, or rejects after `timeoutMs`. */
@@ -87,6 +99,11 @@ export async function openRuntime(
 ): Promise<Runtime> {
   const clock = options.clock ?? systemClock;
   const pgliteDir = path.join(options.dataDir ?? config.dataDir, 'pglite');
+  // An embedded database on disk (not a test's in-memory one): it has a marker beside it.
+  const onDisk = !config.databaseUrl && !options.pglite && !options.loadDataDir && !(options.dataDir ?? config.dataDir).startsWith('memory://');
+  // A marker without its database refuses to start rather than create an empty one (src/db/data-marker.ts).
+  const missing = onDisk ? missingDatabase(options.dataDir ?? config.dataDir) : undefined;
+  if (missing) throw new StartupError('CARETAKER_DATA_DIR', process.env.CARETAKER_DATA_DIR ?? './data', missing.problem, missing.fix);
   // Said only when this start creates the embedded database (no PG_VERSION in its folder yet).
   const creating = !config.databaseUrl && !options.pglite && !options.loadDataDir && !existsSync(path.join(pgliteDir, 'PG_VERSION'));
   // A first start loads the migrated copy prepared at install (src/main/prepared-database.ts) when there is one.
@@ -123,6 +140,9 @@ export async function openRuntime(
   for (const name of await migrateToLatest(database.db, online)) progress(`applied ${name} (${migrationClass(name).phase})`);
   if (pending > 0) progress('database migrated');
   await syncBuiltinRoles(database.db, clock.now());
+  if (onDisk && !existsSync(path.join(options.dataDir ?? config.dataDir, DATABASE_MARKER))) {
+    writeDatabaseMarker(options.dataDir ?? config.dataDir, { at: clock.now().toISOString(), how: creating ? 'created' : 'opened' });
+  }
   const redis = config.redisUrl ? openRedis(config.redisUrl) : undefined;
   if (redis) await waitForRedis(redis).catch(() => undefined);
   // The limiters (and their Redis commands) exist before the first request (src/core/rate-limit.ts).
@@ -151,6 +171,7 @@ export async function openRuntime(
     config, db: database.db, engine: database.engine, clock, limiter, authEpoch, csrf, callbackUses, rateLimitRules, redis, files, mailer,
     startedAt: clock.now(), pool: database.pool, listen: listenerFor(database, config.databaseUrl),
     snapshotDatabase: database.pglite ? snapshotOf(database) : undefined,
+    queueAdmin: (fn) => withQueueAdmin(config, database, fn),
   };
   return {
     deps,

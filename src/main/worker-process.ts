@@ -1,8 +1,8 @@
 /**
  * Process entry for `caretaker worker` (docs/events.md): opens the runtime (migrating the database)
  * and runs only the background work: the outbox relay, event handlers and periodic tasks, no HTTP.
- * SIGTERM/SIGINT stop taking work and give running jobs CARETAKER_SHUTDOWN_TIMEOUT_S to finish;
- * a job still running then is retried elsewhere once its heartbeat lapses.
+ * SIGTERM/SIGINT stop taking work at once and give running jobs the shutdown timeout less a reserve
+ * to finish; a job still running then is given back to its queue (src/events/worker.ts stop()).
  */
 import closeWithGrace from 'close-with-grace';
 import { backgroundHandlers, periodicTasks } from './background.ts';

@@ -141,6 +141,8 @@ export const PERMISSIONS: PermissionDef[] = [
   // Platform: background queue and domain events (docs/events.md)
   { key: 'api.system.queue.view', description: 'Read the background queue figures (jobs per queue and state, relay lag)', roles: ['sysops'], platform: true },
   { key: 'api.system.events.view', description: 'Read the recent domain events of every agency (the outbox)', roles: ['sysops'], platform: true },
+  { key: 'api.system.dead_letters.view', description: 'List the dead-letter queue: background jobs that failed for good', roles: ['sysops'], platform: true },
+  { key: 'api.system.dead_letters.manage', description: 'Retry (put back on their queues) or purge the dead-letter queue\'s jobs', roles: ['sysops'], platform: true },
 ];
 
 /** The platform-wide keys (see PermissionDef.platform). */

@@ -26,6 +26,8 @@ export interface FuzzReport {
   operations: number;
   byStatus: Record<string, number>;
   failures: Failure[];
+  /** Per operation (`METHOD /path`), the actors it was sent as. */
+  coverage: Map<string, Set<string>>;
 }
 
 const sample = <T>(arb: fc.Arbitrary<T>, seed: number): T => fc.sample(arb, { seed, numRuns: 1 })[0]!;
@@ -74,13 +76,17 @@ function buildRequest(op: Operation, world: FuzzWorld, seed: number) {
 
 /**
  * Runs the fuzz tier.
- * @param durationMs time budget; at least one pass over every operation is not promised
+ * @param durationMs time budget, after the passes promised by `minPasses`
+ * @param minPasses passes over every operation made whatever the budget (1: every operation is
+ *   sent at least once; the number of actors: every operation as every actor, since each pass
+ *   shifts the actor by one)
  */
-export async function runFuzz(t: TestApp, world: FuzzWorld, ops: Operation[], seed: number, durationMs: number): Promise<FuzzReport> {
-  const report: FuzzReport = { requests: 0, operations: ops.length, byStatus: {}, failures: [] };
+export async function runFuzz(t: TestApp, world: FuzzWorld, ops: Operation[], seed: number, durationMs: number, minPasses = 1): Promise<FuzzReport> {
+  const report: FuzzReport = { requests: 0, operations: ops.length, byStatus: {}, failures: [], coverage: new Map(ops.map((op) => [`${op.method} ${op.path}`, new Set<string>()])) };
   const deadline = Date.now() + durationMs;
+  const floor = ops.length * minPasses;
   let before = await fingerprint(t);
-  for (let n = 0; Date.now() < deadline; n++) {
+  for (let n = 0; n < floor || Date.now() < deadline; n++) {
     const op = ops[n % ops.length]!;
     const actor = world.actors[(n + Math.floor(n / ops.length)) % world.actors.length]!;
     const req = buildRequest(op, world, seed + n);
@@ -91,6 +97,7 @@ export async function runFuzz(t: TestApp, world: FuzzWorld, ops: Operation[], se
     if (op.method !== 'GET' && n % 10 !== 0) headers['x-csrf-token'] = await mintCsrf(t, actor.tokenId);
     const res = await t.app.inject({ method: op.method as 'GET', url: req.url, headers, ...(req.payload !== undefined ? { payload: req.payload } : {}) });
     report.requests++;
+    report.coverage.get(`${op.method} ${op.path}`)!.add(actor.name);
     report.byStatus[res.statusCode] = (report.byStatus[res.statusCode] ?? 0) + 1;
     const fail = (reason: string) =>
       report.failures.push({ n, op: `${op.method} ${op.path}`, actor: actor.name, status: res.statusCode, reason, url: req.url.slice(0, 300), body: String(req.payload ?? '').slice(0, 300) });

@@ -138,8 +138,8 @@ describe.skipIf(skipWithout(!process.env.DATABASE_URL, 'the embedded-database ba
       expect((await server.waitExit()).code).toBe(0);
       const restore = await runCaretaker(['restore', '--from', out, '--url', server.url], env, 120_000);
       expect(restore.code, restore.stderr).toBe(0);
-      expect(restore.stdout).toContain('every count equals the backup\'s');
-      expect(restore.stdout).toMatch(/The current database moved to .*pglite\.before-restore-/);
+      expect(restore.stdout).toContain('the database copy opens');
+      expect(restore.stdout).toMatch(/The previous database kept at .*pglite\.before-restore-/);
 
       // Answered before the backup was started (in the same millisecond counts: the backup
       // process is spawned after that instant), so in the backup.

@@ -92,7 +92,7 @@ export async function doctor(base: string, token: string | undefined, out: (line
       );
       const dead = q.queues.find((r) => r.name === 'dead-letter');
       const deadCount = dead ? Object.values(dead.counts).reduce((a, b) => a + b, 0) : 0;
-      if (deadCount > 0) out(`warn  dead-letter ${deadCount} job(s): see GET /api/system/queue and docs/events.md`);
+      if (deadCount > 0) out(`warn  dead-letter ${deadCount} job(s): see \`caretaker dead-letters list\`, then retry or purge them (docs/operations.md "Dead-letter queue")`);
     }
   }
   out(problems === 0 ? 'Healthy.' : `${problems} problem${problems === 1 ? '' : 's'} found.`);

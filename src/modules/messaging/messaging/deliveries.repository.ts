@@ -41,6 +41,21 @@ export async function claimDueDeliveries(db: DbOrTrx, now: Date, leaseUntil: Dat
 }
 export type ClaimedDelivery = Awaited<ReturnType<typeof claimDueDeliveries>>[number];
 
+/**
+ * Gives claimed deliveries back unsent (the worker shut down first): the attempt their claim
+ * counted is taken back and they are due again at `at`. No-op for none.
+ */
+export async function releaseDeliveries(db: DbOrTrx, ids: readonly number[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('message_deliveries')
+    .set((eb) => ({ attempts: eb('attempts', '-', 1), next_attempt_at: at, updated_at: at }))
+    .where('id', 'in', ids)
+    .where('status', '=', 'queued')
+    .where('attempts', '>', 0)
+    .execute();
+}
+
 /** Marks the deliveries sent at `at` (one statement for a whole batch; no-op for none). */
 export async function markSent(db: DbOrTrx, ids: readonly number[], at: Date): Promise<void> {
   if (ids.length === 0) return;

@@ -11,10 +11,10 @@
 import type { AppDeps } from '../../../app-deps.ts';
 import type { PeriodicTask } from '../../../events/index.ts';
 import { addSeconds } from '../../../lib/clock.ts';
-import { forEachLimited } from '../../../lib/concurrency.ts';
+import { forEachUntil } from '../../../lib/concurrency.ts';
 import { deliverPush, PUSH_NOT_CONFIGURED } from '../push/index.ts';
 import { sendSms } from '../sms/index.ts';
-import { claimDueDeliveries, markSent, updateDelivery, type ClaimedDelivery } from './deliveries.repository.ts';
+import { claimDueDeliveries, markSent, releaseDeliveries, updateDelivery, type ClaimedDelivery } from './deliveries.repository.ts';
 import type { Rendered } from './render.ts';
 
 /** Attempts before a delivery is given up (`failed`). */
@@ -77,18 +77,20 @@ export async function sendDueDeliveries(deps: AppDeps, opts: { limit?: number } 
  * are claimed a few rounds of sends at a time in one statement, and the sent ones of a claim are
  * marked in one statement (docs/operations.md "Queue sizing"); a failure is recorded on its row.
  */
-async function sendBatch(deps: AppDeps, limit: number) {
+async function sendBatch(deps: AppDeps, limit: number, signal?: AbortSignal) {
   const counts = { sent: 0, retrying: 0, failed: 0, suppressed: 0 };
   const concurrency = deps.config.queue.sendConcurrency;
   let due = 0;
-  while (due < limit) {
+  while (due < limit && !signal?.aborted) {
     const now = deps.clock.now();
     const asked = Math.min(limit - due, CLAIM_ROUNDS * concurrency);
     const claimed = await claimDueDeliveries(deps.db, now, addSeconds(now, LEASE_S), asked);
     due += claimed.length;
     const sent: number[] = [];
+    let unsent: number[] = [];
     try {
-      await forEachLimited(claimed, concurrency, async (d) => {
+      // Once the worker shuts down no more sends start; the claimed rows not sent are given back.
+      const skipped = await forEachUntil(claimed, concurrency, signal, async (d) => {
         const { error, final, reason } = await attempt(deps, d);
         if (error === null) {
           sent.push(d.id);
@@ -108,10 +110,12 @@ async function sendBatch(deps: AppDeps, limit: number) {
           counts.retrying += 1;
         }
       });
+      unsent = skipped.map((d) => d.id);
     } finally {
       // Tried once more on failure: unrecorded, the claim's sent messages go again after the lease.
       const at = deps.clock.now();
       await markSent(deps.db, sent, at).catch(() => markSent(deps.db, sent, at));
+      await releaseDeliveries(deps.db, unsent, at);
     }
     if (claimed.length < asked) break;
   }
@@ -122,10 +126,10 @@ async function sendBatch(deps: AppDeps, limit: number) {
 export const messagingSendTask: PeriodicTask = {
   name: 'messaging.send',
   cron: '* * * * *',
-  async run(deps) {
-    await sendDueDeliveries(deps);
+  async run(deps, _log, signal) {
+    await sendBatch(deps, SEND_BATCH, signal);
   },
-  async drain(deps) {
-    return (await sendBatch(deps, SEND_BATCH)).due === SEND_BATCH;
+  async drain(deps, signal) {
+    return (await sendBatch(deps, SEND_BATCH, signal)).due === SEND_BATCH;
   },
 };

@@ -11,9 +11,9 @@ import type { AppDeps } from '../../../app-deps.ts';
 import { EVENT_CATALOGUE, type EventHandler, type EventName, type PeriodicTask } from '../../../events/index.ts';
 import { onceInTransaction } from '../../../db/transaction-memo.ts';
 import { newUuid } from '../../../lib/crypto.ts';
-import { forEachLimited } from '../../../lib/concurrency.ts';
+import { forEachUntil } from '../../../lib/concurrency.ts';
 import { currentTraceparent, inSpan, tracingEnabled } from '../../../lib/tracing.ts';
-import { outboundRequest } from '../../../lib/outbound-http.ts';
+import { CancelledRequestError, outboundRequest } from '../../../lib/outbound-http.ts';
 import * as repo from './webhooks.repository.ts';
 
 /** Seconds to wait after the n-th failed attempt (n = 1, 2, ...; the last value repeats). */
@@ -126,7 +126,7 @@ export async function attemptDelivery(deps: AppDeps, delivery: repo.DeliveryRow,
   const attempts = await repo.claimDelivery(deps.db, delivery.id, now, lease);
   if (attempts === undefined) return;
   const accepted = await sendClaimed(deps, endpoint, delivery, attempts, now);
-  if (accepted) await repo.markSucceeded(deps.db, [accepted]);
+  if (accepted && accepted !== 'cancelled') await repo.markSucceeded(deps.db, [accepted]);
 }
 
 /**
@@ -134,8 +134,8 @@ export async function attemptDelivery(deps: AppDeps, delivery: repo.DeliveryRow,
  * is on, and records a failure on its row.
  * @returns the accepted attempt for the caller to record, or undefined when it failed
  */
-function sendClaimed(deps: AppDeps, endpoint: repo.EndpointRow, delivery: repo.DeliveryRow, attempts: number, claimedAt: Date): Promise<Accepted | undefined> {
-  if (!tracingEnabled()) return sendClaimedUntraced(deps, endpoint, delivery, attempts, claimedAt);
+function sendClaimed(deps: AppDeps, endpoint: repo.EndpointRow, delivery: repo.DeliveryRow, attempts: number, claimedAt: Date, signal?: AbortSignal): Promise<Accepted | 'cancelled' | undefined> {
+  if (!tracingEnabled()) return sendClaimedUntraced(deps, endpoint, delivery, attempts, claimedAt, signal);
   return inSpan(
     `webhook ${delivery.event_name}`,
     {
@@ -143,11 +143,11 @@ function sendClaimed(deps: AppDeps, endpoint: repo.EndpointRow, delivery: repo.D
       traceparent: delivery.traceparent,
       attributes: { 'caretaker.webhook.delivery': delivery.uuid, 'caretaker.webhook.message_id': delivery.message_id, 'caretaker.webhook.attempt': attempts },
     },
-    () => sendClaimedUntraced(deps, endpoint, delivery, attempts, claimedAt),
+    () => sendClaimedUntraced(deps, endpoint, delivery, attempts, claimedAt, signal),
   );
 }
 
-async function sendClaimedUntraced(deps: AppDeps, endpoint: repo.EndpointRow, delivery: repo.DeliveryRow, attempts: number, now: Date): Promise<Accepted | undefined> {
+async function sendClaimedUntraced(deps: AppDeps, endpoint: repo.EndpointRow, delivery: repo.DeliveryRow, attempts: number, now: Date, signal?: AbortSignal): Promise<Accepted | 'cancelled' | undefined> {
   const body = typeof delivery.payload === 'string' ? delivery.payload : JSON.stringify(delivery.payload);
   const started = process.hrtime.bigint();
   let code: number | null = null;
@@ -168,10 +168,13 @@ async function sendClaimedUntraced(deps: AppDeps, endpoint: repo.EndpointRow, de
       refusePrivate: true,
       allowLoopback: deps.config.webhooks.allowLoopback,
       maxResponseBytes: 1024,
+      signal,
     });
     code = res.status;
     if (res.status < 200 || res.status > 299) error = `HTTP ${res.status}`;
   } catch (err) {
+    // Cut off by a shutdown: not an attempt of the endpoint's; the caller gives the delivery back.
+    if (err instanceof CancelledRequestError) return 'cancelled';
     error = err instanceof Error ? err.message : String(err);
   }
   const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
@@ -192,12 +195,15 @@ async function sendClaimedUntraced(deps: AppDeps, endpoint: repo.EndpointRow, de
  * Sends up to 100 due deliveries, `CARETAKER_QUEUE_SEND_CONCURRENCY` at once. Deliveries are
  * claimed a few rounds of requests at a time in one statement (their lease covers those rounds)
  * and the accepted ones of a claim recorded in one statement (docs/operations.md "Queue sizing").
+ * Once `signal` is aborted (the worker is shutting down) nothing more is claimed or sent, requests
+ * in flight are ended, and the claimed deliveries not sent are given back due now, their attempt
+ * not counted (docs/operations.md "Shutdown and health").
  * @returns the number found due (100 when more may wait)
  */
-export async function deliverDue(deps: AppDeps): Promise<number> {
+export async function deliverDue(deps: AppDeps, signal?: AbortSignal): Promise<number> {
   const concurrency = deps.config.queue.sendConcurrency;
   let due = 0;
-  while (due < BATCH) {
+  while (due < BATCH && !signal?.aborted) {
     const now = deps.clock.now();
     const asked = Math.min(BATCH - due, CLAIM_ROUNDS * concurrency);
     const lease = new Date(now.getTime() + CLAIM_ROUNDS * deps.config.webhooks.timeoutMs + LEASE_MARGIN_S * 1000);
@@ -205,15 +211,19 @@ export async function deliverDue(deps: AppDeps): Promise<number> {
     due += claimed.length;
     const endpoints = new Map((await repo.endpointsByIds(deps.db, [...new Set(claimed.map((d) => d.endpoint_id))])).map((e) => [e.id, e]));
     const accepted: Accepted[] = [];
+    const unsent: number[] = [];
     try {
-      await forEachLimited(claimed, concurrency, async (d) => {
+      const skipped = await forEachUntil(claimed, concurrency, signal, async (d) => {
         const endpoint = endpoints.get(d.endpoint_id);
-        const ok = endpoint && (await sendClaimed(deps, endpoint, d, d.attempts, now));
-        if (ok) accepted.push(ok);
+        const ok = endpoint && (await sendClaimed(deps, endpoint, d, d.attempts, now, signal));
+        if (ok === 'cancelled') unsent.push(d.id);
+        else if (ok) accepted.push(ok);
       });
+      unsent.push(...skipped.map((d) => d.id));
     } finally {
       // Tried once more on failure: unrecorded, the claim's accepted webhooks go again after the lease.
       await repo.markSucceeded(deps.db, accepted).catch(() => repo.markSucceeded(deps.db, accepted));
+      await repo.releaseDeliveries(deps.db, unsent, deps.clock.now());
     }
     if (claimed.length < asked) break;
   }
@@ -228,10 +238,10 @@ export async function deliverDue(deps: AppDeps): Promise<number> {
 export const deliverTask: PeriodicTask = {
   name: 'webhooks.deliver',
   cron: '* * * * *',
-  async run(deps) {
-    await deliverDue(deps);
+  async run(deps, _log, signal) {
+    await deliverDue(deps, signal);
   },
-  async drain(deps) {
-    return (await deliverDue(deps)) === BATCH;
+  async drain(deps, signal) {
+    return (await deliverDue(deps, signal)) === BATCH;
   },
 };

@@ -121,6 +121,21 @@ export async function claimDueDeliveries(db: DbOrTrx, now: Date, leaseUntil: Dat
   return rows.sort((a, b) => a.id - b.id);
 }
 
+/**
+ * Gives claimed deliveries back unsent (a shutdown came first): the attempt their claim counted is
+ * taken back and they are due again at `now`, for the next worker. No-op for none.
+ */
+export async function releaseDeliveries(db: DbOrTrx, ids: readonly number[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ attempts: eb('attempts', '-', 1), next_attempt_at: now }))
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .where('attempts', '>', 0)
+    .execute();
+}
+
 /** Marks deliveries succeeded with each one's response code and duration (one statement; no-op for none). */
 export async function markSucceeded(db: DbOrTrx, results: ReadonlyArray<{ id: number; code: number; durationMs: number }>): Promise<void> {
   if (results.length === 0) return;

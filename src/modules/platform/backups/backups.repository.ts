@@ -34,3 +34,18 @@ export async function createScratchDatabase(admin: pg.Client, name: string): Pro
 export async function dropScratchDatabase(admin: pg.Client, name: string): Promise<void> {
   await admin.query(`drop database if exists ${name} with (force)`);
 }
+
+/**
+ * Ends every credential of a restored database (docs/operations.md "Restore"): every bearer token
+ * and browser session not already revoked is revoked with reason `restore`, and every unused
+ * invitation and password-reset link is marked used, so nothing revoked or used after the backup
+ * works again.
+ * @returns the tokens and links ended
+ */
+export async function endAllCredentials(db: Db, at: Date): Promise<{ tokens: number; links: number }> {
+  return db.transaction().execute(async (trx) => {
+    const tokens = await trx.updateTable('auth_tokens').set({ revoked_at: at, revoked_reason: 'restore' }).where('revoked_at', 'is', null).executeTakeFirst();
+    const links = await trx.updateTable('user_tokens').set({ used_at: at }).where('used_at', 'is', null).executeTakeFirst();
+    return { tokens: Number(tokens.numUpdatedRows), links: Number(links.numUpdatedRows) };
+  });
+}

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../../db/types.ts';
-import { BOSS_SCHEMA } from '../../../events/queue.ts';
+import { BOSS_SCHEMA, DEAD_LETTER_QUEUE } from '../../../events/queue.ts';
 
 /** pg-boss job states. */
 export const JOB_STATES = ['created', 'retry', 'active', 'completed', 'cancelled', 'failed'] as const;
@@ -23,8 +23,7 @@ export interface QueueFigures {
  * @returns one entry per queue that holds jobs, by name; [] before pg-boss installed its schema
  */
 export async function queueFigures(db: DbOrTrx): Promise<QueueFigures[]> {
-  const installed = await sql<{ t: string | null }>`select to_regclass(${`${BOSS_SCHEMA}.job`})::text as t`.execute(db);
-  if (!installed.rows[0]?.t) return [];
+  if (!(await queueInstalled(db))) return [];
   const rows = await sql<{ name: string; state: string; count: number; oldest_s: number | null }>`
     select name, state::text as state, count(*)::int as count,
            floor(extract(epoch from (now() - min(created_on) filter (
@@ -73,4 +72,62 @@ export async function listEvents(db: DbOrTrx, filter: { name?: string | undefine
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
+}
+
+/** Whether pg-boss has installed its tables (a worker has started once). */
+export async function queueInstalled(db: DbOrTrx): Promise<boolean> {
+  const r = await sql<{ t: string | null }>`select to_regclass(${`${BOSS_SCHEMA}.job`})::text as t`.execute(db);
+  return Boolean(r.rows[0]?.t);
+}
+
+/** One job of the dead-letter queue: a copy of a job that failed for good. */
+export interface DeadLetterRow {
+  id: string;
+  state: string;
+  source_name: string | null;
+  data: unknown;
+  source_output: unknown;
+  source_retry_count: number | null;
+  source_created_on: Date | null;
+  created_on: Date;
+}
+
+/** Which dead letters an action takes: some by id, those of one source queue, or (neither) all. */
+export interface DeadLetterFilter {
+  ids?: readonly string[] | undefined;
+  queue?: string | undefined;
+}
+
+/** The where clause of a dead-letter filter on pgboss.job. */
+function deadLetterWhere(filter: DeadLetterFilter) {
+  return sql`name = ${DEAD_LETTER_QUEUE}
+    ${filter.ids ? sql`and id = any(${[...filter.ids]}::uuid[])` : sql``}
+    ${filter.queue !== undefined ? sql`and source_name = ${filter.queue}` : sql``}`;
+}
+
+/**
+ * The dead-letter queue's jobs, oldest first (docs/operations.md "Dead-letter queue").
+ * @returns the page and the total matching; none before pg-boss installed its tables
+ */
+export async function listDeadLetters(db: DbOrTrx, filter: DeadLetterFilter & { limit: number; offset: number }): Promise<{ rows: DeadLetterRow[]; total: number }> {
+  if (!(await queueInstalled(db))) return { rows: [], total: 0 };
+  const table = sql.table(`${BOSS_SCHEMA}.job`);
+  const [rows, total] = await Promise.all([
+    sql<DeadLetterRow>`
+      select id, state::text as state, source_name, data, source_output, source_retry_count, source_created_on, created_on
+      from ${table} where ${deadLetterWhere(filter)}
+      order by created_on, id limit ${filter.limit} offset ${filter.offset}`.execute(db),
+    sql<{ n: number }>`select count(*)::int as n from ${table} where ${deadLetterWhere(filter)}`.execute(db),
+  ]);
+  return { rows: rows.rows, total: total.rows[0]?.n ?? 0 };
+}
+
+/**
+ * Deletes dead letters for good (docs/operations.md "Dead-letter queue").
+ * @returns how many were deleted
+ */
+export async function purgeDeadLetters(db: DbOrTrx, filter: DeadLetterFilter): Promise<number> {
+  if (!(await queueInstalled(db))) return 0;
+  const r = await sql`delete from ${sql.table(`${BOSS_SCHEMA}.job`)} where ${deadLetterWhere(filter)}`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }
