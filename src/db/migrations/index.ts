@@ -40,6 +40,7 @@ import * as m262000 from './2026_11_26_2000_conversations.ts';
 import * as m262100 from './2026_11_26_2100_live_events.ts';
 import * as m261800 from './2026_11_26_1800_planned_maintenance.ts';
 import * as m290100 from './2026_11_29_0100_csrf_session_index.ts';
+import * as m061500 from './2026_12_06_1500_notifications_arrive.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_2100_live_events': m262100,
   '2026_11_26_1800_planned_maintenance': m261800,
   '2026_11_29_0100_csrf_session_index': m290100,
+  '2026_12_06_1500_notifications_arrive': m061500,
 };

@@ -11,6 +11,7 @@
  */
 import type { Readable } from 'node:stream';
 import { sniffFile } from '../../../lib/sniff.ts';
+import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 export type FileKind = 'document' | 'photo';
 
@@ -124,9 +125,9 @@ export function sanitiseFilename(name: string | undefined, fallback: string): st
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^\.+/, '')
-    .slice(0, 200)
     .trim();
-  return clean.length > 0 ? clean : fallback;
+  const cut = cutGraphemes(clean, 200).trim();
+  return cut.length > 0 ? cut : fallback;
 }
 
 /**

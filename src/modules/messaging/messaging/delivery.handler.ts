@@ -1,7 +1,7 @@
 /**
  * The messaging event handler (docs/messaging.md "How a message is sent"): for each event it
  * works out the messages (recipients.ts), renders them from the agency's templates and writes
- * one delivery row per recipient and channel in the handler's transaction: `queued` with the
+ * one delivery row per message kind, recipient and channel in the handler's transaction: `queued` with the
  * rendered message, or `suppressed` with the reason (GDPR consent withdrawn, preference off).
  * Nothing leaves the process here; the sender task (sender.ts) sends queued rows after commit,
  * so a rolled-back change sends nothing and a slow SMTP server holds no transaction.
