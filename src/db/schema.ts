@@ -581,7 +581,7 @@ export interface MessageDeliveryTable {
   event_name: string;
   template_key: string;
   channel: string;
-  /** `user:<id>`, `tenant:<id>` or `contractor:<id>`: with event and channel, the idempotency key. */
+  /** `user:<id>`, `tenant:<id>` or `contractor:<id>`: with event, message kind and channel, the idempotency key (the slot). */
   recipient_key: string;
   recipient_kind: string;
   recipient_user_id: number | null;
@@ -606,7 +606,27 @@ export interface NotificationPreferenceTable {
   template_key: string;
   channel: string;
   enabled: boolean;
+  /** 'immediate', 'digest' or 'off' (migration 2026_12_06_1500); null: the kind's default (off when `enabled` is false). */
+  mode: ColumnType<'immediate' | 'digest' | 'off' | null, 'immediate' | 'digest' | 'off' | null | undefined, 'immediate' | 'digest' | 'off' | null>;
   updated_at: Timestamp;
+}
+
+/** A line waiting for a person's next digest e-mail (docs/messaging.md "Digests"). */
+export interface NotificationDigestItemTable {
+  id: Generated<number>;
+  agency_id: number;
+  user_id: number;
+  event_id: string;
+  event_name: string;
+  template_key: string;
+  /** The event in one line, as the person reads it (London times, no ISO dates). */
+  line: string;
+  url: string | null;
+  created_at: Timestamp;
+  /** When the digest holding it was queued; null while waiting. */
+  sent_at: Timestamp | null;
+  /** The delivery (message_deliveries.uuid) of the digest that held it. */
+  delivery_uuid: string | null;
 }
 
 /** A notice shown to the users of an agency, optionally one branch and/or one role. Soft-deleted. */
@@ -683,6 +703,7 @@ export interface Database {
   message_template_versions: MessageTemplateVersionTable;
   message_deliveries: MessageDeliveryTable;
   notification_preferences: NotificationPreferenceTable;
+  notification_digest_items: NotificationDigestItemTable;
   notices: NoticeTable;
   notice_reads: NoticeReadTable;
   security_blacklist: SecurityBlacklistTable;

@@ -16,6 +16,7 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '../core/errors.ts';
 import { imageLimitProblem } from './image-limits.ts';
+import { cutGraphemes } from '../lib/text-cut.ts';
 
 /** A file waiting for its check: spooled to disk (src/http/upload-spool.ts). */
 export interface CheckedFileSource {
@@ -62,7 +63,7 @@ export const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 /**
  * A sender's file name made safe for display: the last path segment, no control characters,
  * bidirectional controls (BIDI_CONTROLS) or quotes, whitespace collapsed, no leading dots, at
- * most 200 characters; `fallback` when nothing remains.
+ * most 200 characters (cut by grapheme); `fallback` when nothing remains.
  */
 export function cleanFileName(name: string | undefined, fallback: string): string {
   const last = (name ?? '').split(/[/\\]/).pop() ?? '';
@@ -73,9 +74,9 @@ export function cleanFileName(name: string | undefined, fallback: string): strin
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^\.+/, '')
-    .slice(0, 200)
     .trim();
-  return clean.length > 0 ? clean : fallback;
+  const cut = cutGraphemes(clean, 200).trim();
+  return cut.length > 0 ? cut : fallback;
 }
 
 /**

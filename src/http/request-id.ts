@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import { currentTraceId } from '../lib/tracing.ts';
+import { cutGraphemes } from '../lib/text-cut.ts';
 
 /**
  * The request id for an incoming request: the trace id of its HTTP span while tracing is on, else
@@ -36,7 +37,7 @@ export function registerRequestIdLog(app: FastifyInstance): void {
     const given = request.headers['x-request-id'];
     if (given !== undefined && given !== request.id) {
       const text = Array.isArray(given) ? given.join(', ') : String(given);
-      request.log.info({ client_request_id: text.slice(0, 200), client_request_id_length: text.length }, 'client X-Request-Id replaced');
+      request.log.info({ client_request_id: cutGraphemes(text, 200), client_request_id_length: text.length }, 'client X-Request-Id replaced');
     }
     done();
   });

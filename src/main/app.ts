@@ -173,7 +173,15 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     blacklist,
   });
   // Live updates: one hub per instance, fed by the database's notifications (docs/live-updates.md).
-  const liveHub = new LiveHub(deps, (err) => app.log.error({ err: err.message }, 'live updates: delivery failed'));
+  // A session-ending change (revocation, logout, a disabled or blocked account, a suspended agency)
+  // ends the streams it concerns at once, on every instance (docs/live-updates.md "When a stream
+  // ends"); on `all` (the blacklist, roles) the blacklist copy is read afresh first.
+  const liveHub = new LiveHub(deps, {
+    onError: (err) => app.log.error({ err: err.message }, 'live updates: delivery failed'),
+    onAuthChange: (change) => {
+      if (change === 'all') blacklist.invalidate();
+    },
+  });
   const liveAuth = {
     sessionCookie: SESSION_COOKIE,
     stillSignedIn: async (presented: PresentedCredentials, userId: number) => {

@@ -135,7 +135,10 @@ describe('upgrading a database made by the first release', () => {
     const plan = planLines(before, []);
     expect(plan[0]).toBe(`${before.pending.length} pending migration(s), in the order they run (8 applied):`);
     expect(plan.find((l) => l.includes('2026_11_26_0800_backfills'))).toMatch(/ expand {4}.*then backfill sla\.clocks on the queue$/);
-    expect(plan.at(-1)).toBe('All expand: migrate while the older instances serve, then restart them one at a time.');
+    // One contract migration since the first release: 2026_12_06_1500_notifications_arrive changes the
+    // delivery key that an older instance's ON CONFLICT names (docs/messaging.md "Slots").
+    expect(plan.find((l) => l.includes('2026_12_06_1500_notifications_arrive'))).toMatch(/ contract /);
+    expect(plan.at(-1)).toBe(`1 contract: upgrade every instance to the release before this one's, then migrate (docs/operations.md "Upgrades").`);
     if (!empty.pglite) await handle.close(); // PGlite: the runtime below takes over the same instance
 
     const clock = new ManualClock(new Date('2026-11-26T09:00:00Z'));

@@ -34127,7 +34127,10 @@ export interface operations {
                             event: string;
                             /** @description email | push */
                             channel: string;
+                            /** @description false when mode is off */
                             enabled: boolean;
+                            /** @description immediate: one message per event; digest (e-mail of the SLA kinds): gathered into the hourly digest; off: not sent (docs/messaging.md "SLA notices and digests") */
+                            mode: "immediate" | "digest" | "off";
                             description: string;
                         }[];
                         message: string;
@@ -34214,7 +34217,13 @@ export interface operations {
                          * @enum {string}
                          */
                         channel: "email" | "push";
-                        enabled: boolean;
+                        /** @description on (the kind's default mode) or off; give this or mode */
+                        enabled?: boolean;
+                        /**
+                         * @description mode
+                         * @enum {string}
+                         */
+                        mode?: "immediate" | "digest" | "off";
                     }[];
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
@@ -34238,7 +34247,10 @@ export interface operations {
                             event: string;
                             /** @description email | push */
                             channel: string;
+                            /** @description false when mode is off */
                             enabled: boolean;
+                            /** @description immediate: one message per event; digest (e-mail of the SLA kinds): gathered into the hourly digest; off: not sent (docs/messaging.md "SLA notices and digests") */
+                            mode: "immediate" | "digest" | "off";
                             description: string;
                         }[];
                         message: string;

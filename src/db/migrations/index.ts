@@ -41,6 +41,7 @@ import * as m262100 from './2026_11_26_2100_live_events.ts';
 import * as m261800 from './2026_11_26_1800_planned_maintenance.ts';
 import * as m290100 from './2026_11_29_0100_csrf_session_index.ts';
 import * as m061400 from './2026_12_06_1400_provider_callbacks.ts';
+import * as m061500 from './2026_12_06_1500_notifications_arrive.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_1800_planned_maintenance': m261800,
   '2026_11_29_0100_csrf_session_index': m290100,
   '2026_12_06_1400_provider_callbacks': m061400,
+  '2026_12_06_1500_notifications_arrive': m061500,
 };

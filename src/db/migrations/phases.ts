@@ -68,4 +68,8 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
   '2026_11_26_1800_planned_maintenance': { phase: 'expand', summary: 'maintenance schedules and their occurrences (new tables); compliance_item_types.custom (default false) and retired_at (nullable)' },
   '2026_11_29_0100_csrf_session_index': { phase: 'expand', summary: 'an index of csrf_tokens by session (auth_token_id)' },
   '2026_12_06_1400_provider_callbacks': { phase: 'expand', summary: 'used provider callbacks (Mailgun tokens, STOP/START MessageSids), new tables' },
+  '2026_12_06_1500_notifications_arrive': {
+    phase: 'contract',
+    summary: 'the delivery key becomes (event, message kind, recipient, channel): an older instance\'s ON CONFLICT names the old key; notification_preferences.mode (nullable) and notification digest items (new table); triggers announce session-ending changes on caretaker_auth',
+  },
 };

@@ -93,7 +93,11 @@ describe('transactional e-mail on domain events', () => {
     expect(since(from)).toEqual([[w.tenant2User.user.email, expect.stringMatching(/^Work completed: FIX-\d{6}$/)]]);
   });
 
-  it('SLA at risk and breached reach the branch agents; a certificate expiring reaches the agency admins', async () => {
+  it('SLA at risk and breached reach the branch agents (mode immediate); a certificate expiring reaches the agency admins', async () => {
+    // SLA e-mails default to the hourly digest (test/messaging/messaging/notifications-arrive.test.ts); these agents ask for each one.
+    for (const agent of [w.agentA1.client, agentA1b.client]) {
+      expect((await agent.put('/api/users/me/notification-preferences', { preferences: [{ event: 'sla.breached', channel: 'email', mode: 'immediate' }] })).statusCode).toBe(200);
+    }
     const job = await insertJob(t, { agency_id: w.agencyA.id, branch_id: w.a1.id, status_id: STATUS.approved });
     const cert = await t.db
       .insertInto('contractor_certifications')

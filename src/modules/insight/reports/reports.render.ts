@@ -7,6 +7,7 @@ import { PassThrough, Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import { safeCell } from '../../../lib/spreadsheet-safe.ts';
+import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 export type Cell = string | number | null;
 export interface Column {
@@ -33,7 +34,7 @@ async function writeXlsx(columns: Column[], rows: AsyncIterable<Record<string, C
   // Loaded when first used (docs/operations.md "Starting"): not on the start-up path.
   const { default: ExcelJS } = await import('exceljs');
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-  const ws = wb.addWorksheet(sheet.slice(0, 31));
+  const ws = wb.addWorksheet(cutGraphemes(sheet, 31));
   ws.columns = columns.map((c) => ({ header: c.header, key: c.key, width: Math.max(12, c.header.length + 2) }));
   for await (const r of rows) {
     ws.addRow(columns.map((c) => safeCell(r[c.key] ?? null))).commit();

@@ -21,6 +21,7 @@ import * as compliance from './compliance.repository.ts';
 import * as repo from './maintenance.repository.ts';
 import type { CreateScheduleInput, ScheduleQueryInput, UpdateScheduleInput } from './maintenance.schemas.ts';
 import { nextOccurrences, occurrencesBetween, parseRule } from './recurrence.ts';
+import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 /** Job types of the raised jobs (table job_types): a compliance check, or planned maintenance. */
 const JOB_TYPE_COMPLIANCE_CHECK = 5;
@@ -288,7 +289,7 @@ async function raiseOccurrence(deps: AppDeps, s: repo.ScheduleRow, target: repo.
     const job = await raiseSystemJob(deps, trx, {
       agencyId: s.agency_id,
       addressId: target.address_id,
-      title: `${s.title} (due ${humanDate(due)})`.slice(0, 200),
+      title: cutGraphemes(`${s.title} (due ${humanDate(due)})`, 200),
       description: jobDescription(s, due),
       priority: s.priority,
       jobTypeId: s.type_id !== null ? JOB_TYPE_COMPLIANCE_CHECK : JOB_TYPE_PLANNED,

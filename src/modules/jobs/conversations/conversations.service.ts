@@ -23,6 +23,7 @@ import { findLiveFiles } from '../job-files/index.ts';
 import type { JobScope } from '../jobs/index.ts';
 import * as repo from './conversations.repository.ts';
 import { AUDIENCES, type Audience, type ListMessagesInput, type MessageDto, type PostMessageInput, type ThreadDto } from './conversations.schemas.ts';
+import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 export type AuthorKind = 'staff' | 'tenant' | 'contractor' | 'landlord' | 'system';
 
@@ -82,7 +83,7 @@ export async function listThreads(deps: AppDeps, auth: AuthContext, jobUuid: str
     message_count: r.total,
     unread_count: r.unread,
     last_message_at: r.lastAt === null ? null : toIso(r.lastAt),
-    last_message_preview: r.preview === null ? null : r.preview.slice(0, 140),
+    last_message_preview: r.preview === null ? null : cutGraphemes(r.preview, 140),
     read_at: r.readAt === null ? null : toIso(r.readAt),
   }));
 }

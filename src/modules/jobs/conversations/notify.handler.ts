@@ -20,6 +20,7 @@ import { isMobileNumber, normalisePhone, smsOptedOut, smsSendAt } from '../../me
 import * as repo from './conversations.repository.ts';
 import type { Audience } from './conversations.schemas.ts';
 import { replyAddress, replyKey } from './reply-address.ts';
+import { truncateText } from '../../../lib/text-cut.ts';
 
 const TEMPLATE_KEY = 'conversation.message';
 
@@ -122,7 +123,7 @@ async function notify(event: DomainEvent, { deps, trx }: HandlerContext): Promis
   const sendAt = smsSendAt(deps.config.sms, now, entry.urgent);
   for (const r of await smsRecipients(trx, thread)) {
     const suppressedReason = (await smsOptedOut(trx, r.phone)) ? 'opted_out' : r.consent ? undefined : 'no_consent';
-    const body = entry.body.length > 280 ? `${entry.body.slice(0, 277)}...` : entry.body;
+    const body = truncateText(entry.body, 280);
     await queueSms(trx, {
       agencyId: thread.agency_id, eventId: event.id, eventName: event.name, templateKey: TEMPLATE_KEY, recipientKey: r.key, recipientKind: r.kind,
       recipientUserId: null, phone: r.phone, text: `${thread.agency_name} about ${thread.reference}: ${body}\nReply to this text to answer. Reply STOP to stop texts.`,

@@ -4,5 +4,5 @@
  * (docs/architecture.md, module rule).
  */
 export { liveRoutes, type LiveAuth } from './live.routes.ts';
-export { LiveHub, OUTBOX_CHANNEL } from './live-hub.ts';
+export { AUTH_CHANNEL, LiveHub, OUTBOX_CHANNEL, parseAuthChange, type AuthChange, type LiveHubOptions } from './live-hub.ts';
 export { AUDIENCES, type Audience, type LiveEvent } from './live-events.ts';

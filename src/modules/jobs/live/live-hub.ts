@@ -14,6 +14,24 @@ import { audienceAllows, liveCandidate, type LiveCandidate, type LiveEvent } fro
 /** The notification channel the outbox trigger announces on (migration 2026_11_26_2100). */
 export const OUTBOX_CHANNEL = 'caretaker_outbox';
 
+/**
+ * The channel on which triggers announce every committed change that may end a session
+ * (migration 2026_12_06_1500): `user:<id>` (a token of the account revoked or deleted, the account
+ * changed), `agency:<id>` (suspended or reactivated), `all` (roles, permissions, the blacklist).
+ */
+export const AUTH_CHANNEL = 'caretaker_auth';
+
+/** Which streams a change on AUTH_CHANNEL concerns. */
+export type AuthChange = { userId: number } | { agencyId: number } | 'all';
+
+/** The change a payload of AUTH_CHANNEL names, or null for a payload it does not know. */
+export function parseAuthChange(payload: string): AuthChange | null {
+  if (payload === 'all') return 'all';
+  const m = /^(user|agency):(\d{1,12})$/.exec(payload);
+  if (!m) return null;
+  return m[1] === 'user' ? { userId: Number(m[2]) } : { agencyId: Number(m[2]) };
+}
+
 /** How long announced ids gather before one read of their rows, in milliseconds. */
 const BATCH_MS = 10;
 
@@ -30,12 +48,26 @@ export interface LiveSubscriber {
   deliver(events: LiveEvent[]): void;
   /** Ends the stream (shutdown). */
   end(): void;
+  /** Checks the session again at once, ending the stream (`signed_out`) when it no longer stands. */
+  recheck(): void;
+}
+
+/** What the hub does besides streaming. */
+export interface LiveHubOptions {
+  /** Logs a failed delivery. */
+  onError: (err: Error) => void;
+  /**
+   * Called with each session-ending change before the streams it concerns are checked again
+   * (the composition root forgets its blacklist copy on `all`, so the check reads the new one).
+   */
+  onAuthChange?: (change: AuthChange) => void;
 }
 
 export class LiveHub {
   private readonly deps: AppDeps;
   private readonly subscribers = new Set<LiveSubscriber>();
   private subscription: ChannelSubscription | null = null;
+  private authSubscription: ChannelSubscription | null = null;
   private starting: Promise<void> | null = null;
   private readonly pending = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
@@ -45,10 +77,13 @@ export class LiveHub {
   private lastId = 0n;
   private closed = false;
   private readonly onError: (err: Error) => void;
+  private readonly onAuthChange: ((change: AuthChange) => void) | undefined;
 
-  constructor(deps: AppDeps, onError: (err: Error) => void) {
+  /** @param options where errors go, and what to do first on a session-ending change */
+  constructor(deps: AppDeps, options: LiveHubOptions) {
     this.deps = deps;
-    this.onError = onError;
+    this.onError = options.onError;
+    this.onAuthChange = options.onAuthChange;
   }
 
   /** Open streams on this instance. */
@@ -80,14 +115,42 @@ export class LiveHub {
 
   private listen(): Promise<void> {
     if (this.subscription) return Promise.resolve();
-    this.starting ??= this.deps
-      .listen(OUTBOX_CHANNEL, (payload) => this.announced(payload), () => this.caughtUp())
-      .then((sub) => {
-        if (this.closed) void sub.close();
-        else this.subscription = sub;
-      })
-      .finally(() => (this.starting = null));
+    this.starting ??= (async () => {
+      // Session-ending changes first: a stream is never open without them being heard.
+      const auth = this.authSubscription ?? (await this.deps.listen(AUTH_CHANNEL, (payload) => this.authChanged(payload), () => this.sessionsChanged('all')));
+      if (this.closed) {
+        await auth.close();
+        return;
+      }
+      this.authSubscription = auth;
+      const sub = await this.deps.listen(OUTBOX_CHANNEL, (payload) => this.announced(payload), () => this.caughtUp());
+      if (this.closed) await sub.close();
+      else this.subscription = sub;
+    })().finally(() => (this.starting = null));
     return this.starting;
+  }
+
+  private authChanged(payload: string): void {
+    const change = parseAuthChange(payload);
+    if (change) this.sessionsChanged(change);
+  }
+
+  /**
+   * Checks again, at once, the session of every stream a committed change concerns (on whichever
+   * instance the change was made): a revoked token, a logout, a disabled or blocked account, a
+   * suspended agency ends its streams with `signed_out` (docs/live-updates.md "When a stream ends").
+   * After a lost LISTEN connection every stream is checked (changes in between were not heard).
+   */
+  sessionsChanged(change: AuthChange): void {
+    if (this.subscribers.size === 0) return;
+    try {
+      this.onAuthChange?.(change);
+    } catch (err) {
+      this.onError(err as Error);
+    }
+    for (const s of [...this.subscribers]) {
+      if (change === 'all' || ('userId' in change ? s.userId === change.userId : s.agencyId === change.agencyId)) s.recheck();
+    }
   }
 
   private announced(payload: string): void {
@@ -145,9 +208,10 @@ export class LiveHub {
     for (const s of [...this.subscribers]) s.end();
     this.subscribers.clear();
     await this.starting?.catch(() => undefined);
-    const sub = this.subscription;
+    const subs = [this.subscription, this.authSubscription];
     this.subscription = null;
-    if (sub) await sub.close();
+    this.authSubscription = null;
+    for (const sub of subs) if (sub) await sub.close();
   }
 }
 

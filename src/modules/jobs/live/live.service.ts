@@ -94,15 +94,67 @@ export async function openLiveStream(deps: AppDeps, hub: LiveHub, auth: AuthCont
     hub.detach(subscriber);
     sink?.end();
   };
+  // Session checks run one at a time; a change heard while one runs is checked again after it.
+  // While a check runs, live events wait in `holding`: sent if the session stands, dropped if not.
+  let checking: Promise<void> | null = null;
+  let checkAgain = false;
+  let holding: LiveEvent[] | null = null;
+  /** Lets held events go: into the opening buffer while the stream is not yet open, else out. */
+  const release = (): void => {
+    const waiting = holding ?? [];
+    holding = null;
+    if (buffer) buffer.push(...waiting);
+    else send(waiting);
+  };
+  let signedOut = false;
+  const recheck = (): void => {
+    if (ended) return;
+    if (checking) {
+      checkAgain = true;
+      return;
+    }
+    holding ??= [];
+    checking = input.stillSignedIn().then(
+      (ok) => {
+        if (ended) return;
+        if (ok) {
+          if (!checkAgain) release();
+          return;
+        }
+        // Events held meanwhile are dropped: nothing more is sent.
+        holding = null;
+        signedOut = true;
+        ended = true;
+        clearInterval(heartbeat);
+        hub.detach(subscriber);
+        if (sink) {
+          sink.write(sseMessage({ type: 'signed_out' }));
+          sink.end();
+        }
+      },
+      () => {
+        // The check itself failed (database unreachable): keep the stream, the next heartbeat checks again.
+        if (!checkAgain && !ended) release();
+      },
+    ).finally(() => {
+      checking = null;
+      if (checkAgain) {
+        checkAgain = false;
+        recheck();
+      }
+    });
+  };
   const subscriber: LiveSubscriber = {
     userId: auth.userId,
     scope,
     agencyId: auth.agencyId,
     deliver: (events) => {
       if (buffer) buffer.push(...events);
+      else if (holding) holding.push(...events);
       else send(events);
     },
     end,
+    recheck,
   };
 
   try {
@@ -118,6 +170,12 @@ export async function openLiveStream(deps: AppDeps, hub: LiveHub, auth: AuthCont
     hub.detach(subscriber);
     throw err;
   }
+  if (signedOut) {
+    // The session ended while the stream was being opened.
+    sink.write(sseMessage({ type: 'signed_out' }));
+    sink.end();
+    return;
+  }
   sink.onClose(end);
   sink.write(`retry: ${RETRY_MS}\n\n`);
   if (replay === 'resync') sink.write(sseMessage({ type: 'resync' }));
@@ -125,18 +183,17 @@ export async function openLiveStream(deps: AppDeps, hub: LiveHub, auth: AuthCont
   sink.write(sseMessage({ type: 'ready' }));
   const held = buffer;
   buffer = null;
-  send(held);
+  // (`holding` is set by a check started meanwhile, in a callback TypeScript does not follow.)
+  const checkHolds = holding as LiveEvent[] | null;
+  if (checkHolds) checkHolds.unshift(...held);
+  else send(held);
+  // A change that ended the session between the request's authentication and the subscription
+  // was not heard by this stream: check once now.
+  recheck();
   heartbeat = setInterval(() => {
     if (ended || !sink) return;
     sink.write(': heartbeat\n\n');
-    void input.stillSignedIn().then(
-      (ok) => {
-        if (ok || ended) return;
-        sink?.write(sseMessage({ type: 'signed_out' }));
-        end();
-      },
-      () => undefined,
-    );
+    recheck();
   }, limits.heartbeatS * 1000);
   heartbeat.unref();
 }

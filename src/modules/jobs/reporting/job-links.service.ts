@@ -17,6 +17,7 @@ import { insertSystemNote } from '../job-notes/index.ts';
 import { assertStaffMayWrite, createJob, getJob, jobRef, jobScope, lockJob, moveJob, partyOf, STATUS, visibleJob, type JobDto } from '../jobs/index.ts';
 import * as repo from './reporting.repository.ts';
 import type { JobLinksDto } from './reporting.schemas.ts';
+import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 /**
  * POST /api/jobs/{uuid}/merge: merges the job (a duplicate) into `into_job_uuid`: the duplicate
@@ -68,8 +69,8 @@ export async function recallJob(
 ): Promise<void> {
   const original = await repo.jobIdByUuid(trx, r.agencyId, r.originalUuid);
   if (!original) throw notFound('Job');
-  await repo.insertRecall(trx, { job_id: r.recall.id, original_job_id: original.id, agency_id: r.agencyId, reason: r.reason.slice(0, 2000), by_user_id: r.userId, created_at: now });
-  await insertSystemNote(trx, { uuid: newUuid(), jobId: original.id, at: now, body: `Recalled: ${r.recall.reference} was raised because the repair failed again (${r.reason.slice(0, 500)}).` });
+  await repo.insertRecall(trx, { job_id: r.recall.id, original_job_id: original.id, agency_id: r.agencyId, reason: cutGraphemes(r.reason, 2000), by_user_id: r.userId, created_at: now });
+  await insertSystemNote(trx, { uuid: newUuid(), jobId: original.id, at: now, body: `Recalled: ${r.recall.reference} was raised because the repair failed again (${cutGraphemes(r.reason, 500)}).` });
   await recordActivity(trx, actor, now, { action: 'job.recall', resourceType: 'job', resourceId: r.recall.id, agencyId: r.agencyId, details: { original_job_id: original.id } });
   await emitEvent(trx, now, { name: 'job.recalled', agencyId: r.agencyId, payload: { ...jobRef(r.recall), original_job_id: original.id, original_job_uuid: original.uuid } });
 }
@@ -101,7 +102,7 @@ export async function reopenAsRecall(deps: AppDeps, auth: AuthContext, actor: Ac
   const staff = partyOf(auth) === 'staff';
   const newUuidOf = await deps.db.transaction().execute(async (trx) => {
     const dto = await createJob(deps, trx, auth, actor, {
-      title: `Recall: ${job.title}`.slice(0, 200),
+      title: cutGraphemes(`Recall: ${job.title}`, 200),
       priority: Math.min(job.priority, 2),
       job_type_id: job.job_type_id,
       trade_id: job.trade_id,

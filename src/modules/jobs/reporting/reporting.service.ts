@@ -23,6 +23,7 @@ import { UK_FLOWS } from './flows-catalogue.ts';
 import * as repo from './reporting.repository.ts';
 import type { FlowDto, ListReportsInput, ReportDto, SaveFlowInput, StepDto, SubmitInput, WalkInput } from './reporting.schemas.ts';
 import { recallJob } from './job-links.service.ts';
+import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 /** Seeds the UK flows for an agency that has none (first use). */
 async function ensureFlows(deps: AppDeps, agencyId: number): Promise<void> {
@@ -222,7 +223,7 @@ function jobDescription(flowName: string, version: number, answers: RecordedAnsw
   const lines = [`Guided report (${flowName}, version ${version}):`, ...answers.map((a) => `- ${a.question} ${a.answer}`)];
   if (words.trim()) lines.push('', `In the tenant's words: ${words.trim()}`);
   if (photos.length > 0) lines.push('', `Photos asked for: ${photos.join('; ')}.`);
-  return lines.join('\n').slice(0, 10_000);
+  return cutGraphemes(lines.join('\n'), 10_000);
 }
 
 /** Wire shape of a report row. */
@@ -295,7 +296,7 @@ export async function submitReport(deps: AppDeps, auth: AuthContext, actor: Acto
       branchId = row!.branch_id;
       await insertSystemNote(trx, {
         uuid: newUuid(), jobId: row!.id, at: now,
-        body: `Reported again through the guided report (${flow.name}): ${w.answers.map((a) => `${a.question} ${a.answer}`).join(' / ')}${words.trim() ? `. In the tenant's words: ${words.trim()}` : ''}`.slice(0, 4000),
+        body: cutGraphemes(`Reported again through the guided report (${flow.name}): ${w.answers.map((a) => `${a.question} ${a.answer}`).join(' / ')}${words.trim() ? `. In the tenant's words: ${words.trim()}` : ''}`, 4000),
       });
     } else if (outcome.kind !== 'advice') {
       const [trade] = await repo.tradeIdsByCode(trx, agencyId, [outcome.job.trade]);

@@ -3,15 +3,30 @@ import type { Insertable, Updateable } from 'kysely';
 import type { MessageDeliveryTable } from '../../../db/schema.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 
-/** Inserts a delivery unless one exists for (event, recipient, channel); true when inserted. */
+/**
+ * Inserts a delivery unless its slot is taken: one row per (event, message kind, recipient,
+ * channel), so a redelivered event writes nothing new while two messages of one event to one
+ * person (the "Work completed" e-mail and the survey) each keep their own row (docs/messaging.md
+ * "Slots").
+ * @returns true when inserted, false when the same message was already logged
+ * @throws an Error naming the message kind, channel, recipient key and the database's cause when
+ *   the insert fails (what the handler's log line and dead letter show)
+ */
 export async function insertDelivery(db: DbOrTrx, row: Insertable<MessageDeliveryTable>): Promise<boolean> {
-  const r = await db
-    .insertInto('message_deliveries')
-    .values(row)
-    .onConflict((oc) => oc.columns(['event_id', 'recipient_key', 'channel']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return r !== undefined;
+  try {
+    const r = await db
+      .insertInto('message_deliveries')
+      .values(row)
+      .onConflict((oc) => oc.columns(['event_id', 'template_key', 'recipient_key', 'channel']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return r !== undefined;
+  } catch (err) {
+    const cause = (err as Error).message;
+    const wrapped = new Error(`Could not log the ${row.channel} message ${row.template_key} to ${row.recipient_key} (${row.recipient_kind}): ${cause}`, { cause: err });
+    // The driver's SQLSTATE stays readable by whatever classifies database errors.
+    throw Object.assign(wrapped, { code: (err as { code?: unknown }).code });
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The messaging event handler (docs/messaging.md "How a message is sent"): for each event it
  * works out the messages (recipients.ts), renders them from the agency's templates and writes
- * one delivery row per recipient and channel in the handler's transaction: `queued` with the
+ * one delivery row per message kind, recipient and channel in the handler's transaction: `queued` with the
  * rendered message, or `suppressed` with the reason (GDPR consent withdrawn, preference off).
  * Nothing leaves the process here; the sender task (sender.ts) sends queued rows after commit,
  * so a rolled-back change sends nothing and a slow SMTP server holds no transaction.
@@ -16,7 +16,7 @@ import * as repo from './messaging.repository.ts';
 import { hazardSummaryVars, jobVars, planMessages, tenantRecipients, type PlannedMessage, type Recipient } from './recipients.ts';
 import * as recipientsRepo from './recipients.repository.ts';
 import { renderTemplate } from './render.ts';
-import type { Channel } from './template-catalogue.ts';
+import { modeOf, type Channel } from './template-catalogue.ts';
 import { effectiveTemplate } from './templates.service.ts';
 
 /** GDPR consent purpose whose withdrawal stops a channel to a tenant (docs/gdpr.md). */
@@ -33,20 +33,32 @@ function templateIn(trx: Trx, agencyId: number, key: string, channel: Channel): 
   return onceInTransaction(trx, `template|${agencyId}|${key}|${channel}`, () => effectiveTemplate(trx, agencyId, key, channel));
 }
 
-/** Writes the delivery rows of one planned message. */
+/** A digest line: the message's subject, the job's title and the time it was due (London time). */
+function digestLine(subject: string, vars: Record<string, string | null>): string {
+  const title = vars['job.title'];
+  const due = vars['sla.due_at'];
+  return `${subject}${title ? ` (${title})` : ''}${due ? `, due ${due}` : ''}`;
+}
+
+/**
+ * Writes the delivery rows of one planned message: per recipient and channel `queued`, or
+ * `suppressed` with its reason; an e-mail whose recipient's mode is `digest` becomes a line of
+ * their next digest instead (docs/messaging.md "SLA notices and digests").
+ */
 async function planOne(deps: AppDeps, trx: Trx, event: DomainEvent, agencyId: number, m: PlannedMessage): Promise<void> {
   const now = deps.clock.now();
   const userIds = m.recipients.flatMap((r) => (r.userId !== null ? [r.userId] : []));
-  const off = new Set((await repo.preferencesOff(trx, userIds)).map((p) => `${p.user_id}|${p.template_key}|${p.channel}`));
+  const stored = new Map((await repo.preferencesOf(trx, userIds, m.templateKey)).map((p) => [`${p.user_id}|${p.channel}`, p]));
   const devices = new Set(await repo.usersWithDevices(trx, userIds));
   for (const r of m.recipients) {
     const channels: Array<'email' | 'push'> = [];
     if (r.email) channels.push('email');
     if (r.userId !== null && devices.has(r.userId)) channels.push('push');
     for (const channel of channels) {
+      const mode = r.userId !== null ? modeOf(m.templateKey, channel, stored.get(`${r.userId}|${channel}`)) : 'immediate';
       let reason: string | null = null;
       if (r.kind === 'tenant' && (await consentWithdrawn(trx, agencyId, r, CONSENT_PURPOSE[channel]))) reason = 'consent_withdrawn';
-      else if (r.userId !== null && off.has(`${r.userId}|${m.templateKey}|${channel}`)) reason = 'preference_off';
+      else if (mode === 'off') reason = 'preference_off';
       let rendered: Awaited<ReturnType<typeof renderTemplate>> | undefined;
       let renderError: string | null = null;
       if (!reason) {
@@ -56,6 +68,13 @@ async function planOne(deps: AppDeps, trx: Trx, event: DomainEvent, agencyId: nu
           renderError = err.message;
           return undefined;
         });
+      }
+      if (rendered && mode === 'digest' && channel === 'email' && r.userId !== null) {
+        // One line of the person's next digest (sent by the periodic task messaging.digest).
+        await repo.insertDigestItem(trx, {
+          agencyId, userId: r.userId, eventId: event.id, eventName: event.name, key: m.templateKey, line: digestLine(rendered.subject ?? m.templateKey, m.vars), url: m.vars['job.url'] ?? null, at: now,
+        });
+        continue;
       }
       const content = rendered ? (channel === 'push' ? { ...rendered, data: m.data } : rendered) : null;
       const status = reason ? 'suppressed' : renderError ? 'failed' : 'queued';

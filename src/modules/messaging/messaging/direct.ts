@@ -2,8 +2,8 @@
  * A message another module writes itself (docs/messaging.md "How a message is sent"): for
  * messages whose body carries something only its module can make, such as a landlord's signed
  * approval links (docs/landlords.md). The row goes into the delivery log as `queued` in the
- * caller's (event handler's) transaction, keyed by event, recipient and channel like every other
- * delivery, and the sender task sends it after commit.
+ * caller's (event handler's) transaction, keyed by event, message kind, recipient and channel like
+ * every other delivery (its slot), and the sender task sends it after commit.
  */
 import type { DbOrTrx } from '../../../db/types.ts';
 import { newUuid } from '../../../lib/crypto.ts';
@@ -18,7 +18,7 @@ export interface DirectEmail {
   eventName: string;
   /** The message kind shown in the delivery log, e.g. `approval.requested`. */
   templateKey: string;
-  /** `landlord:<id>`, `user:<id>`: with the event and channel, the idempotency key. */
+  /** `landlord:<id>`, `user:<id>`: with the event, message kind and channel, the idempotency key. */
   recipientKey: string;
   recipientKind: string;
   recipientUserId: number | null;

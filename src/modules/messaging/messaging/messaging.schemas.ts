@@ -54,7 +54,10 @@ export type ListDeliveriesQuery = Static<typeof ListDeliveriesQuery>;
 export const Preference = Type.Object({
   event: Type.String({ description: 'message kind, e.g. job.visit_booked' }),
   channel: Type.String({ description: 'email | push' }),
-  enabled: Type.Boolean(),
+  enabled: Type.Boolean({ description: 'false when mode is off' }),
+  mode: Type.Union([Type.Literal('immediate'), Type.Literal('digest'), Type.Literal('off')], {
+    description: 'immediate: one message per event; digest (e-mail of the SLA kinds): gathered into the hourly digest; off: not sent (docs/messaging.md "SLA notices and digests")',
+  }),
   description: Type.String(),
 });
 export type PreferenceDto = Static<typeof Preference>;
@@ -63,7 +66,12 @@ export const SavePreferencesBody = Type.Object(
   {
     preferences: Type.Array(
       Type.Object(
-        { event: Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL }), channel: Enum(['email', 'push'] as const, 'channel'), enabled: Type.Boolean() },
+        {
+          event: Type.String({ minLength: 1, maxLength: 100, pattern: NO_NUL }),
+          channel: Enum(['email', 'push'] as const, 'channel'),
+          enabled: Type.Optional(Type.Boolean({ description: "on (the kind's default mode) or off; give this or mode" })),
+          mode: Type.Optional(Enum(['immediate', 'digest', 'off'] as const, 'mode')),
+        },
         { additionalProperties: false },
       ),
       { minItems: 1, maxItems: 50 },

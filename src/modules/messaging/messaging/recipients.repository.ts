@@ -11,16 +11,33 @@ function activeUsers(db: DbOrTrx, agencyId: number) {
     .where('u.status', '=', 'active');
 }
 
-/** Active users of the agency linked to a tenant, a contractor, or of a built-in role (in a branch), oldest first. */
-export function activeUsersOf(db: DbOrTrx, agencyId: number, of: { tenantId: number } | { contractorId: number } | { role: 'agent' | 'admin'; branchId?: number }) {
+/** Active users of the agency linked to a tenant, a contractor, of a built-in role (in a branch), or one by id, oldest first. */
+export function activeUsersOf(db: DbOrTrx, agencyId: number, of: { tenantId: number } | { contractorId: number } | { userId: number } | { role: 'agent' | 'admin'; branchId?: number }) {
   let q = activeUsers(db, agencyId);
-  if ('tenantId' in of) q = q.where('u.tenant_id', '=', of.tenantId);
+  if ('userId' in of) q = q.where('u.id', '=', of.userId);
+  else if ('tenantId' in of) q = q.where('u.tenant_id', '=', of.tenantId);
   else if ('contractorId' in of) q = q.where('u.contractor_id', '=', of.contractorId);
   else {
     q = q.where('r.code', '=', of.role);
     if (of.branchId !== undefined) q = q.where('u.branch_id', '=', of.branchId);
   }
   return q.orderBy('u.id').execute();
+}
+
+/**
+ * Active users of the agency who asked for a kind by e-mail (a stored mode `immediate` or
+ * `digest`) and see the job: agents of its branch and administrators (with their role code).
+ */
+export function optedInStaff(db: DbOrTrx, agencyId: number, branchId: number, key: string) {
+  return activeUsers(db, agencyId)
+    .innerJoin('notification_preferences as p', 'p.user_id', 'u.id')
+    .select('r.code as role_code')
+    .where('p.template_key', '=', key)
+    .where('p.channel', '=', 'email')
+    .where('p.mode', 'in', ['immediate', 'digest'])
+    .where((eb) => eb.or([eb('r.code', '=', 'admin'), eb.and([eb('r.code', '=', 'agent'), eb('u.branch_id', '=', branchId)])]))
+    .orderBy('u.id')
+    .execute();
 }
 
 /** A tenant record of the agency: id, name, email, erased_at. */
@@ -43,7 +60,7 @@ export function loadJob(db: DbOrTrx, agencyId: number, jobId: number) {
     .leftJoin('contractors as c', 'c.id', 'j.contractor_id')
     .leftJoin('job_time_ranges as tr', 'tr.id', 'j.time_range_id')
     .select([
-      'j.id', 'j.uuid', 'j.reference', 'j.title', 'j.priority', 'j.branch_id', 'j.tenant_id', 'j.contractor_id', 'j.scheduled_for', 'ag.name as agency_name',
+      'j.id', 'j.uuid', 'j.reference', 'j.title', 'j.priority', 'j.branch_id', 'j.tenant_id', 'j.contractor_id', 'j.agent_user_id', 'j.scheduled_for', 'ag.name as agency_name',
       's.name as status', 'a.line1', 'a.town', 'a.postcode', 'c.company_name', 'tr.range_label',
     ])
     .where('j.id', '=', jobId)

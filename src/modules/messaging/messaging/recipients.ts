@@ -60,6 +60,28 @@ export async function branchAgents(db: DbOrTrx, agencyId: number, branchId: numb
   return users.map((u) => ({ key: `user:${u.id}`, kind: 'agent', userId: u.id, email: u.email, name: u.name, tenantId: null }));
 }
 
+/**
+ * Who hears of a job's SLA clock at risk or breached (docs/messaging.md "SLA notices and
+ * digests"): the people responsible, that is the job's owning agent when it has one (an active
+ * user of the agency), else the active agents of the job's branch; and anyone who asked for the
+ * kind (a stored e-mail mode `immediate` or `digest`) among the branch's agents and the agency's
+ * administrators. Nobody twice.
+ */
+export async function slaRecipients(db: DbOrTrx, agencyId: number, job: { branch_id: number; agent_user_id: number | null }, key: string): Promise<Recipient[]> {
+  const owner = job.agent_user_id !== null ? await repo.activeUsersOf(db, agencyId, { userId: job.agent_user_id }) : [];
+  const responsible: Recipient[] = owner.length > 0
+    ? owner.map((u) => ({ key: `user:${u.id}`, kind: 'agent', userId: u.id, email: u.email, name: u.name, tenantId: null }))
+    : await branchAgents(db, agencyId, job.branch_id);
+  const out = [...responsible];
+  const seen = new Set(out.map((r) => r.userId));
+  for (const u of await repo.optedInStaff(db, agencyId, job.branch_id, key)) {
+    if (seen.has(u.id)) continue;
+    seen.add(u.id);
+    out.push({ key: `user:${u.id}`, kind: u.role_code === 'admin' ? 'admin' : 'agent', userId: u.id, email: u.email, name: u.name, tenantId: null });
+  }
+  return out;
+}
+
 /** Active administrators of the agency (built-in role `admin`). */
 export async function agencyAdmins(db: DbOrTrx, agencyId: number): Promise<Recipient[]> {
   const users = await repo.activeUsersOf(db, agencyId, { role: 'admin' });
@@ -194,7 +216,7 @@ export async function planMessages(db: DbOrTrx, event: DomainEvent, publicUrl: s
     case 'sla.at_risk':
     case 'sla.breached': {
       const rule = await repo.slaRuleDescription(db, agencyId, String(p.rule_uuid));
-      add(event.name, await branchAgents(db, agencyId, job.branch_id), { 'sla.due_at': formatLondonDateTime(new Date(String(p.due_at))), 'sla.rule': rule?.description || `rule ${String(p.rule_uuid)}` });
+      add(event.name, await slaRecipients(db, agencyId, job, event.name), { 'sla.due_at': formatLondonDateTime(new Date(String(p.due_at))), 'sla.rule': rule?.description || `rule ${String(p.rule_uuid)}` });
       break;
     }
     case 'hazard.summary_sent': {

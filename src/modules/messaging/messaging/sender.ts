@@ -16,6 +16,7 @@ import { deliverPush, PUSH_NOT_CONFIGURED } from '../push/index.ts';
 import { sendSms } from '../sms/index.ts';
 import { claimDueDeliveries, markSent, releaseDeliveries, updateDelivery, type ClaimedDelivery } from './deliveries.repository.ts';
 import type { Rendered } from './render.ts';
+import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 /** Attempts before a delivery is given up (`failed`). */
 export const MAX_ATTEMPTS = 6;
@@ -102,11 +103,11 @@ async function sendBatch(deps: AppDeps, limit: number, signal?: AbortSignal) {
           await updateDelivery(deps.db, d.id, { status: 'suppressed', reason: reason ?? 'no_device', updated_at: at, next_attempt_at: null, content: null });
           counts.suppressed += 1;
         } else if (final === 'failed' || d.attempts >= MAX_ATTEMPTS) {
-          await updateDelivery(deps.db, d.id, { status: 'failed', ...(reason ? { reason } : {}), last_error: error.slice(0, 1_000), updated_at: at, next_attempt_at: null, content: null });
+          await updateDelivery(deps.db, d.id, { status: 'failed', ...(reason ? { reason } : {}), last_error: cutGraphemes(error, 1_000), updated_at: at, next_attempt_at: null, content: null });
           counts.failed += 1;
         } else {
           const wait = BACKOFF_S[Math.min(d.attempts, BACKOFF_S.length) - 1]!;
-          await updateDelivery(deps.db, d.id, { last_error: error.slice(0, 1_000), updated_at: at, next_attempt_at: addSeconds(at, wait) });
+          await updateDelivery(deps.db, d.id, { last_error: cutGraphemes(error, 1_000), updated_at: at, next_attempt_at: addSeconds(at, wait) });
           counts.retrying += 1;
         }
       });

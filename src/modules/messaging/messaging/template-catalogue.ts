@@ -486,6 +486,26 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
   ] as MessageKind[]).map((k) => [k.key, k]),
 );
 
+/** How a person receives a kind on a channel (docs/messaging.md "Preferences", "Digests"). */
+export type DeliveryMode = 'immediate' | 'digest' | 'off';
+
+/**
+ * Kinds whose e-mail may be gathered into a digest, with their default e-mail mode for the people
+ * responsible (docs/messaging.md "SLA notices and digests"). Everything else is `immediate` unless
+ * switched off.
+ */
+export const DIGEST_KINDS: Readonly<Record<string, DeliveryMode>> = { 'sla.at_risk': 'digest', 'sla.breached': 'digest' };
+
+/**
+ * The mode a person's stored preference gives, or the kind's default.
+ * @param stored the preference row (mode, enabled), or undefined when never set
+ */
+export function modeOf(key: string, channel: string, stored: { mode: DeliveryMode | null; enabled: boolean } | undefined): DeliveryMode {
+  if (stored?.mode) return stored.mode;
+  if (stored && !stored.enabled) return 'off';
+  return channel === 'email' ? (DIGEST_KINDS[key] ?? 'immediate') : 'immediate';
+}
+
 /** Template id on the wire: `<kind>.<channel>`, e.g. `job.visit_booked.email`. */
 export function templateId(key: string, channel: Channel): string {
   return `${key}.${channel}`;

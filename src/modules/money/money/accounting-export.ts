@@ -22,6 +22,7 @@ import * as repo from './invoices.repository.ts';
 import * as lrepo from './lines.repository.ts';
 import { invoiceNumber } from './invoices.service.ts';
 import type { LineDto } from './money.schemas.ts';
+import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 export const PACKAGES = ['xero', 'quickbooks', 'sage'] as const;
 export type AccountingPackage = (typeof PACKAGES)[number];
@@ -87,7 +88,7 @@ function billLine(pkg: AccountingPackage, inv: BillRow, l: LineDto): SheetCell[]
   }
   return [
     text(credit ? 'PC' : 'PI'), text(sageAccountRef(inv.contractor_name)), text(SAGE_NOMINAL.repairs), text(''), date(inv.issue_date), text(number),
-    text(`${inv.job_reference} ${l.description}`.slice(0, 60)), money(l.net_pence), text(sageTaxCode(inv.vat_registered, l.vat_rate)), money(l.vat_pence), text(''),
+    text(cutGraphemes(`${inv.job_reference} ${l.description}`, 60)), money(l.net_pence), text(sageTaxCode(inv.vat_registered, l.vat_rate)), money(l.vat_pence), text(''),
     text(credit ? original : inv.contractor_reference), text(''), text(''), text(''),
   ];
 }
@@ -125,7 +126,7 @@ export async function paymentsSheet(db: DbOrTrx, scope: MoneyScope, pkg: Account
       else if (pkg === 'quickbooks') rows.push([date(p.paid_on), text(`${p.contractor_name} ${what}${p.reference ? ` ${p.reference}` : ''}`), money(-p.amount_pence)]);
       else {
         rows.push([
-          text('PA'), text(sageAccountRef(p.contractor_name)), text(SAGE_NOMINAL.bank), text(''), date(p.paid_on), text(p.reference ?? number), text(`Payment ${what}`.slice(0, 60)),
+          text('PA'), text(sageAccountRef(p.contractor_name)), text(SAGE_NOMINAL.bank), text(''), date(p.paid_on), text(p.reference ?? number), text(cutGraphemes(`Payment ${what}`, 60)),
           money(p.amount_pence), text('T9'), money(0), text(''), text(number), text(''), text(''), text(''),
         ]);
       }

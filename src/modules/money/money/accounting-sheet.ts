@@ -8,6 +8,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { safeCell } from '../../../lib/spreadsheet-safe.ts';
 import { decimalPounds } from './vat.ts';
+import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 /** One typed cell. */
 export type SheetCell = { t: 'text'; v: string | null } | { t: 'date'; v: string | null } | { t: 'money'; v: number } | { t: 'qty'; v: number };
@@ -52,7 +53,7 @@ export async function sheetXlsx(sheet: Sheet, name: string): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   wb.created = new Date(0);
   wb.modified = new Date(0);
-  const ws = wb.addWorksheet(name.slice(0, 31));
+  const ws = wb.addWorksheet(cutGraphemes(name, 31));
   ws.addRow([...sheet.columns].map((c) => safeCell(c)));
   for (const r of sheet.rows) {
     const row = ws.addRow(r.map((c) => {

@@ -17,6 +17,7 @@ import {
 } from '../money/index.ts';
 import * as repo from './recharges.repository.ts';
 import { rechargeNumber, toRechargeDto } from './recharges.service.ts';
+import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 /** Xero's sales invoice import template (the columns used; starred ones are required by Xero). */
 export const XERO_SALES_COLUMNS = [
@@ -68,7 +69,7 @@ function row(pkg: AccountingPackage, r: repo.RechargeRow, l: SalesLine): SheetCe
   }
   return [
     text(credit ? 'SC' : 'SI'), text(sageAccountRef(r.landlord_name)), text(l.fee ? SAGE_NOMINAL.sales : SAGE_NOMINAL.repairs), text(''), date(r.recharge_date), text(number),
-    text(l.description.slice(0, 60)), money(Math.abs(l.net)), text(l.fee && l.vatBp > 0 ? 'T1' : 'T9'), money(Math.abs(l.vat)), text(''), text(original ?? r.job_reference),
+    text(cutGraphemes(l.description, 60)), money(Math.abs(l.net)), text(l.fee && l.vatBp > 0 ? 'T1' : 'T9'), money(Math.abs(l.vat)), text(''), text(original ?? r.job_reference),
     text(''), text(''), text(''),
   ];
 }

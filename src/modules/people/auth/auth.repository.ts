@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { PreparedQuery, type Params, type Value } from '../../../db/prepared.ts';
 import type { TokenKind } from '../../../db/schema.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
+import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 /** The account row joined with its role, for login. */
 export function findUserByEmail(db: DbOrTrx, email: string) {
@@ -68,7 +69,7 @@ export async function insertToken(db: DbOrTrx, t: NewTokenRow): Promise<number> 
       expires_at: t.expiresAt,
       last_used_at: t.createdAt,
       ip_address: t.ip,
-      user_agent: t.userAgent?.slice(0, 400) ?? null,
+      user_agent: t.userAgent === null ? null : cutGraphemes(t.userAgent, 400),
       login_id: t.loginId ?? null,
     })
     .returning('id')

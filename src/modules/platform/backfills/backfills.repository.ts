@@ -4,6 +4,7 @@
  * its progress after each batch, and its end.
  */
 import type { Db } from '../../../db/database.ts';
+import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 /** One backfill's row. */
 export interface BackfillRow {
@@ -65,5 +66,5 @@ export async function finish(db: Db, name: string, now: Date): Promise<void> {
 
 /** Records a failure and frees the lease (the next tick tries again from the cursor). */
 export async function fail(db: Db, name: string, message: string): Promise<void> {
-  await db.updateTable('data_backfills').set({ last_error: message.slice(0, 1000), leased_until: null }).where('name', '=', name).execute();
+  await db.updateTable('data_backfills').set({ last_error: cutGraphemes(message, 1000), leased_until: null }).where('name', '=', name).execute();
 }

@@ -30,6 +30,8 @@ import {
   listRowsAfter, markImportCommitted, markImportFailed,
 } from './imports.repository.ts';
 import { readSheet, SheetError, SHEET_LIMITS } from './spreadsheet.ts';
+import { readSheet, SheetError } from './spreadsheet.ts';
+import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 type Caller = Actor & { auth: AuthContext };
 type Outcome = 'create' | 'update' | 'unchanged' | 'error';
@@ -140,7 +142,7 @@ export async function createImport(deps: AppDeps, caller: Caller, input: { entit
   const uuid = newUuid();
   await deps.db.transaction().execute(async (trx) => {
     const importId = await insertImport(trx, {
-        uuid, agency_id: agencyId, entity: input.entity, file_name: input.fileName.slice(0, 200),
+        uuid, agency_id: agencyId, entity: input.entity, file_name: cutGraphemes(input.fileName, 200),
         file_sha256: createHash('sha256').update(input.bytes).digest('hex'), status: 'checked', skip_bad_rows: input.skipBadRows,
         rows_total: checked.length, error_count: counts.error, counts: JSON.stringify(counts), encoding: sheet.encoding, delimiter: sheet.delimiter,
         failure: null, created_by: caller.auth.userId, created_at: now, updated_at: now, committed_at: null,
@@ -249,7 +251,7 @@ export async function resumeImports(deps: AppDeps): Promise<number> {
     try {
       await runCommit(deps, p.uuid);
     } catch (err) {
-      await markImportFailed(deps.db, p.id, (err as Error).message.slice(0, 500), deps.clock.now());
+      await markImportFailed(deps.db, p.id, cutGraphemes((err as Error).message, 500), deps.clock.now());
     }
     ran += 1;
   }
