@@ -155,6 +155,39 @@ describe('outbound webhooks: endpoints, Standard Webhooks signatures, retries an
     expect((await w.adminA.client.get(`/api/webhooks/deliveries?endpoint_uuid=${ep.uuid}`)).json().data[0]).toMatchObject({ status: 'succeeded', last_response_code: 200 });
   });
 
+  it('fails at once and disables the endpoint when its host stops existing (NXDOMAIN), instead of retrying every message for 3 days', async () => {
+    const ep = await createEndpoint(['*'], '/gone');
+    // The endpoint was checked when saved; later its domain lapsed (.invalid never resolves, RFC 2606).
+    await t.db.updateTable('webhook_endpoints').set({ url: 'https://hooks.example.invalid/hook' }).where('uuid', '=', ep.uuid).execute();
+    const send = vi.spyOn(t.deps.mailer, 'send');
+    for (const reference of ['JOB-000301', 'JOB-000302', 'JOB-000303']) await jobCreated(w.agencyA.id, w.a1.id, reference);
+    for (let i = 0; i < 5; i += 1) {
+      await tick();
+      t.clock.advance(3600);
+    }
+    const deliveries = async () => (await w.adminA.client.get(`/api/webhooks/deliveries?endpoint_uuid=${ep.uuid}`)).json().data as Array<{ status: string; attempts: number }>;
+    // Each message claimed with the first is tried once (they go out together) and fails for good;
+    // none is tried again, and nothing is tried while the endpoint stays disabled.
+    const log = await deliveries();
+    expect(log).toHaveLength(3);
+    for (const d of log) expect(d.attempts).toBeLessThanOrEqual(1);
+    expect(log.filter((d) => d.attempts === 1)).toEqual(log.filter((d) => d.status === 'failed'));
+    expect(log.find((d) => d.status === 'failed')).toMatchObject({ next_attempt_at: null, last_error: expect.stringContaining('ENOTFOUND') });
+    await jobCreated(w.agencyA.id, w.a1.id, 'JOB-000304');
+    for (let i = 0; i < 5; i += 1) {
+      await tick();
+      t.clock.advance(12 * 3600);
+    }
+    // A disabled endpoint is given no new messages (fan-out) and its waiting ones are not tried.
+    expect(await deliveries()).toEqual(log);
+    const endpoint = (await w.adminA.client.get(`${ENDPOINTS}/${ep.uuid}`)).json().data;
+    expect(endpoint).toMatchObject({ enabled: false, disabled_reason: 'The host hooks.example.invalid does not exist' });
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(send).toHaveBeenCalledWith(expect.objectContaining({ to: w.adminA.user.email, subject: 'Caretaker webhook endpoint disabled' }));
+    send.mockRestore();
+    await w.adminA.client.delete(`${ENDPOINTS}/${ep.uuid}`, {});
+  });
+
   it('counts the attempts of a delivery re-sent after a worker died between sending and recording', async () => {
     const ep = await createEndpoint(['job.created'], '/crash');
     rx.answer([], 200);

@@ -4,7 +4,9 @@
  * signed as Standard Webhooks says (`webhook-id`, `webhook-timestamp`, `webhook-signature`, via
  * the `standardwebhooks` library), and retries failures with exponential backoff for up to 3
  * days. A message that fails for 3 days, with no success of its endpoint meanwhile, disables the
- * endpoint and e-mails the agency's administrators.
+ * endpoint and e-mails the agency's administrators. A failure no retry can mend (permanentFailure:
+ * the host does not exist, or the target policy refuses its address) fails the message at once and
+ * disables the endpoint, so its other messages are not tried again and again.
  */
 import { Webhook } from 'standardwebhooks';
 import type { AppDeps } from '../../../app-deps.ts';
@@ -13,7 +15,7 @@ import { onceInTransaction } from '../../../db/transaction-memo.ts';
 import { newUuid } from '../../../lib/crypto.ts';
 import { forEachUntil } from '../../../lib/concurrency.ts';
 import { currentTraceparent, inSpan, tracingEnabled } from '../../../lib/tracing.ts';
-import { CancelledRequestError, outboundRequest } from '../../../lib/outbound-http.ts';
+import { CancelledRequestError, outboundRequest, RefusedTargetError } from '../../../lib/outbound-http.ts';
 import * as repo from './webhooks.repository.ts';
 
 /** Seconds to wait after the n-th failed attempt (n = 1, 2, ...; the last value repeats). */
@@ -83,9 +85,25 @@ export const fanoutHandler: EventHandler = {
   },
 };
 
-/** Disables the endpoint after persistent failure and tells the agency's administrators. */
-async function disableEndpoint(deps: AppDeps, endpoint: repo.EndpointRow, now: Date): Promise<void> {
-  const reason = `Deliveries failed for ${RETRY_WINDOW_S / 86_400} days`;
+/**
+ * Why a failed attempt can never succeed as the endpoint stands, or undefined for a failure a
+ * retry may mend (a status, a timeout, a refused or reset connection, a DNS server that did not
+ * answer: EAI_AGAIN). Permanent: the host does not exist (the resolver's NXDOMAIN, ENOTFOUND) or
+ * it resolves to an address the target policy refuses (docs/webhooks.md "Targets").
+ * @returns the endpoint's disabled_reason, e.g. `The host hooks.example.invalid does not exist`
+ */
+export function permanentFailure(err: unknown, url: string): string | undefined {
+  const host = new URL(url).hostname;
+  if (err instanceof RefusedTargetError) return `The address of ${host} is not allowed`;
+  if ((err as NodeJS.ErrnoException | undefined)?.code === 'ENOTFOUND') return `The host ${host} does not exist`;
+  return undefined;
+}
+
+/**
+ * Disables the endpoint after persistent failure (`reason`, default: failures for the whole retry
+ * window) and tells the agency's administrators.
+ */
+async function disableEndpoint(deps: AppDeps, endpoint: repo.EndpointRow, now: Date, reason = `Deliveries failed for ${RETRY_WINDOW_S / 86_400} days`): Promise<void> {
   await repo.updateEndpoint(deps.db, endpoint.id, { enabled: false, disabled_reason: reason, updated_at: now });
   for (const to of await repo.adminEmails(deps.db, endpoint.agency_id)) {
     await deps.mailer
@@ -152,6 +170,7 @@ async function sendClaimedUntraced(deps: AppDeps, endpoint: repo.EndpointRow, de
   const started = process.hrtime.bigint();
   let code: number | null = null;
   let error: string | null = null;
+  let permanent: string | undefined;
   try {
     const res = await outboundRequest({
       method: 'POST',
@@ -176,10 +195,21 @@ async function sendClaimedUntraced(deps: AppDeps, endpoint: repo.EndpointRow, de
     // Cut off by a shutdown: not an attempt of the endpoint's; the caller gives the delivery back.
     if (err instanceof CancelledRequestError) return 'cancelled';
     error = err instanceof Error ? err.message : String(err);
+    permanent = permanentFailure(err, endpoint.url);
   }
   const durationMs = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
   if (error === null) return { id: delivery.id, code: code!, durationMs };
   const common = { last_attempt_at: now, last_response_code: code, last_duration_ms: durationMs, last_error: error };
+  if (permanent !== undefined) {
+    // No retry can mend it: this message fails now, and the endpoint stops until someone fixes it
+    // (its other pending messages wait, unclaimed, and go once it is re-enabled).
+    // The claim's messages share this endpoint object: the first to fail disables it, once.
+    const first = endpoint.enabled;
+    endpoint.enabled = false;
+    await repo.updateDelivery(deps.db, delivery.id, { ...common, status: 'failed', next_attempt_at: null });
+    if (first) await disableEndpoint(deps, endpoint, now, permanent);
+    return undefined;
+  }
   const next = new Date(now.getTime() + BACKOFF_S[Math.min(attempts, BACKOFF_S.length) - 1]! * 1000);
   if (next.getTime() - new Date(delivery.created_at).getTime() <= RETRY_WINDOW_S * 1000) {
     await repo.updateDelivery(deps.db, delivery.id, { ...common, status: 'pending', next_attempt_at: next });
@@ -215,6 +245,8 @@ export async function deliverDue(deps: AppDeps, signal?: AbortSignal): Promise<n
     try {
       const skipped = await forEachUntil(claimed, concurrency, signal, async (d) => {
         const endpoint = endpoints.get(d.endpoint_id);
+        // Disabled by an earlier message of this claim (a permanent failure): not sent, given back.
+        if (endpoint && !endpoint.enabled) return void unsent.push(d.id);
         const ok = endpoint && (await sendClaimed(deps, endpoint, d, d.attempts, now, signal));
         if (ok === 'cancelled') unsent.push(d.id);
         else if (ok) accepted.push(ok);

@@ -30,7 +30,6 @@ import {
   listRowsAfter, markImportCommitted, markImportFailed,
 } from './imports.repository.ts';
 import { readSheet, SheetError, SHEET_LIMITS } from './spreadsheet.ts';
-import { readSheet, SheetError } from './spreadsheet.ts';
 import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 type Caller = Actor & { auth: AuthContext };
