@@ -128,8 +128,8 @@ export async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_t
 }
 
 /**
- * POST /api/jobs/manage: creates a job in status Reported, all in `trx` (the route runs it under
- * withIdempotency, src/http/idempotency.ts, which owns the transaction and the key): the job with
+ * POST /api/jobs/manage: creates a job in status Reported, all in `trx` (the route's transaction;
+ * an Idempotency-Key is claimed before, src/http/idempotency.ts): the job with
  * the agency's next reference, its first history row (null -> Reported), its activity entry, its
  * SLA clocks and the `job.created` event, and the job read back as the caller sees it.
  * The reference is the agency's counter (docs/jobs.md: no gaps), taken by the job's insert itself
