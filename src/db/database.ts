@@ -4,24 +4,21 @@
  * Both speak the same SQL dialect; every query in the project must run on both. Both run with the
  * same planner settings (PLANNER_SETTINGS).
  */
-import { claimKeysInTransactions } from './idempotency-claim.ts';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, sql, type Dialect } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { pgDialect } from './pg-driver.ts';
+import { pgliteDialect } from './pglite-driver.ts';
 import { traceQueries } from './query-tracing.ts';
 import { tracingEnabled } from '../lib/tracing.ts';
 import { answersWithin } from '../lib/concurrency.ts';
-import { runPipelines } from './pipeline.ts';
 import { gateWritesOnAdmission } from './admission-gate.ts';
 import type { Database } from './schema.ts';
 import { PreparedQuery, type Params } from './prepared.ts';
 import { watchIdentityWrites, type IdentityWrites } from './identity-writes.ts';
-import { wrapDriver, type DriverMethod } from './driver-hooks.ts';
 
 export type Db = Kysely<Database>;
 
@@ -84,27 +81,6 @@ function traced(dialect: Dialect, engine: 'pglite' | 'postgres'): Dialect {
 }
 
 /**
- * PGlite with a turn of the event loop before each use of its connection. PGlite runs a statement
- * synchronously on this thread and settles its promise in a microtask, so a chain of statements
- * each issued from the last one's answer (the queue's start: some sixty statements) runs from
- * microtask to microtask and the event loop never polls in between: no request is accepted or
- * answered, not even GET /livez, until the chain ends (seconds on a busy machine). Waiting for
- * `setImmediate` before the connection is handed out lets the pending I/O run between two
- * statements; a statement inside a transaction keeps the connection and runs at once.
- */
-function turnBeforeStatements(dialect: Dialect): Dialect {
-  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-  return wrapDriver(dialect, (name, own) => {
-    if (name !== 'acquireConnection') return undefined;
-    const acquire = own as unknown as () => Promise<unknown>;
-    return (async () => {
-      await turn();
-      return acquire();
-    }) as DriverMethod;
-  });
-}
-
-/**
  * Creates the Kysely instance for the configured engine.
  * @returns a handle with the Kysely instance and a close function
  */
@@ -129,7 +105,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       client.on('error', () => {});
     });
     const identityWrites: IdentityWrites = { listener: null };
-    const db = new Kysely<Database>({ dialect: gateWritesOnAdmission(watchIdentityWrites(claimKeysInTransactions(runPipelines(traced(pgDialect(pool), 'postgres'))), identityWrites)) });
+    const db = new Kysely<Database>({ dialect: gateWritesOnAdmission(watchIdentityWrites(traced(pgDialect(pool), 'postgres'), identityWrites)) });
     return {
       db,
       engine: 'postgres',
@@ -142,7 +118,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   // PGlite runs one session: the settings hold for every later query (PGlite runs them in order).
   void pglite.exec(Object.entries(PLANNER_SETTINGS).map(([k, v]) => `set ${k} = '${v}';`).join(' ')).catch(() => undefined);
   const identityWrites: IdentityWrites = { listener: null };
-  const dialect: Dialect = gateWritesOnAdmission(watchIdentityWrites(claimKeysInTransactions(runPipelines(traced(turnBeforeStatements(new PGliteDialect(pglite)), 'pglite'))), identityWrites));
+  const dialect: Dialect = gateWritesOnAdmission(watchIdentityWrites(traced(pgliteDialect(pglite), 'pglite'), identityWrites));
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
 }

@@ -3,12 +3,13 @@
  * (adapter, compiler, introspector) with a driver written here for one reason: a query made by
  * `prepared()` (src/db/prepared.ts) carries a statement name, and this driver hands it to pg as
  * `{ name, text, values }`, so PostgreSQL parses and plans it once per connection. Every other
- * query runs as Kysely's driver runs it. Nothing of pg is replaced or patched.
+ * query runs as Kysely's driver runs it. The connection also sends a batch of statements in one round
+ * trip (`executeBatch`, for src/db/pipeline.ts). Nothing of pg is replaced or patched.
  * docs/architecture.md, "Prepared statements".
  */
 import {
   AbortedTransactionError,
-  CompiledQuery,
+  type CompiledQuery,
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
@@ -18,15 +19,14 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import type { Writable } from 'node:stream';
 import type pg from 'pg';
 import { isTerminatedConnection } from './errors.ts';
 import { statementNameOf } from './prepared.ts';
 
 const COUNTED = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
-/** One pooled pg client as a Kysely connection. */
-class PgConnection implements DatabaseConnection {
+/** One pooled pg client as a Kysely connection (src/db/pipeline.ts sends its batches through `executeBatch`). */
+export class PgConnection implements DatabaseConnection {
   readonly client: pg.PoolClient;
   /**
    * Set when a rollback failed or the server ended the connection under a statement: the client is
@@ -41,23 +41,13 @@ class PgConnection implements DatabaseConnection {
   }
 
   /**
-   * Runs `send` with the connection's socket corked, so every statement it hands to pg (which
-   * writes a statement as soon as it gets it, in pipeline mode) leaves in one write instead of
-   * one each: src/db/pipeline.ts sends a batch this way.
-   * @returns what `send` returns
+   * True once a batch of `executeBatch` carried the transaction's COMMIT, until the driver's own
+   * commit or rollback of that transaction (which then send nothing).
    */
-  together<T>(send: () => T): T {
-    const stream = (this.client as unknown as { connection?: { stream?: Writable } }).connection?.stream;
-    if (!stream) return send();
-    stream.cork();
-    try {
-      return send();
-    } finally {
-      stream.uncork();
-    }
-  }
+  #endedByBatch = false;
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.#endedByBatch) throw new Error('pg-driver: this transaction was committed by its last batch (pipelinedCommit, src/db/pipeline.ts); nothing may run in it after');
     const name = statementNameOf(query);
     const values = query.parameters as unknown[];
     let result: pg.QueryResult;
@@ -68,8 +58,75 @@ class PgConnection implements DatabaseConnection {
       throw err;
     }
     const { command, rowCount, rows } = result;
-    if (command === 'ROLLBACK' || command === 'COMMIT') return { rows: [{ command }] as R[] };
     return { numAffectedRows: COUNTED.has(command) ? BigInt(rowCount ?? 0) : undefined, rows: (rows ?? []) as R[] };
+  }
+
+  /**
+   * Sends `batch` without waiting for each answer: the pool's clients run in pg's pipeline mode
+   * (src/db/database.ts), so the statements travel together and the server answers them in order,
+   * one round trip for all (src/db/pipeline.ts). With `commit`, the transaction's COMMIT follows
+   * them in the same trip and the transaction has ended whatever the answers (see #endedByBatch).
+   * @returns each statement's result, in order
+   * @throws the first failing statement's error; AbortedTransactionError when the COMMIT rolled back
+   */
+  async executeBatch(batch: readonly CompiledQuery[], options: { commit: boolean }): Promise<QueryResult<unknown>[]> {
+    const sent = batch.map((q) => this.executeQuery<unknown>(q));
+    let committed: Promise<string> | undefined;
+    if (options.commit) {
+      this.#endedByBatch = true;
+      committed = this.#command('commit');
+    }
+    const settled = await Promise.allSettled([...sent, ...(committed ? [committed] : [])]);
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    if (committed && (await committed) === 'ROLLBACK') throw new AbortedTransactionError();
+    return settled.slice(0, batch.length).map((s) => (s as PromiseFulfilledResult<QueryResult<unknown>>).value);
+  }
+
+  /** Runs a transaction command (begin, commit, rollback) and returns the server's command tag. */
+  async #command(text: string): Promise<string> {
+    try {
+      return (await this.client.query(text)).command;
+    } catch (err) {
+      if (isTerminatedConnection(err)) this.broken = true;
+      throw err;
+    }
+  }
+
+  /** BEGIN, or START TRANSACTION with the given isolation level and access mode. */
+  async begin(settings: TransactionSettings): Promise<void> {
+    let text = 'begin';
+    if (settings.isolationLevel || settings.accessMode) {
+      text = `start transaction${settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : ''}${settings.accessMode ? ` ${settings.accessMode}` : ''}`;
+    }
+    await this.#command(text);
+  }
+
+  /**
+   * COMMIT, unless a batch already sent it (then nothing is sent).
+   * @throws AbortedTransactionError when PostgreSQL completes the COMMIT with a ROLLBACK tag (an
+   *   earlier error aborted the transaction)
+   */
+  async commit(): Promise<void> {
+    if (this.#endedByBatch) {
+      this.#endedByBatch = false;
+      return;
+    }
+    if ((await this.#command('commit')) === 'ROLLBACK') throw new AbortedTransactionError();
+  }
+
+  /** ROLLBACK, unless a batch's COMMIT already ended the transaction (then nothing is sent). */
+  async rollback(): Promise<void> {
+    if (this.#endedByBatch) {
+      this.#endedByBatch = false;
+      return;
+    }
+    try {
+      await this.#command('rollback');
+    } catch (err) {
+      this.broken = true;
+      throw err;
+    }
   }
 
   // eslint-disable-next-line require-yield -- no query of the project streams
@@ -93,26 +150,15 @@ class PgDriver implements Driver {
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    let text = 'begin';
-    if (settings.isolationLevel || settings.accessMode) {
-      text = `start transaction${settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : ''}${settings.accessMode ? ` ${settings.accessMode}` : ''}`;
-    }
-    await connection.executeQuery(CompiledQuery.raw(text));
+    await (connection as PgConnection).begin(settings);
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const { rows } = await connection.executeQuery<{ command: string }>(CompiledQuery.raw('commit'));
-    // PostgreSQL completes COMMIT with a ROLLBACK tag when an earlier error aborted the transaction.
-    if (rows[0]?.command === 'ROLLBACK') throw new AbortedTransactionError();
+    await (connection as PgConnection).commit();
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    try {
-      await connection.executeQuery(CompiledQuery.raw('rollback'));
-    } catch (err) {
-      (connection as PgConnection).broken = true;
-      throw err;
-    }
+    await (connection as PgConnection).rollback();
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {

@@ -11,6 +11,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './envelope.ts';
 import { AppError, ERROR_TABLE } from '../core/errors.ts';
 import { parameterName } from './validation.ts';
+import { StoredAnswerReplay } from './idempotency.ts';
 
 const DB_DOWN_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH',
@@ -89,10 +90,16 @@ function answerError(err: unknown, request: FastifyRequest, reply: FastifyReply)
 /**
  * Fastify error handler using renderError. An overlapped read (src/http/pipeline.ts) that fails
  * before its admission is known waits for it first: a refusal (429, 401, 503) is answered instead
- * of the read's own error, as the ordinary order would have.
+ * of the read's own error, as the ordinary order would have. A StoredAnswerReplay (a multipart
+ * write repeated under its Idempotency-Key, src/http/idempotency.ts) sends the stored answer.
  * @returns nothing (the answer is sent), or a promise of the error's body for Fastify to send
  */
 export function errorHandler(err: unknown, request: FastifyRequest, reply: FastifyReply): void | Promise<Record<string, unknown>> {
+  // A multipart write whose Idempotency-Key holds this request's first answer: that answer again.
+  if (err instanceof StoredAnswerReplay) {
+    void err.send(request, reply);
+    return;
+  }
   const admission = request.admission;
   if (!admission) {
     void reply.send(answerError(err, request, reply));

@@ -8,9 +8,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { Config } from '../config/config.ts';
-import { noteBodyHash } from '../db/idempotency-claim.ts';
 import { AppError, invalidParam } from '../core/errors.ts';
-import { requestHash } from './idempotency.ts';
+import { requestHash } from './request-hash.ts';
 import { findBadText, isBadText } from './input-guard.ts';
 import { spoolToDisk, type SpooledFile } from './upload-spool.ts';
 
@@ -132,9 +131,10 @@ export async function readUpload(request: FastifyRequest, maxBytes: number, tooL
       throw err;
     }
   }
-  // The Idempotency-Key's body hash: the text fields and the file's bytes (its SHA-256).
+  // The Idempotency-Key is claimed with the body's hash: the text fields and the file's bytes (its
+  // SHA-256); a repeat is answered instead (src/http/idempotency.ts).
   try {
-    noteBodyHash(requestHash(`${request.method} ${request.url}`, { fields, file: { sha256: file.data.sha256, size: file.data.size, filename: file.filename ?? null } }));
+    await request.idempotency?.claimBody(requestHash(`${request.method} ${request.url}`, { fields, file: { sha256: file.data.sha256, size: file.data.size, filename: file.filename ?? null } }));
   } catch (err) {
     await file.data.dispose();
     throw err;

@@ -20,7 +20,7 @@ import { traceLogMixin } from '../lib/tracing.ts';
 import { registerMethodChecks } from '../http/methods.ts';
 import { registerSecurityHeaders } from '../http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle, type PresentedCredentials } from '../http/pipeline.ts';
-import { registerIdempotency } from '../http/idempotency-pipeline.ts';
+import { registerIdempotency } from '../http/idempotency.ts';
 import { registerReadRetry } from '../http/read-retry.ts';
 import { assertUploadScopes } from '../http/upload.ts';
 import type { App } from '../http/route-types.ts';

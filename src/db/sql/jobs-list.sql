@@ -30,32 +30,3 @@ where "j"."deleted_at" is null and "j"."agency_id" = $7 and 1 = 1
 order by "j"."created_at" desc, "j"."id" desc
 limit $8
 offset $9) as "p";
-
--- jobs_page: the same page as rows (reports)
-select (select "sc"."state"
-from "sla_clocks" as "sc"
-where "sc"."job_id" = "j"."id" and "sc"."state" <> $1
-order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'running' then 2 when 'paused' then 3 else 4 end, "sc"."due_at"
-limit $2) as "sla_state", (select "sc"."due_at"
-from "sla_clocks" as "sc"
-where "sc"."job_id" = "j"."id" and "sc"."state" <> $3
-order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'running' then 2 when 'paused' then 3 else 4 end, "sc"."due_at"
-limit $4) as "sla_due_at", "j"."id", "j"."uuid", "j"."agency_id", "j"."branch_id", "j"."reference", "j"."title", "j"."description", "j"."priority", "j"."status_id", "s"."name" as "status", "s"."is_open", "j"."on_hold_from_status_id", "j"."job_type_id", "jt"."name" as "job_type", "j"."trade_id", "tr"."name" as "trade", "b"."uuid" as "branch_uuid", "b"."name" as "branch_name", "ad"."uuid" as "address_uuid", "ad"."line1" as "address_line1", "ad"."line2" as "address_line2", "ad"."town", "ad"."postcode", "j"."tenant_id", "te"."uuid" as "tenant_uuid", "te"."name" as "tenant_name", "j"."reported_by_user_id", "j"."contractor_id", "c"."uuid" as "contractor_uuid", "c"."company_name" as "contractor_name", "j"."contractor_accepted_at", "ag"."uuid" as "agent_uuid", "ag"."name" as "agent_name", "j"."time_range_id", "tmr"."range_label" as "time_range", "j"."estimated_cost_pence", "j"."agreed_cost_pence", "j"."currency", "j"."created_at", "j"."updated_at", "j"."approved_at", "j"."assigned_at", "j"."scheduled_for", "j"."attended_at", "j"."completed_at", "j"."invoiced_at", "j"."closed_at", "j"."cancelled_at", ((select count(*)::int as "n"
-from (select 1 as "one"
-from "jobs" as "j"
-where "j"."deleted_at" is null and "j"."agency_id" = $5 and 1 = 1
-limit $6) as "m")) as "total_matching"
-from "jobs" as "j"
-inner join "job_statuses" as "s" on "s"."id" = "j"."status_id"
-inner join "job_types" as "jt" on "jt"."id" = "j"."job_type_id"
-inner join "branches" as "b" on "b"."id" = "j"."branch_id"
-left join "addresses" as "ad" on "ad"."id" = "j"."address_id"
-left join "tenants" as "te" on "te"."id" = "j"."tenant_id"
-left join "contractors" as "c" on "c"."id" = "j"."contractor_id"
-left join "trades" as "tr" on "tr"."id" = "j"."trade_id"
-left join "job_time_ranges" as "tmr" on "tmr"."id" = "j"."time_range_id"
-left join "users" as "ag" on "ag"."id" = "j"."agent_user_id"
-where "j"."deleted_at" is null and "j"."agency_id" = $7 and 1 = 1
-order by "j"."created_at" desc, "j"."id" desc
-limit $8
-offset $9;

@@ -9,7 +9,7 @@ export { findBranch, findContractor, findVisibleJobRef, visibleJobUuids, visible
 export { STATUS, STATUS_NAMES } from './lifecycle.ts';
 export { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-rules.ts';
 export { Job, type ListJobsInput, ListJobsQuery } from './jobs.schemas.ts';
-export { createJob, getJob, listVisibleJobs, visibleJobPages } from './jobs.service.ts';
+export { createJob, getJob, visibleJobPages } from './jobs.service.ts';
 export type { CreateJobInput, JobDto } from './jobs.schemas.ts';
 export { acceptAssignment, bookVisit, declineAssignment, transitionJob } from './job-lifecycle.service.ts';
 export { actAsLinkTenant, planOf, visitRemindersTask, visitWindows, VISIT_RULES } from './visits.service.ts';

@@ -121,9 +121,6 @@ function pageQuery(db: DbOrTrx, shape: ListShape, p: Params<ListValues>) {
   );
 }
 
-/** The page as rows (JobRow and total_matching). */
-export const JOBS_PAGE = new PreparedQuery('jobs_page', pageQuery);
-
 /** The capped count alone (a page past the end). */
 export const JOBS_COUNT = new PreparedQuery('jobs_count', cappedCount);
 
@@ -155,23 +152,11 @@ async function totalOfEmptyPage(db: DbOrTrx, shape: ListShape, values: ListValue
 }
 
 /**
- * One page of visible jobs matching the filter, sorted stably (id breaks ties), and the total,
- * exact up to JOBS_COUNT_CAP (`capped` true above it). The total is counted on `jobs` alone (the
- * page's joins follow required foreign keys or are left joins, so they change no count, and the
- * partial indexes can serve it) in the same statement as the page (JOBS_PAGE).
- * @param f the filter with plain values (ids resolved, limit and offset numbers)
- * @returns rows (JobRow), total, capped
- */
-export async function listJobs(db: DbOrTrx, scope: JobScope, f: JobFilter) {
-  const { shape, values } = shapeOf(scope, f);
-  const rows = await JOBS_PAGE.run(db, shape, values);
-  const n = rows.length > 0 ? rows[0]!.total_matching : await totalOfEmptyPage(db, shape, values);
-  return { rows: rows as JobRow[], total: Math.min(n, JOBS_COUNT_CAP), capped: n > JOBS_COUNT_CAP };
-}
-
-/**
- * The same page as listJobs, written as JSON by the database (job-json.ts; JOBS_PAGE_JSON): `json`
- * is the page's job objects joined by commas (the inside of the list's `data` array; '' for an
+ * One page of visible jobs matching the filter, sorted stably (id breaks ties), written as JSON by
+ * the database (job-json.ts; JOBS_PAGE_JSON), and the total, exact up to JOBS_COUNT_CAP (`capped`
+ * true above it). The total is counted on `jobs` alone (the page's joins follow required foreign
+ * keys or are left joins, so they change no count, and the partial indexes can serve it) in the
+ * same statement as the page. `json` is the page's job objects joined by commas (the inside of the list's `data` array; '' for an
  * empty page), in the page's order, each as GET /api/jobs/{uuid} writes it for this scope.
  * @param internal whether the costs, owning agent and hold origin are written (false for tenants)
  * @returns json, total (exact up to JOBS_COUNT_CAP), capped

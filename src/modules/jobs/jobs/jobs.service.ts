@@ -19,7 +19,7 @@ import { placeJob, type Placement } from './job-placement.ts';
 import { findVisibleTrade } from '../../people/contractors/index.ts';
 import * as repo from './jobs.repository.ts';
 import type { JobFilter } from './jobs.repository.ts';
-import { jobsByIds, listJobs, listJobsJson, visibleJobIds } from './jobs-list.repository.ts';
+import { jobsByIds, listJobsJson, visibleJobIds } from './jobs-list.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
 import { announceJobSlaStart, jobSlaWrites, newJobDates, planJobSla, recomputeJobSla, startInputsOf, startInputsQuery } from '../sla/index.ts';
@@ -58,19 +58,6 @@ async function listFilter(deps: AppDeps, auth: AuthContext, q: ListJobsInput): P
 }
 
 /**
- * One page of the jobs the caller may see, filtered and sorted (spec 4.16), as JobDto objects
- * (the reports' jobs register walks visibleJobPages instead). Unknown uuids in filters match nothing.
- * to_date includes the whole day.
- * @returns { rows: JobDto[], total, capped }: total exact up to JOBS_COUNT_CAP, capped true above it
- * @throws 400 to_date when to_date is before from_date
- */
-export async function listVisibleJobs(deps: AppDeps, auth: AuthContext, q: ListJobsInput) {
-  const scope = jobScope(auth);
-  const { rows, total, capped } = await listJobs(deps.db, scope, await listFilter(deps, auth, q));
-  return { rows: rows.map((r) => toJobDto(r, scope)), total, capped };
-}
-
-/**
  * Every job the caller may see with the list's filters and order (spec 4.16; the reports' jobs
  * register, docs/insight.md "Reports"), as pages of at most `pageSize` JobDto objects: the
  * matching ids are read once in order (visibleJobIds), then the jobs by id, so each job is read
@@ -88,8 +75,9 @@ export async function* visibleJobPages(deps: AppDeps, auth: AuthContext, q: List
 }
 
 /**
- * GET /api/jobs/manage: the same page as listVisibleJobs, written as JSON by the database
- * (job-json.ts), for the route to wrap in the list envelope without building objects.
+ * GET /api/jobs/manage: one page of the jobs the caller may see, filtered and sorted (spec
+ * 4.16), written as JSON by the database (job-json.ts), for the route to wrap in the list envelope
+ * without building objects. Unknown uuids in filters match nothing; to_date includes the whole day.
  * @returns { json: the page's job objects joined by commas, total, capped }
  * @throws 400 to_date when to_date is before from_date
  */
@@ -128,8 +116,8 @@ export async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_t
 }
 
 /**
- * POST /api/jobs/manage: creates a job in status Reported, all in `trx` (the route runs it under
- * withIdempotency, src/http/idempotency.ts, which owns the transaction and the key): the job with
+ * POST /api/jobs/manage: creates a job in status Reported, all in `trx` (the route's transaction;
+ * an Idempotency-Key is claimed before, src/http/idempotency.ts): the job with
  * the agency's next reference, its first history row (null -> Reported), its activity entry, its
  * SLA clocks and the `job.created` event, and the job read back as the caller sees it.
  * The reference is the agency's counter (docs/jobs.md: no gaps), taken by the job's insert itself
