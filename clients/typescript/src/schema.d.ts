@@ -5605,7 +5605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain; version=0.0.4": string;
+                    "text/plain; version=0.0.4": Blob;
                 };
             };
             /** @description Authentication required */
@@ -12797,7 +12797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/gzip": string;
+                    "application/gzip": Blob;
                 };
             };
             /** @description Authentication required */
@@ -14693,9 +14693,9 @@ export interface operations {
                             uploaded_at: string;
                         } | null;
                     };
-                    "image/png": string;
-                    "image/jpeg": string;
-                    "image/webp": string;
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
+                    "image/webp": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -14969,7 +14969,7 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -16747,14 +16747,14 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                 };
                 "multipart/form-data": {
                     /**
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                 };
             };
         };
@@ -17433,7 +17433,7 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                     description?: string;
                     /** @description staff only */
                     internal?: boolean;
@@ -17635,7 +17635,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -18064,7 +18064,7 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                     description?: string;
                     /** @description staff only */
                     internal?: boolean;
@@ -18266,7 +18266,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/*": string;
+                    "image/*": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -18904,7 +18904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/calendar": string;
+                    "text/calendar": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -22233,9 +22233,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
-                    "image/jpeg": string;
-                    "image/png": string;
+                    "application/pdf": Blob;
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -22344,7 +22344,7 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -24505,7 +24505,7 @@ export interface operations {
                         };
                         message: string;
                     };
-                    "application/zip": string;
+                    "application/zip": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -32158,8 +32158,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -32254,8 +32254,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -32352,8 +32352,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -32444,8 +32444,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -32538,8 +32538,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -32642,8 +32642,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -39282,7 +39282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "text/csv": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -39390,7 +39390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "text/csv": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -39492,8 +39492,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -41071,7 +41071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -44678,8 +44678,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -44940,7 +44940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -45049,7 +45049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "text/csv": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -47136,7 +47136,7 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                     description?: string;
                     /** @description staff only */
                     internal?: boolean;
@@ -51478,8 +51478,8 @@ export interface operations {
                         };
                         message: string;
                     };
-                    "application/pdf": string;
-                    "application/zip": string;
+                    "application/pdf": Blob;
+                    "application/zip": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -56398,7 +56398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/zip": string;
+                    "application/zip": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -57455,9 +57455,9 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                     /** @enum {string} */
-                    entity: "addresses" | "tenants" | "contractors";
+                    entity: "addresses" | "tenants" | "contractors" | "landlords";
                     /**
                      * @description default false
                      * @enum {string}
@@ -58112,7 +58112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */

@@ -36,6 +36,7 @@ import { canAssign, canDecline, legalMoves, moveLabel, type JobStatus, type Next
 import { sendOrQueue, type OutboxEntry } from '../outbox.ts';
 import { useOutbox } from '../phone.tsx';
 import { useSession } from '../session.tsx';
+import type { RequestBody } from '../types.ts';
 import { Button, formatDate, formatDateTime, formatLondonDateTime, Options, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { ConversationsPanel, CONVERSATIONS_PERMISSION, MessagesTabLabel, useConversations } from './job-conversations.tsx';
 import { Documents } from './job-files.tsx';
@@ -400,6 +401,9 @@ export function assignmentWarnings(m: MatchRow): string[] {
   return out;
 }
 
+/** The body of POST /api/jobs/{uuid}/assignment. */
+type AssignmentBody = RequestBody<'/api/jobs/{uuid}/assignment', 'post'>;
+
 type MatchRow = NonNullable<Awaited<ReturnType<typeof loadMatches>>>[number];
 
 async function loadMatches(jobUuid: string) {
@@ -421,10 +425,10 @@ function Assign({ job, onChanged }: { job: JobRow; onChanged: () => void }) {
   });
   const action = useAction();
   const [chosen, setChosen] = useState(job.contractor_uuid ?? '');
-  const [pending, setPending] = useState<{ body: Record<string, unknown>; match: MatchRow; warnings: string[] } | null>(null);
-  const assign = (body: Record<string, unknown>) =>
+  const [pending, setPending] = useState<{ body: AssignmentBody; match: MatchRow; warnings: string[] } | null>(null);
+  const assign = (body: AssignmentBody) =>
     action.run(async () => {
-      await api.POST('/api/jobs/{uuid}/assignment', { params: { path: { uuid: job.uuid } }, body: body as never });
+      await api.POST('/api/jobs/{uuid}/assignment', { params: { path: { uuid: job.uuid } }, body: body });
       onChanged();
     });
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {

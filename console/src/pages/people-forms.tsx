@@ -38,7 +38,7 @@ export function NewLink({ to, permission, children }: { to: string; permission: 
  * The "Edit" column of a list page (shown on a phone's cards too), for callers holding
  * `permission`; none otherwise. `to` is the row's edit page, `name` names the row for screen readers.
  */
-export function useEditColumn<T>(permission: string, to: (row: T) => string, name: (row: T) => string): Column<T>[] {
+export function useEditColumn<T>(permission: string, to: (row: T) => string, name: (row: T) => string): Column<T, never>[] {
   const session = useSession();
   if (!session.permissions.has(permission)) return [];
   return [
@@ -168,7 +168,7 @@ function BranchOptions({ branches, empty }: { branches: Branch[]; empty: string 
 function useBranches() {
   return useLoad(
     ['branches', 'first', 200],
-    async () => (await api.GET('/api/admin/branches', { params: { query: { limit: 200 } as never } })).data!.data as Branch[],
+    async () => (await api.GET('/api/admin/branches', { params: { query: { limit: 200 } } })).data!.data as Branch[],
   );
 }
 
@@ -189,7 +189,7 @@ export function ContractorFormPage() {
   const contractor = useLoad(['contractors', uuid ?? 'new'], async () =>
     uuid ? ((await api.GET('/api/contractors/{uuid}', { params: { path: { uuid } } })).data!.data as Contractor) : ({} as Partial<Contractor>),
   );
-  const trades = useLoad(['trades'], async () => (await api.GET('/api/contractors/trades', { params: { query: {} as never } })).data!.data as Trade[]);
+  const trades = useLoad(['trades'], async () => (await api.GET('/api/contractors/trades', { params: { query: {} } })).data!.data as Trade[]);
   return (
     <>
       <PageTitle>{uuid ? 'Edit contractor' : 'New contractor'}</PageTitle>
@@ -239,23 +239,23 @@ function ContractorForm({ contractor, trades, onSaved }: { contractor: Partial<C
     const coverage = districtsOf(v('coverage'));
     void action.run(async () => {
       if (!uuid) {
-        const { data } = await api.POST('/api/contractors', { body: { ...fields, trade_ids: ids, coverage } as never });
+        const { data } = await api.POST('/api/contractors', { body: { ...fields, trade_ids: ids, coverage } });
         const created = data!.data as Contractor;
         navigate(`/contractors/${created.uuid}/edit`, { state: { saved: `${created.company_name} created.` } });
         return;
       }
       const path = { params: { path: { uuid } } };
-      await api.PUT('/api/contractors/{uuid}', { ...path, body: fields as never });
+      await api.PUT('/api/contractors/{uuid}', { ...path, body: fields });
       const before = (contractor.trades ?? []).map((t) => t.ID).sort((a, b) => a - b);
-      if (JSON.stringify(before) !== JSON.stringify([...ids].sort((a, b) => a - b))) await api.PUT('/api/contractors/{uuid}/trades', { ...path, body: { trade_ids: ids } as never });
+      if (JSON.stringify(before) !== JSON.stringify([...ids].sort((a, b) => a - b))) await api.PUT('/api/contractors/{uuid}/trades', { ...path, body: { trade_ids: ids } });
       const oldCoverage = (contractor.coverage ?? []).join(' ');
-      if (oldCoverage !== coverage.map((d) => d.toUpperCase()).join(' ')) await api.PUT('/api/contractors/{uuid}/coverage', { ...path, body: { districts: coverage } as never });
+      if (oldCoverage !== coverage.map((d) => d.toUpperCase()).join(' ')) await api.PUT('/api/contractors/{uuid}/coverage', { ...path, body: { districts: coverage } });
       onSaved('Changes saved.');
     });
   };
   const setActive = (active: boolean) =>
     void action.run(async () => {
-      await api.PUT('/api/contractors/{uuid}', { params: { path: { uuid: uuid! } }, body: { active } as never });
+      await api.PUT('/api/contractors/{uuid}', { params: { path: { uuid: uuid! } }, body: { active } });
       onSaved(active ? `${contractor.company_name} is active again.` : `${contractor.company_name} deactivated: no new jobs are offered to them.`);
     });
   return (
@@ -393,7 +393,7 @@ function TenantForm({ tenant, onSaved }: { tenant: Partial<TenantDetail>; onSave
     const fields = { name: v('name') ?? '', email: v('email'), phone: v('phone'), mobile: v('mobile') };
     void action.run(async () => {
       if (tenant.uuid) {
-        await api.PUT('/api/tenants/{uuid}', { params: { path: { uuid: tenant.uuid } }, body: fields as never });
+        await api.PUT('/api/tenants/{uuid}', { params: { path: { uuid: tenant.uuid } }, body: fields });
         onSaved('Changes saved.');
         return;
       }
@@ -401,9 +401,9 @@ function TenantForm({ tenant, onSaved }: { tenant: Partial<TenantDetail>; onSave
         action.setProblem({ message: 'Pick the property the tenant lives at.', field: 'address_uuid', retry: false, retryAfterSeconds: null, status: 400 });
         return;
       }
-      const { data } = await api.POST('/api/tenants', { body: fields as never });
+      const { data } = await api.POST('/api/tenants', { body: fields });
       const created = data!.data as TenantDetail;
-      await api.POST('/api/tenants/assign-address', { body: { tenant_uuid: created.uuid, address_id: property.ID } as never });
+      await api.POST('/api/tenants/assign-address', { body: { tenant_uuid: created.uuid, address_id: property.ID } });
       navigate(`/tenants/${created.uuid}/edit`, { state: { saved: `${created.name} created, living at ${addressLabel(property)}.` } });
     });
   };
@@ -435,7 +435,7 @@ function TenantProperties({ tenant, onChanged }: { tenant: TenantDetail; onChang
       return;
     }
     void action.run(async () => {
-      await api.POST('/api/tenants/assign-address', { body: { tenant_uuid: tenant.uuid, address_id: property.ID } as never });
+      await api.POST('/api/tenants/assign-address', { body: { tenant_uuid: tenant.uuid, address_id: property.ID } });
       setPickerKey((k) => k + 1);
       setProperty(null);
       onChanged(`Linked to ${addressLabel(property)}.`);
@@ -539,7 +539,7 @@ export function AddressFormPage() {
  * and HMO licence); cleared, its items stay. Answers the notice's words.
  */
 async function saveHmo(uuid: string, hmo: boolean): Promise<string> {
-  const { data } = await api.PUT('/api/compliance/properties/{uuid}/hmo', { params: { path: { uuid } }, body: { hmo } as never });
+  const { data } = await api.PUT('/api/compliance/properties/{uuid}/hmo', { params: { path: { uuid } }, body: { hmo } });
   return data!.data.is_hmo ? `Marked as an HMO; the property has ${data!.data.items.length} compliance items.` : 'No longer marked as an HMO.';
 }
 
@@ -560,11 +560,11 @@ function AddressForm({ address, branches, onSaved }: { address: Partial<Address>
     const hmoChanged = canHmo && hmo !== (address.is_hmo ?? false);
     void action.run(async () => {
       if (address.uuid) {
-        await api.PUT('/api/addresses/{uuid}', { params: { path: { uuid: address.uuid } }, body: body as never });
+        await api.PUT('/api/addresses/{uuid}', { params: { path: { uuid: address.uuid } }, body: body });
         onSaved(hmoChanged ? `Changes saved. ${await saveHmo(address.uuid, hmo)}` : 'Changes saved.');
         return;
       }
-      const { data } = await api.POST('/api/addresses', { body: body as never });
+      const { data } = await api.POST('/api/addresses', { body: body });
       const created = data!.data as Address;
       const saved = hmoChanged ? `${addressLabel(created)} created. ${await saveHmo(created.uuid, hmo)}` : `${addressLabel(created)} created.`;
       navigate(`/addresses/${created.uuid}/edit`, { state: { saved } });
@@ -613,7 +613,7 @@ export function UserFormPage() {
   const branches = useBranches();
   const roles = useLoad(
     ['roles', 'first', 100],
-    async () => (await api.GET('/api/admin/roles', { params: { query: { limit: 100 } as never } })).data!.data as Role[],
+    async () => (await api.GET('/api/admin/roles', { params: { query: { limit: 100 } } })).data!.data as Role[],
   );
   return (
     <>
@@ -663,7 +663,7 @@ function UserForm({ user, branches, roles, onSaved }: { user: Partial<User>; bra
     const branch = v('branch_uuid');
     void action.run(async () => {
       if (!user.uuid) {
-        const { data } = await api.POST('/api/users', { body: { invite: true, name, email, ...(role ? { role } : {}), ...(branch ? { branch_uuid: branch } : {}) } as never });
+        const { data } = await api.POST('/api/users', { body: { invite: true, name, email, ...(role ? { role } : {}), ...(branch ? { branch_uuid: branch } : {}) } });
         const created = data!.data as User;
         navigate(`/users/${created.uuid}/edit`, { state: { saved: `Invitation sent to ${created.email}.` } });
         return;
@@ -674,11 +674,11 @@ function UserForm({ user, branches, roles, onSaved }: { user: Partial<User>; bra
       if (email !== user.email) body.email = email;
       if (role && role !== user.role_code) body.role = role;
       if ((branch ?? null) !== (user.branch_uuid ?? null)) body.branch_uuid = branch;
-      if (Object.keys(body).length > 0) await api.PUT('/api/users/{uuid}', { params: { path: { uuid: user.uuid } }, body: body as never });
+      if (Object.keys(body).length > 0) await api.PUT('/api/users/{uuid}', { params: { path: { uuid: user.uuid } }, body: body });
       onSaved(Object.keys(body).length > 0 ? 'Changes saved.' : 'Nothing changed.');
     });
   };
-  const path = { params: { path: { uuid: user.uuid ?? '' } }, body: {} as never };
+  const path = { params: { path: { uuid: user.uuid ?? '' } }, body: {} };
   const roleOptions = roles.some((r) => r.code === user.role_code) || !user.role_code ? roles : [...roles, { id: 0, code: user.role_code, name: user.role ?? user.role_code, level: 0 }];
   return (
     <>
