@@ -118,6 +118,3 @@ function AddressForm({ address, branches, onSaved }: { address: Partial<Address>
     </Form>
   );
 }
-
-// ---------------------------------------------------------------------------------------------
-// Users

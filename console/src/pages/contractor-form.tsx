@@ -169,6 +169,3 @@ function ContractorForm({ contractor, trades, onSaved }: { contractor: Partial<C
     </>
   );
 }
-
-// ---------------------------------------------------------------------------------------------
-// Tenants

@@ -165,6 +165,3 @@ function TenantProperties({ tenant, onChanged }: { tenant: TenantDetail; onChang
     </section>
   );
 }
-
-// ---------------------------------------------------------------------------------------------
-// Properties (addresses)
