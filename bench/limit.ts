@@ -16,7 +16,7 @@
  * - GET /csrf-token and POST /jobs: `GET /api/security/csrf-token` and `POST /api/jobs/manage`
  *   (title, priority, branch_uuid; X-CSRF-Token), each one statement: the same writes, a response
  *   of the same shape (the runner compares keys and types; new ids and times differ). With Redis
- *   the CSRF token is kept where Caretaker keeps it then (src/http/csrf-store.ts): one SET beside
+ *   the CSRF token is kept where Caretaker keeps it then (src/core/csrf-store.ts): one SET beside
  *   the token check, one GETDEL before the job's statement;
  * - POST /login: `POST /api/auth/login` (argon2id check, then one statement for its writes).
  */

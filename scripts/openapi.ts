@@ -1,14 +1,16 @@
 /**
  * Writes the OpenAPI document the server serves at /api/openapi.json to
  * clients/typescript/openapi.json (docs/api.md, "OpenAPI document"), from an app on an in-memory
- * database, then generates the typed client's types from it (openapi-typescript), its list of
- * file-answering GETs (src/binary.ts) and its package version (the API's).
+ * database, then generates the typed client's types from it (openapi-typescript; a `format: binary`
+ * string is typed `Blob`, what the client sends and reads for a file), its list of file-answering
+ * GETs (src/binary.ts) and its package version (the API's).
  * `--check` writes nothing and fails when any of these differs from the committed one (CI).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import openapiTS, { astToString, COMMENT_HEADER } from 'openapi-typescript';
+import ts from 'typescript';
 import { buildApp } from '../src/main/app.ts';
 import { loadConfig } from '../src/config/config.ts';
 import { openRuntime } from '../src/main/runtime.ts';
@@ -36,22 +38,16 @@ const before = { doc: safeRead(docPath), types: safeRead(typesPath), binary: saf
 const pkg = JSON.parse(before.pkg) as { version: string };
 pkg.version = (JSON.parse(doc) as { info: { version: string } }).info.version;
 const after = { doc, binary: binaryGets(JSON.parse(doc)), pkg: `${JSON.stringify(pkg, null, 2)}\n` };
+const types = await schemaTypes(doc);
 if (check) {
-  // A check writes nothing: the types are generated into a scratch folder and compared there (a
-  // rewritten schema.d.ts, even unchanged, is newer than the built console and made every browser
-  // test rebuild it, test/helpers/console-build.ts).
-  const checkDir = mkdtempSync(path.join(tmpdir(), 'caretaker-openapi-check-'));
-  const docCopy = path.join(checkDir, 'openapi.json');
-  const typesCopy = path.join(checkDir, 'schema.d.ts');
-  writeFileSync(docCopy, doc);
-  execFileSync(process.execPath, [path.join(root, 'node_modules/openapi-typescript/bin/cli.js'), docCopy, '-o', typesCopy, '--root-types'], { stdio: 'inherit' });
+  // A check writes nothing (a rewritten schema.d.ts, even unchanged, is newer than the built console
+  // and made every browser test rebuild it, test/helpers/console-build.ts).
   const stale = [
     before.doc !== after.doc && docPath,
-    before.types !== safeRead(typesCopy) && typesPath,
+    before.types !== types && typesPath,
     before.binary !== after.binary && binaryPath,
     before.pkg !== after.pkg && packagePath,
   ].filter(Boolean);
-  rmSync(checkDir, { recursive: true, force: true });
   if (stale.length > 0) {
     process.stderr.write(`Out of date: ${stale.join(', ')}. Run \`npm run openapi\` and commit the result.\n`);
     process.exit(1);
@@ -60,9 +56,26 @@ if (check) {
   writeFileSync(docPath, after.doc);
   writeFileSync(binaryPath, after.binary);
   writeFileSync(packagePath, after.pkg);
-  execFileSync(process.execPath, [path.join(root, 'node_modules/openapi-typescript/bin/cli.js'), docPath, '-o', typesPath, '--root-types'], { stdio: 'inherit' });
+  writeFileSync(typesPath, types);
 }
 process.stdout.write(`OpenAPI document: ${path.relative(root, docPath)} (${doc.length} bytes); types: ${path.relative(root, typesPath)}\n`);
+
+/**
+ * The client's types (clients/typescript/src/schema.d.ts) for the OpenAPI document `doc` (JSON
+ * text): openapi-typescript with the root types, as its command line writes them with
+ * `--root-types`, except that a string of `format: binary` (a multipart upload's `file`, a file
+ * answer) is a `Blob`, so a file is sent typed (the client sends a body with a Blob as
+ * multipart/form-data, clients/typescript/src/index.ts `serializeBody`) instead of as a string.
+ */
+async function schemaTypes(doc: string): Promise<string> {
+  const blob = ts.factory.createTypeReferenceNode(ts.factory.createIdentifier('Blob'));
+  const ast = await openapiTS(doc, {
+    rootTypes: true,
+    silent: true,
+    transform: (schema) => (schema.format === 'binary' ? blob : undefined),
+  });
+  return `${COMMENT_HEADER}${astToString(ast)}`;
+}
 
 /**
  * The client's list of GET operations whose 200 answer is a file or text only (no JSON media

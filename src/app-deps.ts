@@ -9,7 +9,7 @@ import type { Db } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './core/rate-limit.ts';
 import type { AuthEpoch } from './core/auth-epoch.ts';
-import type { CsrfStore } from './http/csrf-store.ts';
+import type { CsrfStore } from './core/csrf-store.ts';
 import type { CallbackUseStore } from './core/callback-uses.ts';
 import type { RateLimitRules } from './core/rate-limit-rules.ts';
 import type { FileStore } from './storage/file-store.ts';
@@ -25,7 +25,7 @@ export interface AppDeps {
   limiter: RateLimitStore;
   /** Moves on at every committed identity write; cached token lookups are used only under the epoch they were loaded in. */
   authEpoch: AuthEpoch;
-  /** Where CSRF tokens are kept: Redis when configured, else the database (src/http/csrf-store.ts). */
+  /** Where CSRF tokens are kept: Redis when configured, else the database (src/core/csrf-store.ts). */
   csrf: CsrfStore;
   /** Used provider callbacks (Mailgun tokens), so a signed request is accepted once: Redis when configured, else the database (src/core/callback-uses.ts). */
   callbackUses: CallbackUseStore;

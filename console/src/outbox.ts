@@ -154,12 +154,11 @@ async function send(e: OutboxEntry): Promise<void> {
   const params = { path: { uuid: e.jobUuid } };
   const headers = { 'Idempotency-Key': e.key };
   if (e.kind === 'photo') {
-    const form = new FormData();
-    form.append('file', e.file!, e.fileName ?? 'photo.jpg');
-    await api.POST(OUTBOX_ROUTES.photo, { params, headers, body: form as never, bodySerializer: (b: unknown) => b as FormData });
+    const file = new File([e.file!], e.fileName ?? 'photo.jpg', { type: e.file!.type });
+    await api.POST(OUTBOX_ROUTES.photo, { params, headers, body: { file } });
     return;
   }
-  await api.POST(OUTBOX_ROUTES[e.kind], { params, headers, body: (e.body ?? {}) as never });
+  await api.POST(OUTBOX_ROUTES[e.kind], { params, headers, body: e.body ?? {} });
 }
 
 /** True when the write may be sent again later (no answer, 5xx, 408, 429, key in progress, session ended). */

@@ -127,7 +127,7 @@ export async function enablePush(publicKey: string): Promise<void> {
   const subscription =
     (await registration.pushManager.getSubscription()) ??
     (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
-  await api.POST('/api/system/device-tokens', { body: { platform: 'web', device_token: JSON.stringify(subscription) } as never });
+  await api.POST('/api/system/device-tokens', { body: { platform: 'web', device_token: JSON.stringify(subscription) } });
 }
 
 /**
@@ -140,7 +140,7 @@ export async function disablePushOnSignOut(): Promise<void> {
   try {
     const subscription = await currentSubscription();
     if (!subscription) return;
-    await api.DELETE('/api/system/device-tokens', { body: { device_token: JSON.stringify(subscription) } as never }).catch(() => undefined);
+    await api.DELETE('/api/system/device-tokens', { body: { device_token: JSON.stringify(subscription) } }).catch(() => undefined);
     await subscription.unsubscribe();
   } catch {
     // Nothing to undo.

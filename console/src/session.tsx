@@ -77,7 +77,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     async (email: string, password: string, rememberMe: boolean) => {
-      await api.POST('/api/auth/login', { body: { email, password, remember_me: rememberMe } as never });
+      await api.POST('/api/auth/login', { body: { email, password, remember_me: rememberMe } });
       client.clear();
       await clearOfflineReads();
       setEndedReason(null);
@@ -89,7 +89,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const signOut = useCallback(async () => {
     try {
       await disablePushOnSignOut();
-      await api.POST('/api/auth/logout', { body: {} as never });
+      await api.POST('/api/auth/logout', { body: {} });
     } finally {
       client.clear();
       await clearOfflineReads();

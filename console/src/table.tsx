@@ -9,8 +9,8 @@ import { nextSort, TABLE_PAGE_SIZE, type SortDescriptor } from './logic/sort.ts'
 import { tableOptionsOf, type SortableColumn } from './logic/table.ts';
 import { Pager, PHONE_QUERY, useMediaQuery } from './ui.tsx';
 
-/** One column of a DataTable: its header, its cell, and whether a phone's card shows it (`key`); sorting as SortableColumn. */
-export interface Column<T> extends SortableColumn<T> {
+/** One column of a DataTable: its header, its cell, and whether a phone's card shows it (`key`); sorting as SortableColumn (`K`: the sort keys). */
+export interface Column<T, K extends string = string> extends SortableColumn<T, K> {
   cell: (row: T) => ReactNode;
   /** Shown on the card on a phone (the first column is the card's title and always shown). */
   key?: boolean;

@@ -10,6 +10,13 @@ type Ok<P extends keyof paths> = paths[P] extends { get: { responses: { 200: { c
 type Item<P extends keyof paths> = Ok<P> extends { data: Array<infer T> } ? T : never;
 /** The `data` of a single-record answer. */
 type One<P extends keyof paths> = Ok<P> extends { data: infer T } ? T : never;
+/** The query parameters of a GET (every one optional unless the API requires it). */
+export type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Q } } } ? NonNullable<Q> : never;
+/** The `sort` values of an API list (GET `P`'s `sort` parameter). */
+export type SortOf<P extends keyof paths> = Query<P> extends { sort?: infer S } ? NonNullable<S> : never;
+/** The body of a request (`method` 'post', 'put' or 'delete'): its JSON, or an upload's fields. */
+export type RequestBody<P extends keyof paths, M extends 'post' | 'put' | 'delete'> =
+  paths[P] extends Record<M, { requestBody?: { content: infer C } }> ? NonNullable<C>[keyof NonNullable<C>] : never;
 
 export type Me = One<'/api/auth/me'>;
 export type Job = One<'/api/jobs/{uuid}'>;
@@ -32,4 +39,10 @@ export type MaintenanceSchedule = Item<'/api/compliance/schedules'>;
 export type SlaRule = Item<'/api/agents/branch-sla-response-times'>;
 export type SlaSettings = One<'/api/sla/settings'>;
 export type MessageTemplate = One<'/api/messaging/templates/{id}'>;
+/** What an import reads (the `entity` of POST /api/imports). */
+export type ImportEntity = RequestBody<'/api/imports', 'post'>['entity'];
+/** A compliance item's state (the `status` filter of GET /api/compliance). */
+export type ComplianceStatus = NonNullable<Query<'/api/compliance'>['status']>;
+/** An invoice's state (the `status` filter of GET /api/invoices). */
+export type InvoiceStatus = NonNullable<Query<'/api/invoices'>['status']>;
 export type TemplateVersion = Item<'/api/messaging/templates/{id}/versions'>;

@@ -9,7 +9,7 @@
  * SET NX PX (atomic: of two concurrent claims exactly one wins, on every instance). Without Redis
  * (the embedded database, or Redis unreachable) it is a row of `provider_callback_uses`; a claim
  * made while Redis is unreachable is checked there afterwards too, as CSRF tokens are
- * (src/http/csrf-store.ts).
+ * (src/core/csrf-store.ts).
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';

@@ -1,6 +1,6 @@
 /**
  * CSRF tokens (spec 5.3; docs/api.md "Decisions on the spec's gaps"; docs/security.md promise 6): single-use, bound to the bearer token or
- * session they were issued to, stored as SHA-256 (in Redis, else the database: src/http/csrf-store.ts),
+ * session they were issued to, stored as SHA-256 (in Redis, else the database: src/core/csrf-store.ts),
  * used up atomically so two concurrent requests with one token cannot both pass.
  */
 import type { FastifyRequest, RouteOptions } from 'fastify';

@@ -6,6 +6,7 @@
  * request then takes from the preload cache: one request), Swagger UI starts as soon as its
  * script has run, with its base layout. The plugin still serves the static files and /docs/json.
  */
+import { escapeHtml } from '../lib/html.ts';
 
 /** Serialises the page's configuration, functions included (as their source), for the script. */
 function serialise(value: unknown): string {
@@ -16,9 +17,6 @@ function serialise(value: unknown): string {
   }
   return JSON.stringify(value) ?? 'undefined';
 }
-
-const escapeHtml = (text: unknown): string =>
-  String(text ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * The reference's first view, drawn from the page's HTML before Swagger UI has started (about a

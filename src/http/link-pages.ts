@@ -3,9 +3,26 @@
  * contractor's works order, a tenant's survey or visit; docs/security.md "Signed links"): an HTML
  * page to a browser, the JSON envelope to any other client, never cached, never sending the
  * link's address on as a Referer; the token is masked in the request log by src/http/log-masking.ts.
+ * `linkPage` is the pages' one HTML shell; their values are escaped by src/lib/html.ts (`html`,
+ * `escapeHtml`).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { html, trustedHtml, type SafeHtml } from '../lib/html.ts';
 import { errorBody } from './envelope.ts';
+
+/**
+ * A signed-link page: an English, phone-sized, unindexed HTML document titled `title` (escaped),
+ * styled by `style` (the page's own CSS, written in the code) and holding `body`, markup whose
+ * values were escaped (`html`/`escapeHtml` of src/lib/html.ts). It loads nothing from elsewhere.
+ * @returns the whole document, for sendLinkHtml
+ */
+export function linkPage(title: string, style: string, body: string | SafeHtml): string {
+  return html`<!doctype html>
+<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${title}</title>
+<style>${trustedHtml(style)}</style>
+</head><body>${typeof body === 'string' ? trustedHtml(body) : body}</body></html>`.text;
+}
 
 /** True when the client asks for HTML (a browser following the link). */
 export function wantsHtml(request: FastifyRequest): boolean {

@@ -60,7 +60,7 @@ const JOB_FILE_FIELDS: Record<string, unknown> = {
 };
 const IMPORT_FIELDS: Record<string, unknown> = {
   ...UPLOAD_FIELDS,
-  entity: { type: 'string', enum: ['addresses', 'tenants', 'contractors'] },
+  entity: { type: 'string', enum: ['addresses', 'tenants', 'contractors', 'landlords'] },
   skip_bad_rows: { type: 'string', enum: ['true', 'false'], description: 'default false' },
 };
 

@@ -15,7 +15,7 @@ import { StartupError } from './startup.ts';
 import { migrateToLatest, migrationClass, migrationStatus } from '../db/migrate.ts';
 import { RateLimitStore } from '../core/rate-limit.ts';
 import { AuthEpoch } from '../core/auth-epoch.ts';
-import { CsrfStore } from '../http/csrf-store.ts';
+import { CsrfStore } from '../core/csrf-store.ts';
 import { CallbackUseStore } from '../core/callback-uses.ts';
 import { RateLimitRules } from '../core/rate-limit-rules.ts';
 import { systemClock, type Clock } from '../lib/clock.ts';

@@ -1,5 +1,5 @@
 /**
- * docs/security.md "CSRF": where tokens are kept (src/http/csrf-store.ts). With Redis a token is one
+ * docs/security.md "CSRF": where tokens are kept (src/core/csrf-store.ts). With Redis a token is one
  * expiring key and nothing is written to the database for it; a token Redis does not hold is looked
  * for in the table, so one issued while Redis was unreachable (kept in the table) still works once.
  * Runs against the real Redis of REDIS_URL; the unreachable Redis is a client of a closed port.
@@ -7,7 +7,7 @@
 import net from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CsrfStore } from '../../src/http/csrf-store.ts';
+import { CsrfStore } from '../../src/core/csrf-store.ts';
 import { openRedis } from '../../src/main/runtime.ts';
 import { hashToken, newToken } from '../../src/lib/crypto.ts';
 import { buildTestApp, standardWorld, type TestApp } from '../helpers/app.ts';

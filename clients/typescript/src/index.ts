@@ -4,11 +4,13 @@
  * token, fetches a single-use CSRF token before every write that needs one (spec 5.3), sends an
  * Idempotency-Key on every write (docs/api.md "Idempotency-Key"), and turns
  * the error envelope into a typed `CaretakerError` (a `RateLimitedError` with `retryAfterSeconds`
- * for 429). File and text answers come as Blob or ArrayBuffer (`download`, `downloadArrayBuffer`,
- * or a plain GET of one of `BINARY_GETS`, read as a Blob). Built to JavaScript with declarations
+ * for 429). An upload's body is typed as the operation's fields with the file a Blob (or File),
+ * and sent as multipart/form-data (`serializeBody`). File and text answers come as Blob or
+ * ArrayBuffer (`download`, `downloadArrayBuffer`, or a plain GET of one of `BINARY_GETS`, read as
+ * a Blob). Built to JavaScript with declarations
  * (`npm run build`); runs on Node 20 and later and in browsers (fetch, URL, Blob).
  */
-import createClient, { type Middleware } from 'openapi-fetch';
+import createClient, { defaultBodySerializer, type Middleware } from 'openapi-fetch';
 import { BINARY_GETS, type BinaryGet } from './binary.ts';
 import type { paths } from './schema.js';
 
@@ -51,6 +53,28 @@ export class RateLimitedError extends CaretakerError {
   }
 }
 
+/** openapi-fetch's own body serializer, which also reads the Content-Type header (an x-www-form-urlencoded body); its declaration names the body only. */
+const librarySerializer: (body: unknown, headers?: unknown) => unknown = defaultBodySerializer;
+
+/**
+ * The body of a request as sent: a plain object with a Blob (or File) among its values is an
+ * upload (multipart/form-data, docs/api.md): a FormData with each defined field in the object's
+ * order (put the fields a route reads with the file before it), a Blob as a file part (a File keeps
+ * its name), anything else as text (`true`, `3`). Any other body is sent as openapi-fetch sends it
+ * (JSON, or a FormData as it is).
+ * @returns a FormData for an upload, else openapi-fetch's serialization (a JSON string)
+ */
+export function serializeBody(body: unknown, headers?: unknown): unknown {
+  if (typeof body !== 'object' || body === null || body instanceof FormData || !Object.values(body).some((v) => v instanceof Blob))
+    return librarySerializer(body, headers);
+  const form = new FormData();
+  for (const [name, value] of Object.entries(body)) {
+    if (value === undefined || value === null) continue;
+    form.append(name, value instanceof Blob ? value : String(value));
+  }
+  return form;
+}
+
 /** Writes that need no CSRF token: the ones that need no login (spec 5.3). */
 const CSRF_FREE = /\/api\/(auth\/login|security\/mobile-auth|auth\/password-reset(\/confirm)?|users\/invitations\/accept)$/;
 
@@ -84,7 +108,7 @@ export interface ClientOptions {
 export function createCaretakerClient(options: ClientOptions) {
   let token = options.token;
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: fetchImpl });
+  const client = createClient<paths>({ baseUrl: options.baseUrl, fetch: fetchImpl, bodySerializer: serializeBody });
   // A plain GET of a file operation reads the bytes as a Blob (not as JSON, which would throw);
   // `download` types them so.
   const get = client.GET.bind(client);
@@ -142,7 +166,7 @@ export function createCaretakerClient(options: ClientOptions) {
      * @throws CaretakerError 401 for a wrong e-mail or password, RateLimitedError 429
      */
     async login(email: string, password: string) {
-      const { data } = await client.POST('/api/auth/login', { body: { email, password } as never });
+      const { data } = await client.POST('/api/auth/login', { body: { email, password } });
       token = (data as { token: string }).token;
       return data;
     },

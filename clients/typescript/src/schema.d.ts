@@ -5671,7 +5671,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain; version=0.0.4": string;
+                    "text/plain; version=0.0.4": Blob;
                 };
             };
             /** @description Authentication required */
@@ -12863,7 +12863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/gzip": string;
+                    "application/gzip": Blob;
                 };
             };
             /** @description Authentication required */
@@ -14759,9 +14759,9 @@ export interface operations {
                             uploaded_at: string;
                         } | null;
                     };
-                    "image/png": string;
-                    "image/jpeg": string;
-                    "image/webp": string;
+                    "image/png": Blob;
+                    "image/jpeg": Blob;
+                    "image/webp": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -15035,7 +15035,7 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -16813,14 +16813,14 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                 };
                 "multipart/form-data": {
                     /**
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                 };
             };
         };
@@ -17499,7 +17499,7 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                     description?: string;
                     /** @description staff only */
                     internal?: boolean;
@@ -17701,7 +17701,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "*/*": string;
+                    "*/*": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -18130,7 +18130,7 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                     description?: string;
                     /** @description staff only */
                     internal?: boolean;
@@ -18332,7 +18332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "image/*": string;
+                    "image/*": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -18970,7 +18970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/calendar": string;
+                    "text/calendar": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -22299,9 +22299,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
-                    "image/jpeg": string;
-                    "image/png": string;
+                    "application/pdf": Blob;
+                    "image/jpeg": Blob;
+                    "image/png": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -22410,7 +22410,7 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -24571,7 +24571,7 @@ export interface operations {
                         };
                         message: string;
                     };
-                    "application/zip": string;
+                    "application/zip": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -32224,8 +32224,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -32320,8 +32320,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -32418,8 +32418,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -32510,8 +32510,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -32604,8 +32604,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -32708,8 +32708,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -39360,7 +39360,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "text/csv": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -39468,7 +39468,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "text/csv": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -39570,8 +39570,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -41149,7 +41149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -44756,8 +44756,8 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
-                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    "text/csv": Blob;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -45018,7 +45018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
+                    "application/pdf": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -45127,7 +45127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "text/csv": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -47214,7 +47214,7 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                     description?: string;
                     /** @description staff only */
                     internal?: boolean;
@@ -52039,8 +52039,8 @@ export interface operations {
                         };
                         message: string;
                     };
-                    "application/pdf": string;
-                    "application/zip": string;
+                    "application/pdf": Blob;
+                    "application/zip": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -56959,7 +56959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/zip": string;
+                    "application/zip": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */
@@ -58016,9 +58016,9 @@ export interface operations {
                      * Format: binary
                      * @description The file; its type is decided from the content.
                      */
-                    file: string;
+                    file: Blob;
                     /** @enum {string} */
-                    entity: "addresses" | "tenants" | "contractors";
+                    entity: "addresses" | "tenants" | "contractors" | "landlords";
                     /**
                      * @description default false
                      * @enum {string}
@@ -58673,7 +58673,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": Blob;
                 };
             };
             /** @description Invalid or missing required parameter */

@@ -17,12 +17,37 @@ export const CALENDAR_LABELS: Record<SlaCalendar, string> = {
   working_days: 'Working days (weekends and bank holidays skipped)',
 };
 
+/** `value` as one of CALENDARS, else undefined. */
+export function calendarOf(value: string): SlaCalendar | undefined {
+  return CALENDARS.find((c) => c === value);
+}
+
+/** The job date fields a rule may name (the API's `date_field_to_track` and `date_field_to_compare`). */
+export const DATE_FIELDS = [
+  'created_at',
+  'approved_at',
+  'assigned_at',
+  'scheduled_for',
+  'attended_at',
+  'completed_at',
+  'invoiced_at',
+  'closed_at',
+  'cancelled_at',
+  'updated_at',
+] as const;
+export type SlaDateField = (typeof DATE_FIELDS)[number];
+
+/** `value` as one of DATE_FIELDS, else undefined. */
+export function dateFieldOf(value: string): SlaDateField | undefined {
+  return DATE_FIELDS.find((f) => f === value);
+}
+
 /** True for the modes whose allowance is in hours (`response_hours`), false for days (`minimum_response_days`). */
 export function countsHours(calendar: string): boolean {
   return calendar === 'calendar_hours' || calendar === 'office_hours';
 }
 
-/** The job date fields a rule may name, as a job's moment ("reported", "attended"). */
+/** The job date fields a rule may name (DATE_FIELDS), as a job's moment ("reported", "attended"). */
 export const DATE_FIELD_WORDS: Record<string, string> = {
   created_at: 'reported',
   approved_at: 'approved',

@@ -9,10 +9,11 @@
 
 /**
  * A sorted column and its direction, the shape of react-aria's SortDescriptor (written out here so
- * this file needs no React: the tests of test/console load it in Node).
+ * this file needs no React: the tests of test/console load it in Node). `K` narrows the column to
+ * a table's sort keys (an API list's `sort` values).
  */
-export interface SortDescriptor {
-  column: string | number;
+export interface SortDescriptor<K extends string | number = string | number> {
+  column: K;
   direction: 'ascending' | 'descending';
 }
 
@@ -51,11 +52,12 @@ export const SORT_KEY_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /** The table's sort key for the URL's `column`: itself when one of `keys`, else its replacement (SORT_KEY_ALIASES) when that is, else null. */
-export function sortKeyOf(column: string | null, keys: readonly string[]): string | null {
+export function sortKeyOf<K extends string>(column: string | null, keys: readonly K[]): K | null {
   if (column === null) return null;
-  if (keys.includes(column)) return column;
+  const own = keys.find((k) => k === column);
+  if (own !== undefined) return own;
   const renamed = Object.hasOwn(SORT_KEY_ALIASES, column) ? SORT_KEY_ALIASES[column] : undefined;
-  return renamed !== undefined && keys.includes(renamed) ? renamed : null;
+  return keys.find((k) => renamed !== undefined && k === renamed) ?? null;
 }
 
 /** Copies `sort` and `order` of `from` into `to` (a list page's own links rebuild their query). */
@@ -115,12 +117,12 @@ export function parsePage(search: URLSearchParams, param = 'page'): number {
  * The table state in `search` under `prefix` (tableParams): the sort (one of `keys`, an old key
  * read as its replacement (sortKeyOf), else `fallback`) and the page (from 1).
  */
-export function parseTableState(
+export function parseTableState<K extends string>(
   search: URLSearchParams,
-  keys: readonly string[],
+  keys: readonly K[],
   prefix = '',
-  fallback: SortDescriptor | null = null,
-): { sort: SortDescriptor | null; page: number } {
+  fallback: SortDescriptor<K> | null = null,
+): { sort: SortDescriptor<K> | null; page: number } {
   const n = tableParams(prefix);
   const column = sortKeyOf(search.get(n.sort), keys);
   const sort = column !== null ? { column, direction: search.get(n.order) === 'asc' ? ('ascending' as const) : ('descending' as const) } : fallback;
@@ -160,8 +162,8 @@ export function sortableValue(v: SortValue): SortValue {
 /**
  * The `sort` and `order` query parameters of a list the API sorts (GET /api/users, /api/contractors,
  * /api/tenants, /api/invoices, /api/addresses, /api/admin/branches, /api/compliance; docs/api.md) for a table's sort: `{ sort: column, order: 'asc' | 'desc' }`, or `{}`
- * for none (the API's own order).
+ * for none (the API's own order); `sort` is typed as the sort's column (`K`, the list's sort values).
  */
-export function apiSortQuery(sort: SortDescriptor | null): { sort?: string; order?: 'asc' | 'desc' } {
-  return sort ? { sort: String(sort.column), order: sort.direction === 'ascending' ? 'asc' : 'desc' } : {};
+export function apiSortQuery<K extends string>(sort: SortDescriptor<K> | null): { sort?: K; order?: 'asc' | 'desc' } {
+  return sort ? { sort: sort.column, order: sort.direction === 'ascending' ? 'asc' : 'desc' } : {};
 }

@@ -10,11 +10,12 @@ import { useSearchParams } from 'react-router';
  * The page's status (one of `statuses`' keys, else '') and page number (1 up), `go` to change
  * either (the page resets to 1 unless given; the URL's other parameters, such as a column sort or
  * another table's page, are kept), and `onFilter` for the filter form's submit (reads its `status` field).
+ * The status is typed as the keys of `statuses` (`S`, the list's `status` values).
  */
-export function useStatusPage(statuses: Record<string, string>) {
+export function useStatusPage<S extends string>(statuses: Record<S, string>) {
   const [search, setSearch] = useSearchParams();
   const raw = search.get('status') ?? '';
-  const status = Object.hasOwn(statuses, raw) ? raw : '';
+  const status: S | '' = isStatus(statuses, raw) ? raw : '';
   const page = Math.max(1, Number(search.get('page')) || 1);
   const go = (next: { status?: string; page?: number }) => {
     const s = new URLSearchParams(search);
@@ -30,4 +31,9 @@ export function useStatusPage(statuses: Record<string, string>) {
     go({ status: String(new FormData(e.currentTarget).get('status') ?? '') });
   };
   return { status, page, go, onFilter };
+}
+
+/** True when `value` is one of `statuses`' keys. */
+function isStatus<S extends string>(statuses: Record<S, string>, value: string): value is S {
+  return Object.hasOwn(statuses, value);
 }

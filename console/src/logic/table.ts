@@ -18,10 +18,10 @@ import {
 import { compareSortValues, sortableValue, type SortDescriptor, type SortValue } from './sort.ts';
 
 /** What the table logic needs of a DataTable's column (ui.tsx `Column`, which adds its cell and card roles). */
-export interface SortableColumn<T> {
+export interface SortableColumn<T, K extends string = string> {
   header: string;
-  /** The column's name in the URL's `?sort=` when the table sorts by it (its header becomes a button). */
-  sortKey?: string;
+  /** The column's name in the URL's `?sort=` when the table sorts by it (its header becomes a button); `K`: the table's sort keys. */
+  sortKey?: K;
   /**
    * The value the loaded rows are ordered by, when the list's API takes no sort parameter (the
    * rows are sorted in the browser); absent when the API sorts (the rows arrive in order).

@@ -11,9 +11,10 @@ import { parseTableState, withTableState, type SortDescriptor } from './sort.ts'
  * A table's sort and page kept in the URL (`?sort=name&order=asc&page=2`, or under `prefix`:
  * `?rules-sort=branch&rules-page=2`), as DataTable's props: spread the answer onto a DataTable
  * (`<DataTable {...useUrlTable(keys)} ...>`), which then sorts and pages its rows in the browser.
- * Each change is a new history entry, so back and forward restore the table.
+ * Each change is a new history entry, so back and forward restore the table. The sort's column is
+ * one of `keys` (typed `K`).
  */
-export function useUrlTable(keys: readonly string[], prefix = '', fallback: SortDescriptor | null = null) {
+export function useUrlTable<K extends string>(keys: readonly K[], prefix = '', fallback: SortDescriptor<K> | null = null) {
   const [search, setSearch] = useSearchParams();
   const { sort, page } = parseTableState(search, keys, prefix, fallback);
   return {

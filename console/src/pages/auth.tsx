@@ -153,7 +153,7 @@ export function ResetPassword() {
             onSubmit={(e) => {
               const v = formValues(e);
               void run(async () => {
-                await api.POST('/api/auth/password-reset', { body: { email: v.email ?? '' } as never });
+                await api.POST('/api/auth/password-reset', { body: { email: v.email ?? '' } });
                 setSent(true);
               });
             }}

@@ -15,7 +15,7 @@ export function CalendarPage() {
   const monday = mondayOf(search.get('week'));
   const days = Array.from({ length: 7 }, (_, i) => addDays(monday, i));
   const visits = useLoad(['calendar', monday], async () => {
-    const { data } = await api.GET('/api/calendar', { params: { query: { from_date: monday, to_date: days[6]!, limit: 200 } as never } });
+    const { data } = await api.GET('/api/calendar', { params: { query: { from_date: monday, to_date: days[6]!, limit: 200 } } });
     return data!.data;
   });
   const label = (iso: string, opts: Intl.DateTimeFormatOptions) => new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-GB', { ...opts, timeZone: 'UTC' });

@@ -86,7 +86,7 @@ export function CertificateForm({ item, contractors, onDone, onCancel }: { item:
     void action.run(async () => {
       const { data } = await api.POST('/api/compliance/items/{uuid}/certificates', {
         params: { path: { uuid: item.uuid } },
-        body: { issued_on: issued, ...(expires ? { expires_on: expires } : {}), ...(reference ? { reference } : {}), ...(contractor ? { contractor_uuid: contractor } : {}) } as never,
+        body: { issued_on: issued, ...(expires ? { expires_on: expires } : {}), ...(reference ? { reference } : {}), ...(contractor ? { contractor_uuid: contractor } : {}) },
       });
       const d = data!.data;
       onDone(`Certificate recorded: ${d.type_name} at ${d.address} is now ${d.status.replace('_', ' ')}${d.expires_on ? `, expiring ${longDate(d.expires_on)}` : ''}.`);
@@ -144,7 +144,7 @@ export function PropertyCompliance({ types, onDone }: { types: ComplianceType[];
     const p = need();
     if (!p || !type) return;
     void action.run(async () => {
-      const { data } = await api.POST('/api/compliance/items', { body: { address_uuid: p.uuid, type } as never });
+      const { data } = await api.POST('/api/compliance/items', { body: { address_uuid: p.uuid, type } });
       const item = data!.data;
       onDone(data!.message === 'Compliance item already exists' ? `${p.label} already has a ${item.type_name} item.` : `${item.type_name} added to ${p.label}; it is missing until a certificate is recorded.`);
     });
@@ -153,7 +153,7 @@ export function PropertyCompliance({ types, onDone }: { types: ComplianceType[];
     const p = need();
     if (!p) return;
     void action.run(async () => {
-      const { data } = await api.PUT('/api/compliance/properties/{uuid}/hmo', { params: { path: { uuid: p.uuid } }, body: { hmo } as never });
+      const { data } = await api.PUT('/api/compliance/properties/{uuid}/hmo', { params: { path: { uuid: p.uuid } }, body: { hmo } });
       onDone(data!.data.is_hmo ? `${p.label} is marked as an HMO; it has ${data!.data.items.length} compliance items.` : `${p.label} is no longer marked as an HMO.`);
     });
   };

@@ -166,7 +166,7 @@ function ScheduleForm({
           ...((contractor || null) !== schedule.contractor_uuid ? { contractor_uuid: contractor || null } : {}),
         };
         if (Object.keys(body).length === 0) return onDone('Nothing was changed.');
-        await api.PUT('/api/compliance/schedules/{uuid}', { params: { path: { uuid: schedule.uuid } }, body: body as never });
+        await api.PUT('/api/compliance/schedules/{uuid}', { params: { path: { uuid: schedule.uuid } }, body: body });
         onDone(`Schedule "${title}" saved: ${ruleWords(rrule)}, ${leadWords(lead)}.`);
       } else {
         const body = {
@@ -178,7 +178,7 @@ function ScheduleForm({
           ...(type ? { type } : {}),
           ...(contractor ? { contractor_uuid: contractor } : {}),
         };
-        const { data } = await api.POST('/api/compliance/schedules', { body: body as never });
+        const { data } = await api.POST('/api/compliance/schedules', { body: body });
         const next = data!.data.next[0];
         onDone(`Schedule "${title}" added${next ? `: first due ${next.due_on_text}, its job raised ${longDate(next.raise_on)}` : ''}.`);
       }

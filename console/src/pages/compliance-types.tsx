@@ -58,7 +58,7 @@ export function TypesSection({ types, canManage, onChanged }: { types: Complianc
     void action.run(async () => {
       setDone(null);
       await api.POST('/api/compliance/types', {
-        body: { code, name, interval_months: months === '' ? null : Number(months), required_document: document, hmo_only: f.get('hmo_only') === 'on' } as never,
+        body: { code, name, interval_months: months === '' ? null : Number(months), required_document: document, hmo_only: f.get('hmo_only') === 'on' },
       });
       setDone(`"${name}" added. Add it to properties above.`);
       setFormKey((k) => k + 1);

@@ -18,7 +18,7 @@ import { useStatusPage } from '../logic/status-page.ts';
 import { apiSortQuery } from '../logic/sort.ts';
 import { useUrlTable } from '../logic/url-table.ts';
 import { useSession } from '../session.tsx';
-import type { ComplianceItem } from '../types.ts';
+import type { ComplianceItem, ComplianceStatus, SortOf } from '../types.ts';
 import { Button, Options, Pager, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
 import { DataTable, type Column } from '../table.tsx';
 import { CertificateForm, PropertyCompliance } from './compliance-forms.tsx';
@@ -26,7 +26,7 @@ import { SchedulesSection } from './compliance-schedules.tsx';
 import { TypesSection } from './compliance-types.tsx';
 
 /** Item statuses (docs/compliance.md "Statuses"), most urgent first, and their labels. */
-export const COMPLIANCE_STATUSES: Record<string, string> = {
+export const COMPLIANCE_STATUSES: Record<ComplianceStatus, string> = {
   expired: 'Expired',
   missing: 'Missing',
   due_soon: 'Due soon',
@@ -34,7 +34,7 @@ export const COMPLIANCE_STATUSES: Record<string, string> = {
 };
 
 /** The columns GET /api/compliance sorts by (its `sort` values, docs/api.md). */
-const COMPLIANCE_SORTS = ['address', 'type_name', 'status', 'expires_on', 'contractor_name'];
+const COMPLIANCE_SORTS: readonly SortOf<'/api/compliance'>[] = ['address', 'type_name', 'status', 'expires_on', 'contractor_name'];
 
 /** The compliance page. */
 export function CompliancePage() {
@@ -45,14 +45,11 @@ export function CompliancePage() {
   const sortQuery = apiSortQuery(sort);
   const register = useLoad(async () => {
     const query = { limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE, ...(status ? { status } : {}), ...sortQuery };
-    const { data } = await api.GET('/api/compliance', { params: { query: query as never } });
+    const { data } = await api.GET('/api/compliance', { params: { query: query } });
     return data!;
   }, [status, p, sortQuery.sort, sortQuery.order]);
   const types = useLoad(['compliance', 'types'], async () => (await api.GET('/api/compliance/types', { params: { query: {} } })).data!.data);
-  const contractors = useLoad(
-    ['contractors', 'first', 100],
-    async () => (await api.GET('/api/contractors', { params: { query: { limit: 100 } as never } })).data!.data,
-  );
+  const contractors = useLoad(['contractors', 'first', 100], async () => (await api.GET('/api/contractors', { params: { query: { limit: 100 } } })).data!.data);
   const [recording, setRecording] = useState<ComplianceItem | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const finish = (message: string) => {

@@ -16,7 +16,7 @@ import { api } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
 import { lastWeeks, londonDate, mondayOf, weekLabel } from '../logic/weeks.ts';
 import { useSession } from '../session.tsx';
-import type { Dashboard } from '../types.ts';
+import type { Dashboard, Query } from '../types.ts';
 import { formatPence, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
 import type { ChartPoint, ChartSeries } from './dashboard-charts.tsx';
 
@@ -99,8 +99,8 @@ function Charts({ dashboard }: { dashboard: Dashboard }) {
   const today = londonDate(new Date());
   const weekly = useLoad(async () => {
     if (!canAnalytics) return null;
-    const query = { from_date: weeks[0], to_date: today, interval: 'week', group_by: 'none', limit: 200 };
-    const { data } = await api.GET('/api/analytics/jobs', { params: { query: query as never } });
+    const query: Query<'/api/analytics/jobs'> = { from_date: weeks[0] ?? today, to_date: today, interval: 'week', group_by: 'none', limit: 200 };
+    const { data } = await api.GET('/api/analytics/jobs', { params: { query: query } });
     const by = new Map(data!.data.map((r) => [r.period, r]));
     return weeks.map((w) => ({ label: weekLabel(w), long: weekLabel(w, true), values: { opened: by.get(w)?.created ?? 0, completed: by.get(w)?.completed ?? 0 } }));
   }, [canAnalytics, weeks, today]);
@@ -108,8 +108,8 @@ function Charts({ dashboard }: { dashboard: Dashboard }) {
     if (!canSla) return null;
     const counts = new Map(weeks.map((w) => [w, 0]));
     for (let offset = 0; offset < MAX_BREACHES; offset += 200) {
-      const query = { state: 'breached', from_date: weeks[0], to_date: today, limit: 200, offset };
-      const { data } = await api.GET('/api/sla/breaches', { params: { query: query as never } });
+      const query: Query<'/api/sla/breaches'> = { state: 'breached', from_date: weeks[0], to_date: today, limit: 200, offset };
+      const { data } = await api.GET('/api/sla/breaches', { params: { query: query } });
       for (const b of data!.data) {
         const w = mondayOf(londonDate(new Date(b.due_at)));
         if (counts.has(w)) counts.set(w, counts.get(w)! + 1);

@@ -19,9 +19,10 @@ import { useUrlTable } from '../logic/url-table.ts';
 import { useSession } from '../session.tsx';
 import { Button, formatDate, formatPence, Options, Pager, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { DataTable } from '../table.tsx';
+import type { InvoiceStatus, SortOf } from '../types.ts';
 
 /** Invoice statuses (docs/money.md) and their labels. */
-export const INVOICE_STATUSES: Record<string, string> = {
+export const INVOICE_STATUSES: Record<InvoiceStatus, string> = {
   draft: 'Draft',
   issued: 'Issued',
   part_paid: 'Part paid',
@@ -35,8 +36,26 @@ function todayInLondon(): string {
   return new Date().toLocaleDateString('en-CA', { timeZone: 'Europe/London' });
 }
 
+/** The label of an invoice's `status` (INVOICE_STATUSES), else the status itself. */
+export function invoiceStatusLabel(status: string): string {
+  return isInvoiceStatus(status) ? INVOICE_STATUSES[status] : status;
+}
+
+function isInvoiceStatus(status: string): status is InvoiceStatus {
+  return Object.hasOwn(INVOICE_STATUSES, status);
+}
+
 /** The columns GET /api/invoices sorts by (its `sort` values, docs/api.md). */
-const INVOICE_SORTS = ['invoice_number', 'contractor_name', 'job_reference', 'status', 'issue_date', 'due_date', 'gross_pence', 'outstanding_pence'];
+const INVOICE_SORTS: readonly SortOf<'/api/invoices'>[] = [
+  'invoice_number',
+  'contractor_name',
+  'job_reference',
+  'status',
+  'issue_date',
+  'due_date',
+  'gross_pence',
+  'outstanding_pence',
+];
 
 /** The invoices page. */
 export function InvoicesPage() {
@@ -45,7 +64,7 @@ export function InvoicesPage() {
   const sortQuery = apiSortQuery(sort);
   const list = useLoad(['invoices', 'page', { status, p, ...sortQuery }], async () => {
     const query = { limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE, ...(status ? { status } : {}), ...sortQuery };
-    const { data } = await api.GET('/api/invoices', { params: { query: query as never } });
+    const { data } = await api.GET('/api/invoices', { params: { query: query } });
     return data!;
   });
   const pages = pageCount(list.data?.count ?? 0);
@@ -77,7 +96,7 @@ export function InvoicesPage() {
             title: `Issue the invoice of ${i.contractor_name} for ${formatPence(i.gross_pence)}?`,
             body: 'It takes the next invoice number and its due date; a Completed job becomes Invoiced. An issued invoice is corrected by a credit note.',
             confirmLabel: 'Issue invoice',
-            onConfirm: () => write(`Invoice of ${i.contractor_name} issued.`, () => api.POST('/api/invoices/{uuid}/issue', { ...path, body: {} as never })),
+            onConfirm: () => write(`Invoice of ${i.contractor_name} issued.`, () => api.POST('/api/invoices/{uuid}/issue', { ...path, body: {} })),
           }),
         'primary',
       ]);
@@ -93,7 +112,7 @@ export function InvoicesPage() {
               write(`${name(i)} marked paid.`, () =>
                 api.POST('/api/invoices/{uuid}/payments', {
                   ...path,
-                  body: { amount_pence: i.outstanding_pence, paid_on: todayInLondon(), method: 'bank_transfer' } as never,
+                  body: { amount_pence: i.outstanding_pence, paid_on: todayInLondon(), method: 'bank_transfer' },
                 }),
               ),
           }),
@@ -113,7 +132,7 @@ export function InvoicesPage() {
               write(`Credit note against ${name(i)} issued.`, () =>
                 api.POST('/api/invoices/{uuid}/credit-notes', {
                   ...path,
-                  body: { reason, lines: [{ description: reason.slice(0, 500), quantity: 1, unit_price_pence: pence ?? 0, vat_rate: 'standard' }] } as never,
+                  body: { reason, lines: [{ description: reason.slice(0, 500), quantity: 1, unit_price_pence: pence ?? 0, vat_rate: 'standard' }] },
                 }),
               ),
           }),
@@ -130,8 +149,7 @@ export function InvoicesPage() {
             cancelLabel: 'Keep it',
             danger: true,
             text: { label: 'Reason (optional)' },
-            onConfirm: (reason) =>
-              write(`${name(i)} voided.`, () => api.POST('/api/invoices/{uuid}/void', { ...path, body: (reason ? { reason } : {}) as never })),
+            onConfirm: (reason) => write(`${name(i)} voided.`, () => api.POST('/api/invoices/{uuid}/void', { ...path, body: reason ? { reason } : {} })),
           }),
         'danger',
       ]);
@@ -220,7 +238,7 @@ export function InvoicesPage() {
           { header: 'Number', sortKey: 'invoice_number', cell: name },
           { header: 'Contractor', key: true, sortKey: 'contractor_name', cell: (i) => i.contractor_name },
           { header: 'Job', key: true, sortKey: 'job_reference', cell: (i) => <Link to={`/jobs/${i.job_uuid}`}>{i.job_reference}</Link> },
-          { header: 'Status', key: true, sortKey: 'status', cell: (i) => INVOICE_STATUSES[i.status] ?? i.status },
+          { header: 'Status', key: true, sortKey: 'status', cell: (i) => invoiceStatusLabel(i.status) },
           { header: 'Issued', sortKey: 'issue_date', cell: (i) => formatDate(i.issue_date) },
           { header: 'Due', key: true, sortKey: 'due_date', cell: (i) => formatDate(i.due_date) },
           { header: 'Gross', key: true, sortKey: 'gross_pence', cell: (i) => formatPence(i.gross_pence) },

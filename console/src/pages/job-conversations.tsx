@@ -191,7 +191,7 @@ function ThreadView({ jobUuid, thread, tick, onChanged }: { jobUuid: string; thr
   const markRead = useEffectEvent(() => {
     marking.current = true;
     api
-      .POST('/api/jobs/{uuid}/threads/{audience}/read', { params: path, body: {} as never })
+      .POST('/api/jobs/{uuid}/threads/{audience}/read', { params: path, body: {} })
       .then(onChanged, () => undefined)
       .finally(() => (marking.current = false));
   });
@@ -216,7 +216,7 @@ function ThreadView({ jobUuid, thread, tick, onChanged }: { jobUuid: string; thr
       const attachment = file ? await uploadAttachment(jobUuid, file, audience === 'internal') : null;
       await api.POST('/api/jobs/{uuid}/threads/{audience}/messages', {
         params: path,
-        body: { body, ...(attachment ? { attachment_uuids: [attachment] } : {}), ...(urgent ? { urgent: true } : {}) } as never,
+        body: { body, ...(attachment ? { attachment_uuids: [attachment] } : {}), ...(urgent ? { urgent: true } : {}) },
       });
       setText('');
       setUrgent(false);
@@ -336,13 +336,10 @@ function MessageItem({ message: m, ours }: { message: ThreadMessage; ours: boole
  * the internal thread (docs/job-files.md). @returns the new file's uuid
  */
 async function uploadAttachment(jobUuid: string, file: File, internal: boolean): Promise<string> {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  if (internal) form.append('internal', 'true');
-  const serializer = { bodySerializer: (b: unknown) => b as FormData };
+  const body = { file, ...(internal ? { internal: true } : {}) };
   const params = { path: { uuid: jobUuid } };
   const answer = file.type.startsWith('image/')
-    ? await api.POST('/api/jobs/{uuid}/photos', { params, body: form as never, ...serializer })
-    : await api.POST('/api/jobs/{uuid}/documents', { params, body: form as never, ...serializer });
+    ? await api.POST('/api/jobs/{uuid}/photos', { params, body })
+    : await api.POST('/api/jobs/{uuid}/documents', { params, body });
   return (answer.data as { data: { uuid: string } }).data.uuid;
 }

@@ -32,11 +32,9 @@ export function Documents({ uuid }: { uuid: string }) {
       action.setProblem({ message: 'Choose a document first.', field: 'file', retry: false, retryAfterSeconds: null, status: 400 });
       return;
     }
-    const body = new FormData();
-    body.append('file', file, file.name);
-    if (staff && f.get('internal') === 'on') body.append('internal', 'true');
+    const body = { file, ...(staff && f.get('internal') === 'on' ? { internal: true } : {}) };
     void action.run(async () => {
-      await api.POST('/api/jobs/{uuid}/documents', { ...path, body: body as never, bodySerializer: (b: unknown) => b as FormData });
+      await api.POST('/api/jobs/{uuid}/documents', { ...path, body });
       form.reset();
       list.reload();
     });

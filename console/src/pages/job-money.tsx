@@ -11,7 +11,7 @@ import { api } from '../api.ts';
 import { moneyActions, poundsToPence } from '../logic/money.ts';
 import { useSession } from '../session.tsx';
 import { Button, formatPence, Options, ProblemMessage, useAction, useLoad } from '../ui.tsx';
-import { INVOICE_STATUSES } from './invoices.tsx';
+import { invoiceStatusLabel } from './invoices.tsx';
 
 const VAT_RATES: Record<string, string> = { standard: 'Standard (20 %)', reduced: 'Reduced (5 %)', zero: 'Zero', exempt: 'Exempt' };
 
@@ -34,7 +34,7 @@ export function JobMoney({ jobUuid, statusId }: { jobUuid: string; statusId: num
     ...(invoices.data ?? []).map((i) => ({
       key: i.uuid,
       what: i.invoice_number ?? 'Invoice (draft)',
-      status: INVOICE_STATUSES[i.status] ?? i.status,
+      status: invoiceStatusLabel(i.status),
       gross: i.gross_pence,
     })),
   ];
@@ -76,8 +76,8 @@ function MoneyForm({ kind, jobUuid, onDone }: { kind: 'quote' | 'invoice'; jobUu
     };
     setDone(null);
     void action.run(async () => {
-      if (kind === 'quote') await api.POST('/api/jobs/{uuid}/quotes', { params: { path: { uuid: jobUuid } }, body: { lines: [line] } as never });
-      else await api.POST('/api/invoices', { body: { job_uuid: jobUuid, lines: [line] } as never });
+      if (kind === 'quote') await api.POST('/api/jobs/{uuid}/quotes', { params: { path: { uuid: jobUuid } }, body: { lines: [line] } });
+      else await api.POST('/api/invoices', { body: { job_uuid: jobUuid, lines: [line] } });
       form.reset();
       setDone(kind === 'quote' ? 'Quote submitted.' : 'Invoice submitted as a draft for the agency to issue.');
       onDone();

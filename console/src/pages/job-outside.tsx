@@ -25,13 +25,13 @@ export function WorksOrderLinks({ jobUuid, hasContractor }: { jobUuid: string; h
   if (!allowed) return null;
   const send = () =>
     void action.run(async () => {
-      const r = await api.POST('/api/jobs/{uuid}/works-order', { params: { path: { uuid: jobUuid } }, body: {} as never });
+      const r = await api.POST('/api/jobs/{uuid}/works-order', { params: { path: { uuid: jobUuid } }, body: {} });
       if (r.error) throw r.error;
       links.reload();
     });
   const revoke = (uuid: string) =>
     void action.run(async () => {
-      const r = await api.POST('/api/works-order-links/{uuid}/revoke', { params: { path: { uuid } }, body: {} as never });
+      const r = await api.POST('/api/works-order-links/{uuid}/revoke', { params: { path: { uuid } }, body: {} });
       if (r.error) throw r.error;
       links.reload();
     });
@@ -74,7 +74,7 @@ export function QuoteRequests({ jobUuid }: { jobUuid: string }) {
   if (!allowed || (requests.data ?? []).length === 0) return null;
   const award = (requestUuid: string, quoteUuid: string) =>
     void action.run(async () => {
-      const r = await api.POST('/api/quote-requests/{uuid}/award', { params: { path: { uuid: requestUuid } }, body: { quote_uuid: quoteUuid } as never });
+      const r = await api.POST('/api/quote-requests/{uuid}/award', { params: { path: { uuid: requestUuid } }, body: { quote_uuid: quoteUuid } });
       if (r.error) throw r.error;
       requests.reload();
     });

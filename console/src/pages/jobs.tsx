@@ -59,7 +59,7 @@ function listQuery(search: URLSearchParams) {
   const filters = parseFilters(search);
   return {
     key: ['jobs', 'list', search.toString()],
-    load: async () => (await api.GET('/api/jobs/manage', { params: { query: filtersToQuery(filters) as never } })).data!,
+    load: async () => (await api.GET('/api/jobs/manage', { params: { query: filtersToQuery(filters) } })).data!,
   };
 }
 
@@ -312,10 +312,7 @@ function csvLine(cells: Array<string | number | null | undefined>): string {
  * assign them all to a contractor (POST /api/jobs/{uuid}/assignment), or download them as CSV.
  */
 function BulkBar({ jobs, statuses, onDone }: { jobs: JobRow[]; statuses: Array<{ ID: number; name: string }>; onDone: (message: string) => void }) {
-  const contractors = useLoad(
-    ['contractors', 'first', 100],
-    async () => (await api.GET('/api/contractors', { params: { query: { limit: 100 } as never } })).data!.data,
-  );
+  const contractors = useLoad(['contractors', 'first', 100], async () => (await api.GET('/api/contractors', { params: { query: { limit: 100 } } })).data!.data);
   const [status, setStatus] = useState('');
   const [contractor, setContractor] = useState('');
   const [busy, setBusy] = useState(false);
@@ -373,9 +370,7 @@ function BulkBar({ jobs, statuses, onDone }: { jobs: JobRow[]; statuses: Array<{
         variant="secondary"
         isDisabled={busy || !status}
         onPress={() =>
-          void each('moved', (j) =>
-            api.POST('/api/jobs/{uuid}/transitions', { params: { path: { uuid: j.uuid } }, body: { to_status_id: Number(status) } as never }),
-          )
+          void each('moved', (j) => api.POST('/api/jobs/{uuid}/transitions', { params: { path: { uuid: j.uuid } }, body: { to_status_id: Number(status) } }))
         }
       >
         Move
@@ -395,9 +390,7 @@ function BulkBar({ jobs, statuses, onDone }: { jobs: JobRow[]; statuses: Array<{
         variant="secondary"
         isDisabled={busy || !contractor}
         onPress={() =>
-          void each('assigned', (j) =>
-            api.POST('/api/jobs/{uuid}/assignment', { params: { path: { uuid: j.uuid } }, body: { contractor_uuid: contractor } as never }),
-          )
+          void each('assigned', (j) => api.POST('/api/jobs/{uuid}/assignment', { params: { path: { uuid: j.uuid } }, body: { contractor_uuid: contractor } }))
         }
       >
         Assign

@@ -12,15 +12,15 @@ import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import { apiSortQuery, keepSort, type SortDescriptor } from '../logic/sort.ts';
 import { useUrlTable } from '../logic/url-table.ts';
-import type { ActivityEntry, Address, Branch, Certificate, Contractor, Tenant, User } from '../types.ts';
+import type { ActivityEntry, Address, Branch, Certificate, Contractor, SortOf, Tenant, User } from '../types.ts';
 import { Button, Field, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 import { DataTable, type Column } from '../table.tsx';
 import { useSession } from '../session.tsx';
 import { AddBranch } from './onboarding.tsx';
 import { NewLink, useEditColumn } from './people-forms.tsx';
 
-/** Loads one page: the search text, the rows to skip, and the sort when the API sorts the list (else null). */
-type Loader<T> = (q: string, offset: number, sort: SortDescriptor | null) => Promise<{ data: T[]; count: number }>;
+/** Loads one page: the search text, the rows to skip, and the sort when the API sorts the list (else null; `K`: the list's sort values). */
+type Loader<T, K extends string> = (q: string, offset: number, sort: SortDescriptor<K> | null) => Promise<{ data: T[]; count: number }>;
 
 async function page<T>(call: Promise<{ data?: unknown }>): Promise<{ data: T[]; count: number }> {
   const { data } = await call;
@@ -33,9 +33,10 @@ async function page<T>(call: Promise<{ data?: unknown }>): Promise<{ data: T[]; 
  * /api/admin/branches) takes `sort` and `order` (docs/api.md): the columns' `sortKey`s are the
  * API's sort fields and have no `sortValue`, the sort is passed to `load` and the API orders every
  * page (a new sort goes back to page 1). A column with a `sortValue` would sort the rows of the
- * page shown, in the browser; `load` then gets null for the sort.
+ * page shown, in the browser; `load` then gets null for the sort. `K` is the list's sort values
+ * (SortOf), so a column's `sortKey` the API does not sort by fails the typecheck.
  */
-function ListTable<T extends object>({
+function ListTable<T extends object, K extends string>({
   label,
   load,
   columns,
@@ -48,8 +49,8 @@ function ListTable<T extends object>({
 }: {
   /** What the rows are ("tenants"), shown with the count; also the first part of the list's cache key. */
   label: string;
-  load: Loader<T>;
-  columns: Column<T>[];
+  load: Loader<T, K>;
+  columns: Column<T, K>[];
   rowKey: (r: T) => string;
   searchable?: boolean;
   /** The label of the box whose text is passed to `load` as `q` (and kept in the URL as ?q=). */
@@ -124,7 +125,7 @@ function counted(n: number, label: string): string {
 }
 export function ContractorsPage() {
   const expiring = useLoad(
-    () => page<Certificate>(api.GET('/api/contractors/certifications/expiring', { params: { query: { days: 30, limit: 50 } as never } })),
+    () => page<Certificate>(api.GET('/api/contractors/certifications/expiring', { params: { query: { days: 30, limit: 50 } } })),
     [],
   );
   const edit = useEditColumn<Contractor>('api.contractors.manage', (r) => `/contractors/${r.uuid}/edit`, (r) => r.company_name);
@@ -145,7 +146,7 @@ export function ContractorsPage() {
         </ul>
       </section>
       <h2>All contractors</h2>
-      <ListTable<Contractor>
+      <ListTable<Contractor, SortOf<'/api/contractors'>>
         label="contractors"
         rowKey={(r) => r.uuid}
         empty={
@@ -156,7 +157,7 @@ export function ContractorsPage() {
           </p>
         }
         load={(q, offset, sort) =>
-          page(api.GET('/api/contractors', { params: { query: { ...(q ? { q } : {}), ...apiSortQuery(sort), limit: PAGE_SIZE, offset } as never } }))
+          page(api.GET('/api/contractors', { params: { query: { ...(q ? { q } : {}), ...apiSortQuery(sort), limit: PAGE_SIZE, offset } } }))
         }
         // Sorted by the API (its sort fields), across every page.
         columns={[
@@ -178,7 +179,7 @@ export function TenantsPage() {
   return (
     <>
       <PageTitle actions={<NewLink to="/tenants/new" permission="api.tenants.manage">New tenant</NewLink>}>Tenants</PageTitle>
-      <ListTable<Tenant>
+      <ListTable<Tenant, SortOf<'/api/tenants'>>
         label="tenants"
         rowKey={(r) => r.uuid}
         empty={
@@ -188,7 +189,7 @@ export function TenantsPage() {
           </p>
         }
         load={(q, offset, sort) =>
-          page(api.GET('/api/tenants', { params: { query: { ...(q ? { q } : {}), ...apiSortQuery(sort), limit: PAGE_SIZE, offset } as never } }))
+          page(api.GET('/api/tenants', { params: { query: { ...(q ? { q } : {}), ...apiSortQuery(sort), limit: PAGE_SIZE, offset } } }))
         }
         // Sorted by the API (its sort fields), across every page.
         columns={[
@@ -210,7 +211,7 @@ export function AddressesPage() {
   return (
     <>
       <PageTitle actions={<NewLink to="/addresses/new" permission="api.addresses.manage">New property</NewLink>}>Addresses</PageTitle>
-      <ListTable<Address>
+      <ListTable<Address, SortOf<'/api/addresses'>>
         label="addresses"
         rowKey={(r) => r.uuid}
         empty={
@@ -220,7 +221,7 @@ export function AddressesPage() {
           </p>
         }
         load={(q, offset, sort) =>
-          page(api.GET('/api/addresses', { params: { query: { ...(q ? { q } : {}), ...apiSortQuery(sort), limit: PAGE_SIZE, offset } as never } }))
+          page(api.GET('/api/addresses', { params: { query: { ...(q ? { q } : {}), ...apiSortQuery(sort), limit: PAGE_SIZE, offset } } }))
         }
         // Sorted by the API (its sort fields), across every page.
         columns={[
@@ -240,7 +241,7 @@ const INVITE_ROLES: Record<string, string> = { agent: 'Agent', admin: 'Admin', c
 
 /** Users of the agency, and an invitation by e-mail (POST /api/users with invite: true). */
 export function UsersPage() {
-  const branches = useLoad(() => page<Branch>(api.GET('/api/admin/branches', { params: { query: { limit: 200 } as never } })), []);
+  const branches = useLoad(() => page<Branch>(api.GET('/api/admin/branches', { params: { query: { limit: 200 } } })), []);
   const action = useAction();
   const [search, setSearch] = useSearchParams();
   const sent = search.get('invited');
@@ -258,7 +259,7 @@ export function UsersPage() {
           email: String(f.get('email') ?? ''),
           role: String(f.get('role') ?? 'agent'),
           ...(branch ? { branch_uuid: branch } : {}),
-        } as never,
+        },
       });
       form.reset();
       setSearch(new URLSearchParams({ invited: String(f.get('email') ?? '') }));
@@ -267,12 +268,12 @@ export function UsersPage() {
   return (
     <>
       <PageTitle actions={<NewLink to="/users/new" permission="api.users.manage">New user</NewLink>}>Users</PageTitle>
-      <ListTable<User>
+      <ListTable<User, SortOf<'/api/users'>>
         label="users"
         rowKey={(r) => r.uuid}
         empty={<p>Nobody here yet besides you. Invite your agents with the form below; each gets an e-mail with a link valid 7 days.</p>}
         load={(q, offset, sort) =>
-          page(api.GET('/api/users', { params: { query: { ...(q ? { q } : {}), ...apiSortQuery(sort), limit: PAGE_SIZE, offset } as never } }))
+          page(api.GET('/api/users', { params: { query: { ...(q ? { q } : {}), ...apiSortQuery(sort), limit: PAGE_SIZE, offset } } }))
         }
         // Sorted by the API (its sort fields), across every page.
         columns={[
@@ -334,7 +335,7 @@ export function BranchesPage() {
   return (
     <>
       <PageTitle>Branches</PageTitle>
-      <ListTable<Branch>
+      <ListTable<Branch, SortOf<'/api/admin/branches'>>
         key={version}
         label="branches"
         rowKey={(r) => r.uuid}
@@ -342,7 +343,7 @@ export function BranchesPage() {
         load={(q, offset, sort) =>
           page(
             api.GET('/api/admin/branches', {
-              params: { query: { ...(q ? { q } : {}), include_closed: true, ...apiSortQuery(sort), limit: PAGE_SIZE, offset } as never },
+              params: { query: { ...(q ? { q } : {}), include_closed: true, ...apiSortQuery(sort), limit: PAGE_SIZE, offset } },
             }),
           )
         }
@@ -427,7 +428,7 @@ export function ActivityPage() {
     () =>
       page<ActivityEntry>(
         api.GET('/api/admin/activity-log', {
-          params: { query: { ...(category ? { action_prefix: category } : {}), resources: true, limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE } as never },
+          params: { query: { ...(category ? { action_prefix: category } : {}), resources: true, limit: PAGE_SIZE, offset: (p - 1) * PAGE_SIZE } },
         }),
       ),
     [category, p],

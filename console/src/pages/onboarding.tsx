@@ -8,11 +8,12 @@
 import { useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
 import { api } from '../api.ts';
+import type { ImportEntity } from '../types.ts';
 import { Button, Field, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 
 /** SysOps: the agencies and the form creating one. */
 export function AgenciesPage() {
-  const list = useLoad(['agencies', 'first', 100], async () => (await api.GET('/api/agencies', { params: { query: { limit: 100 } as never } })).data!);
+  const list = useLoad(['agencies', 'first', 100], async () => (await api.GET('/api/agencies', { params: { query: { limit: 100 } } })).data!);
   const action = useAction();
   const [done, setDone] = useState<string | null>(null);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
@@ -26,7 +27,7 @@ export function AgenciesPage() {
           name: text('name'),
           ...(text('branch_name') ? { branch_name: text('branch_name') } : {}),
           admin: { name: text('admin_name'), email: text('admin_email') },
-        } as never,
+        },
       });
       const created = data!.data as { agency: { name: string }; admin: { email: string }; invitation_sent: boolean };
       setDone(`${created.agency.name} created; ${created.invitation_sent ? 'an invitation was e-mailed to' : 'the invitation could not be sent to'} ${created.admin.email}.`);
@@ -74,7 +75,7 @@ export function AddBranch({ onAdded }: { onAdded: () => void }) {
     const form = e.currentTarget;
     const name = String(new FormData(form).get('name') ?? '').trim();
     void action.run(async () => {
-      await api.POST('/api/admin/branches', { body: { name } as never });
+      await api.POST('/api/admin/branches', { body: { name } });
       form.reset();
       onAdded();
     });
@@ -91,12 +92,17 @@ export function AddBranch({ onAdded }: { onAdded: () => void }) {
   );
 }
 
-const ENTITIES: Record<string, string> = {
+const ENTITIES: Record<ImportEntity, string> = {
   addresses: 'Properties',
   tenants: 'Tenants (with their property)',
   contractors: 'Contractors (trades, areas, certificates)',
   landlords: 'Landlords (with their properties and shares)',
 };
+
+/** True when `value` is one of ENTITIES. */
+function isImportEntity(value: string): value is ImportEntity {
+  return Object.hasOwn(ENTITIES, value);
+}
 
 type ImportRun = {
   uuid: string;
@@ -121,19 +127,19 @@ export function ImportsPage() {
       action.setProblem({ message: 'Choose a CSV or XLSX file first.', field: 'file', retry: false, retryAfterSeconds: null, status: 400 });
       return;
     }
-    const body = new FormData();
-    body.append('entity', String(f.get('entity')));
-    if (f.get('skip_bad_rows')) body.append('skip_bad_rows', 'true');
-    body.append('file', file, file.name);
+    const entity = String(f.get('entity'));
+    // The select offers ENTITIES only.
+    if (!isImportEntity(entity)) return;
+    const body = { entity, ...(f.get('skip_bad_rows') ? { skip_bad_rows: 'true' as const } : {}), file };
     setCommitted(null);
     void action.run(async () => {
-      const { data } = await api.POST('/api/imports', { body: body as never, bodySerializer: (b: unknown) => b as FormData });
+      const { data } = await api.POST('/api/imports', { body });
       setRun(data!.data as ImportRun);
     });
   };
   const commit = () =>
     action.run(async () => {
-      const { data } = await api.POST('/api/imports/{uuid}/commit', { params: { path: { uuid: run!.uuid } }, body: {} as never });
+      const { data } = await api.POST('/api/imports/{uuid}/commit', { params: { path: { uuid: run!.uuid } }, body: {} });
       const r = data!.data as ImportRun;
       const kept = run!.kept_columns?.length ? ` Columns not in the file, kept as stored: ${run!.kept_columns.join(', ')}.` : '';
       setCommitted(r.status === 'committed' ? `Imported: ${run!.counts.create} created, ${run!.counts.update} updated.${kept}` : `Importing on the queue (${r.status}).${kept}`);

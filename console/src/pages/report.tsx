@@ -21,9 +21,7 @@ import { PropertyPicker } from './property-picker.tsx';
 
 /** Uploads one photo to a job (multipart field `file`; the CSRF token goes in the header, added by the client). */
 export async function uploadPhoto(jobUuid: string, file: File): Promise<void> {
-  const form = new FormData();
-  form.append('file', file, file.name);
-  await api.POST('/api/jobs/{uuid}/photos', { params: { path: { uuid: jobUuid } }, body: form as never, bodySerializer: (b: unknown) => b as FormData });
+  await api.POST('/api/jobs/{uuid}/photos', { params: { path: { uuid: jobUuid } }, body: { file } });
 }
 
 /** The report-a-repair page. */
@@ -56,13 +54,13 @@ export function ReportRepair() {
       : {};
     void run(async () => {
       const { data } = await api.POST('/api/jobs/manage', {
-        params: { header: { 'Idempotency-Key': key.current } as never },
+        params: { header: { 'idempotency-key': key.current } },
         body: {
           title: text('title'),
           priority: Number(form.get('priority') ?? 3),
           description: composeDescription(text('description'), text('access')),
           ...staffFields,
-        } as never,
+        },
       });
       const job = data!.data;
       if (photo instanceof File && photo.size > 0) {

@@ -13,9 +13,9 @@ import { Form } from 'react-aria-components';
 import { api } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
 import { useUrlTable } from '../logic/url-table.ts';
-import { allowanceWords, CALENDAR_LABELS, CALENDARS, countsHours, DATE_FIELD_WORDS, ruleSentence } from '../logic/sla-words.ts';
+import { allowanceWords, CALENDAR_LABELS, calendarOf, CALENDARS, countsHours, DATE_FIELD_WORDS, dateFieldOf, ruleSentence } from '../logic/sla-words.ts';
 import { useSession } from '../session.tsx';
-import type { Branch, SlaRule, SlaSettings } from '../types.ts';
+import type { Branch, RequestBody, SlaRule, SlaSettings } from '../types.ts';
 import { Button, Field, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { DataTable, type Column } from '../table.tsx';
 import { Loaded, Notice, SelectField, splitProblem } from './people-forms.tsx';
@@ -80,7 +80,7 @@ export function SlaRulesPage() {
   const { ask, dialog } = useConfirm();
   const options = useLoad(async (): Promise<Options> => {
     const [branches, statuses, types] = await Promise.all([
-      api.GET('/api/admin/branches', { params: { query: { limit: 200 } as never } }),
+      api.GET('/api/admin/branches', { params: { query: { limit: 200 } } }),
       api.GET('/api/jobs/statuses'),
       api.GET('/api/jobs/types'),
     ]);
@@ -88,7 +88,7 @@ export function SlaRulesPage() {
   }, []);
   const table = useUrlTable(RULE_SORT_KEYS);
   const rules = useLoad(
-    async () => (await api.GET('/api/agents/branch-sla-response-times', { params: { query: { limit: 200 } as never } })).data!.data as SlaRule[],
+    async () => (await api.GET('/api/agents/branch-sla-response-times', { params: { query: { limit: 200 } } })).data!.data as SlaRule[],
     [],
   );
 
@@ -101,7 +101,7 @@ export function SlaRulesPage() {
       danger: true,
       onConfirm: () =>
         void action.run(async () => {
-          await api.DELETE('/api/agents/branch-sla-response-times', { body: { uuid: rule.uuid } as never });
+          await api.DELETE('/api/agents/branch-sla-response-times', { body: { uuid: rule.uuid } });
           if (editing?.uuid === rule.uuid) setEditing(null);
           setNotice('Rule deleted.');
           rules.reload();
@@ -216,9 +216,9 @@ function draftOf(form: HTMLFormElement) {
     job_type_id: int('job_type_id'),
     job_status_from_id: int('job_status_from_id'),
     job_status_to_id: int('job_status_to_id'),
-    date_field_to_compare: text('date_field_to_compare'),
-    date_field_to_track: text('date_field_to_track'),
-    calendar: text('calendar') || 'calendar_days',
+    date_field_to_compare: dateFieldOf(text('date_field_to_compare')),
+    date_field_to_track: dateFieldOf(text('date_field_to_track')),
+    calendar: calendarOf(text('calendar')) ?? 'calendar_days',
     allowance: int('allowance'),
     description: text('description'),
   };
@@ -242,6 +242,8 @@ function RuleForm({ rule, options, onSaved, onCancel }: { rule: SlaRule | null; 
     return sentenceOf(
       {
         ...d,
+        date_field_to_compare: d.date_field_to_compare,
+        date_field_to_track: d.date_field_to_track,
         job_status_from_id: d.job_status_from_id,
         job_status_to_id: d.job_status_to_id,
         minimum_response_days: hours ? 0 : d.allowance,
@@ -271,7 +273,7 @@ function RuleForm({ rule, options, onSaved, onCancel }: { rule: SlaRule | null; 
       description: d.description,
     };
     void action.run(async () => {
-      const { data } = await api.POST('/api/agents/branch-sla-response-times', { body: body as never });
+      const { data } = await api.POST('/api/agents/branch-sla-response-times', { body: body });
       const saved = data!.data as SlaRule;
       onSaved(`${rule ? 'Rule changed' : 'Rule added'}: ${sentenceOf(saved, saved.branch_name, options)}`);
     });
@@ -428,7 +430,14 @@ const DAYS = [
   ['sun', 'Sunday'],
 ] as const;
 
-const REGIONS: Record<string, string> = { 'england-and-wales': 'England and Wales', scotland: 'Scotland', 'northern-ireland': 'Northern Ireland' };
+type UkRegion = NonNullable<RequestBody<'/api/sla/settings', 'post'>['uk_region']>;
+
+const REGIONS: Record<UkRegion, string> = { 'england-and-wales': 'England and Wales', scotland: 'Scotland', 'northern-ireland': 'Northern Ireland' };
+
+/** True when `value` is one of REGIONS. */
+function isUkRegion(value: string): value is UkRegion {
+  return Object.hasOwn(REGIONS, value);
+}
 
 /** The agency's SLA settings (administrators): UK region, at-risk share and office hours. */
 function SettingsSection() {
@@ -452,14 +461,17 @@ function SettingsForm({ settings }: { settings: SlaSettings }) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const text = (n: string) => String(f.get(n) ?? '').trim();
-    const office_hours = Object.fromEntries(
-      DAYS.map(([d]) => [d, text(`${d}_opens`) || text(`${d}_closes`) ? { opens: text(`${d}_opens`), closes: text(`${d}_closes`) } : null]),
-    );
+    const day = (d: (typeof DAYS)[number][0]) =>
+      text(`${d}_opens`) || text(`${d}_closes`) ? { opens: text(`${d}_opens`), closes: text(`${d}_closes`) } : null;
+    // Each day of DAYS, in its order.
+    const office_hours = { mon: day('mon'), tue: day('tue'), wed: day('wed'), thu: day('thu'), fri: day('fri'), sat: day('sat'), sun: day('sun') };
     const percent = text('at_risk_percent');
-    const body = { uk_region: text('uk_region'), at_risk_percent: /^\d+$/.test(percent) ? Number(percent) : -1, office_hours };
+    const region = text('uk_region');
+    // The select offers REGIONS only.
+    const body = { ...(isUkRegion(region) ? { uk_region: region } : {}), at_risk_percent: /^\d+$/.test(percent) ? Number(percent) : -1, office_hours };
     setNotice(null);
     void action.run(async () => {
-      await api.POST('/api/sla/settings', { body: body as never });
+      await api.POST('/api/sla/settings', { body: body });
       setNotice('SLA settings saved. Open jobs are measured again with them.');
     });
   };

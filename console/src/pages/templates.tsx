@@ -63,10 +63,7 @@ function templateName(t: Pick<MessageTemplate, 'channel' | 'description'>): stri
  */
 export function TemplatesPage() {
   const table = useUrlTable(['message', 'channel', 'audience', 'text']);
-  const templates = useLoad(
-    async () => (await api.GET('/api/messaging/templates', { params: { query: { limit: 200 } as never } })).data!.data as MessageTemplate[],
-    [],
-  );
+  const templates = useLoad(async () => (await api.GET('/api/messaging/templates', { params: { query: { limit: 200 } } })).data!.data as MessageTemplate[], []);
   return (
     <>
       <PageTitle>Message templates</PageTitle>
@@ -135,8 +132,7 @@ export function TemplateEditPage() {
   const [notice, setNotice] = useState<string | null>(null);
   const template = useLoad(async () => (await api.GET('/api/messaging/templates/{id}', { params: { path: { id } } })).data!.data as MessageTemplate, [id]);
   const versions = useLoad(
-    async () =>
-      (await api.GET('/api/messaging/templates/{id}/versions', { params: { path: { id }, query: { limit: 200 } as never } })).data!.data as TemplateVersion[],
+    async () => (await api.GET('/api/messaging/templates/{id}/versions', { params: { path: { id }, query: { limit: 200 } } })).data!.data as TemplateVersion[],
     [id],
   );
   return (
@@ -207,13 +203,13 @@ function TemplateForm({ template, onSaved }: { template: MessageTemplate; onSave
     void previewing.run(async () => {
       action.setProblem(null);
       setRendered(null);
-      const { data } = await api.POST('/api/messaging/templates/{id}/preview', { params: { path: { id: template.id } }, body: read() as never });
+      const { data } = await api.POST('/api/messaging/templates/{id}/preview', { params: { path: { id: template.id } }, body: read() });
       setRendered(data!.data as Rendered);
     });
   const save = () =>
     void action.run(async () => {
       previewing.setProblem(null);
-      const { data } = await api.PUT('/api/messaging/templates/{id}', { params: { path: { id: template.id } }, body: read() as never });
+      const { data } = await api.PUT('/api/messaging/templates/{id}', { params: { path: { id: template.id } }, body: read() });
       onSaved(`Saved as version ${(data!.data as MessageTemplate).version}. New messages use this text.`);
     });
   const reset = () =>

@@ -270,7 +270,7 @@ export function VisitPanel({ jobUuid, party, onChanged }: { jobUuid: string; par
           busy={action.busy}
           onSave={(windows) =>
             action.run(async () => {
-              await api.PUT('/api/jobs/{uuid}/visit/windows', { ...path, body: { windows } as never });
+              await api.PUT('/api/jobs/{uuid}/visit/windows', { ...path, body: { windows } });
               after('Your windows are saved. The contractor will book a slot inside one.');
             })
           }
@@ -282,7 +282,7 @@ export function VisitPanel({ jobUuid, party, onChanged }: { jobUuid: string; par
           busy={action.busy}
           onPick={(slot) =>
             action.run(async () => {
-              await api.POST('/api/jobs/{uuid}/visit/choice', { ...path, body: slot as never });
+              await api.POST('/api/jobs/{uuid}/visit/choice', { ...path, body: slot });
               after('Your visit is booked. The contractor has been told.');
             })
           }
@@ -294,7 +294,7 @@ export function VisitPanel({ jobUuid, party, onChanged }: { jobUuid: string; par
           busy={action.busy}
           onBook={(slot) =>
             action.run(async () => {
-              await api.POST('/api/jobs/{uuid}/assignment/booking', { ...path, body: slot as never });
+              await api.POST('/api/jobs/{uuid}/assignment/booking', { ...path, body: slot });
               after('The visit is booked. The tenant has been told.');
             })
           }
@@ -306,7 +306,7 @@ export function VisitPanel({ jobUuid, party, onChanged }: { jobUuid: string; par
           busy={action.busy}
           onRecord={(by, note) =>
             action.run(async () => {
-              await api.POST('/api/jobs/{uuid}/visit/missed', { ...path, body: { missed_by: by, ...(note.trim() ? { note: note.trim() } : {}) } as never });
+              await api.POST('/api/jobs/{uuid}/visit/missed', { ...path, body: { missed_by: by, ...(note.trim() ? { note: note.trim() } : {}) } });
               after('The missed visit is recorded.');
             })
           }

@@ -4,11 +4,7 @@
  * A word matches a query token when it starts with it, or (tokens of 4+ letters) is within one
  * edit of it (typos), or when the query without spaces equals the word pair (postcodes "ls62ab").
  */
-
-/** Escapes &, <, >, " and ' for HTML text and attributes. */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+import { escapeHtml } from '../../../lib/html.ts';
 
 /** Levenshtein distance, stopping early above `max`. */
 export function editDistance(a: string, b: string, max = 1): number {

@@ -14,6 +14,7 @@
  */
 import type { DomainEvent, EventHandler, HandlerContext } from '../../../events/index.ts';
 import type { Trx } from '../../../db/types.ts';
+import { escapeHtml } from '../../../lib/html.ts';
 import { formatLondonDateTime } from '../../../lib/london-time.ts';
 import { branchAgents, contractorRecipients, queueEmail, queueSms, tenantRecipients } from '../../messaging/messaging/index.ts';
 import { isMobileNumber, normalisePhone, smsOptedOut, smsSendAt } from '../../messaging/sms/index.ts';
@@ -83,8 +84,6 @@ async function smsRecipients(trx: Trx, thread: repo.ThreadRow) {
   }
   return [];
 }
-
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** Queues the e-mails and SMS of one posted message, in the handler's transaction. */
 async function notify(event: DomainEvent, { deps, trx }: HandlerContext): Promise<void> {

@@ -8,6 +8,7 @@
  */
 import type { DbOrTrx } from '../../../db/types.ts';
 import type { DomainEvent, EventHandler } from '../../../events/index.ts';
+import { escapeHtml as esc } from '../../../lib/html.ts';
 import { formatLondonDateTime } from '../../../lib/london-time.ts';
 import { branchAgents, queueEmail } from '../../messaging/messaging/index.ts';
 import { STATUS } from '../jobs/index.ts';
@@ -16,8 +17,6 @@ import { sendSurvey } from './surveys.service.ts';
 import { sendVisitLink } from './visit-links.service.ts';
 import * as visitLinks from './visit-links.repository.ts';
 import type { FlowTree } from './flow-tree.ts';
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 async function alertOnCall(trx: DbOrTrx, event: DomainEvent, now: Date): Promise<void> {
   const p = event.payload as { report_id: number; branch_id: number; reference: string };

@@ -8,13 +8,12 @@ import type { DbOrTrx } from '../../../db/types.ts';
 import { emitEvent } from '../../../events/index.ts';
 import type { DomainEvent } from '../../../events/index.ts';
 import { newUuid } from '../../../lib/crypto.ts';
+import { escapeHtml as esc } from '../../../lib/html.ts';
 import { formatLondonDate, formatLondonDateTime } from '../../../lib/london-time.ts';
 import { queueEmail } from '../../messaging/messaging/index.ts';
 import { jobRef } from '../jobs/index.ts';
 import * as repo from './reporting.repository.ts';
 import { checkSurveyLink, newNonce, signSurvey, surveyKey, type SurveyRefusal } from './survey-links.ts';
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * Opens the survey of a just-completed job and queues the tenant's e-mail with its link (inside

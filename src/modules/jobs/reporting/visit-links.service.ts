@@ -12,6 +12,7 @@ import type { DomainEvent } from '../../../events/index.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
 import { conflict } from '../../../core/errors.ts';
 import { newUuid } from '../../../lib/crypto.ts';
+import { escapeHtml as esc } from '../../../lib/html.ts';
 import { formatLondonDateTime } from '../../../lib/london-time.ts';
 import { actAsLinkTenant, planOf, STATUS } from '../jobs/index.ts';
 import { queueEmail } from '../../messaging/messaging/index.ts';
@@ -20,8 +21,6 @@ import { checkVisitLink, newVisitNonce, signVisitLink, visitLinkKey, type VisitL
 
 /** Life of a visit link, days. */
 export const VISIT_LINK_DAYS = 14;
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /**
  * Opens a visit link for the job's tenant and queues its e-mail (inside the event handler's

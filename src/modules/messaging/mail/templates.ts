@@ -4,13 +4,9 @@
  * put into HTML is escaped. Times are London times for people ("Thu 26 Nov 2026, 18:07"), and no
  * message names an API path: the link's page is the way in for every reader.
  */
+import { escapeHtml } from '../../../lib/html.ts';
 import { formatLondonDateTime } from '../../../lib/london-time.ts';
 import type { MailMessage } from './mailer.ts';
-
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 function html(title: string, paragraphs: string[], link: string, button: string): string {
   const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');

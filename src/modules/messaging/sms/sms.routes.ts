@@ -6,12 +6,11 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../../../app-deps.ts';
 import { DataEnvelope, MessageEnvelope, done, ok, responses } from '../../../http/envelope.ts';
 import { requireAuth, type App } from '../../../http/route-types.ts';
+import { escapeHtml } from '../../../lib/html.ts';
 import { TwilioForm, Usage, UsageQuery } from './sms.schemas.ts';
 import { checkTwilioRequest, receiveSms, recordSmsStatus, smsUsage, type SmsReplyConsent } from './sms.service.ts';
 
 const TwiML = Type.String({ description: 'text/xml: a TwiML <Response>, with a <Message> answering STOP and START' });
-
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
  * Registers the SMS routes. `consent` is what a STOP or START text does to the SMS consents of the
@@ -60,7 +59,7 @@ export function smsRoutes(deps: AppDeps, consent: SmsReplyConsent) {
         checkTwilioRequest(deps, request.url, request.body, request.headers['x-twilio-signature'] as string | undefined);
         const r = await receiveSms(deps, request.body, consent);
         if (r.outcome === 'duplicate') request.log.info({ message_sid: request.body.MessageSid }, 'inbound SMS already handled');
-        const xml = `<?xml version="1.0" encoding="UTF-8"?><Response>${r.reply ? `<Message>${escapeXml(r.reply)}</Message>` : ''}</Response>`;
+        const xml = `<?xml version="1.0" encoding="UTF-8"?><Response>${r.reply ? `<Message>${escapeHtml(r.reply)}</Message>` : ''}</Response>`;
         return reply.type('text/xml; charset=utf-8').send(xml);
       },
     });

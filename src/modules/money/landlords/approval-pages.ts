@@ -4,6 +4,8 @@
  * and one clear page per refusal (invalid, expired, used, revoked). Every value is escaped; the
  * pages load nothing from elsewhere. Dates for people in Europe/London ("Thu 26 Nov 2026").
  */
+import { linkPage } from '../../../http/link-pages.ts';
+import { escapeHtml as esc } from '../../../lib/html.ts';
 import { londonDate, londonTime } from '../../../lib/london-time.ts';
 import type { LinkRefusal } from './approval-links.ts';
 
@@ -17,20 +19,14 @@ export function londonDateTime(at: Date): string {
   return `${DAYS[day]} ${d} ${MONTHS[m - 1]} ${y}, ${londonTime(at)}`;
 }
 
-/** Escapes text for HTML element content and attribute values. */
-export function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${esc(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b;line-height:1.45}
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b;line-height:1.45}
 h1{font-size:1.4rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}dt{font-weight:600}
 fieldset{border:1px solid #bbb;padding:.8rem}label{display:block;margin:.3rem 0}textarea{width:100%;min-height:5rem}
-button{font-size:1rem;padding:.5rem 1.2rem;margin-top:.8rem}.note{color:#555;font-size:.9rem}</style>
-</head><body>${body}</body></html>`;
+button{font-size:1rem;padding:.5rem 1.2rem;margin-top:.8rem}.note{color:#555;font-size:.9rem}`;
+
+/** The approval pages' document: the signed-link shell (src/http/link-pages.ts) with their style. */
+function page(title: string, body: string): string {
+  return linkPage(title, STYLE, body);
 }
 
 /** What the answer page shows. */

@@ -16,7 +16,8 @@ import { branchAgents, queueEmail, queueSms } from '../../messaging/messaging/in
 import { isMobileNumber, normalisePhone, smsOptedOut, smsSendAt } from '../../messaging/sms/index.ts';
 import { formatPounds } from '../money/index.ts';
 import { linkKey, signLink } from './approval-links.ts';
-import { esc, londonDateTime } from './approval-pages.ts';
+import { escapeHtml as esc } from '../../../lib/html.ts';
+import { londonDateTime } from './approval-pages.ts';
 import * as repo from './approvals.repository.ts';
 import { approvalForQuote, remindAndExpire } from './approvals.service.ts';
 

@@ -4,27 +4,23 @@
  * the last action, and one clear page per refusal (invalid, expired, used, withdrawn). Every value
  * is escaped; the pages load nothing from elsewhere. Dates for people in Europe/London.
  */
+import { linkPage } from '../../../http/link-pages.ts';
+import { escapeHtml as esc } from '../../../lib/html.ts';
 import { formatLondonDate, formatLondonDateTime } from '../../../lib/london-time.ts';
 import { formatPounds } from '../money/index.ts';
 import type { LinkRefusal } from './links.ts';
 import type { LinkViewDto } from './works-orders.schemas.ts';
 
-/** Escapes text for HTML element content and attribute values. */
-export function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${esc(title)}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:1rem auto;padding:0 1rem;color:#1b1b1b;line-height:1.45}
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:36rem;margin:1rem auto;padding:0 1rem;color:#1b1b1b;line-height:1.45}
 h1{font-size:1.3rem}h2{font-size:1.05rem;margin:1.2rem 0 .4rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem 1rem}dt{font-weight:600}
 form{border:1px solid #ccc;border-radius:6px;padding:.8rem;margin:.6rem 0}label{display:block;margin:.3rem 0}
 input,select,textarea{font-size:1rem;width:100%;box-sizing:border-box;padding:.4rem}textarea{min-height:4rem}
 button{font-size:1rem;padding:.6rem 1.2rem;margin-top:.5rem;width:100%}.msg{background:#e7f4e4;border:1px solid #9c9;padding:.6rem;border-radius:6px}
-.err{background:#fdecea;border:1px solid #e99;padding:.6rem;border-radius:6px}.note{color:#555;font-size:.9rem}</style>
-</head><body>${body}</body></html>`;
+.err{background:#fdecea;border:1px solid #e99;padding:.6rem;border-radius:6px}.note{color:#555;font-size:.9rem}`;
+
+/** The works-order pages' document: the signed-link shell (src/http/link-pages.ts) with their style. */
+function page(title: string, body: string): string {
+  return linkPage(title, STYLE, body);
 }
 
 const form = (action: string, title: string, fields: string, button: string) =>

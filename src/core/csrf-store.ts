@@ -4,7 +4,7 @@
  * milliseconds and expiring with it: issuing is one SET, using is one GETDEL, so a token works
  * once and only for the session it was issued to, and a job creation's two requests write
  * nothing to the database for their tokens. Without Redis (the embedded database, or Redis
- * unreachable), tokens are rows of `csrf_tokens` (src/http/csrf.repository.ts).
+ * unreachable), tokens are rows of `csrf_tokens` (src/core/csrf.repository.ts).
  *
  * A token not found in Redis is looked for in the table, so one issued while Redis was
  * unreachable still works once afterwards; that costs a statement only for a token Redis does

@@ -1,7 +1,7 @@
 /**
  * SQL of the CSRF tokens kept in the database (src/http/csrf.ts has the rules; docs/security.md
  * promise 6): all of them without Redis, and with Redis only those issued while it was unreachable
- * (src/http/csrf-store.ts). Without Redis both statements run once per CSRF-protected write, so
+ * (src/core/csrf-store.ts). Without Redis both statements run once per CSRF-protected write, so
  * they are named prepared statements (src/db/prepared.ts).
  */
 import { PreparedQuery, type Params } from '../db/prepared.ts';

@@ -1,0 +1,183 @@
+/**
+ * /users/new (an invitation by e-mail, POST /api/users with invite: true) and /users/{uuid}/edit
+ * (docs/console.md "Creating and editing"): name, e-mail, role, branch and status (PUT
+ * /api/users/{uuid}), disabling and enabling after a confirmation, and a new invitation.
+ */
+import { type FormEvent } from 'react';
+import { Form } from 'react-aria-components';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api } from '../api.ts';
+import type { Branch, User } from '../types.ts';
+import { Button, Field, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { BranchOptions, Loaded, Notice, reader, SelectField, splitProblem, useBranches, useSavedNotice } from './people-forms.tsx';
+import '../people-forms.css';
+
+type Role = { id: number; code: string; name: string; level: number };
+
+const USER_FIELDS = ['name', 'email', 'role', 'branch_uuid'];
+
+/** /users/new (an invitation by e-mail) and /users/{uuid}/edit (name, e-mail, role, branch, status). */
+export function UserFormPage() {
+  const { uuid } = useParams();
+  const [notice, setNotice] = useSavedNotice();
+  const user = useLoad(['users', uuid ?? 'new'], async () =>
+    uuid ? ((await api.GET('/api/users/{uuid}', { params: { path: { uuid } } })).data!.data as User) : ({} as Partial<User>),
+  );
+  const branches = useBranches();
+  const roles = useLoad(
+    ['roles', 'first', 100],
+    async () => (await api.GET('/api/admin/roles', { params: { query: { limit: 100 } } })).data!.data as Role[],
+  );
+  return (
+    <>
+      <PageTitle>{uuid ? 'Edit user' : 'Invite a user'}</PageTitle>
+      <p>
+        <Link to="/users">Back to users</Link>
+      </p>
+      <Notice text={notice} />
+      {/* Mounted once the branches and roles are there (see AddressFormPage). */}
+      <Loaded load={user}>
+        {(u) => (
+          <Loaded load={branches}>
+            {(bs) => (
+              <Loaded load={roles}>
+                {(rs) => (
+                  <UserForm
+                    key={u.updated_at ?? 'new'}
+                    user={u}
+                    branches={bs}
+                    roles={rs}
+                    onSaved={(text) => {
+                      setNotice(text);
+                      user.reload();
+                    }}
+                  />
+                )}
+              </Loaded>
+            )}
+          </Loaded>
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+function UserForm({ user, branches, roles, onSaved }: { user: Partial<User>; branches: Branch[]; roles: Role[]; onSaved: (notice: string) => void }) {
+  const navigate = useNavigate();
+  const action = useAction();
+  const { ask, dialog } = useConfirm();
+  const { errors, other } = splitProblem(action.problem, USER_FIELDS, { role_id: 'role' });
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const v = reader(e.currentTarget);
+    const name = v('name') ?? '';
+    const email = v('email') ?? '';
+    const role = v('role');
+    const branch = v('branch_uuid');
+    void action.run(async () => {
+      if (!user.uuid) {
+        const { data } = await api.POST('/api/users', { body: { invite: true, name, email, ...(role ? { role } : {}), ...(branch ? { branch_uuid: branch } : {}) } });
+        const created = data!.data as User;
+        navigate(`/users/${created.uuid}/edit`, { state: { saved: `Invitation sent to ${created.email}.` } });
+        return;
+      }
+      // Only what changed is sent: one's own role may not be sent, even unchanged.
+      const body: Record<string, unknown> = {};
+      if (name !== user.name) body.name = name;
+      if (email !== user.email) body.email = email;
+      if (role && role !== user.role_code) body.role = role;
+      if ((branch ?? null) !== (user.branch_uuid ?? null)) body.branch_uuid = branch;
+      if (Object.keys(body).length > 0) await api.PUT('/api/users/{uuid}', { params: { path: { uuid: user.uuid } }, body: body });
+      onSaved(Object.keys(body).length > 0 ? 'Changes saved.' : 'Nothing changed.');
+    });
+  };
+  const path = { params: { path: { uuid: user.uuid ?? '' } }, body: {} };
+  const roleOptions = roles.some((r) => r.code === user.role_code) || !user.role_code ? roles : [...roles, { id: 0, code: user.role_code, name: user.role ?? user.role_code, level: 0 }];
+  return (
+    <>
+      <Form className="form" aria-label={user.uuid ? `Edit ${user.name}` : 'Invite a user'} onSubmit={onSubmit} validationErrors={errors}>
+        <Field name="name" label="Name" isRequired maxLength={200} defaultValue={user.name ?? ''} />
+        <Field
+          name="email"
+          label="E-mail address"
+          type="email"
+          isRequired
+          maxLength={254}
+          defaultValue={user.email ?? ''}
+          description={user.uuid ? undefined : 'They get an e-mail with a link, valid 7 days, to choose their password.'}
+        />
+        <SelectField id="user-role" name="role" label="Role" defaultValue={user.role_code ?? 'agent'} error={errors.role} required>
+          {roleOptions.map((r) => (
+            <option key={r.code} value={r.code}>
+              {r.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField id="user-branch" name="branch_uuid" label="Branch" defaultValue={user.branch_uuid ?? ''} error={errors.branch_uuid} hint="Agents need a branch.">
+          <BranchOptions branches={branches} empty="No branch" />
+        </SelectField>
+        {other ? <ProblemMessage problem={other} /> : null}
+        <Button type="submit" isDisabled={action.busy}>
+          {user.uuid ? 'Save changes' : 'Send invitation'}
+        </Button>
+      </Form>
+      {user.uuid ? (
+        <section aria-labelledby="user-status">
+          <h2 id="user-status">Status: {user.status}</h2>
+          <div className="button-row">
+            {user.status === 'invited' ? (
+              <Button
+                variant="secondary"
+                isDisabled={action.busy}
+                onPress={() =>
+                  void action.run(async () => {
+                    await api.POST('/api/users/{uuid}/invite', path);
+                    onSaved(`A new invitation was sent to ${user.email}; the earlier link no longer works.`);
+                  })
+                }
+              >
+                Send the invitation again
+              </Button>
+            ) : null}
+            {user.status === 'disabled' ? (
+              <Button
+                variant="secondary"
+                isDisabled={action.busy}
+                onPress={() =>
+                  void action.run(async () => {
+                    await api.POST('/api/users/{uuid}/enable', path);
+                    onSaved(`${user.name} can sign in again.`);
+                  })
+                }
+              >
+                Enable user
+              </Button>
+            ) : (
+              <Button
+                variant="danger"
+                isDisabled={action.busy}
+                onPress={() =>
+                  ask({
+                    title: `Disable ${user.name}?`,
+                    body: <p>They are signed out everywhere at once and cannot sign in until the account is enabled again.</p>,
+                    confirmLabel: 'Disable user',
+                    cancelLabel: 'Keep the account',
+                    danger: true,
+                    onConfirm: () =>
+                      void action.run(async () => {
+                        await api.POST('/api/users/{uuid}/disable', path);
+                        onSaved(`${user.name} is disabled.`);
+                      }),
+                  })
+                }
+              >
+                Disable user
+              </Button>
+            )}
+          </div>
+        </section>
+      ) : null}
+      {dialog}
+    </>
+  );
+}
