@@ -159,7 +159,7 @@ export async function contractorScorecards(
   scope: JobScope,
   q: { agencyId: number | null; contractorId?: number | undefined; from: Date; to: Date; today: string },
 ): Promise<ScorecardRow[]> {
-  const jobs = db
+  let jobs = db
     .selectFrom('jobs as j')
     .leftJoin('job_time_ranges as tmr', 'tmr.id', 'j.time_range_id')
     .where('j.deleted_at', 'is', null)
@@ -171,21 +171,48 @@ export async function contractorScorecards(
       'j.id', 'j.contractor_id', 'j.assigned_at', 'j.contractor_accepted_at', 'j.scheduled_for', 'j.attended_at', 'j.completed_at', 'j.cancelled_at',
       'j.agreed_cost_pence', 'tmr.starts_at', 'tmr.ends_at',
     ]);
+  // Only the jobs of the contractors scored below: the outer join drops the others anyway.
+  if (q.contractorId !== undefined) jobs = jobs.where('j.contractor_id', '=', q.contractorId);
+  else if (q.agencyId !== null) jobs = jobs.where('j.contractor_id', 'in', db.selectFrom('contractors as jc').select('jc.id').where('jc.agency_id', '=', q.agencyId));
+  // One pass over each job's history, recalls, SLA clocks and missed visits (grouped by job and
+  // joined), not a subquery per job and figure (docs/insight.md "Contractor scorecards: cost").
   const result = await sql<ScorecardRow>`
-    with jj as (${jobs}),
+    with jj as materialized (${jobs}),
+    hist as (
+      select h.job_id, count(*) as scheduled from jj join job_status_history h on h.job_id = jj.id
+      where h.to_status_id = 5 group by h.job_id
+    ),
+    rec as (
+      select rc.original_job_id as job_id, count(*)::int as n from jj join job_recalls rc on rc.original_job_id = jj.id
+      group by rc.original_job_id
+    ),
+    sla as (
+      select k.job_id, (count(*) filter (where k.state = 'met'))::int as met, (count(*) filter (where k.state = 'breached'))::int as breached
+      from jj join sla_clocks k on k.job_id = jj.id
+      where k.state in ('met', 'breached') group by k.job_id
+    ),
+    vis as (
+      select v.job_id, (count(*) filter (where v.missed_by = 'contractor'))::int as no_shows, (count(*) filter (where v.missed_by = 'tenant'))::int as no_access
+      from jj join job_visits v on v.job_id = jj.id
+      where v.state = 'missed' group by v.job_id
+    ),
     per as (
       select jj.*,
         (jj.scheduled_for at time zone 'UTC')::date as visit_date,
         (jj.attended_at at time zone 'Europe/London') as attended_local,
-        (select count(*) from job_status_history h where h.job_id = jj.id and h.to_status_id = 5) <= 1
-          and not exists (select 1 from job_recalls rc where rc.original_job_id = jj.id) as ftf,
-        (select count(*) from job_recalls rc where rc.original_job_id = jj.id)::int as recalls,
-        (select s.rating from job_surveys s where s.job_id = jj.id and s.rating is not null) as rating,
-        (select count(*) from sla_clocks k where k.job_id = jj.id and k.state = 'met')::int as sla_met,
-        (select count(*) from sla_clocks k where k.job_id = jj.id and k.state = 'breached')::int as sla_breached,
-        (select count(*) from job_visits v where v.job_id = jj.id and v.state = 'missed' and v.missed_by = 'contractor')::int as no_shows,
-        (select count(*) from job_visits v where v.job_id = jj.id and v.state = 'missed' and v.missed_by = 'tenant')::int as no_access
+        coalesce(hist.scheduled, 0) <= 1 and rec.job_id is null as ftf,
+        coalesce(rec.n, 0) as recalls,
+        s.rating,
+        coalesce(sla.met, 0) as sla_met,
+        coalesce(sla.breached, 0) as sla_breached,
+        coalesce(vis.no_shows, 0) as no_shows,
+        coalesce(vis.no_access, 0) as no_access
       from jj
+      left join hist on hist.job_id = jj.id
+      left join rec on rec.job_id = jj.id
+      left join sla on sla.job_id = jj.id
+      left join vis on vis.job_id = jj.id
+      left join job_surveys s on s.job_id = jj.id and s.rating is not null
     )
     select c.uuid as contractor_uuid, c.company_name,
       count(per.id)::int as jobs,
