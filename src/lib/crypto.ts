@@ -1,3 +1,4 @@
+/** Tokens, hashes and signatures: secret tokens from the CSPRNG, SHA-256 and HMAC digests, comparisons in constant time (docs/security.md). */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /**
