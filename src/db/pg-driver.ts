@@ -22,6 +22,8 @@ import {
 import type pg from 'pg';
 import { isTerminatedConnection } from './errors.ts';
 import { statementNameOf } from './prepared.ts';
+import { statementSummary } from './query-tracing.ts';
+import { inSpan } from '../lib/tracing.ts';
 
 const COUNTED = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
@@ -86,7 +88,11 @@ export class PgConnection implements DatabaseConnection {
   /** Runs a transaction command (begin, commit, rollback) and returns the server's command tag. */
   async #command(text: string): Promise<string> {
     try {
-      return (await this.client.query(text)).command;
+      // A database span of ours, as every other statement has (src/db/query-tracing.ts): the pg
+      // instrumentation's own span is suppressed inside it.
+      const s = statementSummary(text);
+      const attributes = { 'db.system.name': 'postgresql', 'db.query.text': text, 'db.operation.name': s.operation, 'db.collection.name': s.table, 'caretaker.db.engine': 'postgres' };
+      return (await inSpan(s.name, { kind: 'client', requireParent: true, suppressInside: true, attributes }, () => this.client.query(text))).command;
     } catch (err) {
       if (isTerminatedConnection(err)) this.broken = true;
       throw err;
