@@ -1660,3 +1660,101 @@ export interface Database {
   provider_callback_uses: ProviderCallbackUseTable;
   sms_keyword_texts: SmsKeywordTextTable;
 }
+
+/** Migration 2026_12_06_1200: the VAT treatment of recharged costs (docs/money.md "VAT treatment of recharged costs"). */
+export interface MoneySettingsTable {
+  /** recharge | disbursement */
+  vat_treatment: Generated<string>;
+}
+
+/** Migration 2026_12_06_1200: treatment fixed at issue, the supplier's own invoice date, the self-billing series. */
+export interface InvoiceTable {
+  /** recharge | disbursement */
+  vat_treatment: Generated<string>;
+  supplier_invoice_date: ColumnType<string | null, string | null | undefined, string | null>;
+  /** self-billed invoices: the number in the supplier's own series */
+  self_billing_number: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** Migration 2026_12_06_1200: the recharge's treatment and its cost per VAT rate (recharge treatment). */
+export interface LandlordRechargeTable {
+  vat_treatment: Generated<string>;
+  /** JSON [{ vat_rate, vat_rate_bp, net_pence, vat_pence }] (recharge treatment), null for disbursements */
+  cost_lines: Json | null;
+}
+
+/** A self-billing agreement with a contractor (HMRC VAT Notice 700/62). */
+export interface SelfBillingAgreementTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  contractor_id: number;
+  starts_on: ColumnType<string, string, string>;
+  ends_on: ColumnType<string, string, string>;
+  review_on: ColumnType<string, string, string>;
+  vat_number_checked_on: ColumnType<string | null, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** A payment the agency recorded to or from a landlord (a statement's entries; docs/money.md "Statements"). */
+export interface LandlordLedgerEntryTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  landlord_id: number;
+  /** payment_from_landlord | payment_to_landlord */
+  kind: string;
+  entry_date: ColumnType<string, string, string>;
+  amount_pence: number;
+  reference: string | null;
+  description: string | null;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  self_billing_agreements: SelfBillingAgreementTable;
+  landlord_ledger_entries: LandlordLedgerEntryTable;
+}
+
+/** Migration 2026_12_06_1100: the PAF parts of an address, its building, communal areas (docs/tenants.md "Address parts"). */
+export interface AddressTable {
+  sub_building: Generated<string | null>;
+  building_name: Generated<string | null>;
+  building_number: Generated<string | null>;
+  street: Generated<string | null>;
+  locality: Generated<string | null>;
+  building_id: Generated<number | null>;
+  is_communal: Generated<boolean>;
+}
+
+/** A building of several units (a block of flats): its address without the sub-building (docs/tenants.md "Buildings"). */
+export interface BuildingTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  branch_id: number | null;
+  external_ref: string | null;
+  building_name: string | null;
+  building_number: string | null;
+  street: string | null;
+  locality: string | null;
+  /** the post town */
+  town: string;
+  county: string | null;
+  postcode: string;
+  latitude: number | null;
+  longitude: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Migration 2026_12_06_1100: look postcodes up at postcodes.io (docs/tenants.md "Postcode lookup"). */
+export interface AgencyTable {
+  postcode_lookup: Generated<boolean>;
+}
+
+export interface Database {
+  buildings: BuildingTable;
+}

@@ -125,6 +125,7 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.landlords.gdpr-report.manage', description: 'Download the GDPR subject-access report of a landlord', roles: ADMINS },
   { key: 'api.landlords.erase.manage', description: 'Erase (anonymise for good) a landlord under GDPR', roles: ADMINS },
   { key: 'api.landlords.statements.view', description: "Read a landlord's statement of recharges for a period (JSON, PDF, CSV); a landlord login its own", roles: [...STAFF, 'api', 'landlord'] },
+  { key: 'api.landlords.payments.manage', description: "Record the agency's payments to and from a landlord (the entries its statement balances)", roles: [...ADMINS, 'api'] },
   { key: 'api.recharges.view', description: "List landlord recharges and read the agency's recharge fee", roles: [...STAFF, 'api'] },
   { key: 'api.recharges.settings.manage', description: "Change the agency's fee on landlord recharges", roles: ADMINS },
   // Agencies, onboarding, import and export (docs/onboarding.md).

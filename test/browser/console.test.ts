@@ -90,6 +90,9 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await t.db.updateTable('tenants').set({ mobile: '07700 900123' }).where('id', '=', tenant.id).execute();
     const otherTenant = await insertTenant(t.db, agency.id, [flat.id], 'Oliver Other', now);
     const firm = await insertContractor(t.db, agency.id, 'Fletcher Plumbing', now);
+    // The particulars an invoice needs at issue (docs/money.md): the supplier's and the agency's addresses.
+    await t.db.updateTable('contractors').set({ address_line1: '9 Canal Wharf', address_town: 'Leeds', address_postcode: 'LS11 5PS' }).where('id', '=', firm.id).execute();
+    await t.db.updateTable('agencies').set({ registered_line1: '1 Wellington Street', registered_town: 'Leeds', registered_postcode: 'LS1 4DL' }).where('id', '=', agency.id).execute();
     const otherFirm = await insertContractor(t.db, agency.id, 'Other Trades', now);
     contractorUuid = (await t.db.selectFrom('contractors').select('uuid').where('id', '=', firm.id).executeTakeFirstOrThrow()).uuid;
     users.agent = (await createUser(t.db, { role: 'agent', agencyId: agency.id, branchId: branch.id, name: 'Tom Hughes' })).email;
@@ -374,6 +377,9 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     // Once completed, a draft invoice instead of a quote.
     await page.getByLabel('Work or part').fill('Replace trap and waste pipe');
     await page.getByLabel('Unit price in pounds, before VAT').fill('79.50');
+    // The firm's own invoice: its number and date (HMRC VAT Notice 700, 16.3).
+    await page.getByLabel('Your invoice number').fill('FP-1042');
+    await page.getByLabel('Date on your invoice').fill(new Date().toLocaleDateString('en-CA', { timeZone: 'Europe/London' }));
     await page.getByRole('button', { name: 'Submit an invoice' }).click();
     await page.getByText('Invoice submitted as a draft for the agency to issue.').waitFor();
     await page.locator('#money ~ ul li', { hasText: 'Invoice (draft)' }).waitFor();
@@ -434,7 +440,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
       .toEqual([
         expect.stringMatching(/^Draft\s+0\s+£0\.00\s+£0\.00$/),
         expect.stringMatching(/^Issued\s+1\s+£79\.50\s+£79\.50$/),
-        ...['Part paid', 'Overdue', 'Paid', 'Void'].map((st) => expect.stringMatching(new RegExp(`^${st}\\s+0\\s+£0\\.00\\s+£0\\.00$`))),
+        ...['Part paid', 'Overdue', 'Paid', 'Credited', 'Void'].map((st) => expect.stringMatching(new RegExp(`^${st}\\s+0\\s+£0\\.00\\s+£0\\.00$`))),
       ]);
     // Agents see the invoices; issuing, crediting and payments are the administrators' (docs/money.md).
     expect(await page.getByRole('button', { name: /^(Issue|Mark paid|Credit note):/ }).count()).toBe(0);

@@ -90,7 +90,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await admin.getByRole('cell', { name: 'Leeds', exact: true }).waitFor();
 
     await admin.goto(`${baseUrl}/imports`);
-    await importFile(admin, 'addresses', 'properties.csv', /3 to create, 0 to update, 0 unchanged, 3 with errors/, 'line3', '3-import-dry-run');
+    await importFile(admin, 'addresses', 'properties.csv', /3 to create, 0 to update, 0 unchanged, 3 with errors/, 'line3, is_communal', '3-import-dry-run');
     await importFile(admin, 'tenants', 'tenants-windows-1252.csv', /2 to create, .* 1 with errors/, 'mobile, preferred_contact');
     await importFile(admin, 'contractors', 'contractors.csv', /2 to create, .* 2 with errors/, '');
     await importFile(admin, 'landlords', 'landlords.csv', /2 to create, .* 5 with errors/, '');

@@ -9,7 +9,7 @@ import { addDays, mondayOf } from '../../console/src/logic/dates.ts';
 import { describeProblem, fieldOf } from '../../console/src/logic/errors.ts';
 import { filtersToQuery, filtersToSearch, pageCount, parseFilters, PAGE_SIZE } from '../../console/src/logic/job-filters.ts';
 import { moneyActions, poundsToPence } from '../../console/src/logic/money.ts';
-import { composeDescription } from '../../console/src/logic/report.ts';
+import { branchChoices, composeDescription, tenantChoice } from '../../console/src/logic/report.ts';
 import { consolePathOf, snippetParts } from '../../console/src/logic/search.ts';
 import { describeRemaining, IDLE_SECONDS, looksRemembered, sessionTimes } from '../../console/src/logic/session.ts';
 import { allowanceWords, countsHours, ruleSentence } from '../../console/src/logic/sla-words.ts';
@@ -73,6 +73,8 @@ describe('console: search results and money', () => {
     expect(consolePathOf({ type: 'user', uuid: 'u5', title: 'Tom' }, staff)).toBeNull();
     expect(consolePathOf({ type: 'tenant', uuid: 'u2', title: 'Emily' }, new Set())).toBeNull();
     expect(consolePathOf({ type: 'spaceship', uuid: 'u6', title: 'x' }, staff)).toBeNull();
+    expect(consolePathOf({ type: 'building', uuid: 'u7', title: 'Aire Court, Leeds' }, staff)).toBe('/addresses?q=Aire%20Court');
+    expect(consolePathOf({ type: 'landlord', uuid: 'u8', title: 'Margaret Oyelaran' }, staff)).toBeNull();
   });
   it('splits the escaped snippet into text and highlighted parts, never HTML', () => {
     expect(snippetParts('Leak under the <mark>kitchen</mark> &amp; <mark>sink</mark>&lt;script&gt;')).toEqual([
@@ -115,6 +117,23 @@ describe('console: calendar weeks and the repair text', () => {
     expect(composeDescription(' Leak under the sink ', ' After 3 pm ')).toBe('Leak under the sink\n\nAccess: After 3 pm');
     expect(composeDescription('', 'Key with neighbour')).toBe('Access: Key with neighbour');
     expect(composeDescription('Leak', '  ')).toBe('Leak');
+  });
+  it("lists each open branch once, the empty choice never named after a branch (one branch: 'Leeds City' was listed twice)", () => {
+    const one = branchChoices([{ uuid: 'b1', name: 'Leeds City', closed_at: null }], 'Leeds City');
+    const names = [one.empty, ...one.options.map((o) => o.name)];
+    expect(names.filter((n) => n === 'Leeds City')).toHaveLength(1);
+    expect(one).toEqual({ empty: 'The property’s branch (Leeds City)', options: [{ uuid: 'b1', name: 'Leeds City' }] });
+    const many = branchChoices(
+      [{ uuid: 'b1', name: 'Leeds City' }, { uuid: 'b2', name: 'Headingley', closed_at: '2026-01-01T00:00:00Z' }, { uuid: 'b1', name: 'Leeds City' }, { uuid: 'b3', name: 'Otley' }],
+      null,
+    );
+    expect(many).toEqual({ empty: 'The property’s branch', options: [{ uuid: 'b1', name: 'Leeds City' }, { uuid: 'b3', name: 'Otley' }] });
+  });
+  it("chooses a property's only tenant, and asks for a shared house's", () => {
+    expect(tenantChoice([{ uuid: 't1' }])).toMatchObject({ selected: 't1' });
+    expect(tenantChoice([])).toMatchObject({ selected: '', hint: 'No tenant is linked to this property.' });
+    const shared = tenantChoice([{ uuid: 't1' }, { uuid: 't2' }, { uuid: 't3' }]);
+    expect(shared).toEqual({ selected: '', empty: 'Choose the tenant who reported it', hint: '3 tenants live here: choose who reported the repair (or none for common parts).' });
   });
 });
 

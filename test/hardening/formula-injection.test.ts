@@ -25,7 +25,7 @@ beforeAll(async () => {
   t = await buildTestApp();
   w = await moneyWorld(t);
   const lines = FORMULAS.map((description, i) => ({ description, quantity: 1, unit_price_pence: 1_000 + i, vat_rate: 'standard' }));
-  const inv = await w.contractor.client.post('/api/invoices', { job_uuid: w.completed.uuid, lines, contractor_reference: FORMULAS[0] });
+  const inv = await w.contractor.client.post('/api/invoices', { job_uuid: w.completed.uuid, lines, contractor_reference: FORMULAS[0], supplier_invoice_date: '2026-11-20' });
   expect(inv.statusCode, inv.body).toBe(201);
   const uuid = inv.json().data.uuid as string;
   expect((await w.adminA.client.post(`/api/invoices/${uuid}/issue`)).statusCode).toBe(200);

@@ -43,7 +43,7 @@ describe('GET /api/search', () => {
   it('finds the address and its jobs by a postcode typed without the space, exact postcode ranked first', async () => {
     const r = await find(w.adminA.client, 'ls62ab', '&types=address,job');
     expect(r.data[0]).toMatchObject({ type: 'address', uuid: w.address.uuid, subtitle: 'LS6 2AB' });
-    expect(r.data[0]!.snippet).toBe('<mark>LS6</mark> <mark>2AB</mark>');
+    expect(r.data[0]!.snippet).toBe('Postcode: <mark>LS6</mark> <mark>2AB</mark>');
     const jobs = r.data.filter((h) => h.type === 'job').map((h) => h.uuid).sort();
     expect(jobs).toEqual([w.job.uuid, w.j1.uuid, w.j2.uuid, w.j3.uuid, w.j4.uuid].sort());
     expect(r.count).toBe(6);
@@ -94,7 +94,7 @@ describe('GET /api/search', () => {
   it('escapes stored markup in snippets', async () => {
     const r = await find(w.adminA.client, 'shower', '&types=job');
     expect(r.data.map((h) => h.uuid)).toEqual([scriptJob.uuid]);
-    expect(r.data[0]!.snippet).toBe(`${scriptJob.reference} &lt;script&gt;alert(1)&lt;/script&gt; <mark>Shower</mark> leaking`);
+    expect(r.data[0]!.snippet).toBe('Title: &lt;script&gt;alert(1)&lt;/script&gt; <mark>Shower</mark> leaking');
   });
 
   it('pages the hits and refuses bad input with 400', async () => {
@@ -127,6 +127,74 @@ describe('GET /api/search', () => {
     expect((few.json() as { count: number }).count).toBeGreaterThan(0);
   });
 
+  describe('buildings, flats, tenants by postcode, landlords', () => {
+    let block: { uuid: string };
+    let flat3: { uuid: string };
+    let tenantUuid: string;
+    let landlordUuid: string;
+
+    beforeAll(async () => {
+      const admin = w.adminA.client as unknown as { post(u: string, b: unknown): Promise<any> };
+      const b = await admin.post('/api/buildings', { building_name: 'Aire Court', building_number: '21', street: 'The Calls', town: 'Leeds', postcode: 'LS1 7BN' });
+      expect(b.statusCode, b.body).toBe(201);
+      block = b.json().data;
+      for (const n of [1, 2, 3, 13]) {
+        const f = await admin.post('/api/addresses', { building_uuid: block.uuid, sub_building: `Flat ${n}` });
+        expect(f.statusCode, f.body).toBe(201);
+        if (n === 3) flat3 = f.json().data;
+      }
+      const flat3Id = (await sql<{ id: number }>`select id from addresses where uuid = ${flat3.uuid}`.execute(t.db)).rows[0]!.id;
+      tenantUuid = crypto.randomUUID();
+      const te = await sql<{ id: number }>`insert into tenants (uuid, agency_id, name, email, created_at, updated_at)
+        values (${tenantUuid}, ${w.agencyA.id}, 'Priya Raman', 'priya@example.test', now(), now()) returning id`.execute(t.db);
+      await sql`insert into tenant_addresses (tenant_id, address_id, created_at) values (${te.rows[0]!.id}, ${flat3Id}, now())`.execute(t.db);
+      const l = await admin.post('/api/landlords', { kind: 'person', name: 'Margaret Oyelaran', email: 'margaret@example.test' });
+      expect(l.statusCode, l.body).toBe(201);
+      landlordUuid = l.json().data.uuid;
+    });
+
+    it('finds a building by its name, with the snippet naming the field', async () => {
+      const r = await find(w.adminA.client, 'aire court', '&types=building');
+      expect(r.data).toHaveLength(1);
+      expect(r.data[0]).toMatchObject({ type: 'building', uuid: block.uuid, title: 'Aire Court, Leeds', subtitle: 'LS1 7BN', url: `/api/buildings/${block.uuid}` });
+      expect(r.data[0]!.snippet).toBe('Building: <mark>Aire</mark> <mark>Court</mark>');
+      // The building's flats are addresses found by the building name too.
+      expect((await find(w.adminA.client, 'aire court', '&types=address')).count).toBe(4);
+      // Agency B sees nothing of agency A's block.
+      expect((await find(w.adminB.client, 'aire court')).count).toBe(0);
+    });
+
+    it('finds a flat by its flat and building, the exact flat first', async () => {
+      const r = await find(w.adminA.client, 'Flat 3, Aire Court', '&types=address');
+      expect(r.data[0]).toMatchObject({ type: 'address', uuid: flat3.uuid });
+      expect(r.data[0]!.snippet).toBe('Flat: <mark>Flat</mark> <mark>3</mark>');
+    });
+
+    it('finds a tenant by the postcode they live at, the snippet showing the address', async () => {
+      const r = await find(w.adminA.client, 'ls17bn', '&types=tenant');
+      expect(r.data.map((h) => h.uuid)).toEqual([tenantUuid]);
+      expect(r.data[0]).toMatchObject({ title: 'Priya Raman', subtitle: 'priya@example.test', score: 1.5 });
+      expect(r.data[0]!.snippet).toBe('Lives at: Flat 3, Aire Court, Leeds <mark>LS1</mark> <mark>7BN</mark>');
+      expect((await find(w.adminB.client, 'ls17bn', '&types=tenant')).count).toBe(0);
+      // Without tenant permission nothing is returned nor counted.
+      expect((await find(w.contractor.client, 'ls17bn', '&types=tenant')).count).toBe(0);
+    });
+
+    it('finds a landlord by name with a typo', async () => {
+      const r = await find(w.adminA.client, 'Margret Oyelaran', '&types=landlord');
+      expect(r.data.map((h) => h.uuid)).toEqual([landlordUuid]);
+      expect(r.data[0]).toMatchObject({ type: 'landlord', title: 'Margaret Oyelaran', subtitle: 'Landlord', url: `/api/landlords/${landlordUuid}` });
+      expect(r.data[0]!.snippet).toBe('Name: <mark>Margaret</mark> <mark>Oyelaran</mark>');
+      expect((await find(w.adminB.client, 'Margaret Oyelaran')).count).toBe(0);
+      expect((await find(w.contractor.client, 'Margaret Oyelaran', '&types=landlord')).count).toBe(0);
+    });
+
+    it('does not repeat the subtitle: a job found by postcode shows the postcode field', async () => {
+      const r = await find(w.adminA.client, 'ls62ab', '&types=job');
+      for (const h of r.data) expect(h.snippet).toBe('Postcode: <mark>LS6</mark> <mark>2AB</mark>');
+    });
+  });
+
   describe('invoices', () => {
     const uuids = (r: { data: Array<{ uuid: string }> }) => r.data.map((h) => h.uuid).sort();
 
@@ -134,7 +202,7 @@ describe('GET /api/search', () => {
       const r = await find(w.adminA.client, 'INV-000001', '&types=invoice');
       expect(r.count).toBe(1);
       expect(r.data[0]).toMatchObject({ type: 'invoice', uuid: m.inv1.uuid, title: 'INV-000001 Fletcher Plumbing', score: 2, url: `/api/invoices/${m.inv1.uuid}` });
-      expect(r.data[0]!.snippet).toBe('<mark>INV</mark>-<mark>000001</mark> Fletcher Plumbing');
+      expect(r.data[0]!.snippet).toBe('Number: <mark>INV</mark>-<mark>000001</mark>');
       expect(r.data[0]!.subtitle).toBe(`Issued · ${w.job.reference} · 12 Acacia Avenue, Leeds LS6 2AB`);
       expect(uuids(await find(w.adminA.client, 'inv 3', '&types=invoice'))).toEqual([m.inv3.uuid]);
       expect(uuids(await find(w.adminA.client, 'CN-000001', '&types=invoice'))).toEqual([m.cn1.uuid]);

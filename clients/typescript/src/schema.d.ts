@@ -1541,7 +1541,7 @@ export interface paths {
         put?: never;
         /**
          * Create an address
-         * @description line1, town and a valid UK postcode are required; the postcode is stored upper case with one space. latitude and longitude go together. Needs a CSRF token.
+         * @description Give the lines (line1 required), or the PAF parts (sub_building, building_name, building_number, street, locality; the lines are then composed), or a building_uuid whose parts, town and postcode fill the rest. The postcode is checked, never rewritten: only case and its one space are normalised (LS6 12AB is refused, not read as LS61 2AB). Where the agency enables the postcode lookup, postcodes.io must know it and fills the coordinates and an empty town. A flat given with a building name or street joins that building (made on first use). Two addresses may not share the whole address. latitude and longitude go together. Needs a CSRF token.
          *
          *     **Access:** Permission key `api.addresses.manage`.
          */
@@ -1571,6 +1571,60 @@ export interface paths {
          *     **Access:** Permission key `api.addresses.manage`.
          */
         put: operations["updateAddress"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buildings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List and search the agency's buildings
+         * @description q searches the building name, street, number and street, town and postcode. Ordered by postcode, then name.
+         *
+         *     **Access:** Permission key `api.addresses.view`.
+         */
+        get: operations["listBuildings"];
+        put?: never;
+        /**
+         * Create a building
+         * @description A building name or a street, and a valid UK postcode, are required; then add its flats and communal areas with POST /api/addresses and building_uuid. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.addresses.manage`.
+         */
+        post: operations["createBuildings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/buildings/{uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a building and its units
+         * @description **Access:** Permission key `api.addresses.view`.
+         */
+        get: operations["getBuildings"];
+        /**
+         * Update a building
+         * @description Only the fields sent change; the parts, town, county and postcode are carried to every unit (lines recomposed, flats kept). Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.addresses.manage`.
+         */
+        put: operations["updateBuildings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2759,7 +2813,7 @@ export interface paths {
         };
         /**
          * Global search
-         * @description Full-text (English stemming) and trigram (typos, postcodes with or without the space) search over jobs (reference, title, description, address), tenants, addresses, contractors, users and invoices (number such as INV-000008 or CN-000001, contractor reference, job reference, contractor name, address). Each type is searched only when the caller holds the permission that opens it, and only within what it may open; a hit the caller cannot open is never returned nor counted. `count` is the number of visible matches; hits are ranked best first (jobs: the newest 2,000 matching jobs are ranked; when more match, `count` counts 2,000 of them and the answer carries X-Count-Capped: true) and carry an HTML-escaped snippet with <mark> around matching words. A q without letters or digits is 400.
+         * @description Full-text (English stemming) and trigram (typos, postcodes with or without the space) search over jobs (reference, title, description, address), tenants (name, e-mail, the postcode they live at), addresses (postcode, flat, building name, lines), buildings (name, street, postcode), landlords (name, e-mail), contractors, users and invoices (number such as INV-000008 or CN-000001, contractor reference, job reference, contractor name, address). Each type is searched only when the caller holds the permission that opens it, and only within what it may open; a hit the caller cannot open is never returned nor counted. `count` is the number of visible matches; hits are ranked best first (jobs: the newest 2,000 matching jobs are ranked; when more match, `count` counts 2,000 of them and the answer carries X-Count-Capped: true) and carry a snippet saying where the words matched: "Field: text" of the first searched field holding a match, HTML-escaped, with <mark> around matching words. A q without letters or digits is 400.
          *
          *     **Access:** Permission key `api.search.view`.
          */
@@ -3477,6 +3531,34 @@ export interface paths {
          *     **Access:** Permission key `api.pricing.manage`.
          */
         put: operations["updatePricingContractorsVat"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/pricing/contractors/{uuid}/self-billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the agency's self-billing agreement with a contractor
+         * @description HMRC VAT Notice 700/62 (docs/money.md "Self-billing"). None recorded: 404.
+         *
+         *     **Access:** Permission key `api.pricing.view`.
+         */
+        get: operations["listPricingContractorsSelfBilling"];
+        /**
+         * Record the self-billing agreement with a contractor
+         * @description Start, expiry and review dates and the date the contractor's VAT registration was checked. The agency self-bills a contractor (issues an invoice without the contractor's own number) only while the agreement is in force, before its review date and with the VAT number checked; otherwise the issue is 400. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.pricing.manage`.
+         */
+        put: operations["updatePricingContractorsSelfBilling"];
         post?: never;
         delete?: never;
         options?: never;
@@ -4216,6 +4298,32 @@ export interface paths {
         get: operations["listLandlordsStatement"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/landlords/{uuid}/ledger-entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A landlord's recorded payments to and from the agency
+         * @description **Access:** Permission key `api.landlords.statements.view`.
+         */
+        get: operations["listLandlordsLedgerEntries"];
+        put?: never;
+        /**
+         * Record a payment to or from a landlord
+         * @description payment_from_landlord or payment_to_landlord, date (not in the future), amount in pence, reference: an entry of the statement (docs/money.md "Statements"). Rent collection is not modelled: the agency enters the money that moved. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.landlords.payments.manage`.
+         */
+        post: operations["createLandlordsLedgerEntries"];
         delete?: never;
         options?: never;
         head?: never;
@@ -19444,11 +19552,13 @@ export interface operations {
     listAddresses: {
         parameters: {
             query?: {
-                /** @description search in lines 1 and 2, town and postcode (case-insensitive; the postcode also without its space, so "ls61ab" finds LS6 1AB): the typeahead of the job form */
+                /** @description search in the lines, the building name, street, town and postcode (case-insensitive; the postcode also without its space, so "ls61ab" finds LS6 1AB): the typeahead of the job form */
                 q?: string;
                 /** @description postcode prefix, case- and space-insensitive ("ls6" or "ls6 3") */
                 postcode?: string;
                 branch_uuid?: string;
+                /** @description only the units of this building */
+                building_uuid?: string;
                 /** @description field to sort by (default postcode) */
                 sort?: "line1" | "town" | "postcode" | "branch_name" | "is_hmo";
                 /** @description asc or desc (default asc) */
@@ -19478,15 +19588,31 @@ export interface operations {
                             ID: number;
                             /** Format: uuid */
                             uuid: string;
+                            /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                             line1: string;
                             line2: string | null;
                             line3: string | null;
+                            /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                            sub_building: string | null;
+                            /** @description PAF building name ("Aire Court") */
+                            building_name: string | null;
+                            /** @description PAF building number ("21", "12A") */
+                            building_number: string | null;
+                            /** @description PAF thoroughfare ("The Calls") */
+                            street: string | null;
+                            /** @description PAF dependent locality ("Headingley") */
+                            locality: string | null;
+                            /** @description the post town */
                             town: string;
                             county: string | null;
                             /** @description UK postcode, upper case with one space (LS6 3HN) */
                             postcode: string;
                             latitude: number | null;
                             longitude: number | null;
+                            /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                            building_uuid: string | null;
+                            /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                            is_communal: boolean;
                             /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                             is_hmo: boolean;
                             branch_uuid: string | null;
@@ -19598,33 +19724,53 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
-                    line1: string;
+                    /** @description required unless the parts (or a building) are given; then composed from them */
+                    line1?: string;
                     line2?: string | null;
                     line3?: string | null;
-                    town: string;
+                    sub_building?: string | null;
+                    building_name?: string | null;
+                    building_number?: string | null;
+                    street?: string | null;
+                    locality?: string | null;
+                    /** @description the post town; required unless the building's is taken or the postcode lookup fills it */
+                    town?: string;
                     county?: string | null;
-                    /** @description UK postcode in any case and spacing; stored as "LS6 3HN" */
-                    postcode: string;
+                    /** @description UK postcode in any case, with or without its one space before the last three characters; stored as "LS6 3HN", never otherwise changed; required unless the building's is taken */
+                    postcode?: string;
                     latitude?: number | null;
                     longitude?: number | null;
                     branch_uuid?: string | null;
+                    /** @description the building this unit belongs to; its parts, town, postcode and branch fill what is not given */
+                    building_uuid?: string | null;
+                    is_communal?: boolean;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    line1: string;
+                    /** @description required unless the parts (or a building) are given; then composed from them */
+                    line1?: string;
                     line2?: string | null;
                     line3?: string | null;
-                    town: string;
+                    sub_building?: string | null;
+                    building_name?: string | null;
+                    building_number?: string | null;
+                    street?: string | null;
+                    locality?: string | null;
+                    /** @description the post town; required unless the building's is taken or the postcode lookup fills it */
+                    town?: string;
                     county?: string | null;
-                    /** @description UK postcode in any case and spacing; stored as "LS6 3HN" */
-                    postcode: string;
+                    /** @description UK postcode in any case, with or without its one space before the last three characters; stored as "LS6 3HN", never otherwise changed; required unless the building's is taken */
+                    postcode?: string;
                     latitude?: number | null;
                     longitude?: number | null;
                     branch_uuid?: string | null;
+                    /** @description the building this unit belongs to; its parts, town, postcode and branch fill what is not given */
+                    building_uuid?: string | null;
+                    is_communal?: boolean;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -19648,15 +19794,31 @@ export interface operations {
                             ID: number;
                             /** Format: uuid */
                             uuid: string;
+                            /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                             line1: string;
                             line2: string | null;
                             line3: string | null;
+                            /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                            sub_building: string | null;
+                            /** @description PAF building name ("Aire Court") */
+                            building_name: string | null;
+                            /** @description PAF building number ("21", "12A") */
+                            building_number: string | null;
+                            /** @description PAF thoroughfare ("The Calls") */
+                            street: string | null;
+                            /** @description PAF dependent locality ("Headingley") */
+                            locality: string | null;
+                            /** @description the post town */
                             town: string;
                             county: string | null;
                             /** @description UK postcode, upper case with one space (LS6 3HN) */
                             postcode: string;
                             latitude: number | null;
                             longitude: number | null;
+                            /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                            building_uuid: string | null;
+                            /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                            is_communal: boolean;
                             /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                             is_hmo: boolean;
                             branch_uuid: string | null;
@@ -19819,15 +19981,31 @@ export interface operations {
                             ID: number;
                             /** Format: uuid */
                             uuid: string;
+                            /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                             line1: string;
                             line2: string | null;
                             line3: string | null;
+                            /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                            sub_building: string | null;
+                            /** @description PAF building name ("Aire Court") */
+                            building_name: string | null;
+                            /** @description PAF building number ("21", "12A") */
+                            building_number: string | null;
+                            /** @description PAF thoroughfare ("The Calls") */
+                            street: string | null;
+                            /** @description PAF dependent locality ("Headingley") */
+                            locality: string | null;
+                            /** @description the post town */
                             town: string;
                             county: string | null;
                             /** @description UK postcode, upper case with one space (LS6 3HN) */
                             postcode: string;
                             latitude: number | null;
                             longitude: number | null;
+                            /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                            building_uuid: string | null;
+                            /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                            is_communal: boolean;
                             /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                             is_hmo: boolean;
                             branch_uuid: string | null;
@@ -19943,30 +20121,50 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    /** @description required unless the parts (or a building) are given; then composed from them */
                     line1?: string;
                     line2?: string | null;
                     line3?: string | null;
+                    sub_building?: string | null;
+                    building_name?: string | null;
+                    building_number?: string | null;
+                    street?: string | null;
+                    locality?: string | null;
+                    /** @description the post town; required unless the building's is taken or the postcode lookup fills it */
                     town?: string;
                     county?: string | null;
-                    /** @description UK postcode in any case and spacing; stored as "LS6 3HN" */
+                    /** @description UK postcode in any case, with or without its one space before the last three characters; stored as "LS6 3HN", never otherwise changed; required unless the building's is taken */
                     postcode?: string;
                     latitude?: number | null;
                     longitude?: number | null;
                     branch_uuid?: string | null;
+                    /** @description the building this unit belongs to; its parts, town, postcode and branch fill what is not given */
+                    building_uuid?: string | null;
+                    is_communal?: boolean;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description required unless the parts (or a building) are given; then composed from them */
                     line1?: string;
                     line2?: string | null;
                     line3?: string | null;
+                    sub_building?: string | null;
+                    building_name?: string | null;
+                    building_number?: string | null;
+                    street?: string | null;
+                    locality?: string | null;
+                    /** @description the post town; required unless the building's is taken or the postcode lookup fills it */
                     town?: string;
                     county?: string | null;
-                    /** @description UK postcode in any case and spacing; stored as "LS6 3HN" */
+                    /** @description UK postcode in any case, with or without its one space before the last three characters; stored as "LS6 3HN", never otherwise changed; required unless the building's is taken */
                     postcode?: string;
                     latitude?: number | null;
                     longitude?: number | null;
                     branch_uuid?: string | null;
+                    /** @description the building this unit belongs to; its parts, town, postcode and branch fill what is not given */
+                    building_uuid?: string | null;
+                    is_communal?: boolean;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -19990,19 +20188,766 @@ export interface operations {
                             ID: number;
                             /** Format: uuid */
                             uuid: string;
+                            /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                             line1: string;
                             line2: string | null;
                             line3: string | null;
+                            /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                            sub_building: string | null;
+                            /** @description PAF building name ("Aire Court") */
+                            building_name: string | null;
+                            /** @description PAF building number ("21", "12A") */
+                            building_number: string | null;
+                            /** @description PAF thoroughfare ("The Calls") */
+                            street: string | null;
+                            /** @description PAF dependent locality ("Headingley") */
+                            locality: string | null;
+                            /** @description the post town */
                             town: string;
                             county: string | null;
                             /** @description UK postcode, upper case with one space (LS6 3HN) */
                             postcode: string;
                             latitude: number | null;
                             longitude: number | null;
+                            /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                            building_uuid: string | null;
+                            /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                            is_communal: boolean;
                             /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                             is_hmo: boolean;
                             branch_uuid: string | null;
                             branch_name: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listBuildings: {
+        parameters: {
+            query?: {
+                /** @description building name, street, number and street, town or postcode (also without its space) */
+                q?: string;
+                /** @description page size (1 to 200) */
+                limit?: number;
+                /** @description rows to skip (0 to 1,000,000) */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            external_ref: string | null;
+                            building_name: string | null;
+                            building_number: string | null;
+                            street: string | null;
+                            locality: string | null;
+                            /** @description the post town */
+                            town: string;
+                            county: string | null;
+                            /** @description UK postcode, upper case with one space */
+                            postcode: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            /** @description how many addresses (flats, communal areas) belong to it */
+                            units: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createBuildings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A building name or a street is required. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    external_ref?: string | null;
+                    building_name?: string | null;
+                    building_number?: string | null;
+                    street?: string | null;
+                    locality?: string | null;
+                    /** @description the post town; required unless the postcode lookup fills it */
+                    town?: string;
+                    county?: string | null;
+                    /** @description UK postcode (as for addresses) */
+                    postcode: string;
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    external_ref?: string | null;
+                    building_name?: string | null;
+                    building_number?: string | null;
+                    street?: string | null;
+                    locality?: string | null;
+                    /** @description the post town; required unless the postcode lookup fills it */
+                    town?: string;
+                    county?: string | null;
+                    /** @description UK postcode (as for addresses) */
+                    postcode: string;
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A building of several units (a block of flats): its address without the flat (docs/tenants.md "Buildings") */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            external_ref: string | null;
+                            building_name: string | null;
+                            building_number: string | null;
+                            street: string | null;
+                            locality: string | null;
+                            /** @description the post town */
+                            town: string;
+                            county: string | null;
+                            /** @description UK postcode, upper case with one space */
+                            postcode: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            /** @description how many addresses (flats, communal areas) belong to it */
+                            units: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getBuildings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A building and its units */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            external_ref: string | null;
+                            building_name: string | null;
+                            building_number: string | null;
+                            street: string | null;
+                            locality: string | null;
+                            /** @description the post town */
+                            town: string;
+                            county: string | null;
+                            /** @description UK postcode, upper case with one space */
+                            postcode: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            /** @description how many addresses (flats, communal areas) belong to it */
+                            units: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            /** @description its units, flats and communal areas, by sub-building */
+                            unit_addresses: {
+                                /** @description internal id; the address_id of POST /api/tenants/assign-address (spec 4.9) */
+                                ID: number;
+                                /** Format: uuid */
+                                uuid: string;
+                                /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
+                                line1: string;
+                                line2: string | null;
+                                line3: string | null;
+                                /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                                sub_building: string | null;
+                                /** @description PAF building name ("Aire Court") */
+                                building_name: string | null;
+                                /** @description PAF building number ("21", "12A") */
+                                building_number: string | null;
+                                /** @description PAF thoroughfare ("The Calls") */
+                                street: string | null;
+                                /** @description PAF dependent locality ("Headingley") */
+                                locality: string | null;
+                                /** @description the post town */
+                                town: string;
+                                county: string | null;
+                                /** @description UK postcode, upper case with one space (LS6 3HN) */
+                                postcode: string;
+                                latitude: number | null;
+                                longitude: number | null;
+                                /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                                building_uuid: string | null;
+                                /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                                is_communal: boolean;
+                                /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
+                                is_hmo: boolean;
+                                branch_uuid: string | null;
+                                branch_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateBuildings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        /** @description Only the fields sent change; the building parts, town, county and postcode changed are carried to its units. */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    external_ref?: string | null;
+                    building_name?: string | null;
+                    building_number?: string | null;
+                    street?: string | null;
+                    locality?: string | null;
+                    /** @description the post town; required unless the postcode lookup fills it */
+                    town?: string;
+                    county?: string | null;
+                    /** @description UK postcode (as for addresses) */
+                    postcode?: string;
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    external_ref?: string | null;
+                    building_name?: string | null;
+                    building_number?: string | null;
+                    street?: string | null;
+                    locality?: string | null;
+                    /** @description the post town; required unless the postcode lookup fills it */
+                    town?: string;
+                    county?: string | null;
+                    /** @description UK postcode (as for addresses) */
+                    postcode?: string;
+                    latitude?: number | null;
+                    longitude?: number | null;
+                    branch_uuid?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description A building of several units (a block of flats): its address without the flat (docs/tenants.md "Buildings") */
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            external_ref: string | null;
+                            building_name: string | null;
+                            building_number: string | null;
+                            street: string | null;
+                            locality: string | null;
+                            /** @description the post town */
+                            town: string;
+                            county: string | null;
+                            /** @description UK postcode, upper case with one space */
+                            postcode: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            /** @description how many addresses (flats, communal areas) belong to it */
+                            units: number;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -20336,15 +21281,31 @@ export interface operations {
                                 ID: number;
                                 /** Format: uuid */
                                 uuid: string;
+                                /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                                 line1: string;
                                 line2: string | null;
                                 line3: string | null;
+                                /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                                sub_building: string | null;
+                                /** @description PAF building name ("Aire Court") */
+                                building_name: string | null;
+                                /** @description PAF building number ("21", "12A") */
+                                building_number: string | null;
+                                /** @description PAF thoroughfare ("The Calls") */
+                                street: string | null;
+                                /** @description PAF dependent locality ("Headingley") */
+                                locality: string | null;
+                                /** @description the post town */
                                 town: string;
                                 county: string | null;
                                 /** @description UK postcode, upper case with one space (LS6 3HN) */
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                                building_uuid: string | null;
+                                /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                                is_communal: boolean;
                                 /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                                 is_hmo: boolean;
                                 branch_uuid: string | null;
@@ -20690,15 +21651,31 @@ export interface operations {
                                 ID: number;
                                 /** Format: uuid */
                                 uuid: string;
+                                /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                                 line1: string;
                                 line2: string | null;
                                 line3: string | null;
+                                /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                                sub_building: string | null;
+                                /** @description PAF building name ("Aire Court") */
+                                building_name: string | null;
+                                /** @description PAF building number ("21", "12A") */
+                                building_number: string | null;
+                                /** @description PAF thoroughfare ("The Calls") */
+                                street: string | null;
+                                /** @description PAF dependent locality ("Headingley") */
+                                locality: string | null;
+                                /** @description the post town */
                                 town: string;
                                 county: string | null;
                                 /** @description UK postcode, upper case with one space (LS6 3HN) */
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                                building_uuid: string | null;
+                                /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                                is_communal: boolean;
                                 /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                                 is_hmo: boolean;
                                 branch_uuid: string | null;
@@ -20878,15 +21855,31 @@ export interface operations {
                                 ID: number;
                                 /** Format: uuid */
                                 uuid: string;
+                                /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                                 line1: string;
                                 line2: string | null;
                                 line3: string | null;
+                                /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                                sub_building: string | null;
+                                /** @description PAF building name ("Aire Court") */
+                                building_name: string | null;
+                                /** @description PAF building number ("21", "12A") */
+                                building_number: string | null;
+                                /** @description PAF thoroughfare ("The Calls") */
+                                street: string | null;
+                                /** @description PAF dependent locality ("Headingley") */
+                                locality: string | null;
+                                /** @description the post town */
                                 town: string;
                                 county: string | null;
                                 /** @description UK postcode, upper case with one space (LS6 3HN) */
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                                building_uuid: string | null;
+                                /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                                is_communal: boolean;
                                 /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                                 is_hmo: boolean;
                                 branch_uuid: string | null;
@@ -22996,13 +23989,22 @@ export interface operations {
                             company_name: string;
                             /** @description trade 50 + coverage 30 + certificates 20; 0 when not assignable */
                             score: number;
-                            /** @description false when a certificate the trade requires is missing or expired */
+                            /** @description false when the firm does not offer the job's own trade, or a certificate the trade requires is missing or expired; ineligible firms come last */
                             eligible: boolean;
                             offers_trade: boolean | null;
                             covers_postcode: boolean | null;
                             /** @description workload: open jobs assigned to the contractor, this job left out */
                             open_jobs: number;
                             reasons: string[];
+                            /** @description how the score is made up: one entry per rule, in order (docs/contractors.md "Matching") */
+                            score_parts: {
+                                rule: "trade" | "coverage" | "certificates";
+                                /** @description points this rule gave */
+                                points: number;
+                                /** @description points the rule can give */
+                                max: number;
+                                reason: string;
+                            }[];
                         }[];
                         count: number;
                         message: string;
@@ -31222,7 +32224,7 @@ export interface operations {
             query: {
                 /** @description words, a reference, a postcode (with or without its space) */
                 q: string;
-                /** @description comma-separated subset of job, tenant, address, contractor, user, invoice (default: all the caller may open) */
+                /** @description comma-separated subset of job, tenant, address, building, landlord, contractor, user, invoice (default: all the caller may open) */
                 types?: string;
                 limit?: number;
                 offset?: number;
@@ -31243,12 +32245,12 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            type: "job" | "tenant" | "address" | "contractor" | "user" | "invoice";
+                            type: "job" | "tenant" | "address" | "building" | "landlord" | "contractor" | "user" | "invoice";
                             /** Format: uuid */
                             uuid: string;
                             title: string;
                             subtitle: string | null;
-                            /** @description HTML-escaped text with the matching words in <mark>…</mark> */
+                            /** @description where the words matched: the first searched field holding a match, as "Field: text" (e.g. "Postcode: <mark>LS6</mark> <mark>2AB</mark>"), the text HTML-escaped, at most 140 characters around the match, the matching words in <mark>…</mark> (docs/insight.md "Search", "Snippets") */
                             snippet: string;
                             /** @description rank, larger is better (2: exact reference or invoice number; 1.5: exact postcode or contractor reference; ≤ 1.2 otherwise) */
                             score: number;
@@ -37326,6 +38328,11 @@ export interface operations {
                         data: {
                             vat_number: string | null;
                             payment_terms_days: number;
+                            /**
+                             * @description how contractors' costs are passed on to landlords (docs/money.md "VAT treatment of recharged costs"): recharge (invoices addressed to the agency, which reclaims their VAT and charges output VAT on the onward supply) or disbursement (invoices addressed to the landlord, no VAT reclaimed, passed on outside the scope of VAT: HMRC VAT Notice 700 section 25)
+                             * @enum {string}
+                             */
+                            vat_treatment: "recharge" | "disbursement";
                             approval_limits: {
                                 job_type_id: number;
                                 limit_pence: number;
@@ -37423,6 +38430,11 @@ export interface operations {
                 "application/json": {
                     vat_number?: string | null;
                     payment_terms_days?: number;
+                    /**
+                     * @description how contractors' costs are passed on to landlords (docs/money.md "VAT treatment of recharged costs"): recharge (invoices addressed to the agency, which reclaims their VAT and charges output VAT on the onward supply) or disbursement (invoices addressed to the landlord, no VAT reclaimed, passed on outside the scope of VAT: HMRC VAT Notice 700 section 25)
+                     * @enum {string}
+                     */
+                    vat_treatment?: "recharge" | "disbursement";
                     /** @description replaces every limit; job types left out have no limit */
                     approval_limits?: {
                         job_type_id: number;
@@ -37449,6 +38461,11 @@ export interface operations {
                         data: {
                             vat_number: string | null;
                             payment_terms_days: number;
+                            /**
+                             * @description how contractors' costs are passed on to landlords (docs/money.md "VAT treatment of recharged costs"): recharge (invoices addressed to the agency, which reclaims their VAT and charges output VAT on the onward supply) or disbursement (invoices addressed to the landlord, no VAT reclaimed, passed on outside the scope of VAT: HMRC VAT Notice 700 section 25)
+                             * @enum {string}
+                             */
+                            vat_treatment: "recharge" | "disbursement";
                             approval_limits: {
                                 job_type_id: number;
                                 limit_pence: number;
@@ -37729,6 +38746,353 @@ export interface operations {
                             contractor_uuid: string;
                             registered: boolean;
                             vat_number: string | null;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listPricingContractorsSelfBilling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            /**
+                             * Format: date
+                             * @description first day the agency may self-bill the contractor
+                             */
+                            starts_on: string;
+                            /**
+                             * Format: date
+                             * @description last day (HMRC VAT Notice 700/62, 3.1: an agreement has a start and an expiry date)
+                             */
+                            ends_on: string;
+                            /**
+                             * Format: date
+                             * @description when the agency reviews the agreement and the supplier's VAT registration
+                             */
+                            review_on: string;
+                            vat_number_checked_on: string | null;
+                            /** @description today (London) is within starts_on..ends_on, not past review_on, and the VAT registration was checked */
+                            in_force_today: boolean;
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updatePricingContractorsSelfBilling: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date */
+                    starts_on: string;
+                    /**
+                     * Format: date
+                     * @description on or after starts_on
+                     */
+                    ends_on: string;
+                    /**
+                     * Format: date
+                     * @description within starts_on..ends_on
+                     */
+                    review_on: string;
+                    vat_number_checked_on?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** Format: date */
+                    starts_on: string;
+                    /**
+                     * Format: date
+                     * @description on or after starts_on
+                     */
+                    ends_on: string;
+                    /**
+                     * Format: date
+                     * @description within starts_on..ends_on
+                     */
+                    review_on: string;
+                    vat_number_checked_on?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            contractor_uuid: string;
+                            /**
+                             * Format: date
+                             * @description first day the agency may self-bill the contractor
+                             */
+                            starts_on: string;
+                            /**
+                             * Format: date
+                             * @description last day (HMRC VAT Notice 700/62, 3.1: an agreement has a start and an expiry date)
+                             */
+                            ends_on: string;
+                            /**
+                             * Format: date
+                             * @description when the agency reviews the agreement and the supplier's VAT registration
+                             */
+                            review_on: string;
+                            vat_number_checked_on: string | null;
+                            /** @description today (London) is within starts_on..ends_on, not past review_on, and the VAT registration was checked */
+                            in_force_today: boolean;
+                            /** Format: date-time */
+                            updated_at: string;
                         };
                         message: string;
                     };
@@ -38907,8 +40271,8 @@ export interface operations {
                 limit?: number;
                 /** @description rows to skip (0 to 1,000,000) */
                 offset?: number;
-                /** @description draft, issued, part_paid, paid, overdue or void */
-                status?: "draft" | "issued" | "part_paid" | "paid" | "overdue" | "void";
+                /** @description draft, issued, part_paid, paid, overdue, void or credited (credit notes for its whole gross) */
+                status?: "draft" | "issued" | "part_paid" | "paid" | "overdue" | "void" | "credited";
                 kind?: "invoice" | "credit_note";
                 contractor_uuid?: string;
                 job_uuid?: string;
@@ -38946,6 +40310,7 @@ export interface operations {
                             /** Format: uuid */
                             job_uuid: string;
                             job_reference: string;
+                            vat_invoice_number: string | null;
                             /** Format: uuid */
                             contractor_uuid: string;
                             contractor_name: string;
@@ -38958,6 +40323,13 @@ export interface operations {
                             credited_invoice_date: string | null;
                             /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
                             self_billed: boolean;
+                            /**
+                             * @description the agency's VAT treatment fixed at issue (docs/money.md "VAT treatment of recharged costs")
+                             * @enum {string}
+                             */
+                            vat_treatment: "recharge" | "disbursement";
+                            supplier_invoice_date: string | null;
+                            invoice_date: string | null;
                             issue_date: string | null;
                             supply_date: string | null;
                             tax_point: string | null;
@@ -39136,6 +40508,7 @@ export interface operations {
                     payment_terms_days?: number;
                     notes?: string | null;
                     supply_date?: string | null;
+                    supplier_invoice_date?: string | null;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -39163,6 +40536,7 @@ export interface operations {
                             /** Format: uuid */
                             job_uuid: string;
                             job_reference: string;
+                            vat_invoice_number: string | null;
                             /** Format: uuid */
                             contractor_uuid: string;
                             contractor_name: string;
@@ -39175,6 +40549,13 @@ export interface operations {
                             credited_invoice_date: string | null;
                             /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
                             self_billed: boolean;
+                            /**
+                             * @description the agency's VAT treatment fixed at issue (docs/money.md "VAT treatment of recharged costs")
+                             * @enum {string}
+                             */
+                            vat_treatment: "recharge" | "disbursement";
+                            supplier_invoice_date: string | null;
+                            invoice_date: string | null;
                             issue_date: string | null;
                             supply_date: string | null;
                             tax_point: string | null;
@@ -39688,6 +41069,7 @@ export interface operations {
                             /** Format: uuid */
                             job_uuid: string;
                             job_reference: string;
+                            vat_invoice_number: string | null;
                             /** Format: uuid */
                             contractor_uuid: string;
                             contractor_name: string;
@@ -39700,6 +41082,13 @@ export interface operations {
                             credited_invoice_date: string | null;
                             /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
                             self_billed: boolean;
+                            /**
+                             * @description the agency's VAT treatment fixed at issue (docs/money.md "VAT treatment of recharged costs")
+                             * @enum {string}
+                             */
+                            vat_treatment: "recharge" | "disbursement";
+                            supplier_invoice_date: string | null;
+                            invoice_date: string | null;
                             issue_date: string | null;
                             supply_date: string | null;
                             tax_point: string | null;
@@ -39860,6 +41249,7 @@ export interface operations {
                     payment_terms_days?: number;
                     notes?: string | null;
                     supply_date?: string | null;
+                    supplier_invoice_date?: string | null;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -39887,6 +41277,7 @@ export interface operations {
                             /** Format: uuid */
                             job_uuid: string;
                             job_reference: string;
+                            vat_invoice_number: string | null;
                             /** Format: uuid */
                             contractor_uuid: string;
                             contractor_name: string;
@@ -39899,6 +41290,13 @@ export interface operations {
                             credited_invoice_date: string | null;
                             /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
                             self_billed: boolean;
+                            /**
+                             * @description the agency's VAT treatment fixed at issue (docs/money.md "VAT treatment of recharged costs")
+                             * @enum {string}
+                             */
+                            vat_treatment: "recharge" | "disbursement";
+                            supplier_invoice_date: string | null;
+                            invoice_date: string | null;
                             issue_date: string | null;
                             supply_date: string | null;
                             tax_point: string | null;
@@ -40110,6 +41508,7 @@ export interface operations {
                             /** Format: uuid */
                             job_uuid: string;
                             job_reference: string;
+                            vat_invoice_number: string | null;
                             /** Format: uuid */
                             contractor_uuid: string;
                             contractor_name: string;
@@ -40122,6 +41521,13 @@ export interface operations {
                             credited_invoice_date: string | null;
                             /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
                             self_billed: boolean;
+                            /**
+                             * @description the agency's VAT treatment fixed at issue (docs/money.md "VAT treatment of recharged costs")
+                             * @enum {string}
+                             */
+                            vat_treatment: "recharge" | "disbursement";
+                            supplier_invoice_date: string | null;
+                            invoice_date: string | null;
                             issue_date: string | null;
                             supply_date: string | null;
                             tax_point: string | null;
@@ -40336,6 +41742,7 @@ export interface operations {
                             /** Format: uuid */
                             job_uuid: string;
                             job_reference: string;
+                            vat_invoice_number: string | null;
                             /** Format: uuid */
                             contractor_uuid: string;
                             contractor_name: string;
@@ -40348,6 +41755,13 @@ export interface operations {
                             credited_invoice_date: string | null;
                             /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
                             self_billed: boolean;
+                            /**
+                             * @description the agency's VAT treatment fixed at issue (docs/money.md "VAT treatment of recharged costs")
+                             * @enum {string}
+                             */
+                            vat_treatment: "recharge" | "disbursement";
+                            supplier_invoice_date: string | null;
+                            invoice_date: string | null;
                             issue_date: string | null;
                             supply_date: string | null;
                             tax_point: string | null;
@@ -40571,6 +41985,7 @@ export interface operations {
                             /** Format: uuid */
                             job_uuid: string;
                             job_reference: string;
+                            vat_invoice_number: string | null;
                             /** Format: uuid */
                             contractor_uuid: string;
                             contractor_name: string;
@@ -40583,6 +41998,13 @@ export interface operations {
                             credited_invoice_date: string | null;
                             /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
                             self_billed: boolean;
+                            /**
+                             * @description the agency's VAT treatment fixed at issue (docs/money.md "VAT treatment of recharged costs")
+                             * @enum {string}
+                             */
+                            vat_treatment: "recharge" | "disbursement";
+                            supplier_invoice_date: string | null;
+                            invoice_date: string | null;
                             issue_date: string | null;
                             supply_date: string | null;
                             tax_point: string | null;
@@ -40955,6 +42377,7 @@ export interface operations {
                                 /** Format: uuid */
                                 job_uuid: string;
                                 job_reference: string;
+                                vat_invoice_number: string | null;
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 contractor_name: string;
@@ -40967,6 +42390,13 @@ export interface operations {
                                 credited_invoice_date: string | null;
                                 /** @description true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62) */
                                 self_billed: boolean;
+                                /**
+                                 * @description the agency's VAT treatment fixed at issue (docs/money.md "VAT treatment of recharged costs")
+                                 * @enum {string}
+                                 */
+                                vat_treatment: "recharge" | "disbursement";
+                                supplier_invoice_date: string | null;
+                                invoice_date: string | null;
                                 issue_date: string | null;
                                 supply_date: string | null;
                                 tax_point: string | null;
@@ -41488,15 +42918,31 @@ export interface operations {
                                     ID: number;
                                     /** Format: uuid */
                                     uuid: string;
+                                    /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                                     line1: string;
                                     line2: string | null;
                                     line3: string | null;
+                                    /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                                    sub_building: string | null;
+                                    /** @description PAF building name ("Aire Court") */
+                                    building_name: string | null;
+                                    /** @description PAF building number ("21", "12A") */
+                                    building_number: string | null;
+                                    /** @description PAF thoroughfare ("The Calls") */
+                                    street: string | null;
+                                    /** @description PAF dependent locality ("Headingley") */
+                                    locality: string | null;
+                                    /** @description the post town */
                                     town: string;
                                     county: string | null;
                                     /** @description UK postcode, upper case with one space (LS6 3HN) */
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                                    building_uuid: string | null;
+                                    /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                                    is_communal: boolean;
                                     /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                                     is_hmo: boolean;
                                     branch_uuid: string | null;
@@ -41906,15 +43352,31 @@ export interface operations {
                                 ID: number;
                                 /** Format: uuid */
                                 uuid: string;
+                                /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                                 line1: string;
                                 line2: string | null;
                                 line3: string | null;
+                                /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                                sub_building: string | null;
+                                /** @description PAF building name ("Aire Court") */
+                                building_name: string | null;
+                                /** @description PAF building number ("21", "12A") */
+                                building_number: string | null;
+                                /** @description PAF thoroughfare ("The Calls") */
+                                street: string | null;
+                                /** @description PAF dependent locality ("Headingley") */
+                                locality: string | null;
+                                /** @description the post town */
                                 town: string;
                                 county: string | null;
                                 /** @description UK postcode, upper case with one space (LS6 3HN) */
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                                building_uuid: string | null;
+                                /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                                is_communal: boolean;
                                 /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                                 is_hmo: boolean;
                                 branch_uuid: string | null;
@@ -42071,15 +43533,31 @@ export interface operations {
                                 ID: number;
                                 /** Format: uuid */
                                 uuid: string;
+                                /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                                 line1: string;
                                 line2: string | null;
                                 line3: string | null;
+                                /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                                sub_building: string | null;
+                                /** @description PAF building name ("Aire Court") */
+                                building_name: string | null;
+                                /** @description PAF building number ("21", "12A") */
+                                building_number: string | null;
+                                /** @description PAF thoroughfare ("The Calls") */
+                                street: string | null;
+                                /** @description PAF dependent locality ("Headingley") */
+                                locality: string | null;
+                                /** @description the post town */
                                 town: string;
                                 county: string | null;
                                 /** @description UK postcode, upper case with one space (LS6 3HN) */
                                 postcode: string;
                                 latitude: number | null;
                                 longitude: number | null;
+                                /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                                building_uuid: string | null;
+                                /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                                is_communal: boolean;
                                 /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                                 is_hmo: boolean;
                                 branch_uuid: string | null;
@@ -42285,15 +43763,31 @@ export interface operations {
                                     ID: number;
                                     /** Format: uuid */
                                     uuid: string;
+                                    /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                                     line1: string;
                                     line2: string | null;
                                     line3: string | null;
+                                    /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                                    sub_building: string | null;
+                                    /** @description PAF building name ("Aire Court") */
+                                    building_name: string | null;
+                                    /** @description PAF building number ("21", "12A") */
+                                    building_number: string | null;
+                                    /** @description PAF thoroughfare ("The Calls") */
+                                    street: string | null;
+                                    /** @description PAF dependent locality ("Headingley") */
+                                    locality: string | null;
+                                    /** @description the post town */
                                     town: string;
                                     county: string | null;
                                     /** @description UK postcode, upper case with one space (LS6 3HN) */
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                                    building_uuid: string | null;
+                                    /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                                    is_communal: boolean;
                                     /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                                     is_hmo: boolean;
                                     branch_uuid: string | null;
@@ -42508,15 +44002,31 @@ export interface operations {
                                     ID: number;
                                     /** Format: uuid */
                                     uuid: string;
+                                    /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                                     line1: string;
                                     line2: string | null;
                                     line3: string | null;
+                                    /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                                    sub_building: string | null;
+                                    /** @description PAF building name ("Aire Court") */
+                                    building_name: string | null;
+                                    /** @description PAF building number ("21", "12A") */
+                                    building_number: string | null;
+                                    /** @description PAF thoroughfare ("The Calls") */
+                                    street: string | null;
+                                    /** @description PAF dependent locality ("Headingley") */
+                                    locality: string | null;
+                                    /** @description the post town */
                                     town: string;
                                     county: string | null;
                                     /** @description UK postcode, upper case with one space (LS6 3HN) */
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                                    building_uuid: string | null;
+                                    /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                                    is_communal: boolean;
                                     /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                                     is_hmo: boolean;
                                     branch_uuid: string | null;
@@ -42751,15 +44261,31 @@ export interface operations {
                                     ID: number;
                                     /** Format: uuid */
                                     uuid: string;
+                                    /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                                     line1: string;
                                     line2: string | null;
                                     line3: string | null;
+                                    /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                                    sub_building: string | null;
+                                    /** @description PAF building name ("Aire Court") */
+                                    building_name: string | null;
+                                    /** @description PAF building number ("21", "12A") */
+                                    building_number: string | null;
+                                    /** @description PAF thoroughfare ("The Calls") */
+                                    street: string | null;
+                                    /** @description PAF dependent locality ("Headingley") */
+                                    locality: string | null;
+                                    /** @description the post town */
                                     town: string;
                                     county: string | null;
                                     /** @description UK postcode, upper case with one space (LS6 3HN) */
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                                    building_uuid: string | null;
+                                    /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                                    is_communal: boolean;
                                     /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                                     is_hmo: boolean;
                                     branch_uuid: string | null;
@@ -42830,15 +44356,31 @@ export interface operations {
                                     ID: number;
                                     /** Format: uuid */
                                     uuid: string;
+                                    /** @description first line as printed; composed from the parts when only the parts were given (docs/tenants.md "Address parts") */
                                     line1: string;
                                     line2: string | null;
                                     line3: string | null;
+                                    /** @description PAF sub-building: the flat or unit ("Flat 3") */
+                                    sub_building: string | null;
+                                    /** @description PAF building name ("Aire Court") */
+                                    building_name: string | null;
+                                    /** @description PAF building number ("21", "12A") */
+                                    building_number: string | null;
+                                    /** @description PAF thoroughfare ("The Calls") */
+                                    street: string | null;
+                                    /** @description PAF dependent locality ("Headingley") */
+                                    locality: string | null;
+                                    /** @description the post town */
                                     town: string;
                                     county: string | null;
                                     /** @description UK postcode, upper case with one space (LS6 3HN) */
                                     postcode: string;
                                     latitude: number | null;
                                     longitude: number | null;
+                                    /** @description the building (block) this unit belongs to (GET /api/buildings/{uuid}) */
+                                    building_uuid: string | null;
+                                    /** @description a building's communal areas (stairs, plant room): where its shared certificates are kept */
+                                    is_communal: boolean;
                                     /** @description a house in multiple occupation; set with PUT /api/compliance/properties/{uuid}/hmo (docs/compliance.md "HMO") */
                                     is_hmo: boolean;
                                     branch_uuid: string | null;
@@ -44367,6 +45909,19 @@ export interface operations {
                             fee_vat_rate_bp: number;
                             /** @description cost net + cost VAT + fee net + fee VAT, integer pence (negative on a credit) */
                             total_pence: number;
+                            /**
+                             * @description recharge: the agency's own supply, cost_vat_pence is the agency's output VAT (per rate in cost_lines); disbursement: the contractor's net and VAT passed on outside the scope of VAT
+                             * @enum {string}
+                             */
+                            vat_treatment: "recharge" | "disbursement";
+                            /** @description recharge treatment: the onward supply per VAT rate (sums: cost_net_pence, cost_vat_pence); disbursement: empty */
+                            cost_lines: {
+                                /** @description standard, reduced, zero, exempt, or none (the agency has no VAT number) */
+                                vat_rate: string;
+                                vat_rate_bp: number;
+                                net_pence: number;
+                                vat_pence: number;
+                            }[];
                             /** Format: date-time */
                             created_at: string;
                             cancelled_at: string | null;
@@ -44862,10 +46417,52 @@ export interface operations {
                             landlord_name: string;
                             landlord_address: string | null;
                             agency_name: string;
+                            agency_address: string | null;
+                            agency_vat_number: string | null;
                             /** Format: date */
                             from_date: string;
                             /** Format: date */
                             to_date: string;
+                            /** @description what the landlord owed the agency before from_date (negative: owed to the landlord) */
+                            opening_balance_pence: number;
+                            /** @description recharges of the period (sum of their totals) */
+                            charges_pence: number;
+                            /** @description recharge credits of the period (negative) */
+                            credits_pence: number;
+                            payments_from_landlord_pence: number;
+                            payments_to_landlord_pence: number;
+                            /** @description opening + charges + credits - payments from + payments to */
+                            closing_balance_pence: number;
+                            /** @description the payments to and from the landlord recorded by the agency in the period */
+                            payments: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /**
+                                 * @description payment_from_landlord (lowers what the landlord owes) or payment_to_landlord (raises it)
+                                 * @enum {string}
+                                 */
+                                kind: "payment_from_landlord" | "payment_to_landlord";
+                                /**
+                                 * Format: date
+                                 * @description the date the money moved
+                                 */
+                                entry_date: string;
+                                amount_pence: number;
+                                reference: string | null;
+                                description: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                            }[];
+                            /** @description the VAT invoices attached (PDF: one page each) */
+                            vat_invoices: {
+                                /** @description the recharge's number: the agency's VAT invoice (or credit note) to the landlord for its fee and, under the recharge treatment, the recharged work */
+                                number: string;
+                                /** Format: date */
+                                date: string;
+                                /** @description the fee, plus the recharged cost under the recharge treatment */
+                                net_pence: number;
+                                vat_pence: number;
+                            }[];
                             properties: {
                                 /** Format: uuid */
                                 address_uuid: string;
@@ -44953,6 +46550,347 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listLandlordsLedgerEntries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /**
+                             * @description payment_from_landlord (lowers what the landlord owes) or payment_to_landlord (raises it)
+                             * @enum {string}
+                             */
+                            kind: "payment_from_landlord" | "payment_to_landlord";
+                            /**
+                             * Format: date
+                             * @description the date the money moved
+                             */
+                            entry_date: string;
+                            amount_pence: number;
+                            reference: string | null;
+                            description: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                        /** @description total number of matching records */
+                        count: number;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createLandlordsLedgerEntries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description payment_from_landlord (lowers what the landlord owes) or payment_to_landlord (raises it)
+                     * @enum {string}
+                     */
+                    kind: "payment_from_landlord" | "payment_to_landlord";
+                    /**
+                     * Format: date
+                     * @description not in the future
+                     */
+                    entry_date: string;
+                    /** @description pence, positive */
+                    amount_pence: number;
+                    reference?: string | null;
+                    description?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description payment_from_landlord (lowers what the landlord owes) or payment_to_landlord (raises it)
+                     * @enum {string}
+                     */
+                    kind: "payment_from_landlord" | "payment_to_landlord";
+                    /**
+                     * Format: date
+                     * @description not in the future
+                     */
+                    entry_date: string;
+                    /** @description pence, positive */
+                    amount_pence: number;
+                    reference?: string | null;
+                    description?: string | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            uuid: string;
+                            /**
+                             * @description payment_from_landlord (lowers what the landlord owes) or payment_to_landlord (raises it)
+                             * @enum {string}
+                             */
+                            kind: "payment_from_landlord" | "payment_to_landlord";
+                            /**
+                             * Format: date
+                             * @description the date the money moved
+                             */
+                            entry_date: string;
+                            amount_pence: number;
+                            reference: string | null;
+                            description: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -56019,6 +57957,8 @@ export interface operations {
                             default_approval_limit_pence: number | null;
                             /** @description days an invoice is due after issue (the money settings' payment terms) */
                             invoice_terms_days: number;
+                            /** @description look property postcodes up at postcodes.io: an unknown postcode is refused, coordinates and an empty town filled (docs/tenants.md "Postcode lookup") */
+                            postcode_lookup: boolean;
                             status: "active" | "suspended";
                             suspended_at: string | null;
                             suspended_reason: string | null;
@@ -56181,6 +58121,8 @@ export interface operations {
                     };
                     default_approval_limit_pence?: number | null;
                     invoice_terms_days?: number;
+                    /** @description look property postcodes up at postcodes.io (default false) */
+                    postcode_lookup?: boolean;
                     /** @description the first branch (default "Head office") */
                     branch_name?: string;
                     /** @description the first administrator, invited by e-mail (docs/users.md, invitations) */
@@ -56274,6 +58216,8 @@ export interface operations {
                                 default_approval_limit_pence: number | null;
                                 /** @description days an invoice is due after issue (the money settings' payment terms) */
                                 invoice_terms_days: number;
+                                /** @description look property postcodes up at postcodes.io: an unknown postcode is refused, coordinates and an empty town filled (docs/tenants.md "Postcode lookup") */
+                                postcode_lookup: boolean;
                                 status: "active" | "suspended";
                                 suspended_at: string | null;
                                 suspended_reason: string | null;
@@ -56496,6 +58440,8 @@ export interface operations {
                             default_approval_limit_pence: number | null;
                             /** @description days an invoice is due after issue (the money settings' payment terms) */
                             invoice_terms_days: number;
+                            /** @description look property postcodes up at postcodes.io: an unknown postcode is refused, coordinates and an empty town filled (docs/tenants.md "Postcode lookup") */
+                            postcode_lookup: boolean;
                             status: "active" | "suspended";
                             suspended_at: string | null;
                             suspended_reason: string | null;
@@ -56643,6 +58589,8 @@ export interface operations {
                     };
                     default_approval_limit_pence?: number | null;
                     invoice_terms_days?: number;
+                    /** @description look property postcodes up at postcodes.io (default false) */
+                    postcode_lookup?: boolean;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -56727,6 +58675,8 @@ export interface operations {
                             default_approval_limit_pence: number | null;
                             /** @description days an invoice is due after issue (the money settings' payment terms) */
                             invoice_terms_days: number;
+                            /** @description look property postcodes up at postcodes.io: an unknown postcode is refused, coordinates and an empty town filled (docs/tenants.md "Postcode lookup") */
+                            postcode_lookup: boolean;
                             status: "active" | "suspended";
                             suspended_at: string | null;
                             suspended_reason: string | null;
@@ -57120,6 +59070,8 @@ export interface operations {
                             default_approval_limit_pence: number | null;
                             /** @description days an invoice is due after issue (the money settings' payment terms) */
                             invoice_terms_days: number;
+                            /** @description look property postcodes up at postcodes.io: an unknown postcode is refused, coordinates and an empty town filled (docs/tenants.md "Postcode lookup") */
+                            postcode_lookup: boolean;
                             status: "active" | "suspended";
                             suspended_at: string | null;
                             suspended_reason: string | null;
@@ -57295,6 +59247,8 @@ export interface operations {
                     };
                     default_approval_limit_pence?: number | null;
                     invoice_terms_days?: number;
+                    /** @description look property postcodes up at postcodes.io (default false) */
+                    postcode_lookup?: boolean;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -57379,6 +59333,8 @@ export interface operations {
                             default_approval_limit_pence: number | null;
                             /** @description days an invoice is due after issue (the money settings' payment terms) */
                             invoice_terms_days: number;
+                            /** @description look property postcodes up at postcodes.io: an unknown postcode is refused, coordinates and an empty town filled (docs/tenants.md "Postcode lookup") */
+                            postcode_lookup: boolean;
                             status: "active" | "suspended";
                             suspended_at: string | null;
                             suspended_reason: string | null;
@@ -57623,6 +59579,8 @@ export interface operations {
                             default_approval_limit_pence: number | null;
                             /** @description days an invoice is due after issue (the money settings' payment terms) */
                             invoice_terms_days: number;
+                            /** @description look property postcodes up at postcodes.io: an unknown postcode is refused, coordinates and an empty town filled (docs/tenants.md "Postcode lookup") */
+                            postcode_lookup: boolean;
                             status: "active" | "suspended";
                             suspended_at: string | null;
                             suspended_reason: string | null;
@@ -57862,6 +59820,8 @@ export interface operations {
                             default_approval_limit_pence: number | null;
                             /** @description days an invoice is due after issue (the money settings' payment terms) */
                             invoice_terms_days: number;
+                            /** @description look property postcodes up at postcodes.io: an unknown postcode is refused, coordinates and an empty town filled (docs/tenants.md "Postcode lookup") */
+                            postcode_lookup: boolean;
                             status: "active" | "suspended";
                             suspended_at: string | null;
                             suspended_reason: string | null;
@@ -58069,6 +60029,8 @@ export interface operations {
                             committed_at: string | null;
                             /** @description dry run only: the optional columns the file lacks, in template order; an update keeps those fields as stored (a cell present and empty clears its field) */
                             kept_columns?: string[];
+                            /** @description dry run only: rows with warnings (cells a spreadsheet would run as a formula) */
+                            warning_count?: number;
                             /** @description dry run: every row; GET: the rows with errors */
                             rows?: {
                                 /** @description line of the file (the header is line 1) */
@@ -58076,6 +60038,11 @@ export interface operations {
                                 /** @description create, update, unchanged or error */
                                 outcome: string;
                                 errors: {
+                                    column: string;
+                                    reason: string;
+                                }[];
+                                /** @description dry run: cells a spreadsheet would run as a formula (starting = + - @); stored as typed, quoted only when exported */
+                                warnings?: {
                                     column: string;
                                     reason: string;
                                 }[];
@@ -58349,6 +60316,8 @@ export interface operations {
                             committed_at: string | null;
                             /** @description dry run only: the optional columns the file lacks, in template order; an update keeps those fields as stored (a cell present and empty clears its field) */
                             kept_columns?: string[];
+                            /** @description dry run only: rows with warnings (cells a spreadsheet would run as a formula) */
+                            warning_count?: number;
                             /** @description dry run: every row; GET: the rows with errors */
                             rows?: {
                                 /** @description line of the file (the header is line 1) */
@@ -58356,6 +60325,11 @@ export interface operations {
                                 /** @description create, update, unchanged or error */
                                 outcome: string;
                                 errors: {
+                                    column: string;
+                                    reason: string;
+                                }[];
+                                /** @description dry run: cells a spreadsheet would run as a formula (starting = + - @); stored as typed, quoted only when exported */
+                                warnings?: {
                                     column: string;
                                     reason: string;
                                 }[];
@@ -58516,6 +60490,8 @@ export interface operations {
                             committed_at: string | null;
                             /** @description dry run only: the optional columns the file lacks, in template order; an update keeps those fields as stored (a cell present and empty clears its field) */
                             kept_columns?: string[];
+                            /** @description dry run only: rows with warnings (cells a spreadsheet would run as a formula) */
+                            warning_count?: number;
                             /** @description dry run: every row; GET: the rows with errors */
                             rows?: {
                                 /** @description line of the file (the header is line 1) */
@@ -58523,6 +60499,11 @@ export interface operations {
                                 /** @description create, update, unchanged or error */
                                 outcome: string;
                                 errors: {
+                                    column: string;
+                                    reason: string;
+                                }[];
+                                /** @description dry run: cells a spreadsheet would run as a formula (starting = + - @); stored as typed, quoted only when exported */
+                                warnings?: {
                                     column: string;
                                     reason: string;
                                 }[];

@@ -5,13 +5,16 @@
  */
 
 /** The record types the search returns, with the label shown beside each hit. */
-export const SEARCH_TYPES = { job: 'Job', tenant: 'Tenant', address: 'Address', contractor: 'Contractor', user: 'User', invoice: 'Invoice' } as const;
+export const SEARCH_TYPES = {
+  job: 'Job', tenant: 'Tenant', address: 'Address', building: 'Building', landlord: 'Landlord', contractor: 'Contractor', user: 'User', invoice: 'Invoice',
+} as const;
 export type SearchType = keyof typeof SEARCH_TYPES;
 
 /**
  * The console page of a hit: a job opens its own page; tenants, addresses and users open their
- * list searched for the hit's title; contractors their list; invoices the invoice list. Null when
- * the caller has no such page (a missing permission, or an unknown type).
+ * list searched for the hit's title; a building the address list searched for its name (its flats);
+ * contractors their list; invoices the invoice list. Null when the caller has no such page (a
+ * missing permission, a landlord: the console has no landlord page yet, or an unknown type).
  */
 export function consolePathOf(hit: { type: string; uuid: string; title: string }, permissions: Set<string>): string | null {
   const q = encodeURIComponent(hit.title);
@@ -22,6 +25,9 @@ export function consolePathOf(hit: { type: string; uuid: string; title: string }
       return permissions.has('api.tenants.view') ? `/tenants?q=${q}` : null;
     case 'address':
       return permissions.has('api.addresses.view') ? `/addresses?q=${q}` : null;
+    case 'building':
+      // The title is "Aire Court, Leeds": its name finds the block's flats.
+      return permissions.has('api.addresses.view') ? `/addresses?q=${encodeURIComponent(hit.title.split(',')[0]!.trim())}` : null;
     case 'user':
       return permissions.has('api.users.manage') ? `/users?q=${q}` : null;
     case 'contractor':

@@ -28,6 +28,7 @@ export const INVOICE_STATUSES: Record<InvoiceStatus, string> = {
   part_paid: 'Part paid',
   overdue: 'Overdue',
   paid: 'Paid',
+  credited: 'Credited',
   void: 'Void',
 };
 

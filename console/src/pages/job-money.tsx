@@ -77,7 +77,15 @@ function MoneyForm({ kind, jobUuid, onDone }: { kind: 'quote' | 'invoice'; jobUu
     setDone(null);
     void action.run(async () => {
       if (kind === 'quote') await api.POST('/api/jobs/{uuid}/quotes', { params: { path: { uuid: jobUuid } }, body: { lines: [line] } });
-      else await api.POST('/api/invoices', { body: { job_uuid: jobUuid, lines: [line] } });
+      else {
+        // The contractor's own invoice number and date (HMRC VAT Notice 700, 16.3): given, the
+        // invoice is theirs; left empty, the agency self-bills under a recorded agreement.
+        const reference = String(f.get('contractor_reference') ?? '').trim();
+        const dated = String(f.get('supplier_invoice_date') ?? '');
+        await api.POST('/api/invoices', {
+          body: { job_uuid: jobUuid, lines: [line], ...(reference ? { contractor_reference: reference } : {}), ...(reference && dated ? { supplier_invoice_date: dated } : {}) },
+        });
+      }
       form.reset();
       setDone(kind === 'quote' ? 'Quote submitted.' : 'Invoice submitted as a draft for the agency to issue.');
       onDone();
@@ -107,6 +115,21 @@ function MoneyForm({ kind, jobUuid, onDone }: { kind: 'quote' | 'invoice'; jobUu
           <Options labels={VAT_RATES} />
         </select>
       </div>
+      {kind === 'invoice' ? (
+        <>
+          <div className="field">
+            <label htmlFor="money-reference">Your invoice number</label>
+            <input id="money-reference" name="contractor_reference" maxLength={60} aria-describedby="money-reference-hint" />
+            <p className="hint" id="money-reference-hint">
+              Leave it empty if the agency writes your invoice for you (self-billing).
+            </p>
+          </div>
+          <div className="field">
+            <label htmlFor="money-date">Date on your invoice</label>
+            <input id="money-date" name="supplier_invoice_date" type="date" />
+          </div>
+        </>
+      ) : null}
       {field !== 'price' ? <ProblemMessage problem={action.problem} /> : null}
       {done ? (
         <p className="notice" role="status">

@@ -13,7 +13,7 @@ import { Form } from 'react-aria-components';
 import { useNavigate } from 'react-router';
 import { api, idempotencyKey } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
-import { composeDescription } from '../logic/report.ts';
+import { branchChoices, composeDescription, tenantChoice } from '../logic/report.ts';
 import { useSession } from '../session.tsx';
 import type { Address } from '../types.ts';
 import { Button, Field, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
@@ -112,8 +112,9 @@ export function ReportRepair() {
 }
 
 /**
- * The staff-only part of the job form: property, its tenant (defaulted when it has one), branch
- * (the property's; a select for staff who may list branches), trade and job type.
+ * The staff-only part of the job form: property, its tenant (chosen when it has one; with several
+ * the user picks who reported it, tenantChoice), branch (the property's; a select, each open
+ * branch once, branchChoices, for staff who may list branches), trade and job type.
  */
 function StaffJobFields(props: { property: Address | null; onProperty: (a: Address | null) => void; problemField: string | null; problemMessage: string | null }) {
   const session = useSession();
@@ -123,10 +124,9 @@ function StaffJobFields(props: { property: Address | null; onProperty: (a: Addre
     return (await api.GET('/api/tenants', { params: { query: { address_uuid: property.uuid, limit: 50 } } })).data!.data;
   }, [property?.uuid]);
   const [tenantUuid, setTenantUuid] = useState('');
-  useEffect(() => {
-    const list = tenants.data ?? [];
-    setTenantUuid(list.length >= 1 ? list[0]!.uuid : '');
-  }, [tenants.data]);
+  // One tenant: chosen for the user; a shared house: nobody until the user picks who reported it.
+  const tenantPick = tenantChoice(tenants.data ?? []);
+  useEffect(() => setTenantUuid(tenantChoice(tenants.data ?? []).selected), [tenants.data]);
   const mayListBranches = session.permissions.has('api.admin.branches.view') && session.me?.role !== 'agent';
   const branches = useLoad(async () => (mayListBranches ? (await api.GET('/api/admin/branches', { params: { query: { limit: 100 } } })).data!.data : []), [mayListBranches]);
   const [branchUuid, setBranchUuid] = useState('');
@@ -134,7 +134,8 @@ function StaffJobFields(props: { property: Address | null; onProperty: (a: Addre
   const trades = useLoad(['trades'], async () => (await api.GET('/api/contractors/trades')).data!.data);
   const types = useLoad(['jobs', 'types'], async () => (await api.GET('/api/jobs/types')).data!.data);
   const fieldError = (name: string) => (props.problemField === name ? <p className="field-error">{props.problemMessage}</p> : null);
-  const openBranches = (branches.data ?? []).filter((b) => !b.closed_at);
+  const branchPick = branchChoices(branches.data ?? [], property?.branch_name ?? null);
+  const openBranches = branchPick.options;
   return (
     <fieldset className="job-place">
       <legend>Where and what</legend>
@@ -142,7 +143,7 @@ function StaffJobFields(props: { property: Address | null; onProperty: (a: Addre
       <div className="field">
         <label htmlFor="tenant">Tenant</label>
         <select id="tenant" name="tenant_uuid" value={tenantUuid} onChange={(e) => setTenantUuid(e.target.value)} disabled={!property} aria-describedby="tenant-hint">
-          <option value="">{property ? 'No tenant (empty or common parts)' : 'Choose the property first'}</option>
+          <option value="">{property ? tenantPick.empty : 'Choose the property first'}</option>
           {(tenants.data ?? []).map((t) => (
             <option key={t.uuid} value={t.uuid}>
               {t.name}
@@ -151,7 +152,7 @@ function StaffJobFields(props: { property: Address | null; onProperty: (a: Addre
           ))}
         </select>
         <p id="tenant-hint" className="hint">
-          {property ? (tenants.data && tenants.data.length === 0 ? 'No tenant is linked to this property.' : 'The tenant linked to the property.') : 'Filled in from the property.'}
+          {property && tenants.data ? tenantPick.hint : 'Filled in from the property.'}
         </p>
         {fieldError('tenant_uuid')}
       </div>
@@ -159,7 +160,7 @@ function StaffJobFields(props: { property: Address | null; onProperty: (a: Addre
         <div className="field">
           <label htmlFor="branch">Branch</label>
           <select id="branch" name="branch_uuid" value={branchUuid} onChange={(e) => setBranchUuid(e.target.value)} aria-describedby="branch-hint">
-            <option value="">{openBranches.length === 1 ? openBranches[0]!.name : 'The property’s branch'}</option>
+            <option value="">{branchPick.empty}</option>
             {openBranches.map((b) => (
               <option key={b.uuid} value={b.uuid}>
                 {b.name}

@@ -42,6 +42,8 @@ import * as m261800 from './2026_11_26_1800_planned_maintenance.ts';
 import * as m290100 from './2026_11_29_0100_csrf_session_index.ts';
 import * as m061400 from './2026_12_06_1400_provider_callbacks.ts';
 import * as m061500 from './2026_12_06_1500_notifications_arrive.ts';
+import * as m061600 from './2026_12_06_1600_uk_addresses.ts';
+import * as m061700 from './2026_12_06_1700_money_treatment.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -85,4 +87,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_29_0100_csrf_session_index': m290100,
   '2026_12_06_1400_provider_callbacks': m061400,
   '2026_12_06_1500_notifications_arrive': m061500,
+  '2026_12_06_1600_uk_addresses': m061600,
+  '2026_12_06_1700_money_treatment': m061700,
 };

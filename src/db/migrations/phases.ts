@@ -72,4 +72,10 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     phase: 'contract',
     summary: 'the delivery key becomes (event, message kind, recipient, channel): an older instance\'s ON CONFLICT names the old key; notification_preferences.mode (nullable) and notification digest items (new table); triggers announce session-ending changes on caretaker_auth',
   },
+  '2026_12_06_1700_money_treatment': { phase: 'expand', summary: 'VAT treatment of recharged costs, supplier invoice dates, self-billing agreements, landlord ledger entries; invoices may be credited (a looser check)' },
+  '2026_12_06_1600_uk_addresses': {
+    phase: 'expand',
+    summary: 'address parts (PAF: sub-building, building name and number, street, locality; nullable), buildings (new table), addresses.building_id and is_communal, agencies.postcode_lookup (default false)',
+    backfill: 'addresses.parts',
+  },
 };

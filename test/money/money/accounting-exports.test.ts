@@ -45,6 +45,8 @@ const URL: Record<string, (pkg: string) => string> = {
 let t: TestApp;
 let w: Awaited<ReturnType<typeof moneyWorld>>;
 let invoiceNumber: string;
+/** The self-billed invoice's own number (its supplier's series), which the credit note cites (docs/money.md). */
+let ownNumber: string;
 let creditNumber: string;
 
 beforeAll(async () => {
@@ -57,7 +59,9 @@ beforeAll(async () => {
   await w.adminA.client.post(`/api/landlords/${ada.uuid}/properties`, { address_uuid: addressUuid, share_bp: 10000 });
   await w.adminA.client.put('/api/recharges/settings', { fee_mode: 'percent', fee_percent_bp: 1000, fee_fixed_pence: 0 });
   const inv = (await w.adminA.client.post('/api/invoices', { job_uuid: jobUuid, lines: LINES })).json().data;
-  invoiceNumber = (await w.adminA.client.post(`/api/invoices/${inv.uuid}/issue`)).json().data.invoice_number;
+  const issued = (await w.adminA.client.post(`/api/invoices/${inv.uuid}/issue`)).json().data;
+  invoiceNumber = issued.invoice_number;
+  ownNumber = issued.vat_invoice_number;
   await w.adminA.client.post(`/api/invoices/${inv.uuid}/payments`, { amount_pence: 5_000, paid_on: '2026-11-21', method: 'bank_transfer', reference: 'BACS 0042' });
   creditNumber = (await w.adminA.client.post(`/api/invoices/${inv.uuid}/credit-notes`, { lines: [LINES[1]], reason: 'Part not fitted' })).json().data.invoice_number;
   await dispatchPendingEvents(t.deps, backgroundHandlers());
@@ -104,7 +108,7 @@ describe('amounts, dates and credit notes', () => {
   it('Xero bills: decimal pounds, DD/MM/YYYY, the credit note negative and citing the invoice it corrects', async () => {
     const rows = await csv('/api/invoices/export/xero/bills');
     expect(rows.find((r) => r['*InvoiceNumber'] === invoiceNumber)).toMatchObject({ '*InvoiceDate': '21/11/2026', Total: '91.61', '*UnitAmount': '45.00', '*TaxType': '20% (VAT on Expenses)' });
-    expect(rows.find((r) => r['*InvoiceNumber'] === creditNumber)).toMatchObject({ Reference: invoiceNumber, Total: '-10.61', '*TaxType': '5% (VAT on Expenses)' });
+    expect(rows.find((r) => r['*InvoiceNumber'] === creditNumber)).toMatchObject({ Reference: ownNumber, Total: '-10.61', '*TaxType': '5% (VAT on Expenses)' });
   });
 
   it('XLSX holds real dates and numbers', async () => {
@@ -116,7 +120,7 @@ describe('amounts, dates and credit notes', () => {
     expect(pi[at('Net Amount')]).toBe(67.5);
     expect(pi[at('Tax Code')]).toBe('T1');
     const pc = rows.find((r) => r[at('Type')] === 'PC')!;
-    expect(pc[at('Extra Reference')]).toBe(invoiceNumber);
+    expect(pc[at('Extra Reference')]).toBe(ownNumber);
     expect(pc[at('Tax Code')]).toBe('T5');
   });
 
@@ -124,17 +128,19 @@ describe('amounts, dates and credit notes', () => {
     const rows = await csv('/api/invoices/export/quickbooks/bills');
     const inv = rows.filter((r) => r['*BillNo'] === invoiceNumber);
     expect(inv.map((r) => [r['*LineAmount'], r['*LineTaxCode'], r.LineTaxAmount])).toEqual([['67.50', '20.0% S', '13.50'], ['10.10', '5.0% R', '0.51']]);
-    expect(rows.find((r) => r['*BillNo'] === creditNumber)!.Memo).toContain(`against ${invoiceNumber}`);
+    expect(rows.find((r) => r['*BillNo'] === creditNumber)!.Memo).toContain(`against ${ownNumber}`);
   });
 
   it('recharges: sales invoices with the cost passed on and the fee with VAT; the credit cites the recharge', async () => {
     const rows = await csv('/api/recharges/export/xero');
     const rch = rows.filter((r) => r['*InvoiceNumber'] === 'RCH-000001');
-    // cost 77.60 + 14.01 = 91.61 outside the scope; fee 10 % of 77.60 = 7.76 with 1.55 VAT
-    expect(rch.map((r) => [r['*UnitAmount'], r['*TaxType'], r.TaxAmount, r['*AccountCode']])).toEqual([['91.61', 'No VAT', '0.00', '473'], ['7.76', '20% (VAT on Income)', '1.55', '200']]);
+    // Recharge treatment: the agency's onward supply per rate with its output VAT (10.10 at 5 %: 0.51; 67.50 at 20 %: 13.50); fee 10 % of 77.60 = 7.76 with 1.55 VAT
+    expect(rch.map((r) => [r['*UnitAmount'], r['*TaxType'], r.TaxAmount, r['*AccountCode']])).toEqual([
+      ['10.10', '5% (VAT on Income)', '0.51', '200'], ['67.50', '20% (VAT on Income)', '13.50', '200'], ['7.76', '20% (VAT on Income)', '1.55', '200'],
+    ]);
     expect(rch[0]).toMatchObject({ '*ContactName': 'Ada Lovelace', POPostalCode: 'LS1 2ND', Total: '100.92' });
     const credit = rows.filter((r) => r['*InvoiceNumber'] === 'RCC-000002');
-    expect(credit[0]).toMatchObject({ Reference: 'RCH-000001', '*UnitAmount': '-10.61' });
+    expect(credit[0]).toMatchObject({ Reference: 'RCH-000001', '*UnitAmount': '-10.10', '*TaxType': '5% (VAT on Income)', TaxAmount: '-0.51' });
     const sage = await csv('/api/recharges/export/sage');
     expect(sage.filter((r) => r.Type === 'SC').every((r) => r['Extra Reference'] === 'RCH-000001')).toBe(true);
   });

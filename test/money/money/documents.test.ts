@@ -15,7 +15,7 @@ let invoiceUuid: string;
 beforeAll(async () => {
   t = await buildTestApp();
   w = await moneyWorld(t);
-  const inv = (await w.contractor.client.post('/api/invoices', { job_uuid: w.completed.uuid, lines: LINES, contractor_reference: 'FG-1001' })).json().data;
+  const inv = (await w.contractor.client.post('/api/invoices', { job_uuid: w.completed.uuid, lines: LINES, contractor_reference: 'FG-1001', supplier_invoice_date: '2026-11-21' })).json().data;
   invoiceUuid = inv.uuid;
   await w.adminA.client.post(`/api/invoices/${inv.uuid}/issue`);
   await w.adminA.client.post(`/api/invoices/${inv.uuid}/payments`, { amount_pence: 5_000, paid_on: '2026-11-21', method: 'bank_transfer', reference: 'BACS 0042' });

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 async function draft(lines: unknown = LINES, by = w.contractor.client, jobUuid = w.completed.uuid) {
-  const res = await by.post('/api/invoices', { job_uuid: jobUuid, lines, contractor_reference: 'FG-1001' });
+  const res = await by.post('/api/invoices', { job_uuid: jobUuid, lines, contractor_reference: 'FG-1001', supplier_invoice_date: '2026-11-20' });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data;
 }
@@ -56,7 +56,9 @@ describe('invoices', () => {
     const issued = res.json().data;
     expect(issued.invoice_number).toMatch(/^INV-\d{6}$/);
     expect(issued.issue_date).toBe('2026-11-21');
-    expect(issued.due_date).toBe('2026-12-21');
+    // The contractor's own invoice is dated 20 November: its date, tax point and terms run from it (docs/money.md).
+    expect(issued).toMatchObject({ invoice_date: '2026-11-20', supplier_invoice_date: '2026-11-20', vat_invoice_number: 'FG-1001', self_billed: false, tax_point: '2026-11-20' });
+    expect(issued.due_date).toBe('2026-12-20');
     const job = (await w.adminA.client.get(`/api/jobs/${w.completed.uuid}`)).json().data;
     expect(job.status_id).toBe(8);
     const events = await t.db.selectFrom('outbox').select('name').where('name', '=', 'invoice.issued').execute();
@@ -132,7 +134,7 @@ describe('invoices', () => {
     const body = res.json();
     expect(body.data).toHaveLength(2);
     expect(body.count).toBeGreaterThan(2);
-    expect(Object.keys(body.totals).sort()).toEqual(['draft', 'issued', 'overdue', 'paid', 'part_paid', 'void']);
+    expect(Object.keys(body.totals).sort()).toEqual(['credited', 'draft', 'issued', 'overdue', 'paid', 'part_paid', 'void']);
     expect(body.totals.paid.count).toBeGreaterThan(0);
     const paidOnly = (await w.adminA.client.get('/api/invoices?status=paid')).json();
     expect(paidOnly.data.every((i: { status: string }) => i.status === 'paid')).toBe(true);

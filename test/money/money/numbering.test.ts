@@ -42,8 +42,9 @@ describe('invoice numbers', () => {
     expect(again.json().data.invoice_number).toBe('INV-000021');
     // Another agency counts on its own.
     const jobB = await insertJob(t.db, { agencyId: w.agencyB.id, branchId: w.b1.id, statusId: 7 });
-    const cB = (await t.db.insertInto('contractors').values({ uuid: crypto.randomUUID(), agency_id: w.agencyB.id, company_name: 'B Trades', created_at: new Date(), updated_at: new Date() }).returning('uuid').executeTakeFirstOrThrow()).uuid;
-    const dB = (await w.adminB.client.post('/api/invoices', { job_uuid: jobB.uuid, contractor_uuid: cB, lines: LINES })).json().data.uuid;
+    const cB = (await t.db.insertInto('contractors').values({ uuid: crypto.randomUUID(), agency_id: w.agencyB.id, company_name: 'B Trades', address_line1: '1 Mill Yard', address_town: 'York', address_postcode: 'YO1 7HH', created_at: new Date(), updated_at: new Date() }).returning('uuid').executeTakeFirstOrThrow()).uuid;
+    await t.db.updateTable('agencies').set({ registered_line1: '1 High St', registered_town: 'York', registered_postcode: 'YO1 8AA' }).where('id', '=', w.agencyB.id).execute();
+    const dB = (await w.adminB.client.post('/api/invoices', { job_uuid: jobB.uuid, contractor_uuid: cB, lines: LINES, contractor_reference: 'B-1', supplier_invoice_date: '2026-11-20' })).json().data.uuid;
     expect((await w.adminB.client.post(`/api/invoices/${dB}/issue`)).json().data.invoice_number).toBe('INV-000001');
   });
 });

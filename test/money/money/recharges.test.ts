@@ -25,8 +25,8 @@ let invoiceUuid: string;
 
 const AMOUNT_KEYS = ['cost_net_pence', 'cost_vat_pence', 'fee_net_pence', 'fee_vat_pence', 'total_pence'] as const;
 
-async function issue(lines = LINES) {
-  const inv = (await w.adminA.client.post('/api/invoices', { job_uuid: jobUuid, lines })).json().data;
+async function issue(lines = LINES, own: { contractor_reference?: string; supplier_invoice_date?: string } = {}) {
+  const inv = (await w.adminA.client.post('/api/invoices', { job_uuid: jobUuid, lines, ...own })).json().data;
   const res = await w.adminA.client.post(`/api/invoices/${inv.uuid}/issue`);
   expect(res.statusCode, res.body).toBe(200);
   await dispatchPendingEvents(t.deps, backgroundHandlers());
@@ -56,8 +56,13 @@ describe('recharges follow the contractor invoice', () => {
     const rows = res.json().data as Record<string, unknown>[];
     expect(rows).toHaveLength(2);
     const byName = Object.fromEntries(rows.map((r) => [r.landlord_name, r]));
-    // net 7,760 and VAT 1,401 split 60/40: 4,656 / 3,104 and 840.6 / 560.4 (the penny to the larger remainder)
-    expect(byName['Ada Lovelace']).toMatchObject({ kind: 'recharge', status: 'active', share_bp: 6000, cost_net_pence: 4_656, cost_vat_pence: 841, fee_net_pence: 559, fee_vat_pence: 112, fee_vat_rate_bp: 2000, total_pence: 4_656 + 841 + 559 + 112 });
+    // Recharge treatment (the default): the agency's own supply of the work, output VAT per rate on each share of the net.
+    // 20 %: 6,750 split 4,050 / 2,700, VAT 810 / 540; 5 %: 1,010 split 606 / 404, VAT 30.3 -> 30 / 20.2 -> 20.
+    expect(byName['Ada Lovelace']).toMatchObject({ kind: 'recharge', status: 'active', vat_treatment: 'recharge', share_bp: 6000, cost_net_pence: 4_656, cost_vat_pence: 840, fee_net_pence: 559, fee_vat_pence: 112, fee_vat_rate_bp: 2000, total_pence: 4_656 + 840 + 559 + 112 });
+    expect(byName['Ada Lovelace']!.cost_lines).toEqual([
+      { vat_rate: 'reduced', vat_rate_bp: 500, net_pence: 606, vat_pence: 30 },
+      { vat_rate: 'standard', vat_rate_bp: 2000, net_pence: 4_050, vat_pence: 810 },
+    ]);
     expect(byName['Bob Smith']).toMatchObject({ share_bp: 4000, cost_net_pence: 3_104, cost_vat_pence: 560, fee_net_pence: 372, fee_vat_pence: 74, total_pence: 3_104 + 560 + 372 + 74 });
     expect(rows.map((r) => r.number).sort()).toEqual(['RCH-000001', 'RCH-000002']);
     expect(byName['Ada Lovelace']!.invoice_number).toBe('INV-000001');
@@ -75,12 +80,13 @@ describe('recharges follow the contractor invoice', () => {
     await dispatchPendingEvents(t.deps, backgroundHandlers());
     const rows = (await w.adminA.client.get(`/api/recharges?landlord_uuid=${ada.uuid}`)).json().data as Record<string, unknown>[];
     const credit = rows.find((r) => r.kind === 'credit');
-    // net 1,010 and VAT 51 at 60 %: 606 and 30.6 (31); fee 12 % of 606 = 72.72 (73), its VAT 14.6 (15)
-    expect(credit).toMatchObject({ number: 'RCC-000003', cost_net_pence: -606, cost_vat_pence: -31, fee_net_pence: -73, fee_vat_pence: -15, credited_invoice_number: 'INV-000001' });
+    // net 1,010 at 5 %, 60 %: 606 and output VAT 30.3 (30); fee 12 % of 606 = 72.72 (73), its VAT 14.6 (15)
+    expect(credit).toMatchObject({ number: 'RCC-000003', cost_net_pence: -606, cost_vat_pence: -30, fee_net_pence: -73, fee_vat_pence: -15, credited_invoice_number: 'INV-000001' });
   });
 
   it('a voided invoice cancels its recharges, and the statement leaves them out', async () => {
-    const inv = await issue([LINES[0]!]);
+    // The record of a contractor's own invoice (an issued self-billed invoice is never voided: docs/money.md).
+    const inv = await issue([LINES[0]!], { contractor_reference: 'FP-0042', supplier_invoice_date: '2026-11-20' });
     expect((await w.adminA.client.get(`/api/recharges?job_uuid=${jobUuid}`)).json().count).toBe(6);
     expect((await w.adminA.client.post(`/api/invoices/${inv.uuid}/void`, { reason: 'duplicate' })).statusCode).toBe(200);
     await dispatchPendingEvents(t.deps, backgroundHandlers());
@@ -105,7 +111,7 @@ describe('landlord statement', () => {
       all.push(...p.lines);
     }
     for (const k of AMOUNT_KEYS) expect(s.totals[k], k).toBe(all.reduce((sum, l) => sum + l[k]!, 0));
-    expect(s.totals).toMatchObject({ jobs: 1, total_pence: 6_168 - 725 });
+    expect(s.totals).toMatchObject({ jobs: 1, total_pence: 6_167 - 724 });
   });
 
   it('the CSV parses back with the same lines and totals', async () => {
@@ -129,7 +135,7 @@ describe('landlord statement', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     const text = await pdfText(res.rawPayload);
-    for (const s of ['LANDLORD STATEMENT', 'Ada Lovelace', '12 Acacia Avenue', 'RCH-000001', 'RCC-000003', 'Sun 1 Nov 2026', 'Mon 30 Nov 2026', '£61.68', '-£7.25', '£54.43', 'Total for the period']) {
+    for (const s of ['LANDLORD STATEMENT', 'Ada Lovelace', '12 Acacia Avenue', 'RCH-000001', 'RCC-000003', 'Sun 1 Nov 2026', 'Mon 30 Nov 2026', '£61.67', '-£7.24', '£54.43', 'Total for the period']) {
       expect(text, s).toContain(s);
     }
   });

@@ -24,7 +24,7 @@ const LINES = [
 
 let t: TestApp;
 let w: Awaited<ReturnType<typeof moneyWorld>>;
-let selfBilled: { uuid: string; invoice_number: string; issue_date: string };
+let selfBilled: { uuid: string; invoice_number: string; vat_invoice_number: string; issue_date: string };
 let text: string;
 
 beforeAll(async () => {
@@ -110,11 +110,11 @@ describe('credit note PDF: HMRC VAT Notice 700 section 18.2.6', () => {
     const cn = await w.adminA.client.post(`/api/invoices/${selfBilled.uuid}/credit-notes`, { lines: [LINES[0]], reason: 'Labour charged twice' });
     expect(cn.statusCode, cn.body).toBe(201);
     const note = cn.json().data;
-    expect(note).toMatchObject({ kind: 'credit_note', credited_invoice_number: selfBilled.invoice_number, credited_invoice_date: '2026-11-21', gross_pence: 10_800, refund_due_pence: 10_800 });
+    expect(note).toMatchObject({ kind: 'credit_note', credited_invoice_number: selfBilled.vat_invoice_number, credited_invoice_date: '2026-11-21', gross_pence: 10_800, refund_due_pence: 10_800 });
     const after = (await w.adminA.client.get(`/api/invoices/${selfBilled.uuid}`)).json().data;
     expect(after).toMatchObject({ status: 'paid', outstanding_pence: 0, refund_due_pence: 10_800, credited_pence: 10_800 });
     const cnText = await pdfText((await w.adminA.client.get(`/api/invoices/${note.uuid}/pdf`)).rawPayload);
-    for (const s of ['SELF-BILLED CREDIT NOTE', `Credit note number: ${note.invoice_number}`, `Credits invoice: ${selfBilled.invoice_number}`, 'Invoice date: Sat 21 Nov 2026',
+    for (const s of ['SELF-BILLED CREDIT NOTE', `Credit note number: ${note.invoice_number}`, `Credits invoice: ${selfBilled.vat_invoice_number}`, 'Invoice date: Sat 21 Nov 2026',
       'Reason for credit:', 'Labour charged twice', 'Fletcher Plumbing', 'GB123456789', 'Agency A Lettings Ltd', 'Total VAT (GBP)', '£18.00', 'Refund due to us', '£108.00']) {
       expect(cnText, s).toContain(s);
     }

@@ -37,7 +37,8 @@ describe('addresses: create, search, read, update', () => {
     for (const bad of ['LS6', '12345', 'LS6 3HNN', 'QQ1 1AA', 'hello']) {
       const res = await w.adminA.client.post('/api/addresses', { line1: '1 Bad Street', town: 'Leeds', postcode: bad });
       expect(res.statusCode, bad).toBe(400);
-      expect(res.json()).toEqual({ success: false, error: 'Invalid or missing required parameter: postcode' });
+      expect(res.json().success).toBe(false);
+      expect(res.json().error).toMatch(/^Invalid or missing required parameter: postcode \(/);
     }
     const after = await t.db.selectFrom('addresses').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(after.n)).toBe(Number(before.n));
@@ -51,7 +52,7 @@ describe('addresses: create, search, read, update', () => {
     expect((await w.adminA.client.post('/api/addresses', { ...body, line1: 'x4', agency_id: 99 })).statusCode).toBe(201);
   });
 
-  it('refuses a duplicate first line and postcode (409) and a branch of another agency (404)', async () => {
+  it('refuses a duplicate whole address (409) and a branch of another agency (404)', async () => {
     const dup = await w.adminA.client.post('/api/addresses', { ...body, line1: '12 HEADINGLEY LANE', postcode: 'LS63HN' });
     expect(dup.statusCode).toBe(409);
     const other = await w.adminA.client.post('/api/addresses', { ...body, line1: '99 Other Road', branch_uuid: w.b1.uuid });

@@ -60,7 +60,7 @@ describe('matching contractors to a job, and the assignment check', () => {
     expect(body.data[1].reasons).toEqual(['Offers Gas', 'Does not cover LS6', 'Gas Safe certificate valid until 2027-01-31', 'No other open jobs']);
     expect(body.data[1]).toMatchObject({ offers_trade: true, covers_postcode: false });
     expect(body.data.find((r: { company_name: string }) => r.company_name === 'Expired Gas').reasons).toContain("Contractor's Gas Safe certificate expired on 2026-10-31");
-    expect(body.data.find((r: { company_name: string }) => r.company_name === 'Aqua Plumbing').reasons).toEqual(['Does not offer Gas', 'Covers LS6', 'Contractor has no Gas Safe certificate', 'No other open jobs']);
+    expect(body.data.find((r: { company_name: string }) => r.company_name === 'Aqua Plumbing').reasons).toEqual(['Does not offer Gas: not eligible for this job', 'Covers LS6', 'Contractor has no Gas Safe certificate', 'No other open jobs']);
     const page = await w.agentA1.client.get(`/api/contractors/match?job_uuid=${gasJob.uuid}&limit=1&offset=1`);
     expect(page.json()).toMatchObject({ count: 6, data: [{ company_name: 'Far Gas' }] });
   });

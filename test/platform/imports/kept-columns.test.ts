@@ -129,7 +129,7 @@ describe('imports: a column absent from the file keeps the stored value, an empt
 
     const same = await dryRun('addresses', 'external_ref,line1,town,postcode\nP-1,1 Cardigan Road,Leeds,LS6 3AG\n');
     expect(same.counts).toEqual({ create: 0, update: 0, unchanged: 1, error: 0 });
-    expect(same.kept_columns).toEqual(['line2', 'line3', 'county', 'branch']);
+    expect(same.kept_columns).toEqual(['line2', 'line3', 'is_communal', 'county', 'branch']);
 
     const cleared = await importCsv('addresses', 'external_ref,line1,line2,town,postcode\nP-1,1 Cardigan Road,,Leeds,LS6 3AG\n');
     expect(cleared.counts).toEqual({ create: 0, update: 1, unchanged: 0, error: 0 });

@@ -95,7 +95,7 @@ describe('onboarding: agency, import, first job', () => {
     ]);
     await admin.post(`/api/imports/${dry.uuid}/commit`);
     const list = (await admin.get('/api/contractors')).json().data;
-    expect(list.find((c: { company_name: string }) => c.company_name === 'Aire Valley Plumbing Ltd')).toMatchObject({ coverage: ['LS16', 'LS6', 'LS7'] });
+    expect(list.find((c: { company_name: string }) => c.company_name === 'Aire Valley Plumbing Ltd')).toMatchObject({ coverage: ['LS6', 'LS7', 'LS16'] });
 
     // The same rows from a workbook: found unchanged.
     const book = new ExcelJS.Workbook();
@@ -247,7 +247,7 @@ describe('onboarding: agency, import, first job', () => {
   it('serves the templates; refuses a file without a required column and a wrong entity', async () => {
     const tpl = await admin.get('/api/imports/templates/addresses.csv');
     expect(tpl.headers['content-type']).toMatch(/^text\/csv/);
-    expect(tpl.body.split('\r\n')[0]).toBe('external_ref,line1,line2,line3,town,county,postcode,branch');
+    expect(tpl.body.split('\r\n')[0]).toBe('external_ref,line1,line2,line3,sub_building,building_name,building_number,street,locality,is_communal,town,county,postcode,branch');
     const bad = await admin.post('/api/imports', form(Buffer.from('name,town\nx,y\n'), 'x.csv', { entity: 'addresses' }));
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toBe('The file lacks the column(s) line1, postcode (see GET /api/imports/templates/addresses.csv)');

@@ -16,15 +16,27 @@ export interface SearchTerms {
   limit: number;
 }
 
-/** A row of any type before the wire shape: id, rank 0..2 and the text fields to show. */
+/**
+ * A row of any type before the wire shape: id, rank 0..2, the text fields to show, and `fields`:
+ * the searched fields as [label, text] pairs in the order the snippet looks for a match
+ * (docs/insight.md "Search", "Snippets").
+ */
 export interface RawHit {
   uuid: string;
   score: number;
   title: string;
   subtitle: string | null;
   body: string | null;
+  fields: Array<[string, string | null]>;
   total: number;
 }
+
+/** The searched fields of a hit as a JSON array of [label, text] pairs (RawHit.fields). */
+function fieldsOf(pairs: Array<[string, RawBuilder<unknown>]>): RawBuilder<Array<[string, string | null]>> {
+  return sql<Array<[string, string | null]>>`json_build_array(${sql.join(pairs.map(([label, text]) => sql`json_build_array(${label}::text, (${text})::text)`))})`;
+}
+/** The whole address of alias `a` as one line: its lines, building name and flat (for matching and snippets). */
+const ADDRESS_TEXT = (alias: string) => sql<string>`concat_ws(', ', ${sql.ref(`${alias}.sub_building`)}, ${sql.ref(`${alias}.building_name`)}, ${sql.ref(`${alias}.line1`)}, ${sql.ref(`${alias}.line2`)}, ${sql.ref(`${alias}.line3`)}, ${sql.ref(`${alias}.town`)})`;
 
 /** The stored generated tsvector of reference, title and description (migration 0700). */
 const JOB_DOC = sql`j.search_vector`;
@@ -99,6 +111,7 @@ export async function searchJobs(db: DbOrTrx, scope: JobScope, t: SearchTerms, f
       sql<string>`j.reference || ' ' || j.title`.as('title'),
       sql<string>`s.name || coalesce(' · ' || a.line1 || ', ' || a.town || ' ' || a.postcode, '')`.as('subtitle'),
       'j.description as body',
+      fieldsOf([['Reference', sql`j.reference`], ['Title', sql`j.title`], ['Postcode', sql`a.postcode`], ['Address', sql`a.line1 || ', ' || a.town`], ['Description', sql`j.description`]]).as('fields'),
       sql<number>`(count(*) over ())::int`.as('total'),
     ])
     .orderBy('score', 'desc')
@@ -107,20 +120,30 @@ export async function searchJobs(db: DbOrTrx, scope: JobScope, t: SearchTerms, f
     .execute();
 }
 
-/** Live tenants of the agency (null: every agency) by name (typos) or e-mail. */
+/**
+ * Live tenants of the agency (null: every agency) by name (typos), e-mail, or the postcode of an
+ * address they live at (with or without its space; exact 1.5, part 0.8, as addresses rank).
+ */
 export async function searchTenants(db: DbOrTrx, agencyId: number | null, t: SearchTerms): Promise<RawHit[]> {
+  const homes = sql`(select string_agg(a.line1 || ', ' || a.town || ' ' || a.postcode, '; ' order by a.id) from tenant_addresses ta join addresses a on a.id = ta.address_id where ta.tenant_id = te.id)`;
+  const atPostcode = t.compact.length >= 3
+    ? sql<boolean>`te.id = any(array(select ta.tenant_id from tenant_addresses ta join addresses a2 on a2.id = ta.address_id where ${POSTCODE('a2')} like ${like(t.compact)}))`
+    : sql<boolean>`false`;
+  const exactPostcode = sql<boolean>`exists (select 1 from tenant_addresses ta join addresses a3 on a3.id = ta.address_id where ta.tenant_id = te.id and ${POSTCODE('a3')} = ${t.compact})`;
   let q = db
     .selectFrom('tenants as te')
     .where('te.erased_at', 'is', null)
-    .where(sql<boolean>`(${t.q} <% te.name or te.email ilike ${like(t.q)})`);
+    .where(sql<boolean>`(${t.q} <% te.name or te.email ilike ${like(t.q)} or ${atPostcode})`);
   if (agencyId !== null) q = q.where('te.agency_id', '=', agencyId);
   return q
     .select([
       'te.uuid',
-      sql<number>`greatest(word_similarity(${t.q}, te.name), case when te.email ilike ${like(t.q)} then 0.9 else 0 end)::float8`.as('score'),
+      sql<number>`greatest(word_similarity(${t.q}, te.name), case when te.email ilike ${like(t.q)} then 0.9 else 0 end,
+        case when ${exactPostcode} then 1.5 when ${atPostcode} then 0.8 else 0 end)::float8`.as('score'),
       'te.name as title',
       'te.email as subtitle',
       sql<string | null>`te.phone`.as('body'),
+      fieldsOf([['Name', sql`te.name`], ['Email', sql`te.email`], ['Lives at', homes]]).as('fields'),
       sql<number>`(count(*) over ())::int`.as('total'),
     ])
     .orderBy('score', 'desc')
@@ -129,27 +152,85 @@ export async function searchTenants(db: DbOrTrx, agencyId: number | null, t: Sea
     .execute();
 }
 
-/** Addresses of the agency by postcode (with or without its space) or first line (typos). */
+/**
+ * Addresses of the agency by postcode (with or without its space) or their whole address: lines,
+ * building name and flat ("Flat 3 Aire Court"; typos, or the words as typed).
+ */
 export async function searchAddresses(db: DbOrTrx, agencyId: number | null, t: SearchTerms): Promise<RawHit[]> {
+  const text = ADDRESS_TEXT('a');
+  const byText = sql<boolean>`(${t.q} <% ${text} or ${text} ilike ${like(t.q)})`;
   let q = db
     .selectFrom('addresses as a')
     .where(t.compact.length >= 3
-      ? sql<boolean>`(${POSTCODE('a')} like ${like(t.compact)} or ${t.q} <% a.line1)`
-      : sql<boolean>`${t.q} <% a.line1`);
+      ? sql<boolean>`(${POSTCODE('a')} like ${like(t.compact)} or ${byText})`
+      : byText);
   if (agencyId !== null) q = q.where('a.agency_id', '=', agencyId);
   return q
     .select([
       'a.uuid',
       sql<number>`greatest(
         case when ${POSTCODE('a')} = ${t.compact} then 1.5 when ${POSTCODE('a')} like ${like(t.compact)} then 0.8 else 0 end,
-        word_similarity(${t.q}, a.line1))::float8`.as('score'),
+        case when ${text} ilike ${like(t.q)} then 1 else 0 end,
+        word_similarity(${t.q}, ${text}))::float8`.as('score'),
       sql<string>`a.line1 || ', ' || a.town`.as('title'),
       'a.postcode as subtitle',
       sql<string | null>`a.line2`.as('body'),
+      fieldsOf([['Postcode', sql`a.postcode`], ['Flat', sql`a.sub_building`], ['Building', sql`a.building_name`], ['Address', sql`concat_ws(', ', a.line1, a.line2, a.line3, a.town)`]]).as('fields'),
       sql<number>`(count(*) over ())::int`.as('total'),
     ])
     .orderBy('score', 'desc')
     .orderBy('a.id', 'desc')
+    .limit(t.limit)
+    .execute();
+}
+
+/** Buildings (blocks of flats) of the agency by building name, number and street (typos, or as typed) or postcode. */
+export async function searchBuildings(db: DbOrTrx, agencyId: number | null, t: SearchTerms): Promise<RawHit[]> {
+  const text = sql<string>`concat_ws(' ', bd.building_name, bd.building_number, bd.street, bd.locality, bd.town)`;
+  const byText = sql<boolean>`(${t.q} <% ${text} or ${text} ilike ${like(t.q)})`;
+  let q = db
+    .selectFrom('buildings as bd')
+    .where(t.compact.length >= 3 ? sql<boolean>`(${POSTCODE('bd')} like ${like(t.compact)} or ${byText})` : byText);
+  if (agencyId !== null) q = q.where('bd.agency_id', '=', agencyId);
+  return q
+    .select([
+      'bd.uuid',
+      sql<number>`greatest(
+        case when ${POSTCODE('bd')} = ${t.compact} then 1.5 when ${POSTCODE('bd')} like ${like(t.compact)} then 0.8 else 0 end,
+        case when lower(bd.building_name) = lower(${t.q}) then 1.2 when ${text} ilike ${like(t.q)} then 1 else 0 end,
+        word_similarity(${t.q}, ${text}))::float8`.as('score'),
+      sql<string>`coalesce(bd.building_name, concat_ws(' ', bd.building_number, bd.street)) || ', ' || bd.town`.as('title'),
+      'bd.postcode as subtitle',
+      sql<string | null>`(select count(*)::int from addresses u where u.building_id = bd.id) || ' units'`.as('body'),
+      fieldsOf([['Building', sql`bd.building_name`], ['Postcode', sql`bd.postcode`], ['Street', sql`concat_ws(' ', bd.building_number, bd.street)`], ['Address', text]]).as('fields'),
+      sql<number>`(count(*) over ())::int`.as('total'),
+    ])
+    .orderBy('score', 'desc')
+    .orderBy('bd.id', 'desc')
+    .limit(t.limit)
+    .execute();
+}
+
+/** Landlords of the agency (not erased) by name (typos) or e-mail. */
+export async function searchLandlords(db: DbOrTrx, agencyId: number | null, t: SearchTerms): Promise<RawHit[]> {
+  let q = db
+    .selectFrom('landlords as l')
+    .where('l.erased_at', 'is', null)
+    .where(sql<boolean>`(${t.q} <% l.name or l.email ilike ${like(t.q)})`);
+  if (agencyId !== null) q = q.where('l.agency_id', '=', agencyId);
+  return q
+    .select([
+      'l.uuid',
+      sql<number>`greatest(word_similarity(${t.q}, l.name), case when lower(l.name) = lower(${t.q}) then 1.2 else 0 end,
+        case when l.email ilike ${like(t.q)} then 0.9 else 0 end)::float8`.as('score'),
+      'l.name as title',
+      sql<string | null>`case l.kind when 'company' then 'Company landlord' else 'Landlord' end`.as('subtitle'),
+      'l.email as body',
+      fieldsOf([['Name', sql`l.name`], ['Email', sql`l.email`]]).as('fields'),
+      sql<number>`(count(*) over ())::int`.as('total'),
+    ])
+    .orderBy('score', 'desc')
+    .orderBy('l.id', 'desc')
     .limit(t.limit)
     .execute();
 }
@@ -165,6 +246,7 @@ export async function searchContractors(db: DbOrTrx, agencyId: number | null, t:
       'c.company_name as title',
       'c.contact_name as subtitle',
       'c.email as body',
+      fieldsOf([['Company', sql`c.company_name`], ['Email', sql`c.email`], ['Contact', sql`c.contact_name`]]).as('fields'),
       sql<number>`(count(*) over ())::int`.as('total'),
     ])
     .orderBy('score', 'desc')
@@ -187,6 +269,7 @@ export async function searchUsers(db: DbOrTrx, agencyId: number | null, t: Searc
       'u.name as title',
       'u.email as subtitle',
       sql<string | null>`r.name`.as('body'),
+      fieldsOf([['Name', sql`u.name`], ['Email', sql`u.email`]]).as('fields'),
       sql<number>`(count(*) over ())::int`.as('total'),
     ])
     .orderBy('score', 'desc')
@@ -259,6 +342,8 @@ export async function searchInvoices(db: DbOrTrx, scope: MoneyScope, t: SearchTe
       sql<string>`${INVOICE_LABEL} || ' ' || c.company_name`.as('title'),
       sql<string>`initcap(replace(i.status, '_', ' ')) || ' · ' || j.reference || coalesce(' · ' || a.line1 || ', ' || a.town || ' ' || a.postcode, '')`.as('subtitle'),
       sql<string | null>`'Contractor reference ' || i.contractor_reference`.as('body'),
+      fieldsOf([['Number', INVOICE_LABEL], ['Contractor reference', sql`i.contractor_reference`], ['Job', sql`j.reference`], ['Contractor', sql`c.company_name`],
+        ['Postcode', sql`a.postcode`], ['Address', sql`a.line1 || ', ' || a.town`]]).as('fields'),
       sql<number>`(count(*) over ())::int`.as('total'),
     ])
     .orderBy('score', 'desc')

@@ -2,7 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Uuid } from '../../../http/schema-primitives.ts';
 
-export const SEARCH_TYPES = ['job', 'tenant', 'address', 'contractor', 'user', 'invoice'] as const;
+export const SEARCH_TYPES = ['job', 'tenant', 'address', 'building', 'landlord', 'contractor', 'user', 'invoice'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
 export const SearchQuery = Type.Object(
@@ -22,12 +22,16 @@ export type SearchQueryInput = Static<typeof SearchQuery>;
 
 export const SearchHit = Type.Object({
   type: Type.Union([
-    Type.Literal('job'), Type.Literal('tenant'), Type.Literal('address'), Type.Literal('contractor'), Type.Literal('user'), Type.Literal('invoice'),
+    Type.Literal('job'), Type.Literal('tenant'), Type.Literal('address'), Type.Literal('building'), Type.Literal('landlord'),
+    Type.Literal('contractor'), Type.Literal('user'), Type.Literal('invoice'),
   ]),
   uuid: Uuid(),
   title: Type.String(),
   subtitle: Type.Union([Type.String(), Type.Null()]),
-  snippet: Type.String({ description: 'HTML-escaped text with the matching words in <mark>…</mark>' }),
+  snippet: Type.String({
+    description: 'where the words matched: the first searched field holding a match, as "Field: text" (e.g. "Postcode: <mark>LS6</mark> <mark>2AB</mark>"), ' +
+      'the text HTML-escaped, at most 140 characters around the match, the matching words in <mark>…</mark> (docs/insight.md "Search", "Snippets")',
+  }),
   score: Type.Number({ description: 'rank, larger is better (2: exact reference or invoice number; 1.5: exact postcode or contractor reference; ≤ 1.2 otherwise)' }),
   url: Type.String({ description: 'the API path of the record' }),
 });

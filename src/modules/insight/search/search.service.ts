@@ -1,6 +1,6 @@
 /**
- * Global search (docs/insight.md "Search"): one query over jobs, tenants, addresses, contractors,
- * users and invoices, each type searched only when the caller holds the permission that opens it
+ * Global search (docs/insight.md "Search"): one query over jobs, tenants, addresses, buildings,
+ * landlords, contractors, users and invoices, each type searched only when the caller holds the permission that opens it
  * and only within what it may open (jobs: jobScope; invoices: the money scope; the rest: the
  * caller's agency, SysOps all). Hits are merged by rank; `count` is the number of visible matches
  * over the types searched.
@@ -12,6 +12,7 @@ import { withCustomPlans } from '../../../db/custom-plans.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { jobScope } from '../../jobs/jobs/index.ts';
 import { moneyScope } from '../../money/money/index.ts';
+import { escapeHtml } from '../../../lib/html.ts';
 import { excerpt, highlight } from './highlight.ts';
 import * as repo from './search.repository.ts';
 import type { SearchHitDto, SearchQueryInput, SearchType } from './search.schemas.ts';
@@ -48,19 +49,27 @@ export const SEARCH_PROVIDERS: Partial<Record<SearchType, SearchProvider>> = {
   job: { permission: 'api.jobs.manage.manage', path: (u) => `/api/jobs/${u}`, run: searchJobsTwoPhase },
   tenant: { permission: 'api.tenants.view', path: (u) => `/api/tenants/${u}`, run: (d, a, t) => repo.searchTenants(d.db, a.agencyId, t) },
   address: { permission: 'api.addresses.view', path: (u) => `/api/addresses/${u}`, run: (d, a, t) => repo.searchAddresses(d.db, a.agencyId, t) },
+  building: { permission: 'api.addresses.view', path: (u) => `/api/buildings/${u}`, run: (d, a, t) => repo.searchBuildings(d.db, a.agencyId, t) },
+  landlord: { permission: 'api.landlords.view', path: (u) => `/api/landlords/${u}`, run: (d, a, t) => repo.searchLandlords(d.db, a.agencyId, t) },
   contractor: { permission: 'api.contractors.view', path: (u) => `/api/contractors/${u}`, run: (d, a, t) => repo.searchContractors(d.db, a.agencyId, t) },
   user: { permission: 'api.users.manage', path: (u) => `/api/users/${u}`, run: (d, a, t) => repo.searchUsers(d.db, a.agencyId, t) },
   invoice: { permission: 'api.invoices.view', path: (u) => `/api/invoices/${u}`, run: (d, a, t) => repo.searchInvoices(d.db, moneyScope(a), t) },
 };
 
-/** The snippet of a hit: the first of title, subtitle, body excerpt that has a match, highlighted. */
-function snippetOf(h: repo.RawHit, q: string): string {
-  const fields = [h.title, h.subtitle, h.body ? excerpt(h.body, q) : null].filter((f): f is string => !!f);
-  for (const f of fields) {
-    const m = highlight(f, q);
-    if (m.matched) return m.html;
+/**
+ * The snippet of a hit (docs/insight.md "Search", "Snippets"): the first of its searched fields
+ * (RawHit.fields, in their order) in which a word of q matches, as "Label: text", the text cut to
+ * 140 characters around the match, HTML-escaped, the matching words in <mark>. A hit found only by
+ * a looser rule (pg_trgm similarity beyond one typo) shows its first non-empty field unmarked.
+ */
+export function snippetOf(h: Pick<repo.RawHit, 'title' | 'fields'>, q: string): string {
+  const fields = (h.fields ?? []).filter((f): f is [string, string] => typeof f[1] === 'string' && f[1].trim() !== '');
+  for (const [label, text] of fields) {
+    const m = highlight(excerpt(text, q), q);
+    if (m.matched) return `${escapeHtml(label)}: ${m.html}`;
   }
-  return highlight(h.title, q).html;
+  const first = fields[0];
+  return first ? `${escapeHtml(first[0])}: ${highlight(excerpt(first[1], q), q).html}` : highlight(h.title, q).html;
 }
 
 /**

@@ -20,7 +20,7 @@ import { date, money, qty, sageAccountRef, text, type Sheet, type SheetCell } fr
 import { XERO_BILL_COLUMNS, XERO_STATEMENT_COLUMNS, ACCOUNT_CODE } from './invoice-csv.ts';
 import * as repo from './invoices.repository.ts';
 import * as lrepo from './lines.repository.ts';
-import { invoiceNumber } from './invoices.service.ts';
+import { invoiceNumber, ownNumber } from './invoices.service.ts';
 import type { LineDto } from './money.schemas.ts';
 import { cutGraphemes } from '../../../lib/text-cut.ts';
 
@@ -67,29 +67,43 @@ function xeroTaxType(vatRegistered: boolean, code: string): string {
 
 type BillRow = repo.InvoiceRow;
 
+/**
+ * One bill line in the package's layout. Under the **recharge** treatment the agency is the
+ * customer and reclaims the VAT: the line's net with its VAT code. Under the **disbursement**
+ * treatment the invoice is the landlord's and the agency reclaims nothing (VAT Notice 700, 25.1):
+ * the line's gross, outside the scope of VAT (No VAT / T9), no VAT amount. The bill is dated with
+ * the invoice's own date (the contractor's for its invoice) and names its own number.
+ */
 function billLine(pkg: AccountingPackage, inv: BillRow, l: LineDto): SheetCell[] {
   const credit = inv.kind === 'credit_note';
   const sign = credit ? -1 : 1;
   const number = invoiceNumber(inv.kind, inv.number);
-  const original = credit ? invoiceNumber('invoice', inv.credited_number) : null;
+  const original = credit ? ownNumber({ contractor_reference: inv.credited_contractor_reference, contractor_name: inv.contractor_name, self_billing_number: inv.credited_self_billing_number, number: inv.credited_number }) : null;
+  const own = credit ? null : ownNumber(inv);
+  const billDate = credit ? inv.issue_date : (inv.supplier_invoice_date ?? inv.issue_date);
+  const reclaim = inv.vat_treatment !== 'disbursement' && inv.vat_registered;
+  const net = inv.vat_treatment === 'disbursement' ? l.net_pence + l.vat_pence : l.net_pence;
+  const vat = inv.vat_treatment === 'disbursement' ? 0 : l.vat_pence;
+  // Xero's UnitAmount is per unit: a disbursement's line gross over its quantity is not exact, so it goes as one unit of the line's gross.
+  const [quantity, unit] = inv.vat_treatment === 'disbursement' ? [1, net] : [l.quantity, l.unit_price_pence];
   if (pkg === 'xero') {
     return [
-      text(inv.contractor_name), text(inv.contractor_email), text(number), text(credit ? original : (inv.contractor_reference ?? inv.job_reference)), date(inv.issue_date),
-      date(inv.due_date), money(sign * inv.gross_pence), text(l.description), qty(l.quantity), money(sign * l.unit_price_pence), text(ACCOUNT_CODE),
-      text(xeroTaxType(inv.vat_registered, l.vat_rate)), money(sign * l.vat_pence), text('GBP'),
+      text(inv.contractor_name), text(inv.contractor_email), text(number), text(credit ? original : (own ?? inv.job_reference)), date(billDate),
+      date(inv.due_date), money(sign * inv.gross_pence), text(l.description), qty(quantity), money(sign * unit), text(ACCOUNT_CODE),
+      text(xeroTaxType(reclaim, l.vat_rate)), money(sign * vat), text('GBP'),
     ];
   }
   if (pkg === 'quickbooks') {
-    const memo = credit ? `Credit note ${number} against ${original}${inv.notes ? `: ${inv.notes}` : ''}` : `${inv.job_reference}${inv.contractor_reference ? ` (supplier ref ${inv.contractor_reference})` : ''}`;
+    const memo = credit ? `Credit note ${number} against ${original}${inv.notes ? `: ${inv.notes}` : ''}` : `${inv.job_reference}${own && own !== number ? ` (supplier's invoice ${own})` : ''}`;
     return [
-      text(number), text(inv.contractor_name), date(inv.issue_date), date(inv.due_date), text(''), text(''), text(memo), text(QBO_REPAIRS_ACCOUNT), text(l.description),
-      money(sign * l.net_pence), text(qboTaxCode(inv.vat_registered, l.vat_rate)), money(sign * l.vat_pence), text('GBP'),
+      text(number), text(inv.contractor_name), date(billDate), date(inv.due_date), text(''), text(''), text(memo), text(QBO_REPAIRS_ACCOUNT), text(l.description),
+      money(sign * net), text(qboTaxCode(reclaim, l.vat_rate)), money(sign * vat), text('GBP'),
     ];
   }
   return [
-    text(credit ? 'PC' : 'PI'), text(sageAccountRef(inv.contractor_name)), text(SAGE_NOMINAL.repairs), text(''), date(inv.issue_date), text(number),
-    text(cutGraphemes(`${inv.job_reference} ${l.description}`, 60)), money(l.net_pence), text(sageTaxCode(inv.vat_registered, l.vat_rate)), money(l.vat_pence), text(''),
-    text(credit ? original : inv.contractor_reference), text(''), text(''), text(''),
+    text(credit ? 'PC' : 'PI'), text(sageAccountRef(inv.contractor_name)), text(SAGE_NOMINAL.repairs), text(''), date(billDate), text(number),
+    text(cutGraphemes(`${inv.job_reference} ${l.description}`, 60)), money(net), text(sageTaxCode(reclaim, l.vat_rate)), money(vat), text(''),
+    text(credit ? original : own), text(''), text(''), text(''),
   ];
 }
 
@@ -102,7 +116,7 @@ export async function billsSheet(db: DbOrTrx, scope: MoneyScope, pkg: Accounting
   const rows: SheetCell[][] = [];
   let after = 0;
   for (;;) {
-    const page = await repo.exportPage(db, scope, { ...filter, statuses: ['issued', 'part_paid', 'paid', 'overdue'] }, after, PAGE);
+    const page = await repo.exportPage(db, scope, { ...filter, statuses: ['issued', 'part_paid', 'paid', 'overdue', 'credited'] }, after, PAGE);
     if (page.length === 0) break;
     const lines = await lrepo.linesOf(db, 'invoice_id', page.map((r) => r.id));
     for (const inv of page) for (const l of lines.get(inv.id) ?? []) rows.push(billLine(pkg, inv, l));

@@ -49,16 +49,20 @@ async function* billRows(db: DbOrTrx, scope: MoneyScope, filter: repo.InvoiceFil
   yield [...XERO_BILL_COLUMNS];
   let after = 0;
   for (;;) {
-    const page = await repo.exportPage(db, scope, { ...filter, statuses: ['issued', 'part_paid', 'paid', 'overdue'] }, after, PAGE);
+    const page = await repo.exportPage(db, scope, { ...filter, statuses: ['issued', 'part_paid', 'paid', 'overdue', 'credited'] }, after, PAGE);
     if (page.length === 0) return;
     const lines = await lrepo.linesOf(db, 'invoice_id', page.map((r) => r.id));
     for (const inv of page) {
       const sign = inv.kind === 'credit_note' ? -1 : 1;
+      // A disbursement is the landlord's invoice: its gross, no VAT reclaimed (docs/money.md "VAT treatment of recharged costs").
+      const disbursement = inv.vat_treatment === 'disbursement';
+      const date = inv.kind === 'credit_note' ? inv.issue_date : (inv.supplier_invoice_date ?? inv.issue_date);
       for (const l of lines.get(inv.id) ?? []) {
         yield safeRow([
           inv.contractor_name, inv.contractor_email ?? '', invoiceNumber(inv.kind, inv.number), inv.contractor_reference ?? inv.job_reference,
-          ukDate(inv.issue_date), ukDate(inv.due_date), decimalPounds(sign * inv.gross_pence), l.description, String(l.quantity),
-          decimalPounds(sign * l.unit_price_pence), ACCOUNT_CODE, taxType(inv.vat_registered, l.vat_rate), decimalPounds(sign * l.vat_pence), 'GBP',
+          ukDate(date), ukDate(inv.due_date), decimalPounds(sign * inv.gross_pence), l.description, disbursement ? '1' : String(l.quantity),
+          decimalPounds(sign * (disbursement ? l.net_pence + l.vat_pence : l.unit_price_pence)), ACCOUNT_CODE, taxType(inv.vat_registered && !disbursement, l.vat_rate),
+          decimalPounds(disbursement ? 0 : sign * l.vat_pence), 'GBP',
         ]);
       }
     }

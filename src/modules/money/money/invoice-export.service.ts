@@ -10,7 +10,7 @@ import { billsSheet, paymentsSheet, type AccountingPackage } from './accounting-
 import { sheetCsv, sheetXlsx } from './accounting-sheet.ts';
 import { moneyScope } from './access.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
-import { partiesOfInvoice } from './invoices.repository.ts';
+import { landlordCustomersOfJob, partiesOfInvoice } from './invoices.repository.ts';
 import { getInvoice } from './invoices.service.ts';
 import * as prepo from './pricing.repository.ts';
 
@@ -37,10 +37,12 @@ export async function invoicePdf(deps: AppDeps, auth: AuthContext, uuid: string)
   const inv = await getInvoice(deps, auth, uuid);
   const p = await partiesOfInvoice(deps.db, inv.uuid);
   const settings = await prepo.settings(deps.db, p.agency_id);
+  const owners = inv.vat_treatment === 'disbursement' ? await landlordCustomersOfJob(deps.db, p.job_id) : [];
   const pdf = await renderInvoicePdf(inv, {
     agencyName: p.agency_name, agencyLegalName: p.legal_name, agencyVatNumber: settings.vat_number,
     agencyAddress: p.registered_line1 === null ? null : { line1: p.registered_line1, line2: p.registered_line2, town: p.registered_town, postcode: p.registered_postcode },
     supplierAddress: p.address_line1 === null ? null : { line1: p.address_line1, line2: p.address_line2, town: p.address_town, postcode: p.address_postcode },
+    landlordCustomers: owners.map((o) => ({ name: o.name, address: { line1: o.address_line1, line2: o.address_line2, town: o.address_town, postcode: o.address_postcode } })),
   }, new Date(inv.updated_at));
   return { pdf, filename: `${inv.invoice_number ?? 'draft'}.pdf` };
 }

@@ -5,7 +5,9 @@
  * number; the invoice date; the time of supply (tax point) where it differs; a description of each
  * line with its quantity, unit price, net amount and VAT rate (zero-rated and exempt told apart);
  * the net and VAT per rate; the total VAT in sterling; and the gross. The supplier is the
- * contractor, the customer the agency (its legal name and registered address, docs/onboarding.md).
+ * contractor; the customer is the agency (its legal name and registered address, docs/onboarding.md)
+ * under the recharge treatment, the property's landlords (care of the agency) under the
+ * disbursement treatment (docs/money.md "VAT treatment of recharged costs").
  *
  * Self-billing (VAT Notice 700/62): an invoice the agency numbers itself (no contractor reference)
  * is a self-billed invoice: headed so, and carrying the statement "The VAT shown is your output
@@ -35,6 +37,8 @@ export interface PdfParty {
   agencyVatNumber: string | null;
   /** The contractor's business address. */
   supplierAddress: PdfAddress | null;
+  /** Disbursement treatment: the landlords of the property, the invoice's customers (the agency pays as their agent). */
+  landlordCustomers?: { name: string; address: PdfAddress }[];
 }
 
 /** Statement a self-billed invoice must carry (HMRC VAT Notice 700/62, self-billing). */
@@ -100,9 +104,9 @@ export async function renderInvoicePdf(inv: InvoiceDto, party: PdfParty, at: Dat
     facts.push(['Credit note number', ownNumber], ['Credit note date', date(inv.issue_date)]);
     facts.push(['Credits invoice', inv.credited_invoice_number ?? '-'], ['Invoice date', date(inv.credited_invoice_date)]);
   } else if (inv.self_billed) {
-    facts.push(['Invoice number', ownNumber], ['Invoice date', date(inv.issue_date)]);
+    facts.push(['Invoice number', inv.vat_invoice_number ?? ownNumber], ['Our reference', ownNumber], ['Invoice date', date(inv.invoice_date)]);
   } else {
-    facts.push(["Supplier's invoice number", inv.contractor_reference ?? '-'], ['Our reference', ownNumber], ['Invoice date', date(inv.issue_date)]);
+    facts.push(["Supplier's invoice number", inv.contractor_reference ?? '-'], ['Our reference', ownNumber], ['Invoice date', date(inv.invoice_date)]);
   }
   if (!credit) {
     facts.push(['Tax point (time of supply)', date(inv.tax_point)]);
@@ -122,7 +126,10 @@ export async function renderInvoicePdf(inv: InvoiceDto, party: PdfParty, at: Dat
   let y = Math.max(fy, doc.y) + 14;
   const party1 = [inv.contractor_name, ...addressLines(party.supplierAddress), inv.vat_registered ? `VAT registration number: ${inv.contractor_vat_number ?? '-'}` : 'Not registered for VAT'];
   const customerName = party.agencyLegalName && party.agencyLegalName !== party.agencyName ? `${party.agencyLegalName} (trading as ${party.agencyName})` : party.agencyName;
-  const party2 = [customerName, ...addressLines(party.agencyAddress), `VAT registration number: ${party.agencyVatNumber ?? '-'}`];
+  const agent = `c/o ${customerName}, ${addressLines(party.agencyAddress).join(', ')}`;
+  const party2 = inv.vat_treatment === 'disbursement' && party.landlordCustomers && party.landlordCustomers.length > 0
+    ? [...party.landlordCustomers.flatMap((c) => [c.name, addressLines(c.address).join(', ')]), agent, '(paid by the agent as a disbursement)']
+    : [customerName, ...addressLines(party.agencyAddress), ...(party.agencyVatNumber ? [`VAT registration number: ${party.agencyVatNumber}`] : [])];
   doc.font('Helvetica-Bold').fontSize(10).text('Supplier', 50, y).text('Customer', 320, y);
   y += 14;
   doc.font('Helvetica').fontSize(9);

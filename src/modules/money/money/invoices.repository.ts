@@ -13,7 +13,7 @@ export const INVOICE_COLUMNS = [
   'ci.uuid as credited_invoice_uuid', 'i.number', 'i.status', 'i.contractor_reference', 'i.vat_registered', 'i.contractor_vat_number',
   'i.payment_terms_days', 'i.net_pence', 'i.vat_pence', 'i.gross_pence', 'i.paid_pence', 'i.credited_pence', 'i.notes', 'i.issued_at',
   'i.paid_at', 'i.voided_at', 'i.void_reason', 'i.created_at', 'i.updated_at', 'i.refund_due_pence', 'ci.number as credited_number',
-  'ci.contractor_reference as credited_contractor_reference',
+  'ci.contractor_reference as credited_contractor_reference', 'i.vat_treatment', 'i.self_billing_number', 'ci.self_billing_number as credited_self_billing_number',
 ] as const;
 
 /** Invoices joined with job `j`, contractor `c` and credited invoice `ci`, limited to the scope. */
@@ -27,6 +27,7 @@ export function invoiceQuery(db: DbOrTrx, scope: MoneyScope) {
     .select([
       sql<string | null>`i.issue_date::text`.as('issue_date'), sql<string | null>`i.due_date::text`.as('due_date'),
       sql<string | null>`i.supply_date::text`.as('supply_date'), sql<string | null>`ci.issue_date::text`.as('credited_issue_date'),
+      sql<string | null>`i.supplier_invoice_date::text`.as('supplier_invoice_date'), sql<string | null>`ci.supplier_invoice_date::text`.as('credited_supplier_invoice_date'),
     ]);
 }
 export type InvoiceRow = NonNullable<Awaited<ReturnType<typeof findInvoice>>>;
@@ -91,8 +92,9 @@ export async function listInvoices(db: DbOrTrx, scope: MoneyScope, f: InvoiceFil
   const [rows, total, totals] = await Promise.all([
     withStatus.orderBy(sortOrderSql(INVOICE_SORT_KEYS[page.sort], page.order, 'i.id')).limit(page.limit).offset(page.offset).execute(),
     withStatus.clearSelect().select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+    // outstanding per row as the rows show it: invoices only (a credit note owes nothing), never below 0, void none
     base.clearSelect().select(['i.status', sql<number>`count(*)::int`.as('count'), sql<number>`coalesce(sum(i.gross_pence), 0)::int`.as('gross_pence'),
-      sql<number>`coalesce(sum(i.gross_pence - i.paid_pence - i.credited_pence), 0)::int`.as('outstanding_pence')]).groupBy('i.status').execute(),
+      sql<number>`coalesce(sum(case when i.kind = 'invoice' and i.status <> 'void' then greatest(0, i.gross_pence - i.paid_pence - i.credited_pence) else 0 end), 0)::int`.as('outstanding_pence')]).groupBy('i.status').execute(),
   ]);
   return { rows, total: total.n, totals };
 }
@@ -104,7 +106,46 @@ export function exportPage(db: DbOrTrx, scope: MoneyScope, f: InvoiceFilter & { 
 
 /** Locks an invoice row. */
 export function lockInvoice(trx: DbOrTrx, id: number) {
-  return trx.selectFrom('invoices').selectAll().select([sql<string | null>`due_date::text`.as('due_text'), sql<string | null>`supply_date::text`.as('supply_text')]).where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+  return trx.selectFrom('invoices').selectAll()
+    .select([sql<string | null>`due_date::text`.as('due_text'), sql<string | null>`supply_date::text`.as('supply_text'), sql<string | null>`supplier_invoice_date::text`.as('supplier_date_text'), sql<string | null>`issue_date::text`.as('issue_text')])
+    .where('id', '=', id).forUpdate().executeTakeFirstOrThrow();
+}
+
+/**
+ * Net and VAT (pence) an invoice charged per VAT rate code and applied rate, and what its credit
+ * notes credited so far per code (docs/money.md "Credit notes": a credit only at the rates and up to
+ * the amounts the invoice charged).
+ */
+export async function chargedAndCreditedByRate(db: DbOrTrx, invoiceId: number) {
+  const rows = await db.selectFrom('money_lines as m').innerJoin('invoices as i', 'i.id', 'm.invoice_id')
+    .select(['i.id', 'm.vat_rate_code', sql<number>`sum(m.net_pence)::int`.as('net_pence'), sql<number>`sum(m.vat_pence)::int`.as('vat_pence')])
+    .where((eb) => eb.or([eb('i.id', '=', invoiceId), eb.and([eb('i.credited_invoice_id', '=', invoiceId), eb('i.kind', '=', 'credit_note')])]))
+    .groupBy(['i.id', 'm.vat_rate_code']).execute();
+  const charged = new Map<string, { net: number; vat: number }>();
+  const credited = new Map<string, { net: number; vat: number }>();
+  for (const r of rows) {
+    const into = r.id === invoiceId ? charged : credited;
+    const before = into.get(r.vat_rate_code) ?? { net: 0, vat: 0 };
+    into.set(r.vat_rate_code, { net: before.net + r.net_pence, vat: before.vat + r.vat_pence });
+  }
+  return { charged, credited };
+}
+
+/** The landlords of a job's property with their postal address: the customers of a disbursement (docs/money.md "VAT treatment of recharged costs"). */
+export function landlordCustomersOfJob(db: DbOrTrx, jobId: number) {
+  return db.selectFrom('jobs as j').innerJoin('landlord_properties as lp', 'lp.address_id', 'j.address_id').innerJoin('landlords as l', 'l.id', 'lp.landlord_id')
+    .select(['l.name', 'l.address_line1', 'l.address_line2', 'l.address_town', 'l.address_postcode', 'lp.share_bp'])
+    .where('j.id', '=', jobId).where('l.erased_at', 'is', null).orderBy('lp.share_bp', 'desc').orderBy('l.id').execute();
+}
+
+/** The contractor's name and business address (the supplier's particulars on its invoice). */
+export function supplierOf(db: DbOrTrx, contractorId: number) {
+  return db.selectFrom('contractors').select(['company_name', 'address_line1', 'address_town', 'address_postcode']).where('id', '=', contractorId).executeTakeFirstOrThrow();
+}
+
+/** The agency's legal or trading name and registered address (the customer's particulars of a recharged cost). */
+export function agencyParticulars(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('agencies').select(['name', 'legal_name', 'registered_line1', 'registered_town', 'registered_postcode']).where('id', '=', agencyId).executeTakeFirstOrThrow();
 }
 export type LockedInvoice = Awaited<ReturnType<typeof lockInvoice>>;
 
@@ -123,7 +164,7 @@ export async function updateInvoice(db: DbOrTrx, id: number, set: Updateable<Inv
  * counter row until commit, so concurrent issues queue and a rolled-back issue gives its number
  * back: numbers have no gaps.
  */
-export async function nextNumber(trx: DbOrTrx, agencyId: number, name: 'invoice_number' | 'credit_note_number'): Promise<number> {
+export async function nextNumber(trx: DbOrTrx, agencyId: number, name: 'invoice_number' | 'credit_note_number' | `self_billing:${number}`): Promise<number> {
   return nextCounter(trx, agencyId, name);
 }
 
@@ -173,7 +214,7 @@ export function jobOf(db: DbOrTrx, jobId: number) {
 /** The parties an invoice PDF prints: the agency's name, legal name and registered address, the contractor's address. */
 export function partiesOfInvoice(db: DbOrTrx, uuid: string) {
   return db.selectFrom('invoices as i').innerJoin('agencies as a', 'a.id', 'i.agency_id').innerJoin('contractors as c', 'c.id', 'i.contractor_id')
-    .select(['a.id as agency_id', 'a.name as agency_name', 'a.legal_name', 'a.registered_line1', 'a.registered_line2', 'a.registered_town', 'a.registered_postcode',
+    .select(['i.job_id', 'a.id as agency_id', 'a.name as agency_name', 'a.legal_name', 'a.registered_line1', 'a.registered_line2', 'a.registered_town', 'a.registered_postcode',
       'c.address_line1', 'c.address_line2', 'c.address_town', 'c.address_postcode'])
     .where('i.uuid', '=', uuid).executeTakeFirstOrThrow();
 }

@@ -4,9 +4,9 @@ import { Pagination, Sorting } from '../../../http/pagination.ts';
 import { DateTime, IsoDate, Nullable, Uuid } from '../../../http/schema-primitives.ts';
 import { Line, LinesBody, Pence } from './money.schemas.ts';
 
-export const INVOICE_STATUSES = ['draft', 'issued', 'part_paid', 'paid', 'overdue', 'void'] as const;
+export const INVOICE_STATUSES = ['draft', 'issued', 'part_paid', 'paid', 'overdue', 'void', 'credited'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
-const StatusSchema = Type.Unsafe<InvoiceStatus>({ type: 'string', enum: [...INVOICE_STATUSES], description: 'draft, issued, part_paid, paid, overdue or void' });
+const StatusSchema = Type.Unsafe<InvoiceStatus>({ type: 'string', enum: [...INVOICE_STATUSES], description: 'draft, issued, part_paid, paid, overdue, void or credited (credit notes for its whole gross)' });
 export const PAYMENT_METHODS = ['bank_transfer', 'card', 'cheque', 'cash', 'direct_debit', 'other'] as const;
 
 export const Invoice = Type.Object({
@@ -16,6 +16,7 @@ export const Invoice = Type.Object({
   status: Type.String(),
   job_uuid: Uuid(),
   job_reference: Type.String(),
+  vat_invoice_number: Nullable(Type.String({ description: "the number the VAT invoice carries (VAT Regulations 1995 reg. 14(1)(a)): the contractor's own (contractor_reference), SB-<supplier>-000001 for a self-billed invoice (one series per supplier), CN-000001 for a credit note; null while draft" })),
   contractor_uuid: Uuid(),
   contractor_name: Type.String(),
   contractor_reference: Nullable(Type.String({ description: "the contractor's own invoice number" })),
@@ -25,9 +26,12 @@ export const Invoice = Type.Object({
   credited_invoice_number: Nullable(Type.String({ description: 'credit notes: the number of the invoice credited' })),
   credited_invoice_date: Nullable(IsoDate('credit notes: the issue date of the invoice credited')),
   self_billed: Type.Boolean({ description: "true when the agency numbers the contractor's invoice (no contractor_reference): a self-billed invoice (HMRC VAT Notice 700/62)" }),
-  issue_date: Nullable(IsoDate()),
+  vat_treatment: Type.Unsafe<'recharge' | 'disbursement'>({ type: 'string', enum: ['recharge', 'disbursement'], description: "the agency's VAT treatment fixed at issue (docs/money.md \"VAT treatment of recharged costs\")" }),
+  supplier_invoice_date: Nullable(IsoDate("the date on the contractor's own invoice (with contractor_reference)")),
+  invoice_date: Nullable(IsoDate("the VAT invoice's date: the contractor's own date for its invoice, else the issue date; null while draft")),
+  issue_date: Nullable(IsoDate('the date the agency issued (self-billed) or posted the invoice, London')),
   supply_date: Nullable(IsoDate('date the work was done (default at issue: the job completion date)')),
-  tax_point: Nullable(IsoDate('time of supply: the issue date, or the supply date when the invoice was issued more than 14 days after it (HMRC VAT Notice 700, 4.5)')),
+  tax_point: Nullable(IsoDate('time of supply: the invoice date (the contractor\'s own date for its invoice), or the supply date when the invoice was issued more than 14 days after it (HMRC VAT Notice 700, 4.5)')),
   due_date: Nullable(IsoDate()),
   payment_terms_days: Type.Integer(),
   net_pence: Type.Integer(),
@@ -62,6 +66,7 @@ const fields = {
   payment_terms_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 120, description: "days from issue to due date (default: the agency's)" })),
   notes: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
   supply_date: Type.Optional(Nullable(IsoDate('date the work was done, not in the future (default at issue: the job completion date)'))),
+  supplier_invoice_date: Type.Optional(Nullable(IsoDate("the date on the contractor's own invoice, not in the future; required at issue with contractor_reference"))),
 };
 export const CreateInvoiceBody = Type.Object(
   { job_uuid: Uuid('a Completed (or Invoiced) job'), contractor_uuid: Type.Optional(Uuid("staff only; default the job's contractor")), lines: LinesBody, ...fields },

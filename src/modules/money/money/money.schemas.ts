@@ -126,9 +126,16 @@ export const Estimate = Type.Object({
   ...TotalsFields,
 });
 
+export const VAT_TREATMENTS = ['recharge', 'disbursement'] as const;
+const VatTreatmentSchema = Type.Unsafe<(typeof VAT_TREATMENTS)[number]>({
+  type: 'string', enum: [...VAT_TREATMENTS],
+  description: "how contractors' costs are passed on to landlords (docs/money.md \"VAT treatment of recharged costs\"): recharge (invoices addressed to the agency, which reclaims their VAT and charges output VAT on the onward supply) or disbursement (invoices addressed to the landlord, no VAT reclaimed, passed on outside the scope of VAT: HMRC VAT Notice 700 section 25)",
+});
+
 export const MoneySettings = Type.Object({
   vat_number: Nullable(Type.String()),
   payment_terms_days: Type.Integer(),
+  vat_treatment: VatTreatmentSchema,
   approval_limits: Type.Array(Type.Object({ job_type_id: Type.Integer(), limit_pence: Type.Integer() })),
 });
 export type MoneySettingsDto = Static<typeof MoneySettings>;
@@ -136,6 +143,7 @@ export const MoneySettingsBody = Type.Object(
   {
     vat_number: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 20, pattern: '^[A-Z]{0,2}[0-9 ]{5,16}$', description: 'e.g. GB123456789' }))),
     payment_terms_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 120 })),
+    vat_treatment: Type.Optional(VatTreatmentSchema),
     approval_limits: Type.Optional(Type.Array(Type.Object({
       job_type_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
       limit_pence: Pence('quotes above this need api.quotes.approve.above-limit', 2_000_000_000),
@@ -154,6 +162,27 @@ export const ContractorVatBody = Type.Object(
   { additionalProperties: false },
 );
 export type ContractorVatInput = Static<typeof ContractorVatBody>;
+
+export const SelfBillingAgreement = Type.Object({
+  contractor_uuid: Uuid(),
+  starts_on: IsoDate('first day the agency may self-bill the contractor'),
+  ends_on: IsoDate('last day (HMRC VAT Notice 700/62, 3.1: an agreement has a start and an expiry date)'),
+  review_on: IsoDate('when the agency reviews the agreement and the supplier\'s VAT registration'),
+  vat_number_checked_on: Nullable(IsoDate("when the agency checked the contractor's VAT registration number (with HMRC's VAT number check); null: not checked")),
+  in_force_today: Type.Boolean({ description: 'today (London) is within starts_on..ends_on, not past review_on, and the VAT registration was checked' }),
+  updated_at: DateTime(),
+});
+export type SelfBillingAgreementDto = Static<typeof SelfBillingAgreement>;
+export const SelfBillingAgreementBody = Type.Object(
+  {
+    starts_on: IsoDate(),
+    ends_on: IsoDate('on or after starts_on'),
+    review_on: IsoDate('within starts_on..ends_on'),
+    vat_number_checked_on: Type.Optional(Nullable(IsoDate('not in the future'))),
+  },
+  { additionalProperties: false },
+);
+export type SelfBillingAgreementInput = Static<typeof SelfBillingAgreementBody>;
 
 // Quotes.
 export const Quote = Type.Object({

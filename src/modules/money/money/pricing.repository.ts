@@ -80,15 +80,18 @@ export async function deleteRate(db: DbOrTrx, itemId: number, contractorId: numb
   return Number(r.numDeletedRows) > 0;
 }
 
-/** The agency's money settings with defaults (no VAT number, 30 days). */
+/** The agency's money settings with defaults (no VAT number, 30 days, recharge treatment). */
 export async function settings(db: DbOrTrx, agencyId: number) {
-  const row = await db.selectFrom('money_settings').select(['vat_number', 'payment_terms_days']).where('agency_id', '=', agencyId).executeTakeFirst();
+  const row = await db.selectFrom('money_settings').select(['vat_number', 'payment_terms_days', 'vat_treatment']).where('agency_id', '=', agencyId).executeTakeFirst();
   const limits = await db.selectFrom('quote_approval_limits').select(['job_type_id', 'limit_pence']).where('agency_id', '=', agencyId).orderBy('job_type_id').execute();
-  return { vat_number: row?.vat_number ?? null, payment_terms_days: row?.payment_terms_days ?? 30, approval_limits: limits };
+  return { vat_number: row?.vat_number ?? null, payment_terms_days: row?.payment_terms_days ?? 30, vat_treatment: (row?.vat_treatment ?? 'recharge') as VatTreatment, approval_limits: limits };
 }
 
-/** Writes the agency's settings; `limits` (when given) replaces every approval limit. */
-export async function saveSettings(db: DbOrTrx, agencyId: number, s: { vat_number: string | null; payment_terms_days: number }, limits: { job_type_id: number; limit_pence: number }[] | undefined, now: Date) {
+/** How the agency passes contractors' costs on to landlords (docs/money.md "VAT treatment of recharged costs"). */
+export type VatTreatment = 'recharge' | 'disbursement';
+
+/** Writes the agency's settings (vat_treatment left out keeps its value); `limits` (when given) replaces every approval limit. */
+export async function saveSettings(db: DbOrTrx, agencyId: number, s: { vat_number: string | null; payment_terms_days: number; vat_treatment?: VatTreatment }, limits: { job_type_id: number; limit_pence: number }[] | undefined, now: Date) {
   await db.insertInto('money_settings').values({ agency_id: agencyId, ...s, updated_at: now })
     .onConflict((oc) => oc.column('agency_id').doUpdateSet({ ...s, updated_at: now })).execute();
   if (limits === undefined) return;
@@ -119,4 +122,19 @@ export async function tradeVisible(db: DbOrTrx, agencyId: number, id: number): P
   const row = await db.selectFrom('trades').select('id').where('id', '=', id)
     .where((eb) => eb.or([eb('agency_id', 'is', null), eb('agency_id', '=', agencyId)])).executeTakeFirst();
   return row !== undefined;
+}
+
+/** A contractor's self-billing agreement (HMRC VAT Notice 700/62), or undefined. */
+export function selfBillingAgreement(db: DbOrTrx, contractorId: number) {
+  return db.selectFrom('self_billing_agreements')
+    .select(['id', 'uuid', sql<string>`starts_on::text`.as('starts_on'), sql<string>`ends_on::text`.as('ends_on'), sql<string>`review_on::text`.as('review_on'),
+      sql<string | null>`vat_number_checked_on::text`.as('vat_number_checked_on'), 'updated_at'])
+    .where('contractor_id', '=', contractorId).executeTakeFirst();
+}
+
+/** Records or replaces a contractor's self-billing agreement. */
+export async function saveSelfBillingAgreement(db: DbOrTrx, row: { uuid: string; agency_id: number; contractor_id: number; starts_on: string; ends_on: string; review_on: string; vat_number_checked_on: string | null }, now: Date) {
+  const { uuid: _uuid, agency_id: _agency, contractor_id: _contractor, ...dates } = row;
+  await db.insertInto('self_billing_agreements').values({ ...row, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column('contractor_id').doUpdateSet({ ...dates, updated_at: now })).execute();
 }

@@ -8,7 +8,7 @@ import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../../http/e
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import {
   ContractorRateBody, ContractorRateParams, ContractorVat, ContractorVatBody, CreatePriceItemBody, Estimate, EstimateQuery, ListPriceItemsQuery,
-  MoneySettings, MoneySettingsBody, PriceItem, UpdatePriceItemBody, UuidParams, VatRate,
+  MoneySettings, MoneySettingsBody, PriceItem, SelfBillingAgreement, SelfBillingAgreementBody, UpdatePriceItemBody, UuidParams, VatRate,
 } from './money.schemas.ts';
 import * as svc from './pricing.service.ts';
 
@@ -104,6 +104,24 @@ export function pricingRoutes(deps: AppDeps) {
       config: { permission: MANAGE },
       schema: { tags, summary: "Set a contractor's VAT registration", description: 'A contractor not registered charges no VAT on its quotes and invoices. Needs a CSRF token.', params: UuidParams, body: ContractorVatBody, response: responses(DataEnvelope(ContractorVat), [400, 401, 403, 404, 429]) },
       handler: async (request) => ok(await svc.contractorVat(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body), 'VAT registration updated'),
+    });
+
+    /** GET /api/pricing/contractors/{uuid}/self-billing: the self-billing agreement with a contractor. */
+    app.get('/api/pricing/contractors/:uuid/self-billing', {
+      config: { permission: VIEW },
+      schema: { tags, summary: "Read the agency's self-billing agreement with a contractor", description: 'HMRC VAT Notice 700/62 (docs/money.md "Self-billing"). None recorded: 404.', params: UuidParams, response: responses(DataEnvelope(SelfBillingAgreement), [400, 401, 403, 404, 429]) },
+      handler: async (request) => ok(await svc.selfBilling(deps, requireAuth(request), actorOf(request), request.params.uuid), 'Self-billing agreement retrieved'),
+    });
+
+    /** PUT /api/pricing/contractors/{uuid}/self-billing: records or replaces it. */
+    app.put('/api/pricing/contractors/:uuid/self-billing', {
+      config: { permission: MANAGE },
+      schema: {
+        tags, summary: 'Record the self-billing agreement with a contractor',
+        description: "Start, expiry and review dates and the date the contractor's VAT registration was checked. The agency self-bills a contractor (issues an invoice without the contractor's own number) only while the agreement is in force, before its review date and with the VAT number checked; otherwise the issue is 400. Needs a CSRF token.",
+        params: UuidParams, body: SelfBillingAgreementBody, response: responses(DataEnvelope(SelfBillingAgreement), [400, 401, 403, 404, 429]),
+      },
+      handler: async (request) => ok(await svc.selfBilling(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body), 'Self-billing agreement recorded'),
     });
 
     /** GET /api/pricing/estimate?job_uuid=: suggested lines and totals for a job. */

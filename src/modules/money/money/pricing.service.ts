@@ -13,7 +13,9 @@ import { visibleJob } from '../../jobs/jobs/index.ts';
 import { ownAgency, readAgency } from './access.ts';
 import { computeLines, storedLinesToDto } from './lines.ts';
 import * as lrepo from './lines.repository.ts';
-import type { CreatePriceItemInput, ContractorVatInput, ListPriceItemsFilter, MoneySettingsDto, MoneySettingsInput, PriceItemDto, UpdatePriceItemInput, VatCode } from './money.schemas.ts';
+import type {
+  CreatePriceItemInput, ContractorVatInput, ListPriceItemsFilter, MoneySettingsDto, MoneySettingsInput, PriceItemDto, SelfBillingAgreementDto, SelfBillingAgreementInput, UpdatePriceItemInput, VatCode,
+} from './money.schemas.ts';
 import * as repo from './pricing.repository.ts';
 import { jobFacts } from './quotes.repository.ts';
 import { isoDate } from './vat.ts';
@@ -140,6 +142,7 @@ export async function saveSettings(deps: AppDeps, auth: AuthContext, actor: Acto
     await repo.saveSettings(trx, agencyId, {
       vat_number: input.vat_number !== undefined ? input.vat_number : current.vat_number,
       payment_terms_days: input.payment_terms_days ?? current.payment_terms_days,
+      vat_treatment: input.vat_treatment ?? current.vat_treatment,
     }, limits, now);
     await recordActivity(trx, actor, now, { action: 'money_settings.update', resourceType: 'agency', resourceId: agencyId, agencyId });
   });
@@ -167,6 +170,55 @@ export async function contractorVat(deps: AppDeps, auth: AuthContext, actor: Act
   }
   const vat = await lrepo.contractorVat(deps.db, contractor.id);
   return { contractor_uuid: contractor.uuid, registered: vat.registered, vat_number: vat.vat_number };
+}
+
+/**
+ * Whether a self-billing agreement lets the agency self-bill on `today` (HMRC VAT Notice 700/62,
+ * 3.1 and 4.1): within its start and expiry dates, not past its review date, and with the
+ * contractor's VAT registration checked.
+ * @returns null when it does, else what is wrong (for the issue's 400)
+ */
+export function selfBillingProblem(a: { starts_on: string; ends_on: string; review_on: string; vat_number_checked_on: string | null } | undefined, today: string): string | null {
+  if (!a) return 'a self-billing agreement with the contractor (PUT /api/pricing/contractors/{uuid}/self-billing)';
+  if (today < a.starts_on || today > a.ends_on) return `a self-billing agreement in force today (it runs ${a.starts_on} to ${a.ends_on})`;
+  if (today > a.review_on) return `the review of the self-billing agreement due ${a.review_on}`;
+  if (a.vat_number_checked_on === null) return "a check of the contractor's VAT registration (vat_number_checked_on)";
+  return null;
+}
+
+/**
+ * GET and PUT /api/pricing/contractors/{uuid}/self-billing: the agency's self-billing agreement
+ * with a contractor (HMRC VAT Notice 700/62, 3.1: start and expiry dates; the review date and the
+ * date the supplier's VAT number was checked). Without `input` it reads.
+ * @returns the agreement, with `in_force_today`
+ * @throws 400 ends_on before starts_on, review_on outside them, vat_number_checked_on in the future;
+ *   403 (SysOps without an agency, contractors); 404 contractor or (read) no agreement
+ */
+export async function selfBilling(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input?: SelfBillingAgreementInput): Promise<SelfBillingAgreementDto> {
+  const agencyId = readAgency(auth);
+  const contractor = await repo.findContractor(deps.db, agencyId, uuid);
+  if (!contractor) throw notFound('Contractor');
+  const now = deps.clock.now();
+  const today = isoDate(now);
+  if (input) {
+    ownAgency(auth);
+    if (input.ends_on < input.starts_on) throw invalidParam('ends_on');
+    if (input.review_on < input.starts_on || input.review_on > input.ends_on) throw invalidParam('review_on');
+    if (input.vat_number_checked_on && input.vat_number_checked_on > today) throw invalidParam('vat_number_checked_on');
+    await deps.db.transaction().execute(async (trx) => {
+      await repo.saveSelfBillingAgreement(trx, {
+        uuid: newUuid(), agency_id: contractor.agency_id, contractor_id: contractor.id, starts_on: input.starts_on, ends_on: input.ends_on, review_on: input.review_on,
+        vat_number_checked_on: input.vat_number_checked_on ?? null,
+      }, now);
+      await recordActivity(trx, actor, now, { action: 'contractor.self_billing', resourceType: 'contractor', resourceId: contractor.id, agencyId: contractor.agency_id, details: { ...input } });
+    });
+  }
+  const a = await repo.selfBillingAgreement(deps.db, contractor.id);
+  if (!a) throw notFound('Self-billing agreement');
+  return {
+    contractor_uuid: contractor.uuid, starts_on: a.starts_on, ends_on: a.ends_on, review_on: a.review_on, vat_number_checked_on: a.vat_number_checked_on,
+    in_force_today: selfBillingProblem(a, today) === null, updated_at: toIso(a.updated_at),
+  };
 }
 
 /**

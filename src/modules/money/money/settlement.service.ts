@@ -78,14 +78,43 @@ export async function listPayments(deps: AppDeps, auth: AuthContext, uuid: strin
 }
 
 /**
+ * Where a credit note's lines go beyond what the invoice charged: for each VAT rate code, the net
+ * and the VAT credited (earlier credit notes plus these lines) may not exceed the invoice's net and
+ * VAT at that code, and a code the invoice never charged may not be credited (HMRC VAT Notice 700,
+ * 18.2: a credit note corrects the VAT of the original supply, at its rate).
+ * @returns the 409 message, or null when the credit is within the invoice
+ */
+export function creditBeyondCharged(
+  byRate: { charged: Map<string, { net: number; vat: number }>; credited: Map<string, { net: number; vat: number }> },
+  lines: readonly { vat_rate_code: string; net_pence: number; vat_pence: number }[],
+): string | null {
+  const adding = new Map<string, { net: number; vat: number }>();
+  for (const l of lines) {
+    const a = adding.get(l.vat_rate_code) ?? { net: 0, vat: 0 };
+    adding.set(l.vat_rate_code, { net: a.net + l.net_pence, vat: a.vat + l.vat_pence });
+  }
+  for (const [code, a] of adding) {
+    const charged = byRate.charged.get(code);
+    if (!charged) return `The invoice charged nothing at the ${code} rate: a credit note credits only the rates the invoice charged`;
+    const before = byRate.credited.get(code) ?? { net: 0, vat: 0 };
+    if (before.net + a.net > charged.net) return `A credit of ${formatPounds(a.net)} net at the ${code} rate exceeds the ${formatPounds(charged.net - before.net)} left to credit at that rate`;
+    if (before.vat + a.vat > charged.vat) return `A credit of ${formatPounds(a.vat)} VAT at the ${code} rate exceeds the ${formatPounds(charged.vat - before.vat)} VAT left to credit at that rate`;
+  }
+  return null;
+}
+
+/**
  * POST /api/invoices/{uuid}/credit-notes (staff): issues a credit note (next CN number, today)
- * against an issued, part-paid, overdue or paid invoice, at the invoice's VAT registration, with
+ * against an issued, part-paid, overdue or paid invoice, at the invoice's VAT registration and the
+ * rates of its own date, within what it charged per rate (creditBeyondCharged); credited in full the
+ * invoice is `credited` (not paid). With
  * the reason it cites (HMRC VAT Notice 700, 18.2.6). The invoice's outstanding amount falls by the
  * credit's gross and it is paid when nothing is left; the part of the credit beyond what is
  * outstanding (an invoice already paid) is a refund the contractor owes (`refund_due_pence`).
  * @returns the credit note
- * @throws 400 lines, 403, 404, 409 invoice not creditable (draft, void, credit note) or credit
- *   above what is left to credit (gross - credited so far)
+ * @throws 400 lines, 403, 404, 409 invoice not creditable (draft, void, credited, credit note), credit
+ *   above what is left to credit (gross - credited so far), at a rate it did not charge or above
+ *   what it charged at a rate
  */
 export async function issueCreditNote(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input: CreditNoteInput): Promise<InvoiceDto> {
   if (partyOf(auth) !== 'staff') throw forbidden();
@@ -99,21 +128,26 @@ export async function issueCreditNote(deps: AppDeps, auth: AuthContext, actor: A
     const job = await repo.jobOf(trx, inv.job_id);
     assertStaffMayWrite(auth, job);
     if (inv.kind !== 'invoice' || !CREDITABLE.includes(inv.status)) throw conflict(`Credit notes are issued against issued invoices; this one is ${inv.status}`);
-    const { lines, totals } = await computeLines(trx, inv.agency_id, today, inv.vat_registered, input.lines);
+    // At the rates of the invoice's own date (the rates it charged), within what it charged per rate.
+    const { lines, totals } = await computeLines(trx, inv.agency_id, inv.supplier_date_text ?? inv.issue_text ?? today, inv.vat_registered, input.lines);
     const creditable = inv.gross_pence - inv.credited_pence;
     if (totals.gross_pence > creditable) throw conflict(`A credit of ${formatPounds(totals.gross_pence)} exceeds the ${formatPounds(creditable)} left to credit on this invoice`);
+    const beyond = creditBeyondCharged(await repo.chargedAndCreditedByRate(trx, inv.id), lines);
+    if (beyond) throw conflict(beyond);
     const outstanding = Math.max(0, inv.gross_pence - inv.paid_pence - inv.credited_pence);
     const refund = Math.max(0, totals.gross_pence - outstanding);
     const number = await repo.nextNumber(trx, inv.agency_id, 'credit_note_number');
     const cnId = await repo.insertInvoice(trx, {
       uuid: newUuid(), agency_id: inv.agency_id, job_id: inv.job_id, contractor_id: inv.contractor_id, kind: 'credit_note', credited_invoice_id: inv.id, number,
-      status: 'issued', contractor_reference: null, vat_registered: inv.vat_registered, contractor_vat_number: inv.contractor_vat_number, payment_terms_days: 0,
+      status: 'issued', contractor_reference: null, vat_treatment: inv.vat_treatment, vat_registered: inv.vat_registered, contractor_vat_number: inv.contractor_vat_number, payment_terms_days: 0,
       issue_date: today, due_date: today, supply_date: today, ...totals, refund_due_pence: refund, notes: reason, created_by_user_id: auth.userId, issued_at: now, paid_at: null,
       overdue_at: null, voided_at: null, void_reason: null, created_at: now, updated_at: now,
     });
     await lrepo.replaceLines(trx, { invoiceId: cnId }, lines);
     const left = outstanding - (totals.gross_pence - refund);
-    const status = inv.status === 'paid' ? 'paid' : settledStatus(inv.status, left);
+    // Credited in full: the invoice is cancelled by its credit notes, not paid (VAT Notice 700, 18.2).
+    const fullyCredited = inv.credited_pence + totals.gross_pence === inv.gross_pence;
+    const status = fullyCredited ? 'credited' : inv.status === 'paid' ? 'paid' : settledStatus(inv.status, left);
     await repo.updateInvoice(trx, inv.id, { credited_pence: inv.credited_pence + totals.gross_pence, status, ...(status === 'paid' && inv.status !== 'paid' ? { paid_at: now } : {}), updated_at: now });
     const ref = { ...jobRef(job), ...invoiceRef(inv) };
     await emitEvent(trx, now, { name: 'credit_note.issued', agencyId: inv.agency_id, payload: { ...ref, credit_note_id: cnId, credit_note_number: invoiceNumber('credit_note', number)!, refund_due_pence: refund } });

@@ -4,6 +4,7 @@
  * half up to the penny (HMRC allows rounding per line, VAT Notice 700 section 17.5); totals are
  * sums of lines. A contractor not registered for VAT charges none on any line.
  */
+import { londonDate } from '../../../lib/london-time.ts';
 
 /** Quantities travel as numbers with up to 3 decimals and are kept as thousandths (integers). */
 export const QUANTITY_SCALE = 1000;
@@ -81,16 +82,20 @@ export function decimalPounds(pence: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** The ISO date (YYYY-MM-DD, UTC) of an instant. */
+/**
+ * The date (YYYY-MM-DD) of an instant in London, the date of every money document (docs/money.md
+ * "Dates"): an invoice issued at 00:30 BST on 1 July (23:30 UTC on 30 June) is dated 1 July, in
+ * the VAT period of 1 July (VAT Regulations 1995 reg. 14(1)(b): the date of issue).
+ */
 export function isoDate(at: Date): string {
-  return at.toISOString().slice(0, 10);
+  return londonDate(at);
 }
 
 /** The ISO date `days` after an ISO date. */
 export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
-  return isoDate(d);
+  return d.toISOString().slice(0, 10);
 }
 
 /**

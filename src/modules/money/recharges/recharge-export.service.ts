@@ -2,9 +2,10 @@
  * Landlord recharges as sales invoices (recharges) and sales credit notes (recharge credits) in
  * the import layouts of Xero, QuickBooks Online and Sage 50 Accounts (docs/money.md "Exports"),
  * written as CSV or XLSX by the money module's accounting sheet (every text cell through
- * src/lib/spreadsheet-safe.ts). Each recharge has a line for the contractor's cost passed on
- * (its net plus VAT, outside the scope of VAT for the agency: a disbursement) and, when there is
- * one, a line for the agency's fee with its VAT. A credit names the recharge it corrects (Xero
+ * src/lib/spreadsheet-safe.ts). Each recharge has, under the disbursement treatment, a line for the
+ * contractor's cost passed on (its net plus VAT, outside the scope of VAT), or, under the recharge
+ * treatment, a line per VAT rate of the agency's onward supply with its output VAT; and, when there
+ * is one, a line for the agency's fee with its VAT. A credit names the recharge it corrects (Xero
  * `Reference`, QuickBooks `Memo`, Sage `Extra Reference`).
  */
 import type { AppDeps } from '../../../app-deps.ts';
@@ -35,15 +36,35 @@ interface SalesLine {
   /** pence, signed */
   vat: number;
   fee: boolean;
-  vatBp: number;
+  /** the VAT code of the line: standard, reduced, zero, exempt, or outside (outside the scope: a disbursement, or an agency without a VAT number) */
+  tax: 'standard' | 'reduced' | 'zero' | 'exempt' | 'outside';
 }
 
+/** Tax codes of the sales side per package (docs/money.md "Exports"): Xero UK tax types, QuickBooks Online UK VAT codes, Sage 50 T codes. */
+const SALES_TAX: Record<AccountingPackage, Record<SalesLine['tax'], string>> = {
+  xero: { standard: '20% (VAT on Income)', reduced: '5% (VAT on Income)', zero: 'Zero Rated Income', exempt: 'Exempt Income', outside: 'No VAT' },
+  quickbooks: { standard: '20.0% S', reduced: '5.0% R', zero: '0.0% Z', exempt: 'Exempt', outside: 'No VAT' },
+  sage: { standard: 'T1', reduced: 'T5', zero: 'T0', exempt: 'T2', outside: 'T9' },
+};
+
+function taxOf(code: string): SalesLine['tax'] {
+  return code === 'standard' || code === 'reduced' || code === 'zero' || code === 'exempt' ? code : 'outside';
+}
+
+/**
+ * The sales lines of a recharge: under the disbursement treatment one line for the cost passed on
+ * (its net plus VAT, outside the scope of VAT); under the recharge treatment one line per VAT rate
+ * of the agency's onward supply with its output VAT; then the fee with its VAT.
+ */
 function linesOf(r: repo.RechargeRow): SalesLine[] {
   const d = toRechargeDto(r);
   const what = d.kind === 'credit' ? `${d.contractor_name} credit note ${d.invoice_number} (against ${d.credited_invoice_number})` : `${d.contractor_name} invoice ${d.invoice_number}`;
   const share = `${(d.share_bp / 100).toFixed(2)} %`;
-  const out: SalesLine[] = [{ description: `${d.job_reference} ${d.property}: ${what}, your share ${share}`, net: d.cost_net_pence + d.cost_vat_pence, vat: 0, fee: false, vatBp: 0 }];
-  if (d.fee_net_pence !== 0) out.push({ description: `Management fee on ${d.job_reference}`, net: d.fee_net_pence, vat: d.fee_vat_pence, fee: true, vatBp: d.fee_vat_rate_bp });
+  const description = `${d.job_reference} ${d.property}: ${what}, your share ${share}`;
+  const out: SalesLine[] = d.vat_treatment === 'disbursement'
+    ? [{ description: `${description} (disbursement)`, net: d.cost_net_pence + d.cost_vat_pence, vat: 0, fee: false, tax: 'outside' }]
+    : d.cost_lines.map((l) => ({ description, net: l.net_pence, vat: l.vat_pence, fee: false, tax: taxOf(l.vat_rate) }));
+  if (d.fee_net_pence !== 0) out.push({ description: `Management fee on ${d.job_reference}`, net: d.fee_net_pence, vat: d.fee_vat_pence, fee: true, tax: d.fee_vat_rate_bp > 0 ? 'standard' : 'outside' });
   return out;
 }
 
@@ -52,24 +73,26 @@ function row(pkg: AccountingPackage, r: repo.RechargeRow, l: SalesLine): SheetCe
   const number = rechargeNumber(r.kind, r.number);
   const original = credit && r.original_number !== null ? rechargeNumber('recharge', r.original_number) : null;
   const total = r.total_pence;
+  const tax = SALES_TAX[pkg][l.tax];
+  // Disbursements pass through the repairs account (the bill of the same cost is booked there); a recharge and the fee are sales.
+  const sales = l.fee || r.vat_treatment === 'recharge';
   if (pkg === 'xero') {
-    const tax = !l.fee ? 'No VAT' : l.vatBp > 0 ? '20% (VAT on Income)' : 'No VAT';
     return [
       text(r.landlord_name), text(r.landlord_email), text(r.landlord_line1), text(r.landlord_town), text(r.landlord_postcode), text(number),
       text(credit ? original : r.job_reference), date(r.recharge_date), date(r.recharge_date), money(total), text(l.description), qty(1), money(l.net),
-      text(l.fee ? XERO_ACCOUNTS.sales : XERO_ACCOUNTS.repairs), text(tax), money(l.vat), text('GBP'),
+      text(sales ? XERO_ACCOUNTS.sales : XERO_ACCOUNTS.repairs), text(tax), money(l.vat), text('GBP'),
     ];
   }
   if (pkg === 'quickbooks') {
     const memo = credit ? `Credit ${number} against ${original ?? '-'}` : r.job_reference;
     return [
       text(number), text(r.landlord_name), date(r.recharge_date), date(r.recharge_date), text(''), text(''), text(memo), text(l.fee ? 'Management fee' : 'Recharge'),
-      text(l.description), qty(1), money(l.net), money(l.net), text(l.fee && l.vatBp > 0 ? '20.0% S' : 'No VAT'), money(l.vat), text('GBP'), date(r.recharge_date),
+      text(l.description), qty(1), money(l.net), money(l.net), text(tax), money(l.vat), text('GBP'), date(r.recharge_date),
     ];
   }
   return [
-    text(credit ? 'SC' : 'SI'), text(sageAccountRef(r.landlord_name)), text(l.fee ? SAGE_NOMINAL.sales : SAGE_NOMINAL.repairs), text(''), date(r.recharge_date), text(number),
-    text(cutGraphemes(l.description, 60)), money(Math.abs(l.net)), text(l.fee && l.vatBp > 0 ? 'T1' : 'T9'), money(Math.abs(l.vat)), text(''), text(original ?? r.job_reference),
+    text(credit ? 'SC' : 'SI'), text(sageAccountRef(r.landlord_name)), text(sales ? SAGE_NOMINAL.sales : SAGE_NOMINAL.repairs), text(''), date(r.recharge_date), text(number),
+    text(cutGraphemes(l.description, 60)), money(Math.abs(l.net)), text(tax), money(Math.abs(l.vat)), text(''), text(original ?? r.job_reference),
     text(''), text(''), text(''),
   ];
 }

@@ -1,6 +1,6 @@
 /** SQL for landlord recharges, the agency's recharge fee and landlord statements (docs/money.md "Recharges", "Statements"). */
 import { sql, type Insertable } from 'kysely';
-import type { LandlordRechargeTable } from '../../../db/schema.ts';
+import type { LandlordLedgerEntryTable, LandlordRechargeTable } from '../../../db/schema.ts';
 import { nextCounter } from '../../../db/counters.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 
@@ -19,8 +19,14 @@ export async function saveSettings(db: DbOrTrx, agencyId: number, s: { fee_mode:
 /** The contractor invoice or credit note a recharge is made from, with its job's property. */
 export function invoiceForRecharge(db: DbOrTrx, invoiceId: number) {
   return db.selectFrom('invoices as i').innerJoin('jobs as j', 'j.id', 'i.job_id')
-    .select(['i.id', 'i.agency_id', 'i.kind', 'i.status', 'i.net_pence', 'i.vat_pence', 'i.credited_invoice_id', 'j.id as job_id', 'j.address_id', sql<string | null>`i.issue_date::text`.as('issue_date')])
+    .select(['i.id', 'i.agency_id', 'i.kind', 'i.status', 'i.net_pence', 'i.vat_pence', 'i.credited_invoice_id', 'i.vat_treatment', 'j.id as job_id', 'j.address_id', sql<string | null>`i.issue_date::text`.as('issue_date')])
     .where('i.id', '=', invoiceId).executeTakeFirst();
+}
+
+/** The net (pence) of a contractor invoice or credit note per VAT rate code, by code (the onward supply of a recharge). */
+export function netByRateCode(db: DbOrTrx, invoiceId: number) {
+  return db.selectFrom('money_lines').select(['vat_rate_code', sql<number>`sum(net_pence)::int`.as('net_pence')]).where('invoice_id', '=', invoiceId)
+    .groupBy('vat_rate_code').orderBy('vat_rate_code').execute();
 }
 
 /** True when recharges were already made from this invoice (a handler run again makes none). */
@@ -50,7 +56,8 @@ const RECHARGE_COLUMNS = [
   'a.uuid as address_uuid', 'a.line1 as address_line1', 'a.town as address_town', 'a.postcode as address_postcode', 'j.uuid as job_uuid',
   'j.reference as job_reference', 'j.title as job_title', 'i.uuid as invoice_uuid', 'i.kind as invoice_kind', 'i.number as invoice_number',
   'c.company_name as contractor_name', 'ci.number as credited_number', 'r.invoice_id', 'orr.number as original_number',
-  'l.address_line1 as landlord_line1', 'l.address_town as landlord_town', 'l.address_postcode as landlord_postcode',
+  'l.address_line1 as landlord_line1', 'l.address_town as landlord_town', 'l.address_postcode as landlord_postcode', 'r.vat_treatment', 'r.cost_lines',
+  'i.contractor_reference', 'i.self_billing_number',
 ] as const;
 
 /** Recharges joined with landlord, property, job, contractor invoice (and the invoice a credit note credits). */
@@ -127,4 +134,32 @@ export function agencyLetterhead(db: DbOrTrx, agencyId: number) {
 export function rechargesOfInvoice(db: DbOrTrx, invoiceId: number) {
   return db.selectFrom('landlord_recharges').select(['landlord_id', 'address_id', 'share_bp']).where('invoice_id', '=', invoiceId).where('kind', '=', 'recharge')
     .where('status', '=', 'active').orderBy('landlord_id').execute();
+}
+
+/** Records a payment to or from a landlord; returns its id. */
+export async function insertLedgerEntry(db: DbOrTrx, row: Insertable<LandlordLedgerEntryTable>): Promise<number> {
+  return (await db.insertInto('landlord_ledger_entries').values(row).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+/** A landlord's payments dated in [from, to] (both optional), by date then id. */
+export function ledgerEntries(db: DbOrTrx, landlordId: number, from?: string, to?: string) {
+  let q = db.selectFrom('landlord_ledger_entries').select(['uuid', 'kind', sql<string>`entry_date::text`.as('entry_date'), 'amount_pence', 'reference', 'description', 'created_at'])
+    .where('landlord_id', '=', landlordId);
+  if (from !== undefined) q = q.where(sql<boolean>`entry_date >= ${from}::date`);
+  if (to !== undefined) q = q.where(sql<boolean>`entry_date <= ${to}::date`);
+  return q.orderBy('entry_date').orderBy('id').execute();
+}
+
+/**
+ * What a landlord owed the agency before `date` (pence; negative: the agency owed the landlord):
+ * its active recharges and credits dated before it, plus the agency's payments to it, less its
+ * payments to the agency.
+ */
+export async function balanceBefore(db: DbOrTrx, landlordId: number, date: string): Promise<number> {
+  const r = await db.selectFrom('landlord_recharges').select(sql<string>`coalesce(sum(total_pence), 0)::bigint`.as('n'))
+    .where('landlord_id', '=', landlordId).where('status', '=', 'active').where(sql<boolean>`recharge_date < ${date}::date`).executeTakeFirstOrThrow();
+  const p = await db.selectFrom('landlord_ledger_entries')
+    .select(sql<string>`coalesce(sum(case when kind = 'payment_to_landlord' then amount_pence else -amount_pence end), 0)::bigint`.as('n'))
+    .where('landlord_id', '=', landlordId).where(sql<boolean>`entry_date < ${date}::date`).executeTakeFirstOrThrow();
+  return Number(r.n) + Number(p.n);
 }

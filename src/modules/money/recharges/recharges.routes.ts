@@ -7,7 +7,7 @@ import type { AppDeps } from '../../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, fileResponse, list, ok, responses } from '../../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import { UuidParams } from '../../../http/schema-primitives.ts';
-import { ListRechargesQuery, Recharge, RechargeExportParams, RechargeExportQuery, RechargeSettings, RechargeSettingsBody, Statement, StatementQuery } from './recharges.schemas.ts';
+import { LedgerEntry, LedgerEntryBody, ListRechargesQuery, Recharge, RechargeExportParams, RechargeExportQuery, RechargeSettings, RechargeSettingsBody, Statement, StatementQuery } from './recharges.schemas.ts';
 import { rechargeExport } from './recharge-export.service.ts';
 import * as svc from './recharges.service.ts';
 import { statementCsv, statementPdf } from './statement-render.ts';
@@ -75,6 +75,31 @@ export function rechargesRoutes(deps: AppDeps) {
         params: UuidParams, querystring: StatementQuery, response: responses(DataEnvelope(Statement), READ_ERR),
       },
       handler: async (request) => ok(await svc.statement(deps, requireAuth(request), request.params.uuid, request.query), 'Statement retrieved'),
+    });
+
+    /** GET /api/landlords/{uuid}/ledger-entries: the payments to and from the landlord recorded by the agency. */
+    app.get('/api/landlords/:uuid/ledger-entries', {
+      config: { permission: 'api.landlords.statements.view' },
+      schema: { tags, summary: "A landlord's recorded payments to and from the agency", params: UuidParams, response: responses(ListEnvelope(LedgerEntry), READ_ERR) },
+      handler: async (request) => {
+        const rows = await svc.listLedgerEntries(deps, requireAuth(request), request.params.uuid);
+        return list(rows, rows.length, 'Ledger entries retrieved');
+      },
+    });
+
+    /** POST /api/landlords/{uuid}/ledger-entries: records a payment to or from the landlord (201). */
+    app.post('/api/landlords/:uuid/ledger-entries', {
+      config: { permission: 'api.landlords.payments.manage' },
+      schema: {
+        tags, summary: 'Record a payment to or from a landlord',
+        description: 'payment_from_landlord or payment_to_landlord, date (not in the future), amount in pence, reference: an entry of the statement (docs/money.md "Statements"). Rent collection is not modelled: the agency enters the money that moved. Needs a CSRF token.',
+        params: UuidParams, body: LedgerEntryBody, response: responses(DataEnvelope(LedgerEntry), [400, 401, 403, 404, 429], 201),
+      },
+      handler: async (request, reply) => {
+        const entry = await svc.addLedgerEntry(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body);
+        void reply.status(201);
+        return ok(entry, 'Ledger entry recorded');
+      },
     });
 
     /** GET /api/landlords/{uuid}/statement.pdf. */

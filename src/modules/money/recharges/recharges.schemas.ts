@@ -42,6 +42,16 @@ export const Recharge = Type.Object({
   fee_vat_pence: Signed('VAT on the fee'),
   fee_vat_rate_bp: Type.Integer({ description: 'VAT rate on the fee, basis points (0 when the agency has no VAT number)' }),
   total_pence: Signed('cost net + cost VAT + fee net + fee VAT'),
+  vat_treatment: Type.Unsafe<'recharge' | 'disbursement'>({
+    type: 'string', enum: ['recharge', 'disbursement'],
+    description: "recharge: the agency's own supply, cost_vat_pence is the agency's output VAT (per rate in cost_lines); disbursement: the contractor's net and VAT passed on outside the scope of VAT",
+  }),
+  cost_lines: Type.Array(Type.Object({
+    vat_rate: Type.String({ description: 'standard, reduced, zero, exempt, or none (the agency has no VAT number)' }),
+    vat_rate_bp: Type.Integer(),
+    net_pence: Type.Integer(),
+    vat_pence: Type.Integer(),
+  }), { description: 'recharge treatment: the onward supply per VAT rate (sums: cost_net_pence, cost_vat_pence); disbursement: empty' }),
   created_at: DateTime(),
   cancelled_at: Nullable(DateTime()),
 });
@@ -90,13 +100,51 @@ export const StatementLine = Type.Object({
   total_pence: Type.Integer(),
 });
 export type StatementLineDto = Static<typeof StatementLine>;
+export const LEDGER_KINDS = ['payment_from_landlord', 'payment_to_landlord'] as const;
+export const LedgerEntry = Type.Object({
+  uuid: Uuid(),
+  kind: Type.Unsafe<(typeof LEDGER_KINDS)[number]>({ type: 'string', enum: [...LEDGER_KINDS], description: 'payment_from_landlord (lowers what the landlord owes) or payment_to_landlord (raises it)' }),
+  entry_date: IsoDate('the date the money moved'),
+  amount_pence: Type.Integer({ minimum: 1 }),
+  reference: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  created_at: DateTime(),
+});
+export type LedgerEntryDto = Static<typeof LedgerEntry>;
+export const LedgerEntryBody = Type.Object(
+  {
+    kind: LedgerEntry.properties.kind,
+    entry_date: IsoDate('not in the future'),
+    amount_pence: Type.Integer({ minimum: 1, maximum: 2_000_000_000, description: 'pence, positive' }),
+    reference: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  },
+  { additionalProperties: false },
+);
+export type LedgerEntryInput = Static<typeof LedgerEntryBody>;
+
 export const Statement = Type.Object({
   landlord_uuid: Uuid(),
   landlord_name: Type.String(),
   landlord_address: Nullable(Type.String()),
   agency_name: Type.String(),
+  agency_address: Nullable(Type.String({ description: "the agency's registered address" })),
+  agency_vat_number: Nullable(Type.String()),
   from_date: IsoDate(),
   to_date: IsoDate(),
+  opening_balance_pence: Type.Integer({ description: 'what the landlord owed the agency before from_date (negative: owed to the landlord)' }),
+  charges_pence: Type.Integer({ description: 'recharges of the period (sum of their totals)' }),
+  credits_pence: Type.Integer({ description: 'recharge credits of the period (negative)' }),
+  payments_from_landlord_pence: Type.Integer(),
+  payments_to_landlord_pence: Type.Integer(),
+  closing_balance_pence: Type.Integer({ description: 'opening + charges + credits - payments from + payments to' }),
+  payments: Type.Array(LedgerEntry, { description: 'the payments to and from the landlord recorded by the agency in the period' }),
+  vat_invoices: Type.Array(Type.Object({
+    number: Type.String({ description: "the recharge's number: the agency's VAT invoice (or credit note) to the landlord for its fee and, under the recharge treatment, the recharged work" }),
+    date: IsoDate(),
+    net_pence: Type.Integer({ description: 'the fee, plus the recharged cost under the recharge treatment' }),
+    vat_pence: Type.Integer(),
+  }), { description: 'the VAT invoices attached (PDF: one page each)' }),
   properties: Type.Array(Type.Object({ address_uuid: Uuid(), property: Type.String(), lines: Type.Array(StatementLine), totals: Totals })),
   totals: Totals,
 });

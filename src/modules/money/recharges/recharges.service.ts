@@ -16,14 +16,14 @@ import { readAgency, writeAgency } from '../../../core/agency-scope.ts';
 import { invalidParam, notFound } from '../../../core/errors.ts';
 import { toIso, toIsoOrNull } from '../../../lib/clock.ts';
 import { newUuid } from '../../../lib/crypto.ts';
-import { daysBetween } from '../../../lib/london-time.ts';
+import { daysBetween, londonDate } from '../../../lib/london-time.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
 import { visibleJob } from '../../jobs/jobs/index.ts';
 import { getLandlordRow, ownersOfAddress } from '../landlords/index.ts';
 import { divRoundHalfUp, invoiceNumber, moneySettings, vatRatesOn } from '../money/index.ts';
 import * as repo from './recharges.repository.ts';
-import type { ListRechargesFilter, RechargeDto, RechargeSettingsDto, RechargeSettingsInput, StatementDto, StatementFilter, StatementLineDto, StatementTotals } from './recharges.schemas.ts';
+import type { LedgerEntryDto, LedgerEntryInput, ListRechargesFilter, RechargeDto, RechargeSettingsDto, RechargeSettingsInput, StatementDto, StatementFilter, StatementLineDto, StatementTotals } from './recharges.schemas.ts';
 
 /** RCH-000001 (recharge) or RCC-000001 (recharge credit). */
 export function rechargeNumber(kind: string, n: number): string {
@@ -86,6 +86,43 @@ export function rechargeAmounts(cost: { net: number; vat: number }, shares: read
   });
 }
 
+/** One VAT rate of a recharge's onward supply (recharge treatment), pence signed. */
+export interface CostLine {
+  /** the contractor line's VAT code (standard, reduced, zero, exempt), or `none` when the agency has no VAT number */
+  vat_rate: string;
+  vat_rate_bp: number;
+  net_pence: number;
+  vat_pence: number;
+}
+
+/**
+ * The recharges of one contractor invoice or credit note under the **recharge** treatment
+ * (docs/money.md "VAT treatment of recharged costs"): the agency makes its own supply of the work
+ * to each landlord (VATA 1994 s. 47(3): an agent acting in its own name receives and makes the
+ * supply), so each landlord's share of the net at each VAT code carries the agency's output VAT at
+ * that code's rate, rounded half up per line (VAT Notice 700, 17.5); none when the agency has no
+ * VAT number. The fee is as in rechargeAmounts, on the landlord's net.
+ * @param byCode the invoice's net per VAT code (pence, negative for a credit) with the code's rate on the recharge date
+ * @param agencyRegistered false: no output VAT (the agency is not registered)
+ */
+export function rechargeAmountsByRate(
+  byCode: readonly { code: string; net: number; rateBp: number }[], shares: readonly number[], fee: RechargeSettingsDto, feeVatBp: number, credit: boolean, agencyRegistered: boolean,
+): (RechargeAmounts & { cost_lines: CostLine[] })[] {
+  const perCode = byCode.map((c) => ({ ...c, parts: splitByShares(c.net, shares) }));
+  const fixed = fee.fee_mode === 'fixed' && !credit ? splitByShares(fee.fee_fixed_pence, shares) : shares.map(() => 0);
+  return shares.map((_, i) => {
+    const lines: CostLine[] = perCode.map((c) => {
+      const net = c.parts[i]!;
+      return { vat_rate: agencyRegistered ? c.code : 'none', vat_rate_bp: agencyRegistered ? c.rateBp : 0, net_pence: net, vat_pence: agencyRegistered ? part(net, c.rateBp) : 0 };
+    });
+    const net = lines.reduce((s, l) => s + l.net_pence, 0);
+    const vat = lines.reduce((s, l) => s + l.vat_pence, 0);
+    const feeNet = fee.fee_mode === 'percent' ? part(net, fee.fee_percent_bp) : fixed[i]!;
+    const feeVat = part(feeNet, feeVatBp);
+    return { cost_net_pence: net, cost_vat_pence: vat, fee_net_pence: feeNet, fee_vat_pence: feeVat, total_pence: net + vat + feeNet + feeVat, cost_lines: lines };
+  });
+}
+
 /**
  * Makes the recharges of an issued contractor invoice or credit note, in the handler's
  * transaction. Nothing when the job has no property, the property no landlord (a credit note:
@@ -106,13 +143,24 @@ export async function makeRecharges(trx: DbOrTrx, invoiceId: number, now: Date, 
   const vatNumber = (await moneySettings(trx, inv.agency_id)).vat_number;
   const feeVatBp = vatNumber ? ((await vatRatesOn(trx, inv.issue_date)).get('standard') ?? 0) : 0;
   const sign = credit ? -1 : 1;
-  const amounts = rechargeAmounts({ net: sign * inv.net_pence, vat: sign * inv.vat_pence }, owners.map((o) => o.share_bp), fee, feeVatBp, credit);
+  const shares = owners.map((o) => o.share_bp);
+  const treatment = inv.vat_treatment === 'disbursement' ? 'disbursement' : 'recharge';
+  let amounts: (RechargeAmounts & { cost_lines?: CostLine[] })[];
+  if (treatment === 'disbursement') {
+    // The contractor's invoice is the landlord's: its net and VAT are passed on as paid, outside the scope of VAT (VAT Notice 700, 25.1).
+    amounts = rechargeAmounts({ net: sign * inv.net_pence, vat: sign * inv.vat_pence }, shares, fee, feeVatBp, credit);
+  } else {
+    const rates = await vatRatesOn(trx, inv.issue_date);
+    const byCode = (await repo.netByRateCode(trx, inv.id)).map((c) => ({ code: c.vat_rate_code, net: sign * c.net_pence, rateBp: rates.get(c.vat_rate_code) ?? 0 }));
+    amounts = rechargeAmountsByRate(byCode, shares, fee, feeVatBp, credit, vatNumber !== null);
+  }
   const rows = [];
   for (const [i, o] of owners.entries()) {
+    const { cost_lines: costLines, ...a } = amounts[i]!;
     rows.push({
       uuid: uuid(), agency_id: inv.agency_id, number: await repo.nextRechargeNumber(trx, inv.agency_id), landlord_id: o.landlord_id, address_id: o.address_id,
-      job_id: inv.job_id, invoice_id: inv.id, kind: credit ? 'credit' : 'recharge', share_bp: o.share_bp, recharge_date: inv.issue_date, ...amounts[i]!,
-      fee_vat_rate_bp: feeVatBp, created_at: now, cancelled_at: null,
+      job_id: inv.job_id, invoice_id: inv.id, kind: credit ? 'credit' : 'recharge', share_bp: o.share_bp, recharge_date: inv.issue_date, ...a,
+      fee_vat_rate_bp: feeVatBp, vat_treatment: treatment, cost_lines: costLines ? JSON.stringify(costLines) : null, created_at: now, cancelled_at: null,
     });
   }
   await repo.insertRecharges(trx, rows);
@@ -174,7 +222,8 @@ export function toRechargeDto(r: repo.RechargeRow): RechargeDto {
     job_reference: r.job_reference, job_title: r.job_title, invoice_uuid: r.invoice_uuid, invoice_number: invoiceNumber(r.invoice_kind, r.invoice_number),
     credited_invoice_number: invoiceNumber('invoice', r.credited_number), contractor_name: r.contractor_name, share_bp: r.share_bp,
     cost_net_pence: r.cost_net_pence, cost_vat_pence: r.cost_vat_pence, fee_net_pence: r.fee_net_pence, fee_vat_pence: r.fee_vat_pence,
-    fee_vat_rate_bp: r.fee_vat_rate_bp, total_pence: r.total_pence, created_at: toIso(r.created_at), cancelled_at: toIsoOrNull(r.cancelled_at),
+    fee_vat_rate_bp: r.fee_vat_rate_bp, total_pence: r.total_pence, vat_treatment: r.vat_treatment === 'recharge' ? 'recharge' : 'disbursement',
+    cost_lines: (r.cost_lines as CostLine[] | null) ?? [], created_at: toIso(r.created_at), cancelled_at: toIsoOrNull(r.cancelled_at),
   };
 }
 
@@ -223,6 +272,9 @@ export async function statement(deps: AppDeps, auth: AuthContext, landlordUuid: 
   if (auth.landlordId !== null && landlord.id !== auth.landlordId) throw notFound('Landlord');
   const rows = await repo.statementLines(deps.db, landlord.id, q.from_date, q.to_date);
   const agency = await repo.agencyLetterhead(deps.db, landlord.agency_id);
+  const vatNumber = (await moneySettings(deps.db, landlord.agency_id)).vat_number;
+  const opening = await repo.balanceBefore(deps.db, landlord.id, q.from_date);
+  const payments = (await repo.ledgerEntries(deps.db, landlord.id, q.from_date, q.to_date)).map(toLedgerDto);
   const byProperty = new Map<string, StatementDto['properties'][number]>();
   for (const r of rows) {
     const d = toRechargeDto(r);
@@ -237,8 +289,56 @@ export async function statement(deps: AppDeps, auth: AuthContext, landlordUuid: 
   const properties = [...byProperty.values()];
   for (const p of properties) p.totals = totalsOf(p.lines);
   const address = [landlord.address_line1, landlord.address_line2, landlord.address_town, landlord.address_postcode].filter(Boolean).join(', ');
+  const agencyAddress = [agency.registered_line1, agency.registered_line2, agency.registered_town, agency.registered_postcode].filter(Boolean).join(', ');
+  const all = properties.flatMap((p) => p.lines);
+  const charges = all.filter((l) => l.kind !== 'credit').reduce((s, l) => s + l.total_pence, 0);
+  const credits = all.filter((l) => l.kind === 'credit').reduce((s, l) => s + l.total_pence, 0);
+  const from = payments.filter((p) => p.kind === 'payment_from_landlord').reduce((s, p) => s + p.amount_pence, 0);
+  const to = payments.filter((p) => p.kind === 'payment_to_landlord').reduce((s, p) => s + p.amount_pence, 0);
+  // The agency's VAT invoices in the period: a recharge whose fee (or, under the recharge treatment, whose cost) carries VAT.
+  const vatInvoices = rows.filter((r) => r.fee_vat_pence !== 0 || r.vat_treatment === 'recharge').map((r) => ({
+    number: rechargeNumber(r.kind, r.number), date: r.recharge_date,
+    net_pence: r.fee_net_pence + (r.vat_treatment === 'recharge' ? r.cost_net_pence : 0), vat_pence: r.fee_vat_pence + (r.vat_treatment === 'recharge' ? r.cost_vat_pence : 0),
+  }));
   return {
     landlord_uuid: landlord.uuid, landlord_name: landlord.name, landlord_address: address || null, agency_name: agency.legal_name ?? agency.name,
-    from_date: q.from_date, to_date: q.to_date, properties, totals: totalsOf(properties.flatMap((p) => p.lines)),
+    agency_address: agencyAddress || null, agency_vat_number: vatNumber, from_date: q.from_date, to_date: q.to_date,
+    opening_balance_pence: opening, charges_pence: charges, credits_pence: credits, payments_from_landlord_pence: from, payments_to_landlord_pence: to,
+    closing_balance_pence: opening + charges + credits - from + to, payments, vat_invoices: vatInvoices, properties, totals: totalsOf(all),
   };
+}
+
+function toLedgerDto(r: Awaited<ReturnType<typeof repo.ledgerEntries>>[number]): LedgerEntryDto {
+  return { uuid: r.uuid, kind: r.kind as LedgerEntryDto['kind'], entry_date: r.entry_date, amount_pence: r.amount_pence, reference: r.reference, description: r.description, created_at: toIso(r.created_at) };
+}
+
+/**
+ * POST /api/landlords/{uuid}/ledger-entries: records a payment the agency made to the landlord or
+ * received from it (rent collection itself is out of scope: the agency enters the money that moved),
+ * so the landlord's statement balances (docs/money.md "Statements").
+ * @returns the entry
+ * @throws 400 entry_date in the future; 403 a landlord login or SysOps without an agency; 404 landlord
+ */
+export async function addLedgerEntry(deps: AppDeps, auth: AuthContext, actor: Actor, landlordUuid: string, input: LedgerEntryInput): Promise<LedgerEntryDto> {
+  writeAgency(auth);
+  const landlord = await getLandlordRow(deps.db, auth, landlordUuid);
+  if (auth.landlordId !== null) throw notFound('Landlord');
+  const now = deps.clock.now();
+  if (input.entry_date > londonDate(now)) throw invalidParam('entry_date');
+  const entryUuid = newUuid();
+  await deps.db.transaction().execute(async (trx) => {
+    const id = await repo.insertLedgerEntry(trx, {
+      uuid: entryUuid, agency_id: landlord.agency_id, landlord_id: landlord.id, kind: input.kind, entry_date: input.entry_date, amount_pence: input.amount_pence,
+      reference: input.reference ?? null, description: input.description ?? null, created_by_user_id: auth.userId, created_at: now,
+    });
+    await recordActivity(trx, actor, now, { action: 'landlord.ledger_entry', resourceType: 'landlord', resourceId: landlord.id, agencyId: landlord.agency_id, details: { entry_id: id, kind: input.kind, amount_pence: input.amount_pence } });
+  });
+  return (await repo.ledgerEntries(deps.db, landlord.id)).map(toLedgerDto).find((e) => e.uuid === entryUuid)!;
+}
+
+/** GET /api/landlords/{uuid}/ledger-entries: the landlord's recorded payments, oldest first. @throws 404 */
+export async function listLedgerEntries(deps: AppDeps, auth: AuthContext, landlordUuid: string): Promise<LedgerEntryDto[]> {
+  const landlord = await getLandlordRow(deps.db, auth, landlordUuid);
+  if (auth.landlordId !== null && landlord.id !== auth.landlordId) throw notFound('Landlord');
+  return (await repo.ledgerEntries(deps.db, landlord.id)).map(toLedgerDto);
 }

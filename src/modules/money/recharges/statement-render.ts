@@ -56,6 +56,7 @@ export async function statementPdf(s: StatementDto, at: Date): Promise<Buffer> {
   });
   doc.font('Helvetica-Bold').fontSize(18).text('LANDLORD STATEMENT', 40, 40);
   doc.font('Helvetica').fontSize(10).text(s.agency_name, 40, 64);
+  doc.fontSize(8.5).text([s.agency_address, s.agency_vat_number ? `VAT registration number: ${s.agency_vat_number}` : null].filter(Boolean).join('  |  '), 40, 78, { width: 440 });
   doc.text(`Period: ${humanDate(s.from_date)} to ${humanDate(s.to_date)}`, 500, 40, { width: 300, align: 'right' });
   doc.font('Helvetica-Bold').text(s.landlord_name, 500, 56, { width: 300, align: 'right' });
   doc.font('Helvetica').text(s.landlord_address ?? '', 500, 70, { width: 300, align: 'right' });
@@ -111,6 +112,38 @@ export async function statementPdf(s: StatementDto, at: Date): Promise<Buffer> {
     "Costs are the contractors' charges (net and VAT) in proportion to your ownership share; the fee is the agency's management fee with VAT. Amounts in pounds sterling (GBP).",
     40, y + 10, { width: 760 },
   );
+  // The balance: brought forward, the period's charges, credits and payments, carried forward.
+  y = doc.y + 14;
+  if (y > 470) {
+    doc.addPage();
+    y = 40;
+  }
+  const balance: [string, number][] = [
+    ['Balance brought forward', s.opening_balance_pence], ['Charges', s.charges_pence], ['Credits', s.credits_pence],
+    ...s.payments.map((p): [string, number] => [`${humanDate(p.entry_date)} ${p.kind === 'payment_from_landlord' ? 'Payment received from you' : 'Payment to you'}${p.reference ? ` (${p.reference})` : ''}`, p.kind === 'payment_from_landlord' ? -p.amount_pence : p.amount_pence]),
+    ['Balance carried forward (owed by you; negative: owed to you)', s.closing_balance_pence],
+  ];
+  for (const [label, amount] of balance) {
+    doc.font(label.startsWith('Balance') ? 'Helvetica-Bold' : 'Helvetica').fontSize(9).text(label, 400, y, { width: 300 }).text(formatPounds(amount), 700, y, { width: 100, align: 'right' });
+    y += 13;
+  }
+  // The agency's VAT invoices of the period, one page each (VAT Regulations 1995 reg. 14; VAT Notice 700, 16.3).
+  for (const v of s.vat_invoices) {
+    doc.addPage();
+    doc.font('Helvetica-Bold').fontSize(16).text(v.net_pence < 0 ? 'VAT CREDIT NOTE' : 'VAT INVOICE', 40, 40);
+    doc.font('Helvetica').fontSize(10);
+    const lines = [
+      `Supplier: ${s.agency_name}${s.agency_address ? `, ${s.agency_address}` : ''}`, `VAT registration number: ${s.agency_vat_number ?? '-'}`,
+      `Customer: ${s.landlord_name}${s.landlord_address ? `, ${s.landlord_address}` : ''}`, `Number: ${v.number}`, `Date and tax point: ${humanDate(v.date)}`,
+      'Supply: management of repairs (the fee) and, where the work is recharged, the work itself, as itemised on the statement',
+      `Net: ${formatPounds(v.net_pence)}`, `VAT: ${formatPounds(v.vat_pence)}`, `Total: ${formatPounds(v.net_pence + v.vat_pence)}`,
+    ];
+    let vy = 70;
+    for (const l of lines) {
+      doc.text(l, 40, vy, { width: 760 });
+      vy += 16;
+    }
+  }
   doc.end();
   return finished;
 }

@@ -13,6 +13,7 @@ export interface AddressFilter {
   /** Upper-case prefix without spaces. */
   postcodePrefix?: string;
   branchId?: number;
+  buildingId?: number;
   /** the sort field (GET /api/addresses `sort`) and direction */
   sort: 'line1' | 'town' | 'postcode' | 'branch_name' | 'is_hmo';
   order: SortDirection;
@@ -22,11 +23,12 @@ export interface AddressFilter {
 
 const COLUMNS = [
   'a.id', 'a.uuid', 'a.agency_id', 'a.line1', 'a.line2', 'a.line3', 'a.town', 'a.county', 'a.postcode',
+  'a.sub_building', 'a.building_name', 'a.building_number', 'a.street', 'a.locality', 'a.building_id', 'bd.uuid as building_uuid', 'a.is_communal',
   'a.latitude', 'a.longitude', 'a.is_hmo', 'a.branch_id', 'b.uuid as branch_uuid', 'b.name as branch_name', 'a.created_at', 'a.updated_at',
 ] as const;
 
 function base(db: DbOrTrx) {
-  return db.selectFrom('addresses as a').leftJoin('branches as b', 'b.id', 'a.branch_id');
+  return db.selectFrom('addresses as a').leftJoin('branches as b', 'b.id', 'a.branch_id').leftJoin('buildings as bd', 'bd.id', 'a.building_id');
 }
 
 /**
@@ -49,6 +51,7 @@ export async function listAddresses(db: DbOrTrx, f: AddressFilter) {
   let q = base(db);
   if (f.agencyId !== null) q = q.where('a.agency_id', '=', f.agencyId);
   if (f.branchId !== undefined) q = q.where('a.branch_id', '=', f.branchId);
+  if (f.buildingId !== undefined) q = q.where('a.building_id', '=', f.buildingId);
   if (f.q) {
     const pattern = `%${likeEscape(f.q)}%`;
     // The postcode compared without spaces, so "ls61ab", "LS6 1A" and "ls6" all find LS6 1AB.
@@ -57,6 +60,9 @@ export async function listAddresses(db: DbOrTrx, f: AddressFilter) {
       eb.or([
         eb('a.line1', 'ilike', pattern),
         eb('a.line2', 'ilike', pattern),
+        eb('a.line3', 'ilike', pattern),
+        eb('a.building_name', 'ilike', pattern),
+        eb('a.street', 'ilike', pattern),
         eb('a.town', 'ilike', pattern),
         eb(sql<string>`replace(a.postcode, ' ', '')`, 'like', compact),
         eb(sql<string>`concat_ws(', ', a.line2, a.line1, a.town, a.postcode)`, 'ilike', pattern),
@@ -102,16 +108,18 @@ export function addressesByIds(db: DbOrTrx, ids: number[]) {
   return base(db).select(COLUMNS).where('a.id', 'in', ids).orderBy('a.postcode').orderBy('a.id').execute();
 }
 
-/** Another address of the agency with the same first line and postcode, if any. */
-export function findDuplicate(db: DbOrTrx, agencyId: number, line1: string, postcode: string, exceptId?: number) {
+/**
+ * The agency's other addresses at a postcode (their lines and parts), for the whole-address
+ * uniqueness check the service makes (address-parts.ts, addressKey).
+ */
+export function addressesAtPostcode(db: DbOrTrx, agencyId: number, postcode: string, exceptId?: number) {
   let q = db
     .selectFrom('addresses')
-    .select('id')
+    .select(['id', 'line1', 'line2', 'line3', 'sub_building', 'building_name', 'building_number', 'street', 'locality'])
     .where('agency_id', '=', agencyId)
-    .where('postcode', '=', postcode)
-    .where(sql`lower(line1)`, '=', line1.toLowerCase());
+    .where('postcode', '=', postcode);
   if (exceptId !== undefined) q = q.where('id', '<>', exceptId);
-  return q.executeTakeFirst();
+  return q.execute();
 }
 
 /** Inserts an address; returns its id. */
@@ -126,3 +134,15 @@ export async function updateAddress(db: DbOrTrx, id: number, patch: Updateable<A
 
 /** A branch of the agency by uuid (any agency when agencyId is null): the administration module's lookup. */
 export { findBranchRef as findBranchOfAgency } from '../admin/index.ts';
+
+/** How many addresses there are (every agency), for the backfill `addresses.parts`. */
+export async function countAllAddresses(db: DbOrTrx): Promise<number> {
+  return (await db.selectFrom('addresses').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).n;
+}
+
+/** Addresses after an id, in id order (every agency): the lines and parts, for the backfill `addresses.parts`. */
+export function addressesAfter(db: DbOrTrx, afterId: number, size: number) {
+  return db.selectFrom('addresses')
+    .select(['id', 'line1', 'line2', 'line3', 'sub_building', 'building_name', 'building_number', 'street', 'locality'])
+    .where('id', '>', afterId).orderBy('id').limit(size).execute();
+}

@@ -6,5 +6,7 @@
 export { addressesRoutes } from './addresses.routes.ts';
 export { addressesByIds, addressesOfTenant, findAddressById } from './addresses.repository.ts';
 export { Address } from './addresses.schemas.ts';
-export { getAddressRow, toAddressDto } from './addresses.service.ts';
-export { districtOf, normaliseDistrict, normalisePostcode, postcodePrefix } from './postcode.ts';
+export { backfillAddressPartsBatch, countAddressesForBackfill, getAddressRow, partsOf, toAddressDto } from './addresses.service.ts';
+export { addressKey, buildingKey, linesFromParts, namesBuilding, PART_NAMES, partsFromLines, type AddressParts } from './address-parts.ts';
+export { compareDistricts } from './postcode.ts';
+export { districtOf, normaliseDistrict, normalisePostcode, postcodePrefix, postcodeProblem } from './postcode.ts';

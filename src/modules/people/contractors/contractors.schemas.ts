@@ -170,11 +170,20 @@ export const MatchResult = Type.Object({
   contractor_uuid: Uuid(),
   company_name: Type.String(),
   score: Type.Integer({ description: 'trade 50 + coverage 30 + certificates 20; 0 when not assignable' }),
-  eligible: Type.Boolean({ description: 'false when a certificate the trade requires is missing or expired' }),
+  eligible: Type.Boolean({ description: "false when the firm does not offer the job's own trade, or a certificate the trade requires is missing or expired; ineligible firms come last" }),
   offers_trade: Nullable(Type.Boolean({ description: "offers the job's trade; null when no trade is matched" })),
   covers_postcode: Nullable(Type.Boolean({ description: "covers the district of the job's postcode; null when the job has no postcode" })),
   open_jobs: Type.Integer({ minimum: 0, description: 'workload: open jobs assigned to the contractor, this job left out' }),
   reasons: Type.Array(Type.String({ description: 'trade, coverage, certificate, then workload, in words' })),
+  score_parts: Type.Array(
+    Type.Object({
+      rule: Type.Union([Type.Literal('trade'), Type.Literal('coverage'), Type.Literal('certificates')]),
+      points: Type.Integer({ description: 'points this rule gave' }),
+      max: Type.Integer({ description: 'points the rule can give' }),
+      reason: Type.String(),
+    }),
+    { description: 'how the score is made up: one entry per rule, in order (docs/contractors.md "Matching")' },
+  ),
 });
 export const MatchEnvelope = Type.Object({
   success: Type.Literal(true),

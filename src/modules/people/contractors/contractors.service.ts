@@ -3,6 +3,7 @@
  * (visible, not retired) and coverage districts (valid outward codes, stored upper case).
  * Another agency's contractor is 404. Writes log in their transaction.
  */
+import { compareDistricts } from '../addresses/index.ts';
 import { cleanText as clean } from '../../../lib/fields.ts';
 import type { AppDeps } from '../../../app-deps.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
@@ -36,7 +37,7 @@ export async function toContractorDtos(db: DbOrTrx, rows: repo.ContractorRow[]):
     address: r.address_line1 === null ? null : { line1: r.address_line1, line2: r.address_line2, town: r.address_town, postcode: r.address_postcode },
     active: r.active,
     trades: trades.filter((t) => t.contractor_id === r.id).map((t) => ({ ID: t.id, code: t.code, name: t.name })),
-    coverage: coverage.filter((c) => c.contractor_id === r.id).map((c) => c.district),
+    coverage: coverage.filter((c) => c.contractor_id === r.id).map((c) => c.district).sort(compareDistricts),
     contacts: contacts.filter((c) => c.contractor_id === r.id).map(({ contractor_id: _, ...c }) => c),
     has_login: logins.has(r.id),
     created_at: new Date(r.created_at).toISOString(),

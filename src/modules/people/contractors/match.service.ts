@@ -1,8 +1,10 @@
 /**
  * Ranking the agency's contractors for a job (docs/contractors.md): trade offered (50 points),
  * coverage of the job's postcode district (30) and the certificates the trade requires (20, or 20
- * when none is required). A contractor missing a required valid certificate is not eligible and
- * scores 0. The trade is the job's trade, or General maintenance when the job has none. Workload
+ * when none is required). A contractor that does not offer the job's own trade (a locksmith for a
+ * leak) or misses a required valid certificate is not eligible, scores 0 and comes last with the
+ * reason; `score_parts` explains each score rule by rule. The trade is the job's trade, or General
+ * maintenance when the job has none (a firm without it is then scored, not excluded). Workload
  * (the contractor's other open jobs) is a reason and breaks ties between equal scores (fewer
  * first); `offers_trade` and `covers_postcode` let the console warn before a poor assignment.
  */
@@ -31,7 +33,10 @@ export interface MatchRow {
   /** open jobs assigned to the contractor, this one left out */
   open_jobs: number;
   reasons: string[];
+  score_parts: Array<{ rule: 'trade' | 'coverage' | 'certificates'; points: number; max: number; reason: string }>;
 }
+
+const byName = new Intl.Collator('en-GB', { sensitivity: 'base', ignorePunctuation: true, numeric: true });
 
 /** "No other open jobs", "1 other open job", "4 other open jobs". */
 function workloadReason(n: number): string {
@@ -64,7 +69,9 @@ export async function matchContractors(deps: AppDeps, auth: AuthContext, q: { jo
 
   const ranked: MatchRow[] = contractors.map((c) => {
     const reasons: string[] = [];
+    const parts: MatchRow['score_parts'] = [];
     let score = 0;
+    let eligible = true;
     let offersTrade: boolean | null = null;
     let coversPostcode: boolean | null = null;
     if (trade) {
@@ -72,31 +79,47 @@ export async function matchContractors(deps: AppDeps, auth: AuthContext, q: { jo
       if (offersTrade) {
         score += POINTS.trade;
         reasons.push(`Offers ${trade.name}`);
-      } else reasons.push(`Does not offer ${trade.name}`);
+        parts.push({ rule: 'trade', points: POINTS.trade, max: POINTS.trade, reason: `Offers ${trade.name}` });
+      } else if (job.trade_id !== null) {
+        // The job's own trade: a firm without it is not one to send (docs/contractors.md "Matching").
+        eligible = false;
+        reasons.push(`Does not offer ${trade.name}: not eligible for this job`);
+        parts.push({ rule: 'trade', points: 0, max: POINTS.trade, reason: `Does not offer ${trade.name}` });
+      } else {
+        reasons.push(`Does not offer ${trade.name}`);
+        parts.push({ rule: 'trade', points: 0, max: POINTS.trade, reason: `Does not offer ${trade.name} (the job has no trade; ${trade.name} assumed)` });
+      }
     }
     if (district) {
       coversPostcode = coverage.some((v) => v.contractor_id === c.id && v.district === district);
-      if (coversPostcode) {
-        score += POINTS.coverage;
-        reasons.push(`Covers ${district}`);
-      } else reasons.push(`Does not cover ${district}`);
-    } else reasons.push('Job has no postcode: coverage not scored');
+      const reason = coversPostcode ? `Covers ${district}` : `Does not cover ${district}`;
+      if (coversPostcode) score += POINTS.coverage;
+      reasons.push(reason);
+      parts.push({ rule: 'coverage', points: coversPostcode ? POINTS.coverage : 0, max: POINTS.coverage, reason });
+    } else {
+      reasons.push('Job has no postcode: coverage not scored');
+      parts.push({ rule: 'coverage', points: 0, max: POINTS.coverage, reason: 'Job has no postcode: coverage not scored' });
+    }
     const verdict = certificateVerdict(certs.filter((x) => x.contractor_id === c.id), trade?.code ?? null, workDay);
-    let eligible = true;
     if (!verdict.ok) {
       eligible = false;
-      score = 0;
       reasons.push(verdict.reason);
+      parts.push({ rule: 'certificates', points: 0, max: POINTS.certificates, reason: verdict.reason });
     } else {
       score += POINTS.certificates;
-      reasons.push(verdict.required ? `${certName(verdict.cert.cert_type)} certificate valid until ${verdict.cert.expires_on}` : `No certificate required${trade ? ` for ${trade.name}` : ''}`);
+      const reason = verdict.required ? `${certName(verdict.cert.cert_type)} certificate valid until ${verdict.cert.expires_on}` : `No certificate required${trade ? ` for ${trade.name}` : ''}`;
+      reasons.push(reason);
+      parts.push({ rule: 'certificates', points: POINTS.certificates, max: POINTS.certificates, reason });
     }
+    if (!eligible) score = 0;
     const openJobs = workload.find((w) => w.contractor_id === c.id)?.n ?? 0;
     reasons.push(workloadReason(openJobs));
-    return { contractor_uuid: c.uuid, company_name: c.company_name, score, eligible, offers_trade: offersTrade, covers_postcode: coversPostcode, open_jobs: openJobs, reasons };
+    return { contractor_uuid: c.uuid, company_name: c.company_name, score, eligible, offers_trade: offersTrade, covers_postcode: coversPostcode, open_jobs: openJobs, reasons, score_parts: parts };
   });
   ranked.sort(
-    (a, b) => Number(b.eligible) - Number(a.eligible) || b.score - a.score || a.open_jobs - b.open_jobs || a.company_name.localeCompare(b.company_name),
+    // The name breaks the last tie as people read it (letters and digits, case and punctuation
+    // ignored), so a name such as "=1+1" is not put first by its sign.
+    (a, b) => Number(b.eligible) - Number(a.eligible) || b.score - a.score || a.open_jobs - b.open_jobs || byName.compare(a.company_name, b.company_name),
   );
   return {
     job: { uuid: job.uuid, trade: trade?.code ?? null, district, required_certificates: [...(trade ? REQUIRED_CERTIFICATES[trade.code] ?? [] : [])] },

@@ -6,7 +6,7 @@ import { containsPattern } from '../../../db/text-match.ts';
 
 const COLUMNS = [
   'id', 'uuid', 'name', 'legal_name', 'registered_line1', 'registered_line2', 'registered_town', 'registered_postcode',
-  'company_number', 'contact_email', 'contact_phone', 'uk_region', 'default_approval_limit_pence',
+  'company_number', 'contact_email', 'contact_phone', 'uk_region', 'default_approval_limit_pence', 'postcode_lookup',
   'suspended_at', 'suspended_reason', 'created_at', 'updated_at',
 ] as const;
 

@@ -41,6 +41,7 @@ export const Agency = Type.Object(
     office_hours: OfficeHours,
     default_approval_limit_pence: Nullable(Pence({ description: "the agency's default spend limit (pence) for landlord approvals, used when neither the property nor its landlords set one; the same value as GET /api/landlords/settings" })),
     invoice_terms_days: Type.Integer({ description: 'days an invoice is due after issue (the money settings\' payment terms)' }),
+    postcode_lookup: Type.Boolean({ description: 'look property postcodes up at postcodes.io: an unknown postcode is refused, coordinates and an empty town filled (docs/tenants.md "Postcode lookup")' }),
     status: Type.Union([Type.Literal('active'), Type.Literal('suspended')]),
     suspended_at: Nullable(DateTime()),
     suspended_reason: Nullable(Type.String()),
@@ -64,6 +65,7 @@ const profileFields = {
   office_hours: Type.Optional(OfficeHoursInput),
   default_approval_limit_pence: Type.Optional(Nullable(Pence())),
   invoice_terms_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 365 })),
+  postcode_lookup: Type.Optional(Type.Boolean({ description: 'look property postcodes up at postcodes.io (default false)' })),
 };
 
 export const CreateAgencyBody = Type.Object(

@@ -80,6 +80,7 @@ async function toAgencyDto(deps: AppDeps, row: repo.AgencyRow): Promise<AgencyDt
     office_hours: (await officeWeek(deps.db, row.id)) as AgencyDto['office_hours'],
     default_approval_limit_pence: row.default_approval_limit_pence,
     invoice_terms_days: money.payment_terms_days,
+    postcode_lookup: row.postcode_lookup,
     status: row.suspended_at === null ? 'active' : 'suspended',
     suspended_at: toIsoOrNull(row.suspended_at),
     suspended_reason: row.suspended_reason,
@@ -117,6 +118,7 @@ function agencyFields(input: UpdateAgencyInput): repo.AgencyWrite {
   if (input.contact_phone !== undefined) out.contact_phone = input.contact_phone;
   if (input.bank_holiday_region !== undefined) out.uk_region = input.bank_holiday_region;
   if (input.default_approval_limit_pence !== undefined) out.default_approval_limit_pence = input.default_approval_limit_pence;
+  if (input.postcode_lookup !== undefined) out.postcode_lookup = input.postcode_lookup;
   return out;
 }
 

@@ -13,10 +13,16 @@ export function exportUsers(db: DbOrTrx, agencyId: number) {
     .select(['u.uuid', 'u.name', 'u.email', 'r.code as role', 'b.name as branch', 'u.status', 'u.last_login_at', 'u.created_at']).where('u.agency_id', '=', agencyId).orderBy('u.id').execute();
 }
 
-/** The agency's properties with branch names, for properties.csv. */
+/**
+ * The agency's properties with branch names, for properties.csv: the address import's columns
+ * (lines and PAF parts; the parts of an address the backfill has not reached yet are empty and the
+ * service fills them, export.service.ts), the communal flag, the building's uuid, the uuid.
+ */
 export function exportProperties(db: DbOrTrx, agencyId: number) {
-  return db.selectFrom('addresses as a').leftJoin('branches as b', 'b.id', 'a.branch_id')
-    .select(['a.uuid', 'a.external_ref', 'a.line1', 'a.line2', 'a.line3', 'a.town', 'a.county', 'a.postcode', 'b.name as branch', 'a.created_at']).where('a.agency_id', '=', agencyId).orderBy('a.id').execute();
+  return db.selectFrom('addresses as a').leftJoin('branches as b', 'b.id', 'a.branch_id').leftJoin('buildings as bd', 'bd.id', 'a.building_id')
+    .select(['a.uuid', 'a.external_ref', 'a.line1', 'a.line2', 'a.line3', 'a.sub_building', 'a.building_name', 'a.building_number', 'a.street', 'a.locality',
+      'a.town', 'a.county', 'a.postcode', 'b.name as branch', 'a.is_communal', 'bd.uuid as building_uuid', 'a.created_at'])
+    .where('a.agency_id', '=', agencyId).orderBy('a.id').execute();
 }
 
 /** The agency's tenants, for tenants.csv. */
@@ -24,10 +30,15 @@ export function exportTenants(db: DbOrTrx, agencyId: number) {
   return db.selectFrom('tenants').select(['uuid', 'external_ref', 'name', 'email', 'phone', 'mobile', 'preferred_contact', 'erased_at', 'created_at']).where('agency_id', '=', agencyId).orderBy('id').execute();
 }
 
-/** The agency's tenant-property links, for tenant_properties.csv. */
+/**
+ * The agency's tenant-property links, for tenant_properties.csv: in the tenant import's columns
+ * (the tenant's external_ref, name and e-mail; the property's reference, or its postcode and
+ * lines), so the file imports back as tenants with their properties.
+ */
 export function exportTenantProperties(db: DbOrTrx, agencyId: number) {
   return db.selectFrom('tenant_addresses as ta').innerJoin('tenants as t', 't.id', 'ta.tenant_id').innerJoin('addresses as a', 'a.id', 'ta.address_id')
-    .select(['t.uuid as tenant_uuid', 'a.uuid as property_uuid', 'ta.created_at']).where('t.agency_id', '=', agencyId).orderBy('t.id').execute();
+    .select(['t.external_ref', 't.name', 't.email', 'a.external_ref as property_ref', 'a.postcode as property_postcode', 'a.line1 as property_line1', 'a.line2 as property_line2', 'ta.created_at'])
+    .where('t.agency_id', '=', agencyId).where('t.erased_at', 'is', null).orderBy('t.id').orderBy('a.id').execute();
 }
 
 /** The agency's contractors with their trade codes and coverage districts, for contractors.csv. */
@@ -57,10 +68,15 @@ export function exportLandlordProperties(db: DbOrTrx, agencyId: number) {
     .where('l.agency_id', '=', agencyId).orderBy('l.id').orderBy('a.id').execute();
 }
 
-/** The agency's live contractor certificates, for certificates.csv. */
+/**
+ * The agency's live contractor certificates, for certificates.csv: the contractor by its reference
+ * and company name (the contractor import's keys), and `certificate` in the import's
+ * `type:reference:expiry` form.
+ */
 export function exportCertificates(db: DbOrTrx, agencyId: number) {
   return db.selectFrom('contractor_certifications as cc').innerJoin('contractors as c', 'c.id', 'cc.contractor_id')
-    .select(['cc.uuid', 'c.uuid as contractor_uuid', 'cc.cert_type', 'cc.reference', sql<string>`cc.issued_on::text`.as('issued_on'), sql<string>`cc.expires_on::text`.as('expires_on')])
+    .select(['cc.uuid', 'c.external_ref as contractor_external_ref', 'c.company_name as contractor_company_name', 'cc.cert_type', 'cc.reference', sql<string>`cc.issued_on::text`.as('issued_on'), sql<string>`cc.expires_on::text`.as('expires_on'),
+      sql<string>`cc.cert_type || ':' || cc.reference || ':' || cc.expires_on::text`.as('certificate')])
     .where('cc.agency_id', '=', agencyId).where('cc.deleted_at', 'is', null).orderBy('cc.id').execute();
 }
 

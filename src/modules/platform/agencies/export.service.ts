@@ -3,7 +3,10 @@
  * a ZIP streamed to the client with one CSV per entity (branches, users, properties, tenants and
  * their properties, contractors, landlords (with their import reference, never bank details) and
  * their shares of properties, certificates, jobs, job notes, invoices) and, with `files`, the
- * job files under files/<job reference>/. Every cell passes through safeCell
+ * job files under files/<job reference>/. Every file that has an import (properties, tenants and
+ * tenant_properties, contractors, landlords) carries the import's columns and references, never
+ * internal ids, so the export re-imported finds every row unchanged (docs/onboarding.md "Round
+ * trip"). Every cell passes through safeCell
  * (src/lib/spreadsheet-safe.ts): text starting with = + - @ TAB or CR is prefixed with a quote
  * (OWASP "CSV injection"). No password hashes, tokens or secrets are exported.
  */
@@ -16,6 +19,7 @@ import { safeCell } from '../../../lib/spreadsheet-safe.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
 import * as repo from './agencies.repository.ts';
 import * as exportRepo from './export.repository.ts';
+import { partsOf } from '../../people/addresses/index.ts';
 
 type Cell = string | number | boolean | Date | null | string[] | number[];
 
@@ -31,13 +35,25 @@ export function toCsv(rows: Record<string, Cell>[], empty: string[]): string {
   return stringify([header, ...rows.map((r) => header.map((h) => csvCell(r[h] ?? null)))], { record_delimiter: '\r\n' });
 }
 
+/**
+ * The header of a file that has no rows, for the files an import reads back (an empty file still
+ * names the import's columns); the others: `uuid`.
+ */
+const EMPTY_HEADERS: Record<string, string[]> = {
+  'properties.csv': ['uuid', 'external_ref', 'line1', 'line2', 'line3', 'sub_building', 'building_name', 'building_number', 'street', 'locality', 'town', 'county', 'postcode', 'branch', 'is_communal', 'building_uuid', 'created_at'],
+  'tenants.csv': ['uuid', 'external_ref', 'name', 'email', 'phone', 'mobile', 'preferred_contact', 'erased_at', 'created_at'],
+  'tenant_properties.csv': ['external_ref', 'name', 'email', 'property_ref', 'property_postcode', 'property_line1', 'property_line2', 'created_at'],
+  'contractors.csv': ['uuid', 'external_ref', 'company_name', 'contact_name', 'email', 'phone', 'active', 'trades', 'coverage', 'created_at'],
+  'certificates.csv': ['uuid', 'contractor_external_ref', 'contractor_company_name', 'cert_type', 'reference', 'issued_on', 'expires_on', 'certificate'],
+};
+
 /** The queries of each CSV, over one agency. */
 function entities(deps: AppDeps, agencyId: number): [string, () => Promise<Record<string, Cell>[]>][] {
   const db = deps.db;
   return [
     ['branches.csv', () => exportRepo.exportBranches(db, agencyId)],
     ['users.csv', () => exportRepo.exportUsers(db, agencyId)],
-    ['properties.csv', () => exportRepo.exportProperties(db, agencyId)],
+    ['properties.csv', async () => (await exportRepo.exportProperties(db, agencyId)).map((r) => ({ ...r, ...partsOf(r) }))],
     ['tenants.csv', () => exportRepo.exportTenants(db, agencyId)],
     ['tenant_properties.csv', () => exportRepo.exportTenantProperties(db, agencyId)],
     ['contractors.csv', () => exportRepo.exportContractors(db, agencyId)],
@@ -68,7 +84,7 @@ export async function exportAgency(deps: AppDeps, auth: AuthContext, actor: Acto
   archive.pipe(out);
   const work = async () => {
     for (const [name, load] of entities(deps, agencyId)) {
-      archive.append(toCsv(await load(), ['uuid']), { name, date: now });
+      archive.append(toCsv(await load(), EMPTY_HEADERS[name] ?? ['uuid']), { name, date: now });
     }
     if (files) {
       const stored = await exportRepo.exportJobFiles(deps.db, agencyId);

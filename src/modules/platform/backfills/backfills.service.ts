@@ -9,6 +9,7 @@
 import type { AppDeps } from '../../../app-deps.ts';
 import type { PeriodicTask, TaskLogger } from '../../../events/index.ts';
 import { backfillClocksBatch, countOpenJobs } from '../../jobs/sla/index.ts';
+import { backfillAddressPartsBatch, countAddressesForBackfill } from '../../people/addresses/index.ts';
 import * as repo from './backfills.repository.ts';
 
 /** A backfill: how many rows it has, and one batch after a cursor. */
@@ -26,6 +27,11 @@ export const BACKFILLS: Readonly<Record<string, Backfill>> = {
     description: 'SLA clocks of every open job (docs/sla.md)',
     count: countOpenJobs,
     batch: backfillClocksBatch,
+  },
+  'addresses.parts': {
+    description: 'PAF parts of every address read from its lines (docs/tenants.md "Address parts")',
+    count: countAddressesForBackfill,
+    batch: backfillAddressPartsBatch,
   },
 };
 

@@ -13,10 +13,12 @@
  * interactive endpoints stay in their modules (addresses, tenants, contractors).
  */
 import type { DbOrTrx } from '../../../db/types.ts';
-import { normaliseDistrict, normalisePostcode } from '../../people/addresses/index.ts';
+import {
+  addressKey, namesBuilding, normaliseDistrict, normalisePostcode, PART_NAMES, partsFromLines, partsOf, postcodeProblem,
+} from '../../people/addresses/index.ts';
 import { CERT_TYPE_CODES } from '../../people/contractors/index.ts';
 import {
-  insertAddresses, insertCertification, insertContractor, insertContractorCoverage, insertContractorTrades, insertLandlord, insertTenant, linkTenantAddress,
+  insertAddresses, insertBuildingOf, insertCertification, listAgencyBuildings, insertContractor, insertContractorCoverage, insertContractorTrades, insertLandlord, insertTenant, linkTenantAddress,
   listAgencyAddresses, listAgencyBranches, listAgencyCertifications, listAgencyContractors, listAgencyLandlords, listAgencyOwnership, listAgencyTenantLinks,
   listAgencyTenants, listUsableTrades, replaceLandlordProperties, updateAddress, updateCertificationExpiry, updateContractorClearingLists, updateLandlord,
   updateTenant, type ContractorFields, type LandlordFields, type TenantFields, type AddressRecord, type AddressValue, type CertValue,
@@ -55,7 +57,13 @@ export const COLUMNS: Record<Entity, Column[]> = {
     { name: 'line1', required: true, description: 'first line', example: '12 Hyde Park Road' },
     { name: 'line2', required: false, description: 'second line', example: 'Flat 2' },
     { name: 'line3', required: false, description: 'third line', example: '' },
-    { name: 'town', required: true, description: 'town or city', example: 'Leeds' },
+    { name: 'sub_building', required: false, description: 'flat or unit (PAF sub-building); without the part columns the parts are read from the lines', example: 'Flat 2', fields: [] },
+    { name: 'building_name', required: false, description: 'building name (PAF)', example: '', fields: [] },
+    { name: 'building_number', required: false, description: 'building number (PAF)', example: '12', fields: [] },
+    { name: 'street', required: false, description: 'street (PAF thoroughfare)', example: 'Hyde Park Road', fields: [] },
+    { name: 'locality', required: false, description: 'locality (PAF dependent locality)', example: '', fields: [] },
+    { name: 'is_communal', required: false, description: "true for a building's communal areas", example: '' },
+    { name: 'town', required: true, description: 'post town', example: 'Leeds' },
     { name: 'county', required: false, description: 'county', example: 'West Yorkshire' },
     { name: 'postcode', required: true, description: 'UK postcode', example: 'LS6 1AB' },
     { name: 'branch', required: false, description: 'name of the branch that manages it (jobs take their branch from it)', example: 'Head office', fields: ['branch_id'] },
@@ -70,6 +78,7 @@ export const COLUMNS: Record<Entity, Column[]> = {
     { name: 'property_ref', required: false, description: 'external_ref of the property they live in', example: 'PROP-0001', fields: [] },
     { name: 'property_postcode', required: false, description: 'or the property\'s postcode ...', example: '', fields: [] },
     { name: 'property_line1', required: false, description: '... and first line', example: '', fields: [] },
+    { name: 'property_line2', required: false, description: '... and second line (a flat whose building shares the first line)', example: '', fields: [] },
   ],
   contractors: [
     { name: 'external_ref', required: false, description: 'your own reference of the firm (the key for re-imports; else the company name)', example: 'CON-001' },
@@ -132,35 +141,53 @@ const lower = (v: string) => v.trim().toLowerCase();
 export type { AddressValue, CertValue } from './imports.repository.ts';
 type AddressRec = AddressRecord;
 
-/** The agency's properties keyed by reference and by postcode + first line, and its branches by name. */
+/**
+ * The agency's properties keyed by reference, by the whole address (addressKey) and, for the
+ * tenant import's property columns, by postcode + first line (+ second line); its branches by
+ * name and its buildings by their parts (buildingKey).
+ */
 export class AddressIndex {
   byRef = new Map<string, AddressRec>();
+  byKey = new Map<string, AddressRec>();
   byPlace = new Map<string, AddressRec>();
+  byPlace2 = new Map<string, AddressRec>();
   branches = new Map<string, number>();
+  buildings: Array<{ id: number; postcode: string; building_name: string | null; building_number: string | null; street: string | null }> = [];
   agencyId: number;
   constructor(agencyId: number) {
     this.agencyId = agencyId;
   }
-  static placeKey(postcode: string, line1: string): string {
-    return `${postcode}|${lower(line1)}`;
+  static placeKey(postcode: string, line1: string, line2?: string | null): string {
+    return line2 === undefined ? `${postcode}|${lower(line1)}` : `${postcode}|${lower(line1)}|${lower(line2 ?? '')}`;
   }
   static async load(db: DbOrTrx, agencyId: number): Promise<AddressIndex> {
     const idx = new AddressIndex(agencyId);
     const rows = await listAgencyAddresses(db, agencyId);
-    for (const r of rows) idx.remember(r);
+    for (const r of rows) idx.remember({ ...r, ...partsOf(r) });
     for (const b of await listAgencyBranches(db, agencyId)) idx.branches.set(lower(b.name), b.id);
+    idx.buildings = await listAgencyBuildings(db, agencyId);
     return idx;
   }
   remember(r: AddressRec): void {
     if (r.external_ref) this.byRef.set(r.external_ref, r);
-    this.byPlace.set(AddressIndex.placeKey(r.postcode, r.line1), r);
+    this.byKey.set(addressKey(r, r.postcode), r);
+    const place = AddressIndex.placeKey(r.postcode, r.line1);
+    if (!this.byPlace.has(place)) this.byPlace.set(place, r);
+    this.byPlace2.set(AddressIndex.placeKey(r.postcode, r.line1, r.line2), r);
   }
-  find(v: { external_ref?: string | null; postcode: string; line1: string }): AddressRec | undefined {
-    return (v.external_ref ? this.byRef.get(v.external_ref) : undefined) ?? this.byPlace.get(AddressIndex.placeKey(v.postcode, v.line1));
+  find(v: AddressValue): AddressRec | undefined {
+    return (v.external_ref ? this.byRef.get(v.external_ref) : undefined) ?? this.byKey.get(addressKey(v, v.postcode));
   }
 }
 
-/** Checks one property row. */
+const YES = ['true', 'yes', 'y', '1'];
+const NO = ['false', 'no', 'n', '0', ''];
+
+/**
+ * Checks one property row: lines, parts (given, or read from the lines when the file has no part
+ * column), town, postcode (checked, never rewritten: the reason names what is wrong), branch,
+ * communal flag.
+ */
 export function parseAddress(d: Record<string, string>, idx: AddressIndex): { value?: AddressValue; key?: string; errors: RowError[] } {
   const errors: RowError[] = [];
   const line1 = d.line1 ?? '';
@@ -169,45 +196,82 @@ export function parseAddress(d: Record<string, string>, idx: AddressIndex): { va
   if (!town) errors.push({ column: 'town', reason: 'missing' });
   let postcode: string | null = null;
   if (!d.postcode) errors.push({ column: 'postcode', reason: 'missing' });
-  else if (!(postcode = normalisePostcode(d.postcode))) errors.push({ column: 'postcode', reason: `not a UK postcode: ${d.postcode}` });
+  else if (!(postcode = normalisePostcode(d.postcode))) errors.push({ column: 'postcode', reason: `not a UK postcode: ${d.postcode} (${postcodeProblem(d.postcode)})` });
   let branchId: number | null = null;
   if (d.branch) {
     branchId = idx.branches.get(lower(d.branch)) ?? null;
     if (branchId === null) errors.push({ column: 'branch', reason: `no branch named ${d.branch}` });
   }
+  let communal: boolean | undefined;
+  if (d.is_communal !== undefined) {
+    if (YES.includes(d.is_communal.toLowerCase())) communal = true;
+    else if (NO.includes(d.is_communal.toLowerCase())) communal = false;
+    else errors.push({ column: 'is_communal', reason: `true or false, not ${d.is_communal}` });
+  }
   if (errors.length > 0) return { errors };
+  const partColumns = PART_NAMES.some((k) => d[k] !== undefined);
+  const parts = partColumns
+    ? Object.fromEntries(PART_NAMES.map((k) => [k, opt(d[k])])) as Pick<AddressValue, (typeof PART_NAMES)[number]>
+    : partsFromLines([line1, d.line2, d.line3]);
   const value: AddressValue = {
     external_ref: opt(d.external_ref),
     line1,
     line2: opt(d.line2),
     line3: opt(d.line3),
+    ...parts,
     town,
     county: opt(d.county),
     postcode: postcode!,
     branch_id: branchId,
+    ...(communal !== undefined ? { is_communal: communal } : {}),
+    // A line column the file lacks keeps its stored line: the parts are read again at the write.
+    ...(!partColumns && (d.line2 === undefined || d.line3 === undefined) ? { parts_from_lines: true } : {}),
   };
-  return { value, key: value.external_ref ? `ref:${value.external_ref}` : `place:${AddressIndex.placeKey(value.postcode, line1)}`, errors };
+  return { value, key: value.external_ref ? `ref:${value.external_ref}` : `place:${addressKey(value, value.postcode)}`, errors };
 }
 
 /** create, update or unchanged for a checked property row. */
 export function addressOutcome(v: AddressValue, idx: AddressIndex): 'create' | 'update' | 'unchanged' {
   const cur = idx.find(v);
   if (!cur) return 'create';
-  // An empty branch cell keeps the stored branch, as a branch column the file lacks does.
-  const same = sameGiven(cur, { ...v, branch_id: v.branch_id ?? undefined }, Object.keys(v) as (keyof AddressValue)[]);
+  // An empty branch cell keeps the stored branch, as a branch column the file lacks does. Parts
+  // read from only some of the lines (parts_from_lines) are not compared: the lines given are.
+  const keys = (Object.keys(v) as Exclude<keyof AddressValue, 'parts_from_lines'>[]).filter((k) => (k as string) !== 'parts_from_lines' && !(v.parts_from_lines && (PART_NAMES as readonly string[]).includes(k)));
+  const same = sameGiven(cur, { ...v, branch_id: v.branch_id ?? undefined }, keys);
   return same ? 'unchanged' : 'update';
 }
 
-/** Writes the property rows of one chunk: the new ones in one insert, the changed ones one by one. */
+/**
+ * The building a unit joins (docs/tenants.md "Buildings"): a row with a flat and a building name
+ * or street joins the agency's building at the postcode that its parts name (namesBuilding), made on first use.
+ */
+async function buildingOf(db: DbOrTrx, idx: AddressIndex, v: AddressValue, now: Date): Promise<number | null> {
+  if (!v.sub_building || !(v.building_name || v.street)) return null;
+  const known = idx.buildings.find((b) => b.postcode === v.postcode && namesBuilding(v, b));
+  if (known) return known.id;
+  const b = { building_name: v.building_name, building_number: v.building_number, street: v.street, locality: v.locality, town: v.town, county: v.county ?? null, postcode: v.postcode, branch_id: v.branch_id ?? null };
+  const id = await insertBuildingOf(db, idx.agencyId, b, now);
+  idx.buildings.push({ id, ...b });
+  return id;
+}
+
+/** Writes the property rows of one chunk: the new ones in one insert, the changed ones one by one; flats join their building. */
 export async function applyAddresses(db: DbOrTrx, idx: AddressIndex, values: AddressValue[], now: Date): Promise<void> {
   const fresh: AddressValue[] = [];
   for (const v of values) {
     const cur = idx.find(v);
     if (!cur) {
-      if (!fresh.some((f) => AddressIndex.placeKey(f.postcode, f.line1) === AddressIndex.placeKey(v.postcode, v.line1) && f.external_ref === v.external_ref)) fresh.push(v);
+      if (!fresh.some((f) => addressKey(f, f.postcode) === addressKey(v, v.postcode) && f.external_ref === v.external_ref)) {
+        fresh.push({ ...v, building_id: await buildingOf(db, idx, v, now) });
+      }
       continue;
     }
-    const set = { ...v, branch_id: v.branch_id ?? cur.branch_id, external_ref: v.external_ref ?? cur.external_ref };
+    // Parts read from only some of the lines are read again from the lines as they will stand.
+    const whole = v.parts_from_lines ? { ...v, ...partsFromLines([v.line1, v.line2 === undefined ? cur.line2 : v.line2, v.line3 === undefined ? cur.line3 : v.line3]) } : v;
+    const set = {
+      ...whole, branch_id: v.branch_id ?? cur.branch_id, external_ref: v.external_ref ?? cur.external_ref,
+      building_id: cur.building_id ?? (await buildingOf(db, idx, whole, now)),
+    };
     await updateAddress(db, cur.id, set, now);
     idx.remember({ ...cur, ...set });
   }
@@ -271,10 +335,11 @@ export function parseTenant(d: Record<string, string>, idx: TenantIndex): { valu
     if (addressId === null) errors.push({ column: 'property_ref', reason: `no property with reference ${d.property_ref}; import the properties first` });
   } else if (d.property_postcode || d.property_line1) {
     const pc = normalisePostcode(d.property_postcode ?? '');
-    if (!pc) errors.push({ column: 'property_postcode', reason: d.property_postcode ? `not a UK postcode: ${d.property_postcode}` : 'missing' });
+    if (!pc) errors.push({ column: 'property_postcode', reason: d.property_postcode ? `not a UK postcode: ${d.property_postcode} (${postcodeProblem(d.property_postcode)})` : 'missing' });
     else {
-      addressId = idx.addresses.byPlace.get(AddressIndex.placeKey(pc, d.property_line1 ?? ''))?.id ?? null;
-      if (addressId === null) errors.push({ column: 'property_line1', reason: `no property at ${d.property_line1 ?? ''}, ${pc}; import the properties first` });
+      const place = d.property_line2 !== undefined ? idx.addresses.byPlace2.get(AddressIndex.placeKey(pc, d.property_line1 ?? '', d.property_line2 || null)) : idx.addresses.byPlace.get(AddressIndex.placeKey(pc, d.property_line1 ?? ''));
+      addressId = place?.id ?? null;
+      if (addressId === null) errors.push({ column: 'property_line1', reason: `no property at ${[d.property_line1, d.property_line2].filter(Boolean).join(', ')}, ${pc}; import the properties first` });
     }
   }
   if (errors.length > 0) return { errors };
@@ -531,7 +596,7 @@ export function parseLandlord(d: Record<string, string>, idx: LandlordIndex): { 
   if (email && !EMAIL.test(email)) errors.push({ column: 'email', reason: `not an e-mail address: ${d.email}` });
   if (d.phone && !PHONE.test(d.phone)) errors.push({ column: 'phone', reason: `not a phone number: ${d.phone}` });
   let postcode: string | null = null;
-  if (d.address_postcode && !(postcode = normalisePostcode(d.address_postcode))) errors.push({ column: 'address_postcode', reason: `not a UK postcode: ${d.address_postcode}` });
+  if (d.address_postcode && !(postcode = normalisePostcode(d.address_postcode))) errors.push({ column: 'address_postcode', reason: `not a UK postcode: ${d.address_postcode} (${postcodeProblem(d.address_postcode)})` });
   const vat = d.vat_number ? d.vat_number.replace(/\s+/g, '').toUpperCase() : null;
   if (vat && !VAT.test(vat)) errors.push({ column: 'vat_number', reason: `not a UK VAT number: ${d.vat_number}` });
   let limit: number | null = null;

@@ -4,7 +4,10 @@ import type { ImportTable } from '../../../db/schema.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { newUuid } from '../../../lib/crypto.ts';
 
-const ADDRESS_COLUMNS = ['id', 'external_ref', 'line1', 'line2', 'line3', 'town', 'county', 'postcode', 'branch_id'] as const;
+const ADDRESS_COLUMNS = [
+  'id', 'external_ref', 'line1', 'line2', 'line3', 'sub_building', 'building_name', 'building_number', 'street', 'locality', 'town', 'county', 'postcode',
+  'branch_id', 'building_id', 'is_communal',
+] as const;
 
 // ---------------------------------------------------------------------------------------------
 // Properties (addresses)
@@ -15,14 +18,28 @@ export interface AddressValue {
   line1: string;
   line2?: string | null;
   line3?: string | null;
+  sub_building: string | null;
+  building_name: string | null;
+  building_number: string | null;
+  street: string | null;
+  locality: string | null;
   town: string;
   county?: string | null;
   postcode: string;
   branch_id?: number | null;
+  /** set by the writer: the building the unit joins (by its parts), never from the file */
+  building_id?: number | null;
+  /**
+   * Set by the parser, never a column: the parts were read from the lines while a line column is
+   * absent from the file (its line kept as stored), so the writer reads them again from the lines
+   * as they will stand, and the outcome compares the lines, not these parts.
+   */
+  parts_from_lines?: boolean;
+  is_communal?: boolean;
 }
 
 /** One property as stored, every field read. */
-export type AddressRecord = Required<AddressValue> & { id: number };
+export type AddressRecord = Required<Omit<AddressValue, 'parts_from_lines'>> & { id: number };
 
 /** One certificate of an imported contractor, as written. */
 export interface CertValue {
@@ -40,6 +57,19 @@ export function listAgencyAddresses(db: DbOrTrx, agencyId: number) {
     .execute();
 }
 
+/** The agency's buildings (id, parts, postcode), for joining imported flats to their building. */
+export function listAgencyBuildings(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('buildings').select(['id', 'building_name', 'building_number', 'street', 'locality', 'postcode']).where('agency_id', '=', agencyId).execute();
+}
+
+/** Inserts a building for imported flats; returns its id. */
+export async function insertBuildingOf(
+  db: DbOrTrx, agencyId: number, b: { building_name: string | null; building_number: string | null; street: string | null; locality: string | null; town: string; county: string | null; postcode: string; branch_id: number | null }, now: Date,
+): Promise<number> {
+  return (await db.insertInto('buildings').values({ ...b, uuid: newUuid(), agency_id: agencyId, external_ref: null, latitude: null, longitude: null, created_at: now, updated_at: now })
+    .returning('id').executeTakeFirstOrThrow()).id;
+}
+
 /** The agency's branches (id and name). */
 export function listAgencyBranches(db: DbOrTrx, agencyId: number) {
   return db.selectFrom('branches').select(['id', 'name']).where('agency_id', '=', agencyId).execute();
@@ -47,14 +77,15 @@ export function listAgencyBranches(db: DbOrTrx, agencyId: number) {
 
 /** Overwrites one property's fields (those given). */
 export async function updateAddress(db: DbOrTrx, id: number, set: AddressValue, now: Date): Promise<void> {
-  await db.updateTable('addresses').set({ ...set, updated_at: now }).where('id', '=', id).execute();
+  const { parts_from_lines: _, ...fields } = set;
+  await db.updateTable('addresses').set({ ...fields, updated_at: now }).where('id', '=', id).execute();
 }
 
 /** Inserts new properties in one statement and returns them as the index holds them. */
 export function insertAddresses(db: DbOrTrx, agencyId: number, values: AddressValue[], now: Date) {
   return db
     .insertInto('addresses')
-    .values(values.map((v) => ({ ...v, uuid: newUuid(), agency_id: agencyId, created_at: now, updated_at: now })))
+    .values(values.map(({ parts_from_lines: _, ...v }) => ({ ...v, uuid: newUuid(), agency_id: agencyId, created_at: now, updated_at: now })))
     .returning(ADDRESS_COLUMNS)
     .execute();
 }

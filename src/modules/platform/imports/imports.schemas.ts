@@ -6,6 +6,9 @@ const RowOutcome = Type.Object({
   row: Type.Integer({ description: 'line of the file (the header is line 1)' }),
   outcome: Type.String({ description: 'create, update, unchanged or error' }),
   errors: Type.Array(Type.Object({ column: Type.String(), reason: Type.String() })),
+  warnings: Type.Optional(Type.Array(Type.Object({ column: Type.String(), reason: Type.String() }), {
+    description: 'dry run: cells a spreadsheet would run as a formula (starting = + - @); stored as typed, quoted only when exported',
+  })),
 });
 
 export const Import = Type.Object(
@@ -31,6 +34,7 @@ export const Import = Type.Object(
           'dry run only: the optional columns the file lacks, in template order; an update keeps those fields as stored (a cell present and empty clears its field)',
       }),
     ),
+    warning_count: Type.Optional(Type.Integer({ description: 'dry run only: rows with warnings (cells a spreadsheet would run as a formula)' })),
     rows: Type.Optional(Type.Array(RowOutcome, { description: 'dry run: every row; GET: the rows with errors' })),
   },
   { description: 'An import of a CSV or XLSX file' },

@@ -15,6 +15,7 @@ import { readAgency, writeAgency } from '../../../core/agency-scope.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
 import { AppError, conflict, notFound } from '../../../core/errors.ts';
 import { toIso, toIsoOrNull } from '../../../lib/clock.ts';
+import { startsFormula } from '../../../lib/spreadsheet-safe.ts';
 import { newUuid } from '../../../lib/crypto.ts';
 import { safeRow } from '../../../lib/spreadsheet-safe.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
@@ -48,6 +49,18 @@ interface Checked {
   key: string | null;
   value: unknown;
   errors: RowError[];
+  /** dry run only: cells kept as typed that a spreadsheet would run as a formula */
+  warnings?: RowError[];
+}
+
+/**
+ * The cells of a row a spreadsheet would run as a formula (src/lib/spreadsheet-safe.ts): stored as
+ * typed, quoted only when an export writes them; the dry run names them (docs/onboarding.md "Round trip").
+ */
+function formulaWarnings(data: Record<string, string>): RowError[] {
+  return Object.entries(data)
+    .filter(([, v]) => startsFormula(v))
+    .map(([column, v]) => ({ column, reason: `starts with ${JSON.stringify(v[0])}: a spreadsheet would run it as a formula; stored as typed, and quoted when exported (${v.slice(0, 40)})` }));
 }
 
 /**
@@ -60,12 +73,13 @@ async function checkRows(db: DbOrTrx, agencyId: number, entity: Entity, rows: { 
   const checkAll = <V extends object>(parse: (d: Record<string, string>) => { value?: V; key?: string; errors: RowError[] }, outcome: (v: V) => Outcome): Checked[] =>
     rows.map(({ row, data }) => {
       const parsed = parse(data);
-      if (parsed.errors.length > 0 || !parsed.key || !parsed.value) return { row, outcome: 'error', key: null, value: null, errors: parsed.errors };
+      const warnings = formulaWarnings(data);
+      if (parsed.errors.length > 0 || !parsed.key || !parsed.value) return { row, outcome: 'error', key: null, value: null, errors: parsed.errors, warnings };
       const first = seen.get(parsed.key);
-      if (first !== undefined) return { row, outcome: 'error', key: parsed.key, value: null, errors: [{ column: 'external_ref', reason: `duplicate of row ${first} (${parsed.key.replace(/^[a-z]+:/, '')})` }] };
+      if (first !== undefined) return { row, outcome: 'error', key: parsed.key, value: null, errors: [{ column: 'external_ref', reason: `duplicate of row ${first} (${parsed.key.replace(/^[a-z]+:/, '')})` }], warnings };
       seen.set(parsed.key, row);
       const value = withoutKept(entity, parsed.value, kept);
-      return { row, outcome: outcome(value), key: parsed.key, value, errors: [] };
+      return { row, outcome: outcome(value), key: parsed.key, value, errors: [], warnings };
     });
   if (entity === 'addresses') {
     const idx = await AddressIndex.load(db, agencyId);
@@ -152,7 +166,11 @@ export async function createImport(deps: AppDeps, caller: Caller, input: { entit
     await recordActivity(trx, caller, now, { action: 'import.check', resourceType: 'import', resourceId: importId, agencyId, details: { entity: input.entity, file: input.fileName, ...counts } });
   });
   const imp = (await findImport(deps.db, uuid, agencyId))!;
-  return { ...toImportDto(imp), kept_columns: kept, rows: checked.map((c) => ({ row: c.row, outcome: c.outcome, errors: c.errors })) };
+  return {
+    ...toImportDto(imp), kept_columns: kept,
+    warning_count: checked.filter((c) => (c.warnings ?? []).length > 0).length,
+    rows: checked.map((c) => ({ row: c.row, outcome: c.outcome, errors: c.errors, ...((c.warnings ?? []).length > 0 ? { warnings: c.warnings } : {}) })),
+  };
 }
 
 /**

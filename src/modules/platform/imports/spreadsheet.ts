@@ -17,11 +17,14 @@
  * detected. Encoding: a UTF-8 or UTF-16 byte-order mark, else UTF-8 when the bytes are valid
  * UTF-8, else Windows-1252 (what Excel on Windows saves as "CSV"; Node's TextDecoder knows it).
  * Delimiter: the one of `,` `;` TAB `|` found most often in the header line outside quotes. Header
- * names are matched case-insensitively, spaces and dashes read as `_`.
+ * names are matched case-insensitively, spaces and dashes read as `_`. A cell's leading quote before
+ * a formula sign (what our export and spreadsheets write to show a formula as text) is taken off
+ * (src/lib/spreadsheet-safe.ts, readCell).
  */
 import { Readable } from 'node:stream';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { readCell } from '../../../lib/spreadsheet-safe.ts';
 
 /** The limits a file is read within (docs/security.md, "Imports: counted as they are read"). */
 export interface SheetLimits {
@@ -170,7 +173,8 @@ class SheetBuilder {
     }
     const data: Record<string, string> = {};
     this.headers.forEach((h, j) => {
-      if (h) data[h] = (cells[j] ?? '').trim();
+      // The quote an export put before a formula sign is taken off: the text comes back as typed.
+      if (h) data[h] = readCell((cells[j] ?? '').trim());
     });
     this.rows.push({ row, data });
   }
