@@ -163,7 +163,7 @@ describe('upgrading a database made by the first release', () => {
       expect(lines).toEqual([]);
       clock.advance(5 * 60_000); // its lease lapsed (it died): this worker takes over
       const runs = await runPendingBackfills(runtime.deps, log, 100);
-      // The address parts' backfill (migration 2026_12_06_1100) runs first and finishes too.
+      // The address parts' backfill (migration 2026_12_06_1600) runs first and finishes too.
       expect(runs.map((r) => r.name)).toEqual(['addresses.parts', 'sla.clocks']);
       expect(runs[0]).toMatchObject({ name: 'addresses.parts', finished: true });
       expect(runs[1]).toEqual({ name: 'sla.clocks', done: open, total: open, finished: true });
@@ -180,13 +180,14 @@ describe('upgrading a database made by the first release', () => {
 
       // Finished: a second run (another worker, the next tick) does nothing.
       expect(await runPendingBackfills(runtime.deps, log, 100)).toEqual([]);
-      const [row] = await listBackfills(db);
+      // Backfills are listed by name: addresses.parts (migration 2026_12_06_1600) comes first.
+      const row = (await listBackfills(db)).find((r) => r.name === 'sla.clocks');
       expect(row).toMatchObject({ name: 'sla.clocks', done: open, total: open, last_error: null });
       expect(row!.finished_at).not.toBeNull();
 
       // A worker that died after 10 jobs left its cursor there: the next one goes on from it.
       const tenth = await db.selectFrom('jobs').select('id').where('status_id', 'not in', [9, 10]).orderBy('id').offset(9).limit(1).executeTakeFirstOrThrow();
-      await db.updateTable('data_backfills').set({ cursor_id: tenth.id, done: 10, finished_at: null, leased_until: null }).execute();
+      await db.updateTable('data_backfills').set({ cursor_id: tenth.id, done: 10, finished_at: null, leased_until: null }).where('name', '=', 'sla.clocks').execute();
       lines.length = 0;
       expect(await runPendingBackfills(runtime.deps, log, 100)).toEqual([{ name: 'sla.clocks', done: open, total: open, finished: true }]);
       expect(lines[0]).toBe(`backfill sla.clocks: SLA clocks of every open job (docs/sla.md), resuming (10/${open})`);
@@ -237,7 +238,7 @@ describe('the backfill on the queue', () => {
       const deadline = Date.now() + 60_000;
       while (!lines.includes('backfill sla.clocks: done (0 rows)') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(lines).toContain('backfill sla.clocks: done (0 rows)');
-      const [row] = await listBackfills(runtime.deps.db);
+      const row = (await listBackfills(runtime.deps.db)).find((r) => r.name === 'sla.clocks');
       expect(row!.finished_at).not.toBeNull();
     } finally {
       await worker.stop(5_000);

@@ -153,6 +153,24 @@ describe('GET /api/search', () => {
       landlordUuid = l.json().data.uuid;
     });
 
+    it('matches addresses, buildings and e-mails on the expressions their trigram indexes are built on', async () => {
+      // With sequential scans priced out, each predicate the search uses must be answerable from its
+      // index (migration 2026_12_06_1900): a call that drifts from the index expression falls back to
+      // a scan of the agency's rows and this plan names no index.
+      const plans: Record<string, string> = {
+        addresses_text_trgm: `select 1 from addresses a where 'aire court' <% caretaker_address_text(a.sub_building, a.building_name, a.line1, a.line2, a.line3, a.town)`,
+        buildings_text_trgm: `select 1 from buildings bd where 'aire' <% caretaker_building_text(bd.building_name, bd.building_number, bd.street, bd.locality, bd.town)`,
+        tenants_email_trgm: `select 1 from tenants te where te.email ilike '%priya%'`,
+      };
+      await t.db.transaction().execute(async (trx) => {
+        await sql`set local enable_seqscan = off`.execute(trx);
+        for (const [index, query] of Object.entries(plans)) {
+          const plan = await sql<{ 'QUERY PLAN': string }>`explain ${sql.raw(query)}`.execute(trx);
+          expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n'), index).toContain(index);
+        }
+      });
+    });
+
     it('finds a building by its name, with the snippet naming the field', async () => {
       const r = await find(w.adminA.client, 'aire court', '&types=building');
       expect(r.data).toHaveLength(1);

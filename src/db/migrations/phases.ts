@@ -78,4 +78,5 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     summary: 'address parts (PAF: sub-building, building name and number, street, locality; nullable), buildings (new table), addresses.building_id and is_communal, agencies.postcode_lookup (default false)',
     backfill: 'addresses.parts',
   },
+  '2026_12_06_1900_search_indexes': { phase: 'expand', summary: 'search: two IMMUTABLE text functions (caretaker_address_text, caretaker_building_text) and trigram indexes on them, on landlords.name and on the e-mails of landlords, tenants and contractors' },
 };

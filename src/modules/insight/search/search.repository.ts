@@ -35,8 +35,15 @@ export interface RawHit {
 function fieldsOf(pairs: Array<[string, RawBuilder<unknown>]>): RawBuilder<Array<[string, string | null]>> {
   return sql<Array<[string, string | null]>>`json_build_array(${sql.join(pairs.map(([label, text]) => sql`json_build_array(${label}::text, (${text})::text)`))})`;
 }
-/** The whole address of alias `a` as one line: its lines, building name and flat (for matching and snippets). */
-const ADDRESS_TEXT = (alias: string) => sql<string>`concat_ws(', ', ${sql.ref(`${alias}.sub_building`)}, ${sql.ref(`${alias}.building_name`)}, ${sql.ref(`${alias}.line1`)}, ${sql.ref(`${alias}.line2`)}, ${sql.ref(`${alias}.line3`)}, ${sql.ref(`${alias}.town`)})`;
+/**
+ * The whole address of alias `a` as one line: flat, building name, lines and town (for matching and
+ * snippets). The IMMUTABLE function of migration 2026_12_06_1900 (concat_ws with ', '), called as
+ * its trigram index is built, so `<%` and ILIKE on it are answered from addresses_text_trgm.
+ */
+const ADDRESS_TEXT = (alias: string) => sql<string>`caretaker_address_text(${sql.join(['sub_building', 'building_name', 'line1', 'line2', 'line3', 'town'].map((c) => sql.ref(`${alias}.${c}`)))})`;
+
+/** A building's name, number, street, locality and town as one line (buildings_text_trgm's expression, migration 2026_12_06_1900). */
+const BUILDING_TEXT = sql<string>`caretaker_building_text(bd.building_name, bd.building_number, bd.street, bd.locality, bd.town)`;
 
 /** The stored generated tsvector of reference, title and description (migration 0700). */
 const JOB_DOC = sql`j.search_vector`;
@@ -186,7 +193,7 @@ export async function searchAddresses(db: DbOrTrx, agencyId: number | null, t: S
 
 /** Buildings (blocks of flats) of the agency by building name, number and street (typos, or as typed) or postcode. */
 export async function searchBuildings(db: DbOrTrx, agencyId: number | null, t: SearchTerms): Promise<RawHit[]> {
-  const text = sql<string>`concat_ws(' ', bd.building_name, bd.building_number, bd.street, bd.locality, bd.town)`;
+  const text = BUILDING_TEXT;
   const byText = sql<boolean>`(${t.q} <% ${text} or ${text} ilike ${like(t.q)})`;
   let q = db
     .selectFrom('buildings as bd')
