@@ -74,12 +74,20 @@ order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'runnin
 limit $4) as "sla_due_at", "j"."id", "j"."uuid", "j"."agency_id", "j"."branch_id", "j"."reference", "j"."title", "j"."description", "j"."priority", "j"."status_id", "s"."name" as "status", "s"."is_open", "j"."on_hold_from_status_id", "j"."job_type_id", "jt"."name" as "job_type", "j"."trade_id", "tr"."name" as "trade", "b"."uuid" as "branch_uuid", "b"."name" as "branch_name", "ad"."uuid" as "address_uuid", "ad"."line1" as "address_line1", "ad"."line2" as "address_line2", "ad"."town", "ad"."postcode", "j"."tenant_id", "te"."uuid" as "tenant_uuid", "te"."name" as "tenant_name", "j"."reported_by_user_id", "j"."contractor_id", "c"."uuid" as "contractor_uuid", "c"."company_name" as "contractor_name", "j"."contractor_accepted_at", "ag"."uuid" as "agent_uuid", "ag"."name" as "agent_name", "j"."time_range_id", "tmr"."range_label" as "time_range", "j"."estimated_cost_pence", "j"."agreed_cost_pence", "j"."currency", "j"."created_at", "j"."updated_at", "j"."approved_at", "j"."assigned_at", "j"."scheduled_for", "j"."attended_at", "j"."completed_at", "j"."invoiced_at", "j"."closed_at", "j"."cancelled_at", ((select count(*)::int as "n"
 from (select 1 as "one"
 from "jobs" as "j"
-where "j"."deleted_at" is null and "j"."agency_id" = $5 and ("j"."status_id" = $6 and "j"."job_type_id" = $7 and "j"."priority" = $8 and "j"."branch_id" = $9 and "j"."contractor_id" = $10 and "j"."tenant_id" = $11 and "j"."agent_user_id" = $12 and "j"."created_at" >= $13 and "j"."created_at" < $14 and (select "sc"."state"
+where "j"."deleted_at" is null and "j"."agency_id" = $5 and ("j"."status_id" = $6 and "j"."job_type_id" = $7 and "j"."priority" = $8 and "j"."branch_id" = (select "fb"."id"
+from "branches" as "fb"
+where "fb"."uuid" = $9 and "fb"."agency_id" = $10) and "j"."contractor_id" = (select "fc"."id"
+from "contractors" as "fc"
+where "fc"."uuid" = $11 and "fc"."agency_id" = $12) and "j"."tenant_id" = (select "ft"."id"
+from "tenants" as "ft"
+where "ft"."uuid" = $13 and "ft"."erased_at" is null and "ft"."agency_id" = $14) and "j"."agent_user_id" = (select "fu"."id"
+from "users" as "fu"
+where "fu"."uuid" = $15 and "fu"."agency_id" = $16) and "j"."created_at" >= $17 and "j"."created_at" < $18 and (select "sc"."state"
 from "sla_clocks" as "sc"
-where "sc"."job_id" = "j"."id" and "sc"."state" <> $15
+where "sc"."job_id" = "j"."id" and "sc"."state" <> $19
 order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'running' then 2 when 'paused' then 3 else 4 end, "sc"."due_at"
-limit $16) = $17 and ("j"."reference" ilike $18 or "j"."title" ilike $19 or "j"."description" ilike $20))
-limit $21) as "m")) as "total_matching"
+limit $20) = $21 and ("j"."reference" ilike $22 or "j"."title" ilike $23 or "j"."description" ilike $24))
+limit $25) as "m")) as "total_matching"
 from "jobs" as "j"
 inner join "job_statuses" as "s" on "s"."id" = "j"."status_id"
 inner join "job_types" as "jt" on "jt"."id" = "j"."job_type_id"
@@ -90,30 +98,54 @@ left join "contractors" as "c" on "c"."id" = "j"."contractor_id"
 left join "trades" as "tr" on "tr"."id" = "j"."trade_id"
 left join "job_time_ranges" as "tmr" on "tmr"."id" = "j"."time_range_id"
 left join "users" as "ag" on "ag"."id" = "j"."agent_user_id"
-where "j"."deleted_at" is null and "j"."agency_id" = $22 and ("j"."status_id" = $23 and "j"."job_type_id" = $24 and "j"."priority" = $25 and "j"."branch_id" = $26 and "j"."contractor_id" = $27 and "j"."tenant_id" = $28 and "j"."agent_user_id" = $29 and "j"."created_at" >= $30 and "j"."created_at" < $31 and (select "sc"."state"
+where "j"."deleted_at" is null and "j"."agency_id" = $26 and ("j"."status_id" = $27 and "j"."job_type_id" = $28 and "j"."priority" = $29 and "j"."branch_id" = (select "fb"."id"
+from "branches" as "fb"
+where "fb"."uuid" = $30 and "fb"."agency_id" = $31) and "j"."contractor_id" = (select "fc"."id"
+from "contractors" as "fc"
+where "fc"."uuid" = $32 and "fc"."agency_id" = $33) and "j"."tenant_id" = (select "ft"."id"
+from "tenants" as "ft"
+where "ft"."uuid" = $34 and "ft"."erased_at" is null and "ft"."agency_id" = $35) and "j"."agent_user_id" = (select "fu"."id"
+from "users" as "fu"
+where "fu"."uuid" = $36 and "fu"."agency_id" = $37) and "j"."created_at" >= $38 and "j"."created_at" < $39 and (select "sc"."state"
 from "sla_clocks" as "sc"
-where "sc"."job_id" = "j"."id" and "sc"."state" <> $32
+where "sc"."job_id" = "j"."id" and "sc"."state" <> $40
 order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'running' then 2 when 'paused' then 3 else 4 end, "sc"."due_at"
-limit $33) = $34 and ("j"."reference" ilike $35 or "j"."title" ilike $36 or "j"."description" ilike $37))
+limit $41) = $42 and ("j"."reference" ilike $43 or "j"."title" ilike $44 or "j"."description" ilike $45))
 order by "j"."created_at" asc, "j"."id" asc
-limit $38
-offset $39) as "p";
+limit $46
+offset $47) as "p";
 select count(*)::int as "n"
 from (select 1 as "one"
 from "jobs" as "j"
-where "j"."deleted_at" is null and "j"."agency_id" = $1 and ("j"."status_id" = $2 and "j"."job_type_id" = $3 and "j"."priority" = $4 and "j"."branch_id" = $5 and "j"."contractor_id" = $6 and "j"."tenant_id" = $7 and "j"."agent_user_id" = $8 and "j"."created_at" >= $9 and "j"."created_at" < $10 and (select "sc"."state"
+where "j"."deleted_at" is null and "j"."agency_id" = $1 and ("j"."status_id" = $2 and "j"."job_type_id" = $3 and "j"."priority" = $4 and "j"."branch_id" = (select "fb"."id"
+from "branches" as "fb"
+where "fb"."uuid" = $5 and "fb"."agency_id" = $6) and "j"."contractor_id" = (select "fc"."id"
+from "contractors" as "fc"
+where "fc"."uuid" = $7 and "fc"."agency_id" = $8) and "j"."tenant_id" = (select "ft"."id"
+from "tenants" as "ft"
+where "ft"."uuid" = $9 and "ft"."erased_at" is null and "ft"."agency_id" = $10) and "j"."agent_user_id" = (select "fu"."id"
+from "users" as "fu"
+where "fu"."uuid" = $11 and "fu"."agency_id" = $12) and "j"."created_at" >= $13 and "j"."created_at" < $14 and (select "sc"."state"
 from "sla_clocks" as "sc"
-where "sc"."job_id" = "j"."id" and "sc"."state" <> $11
+where "sc"."job_id" = "j"."id" and "sc"."state" <> $15
 order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'running' then 2 when 'paused' then 3 else 4 end, "sc"."due_at"
-limit $12) = $13 and ("j"."reference" ilike $14 or "j"."title" ilike $15 or "j"."description" ilike $16))
-limit $17) as "m";
+limit $16) = $17 and ("j"."reference" ilike $18 or "j"."title" ilike $19 or "j"."description" ilike $20))
+limit $21) as "m";
 
 -- visibleJobIds(db, scope, f)
 select "j"."id"
 from "jobs" as "j"
-where "j"."deleted_at" is null and "j"."agency_id" = $1 and ("j"."status_id" = $2 and "j"."job_type_id" = $3 and "j"."priority" = $4 and "j"."branch_id" = $5 and "j"."contractor_id" = $6 and "j"."tenant_id" = $7 and "j"."agent_user_id" = $8 and "j"."created_at" >= $9 and "j"."created_at" < $10 and (select "sc"."state"
+where "j"."deleted_at" is null and "j"."agency_id" = $1 and ("j"."status_id" = $2 and "j"."job_type_id" = $3 and "j"."priority" = $4 and "j"."branch_id" = (select "fb"."id"
+from "branches" as "fb"
+where "fb"."uuid" = $5 and "fb"."agency_id" = $6) and "j"."contractor_id" = (select "fc"."id"
+from "contractors" as "fc"
+where "fc"."uuid" = $7 and "fc"."agency_id" = $8) and "j"."tenant_id" = (select "ft"."id"
+from "tenants" as "ft"
+where "ft"."uuid" = $9 and "ft"."erased_at" is null and "ft"."agency_id" = $10) and "j"."agent_user_id" = (select "fu"."id"
+from "users" as "fu"
+where "fu"."uuid" = $11 and "fu"."agency_id" = $12) and "j"."created_at" >= $13 and "j"."created_at" < $14 and (select "sc"."state"
 from "sla_clocks" as "sc"
-where "sc"."job_id" = "j"."id" and "sc"."state" <> $11
+where "sc"."job_id" = "j"."id" and "sc"."state" <> $15
 order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'running' then 2 when 'paused' then 3 else 4 end, "sc"."due_at"
-limit $12) = $13 and ("j"."reference" ilike $14 or "j"."title" ilike $15 or "j"."description" ilike $16))
+limit $16) = $17 and ("j"."reference" ilike $18 or "j"."title" ilike $19 or "j"."description" ilike $20))
 order by "j"."created_at" asc, "j"."id" asc;

@@ -98,11 +98,6 @@ select "id"
 from "job_time_ranges"
 where "id" = $1 and "retired_at" is null and ("agency_id" is null or "agency_id" = $2);
 
--- findUser(db, uuid, agencyId)
-select "id"
-from "users"
-where "uuid" = $1 and "agency_id" = $2;
-
 -- findVisibleJobRef(db, scope, uuid)
 select "j"."id", "j"."uuid", "j"."agency_id", "j"."reference", "j"."branch_id"
 from "jobs" as "j"
@@ -252,11 +247,19 @@ from "trades"
 where "id" = $1;
 
 -- matchesFilter(eb, f; in select from jobs as j)
-select ("j"."status_id" = $1 and "j"."job_type_id" = $2 and "j"."priority" = $3 and "j"."branch_id" = $4 and "j"."contractor_id" = $5 and "j"."tenant_id" = $6 and "j"."agent_user_id" = $7 and "j"."created_at" >= $8 and "j"."created_at" < $9 and (select "sc"."state"
+select ("j"."status_id" = $1 and "j"."job_type_id" = $2 and "j"."priority" = $3 and "j"."branch_id" = (select "fb"."id"
+from "branches" as "fb"
+where "fb"."uuid" = $4 and "fb"."agency_id" = $5) and "j"."contractor_id" = (select "fc"."id"
+from "contractors" as "fc"
+where "fc"."uuid" = $6 and "fc"."agency_id" = $7) and "j"."tenant_id" = (select "ft"."id"
+from "tenants" as "ft"
+where "ft"."uuid" = $8 and "ft"."erased_at" is null and "ft"."agency_id" = $9) and "j"."agent_user_id" = (select "fu"."id"
+from "users" as "fu"
+where "fu"."uuid" = $10 and "fu"."agency_id" = $11) and "j"."created_at" >= $12 and "j"."created_at" < $13 and (select "sc"."state"
 from "sla_clocks" as "sc"
-where "sc"."job_id" = "j"."id" and "sc"."state" <> $10
+where "sc"."job_id" = "j"."id" and "sc"."state" <> $14
 order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'running' then 2 when 'paused' then 3 else 4 end, "sc"."due_at"
-limit $11) = $12 and ("j"."reference" ilike $13 or "j"."title" ilike $14 or "j"."description" ilike $15)) as "value"
+limit $15) = $16 and ("j"."reference" ilike $17 or "j"."title" ilike $18 or "j"."description" ilike $19)) as "value"
 from "jobs" as "j";
 
 -- nextJobIdQuery(db)
