@@ -17,7 +17,9 @@ export const JOBS_COUNT_CAP = 10_000;
 
 /** The filters that take a value (sort and order shape the text instead). */
 type FilterKey = Exclude<keyof JobFilter, 'sort' | 'order' | 'limit' | 'offset'>;
-const FILTER_KEYS: readonly FilterKey[] = ['statusId', 'jobTypeId', 'priority', 'branchId', 'contractorId', 'tenantId', 'agentUserId', 'from', 'to', 'pattern', 'slaState'];
+const FILTER_KEYS: readonly FilterKey[] = [
+  'statusId', 'jobTypeId', 'priority', 'branchUuid', 'contractorUuid', 'tenantUuid', 'agentUuid', 'refAgencyId', 'from', 'to', 'pattern', 'slaState',
+];
 
 /** What decides the text of a list statement. */
 export interface ListShape {
@@ -39,10 +41,11 @@ export interface ListValues {
   statusId?: number;
   jobTypeId?: number;
   priority?: number;
-  branchId?: number;
-  contractorId?: number;
-  tenantId?: number;
-  agentUserId?: number;
+  branchUuid?: string;
+  contractorUuid?: string;
+  tenantUuid?: string;
+  agentUuid?: string;
+  refAgencyId?: number;
   from?: Date;
   to?: Date;
   pattern?: string;

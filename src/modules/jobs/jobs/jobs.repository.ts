@@ -99,17 +99,23 @@ export const JOB_DETAIL_COLUMNS = [
 export type JobRow = NonNullable<Awaited<ReturnType<typeof findJobById>>>;
 
 /**
- * Filters of the list (ids already resolved from uuids; -1 matches nothing). A value may be a
- * parameter of a prepared statement standing for it (jobs-list.repository.ts).
+ * Filters of the list. The branch, contractor, tenant and agent are given by uuid and resolved in
+ * the same statement, inside `refAgencyId` (an unknown uuid, or one of another agency, matches
+ * nothing). A value may be a parameter of a prepared statement standing for it
+ * (jobs-list.repository.ts).
  */
 export interface JobFilter {
   statusId?: Value<number>;
   jobTypeId?: Value<number>;
   priority?: Value<number>;
-  branchId?: Value<number>;
-  contractorId?: Value<number>;
-  tenantId?: Value<number>;
-  agentUserId?: Value<number>;
+  branchUuid?: Value<string>;
+  contractorUuid?: Value<string>;
+  /** a tenant not erased */
+  tenantUuid?: Value<string>;
+  /** the job's owning agent (agent_user_id) */
+  agentUuid?: Value<string>;
+  /** the agency the uuids above resolve in; absent: any agency (SysOps) */
+  refAgencyId?: Value<number>;
   /** created_at >= from */
   from?: Value<Date>;
   /** created_at < to */
@@ -124,16 +130,33 @@ export interface JobFilter {
   offset: Value<number>;
 }
 
-/** The list filters as one where-clause over alias `j` (jobs columns only). */
+/**
+ * The list filters as one where-clause over alias `j`: jobs columns, the SLA summary's state, and
+ * the uuids of the filter resolved by scalar subqueries (each a unique-index lookup, run once per
+ * statement; NULL when unknown, which matches no job).
+ */
 export function matchesFilter(eb: ExpressionBuilder<Database & { j: Database['jobs'] }, 'j'>, f: JobFilter) {
   const conds: Expression<SqlBool>[] = [];
   if (f.statusId !== undefined) conds.push(eb('j.status_id', '=', f.statusId));
   if (f.jobTypeId !== undefined) conds.push(eb('j.job_type_id', '=', f.jobTypeId));
   if (f.priority !== undefined) conds.push(eb('j.priority', '=', f.priority));
-  if (f.branchId !== undefined) conds.push(eb('j.branch_id', '=', f.branchId));
-  if (f.contractorId !== undefined) conds.push(eb('j.contractor_id', '=', f.contractorId));
-  if (f.tenantId !== undefined) conds.push(eb('j.tenant_id', '=', f.tenantId));
-  if (f.agentUserId !== undefined) conds.push(eb('j.agent_user_id', '=', f.agentUserId));
+  const ref = f.refAgencyId;
+  if (f.branchUuid !== undefined) {
+    const id = eb.selectFrom('branches as fb').select('fb.id').where('fb.uuid', '=', f.branchUuid);
+    conds.push(eb('j.branch_id', '=', ref === undefined ? id : id.where('fb.agency_id', '=', ref)));
+  }
+  if (f.contractorUuid !== undefined) {
+    const id = eb.selectFrom('contractors as fc').select('fc.id').where('fc.uuid', '=', f.contractorUuid);
+    conds.push(eb('j.contractor_id', '=', ref === undefined ? id : id.where('fc.agency_id', '=', ref)));
+  }
+  if (f.tenantUuid !== undefined) {
+    const id = eb.selectFrom('tenants as ft').select('ft.id').where('ft.uuid', '=', f.tenantUuid).where('ft.erased_at', 'is', null);
+    conds.push(eb('j.tenant_id', '=', ref === undefined ? id : id.where('ft.agency_id', '=', ref)));
+  }
+  if (f.agentUuid !== undefined) {
+    const id = eb.selectFrom('users as fu').select('fu.id').where('fu.uuid', '=', f.agentUuid);
+    conds.push(eb('j.agent_user_id', '=', ref === undefined ? id : id.where('fu.agency_id', '=', ref)));
+  }
   if (f.from !== undefined) conds.push(eb('j.created_at', '>=', f.from));
   if (f.to !== undefined) conds.push(eb('j.created_at', '<', f.to));
   if (f.slaState !== undefined) conds.push(eb(jobSlaState(eb), '=', f.slaState));
@@ -345,13 +368,6 @@ export function findTimeRange(db: DbOrTrx, id: number, agencyId: number) {
 /** An address of the agency by uuid. */
 export function findAddress(db: DbOrTrx, uuid: string, agencyId: number) {
   return db.selectFrom('addresses').select(['id', 'branch_id']).where('uuid', '=', uuid).where('agency_id', '=', agencyId).executeTakeFirst();
-}
-
-/** A user of the agency by uuid (any agency when agencyId is null). */
-export function findUser(db: DbOrTrx, uuid: string, agencyId: number | null) {
-  let q = db.selectFrom('users').select(['id']).where('uuid', '=', uuid);
-  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
-  return q.executeTakeFirst();
 }
 
 /** Address ids linked to a tenant. */

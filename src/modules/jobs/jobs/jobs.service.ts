@@ -32,20 +32,24 @@ export const STATUS_REPORTED = STATUS.reported;
 /** Job type used when none is given. */
 export const DEFAULT_JOB_TYPE = 1;
 
-/** The list query's filter with the caller's uuids resolved inside its agency (unknown ones match nothing). */
-async function listFilter(deps: AppDeps, auth: AuthContext, q: ListJobsInput): Promise<JobFilter> {
-  const db = deps.db;
+/**
+ * The list query as a filter; the uuids of its branch, contractor, tenant and agent are resolved
+ * by the list's own statement inside the caller's agency (every agency for SysOps; unknown ones
+ * match nothing).
+ * @throws 400 to_date when to_date is before from_date
+ */
+function listFilter(auth: AuthContext, q: ListJobsInput): JobFilter {
   const { from, to } = utcDayRange(q.from_date, q.to_date);
-  const idOf = async (p: Promise<{ id: number } | undefined>) => (await p)?.id ?? -1;
+  const byUuid = q.branch_uuid ?? q.contractor_uuid ?? q.tenant_uuid ?? q.agent_uuid;
   return {
     statusId: q.status_id,
     jobTypeId: q.job_type_id,
     priority: q.priority,
-    // Filter uuids resolve inside the caller's agency (every agency for SysOps).
-    branchId: q.branch_uuid ? await idOf(repo.findBranch(db, q.branch_uuid, auth.agencyId)) : undefined,
-    contractorId: q.contractor_uuid ? await idOf(repo.findContractor(db, q.contractor_uuid, auth.agencyId)) : undefined,
-    tenantId: q.tenant_uuid ? await idOf(repo.findTenant(db, q.tenant_uuid, auth.agencyId)) : undefined,
-    agentUserId: q.agent_uuid ? await idOf(repo.findUser(db, q.agent_uuid, auth.agencyId)) : undefined,
+    branchUuid: q.branch_uuid,
+    contractorUuid: q.contractor_uuid,
+    tenantUuid: q.tenant_uuid,
+    agentUuid: q.agent_uuid,
+    refAgencyId: byUuid !== undefined && auth.agencyId !== null ? auth.agencyId : undefined,
     from,
     to,
     pattern: q.q !== undefined ? containsPattern(q.q) : undefined,
@@ -67,7 +71,7 @@ async function listFilter(deps: AppDeps, auth: AuthContext, q: ListJobsInput): P
  */
 export async function* visibleJobPages(deps: AppDeps, auth: AuthContext, q: ListJobsInput, pageSize: number): AsyncGenerator<JobDto[]> {
   const scope = jobScope(auth);
-  const ids = await visibleJobIds(deps.db, scope, await listFilter(deps, auth, q));
+  const ids = await visibleJobIds(deps.db, scope, listFilter(auth, q));
   for (let i = 0; i < ids.length; i += pageSize) {
     const rows = await jobsByIds(deps.db, scope, ids.slice(i, i + pageSize));
     yield rows.map((r) => toJobDto(r, scope));
@@ -83,7 +87,7 @@ export async function* visibleJobPages(deps: AppDeps, auth: AuthContext, q: List
  */
 export async function listVisibleJobsJson(deps: AppDeps, auth: AuthContext, q: ListJobsInput) {
   const scope = jobScope(auth);
-  return listJobsJson(deps.db, scope, await listFilter(deps, auth, q), seesInternalFields(scope));
+  return listJobsJson(deps.db, scope, listFilter(auth, q), seesInternalFields(scope));
 }
 
 /**
