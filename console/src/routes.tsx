@@ -37,7 +37,10 @@ const AddressFormPage = page(() => import('./pages/address-form.tsx'), 'AddressF
 const ContractorFormPage = page(() => import('./pages/contractor-form.tsx'), 'ContractorFormPage');
 const TenantFormPage = page(() => import('./pages/tenant-form.tsx'), 'TenantFormPage');
 const UserFormPage = page(() => import('./pages/user-form.tsx'), 'UserFormPage');
-const AgenciesPage = page(() => import('./pages/onboarding.tsx'), 'AgenciesPage');
+const AgenciesPage = page(() => import('./pages/agency.tsx'), 'AgenciesPage');
+const AgencyNewPage = page(() => import('./pages/agency.tsx'), 'AgencyNewPage');
+const AgencyPage = page(() => import('./pages/agency.tsx'), 'AgencyPage');
+const AgencySettingsPage = page(() => import('./pages/agency.tsx'), 'AgencySettingsPage');
 const ImportsPage = page(() => import('./pages/onboarding.tsx'), 'ImportsPage');
 const ReportRepair = page(() => import('./pages/report.tsx'), 'ReportRepair');
 const ContractorScorecardPage = page(() => import('./pages/reporting.tsx'), 'ContractorScorecardPage');
@@ -76,6 +79,8 @@ function NotAvailable() {
 
 function Home() {
   const session = useSession();
+  // SysOps (no agency of their own) start on the agencies they look after, not an empty job board.
+  if (session.permissions.has('api.agencies.manage') && !session.me?.agency_uuid) return <Navigate to="/agencies" replace />;
   return <Navigate to={session.party === 'staff' && session.permissions.has('api.dashboard.view') ? '/dashboard' : '/jobs'} replace />;
 }
 
@@ -217,6 +222,30 @@ export function AppRoutes() {
               element={
                 <Guard permission="api.agencies.manage">
                   <AgenciesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/agencies/new"
+              element={
+                <Guard permission="api.agencies.manage">
+                  <AgencyNewPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/agencies/:uuid"
+              element={
+                <Guard permission="api.agencies.view">
+                  <AgencyPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/settings"
+              element={
+                <Guard permission="api.agencies.current.manage" staffOnly>
+                  <AgencySettingsPage />
                 </Guard>
               }
             />
