@@ -32,6 +32,7 @@ const TenantsPage = page(() => import('./pages/lists.tsx'), 'TenantsPage');
 const UsersPage = page(() => import('./pages/lists.tsx'), 'UsersPage');
 const CompliancePage = page(() => import('./pages/compliance.tsx'), 'CompliancePage');
 const InvoicesPage = page(() => import('./pages/invoices.tsx'), 'InvoicesPage');
+const InvoicePage = page(() => import('./pages/invoice.tsx'), 'InvoicePage');
 const JobPage = page(() => import('./pages/job.tsx'), 'JobPage');
 const AddressFormPage = page(() => import('./pages/address-form.tsx'), 'AddressFormPage');
 const ContractorFormPage = page(() => import('./pages/contractor-form.tsx'), 'ContractorFormPage');
@@ -182,6 +183,14 @@ export function AppRoutes() {
               element={
                 <Guard permission="api.invoices.view" staffOnly>
                   <InvoicesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/invoices/:uuid"
+              element={
+                <Guard permission="api.invoices.view" staffOnly>
+                  <InvoicePage />
                 </Guard>
               }
             />
