@@ -63,6 +63,7 @@ function adminPages(permissions: Set<string>, staff: boolean): NavPage[] {
     ['/flows', 'Triage flows', permissions.has('api.reporting.flows.manage')],
     ['/sla-rules', 'SLA rules', staff && permissions.has('api.agents.branch_sla_response_times.manage')],
     ['/templates', 'Message templates', staff && permissions.has('api.messaging.templates.manage')],
+    ['/exports', 'Exports and reports', staff && permissions.has('api.reports.view')],
     ['/settings', 'Agency settings', staff && permissions.has('api.agencies.current.manage')],
     ['/imports', 'Import', permissions.has('api.imports.manage')],
   ];

@@ -33,6 +33,7 @@ const UsersPage = page(() => import('./pages/lists.tsx'), 'UsersPage');
 const CompliancePage = page(() => import('./pages/compliance.tsx'), 'CompliancePage');
 const InvoicesPage = page(() => import('./pages/invoices.tsx'), 'InvoicesPage');
 const InvoicePage = page(() => import('./pages/invoice.tsx'), 'InvoicePage');
+const ExportsPage = page(() => import('./pages/exports.tsx'), 'ExportsPage');
 const JobPage = page(() => import('./pages/job.tsx'), 'JobPage');
 const AddressFormPage = page(() => import('./pages/address-form.tsx'), 'AddressFormPage');
 const ContractorFormPage = page(() => import('./pages/contractor-form.tsx'), 'ContractorFormPage');
@@ -191,6 +192,14 @@ export function AppRoutes() {
               element={
                 <Guard permission="api.invoices.view" staffOnly>
                   <InvoicePage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/exports"
+              element={
+                <Guard permission="api.reports.view" staffOnly>
+                  <ExportsPage />
                 </Guard>
               }
             />
