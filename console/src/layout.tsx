@@ -50,6 +50,7 @@ function workPages(permissions: Set<string>, staff: boolean): NavPage[] {
     ['/addresses', 'Addresses', staff && permissions.has('api.addresses.view')],
     ['/invoices', 'Invoices', staff && permissions.has('api.invoices.view')],
     ['/compliance', 'Compliance', staff && permissions.has('api.compliance.view')],
+    ['/agencies', 'Agencies', permissions.has('api.agencies.manage')],
   ];
 }
 
@@ -62,7 +63,8 @@ function adminPages(permissions: Set<string>, staff: boolean): NavPage[] {
     ['/flows', 'Triage flows', permissions.has('api.reporting.flows.manage')],
     ['/sla-rules', 'SLA rules', staff && permissions.has('api.agents.branch_sla_response_times.manage')],
     ['/templates', 'Message templates', staff && permissions.has('api.messaging.templates.manage')],
-    ['/agencies', 'Agencies', permissions.has('api.agencies.manage')],
+    ['/exports', 'Exports and reports', staff && permissions.has('api.reports.view')],
+    ['/settings', 'Agency settings', staff && permissions.has('api.agencies.current.manage')],
     ['/imports', 'Import', permissions.has('api.imports.manage')],
   ];
 }

@@ -32,12 +32,17 @@ const TenantsPage = page(() => import('./pages/lists.tsx'), 'TenantsPage');
 const UsersPage = page(() => import('./pages/lists.tsx'), 'UsersPage');
 const CompliancePage = page(() => import('./pages/compliance.tsx'), 'CompliancePage');
 const InvoicesPage = page(() => import('./pages/invoices.tsx'), 'InvoicesPage');
+const InvoicePage = page(() => import('./pages/invoice.tsx'), 'InvoicePage');
+const ExportsPage = page(() => import('./pages/exports.tsx'), 'ExportsPage');
 const JobPage = page(() => import('./pages/job.tsx'), 'JobPage');
 const AddressFormPage = page(() => import('./pages/address-form.tsx'), 'AddressFormPage');
 const ContractorFormPage = page(() => import('./pages/contractor-form.tsx'), 'ContractorFormPage');
 const TenantFormPage = page(() => import('./pages/tenant-form.tsx'), 'TenantFormPage');
 const UserFormPage = page(() => import('./pages/user-form.tsx'), 'UserFormPage');
-const AgenciesPage = page(() => import('./pages/onboarding.tsx'), 'AgenciesPage');
+const AgenciesPage = page(() => import('./pages/agency.tsx'), 'AgenciesPage');
+const AgencyNewPage = page(() => import('./pages/agency.tsx'), 'AgencyNewPage');
+const AgencyPage = page(() => import('./pages/agency.tsx'), 'AgencyPage');
+const AgencySettingsPage = page(() => import('./pages/agency.tsx'), 'AgencySettingsPage');
 const ImportsPage = page(() => import('./pages/onboarding.tsx'), 'ImportsPage');
 const ReportRepair = page(() => import('./pages/report.tsx'), 'ReportRepair');
 const ContractorScorecardPage = page(() => import('./pages/reporting.tsx'), 'ContractorScorecardPage');
@@ -76,6 +81,8 @@ function NotAvailable() {
 
 function Home() {
   const session = useSession();
+  // SysOps (no agency of their own) start on the agencies they look after, not an empty job board.
+  if (session.permissions.has('api.agencies.manage') && !session.me?.agency_uuid) return <Navigate to="/agencies" replace />;
   return <Navigate to={session.party === 'staff' && session.permissions.has('api.dashboard.view') ? '/dashboard' : '/jobs'} replace />;
 }
 
@@ -181,6 +188,22 @@ export function AppRoutes() {
               }
             />
             <Route
+              path="/invoices/:uuid"
+              element={
+                <Guard permission="api.invoices.view" staffOnly>
+                  <InvoicePage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/exports"
+              element={
+                <Guard permission="api.reports.view" staffOnly>
+                  <ExportsPage />
+                </Guard>
+              }
+            />
+            <Route
               path="/search"
               element={
                 <Guard permission="api.search.view" staffOnly>
@@ -217,6 +240,30 @@ export function AppRoutes() {
               element={
                 <Guard permission="api.agencies.manage">
                   <AgenciesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/agencies/new"
+              element={
+                <Guard permission="api.agencies.manage">
+                  <AgencyNewPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/agencies/:uuid"
+              element={
+                <Guard permission="api.agencies.view">
+                  <AgencyPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/settings"
+              element={
+                <Guard permission="api.agencies.current.manage" staffOnly>
+                  <AgencySettingsPage />
                 </Guard>
               }
             />

@@ -63,6 +63,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     const ops = await signIn(sysops);
     await ops.goto(`${baseUrl}/agencies`);
     await ops.getByText('No agencies yet.', { exact: false }).waitFor();
+    await ops.getByRole('link', { name: 'New agency' }).click();
     await ops.getByLabel('Trading name').fill('Headingley Homes');
     await ops.getByLabel("Administrator's name").fill('Ada Admin');
     await ops.getByLabel("Administrator's e-mail").fill('ada@headingley.example');

@@ -41,13 +41,18 @@ export interface JobState {
 /**
  * The moves the page offers as buttons.
  * @returns `transition` moves (POST /api/jobs/{uuid}/transitions) and `resume` moves back to the
- *   status an On hold job came from; assignment and decline moves have their own controls
+ *   status an On hold job came from; assignment and decline moves have their own controls, and
+ *   Invoiced comes from issuing the invoice (the invoice page), so it is never offered
  */
 export function legalMoves(statuses: JobStatus[], job: JobState, party: Party): NextStatus[] {
   const current = statuses.find((s) => s.ID === job.status_id);
   if (!current) return [];
   return current.allowed_next.filter((n) => {
     if (!n.parties.includes(party)) return false;
+    // A Completed job becomes Invoiced when its invoice is issued (docs/jobs.md "Invoiced and
+    // Closed"), never by a button: the API refuses the move without an issued invoice, and issuing
+    // one makes it by itself.
+    if (n.name === 'Invoiced' && n.via === 'transition') return false;
     if (n.via === 'resume') return job.on_hold_from_status_id == null || n.status_id === job.on_hold_from_status_id;
     return n.via === 'transition';
   });

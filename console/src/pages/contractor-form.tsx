@@ -9,7 +9,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api.ts';
 import type { Contractor } from '../types.ts';
 import { Button, Field, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
-import { districtsOf, Loaded, Notice, reader, splitProblem, useSavedNotice } from './people-forms.tsx';
+import { districtsOf, InviteToApp, Loaded, Notice, reader, splitProblem, useSavedNotice } from './people-forms.tsx';
 import '../people-forms.css';
 
 type Trade = { ID: number; code: string; name: string };
@@ -33,15 +33,18 @@ export function ContractorFormPage() {
       <Notice text={notice} />
       <Loaded load={contractor}>
         {(c) => (
-          <ContractorForm
-            key={c.updated_at ?? 'new'}
-            contractor={c}
-            trades={trades.data ?? []}
-            onSaved={(text) => {
-              setNotice(text);
-              contractor.reload();
-            }}
-          />
+          <>
+            {c.uuid ? <InviteToApp kind="contractor" uuid={c.uuid} hasLogin={c.has_login} /> : null}
+            <ContractorForm
+              key={c.updated_at ?? 'new'}
+              contractor={c}
+              trades={trades.data ?? []}
+              onSaved={(text) => {
+                setNotice(text);
+                contractor.reload();
+              }}
+            />
+          </>
         )}
       </Loaded>
     </>

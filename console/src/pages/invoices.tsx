@@ -5,8 +5,9 @@
  * (`/invoices?status=overdue&page=2&sort=due_date&order=asc`). GET /api/invoices sorts them
  * (`sort` and `order`, docs/api.md) across every page; a new sort goes back to page 1.
  * Each row's next steps for whoever holds the keys (docs/money.md): issue or void a draft
- * (`api.invoices.issue`), mark an issued one paid (`POST /api/invoices/{uuid}/payments` of what is
- * still owed, `api.invoices.payments.manage`), and a credit note with its required reason
+ * (`api.invoices.issue`), mark an issued one paid in full today by bank transfer
+ * (`POST /api/invoices/{uuid}/payments`, `api.invoices.payments.manage`; a part payment, another
+ * date or method on the invoice's own page, invoice.tsx), and a credit note with its required reason
  * (`POST /api/invoices/{uuid}/credit-notes`), each asked about in a dialog first.
  */
 import { useState } from 'react';
@@ -107,7 +108,7 @@ export function InvoicesPage() {
         () =>
           ask({
             title: `Mark ${name(i)} paid?`,
-            body: `Records a bank transfer today of ${formatPence(i.outstanding_pence)}, what is still owed.`,
+            body: `Records a bank transfer today of ${formatPence(i.outstanding_pence)}, what is still owed. For a part payment, another date or method, open ${name(i)} instead.`,
             confirmLabel: 'Mark paid',
             onConfirm: () =>
               write(`${name(i)} marked paid.`, () =>
@@ -236,7 +237,7 @@ export function InvoicesPage() {
         }
         columns={[
           // Sorted by the API across every page (no sortValue: the rows arrive in order).
-          { header: 'Number', sortKey: 'invoice_number', cell: name },
+          { header: 'Number', sortKey: 'invoice_number', cell: (i) => <Link to={`/invoices/${i.uuid}`}>{name(i)}</Link> },
           { header: 'Contractor', key: true, sortKey: 'contractor_name', cell: (i) => i.contractor_name },
           { header: 'Job', key: true, sortKey: 'job_reference', cell: (i) => <Link to={`/jobs/${i.job_uuid}`}>{i.job_reference}</Link> },
           { header: 'Status', key: true, sortKey: 'status', cell: (i) => invoiceStatusLabel(i.status) },

@@ -171,7 +171,7 @@ export function JobPage() {
             ) : null}
             {session.party !== 'tenant' ? (
               <TabPanel id="money" className="tab-panel">
-                <JobMoney jobUuid={uuid} statusId={j.status_id} />
+                <JobMoney jobUuid={uuid} statusId={j.status_id} contractorUuid={j.contractor_uuid} />
                 {session.party === 'staff' ? <QuoteRequests jobUuid={uuid} /> : null}
               </TabPanel>
             ) : null}

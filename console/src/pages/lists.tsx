@@ -17,6 +17,8 @@ import { Button, Field, formatDate, formatDateTime, Options, Pager, PageTitle, P
 import { DataTable, type Column } from '../table.tsx';
 import { useSession } from '../session.tsx';
 import { AddBranch } from './onboarding.tsx';
+import { queryClient } from '../query.ts';
+import { useGrantableRoles } from './people-forms.tsx';
 import { NewLink, useEditColumn } from './people-forms.tsx';
 
 /** Loads one page: the search text, the rows to skip, and the sort when the API sorts the list (else null; `K`: the list's sort values). */
@@ -237,8 +239,6 @@ export function AddressesPage() {
   );
 }
 
-const INVITE_ROLES: Record<string, string> = { agent: 'Agent', admin: 'Admin', contractor: 'Contractor', tenant: 'Tenant' };
-
 /** Users of the agency, and an invitation by e-mail (POST /api/users with invite: true). */
 export function UsersPage() {
   const branches = useLoad(() => page<Branch>(api.GET('/api/admin/branches', { params: { query: { limit: 200 } } })), []);
@@ -246,6 +246,8 @@ export function UsersPage() {
   const [search, setSearch] = useSearchParams();
   const sent = search.get('invited');
   const edit = useEditColumn<User>('api.users.manage', (r) => `/users/${r.uuid}/edit`, (r) => r.name);
+  // Staff roles only here; a contractor's or tenant's login is linked to its record on /users/new.
+  const roles = (useGrantableRoles().data ?? []).filter((r) => r.code !== 'contractor' && r.code !== 'tenant');
   const onInvite = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -263,6 +265,8 @@ export function UsersPage() {
       });
       form.reset();
       setSearch(new URLSearchParams({ invited: String(f.get('email') ?? '') }));
+      // The list and its count on this page show the new person at once, without a reload.
+      await queryClient.invalidateQueries({ queryKey: ['users'] });
     });
   };
   return (
@@ -302,9 +306,16 @@ export function UsersPage() {
         <Field name="email" label="E-mail address" type="email" isRequired />
         <div className="field">
           <label htmlFor="invite-role">Role</label>
-          <select id="invite-role" name="role" defaultValue="agent">
-            <Options labels={INVITE_ROLES} />
+          <select id="invite-role" name="role" defaultValue="agent" key={roles.length} aria-describedby="invite-role-hint">
+            {roles.map((r) => (
+              <option key={r.code} value={r.code}>
+                {r.name}
+              </option>
+            ))}
           </select>
+          <p className="hint" id="invite-role-hint">
+            A contractor or tenant gets a login from their own record (“Invite to the app”).
+          </p>
         </div>
         <div className="field">
           <label htmlFor="invite-branch">Branch</label>

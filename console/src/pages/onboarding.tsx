@@ -1,6 +1,5 @@
 /**
- * Onboarding pages (docs/onboarding.md): SysOps list and create agencies (GET/POST /api/agencies:
- * the agency, its first branch and its first administrator, invited by e-mail); an administrator
+ * Onboarding pages (docs/onboarding.md; the agencies themselves are in agency.tsx): an administrator
  * adds a branch (POST /api/admin/branches) and imports properties, tenants, contractors and
  * landlords from CSV or XLSX (POST /api/imports: the dry run with every row's outcome, then
  * POST /api/imports/{uuid}/commit).
@@ -9,63 +8,7 @@ import { useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
 import { api } from '../api.ts';
 import type { ImportEntity } from '../types.ts';
-import { Button, Field, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
-
-/** SysOps: the agencies and the form creating one. */
-export function AgenciesPage() {
-  const list = useLoad(['agencies', 'first', 100], async () => (await api.GET('/api/agencies', { params: { query: { limit: 100 } } })).data!);
-  const action = useAction();
-  const [done, setDone] = useState<string | null>(null);
-  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = e.currentTarget;
-    const f = new FormData(form);
-    const text = (n: string) => String(f.get(n) ?? '').trim();
-    void action.run(async () => {
-      const { data } = await api.POST('/api/agencies', {
-        body: {
-          name: text('name'),
-          ...(text('branch_name') ? { branch_name: text('branch_name') } : {}),
-          admin: { name: text('admin_name'), email: text('admin_email') },
-        },
-      });
-      const created = data!.data as { agency: { name: string }; admin: { email: string }; invitation_sent: boolean };
-      setDone(`${created.agency.name} created; ${created.invitation_sent ? 'an invitation was e-mailed to' : 'the invitation could not be sent to'} ${created.admin.email}.`);
-      form.reset();
-      list.reload();
-    });
-  };
-  return (
-    <>
-      <PageTitle>Agencies</PageTitle>
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
-      <ProblemMessage problem={list.problem} onRetry={list.reload} />
-      {list.data && list.data.data.length === 0 ? <p>No agencies yet. Create the first one below: it gets a first branch and its administrator an invitation.</p> : null}
-      <ul className="plain-list">
-        {(list.data?.data ?? []).map((a) => (
-          <li key={a.uuid}>
-            <strong>{a.name}</strong> · {a.status}
-          </li>
-        ))}
-      </ul>
-      <Form className="form" onSubmit={onSubmit} validationErrors={action.problem?.field ? { [action.problem.field]: action.problem.message } : {}}>
-        <h2>Create an agency</h2>
-        <Field name="name" label="Trading name" isRequired maxLength={200} />
-        <Field name="branch_name" label="First branch" maxLength={200} description="Default: Head office." />
-        <Field name="admin_name" label="Administrator's name" isRequired maxLength={200} />
-        <Field name="admin_email" label="Administrator's e-mail" type="email" isRequired maxLength={254} description="They get an invitation to set their password." />
-        {action.problem && !action.problem.field ? <ProblemMessage problem={action.problem} /> : null}
-        <Button type="submit" isDisabled={action.busy}>
-          Create agency
-        </Button>
-      </Form>
-    </>
-  );
-}
+import { Button, Field, PageTitle, ProblemMessage, useAction } from '../ui.tsx';
 
 /** Administrators: add a branch (shown under the branch list). */
 export function AddBranch({ onAdded }: { onAdded: () => void }) {

@@ -169,6 +169,46 @@ export function useBranches() {
   );
 }
 
+/** A role as GET /api/admin/roles lists it (the fields the forms use). */
+export type Role = { id: number; code: string; name: string; level: number };
+
+/** Roles no person is invited to from the console: API accounts are for machines, landlords answer approvals by link. */
+const NOT_INVITED = ['api', 'landlord'];
+
+/**
+ * The roles the signed-in person may give (docs/users.md: only roles below one's own level; SysOps
+ * only by SysOps; never API or Landlord from the console), from GET /api/admin/roles.
+ */
+export function useGrantableRoles() {
+  const session = useSession();
+  const level = session.me?.level ?? 0;
+  const roles = useLoad(['roles', 'first', 100], async () => (await api.GET('/api/admin/roles', { params: { query: { limit: 100 } } })).data!.data as Role[]);
+  const data = roles.data ? grantableRoles(roles.data, level) : null;
+  return { ...roles, data };
+}
+
+/** The roles of `roles` a person of role level `level` may give (below their level; not API, Landlord or SysOps). */
+export function grantableRoles(roles: Role[], level: number): Role[] {
+  return roles.filter((r) => r.level < level && r.code !== 'sysops' && !NOT_INVITED.includes(r.code));
+}
+
+/**
+ * "Invite to the app" on a contractor's or tenant's record: opens the new-user form with the
+ * record to link (`/users/new?contractor_uuid=...`), for callers who manage users, when the record
+ * has no login yet.
+ */
+export function InviteToApp({ kind, uuid, hasLogin }: { kind: 'contractor' | 'tenant'; uuid: string; hasLogin?: boolean }) {
+  const session = useSession();
+  if (!session.permissions.has('api.users.manage') || hasLogin) return null;
+  return (
+    <p>
+      <Link to={`/users/new?${kind}_uuid=${encodeURIComponent(uuid)}`} className="btn btn-secondary">
+        Invite to the app
+      </Link>
+    </p>
+  );
+}
+
 /** "LS6, ls7 LS8" -> ["LS6", "LS7", "LS8"] (the API checks each and stores them upper case). */
 export function districtsOf(text: string | null): string[] {
   return (text ?? '').split(/[\s,;]+/).filter(Boolean);

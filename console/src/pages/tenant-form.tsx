@@ -10,7 +10,7 @@ import { api } from '../api.ts';
 import type { Address, Tenant } from '../types.ts';
 import { Button, Field, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { addressLabel, PropertyPicker } from './property-picker.tsx';
-import { Loaded, Notice, reader, splitProblem, useSavedNotice } from './people-forms.tsx';
+import { InviteToApp, Loaded, Notice, reader, splitProblem, useSavedNotice } from './people-forms.tsx';
 import '../people-forms.css';
 
 type TenantDetail = Tenant & { addresses: Address[] };
@@ -34,6 +34,7 @@ export function TenantFormPage() {
       <Loaded load={tenant}>
         {(t) => (
           <>
+            {t.uuid ? <InviteToApp kind="tenant" uuid={t.uuid} hasLogin={t.has_login} /> : null}
             <TenantForm
               key={t.updated_at ?? 'new'}
               tenant={t}

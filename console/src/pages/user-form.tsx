@@ -1,20 +1,36 @@
 /**
  * /users/new (an invitation by e-mail, POST /api/users with invite: true) and /users/{uuid}/edit
  * (docs/console.md "Creating and editing"): name, e-mail, role, branch and status (PUT
- * /api/users/{uuid}), disabling and enabling after a confirmation, and a new invitation.
+ * /api/users/{uuid}), disabling and enabling after a confirmation, and a new invitation. The role
+ * list holds only the roles the signed-in person may give (useGrantableRoles). A contractor's or
+ * tenant's login is linked to its record: the form shows the firm or tenant to link (from
+ * "Invite to the app" on the record, `/users/new?contractor_uuid=...`, or chosen in the form), and
+ * sends `contractor_uuid` / `tenant_uuid`.
  */
-import { type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Form } from 'react-aria-components';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import type { Branch, User } from '../types.ts';
 import { Button, Field, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
-import { BranchOptions, Loaded, Notice, reader, SelectField, splitProblem, useBranches, useSavedNotice } from './people-forms.tsx';
+import {
+  BranchOptions,
+  Loaded,
+  Notice,
+  reader,
+  SelectField,
+  splitProblem,
+  useBranches,
+  useGrantableRoles,
+  useSavedNotice,
+  type Role,
+} from './people-forms.tsx';
 import '../people-forms.css';
 
-type Role = { id: number; code: string; name: string; level: number };
+const USER_FIELDS = ['name', 'email', 'role', 'branch_uuid', 'contractor_uuid', 'tenant_uuid'];
 
-const USER_FIELDS = ['name', 'email', 'role', 'branch_uuid'];
+/** The record a new contractor's or tenant's login belongs to. */
+type LinkTo = { kind: 'contractor' | 'tenant'; uuid: string; name: string; email: string | null };
 
 /** /users/new (an invitation by e-mail) and /users/{uuid}/edit (name, e-mail, role, branch, status). */
 export function UserFormPage() {
@@ -24,10 +40,21 @@ export function UserFormPage() {
     uuid ? ((await api.GET('/api/users/{uuid}', { params: { path: { uuid } } })).data!.data as User) : ({} as Partial<User>),
   );
   const branches = useBranches();
-  const roles = useLoad(
-    ['roles', 'first', 100],
-    async () => (await api.GET('/api/admin/roles', { params: { query: { limit: 100 } } })).data!.data as Role[],
-  );
+  const roles = useGrantableRoles();
+  const [search] = useSearchParams();
+  const contractorUuid = uuid ? null : search.get('contractor_uuid');
+  const tenantUuid = uuid ? null : search.get('tenant_uuid');
+  const linked = useLoad(['users', 'link', contractorUuid, tenantUuid], async (): Promise<LinkTo | null> => {
+    if (contractorUuid) {
+      const c = (await api.GET('/api/contractors/{uuid}', { params: { path: { uuid: contractorUuid } } })).data!.data;
+      return { kind: 'contractor', uuid: c.uuid, name: c.contact_name ?? c.company_name, email: c.email ?? null };
+    }
+    if (tenantUuid) {
+      const t = (await api.GET('/api/tenants/{uuid}', { params: { path: { uuid: tenantUuid } } })).data!.data;
+      return { kind: 'tenant', uuid: t.uuid, name: t.name, email: t.email ?? null };
+    }
+    return null;
+  });
   return (
     <>
       <PageTitle>{uuid ? 'Edit user' : 'Invite a user'}</PageTitle>
@@ -42,16 +69,21 @@ export function UserFormPage() {
             {(bs) => (
               <Loaded load={roles}>
                 {(rs) => (
-                  <UserForm
-                    key={u.updated_at ?? 'new'}
-                    user={u}
-                    branches={bs}
-                    roles={rs}
-                    onSaved={(text) => {
-                      setNotice(text);
-                      user.reload();
-                    }}
-                  />
+                  <Loaded load={linked}>
+                    {(link) => (
+                      <UserForm
+                        key={u.updated_at ?? `new-${link?.uuid ?? ''}`}
+                        user={u}
+                        branches={bs}
+                        roles={rs}
+                        link={link}
+                        onSaved={(text) => {
+                          setNotice(text);
+                          user.reload();
+                        }}
+                      />
+                    )}
+                  </Loaded>
                 )}
               </Loaded>
             )}
@@ -62,7 +94,21 @@ export function UserFormPage() {
   );
 }
 
-function UserForm({ user, branches, roles, onSaved }: { user: Partial<User>; branches: Branch[]; roles: Role[]; onSaved: (notice: string) => void }) {
+function UserForm({
+  user,
+  branches,
+  roles,
+  link = null,
+  onSaved,
+}: {
+  user: Partial<User>;
+  branches: Branch[];
+  roles: Role[];
+  link?: LinkTo | null;
+  onSaved: (notice: string) => void;
+}) {
+  const [role, setRole] = useState<string>(user.role_code ?? link?.kind ?? (roles.some((r) => r.code === 'agent') ? 'agent' : (roles[0]?.code ?? '')));
+  const needsRecord = !user.uuid && (role === 'contractor' || role === 'tenant');
   const navigate = useNavigate();
   const action = useAction();
   const { ask, dialog } = useConfirm();
@@ -76,7 +122,11 @@ function UserForm({ user, branches, roles, onSaved }: { user: Partial<User>; bra
     const branch = v('branch_uuid');
     void action.run(async () => {
       if (!user.uuid) {
-        const { data } = await api.POST('/api/users', { body: { invite: true, name, email, ...(role ? { role } : {}), ...(branch ? { branch_uuid: branch } : {}) } });
+        const record = v('record_uuid');
+        const linkTo = role === 'contractor' && record ? { contractor_uuid: record } : role === 'tenant' && record ? { tenant_uuid: record } : {};
+        const { data } = await api.POST('/api/users', {
+          body: { invite: true, name, email, ...(role ? { role } : {}), ...(branch && !needsRecord ? { branch_uuid: branch } : {}), ...linkTo },
+        });
         const created = data!.data as User;
         navigate(`/users/${created.uuid}/edit`, { state: { saved: `Invitation sent to ${created.email}.` } });
         return;
@@ -92,30 +142,48 @@ function UserForm({ user, branches, roles, onSaved }: { user: Partial<User>; bra
     });
   };
   const path = { params: { path: { uuid: user.uuid ?? '' } }, body: {} };
-  const roleOptions = roles.some((r) => r.code === user.role_code) || !user.role_code ? roles : [...roles, { id: 0, code: user.role_code, name: user.role ?? user.role_code, level: 0 }];
+  const roleOptions =
+    roles.some((r) => r.code === user.role_code) || !user.role_code
+      ? roles
+      : [...roles, { id: 0, code: user.role_code, name: user.role ?? user.role_code, level: 0 }];
   return (
     <>
       <Form className="form" aria-label={user.uuid ? `Edit ${user.name}` : 'Invite a user'} onSubmit={onSubmit} validationErrors={errors}>
-        <Field name="name" label="Name" isRequired maxLength={200} defaultValue={user.name ?? ''} />
+        <Field name="name" label="Name" isRequired maxLength={200} defaultValue={user.name ?? link?.name ?? ''} />
         <Field
           name="email"
           label="E-mail address"
           type="email"
           isRequired
           maxLength={254}
-          defaultValue={user.email ?? ''}
+          defaultValue={user.email ?? link?.email ?? ''}
           description={user.uuid ? undefined : 'They get an e-mail with a link, valid 7 days, to choose their password.'}
         />
-        <SelectField id="user-role" name="role" label="Role" defaultValue={user.role_code ?? 'agent'} error={errors.role} required>
+        <SelectField id="user-role" name="role" label="Role" defaultValue={role} error={errors.role} required onChange={setRole}>
           {roleOptions.map((r) => (
             <option key={r.code} value={r.code}>
               {r.name}
             </option>
           ))}
         </SelectField>
-        <SelectField id="user-branch" name="branch_uuid" label="Branch" defaultValue={user.branch_uuid ?? ''} error={errors.branch_uuid} hint="Agents need a branch.">
-          <BranchOptions branches={branches} empty="No branch" />
-        </SelectField>
+        {needsRecord ? (
+          <RecordPicker
+            kind={role === 'tenant' ? 'tenant' : 'contractor'}
+            link={link?.kind === role ? link : null}
+            error={errors.contractor_uuid ?? errors.tenant_uuid}
+          />
+        ) : (
+          <SelectField
+            id="user-branch"
+            name="branch_uuid"
+            label="Branch"
+            defaultValue={user.branch_uuid ?? ''}
+            error={errors.branch_uuid}
+            hint="Agents need a branch."
+          >
+            <BranchOptions branches={branches} empty="No branch" />
+          </SelectField>
+        )}
         {other ? <ProblemMessage problem={other} /> : null}
         <Button type="submit" isDisabled={action.busy}>
           {user.uuid ? 'Save changes' : 'Send invitation'}
@@ -179,5 +247,39 @@ function UserForm({ user, branches, roles, onSaved }: { user: Partial<User>; bra
       ) : null}
       {dialog}
     </>
+  );
+}
+
+/**
+ * The contractor firm or tenant a new login belongs to: the one the form was opened from, or one
+ * chosen from the agency's first 200 (GET /api/contractors, GET /api/tenants).
+ */
+function RecordPicker({ kind, link, error }: { kind: 'contractor' | 'tenant'; link: LinkTo | null; error?: string }) {
+  const records = useLoad(['users', 'records', kind], async () =>
+    kind === 'contractor'
+      ? (await api.GET('/api/contractors', { params: { query: { limit: 200 } } })).data!.data.map((c) => ({ uuid: c.uuid, name: c.company_name }))
+      : (await api.GET('/api/tenants', { params: { query: { limit: 200 } } })).data!.data.map((t) => ({ uuid: t.uuid, name: t.name })),
+  );
+  const label = kind === 'contractor' ? 'Contractor firm' : 'Tenant';
+  const options = records.data ?? [];
+  const withLink = link && !options.some((o) => o.uuid === link.uuid) ? [{ uuid: link.uuid, name: link.name }, ...options] : options;
+  return (
+    <SelectField
+      key={`${kind}-${records.data ? 'loaded' : 'loading'}`}
+      id="user-record"
+      name="record_uuid"
+      label={label}
+      defaultValue={link?.uuid ?? ''}
+      error={error}
+      required
+      hint={kind === 'contractor' ? 'The login sees and answers this firm’s jobs.' : 'The login reports and follows this tenant’s repairs.'}
+    >
+      <option value="">{records.loading && !records.data ? 'Loading…' : `Choose the ${kind === 'contractor' ? 'firm' : 'tenant'}`}</option>
+      {withLink.map((o) => (
+        <option key={o.uuid} value={o.uuid}>
+          {o.name}
+        </option>
+      ))}
+    </SelectField>
   );
 }

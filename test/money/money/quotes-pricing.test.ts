@@ -83,6 +83,17 @@ describe('quotes', () => {
     const res = await w.adminA.client.post(`/api/jobs/${job.uuid}/quotes/${q.uuid}/reject`, { reason: 'Too dear' });
     expect(res.json().data).toMatchObject({ status: 'rejected', decision_reason: 'Too dear' });
   });
+
+  it("keeps the agency's decision note from the contractor (docs/money.md \"Quotes\")", async () => {
+    const job = await insertJob(t.db, { agencyId: w.agencyA.id, branchId: w.a1.id, contractorId: w.contractorId, statusId: 2 });
+    const q = (await w.contractor.client.post(`/api/jobs/${job.uuid}/quotes`, { lines: LINES })).json().data;
+    const ok = await w.adminA.client.post(`/api/jobs/${job.uuid}/quotes/${q.uuid}/approve`, { reason: 'within landlord limit for a tap repair' });
+    expect(ok.json().data.decision_reason).toBe('within landlord limit for a tap repair');
+    expect((await w.agentA1.client.get(`/api/jobs/${job.uuid}/quotes/${q.uuid}`)).json().data.decision_reason).toBe('within landlord limit for a tap repair');
+    const theirs = (await w.contractor.client.get(`/api/jobs/${job.uuid}/quotes/${q.uuid}`)).json().data;
+    expect(theirs).toMatchObject({ status: 'approved', decision_reason: null });
+    expect((await w.contractor.client.get(`/api/jobs/${job.uuid}/quotes`)).json().data[0].decision_reason).toBeNull();
+  });
 });
 
 describe('visibility', () => {

@@ -25,13 +25,17 @@ import { formatPounds, isoDate } from './vat.ts';
 /** Statuses in which a job takes quotes (before the work is done). */
 const QUOTABLE: readonly number[] = [STATUS.reported, STATUS.awaitingApproval, STATUS.approved, STATUS.assigned, STATUS.scheduled, STATUS.inProgress, STATUS.onHold];
 
-/** Wire shapes of quote rows with their lines. */
-async function toDtos(db: DbOrTrx, rows: repo.QuoteRow[]): Promise<QuoteDto[]> {
+/**
+ * Wire shapes of quote rows with their lines. The decision's reason is the agency's internal note
+ * ("within landlord limit for a tap repair", docs/money.md "Quotes"): a contractor gets null.
+ */
+async function toDtos(db: DbOrTrx, auth: AuthContext, rows: repo.QuoteRow[]): Promise<QuoteDto[]> {
+  const internal = partyOf(auth) === 'staff';
   const lines = await lrepo.linesOf(db, 'quote_id', rows.map((r) => r.id));
   return rows.map((r) => ({
     uuid: r.uuid, job_uuid: r.job_uuid, job_reference: r.job_reference, contractor_uuid: r.contractor_uuid, contractor_name: r.contractor_name,
     status: r.status, vat_registered: r.vat_registered, net_pence: r.net_pence, vat_pence: r.vat_pence, gross_pence: r.gross_pence, notes: r.notes,
-    decided_at: toIsoOrNull(r.decided_at), decision_reason: r.decision_reason, lines: lines.get(r.id) ?? [], created_at: toIso(r.created_at),
+    decided_at: toIsoOrNull(r.decided_at), decision_reason: internal ? r.decision_reason : null, lines: lines.get(r.id) ?? [], created_at: toIso(r.created_at),
   }));
 }
 
@@ -39,7 +43,7 @@ async function toDtos(db: DbOrTrx, rows: repo.QuoteRow[]): Promise<QuoteDto[]> {
 async function quoteDto(db: DbOrTrx, auth: AuthContext, uuid: string, jobId?: number): Promise<QuoteDto> {
   const row = await repo.findQuote(db, moneyScope(auth), uuid, jobId);
   if (!row) throw notFound('Quote');
-  return (await toDtos(db, [row]))[0]!;
+  return (await toDtos(db, auth, [row]))[0]!;
 }
 
 /**
@@ -49,7 +53,7 @@ async function quoteDto(db: DbOrTrx, auth: AuthContext, uuid: string, jobId?: nu
 export async function listQuotes(deps: AppDeps, auth: AuthContext, jobUuid: string, page: { limit: number; offset: number }) {
   const job = await visibleJob(deps.db, auth, jobUuid);
   const { rows, total } = await repo.listQuotes(deps.db, moneyScope(auth), job.id, page);
-  return { rows: await toDtos(deps.db, rows), total };
+  return { rows: await toDtos(deps.db, auth, rows), total };
 }
 
 /** GET /api/jobs/{uuid}/quotes/{quote_uuid}. @throws 404 'Job not found' / 'Quote not found' */

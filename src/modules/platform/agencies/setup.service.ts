@@ -13,11 +13,11 @@ import type { SetupDto } from './agencies.schemas.ts';
 const ITEMS: { key: keyof Awaited<ReturnType<typeof repo.setupCounts>>; label: string; needs: number; link: string }[] = [
   { key: 'branches', label: 'Name your branches', needs: 1, link: '/branches' },
   { key: 'users', label: 'Invite your agents (at least one besides the first administrator)', needs: 2, link: '/users' },
-  { key: 'sla_rules', label: 'Set the SLA response times of your branches', needs: 1, link: '/docs#/sla-rules' },
+  { key: 'sla_rules', label: 'Set the SLA response times of your branches', needs: 1, link: '/sla-rules' },
   { key: 'contractors', label: 'Add or import your contractors', needs: 1, link: '/contractors' },
   { key: 'trades', label: 'Give your contractors their trades', needs: 1, link: '/contractors' },
   { key: 'properties', label: 'Add or import your properties', needs: 1, link: '/addresses' },
-  { key: 'templates', label: 'Check the message templates sent to tenants and contractors', needs: 1, link: '/docs#/messaging' },
+  { key: 'templates', label: 'Check the message templates sent to tenants and contractors', needs: 1, link: '/templates' },
 ];
 
 /**

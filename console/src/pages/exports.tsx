@@ -1,0 +1,173 @@
+/**
+ * Exports and reports from buttons, `/exports` (docs/console.md "Exports"): the named reports
+ * (`GET /api/reports`, each downloaded as CSV or XLSX from its own endpoint), the invoices and
+ * payments for the accounting package (`GET /api/invoices/export/{package}/{kind}`, and the Xero
+ * CSVs `bills.csv` and `payments.csv`), the recharges as sales invoices
+ * (`GET /api/recharges/export/{package}`) over a date range, and the agency's whole data as a ZIP
+ * (`GET /api/agencies/current/export`). Each file is fetched through the typed client and saved
+ * with the browser's download.
+ */
+import { useState, type FormEvent } from 'react';
+import { api } from '../api.ts';
+import { useSession } from '../session.tsx';
+import { Button, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { saveBlob } from './agency.tsx';
+
+type Format = 'csv' | 'xlsx';
+type Package = 'xero' | 'quickbooks' | 'sage';
+const PACKAGES: Record<Package, string> = { xero: 'Xero', quickbooks: 'QuickBooks Online', sage: 'Sage 50' };
+
+function isPackage(v: string): v is Package {
+  return Object.hasOwn(PACKAGES, v);
+}
+
+/** Downloads one named report (its `name` from GET /api/reports) in `format`. */
+async function downloadReport(name: string, format: Format): Promise<Blob | null> {
+  const query = { params: { query: { format } } };
+  switch (name) {
+    case 'jobs-register':
+      return (await api.GET('/api/reports/jobs-register', query)).data as Blob;
+    case 'contractor-performance':
+      return (await api.GET('/api/reports/contractor-performance', query)).data as Blob;
+    case 'sla-compliance':
+      return (await api.GET('/api/reports/sla-compliance', query)).data as Blob;
+    case 'tenant-jobs-per-property':
+      return (await api.GET('/api/reports/tenant-jobs-per-property', query)).data as Blob;
+    case 'certificates-register':
+      return (await api.GET('/api/reports/certificates-register', query)).data as Blob;
+    case 'compliance-register':
+      return (await api.GET('/api/reports/compliance-register', query)).data as Blob;
+    default:
+      return null;
+  }
+}
+
+/** The exports page. */
+export function ExportsPage() {
+  const session = useSession();
+  const canReports = session.permissions.has('api.reports.view');
+  const canMoney = session.permissions.has('api.invoices.export');
+  const canAgency = session.permissions.has('api.agencies.export');
+  const reports = useLoad(['reports', canReports], async () => (canReports ? (await api.GET('/api/reports')).data!.data : []));
+  const action = useAction();
+  const [saved, setSaved] = useState<string | null>(null);
+  const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Europe/London' });
+  const save = (name: string, load: () => Promise<Blob | null>) =>
+    void action.run(async () => {
+      setSaved(null);
+      const blob = await load();
+      if (!blob) return;
+      saveBlob(blob, name);
+      setSaved(`${name} downloaded.`);
+    });
+  const onMoney = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const pkg = String(f.get('package') ?? 'xero');
+    const kind = String(f.get('kind') ?? 'bills');
+    const format: Format = f.get('format') === 'xlsx' ? 'xlsx' : 'csv';
+    const range = { ...(f.get('from_date') ? { from_date: String(f.get('from_date')) } : {}), ...(f.get('to_date') ? { to_date: String(f.get('to_date')) } : {}) };
+    if (!isPackage(pkg)) return;
+    const file = `${pkg}-${kind}-${today}.${format}`;
+    if (kind === 'recharges') return save(file, async () => (await api.GET('/api/recharges/export/{package}', { params: { path: { package: pkg }, query: { ...range, format } } })).data as Blob);
+    if (pkg === 'xero' && format === 'csv' && kind === 'bills') return save(file, async () => (await api.GET('/api/invoices/export/bills.csv', { params: { query: range } })).data as Blob);
+    if (pkg === 'xero' && format === 'csv' && kind === 'payments') return save(file, async () => (await api.GET('/api/invoices/export/payments.csv', { params: { query: range } })).data as Blob);
+    save(file, async () => (await api.GET('/api/invoices/export/{package}/{kind}', { params: { path: { package: pkg, kind: kind === 'payments' ? 'payments' : 'bills' }, query: { ...range, format } } })).data as Blob);
+  };
+  return (
+    <>
+      <PageTitle>Exports and reports</PageTitle>
+      <ProblemMessage problem={action.problem} />
+      {saved ? (
+        <p className="notice" role="status">
+          {saved}
+        </p>
+      ) : null}
+      {canReports ? (
+        <section aria-labelledby="reports">
+          <h2 id="reports">Reports</h2>
+          <ProblemMessage problem={reports.problem} onRetry={reports.reload} />
+          <ul className="plain-list">
+            {(reports.data ?? []).map((r) => (
+              <li key={r.name}>
+                <strong>{r.title}</strong>: {r.description}{' '}
+                <span className="button-row">
+                  {r.formats.map((format) =>
+                    format === 'csv' || format === 'xlsx' ? (
+                      <Button key={format} variant="secondary" isDisabled={action.busy} onPress={() => save(`${r.name}-${today}.${format}`, () => downloadReport(r.name, format))} aria-label={`Download ${r.title} as ${format.toUpperCase()}`}>
+                        {format.toUpperCase()}
+                      </Button>
+                    ) : null,
+                  )}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {canMoney ? (
+        <form className="form" onSubmit={onMoney} aria-labelledby="accounts">
+          <h2 id="accounts">For the accounts</h2>
+          <div className="field">
+            <label htmlFor="export-package">Accounting package</label>
+            <select id="export-package" name="package" defaultValue="xero">
+              {Object.entries(PACKAGES).map(([k, v]) => (
+                <option key={k} value={k}>
+                  {v}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="export-kind">What</label>
+            <select id="export-kind" name="kind" defaultValue="bills">
+              <option value="bills">Contractors' invoices (bills)</option>
+              <option value="payments">Payments made</option>
+              <option value="recharges">Recharges (sales invoices)</option>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="export-format">File</label>
+            <select id="export-format" name="format" defaultValue="csv">
+              <option value="csv">CSV</option>
+              <option value="xlsx">Excel (XLSX)</option>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="export-from">From</label>
+            <input id="export-from" name="from_date" type="date" />
+          </div>
+          <div className="field">
+            <label htmlFor="export-to">To</label>
+            <input id="export-to" name="to_date" type="date" />
+          </div>
+          <Button type="submit" isDisabled={action.busy}>
+            Download
+          </Button>
+        </form>
+      ) : null}
+      {canAgency ? (
+        <section aria-labelledby="agency-export">
+          <h2 id="agency-export">The agency's data</h2>
+          <p>A ZIP of CSV files: branches, users, properties, tenants, contractors, certificates, jobs, notes and invoices.</p>
+          <div className="button-row">
+            <Button
+              variant="secondary"
+              isDisabled={action.busy}
+              onPress={() => save(`caretaker-export-${today}.zip`, async () => (await api.GET('/api/agencies/current/export', { params: { query: { files: false } } })).data as Blob)}
+            >
+              Export data
+            </Button>
+            <Button
+              variant="secondary"
+              isDisabled={action.busy}
+              onPress={() => save(`caretaker-export-files-${today}.zip`, async () => (await api.GET('/api/agencies/current/export', { params: { query: { files: true } } })).data as Blob)}
+            >
+              Export with job files
+            </Button>
+          </div>
+        </section>
+      ) : null}
+    </>
+  );
+}
