@@ -78,4 +78,8 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     summary: 'address parts (PAF: sub-building, building name and number, street, locality; nullable), buildings (new table), addresses.building_id and is_communal, agencies.postcode_lookup (default false)',
     backfill: 'addresses.parts',
   },
+  '2026_12_06_1860_hazard_awareness': {
+    phase: 'expand',
+    summary: 'hazards: awareness reason, milestone recorded times, further works start clock, summary delivery and second channel, scope; hazard_property_scopes (new table); agencies.hazard_private_rented_policy (on for agencies that have a hazard)',
+  },
 };
