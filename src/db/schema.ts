@@ -17,6 +17,8 @@ export interface AgencyTable {
   sla_at_risk_percent: Generated<number>;
   /** Working days allowed to complete the works of a significant hazard (docs/compliance.md "Hazards and statutory clocks"). */
   hazard_works_working_days: Generated<number>;
+  /** Migration 1860: the agency applies Awaab's Law timescales to its private rented properties as policy (not yet law for them). */
+  hazard_private_rented_policy: Generated<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -1238,6 +1240,40 @@ export interface JobHazardTable {
   created_by_user_id: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Migration 1860: why the moment of awareness is not the tenant's report (null when it is). */
+  awareness_reason: string | null;
+  /** Migration 1860: the scope the clocks were last planned under. */
+  scope: Generated<'social' | 'private_rented_policy' | 'not_covered'>;
+  further_works_required: Generated<boolean>;
+  /** Why beginning further works within 5 working days is not reasonably practicable (reg. 13(3)): the 12-week limit applies. */
+  further_works_reason: string | null;
+  further_works_started_at: Timestamp | null;
+  /** When each milestone was recorded (its *_at is when it happened). */
+  made_safe_recorded_at: Timestamp | null;
+  investigated_recorded_at: Timestamp | null;
+  works_started_recorded_at: Timestamp | null;
+  further_works_started_recorded_at: Timestamp | null;
+  works_completed_recorded_at: Timestamp | null;
+  /** When the written summary reached the tenant (an e-mail or SMS sent, a letter posted). */
+  summary_delivered_at: Timestamp | null;
+  summary_delivered_recorded_at: Timestamp | null;
+  summary_delivery_method: 'email' | 'sms' | 'post' | null;
+  /** The second channel taken when the e-mail failed or was suppressed. */
+  summary_fallback: 'sms' | 'letter' | null;
+  summary_fallback_at: Timestamp | null;
+  summary_posted_by_user_id: number | null;
+  /** The outbox event of the written summary: its delivery rows carry it. */
+  summary_event_id: string | null;
+}
+
+/** The Awaab's Law scope of a property (docs/compliance.md "Scope"); none: private rented, nation from the postcode. */
+export interface HazardPropertyScopeTable {
+  address_id: number;
+  agency_id: number;
+  tenure: 'social' | 'private_rented';
+  nation: 'england' | 'wales' | 'scotland' | 'northern_ireland' | null;
+  updated_by_user_id: number | null;
+  updated_at: Timestamp;
 }
 
 /** One statutory clock of a hazard. */
@@ -1271,6 +1307,7 @@ export interface ComplianceReminderTable {
 export interface Database {
   job_hazards: JobHazardTable;
   hazard_clocks: HazardClockTable;
+  hazard_property_scopes: HazardPropertyScopeTable;
   compliance_reminders: ComplianceReminderTable;
 }
 

@@ -187,14 +187,14 @@ export const EVENT_CATALOGUE = {
     ...JobRef,
     hazard_uuid: Uuid('the hazard'),
     clock_id: Id('the statutory clock'),
-    kind: Type.String({ description: 'make_safe, investigate, summary, works_start or works_complete' }),
+    kind: Type.String({ description: 'make_safe, investigate, summary, works_start or further_works_start (works_complete: clocks planned before the regulations were applied as written)' }),
     due_at: Type.String({ format: 'date-time', description: 'the statutory deadline' }),
   })),
   'hazard.breached': define(1, 'A statutory clock of a hazard ran out (deadline passed, or the milestone was recorded late).', Type.Object({
     ...JobRef,
     hazard_uuid: Uuid('the hazard'),
     clock_id: Id('the statutory clock'),
-    kind: Type.String({ description: 'make_safe, investigate, summary, works_start or works_complete' }),
+    kind: Type.String({ description: 'make_safe, investigate, summary, works_start or further_works_start (works_complete: clocks planned before the regulations were applied as written)' }),
     due_at: Type.String({ format: 'date-time', description: 'the statutory deadline' }),
   })),
   // Money: quotes, invoices, payments, credit notes (docs/money.md). Amounts in integer pence.

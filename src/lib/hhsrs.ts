@@ -65,14 +65,17 @@ export function hazardName(code: string): string {
 }
 
 /** The statutory clock kinds, in the order they are shown. */
-export const HAZARD_CLOCK_KINDS = ['make_safe', 'investigate', 'summary', 'works_start', 'works_complete'] as const;
+export const HAZARD_CLOCK_KINDS = ['make_safe', 'investigate', 'summary', 'works_start', 'further_works_start', 'works_complete'] as const;
 export type HazardClockKind = (typeof HAZARD_CLOCK_KINDS)[number];
 
 /** What each statutory clock means, for people (messages, the job page, the evidence pack). */
 export const HAZARD_CLOCK_LABELS: Record<string, string> = {
-  make_safe: 'Investigate and make safe within 24 hours',
-  investigate: 'Investigate within 10 working days',
-  summary: 'Written summary to the tenant within 3 working days of the investigation',
-  works_start: 'Safety works begun within 5 working days of the investigation',
-  works_complete: 'Works completed within a reasonable period',
+  make_safe: 'Investigate and make safe within 24 hours of becoming aware',
+  investigate: 'Investigate within 10 working days of becoming aware (reg. 6)',
+  summary: 'Written summary to reach the tenant within 3 working days of the investigation (reg. 9)',
+  works_start: 'Relevant safety work within 5 working days of the investigation (reg. 11(2)(a))',
+  further_works_start: 'Further (preventative) works begun within 5 working days of the investigation (reg. 13(2))',
+  further_works_start_12_weeks: 'Further (preventative) works begun as soon as reasonably practicable and within 12 weeks of the investigation (reg. 13(3))',
+  /** Clocks planned before SI 2025/1042 was applied as written (an agency period of working days); no longer planned. */
+  works_complete: 'Works completed within the agency\'s period (no longer a statutory clock)',
 };

@@ -5016,7 +5016,7 @@ export interface paths {
         get: operations["listJobsHazard"];
         /**
          * Set the hazard of a job
-         * @description category (HHSRS code), severity (emergency or significant), description, reported_at (default now), works_working_days. Answers 201 for a new hazard, 200 for a change; the statutory clocks follow at once. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         * @description category (HHSRS code), severity (emergency or significant), description, reported_at (the moment of awareness; default the tenant's report), awareness_reason (required when reported_at is not the report), further_works_required, further_works_reason (the 12-week limit applies). Answers 201 for a new hazard, 200 for a change; the statutory clocks follow at once (none for a property out of scope). Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
          *
          *     **Access:** Permission key `api.hazards.manage`.
          */
@@ -5039,7 +5039,7 @@ export interface paths {
         put?: never;
         /**
          * Record a milestone of a hazard
-         * @description made_safe (emergency); investigated, works_started, works_completed (significant); at defaults to now. 409 when already recorded or out of order. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         * @description made_safe (emergency); investigated, works_started (relevant safety work done), further_works_started, works_completed (significant); at (when it happened) defaults to now and decides the clock; the request's time is kept as when it was recorded. 409 when already recorded or out of order. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
          *
          *     **Access:** Permission key `api.hazards.manage`.
          */
@@ -5061,11 +5061,83 @@ export interface paths {
         put?: never;
         /**
          * Send the written summary of the investigation to the tenant
-         * @description findings and actions go into the template hazard.summary (the agency may override it), sent to the job's tenant through messaging; the rendered copy is kept on the job. 409 before the investigation, when already sent, or without a tenant. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         * @description findings and actions go into the template hazard.summary (the agency may override it), sent to the job's tenant through messaging whatever their consents and preferences (a statutory notice); the rendered copy is kept on the job. The summary clock stops when it reaches the tenant: e-mail or SMS sent, or a letter posted. 409 before the investigation, when already sent, or without a tenant. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
          *
          *     **Access:** Permission key `api.hazards.manage`.
          */
         post: operations["createJobsHazardSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/hazard/summary/letter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The written summary as a printable letter
+         * @description An A4 PDF addressed to the tenant at the property, for posting when neither e-mail nor SMS reached them. 409 before the summary is issued. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.manage`.
+         */
+        get: operations["listJobsHazardSummaryLetter"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/jobs/{uuid}/hazard/summary/posted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that the written summary was posted
+         * @description posted_at (default now; not in the future, not before the summary was issued): the summary reached the tenant by post and its clock stops then. 409 before the summary is issued or once it was delivered. Jobs the caller may see (the jobs list's scope); writes need staff who may write the job and a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.manage`.
+         */
+        post: operations["createJobsHazardSummaryPosted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hazards/properties/{uuid}/scope": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Awaab's Law scope of a property
+         * @description tenure (social or private_rented, default private_rented), nation (stated or from the postcode) and the scope a hazard there runs under. 404 for another agency's property; 403 for SysOps.
+         *
+         *     **Access:** Permission key `api.hazards.view`.
+         */
+        get: operations["listHazardsPropertiesScope"];
+        /**
+         * State the Awaab's Law scope of a property
+         * @description tenure (social or private_rented), nation (null: from the postcode); the clocks of the property's hazards follow at once. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.hazards.manage`.
+         */
+        put: operations["updateHazardsPropertiesScope"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5103,14 +5175,14 @@ export interface paths {
         };
         /**
          * The agency's hazard settings
-         * @description works_working_days: the reasonable period to complete the works of a significant hazard (default 60 working days). 403 for SysOps (no agency).
+         * @description private_rented_policy: the agency applies the timescales to its private rented properties in England as policy; works_working_days: deprecated, no longer a clock. 403 for SysOps (no agency).
          *
          *     **Access:** Permission key `api.hazards.view`.
          */
         get: operations["listHazardsSettings"];
         /**
          * Change the agency's hazard settings
-         * @description works_working_days (1 to 260): applies to hazards set from now on; a hazard already set keeps its period (PUT /api/jobs/{uuid}/hazard with works_working_days changes it). Agency admins. Needs a CSRF token.
+         * @description private_rented_policy (boolean): the clocks of the agency's private rented properties in England start or stop at once; works_working_days (1 to 260): deprecated, kept, no longer a clock. Agency admins. Needs a CSRF token.
          *
          *     **Access:** Permission key `api.hazards.settings.manage`.
          */
@@ -52917,7 +52989,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            /** @description make_safe, investigate, summary, works_start, works_complete */
+                            /** @description make_safe, investigate, summary, works_start, further_works_start, works_complete */
                             kind: string;
                             /** @description what the clock requires, for people */
                             label: string;
@@ -53067,24 +53139,54 @@ export interface operations {
                             description: string;
                             /**
                              * Format: date-time
-                             * @description when the agency became aware of the hazard: the clocks start here
+                             * @description the moment of awareness: the tenant's report unless a person set another with a reason; the clocks start here
                              */
                             reported_at: string;
+                            awareness_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when staff marked the job as carrying the hazard
+                             */
+                            flagged_at: string;
+                            /**
+                             * @description social: SI 2025/1042 applies; private_rented_policy: the agency applies it as policy; not_covered: no clocks
+                             * @enum {string}
+                             */
+                            scope: "social" | "private_rented_policy" | "not_covered";
+                            /** @description the scope and its source, for people */
+                            scope_text: string;
                             made_safe_at: string | null;
                             investigated_at: string | null;
                             summary_sent_at: string | null;
                             works_started_at: string | null;
+                            further_works_started_at: string | null;
                             works_completed_at: string | null;
-                            /** @description the reasonable period for completing the works, working days */
+                            /** @description when each milestone was recorded (it may be later than it happened) */
+                            recorded: {
+                                made_safe_at: string | null;
+                                investigated_at: string | null;
+                                works_started_at: string | null;
+                                further_works_started_at: string | null;
+                                works_completed_at: string | null;
+                                summary_delivered_at: string | null;
+                            };
+                            /** @description the investigation identified supplementary preventative work (reg. 13) */
+                            further_works_required: boolean;
+                            further_works_reason: string | null;
+                            /** @description deprecated: no longer a clock (further works are completed within a reasonable period, reg. 13(4)) */
                             works_working_days: number;
                             summary: {
                                 findings: string;
                                 actions: string;
                                 /** @description the e-mail as sent to the tenant: subject, blank line, text */
                                 text: string;
+                                delivered_at: string | null;
+                                delivery_method: ("email" | "sms" | "post") | null;
+                                fallback: ("sms" | "letter") | null;
+                                fallback_at: string | null;
                             } | null;
                             clocks: {
-                                /** @description make_safe, investigate, summary, works_start, works_complete */
+                                /** @description make_safe, investigate, summary, works_start, further_works_start, works_complete */
                                 kind: string;
                                 /** @description what the clock requires, for people */
                                 label: string;
@@ -53226,10 +53328,15 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description when the agency became aware (default now); not in the future
+                     * @description the moment of awareness (default: the time of the tenant's report, the job's creation); not in the future
                      */
                     reported_at?: string;
-                    /** @description reasonable period for the works, working days (default: the agency's, 60) */
+                    /** @description why the moment of awareness is not the report: required when reported_at differs from it */
+                    awareness_reason?: string;
+                    /** @description the investigation identified supplementary preventative work (default true) */
+                    further_works_required?: boolean;
+                    further_works_reason?: string | null;
+                    /** @description deprecated: kept, no longer a clock */
                     works_working_days?: number;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
@@ -53248,10 +53355,15 @@ export interface operations {
                     description?: string;
                     /**
                      * Format: date-time
-                     * @description when the agency became aware (default now); not in the future
+                     * @description the moment of awareness (default: the time of the tenant's report, the job's creation); not in the future
                      */
                     reported_at?: string;
-                    /** @description reasonable period for the works, working days (default: the agency's, 60) */
+                    /** @description why the moment of awareness is not the report: required when reported_at differs from it */
+                    awareness_reason?: string;
+                    /** @description the investigation identified supplementary preventative work (default true) */
+                    further_works_required?: boolean;
+                    further_works_reason?: string | null;
+                    /** @description deprecated: kept, no longer a clock */
                     works_working_days?: number;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
@@ -53287,24 +53399,54 @@ export interface operations {
                             description: string;
                             /**
                              * Format: date-time
-                             * @description when the agency became aware of the hazard: the clocks start here
+                             * @description the moment of awareness: the tenant's report unless a person set another with a reason; the clocks start here
                              */
                             reported_at: string;
+                            awareness_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when staff marked the job as carrying the hazard
+                             */
+                            flagged_at: string;
+                            /**
+                             * @description social: SI 2025/1042 applies; private_rented_policy: the agency applies it as policy; not_covered: no clocks
+                             * @enum {string}
+                             */
+                            scope: "social" | "private_rented_policy" | "not_covered";
+                            /** @description the scope and its source, for people */
+                            scope_text: string;
                             made_safe_at: string | null;
                             investigated_at: string | null;
                             summary_sent_at: string | null;
                             works_started_at: string | null;
+                            further_works_started_at: string | null;
                             works_completed_at: string | null;
-                            /** @description the reasonable period for completing the works, working days */
+                            /** @description when each milestone was recorded (it may be later than it happened) */
+                            recorded: {
+                                made_safe_at: string | null;
+                                investigated_at: string | null;
+                                works_started_at: string | null;
+                                further_works_started_at: string | null;
+                                works_completed_at: string | null;
+                                summary_delivered_at: string | null;
+                            };
+                            /** @description the investigation identified supplementary preventative work (reg. 13) */
+                            further_works_required: boolean;
+                            further_works_reason: string | null;
+                            /** @description deprecated: no longer a clock (further works are completed within a reasonable period, reg. 13(4)) */
                             works_working_days: number;
                             summary: {
                                 findings: string;
                                 actions: string;
                                 /** @description the e-mail as sent to the tenant: subject, blank line, text */
                                 text: string;
+                                delivered_at: string | null;
+                                delivery_method: ("email" | "sms" | "post") | null;
+                                fallback: ("sms" | "letter") | null;
+                                fallback_at: string | null;
                             } | null;
                             clocks: {
-                                /** @description make_safe, investigate, summary, works_start, works_complete */
+                                /** @description make_safe, investigate, summary, works_start, further_works_start, works_complete */
                                 kind: string;
                                 /** @description what the clock requires, for people */
                                 label: string;
@@ -53473,13 +53615,13 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description made_safe (emergency); investigated, works_started, works_completed (significant)
+                     * @description made_safe (emergency); investigated, works_started (relevant safety work done), further_works_started, works_completed (significant)
                      * @enum {string}
                      */
-                    milestone: "made_safe" | "investigated" | "works_started" | "works_completed";
+                    milestone: "made_safe" | "investigated" | "works_started" | "further_works_started" | "works_completed";
                     /**
                      * Format: date-time
-                     * @description when it happened (default now); not in the future, not before the report or the milestone it follows
+                     * @description when it happened (default now); not in the future, not before the moment of awareness or the milestone it follows; the time of the request is kept as when it was recorded
                      */
                     at?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
@@ -53487,13 +53629,13 @@ export interface operations {
                 };
                 "application/x-www-form-urlencoded": {
                     /**
-                     * @description made_safe (emergency); investigated, works_started, works_completed (significant)
+                     * @description made_safe (emergency); investigated, works_started (relevant safety work done), further_works_started, works_completed (significant)
                      * @enum {string}
                      */
-                    milestone: "made_safe" | "investigated" | "works_started" | "works_completed";
+                    milestone: "made_safe" | "investigated" | "works_started" | "further_works_started" | "works_completed";
                     /**
                      * Format: date-time
-                     * @description when it happened (default now); not in the future, not before the report or the milestone it follows
+                     * @description when it happened (default now); not in the future, not before the moment of awareness or the milestone it follows; the time of the request is kept as when it was recorded
                      */
                     at?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
@@ -53530,24 +53672,54 @@ export interface operations {
                             description: string;
                             /**
                              * Format: date-time
-                             * @description when the agency became aware of the hazard: the clocks start here
+                             * @description the moment of awareness: the tenant's report unless a person set another with a reason; the clocks start here
                              */
                             reported_at: string;
+                            awareness_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when staff marked the job as carrying the hazard
+                             */
+                            flagged_at: string;
+                            /**
+                             * @description social: SI 2025/1042 applies; private_rented_policy: the agency applies it as policy; not_covered: no clocks
+                             * @enum {string}
+                             */
+                            scope: "social" | "private_rented_policy" | "not_covered";
+                            /** @description the scope and its source, for people */
+                            scope_text: string;
                             made_safe_at: string | null;
                             investigated_at: string | null;
                             summary_sent_at: string | null;
                             works_started_at: string | null;
+                            further_works_started_at: string | null;
                             works_completed_at: string | null;
-                            /** @description the reasonable period for completing the works, working days */
+                            /** @description when each milestone was recorded (it may be later than it happened) */
+                            recorded: {
+                                made_safe_at: string | null;
+                                investigated_at: string | null;
+                                works_started_at: string | null;
+                                further_works_started_at: string | null;
+                                works_completed_at: string | null;
+                                summary_delivered_at: string | null;
+                            };
+                            /** @description the investigation identified supplementary preventative work (reg. 13) */
+                            further_works_required: boolean;
+                            further_works_reason: string | null;
+                            /** @description deprecated: no longer a clock (further works are completed within a reasonable period, reg. 13(4)) */
                             works_working_days: number;
                             summary: {
                                 findings: string;
                                 actions: string;
                                 /** @description the e-mail as sent to the tenant: subject, blank line, text */
                                 text: string;
+                                delivered_at: string | null;
+                                delivery_method: ("email" | "sms" | "post") | null;
+                                fallback: ("sms" | "letter") | null;
+                                fallback_at: string | null;
                             } | null;
                             clocks: {
-                                /** @description make_safe, investigate, summary, works_start, works_complete */
+                                /** @description make_safe, investigate, summary, works_start, further_works_start, works_complete */
                                 kind: string;
                                 /** @description what the clock requires, for people */
                                 label: string;
@@ -53761,24 +53933,54 @@ export interface operations {
                             description: string;
                             /**
                              * Format: date-time
-                             * @description when the agency became aware of the hazard: the clocks start here
+                             * @description the moment of awareness: the tenant's report unless a person set another with a reason; the clocks start here
                              */
                             reported_at: string;
+                            awareness_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when staff marked the job as carrying the hazard
+                             */
+                            flagged_at: string;
+                            /**
+                             * @description social: SI 2025/1042 applies; private_rented_policy: the agency applies it as policy; not_covered: no clocks
+                             * @enum {string}
+                             */
+                            scope: "social" | "private_rented_policy" | "not_covered";
+                            /** @description the scope and its source, for people */
+                            scope_text: string;
                             made_safe_at: string | null;
                             investigated_at: string | null;
                             summary_sent_at: string | null;
                             works_started_at: string | null;
+                            further_works_started_at: string | null;
                             works_completed_at: string | null;
-                            /** @description the reasonable period for completing the works, working days */
+                            /** @description when each milestone was recorded (it may be later than it happened) */
+                            recorded: {
+                                made_safe_at: string | null;
+                                investigated_at: string | null;
+                                works_started_at: string | null;
+                                further_works_started_at: string | null;
+                                works_completed_at: string | null;
+                                summary_delivered_at: string | null;
+                            };
+                            /** @description the investigation identified supplementary preventative work (reg. 13) */
+                            further_works_required: boolean;
+                            further_works_reason: string | null;
+                            /** @description deprecated: no longer a clock (further works are completed within a reasonable period, reg. 13(4)) */
                             works_working_days: number;
                             summary: {
                                 findings: string;
                                 actions: string;
                                 /** @description the e-mail as sent to the tenant: subject, blank line, text */
                                 text: string;
+                                delivered_at: string | null;
+                                delivery_method: ("email" | "sms" | "post") | null;
+                                fallback: ("sms" | "letter") | null;
+                                fallback_at: string | null;
                             } | null;
                             clocks: {
-                                /** @description make_safe, investigate, summary, works_start, works_complete */
+                                /** @description make_safe, investigate, summary, works_start, further_works_start, works_complete */
                                 kind: string;
                                 /** @description what the clock requires, for people */
                                 label: string;
@@ -53800,6 +54002,822 @@ export interface operations {
                                 /** @description seconds from now (or the stop) to the deadline; negative when over */
                                 time_left_seconds: number;
                             }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listJobsHazardSummaryLetter: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The hazard a job carries, with its statutory clocks */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the hazard
+                             */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description HHSRS code */
+                            category: string;
+                            category_name: string;
+                            /** @description emergency or significant */
+                            severity: string;
+                            description: string;
+                            /**
+                             * Format: date-time
+                             * @description the moment of awareness: the tenant's report unless a person set another with a reason; the clocks start here
+                             */
+                            reported_at: string;
+                            awareness_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when staff marked the job as carrying the hazard
+                             */
+                            flagged_at: string;
+                            /**
+                             * @description social: SI 2025/1042 applies; private_rented_policy: the agency applies it as policy; not_covered: no clocks
+                             * @enum {string}
+                             */
+                            scope: "social" | "private_rented_policy" | "not_covered";
+                            /** @description the scope and its source, for people */
+                            scope_text: string;
+                            made_safe_at: string | null;
+                            investigated_at: string | null;
+                            summary_sent_at: string | null;
+                            works_started_at: string | null;
+                            further_works_started_at: string | null;
+                            works_completed_at: string | null;
+                            /** @description when each milestone was recorded (it may be later than it happened) */
+                            recorded: {
+                                made_safe_at: string | null;
+                                investigated_at: string | null;
+                                works_started_at: string | null;
+                                further_works_started_at: string | null;
+                                works_completed_at: string | null;
+                                summary_delivered_at: string | null;
+                            };
+                            /** @description the investigation identified supplementary preventative work (reg. 13) */
+                            further_works_required: boolean;
+                            further_works_reason: string | null;
+                            /** @description deprecated: no longer a clock (further works are completed within a reasonable period, reg. 13(4)) */
+                            works_working_days: number;
+                            summary: {
+                                findings: string;
+                                actions: string;
+                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
+                                text: string;
+                                delivered_at: string | null;
+                                delivery_method: ("email" | "sms" | "post") | null;
+                                fallback: ("sms" | "letter") | null;
+                                fallback_at: string | null;
+                            } | null;
+                            clocks: {
+                                /** @description make_safe, investigate, summary, works_start, further_works_start, works_complete */
+                                kind: string;
+                                /** @description what the clock requires, for people */
+                                label: string;
+                                /** @description running, at_risk, met or breached */
+                                state: string;
+                                /** Format: date-time */
+                                started_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the statutory deadline
+                                 */
+                                due_at: string;
+                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
+                                due_at_text: string;
+                                /** Format: date-time */
+                                at_risk_at: string;
+                                stopped_at: string | null;
+                                breached_at: string | null;
+                                /** @description seconds from now (or the stop) to the deadline; negative when over */
+                                time_left_seconds: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                    "application/pdf": Blob;
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createJobsHazardSummaryPosted: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the job */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description when the letter was posted (default now); not in the future, not before the summary was issued
+                     */
+                    posted_at?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: date-time
+                     * @description when the letter was posted (default now); not in the future, not before the summary was issued
+                     */
+                    posted_at?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The hazard a job carries, with its statutory clocks */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the hazard
+                             */
+                            uuid: string;
+                            /** Format: uuid */
+                            job_uuid: string;
+                            /** @description HHSRS code */
+                            category: string;
+                            category_name: string;
+                            /** @description emergency or significant */
+                            severity: string;
+                            description: string;
+                            /**
+                             * Format: date-time
+                             * @description the moment of awareness: the tenant's report unless a person set another with a reason; the clocks start here
+                             */
+                            reported_at: string;
+                            awareness_reason: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when staff marked the job as carrying the hazard
+                             */
+                            flagged_at: string;
+                            /**
+                             * @description social: SI 2025/1042 applies; private_rented_policy: the agency applies it as policy; not_covered: no clocks
+                             * @enum {string}
+                             */
+                            scope: "social" | "private_rented_policy" | "not_covered";
+                            /** @description the scope and its source, for people */
+                            scope_text: string;
+                            made_safe_at: string | null;
+                            investigated_at: string | null;
+                            summary_sent_at: string | null;
+                            works_started_at: string | null;
+                            further_works_started_at: string | null;
+                            works_completed_at: string | null;
+                            /** @description when each milestone was recorded (it may be later than it happened) */
+                            recorded: {
+                                made_safe_at: string | null;
+                                investigated_at: string | null;
+                                works_started_at: string | null;
+                                further_works_started_at: string | null;
+                                works_completed_at: string | null;
+                                summary_delivered_at: string | null;
+                            };
+                            /** @description the investigation identified supplementary preventative work (reg. 13) */
+                            further_works_required: boolean;
+                            further_works_reason: string | null;
+                            /** @description deprecated: no longer a clock (further works are completed within a reasonable period, reg. 13(4)) */
+                            works_working_days: number;
+                            summary: {
+                                findings: string;
+                                actions: string;
+                                /** @description the e-mail as sent to the tenant: subject, blank line, text */
+                                text: string;
+                                delivered_at: string | null;
+                                delivery_method: ("email" | "sms" | "post") | null;
+                                fallback: ("sms" | "letter") | null;
+                                fallback_at: string | null;
+                            } | null;
+                            clocks: {
+                                /** @description make_safe, investigate, summary, works_start, further_works_start, works_complete */
+                                kind: string;
+                                /** @description what the clock requires, for people */
+                                label: string;
+                                /** @description running, at_risk, met or breached */
+                                state: string;
+                                /** Format: date-time */
+                                started_at: string;
+                                /**
+                                 * Format: date-time
+                                 * @description the statutory deadline
+                                 */
+                                due_at: string;
+                                /** @description the deadline in London time, e.g. "Tue 8 Dec 2026, 00:00" */
+                                due_at_text: string;
+                                /** Format: date-time */
+                                at_risk_at: string;
+                                stopped_at: string | null;
+                                breached_at: string | null;
+                                /** @description seconds from now (or the stop) to the deadline; negative when over */
+                                time_left_seconds: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listHazardsPropertiesScope: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the property (address) */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The Awaab's Law scope of a property (docs/compliance.md "Scope") */
+                        data: {
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /**
+                             * @description social housing, or private rented (the default)
+                             * @enum {string}
+                             */
+                            tenure: "social" | "private_rented";
+                            /**
+                             * @description stated, or from the postcode
+                             * @enum {string}
+                             */
+                            nation: "england" | "wales" | "scotland" | "northern_ireland";
+                            /**
+                             * @description where the nation comes from; assumed: England, for a postcode that straddles a border
+                             * @enum {string}
+                             */
+                            nation_from: "stated" | "postcode" | "assumed";
+                            /** @description the tenure or nation was stated on the property */
+                            stated: boolean;
+                            /**
+                             * @description what a hazard at the property runs
+                             * @enum {string}
+                             */
+                            scope: "social" | "private_rented_policy" | "not_covered";
+                            scope_text: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateHazardsPropertiesScope: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                /** @description the property (address) */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description social housing or private rented
+                     * @enum {string}
+                     */
+                    tenure: "social" | "private_rented";
+                    nation?: ("england" | "wales" | "scotland" | "northern_ireland") | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description social housing or private rented
+                     * @enum {string}
+                     */
+                    tenure: "social" | "private_rented";
+                    nation?: ("england" | "wales" | "scotland" | "northern_ireland") | null;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description The Awaab's Law scope of a property (docs/compliance.md "Scope") */
+                        data: {
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /**
+                             * @description social housing, or private rented (the default)
+                             * @enum {string}
+                             */
+                            tenure: "social" | "private_rented";
+                            /**
+                             * @description stated, or from the postcode
+                             * @enum {string}
+                             */
+                            nation: "england" | "wales" | "scotland" | "northern_ireland";
+                            /**
+                             * @description where the nation comes from; assumed: England, for a postcode that straddles a border
+                             * @enum {string}
+                             */
+                            nation_from: "stated" | "postcode" | "assumed";
+                            /** @description the tenure or nation was stated on the property */
+                            stated: boolean;
+                            /**
+                             * @description what a hazard at the property runs
+                             * @enum {string}
+                             */
+                            scope: "social" | "private_rented_policy" | "not_covered";
+                            scope_text: string;
                         };
                         message: string;
                     };
@@ -53962,6 +54980,9 @@ export interface operations {
                             address: string | null;
                             tenant_name: string | null;
                             hazard: string | null;
+                            law: string | null;
+                            scope: string | null;
+                            summary_delivery: string | null;
                             /** Format: date-time */
                             generated_at: string;
                             /** @description every event of the job, oldest first */
@@ -54085,8 +55106,10 @@ export interface operations {
                         success: true;
                         /** @description The agency's hazard settings (docs/compliance.md "Hazards and statutory clocks") */
                         data: {
-                            /** @description the agency's reasonable period to complete the works of a significant hazard, working days (default 60); a hazard set later takes it unless it gives its own */
+                            /** @description deprecated: no longer a clock (completion is within a reasonable period, reg. 13(4)) */
                             works_working_days: number;
+                            /** @description the agency applies the timescales of SI 2025/1042 to its private rented properties in England as policy (default false) */
+                            private_rented_policy: boolean;
                         };
                         message: string;
                     };
@@ -54165,14 +55188,18 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description 1 to 260 working days */
-                    works_working_days: number;
+                    /** @description deprecated: 1 to 260, kept, no longer a clock */
+                    works_working_days?: number;
+                    /** @description apply the timescales to private rented properties in England as policy */
+                    private_rented_policy?: boolean;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    /** @description 1 to 260 working days */
-                    works_working_days: number;
+                    /** @description deprecated: 1 to 260, kept, no longer a clock */
+                    works_working_days?: number;
+                    /** @description apply the timescales to private rented properties in England as policy */
+                    private_rented_policy?: boolean;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -54192,8 +55219,10 @@ export interface operations {
                         success: true;
                         /** @description The agency's hazard settings (docs/compliance.md "Hazards and statutory clocks") */
                         data: {
-                            /** @description the agency's reasonable period to complete the works of a significant hazard, working days (default 60); a hazard set later takes it unless it gives its own */
+                            /** @description deprecated: no longer a clock (completion is within a reasonable period, reg. 13(4)) */
                             works_working_days: number;
+                            /** @description the agency applies the timescales of SI 2025/1042 to its private rented properties in England as policy (default false) */
+                            private_rented_policy: boolean;
                         };
                         message: string;
                     };

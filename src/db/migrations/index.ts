@@ -45,6 +45,7 @@ import * as m061500 from './2026_12_06_1500_notifications_arrive.ts';
 import * as m061600 from './2026_12_06_1600_uk_addresses.ts';
 import * as m061700 from './2026_12_06_1700_money_treatment.ts';
 import * as m061900 from './2026_12_06_1900_search_indexes.ts';
+import * as m061860 from './2026_12_06_1860_hazard_awareness.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -91,4 +92,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_1600_uk_addresses': m061600,
   '2026_12_06_1700_money_treatment': m061700,
   '2026_12_06_1900_search_indexes': m061900,
+  '2026_12_06_1860_hazard_awareness': m061860,
 };

@@ -79,4 +79,8 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     backfill: 'addresses.parts',
   },
   '2026_12_06_1900_search_indexes': { phase: 'expand', summary: 'search: two IMMUTABLE text functions (caretaker_address_text, caretaker_building_text) and trigram indexes on them, on landlords.name and on the e-mails of landlords, tenants and contractors' },
+  '2026_12_06_1860_hazard_awareness': {
+    phase: 'expand',
+    summary: 'hazards: awareness reason, milestone recorded times, further works start clock, summary delivery and second channel, scope; hazard_property_scopes (new table); agencies.hazard_private_rented_policy (on for agencies that have a hazard)',
+  },
 };

@@ -87,16 +87,16 @@ describe('custom compliance types and hazard settings', () => {
   });
 
   it('the agency\'s hazard works period is read and set through the settings API and used by new hazards', async () => {
-    expect((await w.agentA1.client.get('/api/hazards/settings')).json().data).toEqual({ works_working_days: 60 });
+    expect((await w.agentA1.client.get('/api/hazards/settings')).json().data).toEqual({ works_working_days: 60, private_rented_policy: false });
     expect((await w.agentA1.client.put('/api/hazards/settings', { works_working_days: 40 })).statusCode).toBe(403);
     expect((await w.adminA.client.put('/api/hazards/settings', { works_working_days: 0 })).statusCode).toBe(400);
     expect((await w.adminA.client.put('/api/hazards/settings', { works_working_days: 261 })).statusCode).toBe(400);
     expect((await w.sysops.client.get('/api/hazards/settings')).statusCode).toBe(403);
     const put = await w.adminA.client.put('/api/hazards/settings', { works_working_days: 40 });
     expect(put.statusCode, put.body).toBe(200);
-    expect(put.json().data).toEqual({ works_working_days: 40 });
-    expect((await w.agentA1.client.get('/api/hazards/settings')).json().data).toEqual({ works_working_days: 40 });
-    expect((await w.adminB.client.get('/api/hazards/settings')).json().data).toEqual({ works_working_days: 60 });
+    expect(put.json().data).toEqual({ works_working_days: 40, private_rented_policy: false });
+    expect((await w.agentA1.client.get('/api/hazards/settings')).json().data).toEqual({ works_working_days: 40, private_rented_policy: false });
+    expect((await w.adminB.client.get('/api/hazards/settings')).json().data).toEqual({ works_working_days: 60, private_rented_policy: false });
     const job = await insertJob(t.db, { agency_id: w.agencyA.id, branch_id: w.a1.id, title: 'Black mould in the bedroom', address_id: house.id });
     const hazard = await w.agentA1.client.put(`/api/jobs/${job.uuid}/hazard`, { category: 'damp_and_mould', severity: 'significant' });
     expect(hazard.statusCode, hazard.body).toBe(201);

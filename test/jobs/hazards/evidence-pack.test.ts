@@ -37,6 +37,8 @@ describe('evidence pack', () => {
     t = await buildTestApp({ CARETAKER_PUBLIC_URL: 'https://app.caretaker.test' });
     w = await jobsWorld(t);
     const agent = w.agentA1.client;
+    // A social home in England: the regulations apply (docs/compliance.md "Scope").
+    expect((await agent.put(`/api/hazards/properties/${w.address.uuid}/scope`, { tenure: 'social' })).statusCode).toBe(200);
     t.clock.set(new Date('2026-11-02T08:15:00Z'));
     const res = await agent.post('/api/jobs/manage', { title: 'Black mould in the bedroom', description: 'Spreading from the window', priority: 2, address_uuid: w.address.uuid, tenant_uuid: w.tenant.uuid });
     expect(res.statusCode, res.body).toBe(201);

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchPendingEvents } from '../../../src/events/index.ts';
 import { backgroundHandlers } from '../../../src/main/background.ts';
+import { sendDueDeliveries } from '../../../src/modules/messaging/messaging/index.ts';
 import { hazardScanTask, planHazardClocks, workingDaysDeadline } from '../../../src/modules/jobs/hazards/index.ts';
 import { buildTestApp, type TestApp } from '../../helpers/app.ts';
 import { jobsWorld, type JobsWorld } from '../jobs/fixtures.ts';
@@ -39,8 +40,8 @@ describe('working-day deadlines, worked by hand', () => {
   it('an emergency hazard is due 24 real hours after the report, at risk at the agency share', () => {
     const [clock] = planHazardClocks({
       severity: 'emergency', reported_at: new Date('2026-10-24T22:00:00Z'), made_safe_at: null, investigated_at: null,
-      summary_sent_at: null, works_started_at: null, works_completed_at: null, works_working_days: 60,
-    }, 'england-and-wales', 75);
+      summary_sent_at: null, works_started_at: null, works_completed_at: null,
+    }, 75);
     // Across the October clock change: 24 hours of real time, not a London day.
     expect(clock).toMatchObject({ kind: 'make_safe', due_at: new Date('2026-10-25T22:00:00Z'), at_risk_at: new Date('2026-10-25T16:00:00Z') });
   });
@@ -52,6 +53,8 @@ describe('hazard jobs through the API', () => {
   beforeAll(async () => {
     t = await buildTestApp({ CARETAKER_PUBLIC_URL: 'https://app.caretaker.test' });
     w = await jobsWorld(t);
+    // The fixtures' Leeds properties are private rented: the agency applies the timescales as policy.
+    expect((await w.adminA.client.put('/api/hazards/settings', { private_rented_policy: true })).statusCode).toBe(200);
   });
   afterAll(async () => t?.close());
 
@@ -119,9 +122,11 @@ describe('hazard jobs through the API', () => {
     const byKind = Object.fromEntries(inv.json().data.clocks.map((c: { kind: string }) => [c.kind, c]));
     expect(byKind.investigate).toMatchObject({ state: 'met', stopped_at: '2026-12-29T11:00:00.000Z' });
     expect(byKind.summary).toMatchObject({ state: 'running', due_at: '2027-01-05T00:00:00.000Z' });
-    // Works begun within 5 working days: Wed 30, Thu 31, Mon 4, Tue 5, Wed 6.
+    // Relevant safety work within 5 working days (reg. 11(2)(a)): Wed 30, Thu 31, Mon 4, Tue 5, Wed 6.
     expect(byKind.works_start).toMatchObject({ state: 'running', due_at: '2027-01-07T00:00:00.000Z' });
-    expect(byKind.works_complete).toMatchObject({ state: 'running' });
+    // Further works begun within the same 5 working days (reg. 13(2)); no completion clock (reg. 13(4)).
+    expect(byKind.further_works_start).toMatchObject({ state: 'running', due_at: '2027-01-07T00:00:00.000Z' });
+    expect(byKind.works_complete).toBeUndefined();
 
     t.clock.set(new Date('2026-12-30T15:00:00Z'));
     const sum = await w.agentA1.client.post(`/api/jobs/${uuid}/hazard/summary`, { findings: 'Condensation from a failed extractor fan.', actions: 'Replace the fan and treat the mould.' });
@@ -129,14 +134,23 @@ describe('hazard jobs through the API', () => {
     const h = sum.json().data;
     expect(h.summary_sent_at).toBe('2026-12-30T15:00:00.000Z');
     expect(h.summary.text).toContain('What we found: Condensation from a failed extractor fan.');
-    expect(h.summary.text).toContain('Safety works will begin by Wed 6 Jan 2027');
-    expect(h.clocks.find((c: { kind: string }) => c.kind === 'summary')).toMatchObject({ state: 'met' });
+    expect(h.summary.text).toContain('Work to make your home safe will be done by Wed 6 Jan 2027.');
+    expect(h.summary.text).toContain('Further work to stop it coming back will begin by Wed 6 Jan 2027 and be completed within a reasonable time.');
+    // Issued is not delivered: the clock stops when the e-mail is sent.
+    expect(h.summary).toMatchObject({ delivered_at: null, delivery_method: null });
+    expect(h.clocks.find((c: { kind: string }) => c.kind === 'summary')).toMatchObject({ state: 'running', stopped_at: null });
     const again = await w.agentA1.client.post(`/api/jobs/${uuid}/hazard/summary`, { findings: 'x', actions: 'y' });
     expect(again.statusCode).toBe(409);
 
     await dispatchPendingEvents(t.deps, backgroundHandlers());
     const rows = await t.db.selectFrom('message_deliveries').select(['template_key', 'recipient_kind', 'status', 'subject']).where('template_key', '=', 'hazard.summary').execute();
     expect(rows).toEqual([expect.objectContaining({ recipient_kind: 'tenant', status: 'queued', subject: expect.stringContaining('damp and mould growth') })]);
+    t.clock.set(new Date('2026-12-30T15:01:00Z'));
+    await sendDueDeliveries(t.deps);
+    await hazardScanTask.run(t.deps);
+    const delivered = (await w.agentA1.client.get(`/api/jobs/${uuid}/hazard`)).json().data;
+    expect(delivered.summary).toMatchObject({ delivered_at: '2026-12-30T15:01:00.000Z', delivery_method: 'email' });
+    expect(delivered.clocks.find((c: { kind: string }) => c.kind === 'summary')).toMatchObject({ state: 'met', stopped_at: '2026-12-30T15:01:00.000Z' });
 
     // Erasing the tenant (GDPR) scrubs their name from the copy kept on the job.
     const greeted = /Hello (.+),/.exec(h.summary.text)![1]!;

@@ -13,6 +13,7 @@ import { recordActivity } from '../../../core/activity/index.ts';
 import { assertStaffMayWrite, visibleJob } from '../jobs/index.ts';
 import * as repo from './evidence.repository.ts';
 import { findHazardOfJob } from './hazards.repository.ts';
+import { SCOPE_TEXT } from './scope.ts';
 
 /** One line of the timeline. */
 export interface TimelineEntry {
@@ -34,8 +35,34 @@ export interface EvidencePack {
   address: string | null;
   tenant_name: string | null;
   hazard: string | null;
+  /** The instrument and its commencement, when the job carries a hazard. */
+  law: string | null;
+  /** The hazard's scope with its source (SCOPE_TEXT). */
+  scope: string | null;
+  /** Whether and how the written summary reached the tenant: a delivery or a recorded posting. */
+  summary_delivery: string | null;
   generated_at: string;
   timeline: TimelineEntry[];
+}
+
+/** The instrument the statutory clocks implement, cited on every pack of a hazard job. */
+export const HAZARD_LAW =
+  'The Hazards in Social Housing (Prescribed Requirements) (England) Regulations 2025 (SI 2025/1042, "Awaab\'s Law"), in force 27 October 2025, ' +
+  'prescribed under section 10A of the Landlord and Tenant Act 1985 (inserted by section 42 of the Social Housing (Regulation) Act 2023). ' +
+  'Working days: Monday to Friday except bank holidays in England.';
+
+/** The written summary's delivery, for the pack's header. */
+function summaryDeliveryText(h: NonNullable<Awaited<ReturnType<typeof findHazardOfJob>>>): string | null {
+  if (h.summary_sent_at === null) return null;
+  if (h.summary_delivered_at !== null) {
+    const when = formatLondonDateTime(t(h.summary_delivered_at));
+    const recorded = h.summary_delivered_recorded_at ? formatLondonDateTime(t(h.summary_delivered_recorded_at)) : null;
+    if (h.summary_delivery_method === 'post') return `Met by a recorded posting: letter posted to the property ${when}${recorded ? ` (recorded ${recorded})` : ''}`;
+    return `Met by a delivery: sent by ${h.summary_delivery_method === 'sms' ? 'SMS' : 'e-mail'} ${when}`;
+  }
+  if (h.summary_fallback === 'letter') return 'Not yet met: neither e-mail nor SMS reached the tenant; a letter must be posted and its posting recorded';
+  if (h.summary_fallback === 'sms') return 'Not yet met: the e-mail did not reach the tenant; an SMS is being sent';
+  return 'Not yet met: issued, awaiting delivery';
 }
 
 const t = (v: Date | string) => new Date(v);
@@ -81,15 +108,26 @@ export async function buildEvidencePack(deps: AppDeps, auth: AuthContext, jobUui
   }
   if (hazard) {
     const name = hazardName(hazard.category);
-    add(hazard.reported_at, 'hazard', `Hazard reported: ${name} (${hazard.severity})${hazard.description ? `. ${hazard.description}` : ''}`);
-    add(hazard.made_safe_at, 'hazard', 'Hazard made safe');
-    add(hazard.investigated_at, 'hazard', 'Hazard investigated');
-    add(hazard.summary_sent_at, 'hazard', `Written summary sent to the tenant. Findings: ${hazard.summary_findings ?? ''} Actions: ${hazard.summary_actions ?? ''}`);
-    add(hazard.works_started_at, 'hazard', 'Safety works begun');
-    add(hazard.works_completed_at, 'hazard', 'Works completed');
+    const awareness = hazard.awareness_reason ? ` Moment of awareness set by staff: ${hazard.awareness_reason}` : ' Moment of awareness: the report.';
+    add(hazard.reported_at, 'hazard', `Landlord aware of the hazard: ${name} (${hazard.severity})${hazard.description ? `. ${hazard.description}` : ''}.${awareness}`);
+    add(hazard.created_at, 'hazard', `Hazard flagged on the job. ${SCOPE_TEXT[hazard.scope]}`);
+    // Each milestone at the time it happened, with the time it was recorded when that is later.
+    const milestone = (at: Date | string | null, recorded: Date | string | null, text: string) => {
+      if (at === null) return;
+      const late = recorded !== null && t(recorded).getTime() - t(at).getTime() >= 60_000;
+      add(at, 'hazard', late ? `${text} (recorded ${formatLondonDateTime(t(recorded))})` : text);
+    };
+    milestone(hazard.made_safe_at, hazard.made_safe_recorded_at, 'Hazard made safe');
+    milestone(hazard.investigated_at, hazard.investigated_recorded_at, 'Hazard investigated');
+    add(hazard.summary_sent_at, 'hazard', `Written summary issued to the tenant. Findings: ${hazard.summary_findings ?? ''} Actions: ${hazard.summary_actions ?? ''}`);
+    add(hazard.summary_fallback_at, 'hazard', hazard.summary_fallback === 'sms' ? 'Written summary: e-mail did not reach the tenant, sent by SMS' : 'Written summary: neither e-mail nor SMS reached the tenant, letter to be posted');
+    milestone(hazard.summary_delivered_at, hazard.summary_delivery_method === 'post' ? hazard.summary_delivered_recorded_at : null, summaryDeliveryText(hazard) ?? '');
+    milestone(hazard.works_started_at, hazard.works_started_recorded_at, 'Relevant safety work done');
+    milestone(hazard.further_works_started_at, hazard.further_works_started_recorded_at, 'Further (preventative) works begun');
+    milestone(hazard.works_completed_at, hazard.works_completed_recorded_at, 'Works completed');
   }
   for (const c of hazardClocks) {
-    const label = HAZARD_CLOCK_LABELS[c.kind] ?? c.kind;
+    const label = c.kind === 'further_works_start' && hazard?.further_works_reason ? HAZARD_CLOCK_LABELS.further_works_start_12_weeks! : HAZARD_CLOCK_LABELS[c.kind] ?? c.kind;
     add(c.started_at, 'statutory_clock', `Statutory clock started: ${label}; deadline ${formatLondonDateTime(t(c.due_at))}`);
     add(c.at_risk_flagged_at, 'statutory_clock', `Statutory clock at risk: ${label}`);
     add(c.breached_at, 'statutory_clock', `Statutory deadline missed: ${label}`);
@@ -110,6 +148,9 @@ export async function buildEvidencePack(deps: AppDeps, auth: AuthContext, jobUui
     address: job.line1 ? `${job.line1}, ${job.town} ${job.postcode}` : null,
     tenant_name: job.tenant_erased_at ? null : job.tenant_name,
     hazard: hazard ? `${hazardName(hazard.category)} (${hazard.severity})` : null,
+    law: hazard ? HAZARD_LAW : null,
+    scope: hazard ? SCOPE_TEXT[hazard.scope] : null,
+    summary_delivery: hazard ? summaryDeliveryText(hazard) : null,
     generated_at: now.toISOString(),
     timeline: sortTimeline(out),
   };
@@ -138,6 +179,9 @@ export async function renderEvidencePdf(pack: EvidencePack): Promise<Buffer> {
   if (pack.address) doc.text(`Property: ${pack.address}`);
   if (pack.tenant_name) doc.text(`Tenant: ${pack.tenant_name}`);
   if (pack.hazard) doc.text(`Hazard: ${pack.hazard}`);
+  if (pack.law) doc.text(`Law: ${pack.law}`);
+  if (pack.scope) doc.text(`Scope: ${pack.scope}`);
+  if (pack.summary_delivery) doc.text(`Written summary: ${pack.summary_delivery}`);
   doc.text(`Events: ${pack.timeline.length}, oldest first. Times are London time.`);
   doc.moveDown(0.8);
   const cols = { when: 50, kind: 170, text: 255 };

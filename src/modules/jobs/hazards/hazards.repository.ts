@@ -13,6 +13,9 @@ const HAZARD_COLUMNS = [
   'h.id', 'h.uuid', 'h.agency_id', 'h.job_id', 'h.category', 'h.severity', 'h.description', 'h.reported_at', 'h.made_safe_at',
   'h.investigated_at', 'h.summary_sent_at', 'h.works_started_at', 'h.works_completed_at', 'h.works_working_days',
   'h.summary_findings', 'h.summary_actions', 'h.summary_text', 'h.created_at', 'h.updated_at',
+  'h.awareness_reason', 'h.scope', 'h.further_works_required', 'h.further_works_reason', 'h.further_works_started_at',
+  'h.made_safe_recorded_at', 'h.investigated_recorded_at', 'h.works_started_recorded_at', 'h.further_works_started_recorded_at', 'h.works_completed_recorded_at',
+  'h.summary_delivered_at', 'h.summary_delivered_recorded_at', 'h.summary_delivery_method', 'h.summary_fallback', 'h.summary_fallback_at', 'h.summary_event_id',
 ] as const;
 
 /** The hazard of a job (none: undefined). */
@@ -23,7 +26,57 @@ export type HazardRow = NonNullable<Awaited<ReturnType<typeof findHazardOfJob>>>
 
 /** Region, at-risk share and default works period of an agency. */
 export function agencyHazardSettings(db: DbOrTrx, agencyId: number) {
-  return db.selectFrom('agencies').select(['uk_region', 'sla_at_risk_percent', 'hazard_works_working_days']).where('id', '=', agencyId).executeTakeFirst();
+  return db.selectFrom('agencies').select(['sla_at_risk_percent', 'hazard_works_working_days', 'hazard_private_rented_policy']).where('id', '=', agencyId).executeTakeFirst();
+}
+
+/**
+ * What decides a hazard's scope and the default moment of awareness: the job's report time, its
+ * property's postcode and stated scope, and the agency's private rented policy.
+ */
+export function scopeContext(db: DbOrTrx, jobId: number) {
+  return db
+    .selectFrom('jobs as j')
+    .innerJoin('agencies as ag', 'ag.id', 'j.agency_id')
+    .leftJoin('addresses as a', 'a.id', 'j.address_id')
+    .leftJoin('hazard_property_scopes as ps', 'ps.address_id', 'j.address_id')
+    .select(['j.created_at as reported_at', 'a.postcode', 'ps.tenure', 'ps.nation', 'ag.hazard_private_rented_policy'])
+    .where('j.id', '=', jobId)
+    .executeTakeFirst();
+}
+
+/** The stored scope of a property of the agency (none: undefined). */
+export function propertyScope(db: DbOrTrx, addressId: number) {
+  return db.selectFrom('hazard_property_scopes').select(['tenure', 'nation', 'updated_at']).where('address_id', '=', addressId).executeTakeFirst();
+}
+
+/** Writes the scope of a property. */
+export async function upsertPropertyScope(
+  db: DbOrTrx,
+  row: { address_id: number; agency_id: number; tenure: 'social' | 'private_rented'; nation: 'england' | 'wales' | 'scotland' | 'northern_ireland' | null; updated_by_user_id: number | null; updated_at: Date },
+): Promise<void> {
+  await db.insertInto('hazard_property_scopes').values(row)
+    .onConflict((oc) => oc.column('address_id').doUpdateSet({ tenure: row.tenure, nation: row.nation, updated_by_user_id: row.updated_by_user_id, updated_at: row.updated_at }))
+    .execute();
+}
+
+/** A property of the agency by uuid, with its postcode (none: undefined). */
+export function agencyAddress(db: DbOrTrx, agencyId: number, uuid: string) {
+  return db.selectFrom('addresses').select(['id', 'uuid', 'postcode']).where('uuid', '=', uuid).where('agency_id', '=', agencyId).executeTakeFirst();
+}
+
+/** Open hazards (not yet covering a job elsewhere) at a property: their ids and job ids. */
+export function hazardsAtAddress(db: DbOrTrx, addressId: number) {
+  return db.selectFrom('job_hazards as h').innerJoin('jobs as j', 'j.id', 'h.job_id').select(['h.id', 'h.job_id']).where('j.address_id', '=', addressId).execute();
+}
+
+/** Hazards of an agency (the private rented policy changed). */
+export function hazardsOfAgency(db: DbOrTrx, agencyId: number) {
+  return db.selectFrom('job_hazards').select(['id', 'job_id']).where('agency_id', '=', agencyId).execute();
+}
+
+/** Sets the agency's private rented policy. */
+export async function setPrivateRentedPolicy(db: DbOrTrx, agencyId: number, on: boolean, now: Date): Promise<void> {
+  await db.updateTable('agencies').set({ hazard_private_rented_policy: on, updated_at: now }).where('id', '=', agencyId).execute();
 }
 
 /** Sets the agency's default works period (working days). */
@@ -37,6 +90,7 @@ export async function insertHazard(
   row: {
     uuid: string; agency_id: number; job_id: number; category: string; severity: 'emergency' | 'significant'; description: string;
     reported_at: Date; works_working_days: number; created_by_user_id: number | null; created_at: Date; updated_at: Date;
+    awareness_reason: string | null; further_works_required: boolean; further_works_reason: string | null;
   },
 ): Promise<number> {
   const r = await db.insertInto('job_hazards').values(row).returning('id').executeTakeFirstOrThrow();
@@ -51,6 +105,11 @@ export async function updateHazard(
     category: string; severity: 'emergency' | 'significant'; description: string; reported_at: Date; works_working_days: number;
     made_safe_at: Date; investigated_at: Date; summary_sent_at: Date; works_started_at: Date; works_completed_at: Date;
     summary_findings: string; summary_actions: string; summary_text: string;
+    awareness_reason: string | null; scope: 'social' | 'private_rented_policy' | 'not_covered'; further_works_required: boolean; further_works_reason: string | null;
+    further_works_started_at: Date; made_safe_recorded_at: Date; investigated_recorded_at: Date; works_started_recorded_at: Date;
+    further_works_started_recorded_at: Date; works_completed_recorded_at: Date;
+    summary_delivered_at: Date; summary_delivered_recorded_at: Date; summary_delivery_method: 'email' | 'sms' | 'post';
+    summary_fallback: 'sms' | 'letter'; summary_fallback_at: Date; summary_posted_by_user_id: number | null; summary_event_id: string;
   }>,
   now: Date,
 ): Promise<void> {
@@ -71,7 +130,9 @@ export type HazardClockRow = Awaited<ReturnType<typeof clocksOfHazard>>[number];
 
 /**
  * Writes the planned clocks of a hazard: a clock already final (met or breached) only gains a
- * stop it did not have; an at_risk clock still past its threshold stays at_risk.
+ * stop it did not have; an at_risk clock still past its threshold stays at_risk. A clock flagged
+ * breached because its milestone was not yet recorded becomes met when the milestone, recorded
+ * late, happened by the deadline (only the time it happened decides).
  */
 export async function writeClocks(
   db: DbOrTrx,
@@ -89,6 +150,7 @@ export async function writeClocks(
     .onConflict((oc) =>
       oc.columns(['hazard_id', 'kind']).doUpdateSet({
         state: sql`case
+          when hazard_clocks.state = 'breached' and excluded.state = 'met' and excluded.stopped_at <= hazard_clocks.due_at then 'met'
           when hazard_clocks.state in ('met', 'breached') then hazard_clocks.state
           when excluded.state = 'met' then 'met'
           when hazard_clocks.state = 'at_risk' and excluded.at_risk_at <= ${now} then 'at_risk'
@@ -97,6 +159,7 @@ export async function writeClocks(
         due_at: sql`case when hazard_clocks.state in ('met', 'breached') then hazard_clocks.due_at else excluded.due_at end`,
         at_risk_at: sql`case when hazard_clocks.state in ('met', 'breached') then hazard_clocks.at_risk_at else excluded.at_risk_at end`,
         stopped_at: sql`coalesce(hazard_clocks.stopped_at, excluded.stopped_at)`,
+        breached_at: sql`case when hazard_clocks.state = 'breached' and excluded.state = 'met' and excluded.stopped_at <= hazard_clocks.due_at then null else hazard_clocks.breached_at end`,
         at_risk_flagged_at: sql`case when hazard_clocks.state = 'at_risk' and excluded.at_risk_at > ${now} and excluded.state <> 'met' then null else hazard_clocks.at_risk_flagged_at end`,
         updated_at: now,
       }),
@@ -224,6 +287,52 @@ export function summaryContext(db: DbOrTrx, jobId: number) {
     .leftJoin('tenants as t', 't.id', 'j.tenant_id')
     .leftJoin('addresses as a', 'a.id', 'j.address_id')
     .select(['j.tenant_id', 't.name as tenant_name', 't.erased_at', 'ag.name as agency_name', 'a.line1', 'a.town', 'a.postcode'])
+    .where('j.id', '=', jobId)
+    .executeTakeFirst();
+}
+
+/** Written summaries issued and not yet delivered (the delivery scan), oldest first. */
+export function undeliveredSummaries(db: DbOrTrx, limit: number) {
+  return db
+    .selectFrom('job_hazards as h')
+    .select(['h.id', 'h.job_id', 'h.agency_id', 'h.summary_event_id', 'h.summary_fallback', 'h.summary_text'])
+    .where('h.summary_sent_at', 'is not', null)
+    .where('h.summary_delivered_at', 'is', null)
+    .where('h.summary_event_id', 'is not', null)
+    .orderBy('h.summary_sent_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Whether the messaging handler has planned the deliveries of an event. */
+export async function eventHandled(db: DbOrTrx, eventId: string, handler: string): Promise<boolean> {
+  const r = await db.selectFrom('event_handler_runs').select('event_id').where('event_id', '=', eventId).where('handler', '=', handler).executeTakeFirst();
+  return r !== undefined;
+}
+
+/** The delivery rows of the written summary's event (template hazard.summary), by channel. */
+export function summaryDeliveries(db: DbOrTrx, agencyId: number, eventId: string) {
+  return db
+    .selectFrom('message_deliveries')
+    .select(['id', 'channel', 'status', 'reason', 'sent_at', 'recipient_kind'])
+    .where('agency_id', '=', agencyId)
+    .where('event_id', '=', eventId)
+    .where('template_key', '=', 'hazard.summary')
+    .orderBy('id')
+    .execute();
+}
+
+/** The job's tenant's numbers, name and the property's address lines (second channel, letter). */
+export function summaryRecipient(db: DbOrTrx, jobId: number) {
+  return db
+    .selectFrom('jobs as j')
+    .innerJoin('agencies as ag', 'ag.id', 'j.agency_id')
+    .leftJoin('tenants as t', 't.id', 'j.tenant_id')
+    .leftJoin('addresses as a', 'a.id', 'j.address_id')
+    .select([
+      'j.tenant_id', 'j.reference', 't.name as tenant_name', 't.mobile', 't.phone', 't.erased_at', 'ag.name as agency_name',
+      'a.line1', 'a.line2', 'a.line3', 'a.town', 'a.county', 'a.postcode',
+    ])
     .where('j.id', '=', jobId)
     .executeTakeFirst();
 }

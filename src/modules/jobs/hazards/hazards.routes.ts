@@ -8,10 +8,14 @@ import type { AppDeps } from '../../../app-deps.ts';
 import { alsoSentAs, DataEnvelope, list, ListEnvelope, ok, responses } from '../../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import {
-  EvidencePack, EvidenceQuery, Hazard, HazardBreach, HazardBreachesQuery, HazardCategory, HazardSettings, JobParams, MilestoneBody, SetHazardBody, SummaryBody, UpdateHazardSettingsBody,
+  AddressParams, EvidencePack, EvidenceQuery, Hazard, HazardBreach, HazardBreachesQuery, HazardCategory, HazardSettings, JobParams, MilestoneBody, PropertyScope, PropertyScopeBody,
+  SetHazardBody, SummaryBody, SummaryPostedBody, UpdateHazardSettingsBody,
 } from './hazards.schemas.ts';
 import { evidencePack } from './evidence-pack.ts';
-import { getHazard, getHazardSettings, listCategories, listHazardBreaches, recordMilestone, sendSummary, setHazard, updateHazardSettings } from './hazards.service.ts';
+import {
+  getHazard, getHazardSettings, getPropertyScope, listCategories, listHazardBreaches, postSummary, recordMilestone, sendSummary, setHazard, setPropertyScope, summaryLetterPdf,
+  updateHazardSettings,
+} from './hazards.service.ts';
 
 const VISIBILITY = 'Jobs the caller may see (the jobs list\'s scope); writes need staff who may write the job and a CSRF token.';
 
@@ -68,8 +72,9 @@ export function hazardsRoutes(deps: AppDeps) {
         tags: ['hazards'],
         summary: 'Set the hazard of a job',
         description:
-          'category (HHSRS code), severity (emergency or significant), description, reported_at (default now), works_working_days. ' +
-          `Answers 201 for a new hazard, 200 for a change; the statutory clocks follow at once. ${VISIBILITY}`,
+          'category (HHSRS code), severity (emergency or significant), description, reported_at (the moment of awareness; default the tenant\'s report), ' +
+          'awareness_reason (required when reported_at is not the report), further_works_required, further_works_reason (the 12-week limit applies). ' +
+          `Answers 201 for a new hazard, 200 for a change; the statutory clocks follow at once (none for a property out of scope). ${VISIBILITY}`,
         params: JobParams,
         body: SetHazardBody,
         response: responses(DataEnvelope(Hazard), [400, 401, 403, 404, 429], 201),
@@ -87,7 +92,9 @@ export function hazardsRoutes(deps: AppDeps) {
       schema: {
         tags: ['hazards'],
         summary: 'Record a milestone of a hazard',
-        description: `made_safe (emergency); investigated, works_started, works_completed (significant); at defaults to now. 409 when already recorded or out of order. ${VISIBILITY}`,
+        description:
+          'made_safe (emergency); investigated, works_started (relevant safety work done), further_works_started, works_completed (significant); ' +
+          `at (when it happened) defaults to now and decides the clock; the request's time is kept as when it was recorded. 409 when already recorded or out of order. ${VISIBILITY}`,
         params: JobParams,
         body: MilestoneBody,
         response: responses(DataEnvelope(Hazard), [400, 401, 403, 404, 409, 429]),
@@ -102,13 +109,72 @@ export function hazardsRoutes(deps: AppDeps) {
         tags: ['hazards'],
         summary: 'Send the written summary of the investigation to the tenant',
         description:
-          'findings and actions go into the template hazard.summary (the agency may override it), sent to the job\'s tenant through messaging; ' +
-          `the rendered copy is kept on the job. 409 before the investigation, when already sent, or without a tenant. ${VISIBILITY}`,
+          'findings and actions go into the template hazard.summary (the agency may override it), sent to the job\'s tenant through messaging whatever their consents ' +
+          'and preferences (a statutory notice); the rendered copy is kept on the job. The summary clock stops when it reaches the tenant: e-mail or SMS sent, or a letter posted. ' +
+          `409 before the investigation, when already sent, or without a tenant. ${VISIBILITY}`,
         params: JobParams,
         body: SummaryBody,
         response: responses(DataEnvelope(Hazard), [400, 401, 403, 404, 409, 429]),
       },
       handler: async (request) => ok(await sendSummary(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body), 'Written summary sent'),
+    });
+
+    /** GET /api/jobs/{uuid}/hazard/summary/letter: the written summary as a PDF letter to the property. */
+    app.get('/api/jobs/:uuid/hazard/summary/letter', {
+      config: { permission: 'api.hazards.manage' },
+      schema: {
+        tags: ['hazards'],
+        summary: 'The written summary as a printable letter',
+        description: `An A4 PDF addressed to the tenant at the property, for posting when neither e-mail nor SMS reached them. 409 before the summary is issued. ${VISIBILITY}`,
+        params: JobParams,
+        response: responses(alsoSentAs(DataEnvelope(Hazard), ['application/pdf']), [400, 401, 403, 404, 409, 429]),
+      },
+      handler: async (request, reply) => {
+        const r = await summaryLetterPdf(deps, requireAuth(request), request.params.uuid);
+        void reply.header('content-type', 'application/pdf').header('content-disposition', `attachment; filename="${r.fileName}"`);
+        return reply.send(r.body);
+      },
+    });
+
+    /** POST /api/jobs/{uuid}/hazard/summary/posted: records the letter's posting. */
+    app.post('/api/jobs/:uuid/hazard/summary/posted', {
+      config: { permission: 'api.hazards.manage' },
+      schema: {
+        tags: ['hazards'],
+        summary: 'Record that the written summary was posted',
+        description: `posted_at (default now; not in the future, not before the summary was issued): the summary reached the tenant by post and its clock stops then. 409 before the summary is issued or once it was delivered. ${VISIBILITY}`,
+        params: JobParams,
+        body: SummaryPostedBody,
+        response: responses(DataEnvelope(Hazard), [400, 401, 403, 404, 409, 429]),
+      },
+      handler: async (request) => ok(await postSummary(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body), 'Summary posting recorded'),
+    });
+
+    /** GET /api/hazards/properties/{uuid}/scope: the Awaab's Law scope of a property. */
+    app.get('/api/hazards/properties/:uuid/scope', {
+      config: { permission: 'api.hazards.view' },
+      schema: {
+        tags: ['hazards'],
+        summary: 'The Awaab\'s Law scope of a property',
+        description: 'tenure (social or private_rented, default private_rented), nation (stated or from the postcode) and the scope a hazard there runs under. 404 for another agency\'s property; 403 for SysOps.',
+        params: AddressParams,
+        response: responses(DataEnvelope(PropertyScope), [400, 401, 403, 404, 429]),
+      },
+      handler: async (request) => ok(await getPropertyScope(deps, requireAuth(request), request.params.uuid), 'Property scope retrieved'),
+    });
+
+    /** PUT /api/hazards/properties/{uuid}/scope: states a property's tenure and nation. */
+    app.put('/api/hazards/properties/:uuid/scope', {
+      config: { permission: 'api.hazards.manage' },
+      schema: {
+        tags: ['hazards'],
+        summary: 'State the Awaab\'s Law scope of a property',
+        description: 'tenure (social or private_rented), nation (null: from the postcode); the clocks of the property\'s hazards follow at once. Needs a CSRF token.',
+        params: AddressParams,
+        body: PropertyScopeBody,
+        response: responses(DataEnvelope(PropertyScope), [400, 401, 403, 404, 429]),
+      },
+      handler: async (request) => ok(await setPropertyScope(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body), 'Property scope updated'),
     });
 
     /** GET /api/jobs/{uuid}/evidence-pack: the job's timeline as JSON, PDF or ZIP. */
@@ -140,7 +206,7 @@ export function hazardsRoutes(deps: AppDeps) {
       schema: {
         tags: ['hazards'],
         summary: "The agency's hazard settings",
-        description: 'works_working_days: the reasonable period to complete the works of a significant hazard (default 60 working days). 403 for SysOps (no agency).',
+        description: 'private_rented_policy: the agency applies the timescales to its private rented properties in England as policy; works_working_days: deprecated, no longer a clock. 403 for SysOps (no agency).',
         response: responses(DataEnvelope(HazardSettings), [401, 403, 429]),
       },
       handler: async (request) => ok(await getHazardSettings(deps, requireAuth(request)), 'Hazard settings retrieved'),
@@ -153,7 +219,7 @@ export function hazardsRoutes(deps: AppDeps) {
         tags: ['hazards'],
         summary: "Change the agency's hazard settings",
         description:
-          'works_working_days (1 to 260): applies to hazards set from now on; a hazard already set keeps its period (PUT /api/jobs/{uuid}/hazard with works_working_days changes it). ' +
+          'private_rented_policy (boolean): the clocks of the agency\'s private rented properties in England start or stop at once; works_working_days (1 to 260): deprecated, kept, no longer a clock. ' +
           'Agency admins. Needs a CSRF token.',
         body: UpdateHazardSettingsBody,
         response: responses(DataEnvelope(HazardSettings), [400, 401, 403, 429]),

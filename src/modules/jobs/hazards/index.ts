@@ -8,7 +8,9 @@ import { scanHazardClocks } from './hazards.service.ts';
 
 export { hazardsRoutes } from './hazards.routes.ts';
 export { getHazard, recomputeHazardClocks, scanHazardClocks } from './hazards.service.ts';
-export { planHazardClocks, workingDaysDeadline, type HazardInput } from './statutory-clocks.ts';
+export { calendarDaysDeadline, planHazardClocks, STATUTORY_REGION, workingDaysDeadline, type HazardInput } from './statutory-clocks.ts';
+export { hazardScope, nationOfPostcode, SCOPE_TEXT, type HazardScope, type Nation, type Tenure } from './scope.ts';
+export { setPrivateRentedPolicy } from './hazards.repository.ts';
 
 /** `hazards.scan`, every minute, once per cluster: moves statutory clocks to at_risk and breached. */
 export const hazardScanTask: PeriodicTask = {

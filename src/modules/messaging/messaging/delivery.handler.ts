@@ -2,7 +2,8 @@
  * The messaging event handler (docs/messaging.md "How a message is sent"): for each event it
  * works out the messages (recipients.ts), renders them from the agency's templates and writes
  * one delivery row per message kind, recipient and channel in the handler's transaction: `queued` with the
- * rendered message, or `suppressed` with the reason (GDPR consent withdrawn, preference off).
+ * rendered message, or `suppressed` with the reason (GDPR consent withdrawn, preference off; never
+ * for a statutory notice).
  * Nothing leaves the process here; the sender task (sender.ts) sends queued rows after commit,
  * so a rolled-back change sends nothing and a slow SMTP server holds no transaction.
  */
@@ -18,6 +19,15 @@ import * as recipientsRepo from './recipients.repository.ts';
 import { renderTemplate } from './render.ts';
 import { modeOf, type Channel } from './template-catalogue.ts';
 import { effectiveTemplate } from './templates.service.ts';
+
+/**
+ * Message kinds that are statutory notices (docs/gdpr.md "Statutory notices"): the written summary
+ * a landlord must give the tenant (SI 2025/1042 reg. 9). They are sent whatever the person's
+ * consents and preferences (their lawful basis is a legal obligation, UK GDPR Art. 6(1)(c); PECR
+ * consent covers marketing, not a notice the law requires), never folded into a digest; their
+ * duty is tracked to delivery by the hazards module, with a second channel when e-mail fails.
+ */
+export const STATUTORY_NOTICES: ReadonlySet<string> = new Set(['hazard.summary']);
 
 /** GDPR consent purpose whose withdrawal stops a channel to a tenant (docs/gdpr.md). */
 export const CONSENT_PURPOSE: Record<'email' | 'push', string> = { email: 'email_updates', push: 'push_updates' };
@@ -55,9 +65,11 @@ async function planOne(deps: AppDeps, trx: Trx, event: DomainEvent, agencyId: nu
     if (r.email) channels.push('email');
     if (r.userId !== null && devices.has(r.userId)) channels.push('push');
     for (const channel of channels) {
-      const mode = r.userId !== null ? modeOf(m.templateKey, channel, stored.get(`${r.userId}|${channel}`)) : 'immediate';
+      const statutory = STATUTORY_NOTICES.has(m.templateKey);
+      const mode = statutory ? 'immediate' : r.userId !== null ? modeOf(m.templateKey, channel, stored.get(`${r.userId}|${channel}`)) : 'immediate';
       let reason: string | null = null;
-      if (r.kind === 'tenant' && (await consentWithdrawn(trx, agencyId, r, CONSENT_PURPOSE[channel]))) reason = 'consent_withdrawn';
+      if (statutory) reason = null;
+      else if (r.kind === 'tenant' && (await consentWithdrawn(trx, agencyId, r, CONSENT_PURPOSE[channel]))) reason = 'consent_withdrawn';
       else if (mode === 'off') reason = 'preference_off';
       let rendered: Awaited<ReturnType<typeof renderTemplate>> | undefined;
       let renderError: string | null = null;

@@ -92,10 +92,10 @@ export function loadHazard(db: DbOrTrx, agencyId: number, jobId: number) {
   return db
     .selectFrom('job_hazards as h')
     .leftJoin('hazard_clocks as ws', (j) => j.onRef('ws.hazard_id', '=', 'h.id').on('ws.kind', '=', 'works_start'))
-    .leftJoin('hazard_clocks as wc', (j) => j.onRef('wc.hazard_id', '=', 'h.id').on('wc.kind', '=', 'works_complete'))
+    .leftJoin('hazard_clocks as fw', (j) => j.onRef('fw.hazard_id', '=', 'h.id').on('fw.kind', '=', 'further_works_start'))
     .select([
       'h.category', 'h.severity', 'h.investigated_at', 'h.summary_findings', 'h.summary_actions',
-      'ws.due_at as works_start_due', 'wc.due_at as works_complete_due',
+      'ws.due_at as works_start_due', 'fw.due_at as further_works_due',
     ])
     .where('h.job_id', '=', jobId)
     .where('h.agency_id', '=', agencyId)

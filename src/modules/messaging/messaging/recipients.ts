@@ -131,7 +131,13 @@ export function hazardSummaryVars(h: NonNullable<Awaited<ReturnType<typeof repo.
     'hazard.findings': h.summary_findings ?? '',
     'hazard.actions': h.summary_actions ?? '',
     'hazard.works_start_by': h.works_start_due ? formatLondonDate(new Date(new Date(h.works_start_due).getTime() - 1)) : '',
-    'hazard.works_complete_by': h.works_complete_due ? formatLondonDate(new Date(new Date(h.works_complete_due).getTime() - 1)) : '',
+    // SI 2025/1042 reg. 13: further works begin by their deadline and are completed within a reasonable period (no date).
+    'hazard.further_works_by': h.further_works_due ? formatLondonDate(new Date(new Date(h.further_works_due).getTime() - 1)) : '',
+    'hazard.further_works_text': h.further_works_due
+      ? `Further work to stop it coming back will begin by ${formatLondonDate(new Date(new Date(h.further_works_due).getTime() - 1))} and be completed within a reasonable time.`
+      : '',
+    // Kept for agencies' saved templates: completion has no statutory date, so none is promised.
+    'hazard.works_complete_by': '',
   };
 }
 

@@ -404,7 +404,9 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
         'hazard.findings': 'Mould on the bedroom ceiling caused by a failed extractor fan and condensation.',
         'hazard.actions': 'Replace the extractor fan, treat the mould and redecorate the ceiling.',
         'hazard.works_start_by': 'Tue 8 Dec 2026',
-        'hazard.works_complete_by': 'Tue 2 Mar 2027',
+        'hazard.further_works_by': 'Tue 8 Dec 2026',
+        'hazard.further_works_text': 'Further work to stop it coming back will begin by Tue 8 Dec 2026 and be completed within a reasonable time.',
+        'hazard.works_complete_by': '',
       },
       defaults: {
         email: {
@@ -414,10 +416,10 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
             'We investigated the {{ hazard.name | downcase }} you reported at {{ job.address }} on {{ hazard.investigated_on }}.',
             'What we found: {{ hazard.findings }}',
             'What we will do: {{ hazard.actions }}',
-            'Safety works will begin by {{ hazard.works_start_by }} and be completed by {{ hazard.works_complete_by }}.',
+            'Work to make your home safe will be done by {{ hazard.works_start_by }}. {{ hazard.further_works_text }}',
             'If things get worse before then, contact us straight away.',
           ]),
-          text_body: 'Hello {{ recipient.name }},\n\nWe investigated the {{ hazard.name | downcase }} you reported at {{ job.address }} on {{ hazard.investigated_on }}.\n\nWhat we found: {{ hazard.findings }}\n\nWhat we will do: {{ hazard.actions }}\n\nSafety works will begin by {{ hazard.works_start_by }} and be completed by {{ hazard.works_complete_by }}.\n\nIf things get worse before then, contact us straight away.\n\n{{ agency.name }}, reference {{ job.reference }}\n{{ job.url }}\n',
+          text_body: 'Hello {{ recipient.name }},\n\nWe investigated the {{ hazard.name | downcase }} you reported at {{ job.address }} on {{ hazard.investigated_on }}.\n\nWhat we found: {{ hazard.findings }}\n\nWhat we will do: {{ hazard.actions }}\n\nWork to make your home safe will be done by {{ hazard.works_start_by }}. {{ hazard.further_works_text }}\n\nIf things get worse before then, contact us straight away.\n\n{{ agency.name }}, reference {{ job.reference }}\n{{ job.url }}\n',
         },
         push: { title: 'Your hazard report: what we found', body: '{{ job.reference }}: works begin by {{ hazard.works_start_by }}' },
         sms: { text_body: '{{ agency.name }}: we investigated your report ({{ job.reference }}). Works begin by {{ hazard.works_start_by }}.' },
