@@ -153,13 +153,27 @@ describe.each(['recharge', 'disbursement'] as const)('the %s treatment, from the
     }
 
     let statementsCost = 0;
+    let vatInvoiced = 0;
     for (const [i, o] of x.owners.entries()) {
       const s = (await x.w.adminA.client.get(`/api/landlords/${o.uuid}/statement?from_date=2026-11-01&to_date=2026-11-30`)).json().data;
       expect(s.totals, o.name).toMatchObject({ cost_net_pence: ownerNet[i], cost_vat_pence: ownerCostVat[i], fee_net_pence: ownerFee[i], fee_vat_pence: ownerFeeVat[i] });
       expect(s.closing_balance_pence, o.name).toBe(s.opening_balance_pence + s.totals.total_pence);
       statementsCost += s.totals.cost_net_pence + (treatment === 'disbursement' ? s.totals.cost_vat_pence : 0);
+      // The agency's VAT invoice to the owner: the fee (and, recharging, the work) per rate; its VAT is the output VAT the sales export carries.
+      expect(s.vat_invoices, o.name).toHaveLength(1);
+      const v = s.vat_invoices[0];
+      const rates = (v.rates as { vat_rate: string; net_pence: number; vat_pence: number }[]).map((r) => r.vat_rate);
+      if (treatment === 'recharge') {
+        expect(rates, o.name).toEqual(['reduced', 'standard', 'zero']);
+        expect(v, o.name).toMatchObject({ net_pence: ownerNet[i]! + ownerFee[i]!, vat_pence: ownerCostVat[i]! + ownerFeeVat[i]! });
+      } else {
+        expect(rates, o.name).toEqual(['standard']);
+        expect(v, o.name).toMatchObject({ net_pence: ownerFee[i], vat_pence: ownerFeeVat[i] });
+      }
+      vatInvoiced += v.vat_pence;
     }
     expect(statementsCost).toBe(treatment === 'recharge' ? 24_730 : 28_451);
+    expect(vatInvoiced, 'VAT on the VAT invoices = VAT charged in the sales exports').toBe(expectedCharged);
   });
 });
 
