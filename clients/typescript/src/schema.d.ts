@@ -38904,7 +38904,7 @@ export interface operations {
                             starts_on: string;
                             /**
                              * Format: date
-                             * @description last day (HMRC VAT Notice 700/62, 3.1: an agreement has a start and an expiry date)
+                             * @description last day (HMRC VAT Notice 700/62 paragraph 3.1 "Contents of agreements": a start and an expiry date)
                              */
                             ends_on: string;
                             /**
@@ -39080,7 +39080,7 @@ export interface operations {
                             starts_on: string;
                             /**
                              * Format: date
-                             * @description last day (HMRC VAT Notice 700/62, 3.1: an agreement has a start and an expiry date)
+                             * @description last day (HMRC VAT Notice 700/62 paragraph 3.1 "Contents of agreements": a start and an expiry date)
                              */
                             ends_on: string;
                             /**

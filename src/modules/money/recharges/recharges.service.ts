@@ -4,11 +4,13 @@
  * event `invoice.issued`), the cost is recharged to the landlords of the job's property by
  * ownership share, with the agency's fee: a percent of the net cost or a fixed sum per invoice
  * (split by share), VAT at the standard rate on the fee when the agency has a VAT number. The
- * contractor's cost is passed on at its net and VAT (a disbursement: the landlord bears the VAT
- * the contractor charged). A credit note (`credit_note.issued`) makes negative recharges for the
+ * contractor's cost follows the agency's VAT treatment (docs/money.md "VAT treatment of recharged
+ * costs"): a disbursement passes on its net and VAT as paid; a recharge is the agency's own supply,
+ * the net per rate with the agency's output VAT. A credit note (`credit_note.issued`) makes negative recharges for the
  * same landlords and shares (a percent fee is credited with it; a fixed fee is not); a voided
  * invoice (`invoice.voided`) cancels its recharges. A statement lists a landlord's active
- * recharges of a period per property with totals that are the sums of its lines.
+ * recharges of a period per property with totals that are the sums of its lines, the balance
+ * brought and carried forward with the payments recorded, and the agency's VAT invoices per rate.
  */
 import type { AppDeps } from '../../../app-deps.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
