@@ -246,11 +246,16 @@ describe('invoices as HMRC reads them', () => {
       unit_price_pence: fc.integer({ min: 1, max: 20_000 }),
       vat_rate: fc.constantFrom('standard', 'reduced', 'zero', 'exempt'),
     });
-    await fc.assert(fc.asyncProperty(fc.array(fc.array(line, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }), async (attempts) => {
-      const inv = await issued(LINES);
+    // The invoice itself is random too (one to three lines at any rates), so a credit at a rate it never charged is tried often.
+    const invoiceLines = fc.array(line.map((l) => ({ ...l, description: 'Work' })), { minLength: 1, maxLength: 3 });
+    await fc.assert(fc.asyncProperty(invoiceLines, fc.array(fc.array(line, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }), async (invLines, attempts) => {
+      const inv = await issued(invLines);
+      const charged = new Set(invLines.map((l) => l.vat_rate));
       for (const lines of attempts) {
         const res = await w.adminA.client.post(`/api/invoices/${inv.uuid}/credit-notes`, { lines, reason: 'Property test' });
         expect([201, 409], res.body).toContain(res.statusCode);
+        // A rate the invoice never charged is always refused.
+        if (lines.some((l) => !charged.has(l.vat_rate))) expect(res.statusCode, res.body).toBe(409);
       }
       const id = (await t.db.selectFrom('invoices').select('id').where('uuid', '=', inv.uuid).executeTakeFirstOrThrow()).id;
       const rows = await t.db.selectFrom('money_lines as m').innerJoin('invoices as i', 'i.id', 'm.invoice_id').select(['i.kind', 'm.vat_rate_code', 'm.net_pence', 'm.vat_pence'])
@@ -260,6 +265,8 @@ describe('invoices as HMRC reads them', () => {
         expect(of('credit_note', 'net_pence'), code).toBeLessThanOrEqual(of('invoice', 'net_pence'));
         expect(of('credit_note', 'vat_pence'), code).toBeLessThanOrEqual(of('invoice', 'vat_pence'));
       }
+      const after = (await w.adminA.client.get(`/api/invoices/${inv.uuid}`)).json().data;
+      expect(after.credited_pence).toBeLessThanOrEqual(after.gross_pence);
     }), { numRuns: 12, seed: 57 });
   });
 
