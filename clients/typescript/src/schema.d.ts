@@ -38976,7 +38976,7 @@ export interface operations {
                             starts_on: string;
                             /**
                              * Format: date
-                             * @description last day (HMRC VAT Notice 700/62, 3.1: an agreement has a start and an expiry date)
+                             * @description last day (HMRC VAT Notice 700/62 paragraph 3.1 "Contents of agreements": a start and an expiry date)
                              */
                             ends_on: string;
                             /**
@@ -39152,7 +39152,7 @@ export interface operations {
                             starts_on: string;
                             /**
                              * Format: date
-                             * @description last day (HMRC VAT Notice 700/62, 3.1: an agreement has a start and an expiry date)
+                             * @description last day (HMRC VAT Notice 700/62 paragraph 3.1 "Contents of agreements": a start and an expiry date)
                              */
                             ends_on: string;
                             /**
@@ -46525,15 +46525,56 @@ export interface operations {
                                 /** Format: date-time */
                                 created_at: string;
                             }[];
-                            /** @description the VAT invoices attached (PDF: one page each) */
+                            /** @description the agency's VAT invoices of the period (none when it has no VAT number); attached to the PDF, one page each, and listed in the CSV */
                             vat_invoices: {
+                                /**
+                                 * Format: uuid
+                                 * @description the recharge this VAT invoice is (GET /api/recharges)
+                                 */
+                                recharge_uuid: string;
                                 /** @description the recharge's number: the agency's VAT invoice (or credit note) to the landlord for its fee and, under the recharge treatment, the recharged work */
                                 number: string;
-                                /** Format: date */
+                                /**
+                                 * @description a VAT invoice, or a VAT credit note (a recharge credit)
+                                 * @enum {string}
+                                 */
+                                kind: "invoice" | "credit_note";
+                                /**
+                                 * Format: date
+                                 * @description the date of issue
+                                 */
                                 date: string;
-                                /** @description the fee, plus the recharged cost under the recharge treatment */
+                                /**
+                                 * Format: date
+                                 * @description the time of supply: the date of issue
+                                 */
+                                tax_point: string;
+                                /** @enum {string} */
+                                vat_treatment: "recharge" | "disbursement";
+                                job_reference: string;
+                                property: string;
+                                /** @description the description of what is supplied */
+                                supply: string;
+                                credits: string | null;
+                                /** @description per rate the total excluding VAT and the VAT (VAT Regulations 1995 reg. 14(1)) */
+                                rates: {
+                                    /** @description standard, reduced, zero or exempt */
+                                    vat_rate: string;
+                                    /** @description the rate, basis points (2000 = 20 %) */
+                                    vat_rate_bp: number;
+                                    /** @description 20%, 5%, 0% zero-rated, Exempt */
+                                    label: string;
+                                    /** @description the total excluding VAT at this rate, pence (negative on a credit note) */
+                                    net_pence: number;
+                                    /** @description the VAT at this rate, pence */
+                                    vat_pence: number;
+                                }[];
+                                /** @description the fee, plus the recharged cost under the recharge treatment (sum of rates) */
                                 net_pence: number;
+                                /** @description the total VAT (sum of rates) */
                                 vat_pence: number;
+                                /** @description net + VAT */
+                                gross_pence: number;
                             }[];
                             properties: {
                                 /** Format: uuid */

@@ -114,20 +114,87 @@ describe('landlord statement', () => {
     expect(s.totals).toMatchObject({ jobs: 1, total_pence: 6_167 - 724 });
   });
 
-  it('the CSV parses back with the same lines and totals', async () => {
+  it('payments to and from the landlord: opening balance, charges, credits, payments and closing balance add up', async () => {
+    const post = (body: Record<string, unknown>) => w.adminA.client.post(`/api/landlords/${ada.uuid}/ledger-entries`, body);
+    expect((await post({ kind: 'payment_to_landlord', entry_date: '2026-10-15', amount_pence: 1_000, reference: 'Float returned' })).statusCode).toBe(201);
+    expect((await post({ kind: 'payment_from_landlord', entry_date: '2026-11-20', amount_pence: 3_000, reference: 'BACS ADA-1' })).statusCode).toBe(201);
+    expect((await post({ kind: 'payment_to_landlord', entry_date: '2026-11-21', amount_pence: 500, reference: 'Refund' })).statusCode).toBe(201);
+    const bad = await post({ kind: 'payment_from_landlord', entry_date: '2099-01-01', amount_pence: 1 });
+    expect(bad.statusCode).toBe(400);
+    const s = (await w.adminA.client.get(`/api/landlords/${ada.uuid}/statement?from_date=2026-11-01&to_date=2026-11-30`)).json().data;
+    // RCH-000001 6,167; RCC-000003 -724 (the voided invoice's recharge left out)
+    expect(s).toMatchObject({
+      agency_name: 'Agency A Ltd', agency_address: '14 Park Row, Leeds, LS1 5HD', agency_vat_number: 'GB987654321',
+      opening_balance_pence: 1_000, charges_pence: 6_167, credits_pence: -724, payments_from_landlord_pence: 3_000, payments_to_landlord_pence: 500,
+      closing_balance_pence: 1_000 + 6_167 - 724 - 3_000 + 500,
+    });
+    expect(s.payments.map((p: { reference: string }) => p.reference)).toEqual(['BACS ADA-1', 'Refund']);
+  });
+
+  it("the agency's VAT invoices: per rate the net excluding VAT and the VAT, and the total VAT (reg. 14(1)); a credit cites the invoice it corrects", async () => {
+    const s = (await w.adminA.client.get(`/api/landlords/${ada.uuid}/statement?from_date=2026-11-01&to_date=2026-11-30`)).json().data;
+    expect(s.vat_invoices).toHaveLength(2);
+    const [inv, cn] = s.vat_invoices;
+    // The work per rate (recharge treatment) and the fee at 20 %: 5 % 606 / 30; 20 % 4,050 + 559 = 4,609 / 810 + 112 = 922.
+    expect(inv).toMatchObject({
+      number: 'RCH-000001', kind: 'invoice', date: '2026-11-21', tax_point: '2026-11-21', vat_treatment: 'recharge', credits: null,
+      rates: [
+        { vat_rate: 'reduced', vat_rate_bp: 500, label: '5%', net_pence: 606, vat_pence: 30 },
+        { vat_rate: 'standard', vat_rate_bp: 2000, label: '20%', net_pence: 4_609, vat_pence: 922 },
+      ],
+      net_pence: 5_215, vat_pence: 952, gross_pence: 6_167,
+    });
+    expect(cn).toMatchObject({
+      number: 'RCC-000003', kind: 'credit_note', credits: 'RCH-000001',
+      rates: [{ vat_rate: 'reduced', net_pence: -606, vat_pence: -30 }, { vat_rate: 'standard', net_pence: -73, vat_pence: -15 }],
+      net_pence: -679, vat_pence: -45, gross_pence: -724,
+    });
+    for (const v of s.vat_invoices) {
+      expect(v.net_pence).toBe(v.rates.reduce((a: number, r: { net_pence: number }) => a + r.net_pence, 0));
+      expect(v.vat_pence).toBe(v.rates.reduce((a: number, r: { vat_pence: number }) => a + r.vat_pence, 0));
+    }
+    // Every charge of the period is one VAT invoice or credit note (recharge treatment, VAT-registered agency).
+    expect(s.vat_invoices.reduce((a: number, v: { gross_pence: number }) => a + v.gross_pence, 0)).toBe(s.charges_pence + s.credits_pence);
+  });
+
+  it('the CSV carries the same figures as the JSON: letterhead, lines, totals, the balance and the VAT invoices per rate', async () => {
+    const json = (await w.adminA.client.get(`/api/landlords/${ada.uuid}/statement?from_date=2026-11-01&to_date=2026-11-30`)).json().data;
     const res = await w.adminA.client.get(`/api/landlords/${ada.uuid}/statement.csv?from_date=2026-11-01&to_date=2026-11-30`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/csv');
-    const rows: string[][] = parse(res.body);
-    expect(rows[0]).toEqual([...STATEMENT_CSV_COLUMNS]);
-    const lines = rows.slice(1).filter((r) => !r[0]!.startsWith('Total'));
-    const total = rows.at(-1)!;
-    expect(total[0]).toBe('Total');
-    for (const col of [7, 8, 9, 10, 11]) {
-      const sum = lines.reduce((s, r) => s + Math.round(Number(r[col]) * 100), 0);
-      expect(Math.round(Number(total[col]) * 100), STATEMENT_CSV_COLUMNS[col]).toBe(sum);
+    const all: Record<string, string>[] = parse(res.body, { columns: true });
+    expect(Object.keys(all[0]!)).toEqual([...STATEMENT_CSV_COLUMNS]);
+    const of = (record: string) => all.filter((r) => r.Record === record);
+    const p = (v: string | undefined) => Math.round(Number(v) * 100);
+    expect(of('Agency')[0]!.Description).toBe('Agency A Ltd');
+    expect(of('Agency address')[0]!.Description).toBe('14 Park Row, Leeds, LS1 5HD');
+    expect(of('Agency VAT number')[0]!.Description).toBe('GB987654321');
+    expect(of('Landlord')[0]!.Description).toBe('Ada Lovelace');
+    const lines = of('Line');
+    const total = of('Total')[0]!;
+    for (const col of ['Cost net', 'Cost VAT', 'Fee net', 'Fee VAT', 'Total'] as const) {
+      expect(p(total[col]), col).toBe(lines.reduce((s, r) => s + p(r[col]), 0));
     }
-    expect(total[11]).toBe('54.43');
+    expect(total.Total).toBe('54.43');
+    // The balance: brought forward + charges + credits + payments (signed) = carried forward, as in the JSON.
+    expect(p(of('Balance brought forward')[0]!.Total)).toBe(json.opening_balance_pence);
+    expect(p(of('Charges')[0]!.Total)).toBe(json.charges_pence);
+    expect(p(of('Credits')[0]!.Total)).toBe(json.credits_pence);
+    expect(of('Payment from you').map((r) => [r.Date, r.Number, p(r.Total)])).toEqual([['2026-11-20', 'BACS ADA-1', -3_000]]);
+    expect(of('Payment to you').map((r) => [r.Date, r.Number, p(r.Total)])).toEqual([['2026-11-21', 'Refund', 500]]);
+    const closing = p(of('Balance carried forward')[0]!.Total);
+    expect(closing).toBe(json.closing_balance_pence);
+    const start = all.findIndex((r) => r.Record === 'Balance brought forward');
+    const stop = all.findIndex((r) => r.Record === 'Balance carried forward');
+    expect(all.slice(start, stop).reduce((s, r) => s + p(r.Total), 0)).toBe(closing);
+    // The VAT invoices per rate, and their totals, as in the JSON.
+    const rates = of('VAT invoice rate');
+    expect(rates.map((r) => [r.Number, r['VAT rate'], p(r.Net), p(r.VAT)])).toEqual(
+      json.vat_invoices.flatMap((v: { number: string; rates: { label: string; net_pence: number; vat_pence: number }[] }) => v.rates.map((r) => [v.number, r.label, r.net_pence, r.vat_pence])),
+    );
+    expect(of('VAT invoice total').map((r) => [r.Number, p(r.Net), p(r.VAT), p(r.Total)])).toEqual(
+      json.vat_invoices.map((v: { number: string; net_pence: number; vat_pence: number; gross_pence: number }) => [v.number, v.net_pence, v.vat_pence, v.gross_pence]),
+    );
   });
 
   it('the PDF shows the landlord, the property, each line and the totals', async () => {
@@ -136,6 +203,14 @@ describe('landlord statement', () => {
     expect(res.headers['content-type']).toBe('application/pdf');
     const text = await pdfText(res.rawPayload);
     for (const s of ['LANDLORD STATEMENT', 'Ada Lovelace', '12 Acacia Avenue', 'RCH-000001', 'RCC-000003', 'Sun 1 Nov 2026', 'Mon 30 Nov 2026', '£61.67', '-£7.24', '£54.43', 'Total for the period']) {
+      expect(text, s).toContain(s);
+    }
+    // The same balance as the JSON and the CSV: brought forward £10.00, carried forward £10.00 + £61.67 - £7.24 - £30.00 + £5.00 = £39.43.
+    for (const s of ['14 Park Row, Leeds, LS1 5HD', 'VAT registration number: GB987654321', 'Balance brought forward', '£10.00', 'Payment received from you (BACS ADA-1)', '-£30.00', 'Payment to you (Refund)', '£5.00', 'Balance carried forward', '£39.43']) {
+      expect(text, s).toContain(s);
+    }
+    // One page per VAT invoice, with the net and VAT per rate and the total VAT.
+    for (const s of ['VAT INVOICE', 'VAT CREDIT NOTE', 'Credits VAT invoice: RCH-000001', 'Tax point (time of supply): Sat 21 Nov 2026', 'VAT rate', 'Net (excl. VAT)', '5%', '£6.06', '£0.30', '20%', '£46.09', '£9.22', 'Total VAT (GBP)', '£9.52']) {
       expect(text, s).toContain(s);
     }
   });

@@ -3,7 +3,7 @@
  * the list of what a full VAT invoice must show in HMRC's guide "VAT Notice 700: the VAT guide",
  * section 16.3 "Full VAT invoices"; the self-billing statement from "VAT Notice 700/62:
  * self-billing"; and what a credit note must show from VAT Notice 700 section 18.2.6 ("Credit
- * and debit notes"). Also: the tax point rule (VAT Notice 700 section 4) and credit notes against
+ * and debit notes"). Also: the tax point rule (VATA 1994 s. 6(3) to 6(5)) and credit notes against
  * paid invoices (a refund owed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,7 +136,7 @@ describe('credit note PDF: HMRC VAT Notice 700 section 18.2.6', () => {
   });
 });
 
-describe('tax point (VAT Notice 700 section 4)', () => {
+describe('tax point (VATA 1994 s. 6(3) to 6(5))', () => {
   it('is the invoice date within 14 days of the work, else the date of the work', () => {
     expect(taxPoint(null, '2026-11-01')).toBeNull();
     expect(taxPoint('2026-11-21', null)).toBe('2026-11-21');

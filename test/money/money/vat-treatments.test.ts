@@ -153,13 +153,27 @@ describe.each(['recharge', 'disbursement'] as const)('the %s treatment, from the
     }
 
     let statementsCost = 0;
+    let vatInvoiced = 0;
     for (const [i, o] of x.owners.entries()) {
       const s = (await x.w.adminA.client.get(`/api/landlords/${o.uuid}/statement?from_date=2026-11-01&to_date=2026-11-30`)).json().data;
       expect(s.totals, o.name).toMatchObject({ cost_net_pence: ownerNet[i], cost_vat_pence: ownerCostVat[i], fee_net_pence: ownerFee[i], fee_vat_pence: ownerFeeVat[i] });
       expect(s.closing_balance_pence, o.name).toBe(s.opening_balance_pence + s.totals.total_pence);
       statementsCost += s.totals.cost_net_pence + (treatment === 'disbursement' ? s.totals.cost_vat_pence : 0);
+      // The agency's VAT invoice to the owner: the fee (and, recharging, the work) per rate; its VAT is the output VAT the sales export carries.
+      expect(s.vat_invoices, o.name).toHaveLength(1);
+      const v = s.vat_invoices[0];
+      const rates = (v.rates as { vat_rate: string; net_pence: number; vat_pence: number }[]).map((r) => r.vat_rate);
+      if (treatment === 'recharge') {
+        expect(rates, o.name).toEqual(['reduced', 'standard', 'zero']);
+        expect(v, o.name).toMatchObject({ net_pence: ownerNet[i]! + ownerFee[i]!, vat_pence: ownerCostVat[i]! + ownerFeeVat[i]! });
+      } else {
+        expect(rates, o.name).toEqual(['standard']);
+        expect(v, o.name).toMatchObject({ net_pence: ownerFee[i], vat_pence: ownerFeeVat[i] });
+      }
+      vatInvoiced += v.vat_pence;
     }
     expect(statementsCost).toBe(treatment === 'recharge' ? 24_730 : 28_451);
+    expect(vatInvoiced, 'VAT on the VAT invoices = VAT charged in the sales exports').toBe(expectedCharged);
   });
 });
 
@@ -232,11 +246,16 @@ describe('invoices as HMRC reads them', () => {
       unit_price_pence: fc.integer({ min: 1, max: 20_000 }),
       vat_rate: fc.constantFrom('standard', 'reduced', 'zero', 'exempt'),
     });
-    await fc.assert(fc.asyncProperty(fc.array(fc.array(line, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }), async (attempts) => {
-      const inv = await issued(LINES);
+    // The invoice itself is random too (one to three lines at any rates), so a credit at a rate it never charged is tried often.
+    const invoiceLines = fc.array(line.map((l) => ({ ...l, description: 'Work' })), { minLength: 1, maxLength: 3 });
+    await fc.assert(fc.asyncProperty(invoiceLines, fc.array(fc.array(line, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }), async (invLines, attempts) => {
+      const inv = await issued(invLines);
+      const charged = new Set(invLines.map((l) => l.vat_rate));
       for (const lines of attempts) {
         const res = await w.adminA.client.post(`/api/invoices/${inv.uuid}/credit-notes`, { lines, reason: 'Property test' });
         expect([201, 409], res.body).toContain(res.statusCode);
+        // A rate the invoice never charged is always refused.
+        if (lines.some((l) => !charged.has(l.vat_rate))) expect(res.statusCode, res.body).toBe(409);
       }
       const id = (await t.db.selectFrom('invoices').select('id').where('uuid', '=', inv.uuid).executeTakeFirstOrThrow()).id;
       const rows = await t.db.selectFrom('money_lines as m').innerJoin('invoices as i', 'i.id', 'm.invoice_id').select(['i.kind', 'm.vat_rate_code', 'm.net_pence', 'm.vat_pence'])
@@ -246,6 +265,8 @@ describe('invoices as HMRC reads them', () => {
         expect(of('credit_note', 'net_pence'), code).toBeLessThanOrEqual(of('invoice', 'net_pence'));
         expect(of('credit_note', 'vat_pence'), code).toBeLessThanOrEqual(of('invoice', 'vat_pence'));
       }
+      const after = (await w.adminA.client.get(`/api/invoices/${inv.uuid}`)).json().data;
+      expect(after.credited_pence).toBeLessThanOrEqual(after.gross_pence);
     }), { numRuns: 12, seed: 57 });
   });
 

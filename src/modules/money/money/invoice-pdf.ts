@@ -9,7 +9,7 @@
  * under the recharge treatment, the property's landlords (care of the agency) under the
  * disbursement treatment (docs/money.md "VAT treatment of recharged costs").
  *
- * Self-billing (VAT Notice 700/62): an invoice the agency numbers itself (no contractor reference)
+ * Self-billing (VAT Notice 700/62, section 4; 6.4: the VAT is the supplier's output tax): an invoice the agency numbers itself (no contractor reference)
  * is a self-billed invoice: headed so, and carrying the statement "The VAT shown is your output
  * tax due to HMRC". A credit note cites the invoice it corrects (number and date) and the reason
  * (VAT Notice 700, 18.2.6), and shows a refund owed when the invoice was already paid.
@@ -41,7 +41,7 @@ export interface PdfParty {
   landlordCustomers?: { name: string; address: PdfAddress }[];
 }
 
-/** Statement a self-billed invoice must carry (HMRC VAT Notice 700/62, self-billing). */
+/** Statement a self-billed invoice carries (HMRC VAT Notice 700/62: self-billed invoices, section 4; the VAT is the supplier's output tax, 6.4). */
 export const SELF_BILLING_STATEMENT = 'The VAT shown is your output tax due to HMRC.';
 
 /** How a line's rate prints: 20% / 5% / 0% (zero-rated) / Exempt / No VAT (supplier not registered). */

@@ -31,7 +31,7 @@ export const Invoice = Type.Object({
   invoice_date: Nullable(IsoDate("the VAT invoice's date: the contractor's own date for its invoice, else the issue date; null while draft")),
   issue_date: Nullable(IsoDate('the date the agency issued (self-billed) or posted the invoice, London')),
   supply_date: Nullable(IsoDate('date the work was done (default at issue: the job completion date)')),
-  tax_point: Nullable(IsoDate('time of supply: the invoice date (the contractor\'s own date for its invoice), or the supply date when the invoice was issued more than 14 days after it (HMRC VAT Notice 700, 4.5)')),
+  tax_point: Nullable(IsoDate('time of supply: the invoice date (the contractor\'s own date for its invoice), or the supply date when the invoice was issued more than 14 days after it (VATA 1994 s. 6(3) to 6(5))')),
   due_date: Nullable(IsoDate()),
   payment_terms_days: Type.Integer(),
   net_pence: Type.Integer(),

@@ -36,7 +36,9 @@ export function invoiceNumber(kind: string, number: number | null): string | nul
 }
 
 /**
- * The number of a self-billed invoice in its supplier's own series (HMRC VAT Notice 700/62, 4.1):
+ * The number of a self-billed invoice in its supplier's own series (VAT Regulations 1995 reg.
+ * 14(1)(a): a sequential number that identifies the invoice uniquely; the self-biller's conditions
+ * of HMRC VAT Notice 700/62 paragraph 4.1):
  * `SB-<the contractor's letters>-000001`, or null.
  */
 export function selfBillingNumber(contractorName: string, n: number | null): string | null {

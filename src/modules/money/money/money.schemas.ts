@@ -166,7 +166,7 @@ export type ContractorVatInput = Static<typeof ContractorVatBody>;
 export const SelfBillingAgreement = Type.Object({
   contractor_uuid: Uuid(),
   starts_on: IsoDate('first day the agency may self-bill the contractor'),
-  ends_on: IsoDate('last day (HMRC VAT Notice 700/62, 3.1: an agreement has a start and an expiry date)'),
+  ends_on: IsoDate('last day (HMRC VAT Notice 700/62 paragraph 3.1 "Contents of agreements": a start and an expiry date)'),
   review_on: IsoDate('when the agency reviews the agreement and the supplier\'s VAT registration'),
   vat_number_checked_on: Nullable(IsoDate("when the agency checked the contractor's VAT registration number (with HMRC's VAT number check); null: not checked")),
   in_force_today: Type.Boolean({ description: 'today (London) is within starts_on..ends_on, not past review_on, and the VAT registration was checked' }),

@@ -173,8 +173,9 @@ export async function contractorVat(deps: AppDeps, auth: AuthContext, actor: Act
 }
 
 /**
- * Whether a self-billing agreement lets the agency self-bill on `today` (HMRC VAT Notice 700/62,
- * 3.1 and 4.1): within its start and expiry dates, not past its review date, and with the
+ * Whether a self-billing agreement lets the agency self-bill on `today` (VAT Regulations 1995
+ * reg. 13(3A); HMRC VAT Notice 700/62 paragraph 1.1, section 3 with 3.1 "Contents of agreements",
+ * paragraph 4.1): within its start and expiry dates, not past its review date, and with the
  * contractor's VAT registration checked.
  * @returns null when it does, else what is wrong (for the issue's 400)
  */
@@ -188,8 +189,9 @@ export function selfBillingProblem(a: { starts_on: string; ends_on: string; revi
 
 /**
  * GET and PUT /api/pricing/contractors/{uuid}/self-billing: the agency's self-billing agreement
- * with a contractor (HMRC VAT Notice 700/62, 3.1: start and expiry dates; the review date and the
- * date the supplier's VAT number was checked). Without `input` it reads.
+ * with a contractor (HMRC VAT Notice 700/62 paragraph 3.1 "Contents of agreements": start and
+ * expiry dates; section 3: the agreement's review; paragraph 4.1: the supplier's VAT registration
+ * number kept and checked). Without `input` it reads.
  * @returns the agreement, with `in_force_today`
  * @throws 400 ends_on before starts_on, review_on outside them, vat_number_checked_on in the future;
  *   403 (SysOps without an agency, contractors); 404 contractor or (read) no agreement

@@ -99,9 +99,10 @@ export function addDays(date: string, days: number): string {
 }
 
 /**
- * The tax point (time of supply) of a contractor's invoice, HMRC VAT Notice 700 section 4: the
- * basic tax point is the date the work was done; an invoice issued within 14 days after it
- * becomes the tax point instead (actual tax point), as does an invoice issued before the work.
+ * The tax point (time of supply) of a contractor's invoice (VATA 1994 s. 6(3) to 6(5); HMRC
+ * manual VATTOS4000 and VATTOS5000): the basic tax point is the date the work was done; an
+ * invoice issued within 14 days after it becomes the tax point instead (actual tax point), as
+ * does an invoice issued before the work.
  * @param issueDate the invoice date (ISO), null while draft
  * @param supplyDate the date of supply (ISO), null when unknown
  * @returns the ISO date, or null while draft

@@ -4,11 +4,13 @@
  * event `invoice.issued`), the cost is recharged to the landlords of the job's property by
  * ownership share, with the agency's fee: a percent of the net cost or a fixed sum per invoice
  * (split by share), VAT at the standard rate on the fee when the agency has a VAT number. The
- * contractor's cost is passed on at its net and VAT (a disbursement: the landlord bears the VAT
- * the contractor charged). A credit note (`credit_note.issued`) makes negative recharges for the
+ * contractor's cost follows the agency's VAT treatment (docs/money.md "VAT treatment of recharged
+ * costs"): a disbursement passes on its net and VAT as paid; a recharge is the agency's own supply,
+ * the net per rate with the agency's output VAT. A credit note (`credit_note.issued`) makes negative recharges for the
  * same landlords and shares (a percent fee is credited with it; a fixed fee is not); a voided
  * invoice (`invoice.voided`) cancels its recharges. A statement lists a landlord's active
- * recharges of a period per property with totals that are the sums of its lines.
+ * recharges of a period per property with totals that are the sums of its lines, the balance
+ * brought and carried forward with the payments recorded, and the agency's VAT invoices per rate.
  */
 import type { AppDeps } from '../../../app-deps.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
@@ -295,16 +297,61 @@ export async function statement(deps: AppDeps, auth: AuthContext, landlordUuid: 
   const credits = all.filter((l) => l.kind === 'credit').reduce((s, l) => s + l.total_pence, 0);
   const from = payments.filter((p) => p.kind === 'payment_from_landlord').reduce((s, p) => s + p.amount_pence, 0);
   const to = payments.filter((p) => p.kind === 'payment_to_landlord').reduce((s, p) => s + p.amount_pence, 0);
-  // The agency's VAT invoices in the period: a recharge whose fee (or, under the recharge treatment, whose cost) carries VAT.
-  const vatInvoices = rows.filter((r) => r.fee_vat_pence !== 0 || r.vat_treatment === 'recharge').map((r) => ({
-    number: rechargeNumber(r.kind, r.number), date: r.recharge_date,
-    net_pence: r.fee_net_pence + (r.vat_treatment === 'recharge' ? r.cost_net_pence : 0), vat_pence: r.fee_vat_pence + (r.vat_treatment === 'recharge' ? r.cost_vat_pence : 0),
-  }));
+  // The agency's VAT invoices in the period (none when it has no VAT number): a recharge whose fee
+  // (or, under the recharge treatment, whose cost) carries VAT, with its net and VAT per rate.
+  const vatInvoices = vatNumber === null ? [] : rows.filter((r) => r.fee_vat_pence !== 0 || r.vat_treatment === 'recharge')
+    .map((r) => vatInvoiceOf(toRechargeDto(r), r.original_number === null ? null : rechargeNumber('recharge', r.original_number)));
   return {
     landlord_uuid: landlord.uuid, landlord_name: landlord.name, landlord_address: address || null, agency_name: agency.legal_name ?? agency.name,
     agency_address: agencyAddress || null, agency_vat_number: vatNumber, from_date: q.from_date, to_date: q.to_date,
     opening_balance_pence: opening, charges_pence: charges, credits_pence: credits, payments_from_landlord_pence: from, payments_to_landlord_pence: to,
     closing_balance_pence: opening + charges + credits - from + to, payments, vat_invoices: vatInvoices, properties, totals: totalsOf(all),
+  };
+}
+
+/** Label of a VAT rate on the agency's VAT invoice: 20% / 5% / 0% zero-rated / Exempt. */
+export function rateLabelOf(code: string, bp: number): string {
+  if (code === 'exempt') return 'Exempt';
+  if (code === 'zero') return '0% zero-rated';
+  if (code === 'none') return 'No VAT';
+  return `${bp / 100}%`;
+}
+
+/**
+ * The agency's VAT invoice (or VAT credit note) to the landlord that a recharge is (docs/money.md
+ * "Statements"): its fee and, under the recharge treatment, the recharged work, with the net and
+ * VAT **per rate** and the total VAT (VAT Regulations 1995 reg. 14(1)(g)-(k): for each rate the
+ * total excluding VAT and the rate; the total VAT). Rates in the order: work rates as recharged
+ * (cost_lines), then the fee's rate, one entry per rate.
+ * @param d the recharge (pence signed: negative for a credit)
+ * @param original a credit: the number of the recharge (VAT invoice) it corrects
+ * @returns number, date, kind, net/VAT/gross totals and `rates` (each: code, basis points, label, net, VAT)
+ */
+export function vatInvoiceOf(d: RechargeDto, original: string | null): StatementDto['vat_invoices'][number] {
+  const rates = new Map<string, StatementDto['vat_invoices'][number]['rates'][number]>();
+  const add = (code: string, bp: number, net: number, vat: number) => {
+    const key = `${code}:${bp}`;
+    const r = rates.get(key) ?? { vat_rate: code, vat_rate_bp: bp, label: rateLabelOf(code, bp), net_pence: 0, vat_pence: 0 };
+    r.net_pence += net;
+    r.vat_pence += vat;
+    rates.set(key, r);
+  };
+  if (d.vat_treatment === 'recharge') {
+    if (d.cost_lines.length > 0) for (const l of d.cost_lines) add(l.vat_rate, l.vat_rate_bp, l.net_pence, l.vat_pence);
+    else if (d.cost_net_pence !== 0 || d.cost_vat_pence !== 0) add('standard', d.fee_vat_rate_bp, d.cost_net_pence, d.cost_vat_pence);
+  }
+  if (d.fee_net_pence !== 0 || d.fee_vat_pence !== 0) add('standard', d.fee_vat_rate_bp, d.fee_net_pence, d.fee_vat_pence);
+  const list = [...rates.values()];
+  const net = list.reduce((s, r) => s + r.net_pence, 0);
+  const vat = list.reduce((s, r) => s + r.vat_pence, 0);
+  return {
+    recharge_uuid: d.uuid, number: d.number, kind: d.kind === 'credit' ? 'credit_note' : 'invoice', date: d.recharge_date, tax_point: d.recharge_date,
+    vat_treatment: d.vat_treatment, job_reference: d.job_reference, property: d.property,
+    supply: d.vat_treatment === 'recharge'
+      ? `Repairs at ${d.property} (${d.job_reference}, ${d.contractor_name}, your share ${(d.share_bp / 100).toFixed(2)} %) and the management fee`
+      : `Management fee on ${d.job_reference}, ${d.property}`,
+    credits: d.kind === 'credit' ? original : null,
+    rates: list, net_pence: net, vat_pence: vat, gross_pence: net + vat,
   };
 }
 
