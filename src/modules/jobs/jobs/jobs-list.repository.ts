@@ -17,7 +17,7 @@ export const JOBS_COUNT_CAP = 10_000;
 
 /** The filters that take a value (sort and order shape the text instead). */
 type FilterKey = Exclude<keyof JobFilter, 'sort' | 'order' | 'limit' | 'offset'>;
-const FILTER_KEYS: readonly FilterKey[] = ['statusId', 'jobTypeId', 'priority', 'branchId', 'contractorId', 'tenantId', 'agentUserId', 'from', 'to', 'pattern', 'slaState'];
+const FILTER_KEYS: readonly FilterKey[] = ['statusId', 'jobTypeId', 'priority', 'branchId', 'contractorId', 'tenantId', 'addressId', 'agentUserId', 'from', 'to', 'pattern', 'slaState'];
 
 /** What decides the text of a list statement. */
 export interface ListShape {
@@ -42,6 +42,7 @@ export interface ListValues {
   branchId?: number;
   contractorId?: number;
   tenantId?: number;
+  addressId?: number;
   agentUserId?: number;
   from?: Date;
   to?: Date;

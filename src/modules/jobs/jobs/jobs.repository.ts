@@ -109,6 +109,8 @@ export interface JobFilter {
   branchId?: Value<number>;
   contractorId?: Value<number>;
   tenantId?: Value<number>;
+  /** the job's property (addresses.id) */
+  addressId?: Value<number>;
   agentUserId?: Value<number>;
   /** created_at >= from */
   from?: Value<Date>;
@@ -133,6 +135,7 @@ export function matchesFilter(eb: ExpressionBuilder<Database & { j: Database['jo
   if (f.branchId !== undefined) conds.push(eb('j.branch_id', '=', f.branchId));
   if (f.contractorId !== undefined) conds.push(eb('j.contractor_id', '=', f.contractorId));
   if (f.tenantId !== undefined) conds.push(eb('j.tenant_id', '=', f.tenantId));
+  if (f.addressId !== undefined) conds.push(eb('j.address_id', '=', f.addressId));
   if (f.agentUserId !== undefined) conds.push(eb('j.agent_user_id', '=', f.agentUserId));
   if (f.from !== undefined) conds.push(eb('j.created_at', '>=', f.from));
   if (f.to !== undefined) conds.push(eb('j.created_at', '<', f.to));
@@ -345,6 +348,13 @@ export function findTimeRange(db: DbOrTrx, id: number, agencyId: number) {
 /** An address of the agency by uuid. */
 export function findAddress(db: DbOrTrx, uuid: string, agencyId: number) {
   return db.selectFrom('addresses').select(['id', 'branch_id']).where('uuid', '=', uuid).where('agency_id', '=', agencyId).executeTakeFirst();
+}
+
+/** An address by uuid inside the agency (any agency when agencyId is null: SysOps); its id. */
+export function findAddressRef(db: DbOrTrx, uuid: string, agencyId: number | null) {
+  let q = db.selectFrom('addresses').select(['id']).where('uuid', '=', uuid);
+  if (agencyId !== null) q = q.where('agency_id', '=', agencyId);
+  return q.executeTakeFirst();
 }
 
 /** A user of the agency by uuid (any agency when agencyId is null). */

@@ -45,6 +45,7 @@ async function listFilter(deps: AppDeps, auth: AuthContext, q: ListJobsInput): P
     branchId: q.branch_uuid ? await idOf(repo.findBranch(db, q.branch_uuid, auth.agencyId)) : undefined,
     contractorId: q.contractor_uuid ? await idOf(repo.findContractor(db, q.contractor_uuid, auth.agencyId)) : undefined,
     tenantId: q.tenant_uuid ? await idOf(repo.findTenant(db, q.tenant_uuid, auth.agencyId)) : undefined,
+    addressId: q.address_uuid ? await idOf(repo.findAddressRef(db, q.address_uuid, auth.agencyId)) : undefined,
     agentUserId: q.agent_uuid ? await idOf(repo.findUser(db, q.agent_uuid, auth.agencyId)) : undefined,
     from,
     to,
