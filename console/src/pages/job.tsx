@@ -102,7 +102,13 @@ export function JobPage() {
               <dt>Priority</dt>
               <dd>{PRIORITIES[j.priority] ?? j.priority}</dd>
               <dt>Property</dt>
-              <dd>{[j.address_line1, j.town, j.postcode].filter(Boolean).join(', ') || '-'}</dd>
+              <dd>
+                {j.address_uuid && session.party === 'staff' && session.permissions.has('api.addresses.view') ? (
+                  <Link to={`/properties/${j.address_uuid}`}>{[j.address_line1, j.town, j.postcode].filter(Boolean).join(', ')}</Link>
+                ) : (
+                  [j.address_line1, j.town, j.postcode].filter(Boolean).join(', ') || '-'
+                )}
+              </dd>
               {j.tenant_name ? (
                 <>
                   <dt>Tenant</dt>
