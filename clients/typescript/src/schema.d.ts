@@ -31517,7 +31517,7 @@ export interface operations {
                              * @description the London date the day windows refer to
                              */
                             today: string;
-                            /** @description jobs in a status with is_open (every status but closed and cancelled) */
+                            /** @description jobs with work still to do: a status with is_open other than Completed and Invoiced (every status but completed, invoiced, closed and cancelled) */
                             open_jobs: {
                                 total: number;
                                 by_status: {
