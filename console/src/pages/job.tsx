@@ -86,9 +86,9 @@ export function JobPage() {
                 <>
                   <dt>SLA</dt>
                   <dd>
-                    {j.sla_state ? (
+                    {j.sla_state && j.is_open ? (
                       <>
-                        <SlaBadge state={j.sla_state} />
+                        <SlaBadge state={j.sla_state} statusId={j.status_id} />
                         {j.sla_due_at && j.sla_state !== 'met' ? (
                           <>
                             {' '}
@@ -96,14 +96,16 @@ export function JobPage() {
                           </>
                         ) : null}
                       </>
-                    ) : (
+                    ) : j.is_open ? (
                       'no SLA clock'
+                    ) : (
+                      'no SLA clock: the job is over'
                     )}
                   </dd>
                 </>
               ) : null}
               <dt>Priority</dt>
-              <dd>{PRIORITIES[j.priority] ?? j.priority}</dd>
+              <dd>{PRIORITIES[j.priority] ?? 'Routine'}</dd>
               <dt>Property</dt>
               <dd>
                 {j.address_uuid && session.party === 'staff' && session.permissions.has('api.addresses.view') ? (
@@ -211,7 +213,10 @@ export function JobPage() {
           <h2 id="timeline">History</h2>
           <ProblemMessage problem={history.problem} onRetry={history.reload} />
           <ol>
-            {(history.data ?? []).map((h) => (
+            {(history.data ?? [])
+              // A tenant's repair is done at Completed: the agency's invoicing is not shown to them.
+              .filter((h) => session.party !== 'tenant' || h.to_status !== 'Invoiced')
+              .map((h) => (
               <li key={h.ID}>
                 <strong>{h.from_status ? `${h.from_status} → ${h.to_status}` : h.to_status}</strong>
                 <span className="meta">

@@ -354,7 +354,7 @@ function Approvals({ landlordUuid }: { landlordUuid: string }) {
       action: true,
       cell: (a) =>
         canResend(a.status) ? (
-          <Button variant="secondary" aria-label={`Send the approval for ${a.job_reference} again`} isDisabled={action.busy} onPress={() => resend(a)}>
+          <Button variant="secondary" aria-label={`Send again: ${a.job_reference}`} isDisabled={action.busy} onPress={() => resend(a)}>
             Send again
           </Button>
         ) : null,
