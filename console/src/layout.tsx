@@ -48,6 +48,7 @@ function workPages(permissions: Set<string>, staff: boolean): NavPage[] {
     ['/contractors', 'Contractors', staff && permissions.has('api.contractors.view')],
     ['/tenants', 'Tenants', staff && permissions.has('api.tenants.view')],
     ['/addresses', 'Addresses', staff && permissions.has('api.addresses.view')],
+    ['/landlords', 'Landlords', staff && permissions.has('api.landlords.view')],
     ['/invoices', 'Invoices', staff && permissions.has('api.invoices.view')],
     ['/compliance', 'Compliance', staff && permissions.has('api.compliance.view')],
     ['/agencies', 'Agencies', permissions.has('api.agencies.manage')],

@@ -55,6 +55,9 @@ const SearchPage = page(() => import('./pages/search.tsx'), 'SearchPage');
 const SlaRulesPage = page(() => import('./pages/sla-rules.tsx'), 'SlaRulesPage');
 const TemplatesPage = page(() => import('./pages/templates.tsx'), 'TemplatesPage');
 const TemplateEditPage = page(() => import('./pages/templates.tsx'), 'TemplateEditPage');
+const LandlordsPage = page(() => import('./pages/landlords.tsx'), 'LandlordsPage');
+const LandlordPage = page(() => import('./pages/landlords.tsx'), 'LandlordPage');
+const PropertyPage = page(() => import('./pages/property.tsx'), 'PropertyPage');
 
 /**
  * A route open only to callers holding `permission` (and, with `staffOnly`, only to staff): others
@@ -176,6 +179,30 @@ export function AppRoutes() {
               element={
                 <Guard permission="api.addresses.view" staffOnly>
                   <AddressesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/landlords"
+              element={
+                <Guard permission="api.landlords.view" staffOnly>
+                  <LandlordsPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/landlords/:uuid"
+              element={
+                <Guard permission="api.landlords.view" staffOnly>
+                  <LandlordPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/properties/:uuid"
+              element={
+                <Guard permission="api.addresses.view" staffOnly>
+                  <PropertyPage />
                 </Guard>
               }
             />

@@ -46,3 +46,23 @@ export type ComplianceStatus = NonNullable<Query<'/api/compliance'>['status']>;
 /** An invoice's state (the `status` filter of GET /api/invoices). */
 export type InvoiceStatus = NonNullable<Query<'/api/invoices'>['status']>;
 export type TemplateVersion = Item<'/api/messaging/templates/{id}/versions'>;
+/** A landlord in the list (GET /api/landlords: never the bank details). */
+export type Landlord = Item<'/api/landlords'>;
+/** A landlord's record with its properties and shares (GET /api/landlords/{uuid}). */
+export type LandlordDetail = One<'/api/landlords/{uuid}'>;
+/** A request for a landlord's approval of a cost above the spend limit (GET /api/landlords/approvals). */
+export type Approval = Item<'/api/landlords/approvals'>;
+/** An approval's state. */
+export type ApprovalStatus = Approval['status'];
+/** A landlord's statement for a period (GET /api/landlords/{uuid}/statement). */
+export type Statement = One<'/api/landlords/{uuid}/statement'>;
+/** A property's owners, shares and the spend limit that applies (GET /api/landlords/properties/{address_uuid}). */
+export type PropertyOwnership = One<'/api/landlords/properties/{address_uuid}'>;
+/** One property address with its parts (GET /api/addresses/{uuid}). */
+export type AddressDetail = One<'/api/addresses/{uuid}'>;
+/** A job as the lists give it (GET /api/jobs/manage). */
+export type JobSummary = Item<'/api/jobs/manage'>;
+/** A compliance item with its certificates (GET /api/compliance/items/{uuid}). */
+export type ComplianceItemDetail = One<'/api/compliance/items/{uuid}'>;
+/** A job's document (GET /api/jobs/{uuid}/documents). */
+export type JobDocument = Item<'/api/jobs/{uuid}/documents'>;

@@ -23,10 +23,29 @@ export function consoleDistDir(): string {
   return candidates.find((dir) => existsSync(path.join(dir, 'index.html'))) ?? candidates[0]!;
 }
 
-/** True for a path the app shell may answer: not the API, not the docs, not a file with an extension. */
+/**
+ * The first segments of the console's routes whose last part may hold a dot (console/src/routes.tsx):
+ * a message template's id is `job.received.email`, so `/templates/job.received.email` is a page,
+ * not a file. test/http/console-static.test.ts checks that every route with a parameter in
+ * routes.tsx starts with one of these.
+ */
+export const CONSOLE_SECTIONS: ReadonlySet<string> = new Set([
+  'jobs', 'templates', 'flows', 'contractors', 'tenants', 'addresses', 'properties', 'landlords', 'users', 'invoices', 'agencies',
+  'settings', 'compliance', 'statements', 'quotes', 'exports', 'imports', 'branches',
+]);
+
+/**
+ * True for a path the app shell may answer (docs/console.md "How it is built and served"): not
+ * the API, not the docs, and not a file: a last segment with an extension (`/robots.txt`,
+ * `/wp-login.php`) is a file unless the path is under one of the console's sections
+ * (CONSOLE_SECTIONS), so a bookmarked `/templates/job.received.email` opens the app.
+ * @param url the request URL (path and query)
+ */
 export function isConsolePath(url: string): boolean {
   const pathname = url.split('?')[0]!;
   if (pathname === '/api' || pathname.startsWith('/api/') || pathname === '/docs' || pathname.startsWith('/docs/')) return false;
+  const segments = pathname.split('/').filter(Boolean);
+  if (segments.length > 1 && CONSOLE_SECTIONS.has(segments[0]!)) return true;
   return !/\.[a-z0-9]+$/i.test(pathname);
 }
 

@@ -68,13 +68,14 @@ describe('console: search results and money', () => {
   it('links each hit to its console page, or to none without the permission', () => {
     expect(consolePathOf({ type: 'job', uuid: 'u1', title: 'JOB-000001' }, new Set())).toBe('/jobs/u1');
     expect(consolePathOf({ type: 'tenant', uuid: 'u2', title: 'Emily Clarke' }, staff)).toBe('/tenants?q=Emily%20Clarke');
-    expect(consolePathOf({ type: 'address', uuid: 'u3', title: '14 Kirkstall Road' }, staff)).toBe('/addresses?q=14%20Kirkstall%20Road');
+    expect(consolePathOf({ type: 'address', uuid: 'u3', title: '14 Kirkstall Road' }, staff)).toBe('/properties/u3');
     expect(consolePathOf({ type: 'invoice', uuid: 'u4', title: 'INV-000001' }, staff)).toBe('/invoices');
     expect(consolePathOf({ type: 'user', uuid: 'u5', title: 'Tom' }, staff)).toBeNull();
     expect(consolePathOf({ type: 'tenant', uuid: 'u2', title: 'Emily' }, new Set())).toBeNull();
     expect(consolePathOf({ type: 'spaceship', uuid: 'u6', title: 'x' }, staff)).toBeNull();
     expect(consolePathOf({ type: 'building', uuid: 'u7', title: 'Aire Court, Leeds' }, staff)).toBe('/addresses?q=Aire%20Court');
     expect(consolePathOf({ type: 'landlord', uuid: 'u8', title: 'Margaret Oyelaran' }, staff)).toBeNull();
+    expect(consolePathOf({ type: 'landlord', uuid: 'u8', title: 'Margaret Oyelaran' }, new Set([...staff, 'api.landlords.view']))).toBe('/landlords/u8');
   });
   it('splits the escaped snippet into text and highlighted parts, never HTML', () => {
     expect(snippetParts('Leak under the <mark>kitchen</mark> &amp; <mark>sink</mark>&lt;script&gt;')).toEqual([

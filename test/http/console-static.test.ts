@@ -4,13 +4,13 @@
  * /docs paths, and a page saying how to build when there is no build. On a bare Fastify instance
  * with a fake build, so it needs neither Vite nor a database.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isConsolePath, registerConsole, type ConsoleShell } from '../../src/http/console.ts';
+import { CONSOLE_SECTIONS, isConsolePath, registerConsole, type ConsoleShell } from '../../src/http/console.ts';
 
 /** A script big enough to be worth compressing. */
 const BIG = `export const rows = [${Array.from({ length: 500 }, (_, i) => `'row ${i}'`).join(', ')}];`;
@@ -87,6 +87,26 @@ describe('console static files', () => {
     expect(isConsolePath('/api/jobs')).toBe(false);
     expect(isConsolePath('/docs')).toBe(false);
     expect(isConsolePath('/apiary')).toBe(true);
+  });
+
+  it('answers a reload or bookmark of any console page with the app, a dot in its address too', async () => {
+    const a = await app(dir);
+    for (const url of ['/templates/job.received.email', '/templates/job.received.sms', '/flows/leak.v2', '/landlords/0b7f6a4e-6f0e-4d7e-9a55-1c2d3e4f5a6b', '/properties/0b7f6a4e-6f0e-4d7e-9a55-1c2d3e4f5a6b', '/jobs/x?tab=notes']) {
+      const res = await a.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toContain('text/html');
+      expect(res.body, url).toContain('<title>Caretaker</title>');
+    }
+    // A file-looking path outside the console's sections stays a 404.
+    expect((await a.inject({ url: '/templates.php' })).statusCode).toBe(404);
+    expect((await a.inject({ url: '/api/messaging/templates/job.received.email/nope' })).statusCode).toBe(404);
+  });
+
+  it("knows every section of console/src/routes.tsx that has a parameter in its address", async () => {
+    const routes = await readFile(path.join(import.meta.dirname, '../../console/src/routes.tsx'), 'utf8');
+    const withParams = [...routes.matchAll(/path="\/([a-z-]+)\/[^"]*:[a-z_]+/g)].map((m) => m[1]!);
+    expect(withParams.length).toBeGreaterThan(3);
+    for (const section of withParams) expect(CONSOLE_SECTIONS.has(section), section).toBe(true);
   });
 
   it('without a build, / says how to build the console', async () => {

@@ -30,11 +30,12 @@ describe('GET /api/dashboard', () => {
     const d = await dash(w.adminA.client);
     expect(d.scope).toBe('agency');
     expect(d.today).toBe('2026-11-24');
-    expect(d.open_jobs.total).toBe(6);
+    // j5 is Completed: its work is done, so it is not an open job (docs/insight.md "Dashboard").
+    expect(d.open_jobs.total).toBe(5);
     expect(d.open_jobs.by_status.map((s: any) => [s.code, s.count])).toEqual([
-      ['reported', 1], ['assigned', 1], ['scheduled', 3], ['completed', 1],
+      ['reported', 1], ['assigned', 1], ['scheduled', 3],
     ]);
-    expect(d.open_jobs.by_priority).toEqual([{ priority: 1, count: 1 }, { priority: 2, count: 3 }, { priority: 3, count: 2 }]);
+    expect(d.open_jobs.by_priority).toEqual([{ priority: 1, count: 1 }, { priority: 2, count: 2 }, { priority: 3, count: 2 }]);
     expect(d.new_jobs).toEqual({ today: 1, this_week: 2 });
     expect(d.visits).toEqual({ overdue: 1, today: 1, tomorrow: 2 });
     expect(d.certificates_expiring_30d).toBe(2);
@@ -83,8 +84,8 @@ describe('GET /api/dashboard', () => {
   it("counts only a contractor's own jobs and certificates", async () => {
     const d = await dash(w.contractor.client);
     expect(d.scope).toBe('contractor');
-    expect(d.open_jobs.total).toBe(4);
-    expect(d.open_jobs.by_status.map((s: any) => [s.code, s.count])).toEqual([['scheduled', 3], ['completed', 1]]);
+    expect(d.open_jobs.total).toBe(3);
+    expect(d.open_jobs.by_status.map((s: any) => [s.code, s.count])).toEqual([['scheduled', 3]]);
     expect(d.new_jobs).toEqual({ today: 0, this_week: 1 });
     expect(d.visits).toEqual({ overdue: 1, today: 1, tomorrow: 1 });
     expect(d.certificates_expiring_30d).toBe(1);
@@ -103,9 +104,10 @@ describe('GET /api/dashboard', () => {
   it('counts an agent its branch and the sharing branches, and a branch that does not share only its own', async () => {
     const a1 = await dash(w.agentA1.client);
     expect(a1.scope).toBe('branch');
-    expect(a1.open_jobs.total).toBe(6);
+    expect(a1.open_jobs.total).toBe(5);
     const a2 = await dash(w.agentA2.client);
-    expect(a2.open_jobs.total).toBe(1);
+    // Its one open job (j5) is Completed: no work left to do there.
+    expect(a2.open_jobs.total).toBe(0);
     expect(a2.visits).toEqual({ overdue: 0, today: 0, tomorrow: 0 });
   });
 
@@ -115,7 +117,7 @@ describe('GET /api/dashboard', () => {
     expect(b.certificates_expiring_30d).toBe(0);
     const all = await dash(w.sysops.client);
     expect(all.scope).toBe('all');
-    expect(all.open_jobs.total).toBe(7);
+    expect(all.open_jobs.total).toBe(6);
     expect(all.certificates_expiring_30d).toBe(2);
   });
 

@@ -473,7 +473,7 @@ export interface paths {
         };
         /**
          * List the jobs the caller may see
-         * @description Agents see their branch (and branches that share), admins their agency, contractors jobs assigned to them, tenants their own jobs. Filters: status_id, job_type_id, priority, branch_uuid, contractor_uuid, tenant_uuid, agent_uuid, from_date/to_date (created_at, UTC dates, inclusive), q (case-insensitive text in reference, title, description). sort=created_at|updated_at|priority|scheduled_for, order=asc|desc (default created_at desc; id breaks ties; nulls last). count is the number of jobs matching, exact up to 10000; above that it is 10000 and the header X-Count-Capped: true is sent.
+         * @description Agents see their branch (and branches that share), admins their agency, contractors jobs assigned to them, tenants their own jobs. Filters: status_id, job_type_id, priority, branch_uuid, contractor_uuid, tenant_uuid, address_uuid (the property), agent_uuid, from_date/to_date (created_at, UTC dates, inclusive), q (case-insensitive text in reference, title, description). sort=created_at|updated_at|priority|scheduled_for, order=asc|desc (default created_at desc; id breaks ties; nulls last). count is the number of jobs matching, exact up to 10000; above that it is 10000 and the header X-Count-Capped: true is sent.
          *
          *     **Access:** Permission key `api.jobs.manage.manage`.
          */
@@ -9402,6 +9402,8 @@ export interface operations {
                 branch_uuid?: string;
                 contractor_uuid?: string;
                 tenant_uuid?: string;
+                /** @description jobs at this property */
+                address_uuid?: string;
                 /** @description owning agent (user uuid) */
                 agent_uuid?: string;
                 /** @description jobs created on or after this UTC date */
@@ -31587,7 +31589,7 @@ export interface operations {
                              * @description the London date the day windows refer to
                              */
                             today: string;
-                            /** @description jobs in a status with is_open (every status but closed and cancelled) */
+                            /** @description jobs with work still to do: a status with is_open other than Completed and Invoiced (every status but completed, invoiced, closed and cancelled) */
                             open_jobs: {
                                 total: number;
                                 by_status: {
@@ -33271,6 +33273,8 @@ export interface operations {
                 branch_uuid?: string;
                 contractor_uuid?: string;
                 tenant_uuid?: string;
+                /** @description jobs at this property */
+                address_uuid?: string;
                 /** @description owning agent (user uuid) */
                 agent_uuid?: string;
                 /** @description jobs created on or after this UTC date */

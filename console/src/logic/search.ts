@@ -11,10 +11,10 @@ export const SEARCH_TYPES = {
 export type SearchType = keyof typeof SEARCH_TYPES;
 
 /**
- * The console page of a hit: a job opens its own page; tenants, addresses and users open their
- * list searched for the hit's title; a building the address list searched for its name (its flats);
- * contractors their list; invoices the invoice list. Null when the caller has no such page (a
- * missing permission, a landlord: the console has no landlord page yet, or an unknown type).
+ * The console page of a hit: a job, a property (address) and a landlord open their own pages;
+ * tenants and users open their list searched for the hit's title; a building the address list
+ * searched for its name (its flats); contractors their list; invoices the invoice list. Null when
+ * the caller has no such page (a missing permission, or an unknown type).
  */
 export function consolePathOf(hit: { type: string; uuid: string; title: string }, permissions: Set<string>): string | null {
   const q = encodeURIComponent(hit.title);
@@ -24,10 +24,12 @@ export function consolePathOf(hit: { type: string; uuid: string; title: string }
     case 'tenant':
       return permissions.has('api.tenants.view') ? `/tenants?q=${q}` : null;
     case 'address':
-      return permissions.has('api.addresses.view') ? `/addresses?q=${q}` : null;
+      return permissions.has('api.addresses.view') ? `/properties/${hit.uuid}` : null;
     case 'building':
       // The title is "Aire Court, Leeds": its name finds the block's flats.
       return permissions.has('api.addresses.view') ? `/addresses?q=${encodeURIComponent(hit.title.split(',')[0]!.trim())}` : null;
+    case 'landlord':
+      return permissions.has('api.landlords.view') ? `/landlords/${hit.uuid}` : null;
     case 'user':
       return permissions.has('api.users.manage') ? `/users?q=${q}` : null;
     case 'contractor':

@@ -8,14 +8,16 @@
  * they wait on the phone, are shown as waiting, and are sent when the connection is back
  * (docs/console.md "On a phone: the installable app").
  */
-import { VisitPanel } from './visit.tsx';
+import { useVisitPlan, VisitPanel } from './visit.tsx';
 import { Tab, TabList, TabPanel, Tabs, type Key } from 'react-aria-components';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { useLiveEvents } from '../live.ts';
 import { api } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
+import { shareWords } from '../logic/landlords.ts';
+import { longDate } from '../logic/recurrence.ts';
 import { useSession } from '../session.tsx';
-import { formatDate, formatDateTime, formatLondonDateTime, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
+import { formatDateTime, formatLondonDateTime, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
 import { ConversationsPanel, CONVERSATIONS_PERMISSION, MessagesTabLabel, useConversations } from './job-conversations.tsx';
 import { Documents } from './job-files.tsx';
 import { JobMoney } from './job-money.tsx';
@@ -49,6 +51,7 @@ export function JobPage() {
   // Changes made by others (another agent, the contractor, the tenant) show without a reload.
   useLiveEvents(uuid, reloadAll);
   const conversations = useConversations(uuid);
+  const plan = useVisitPlan(uuid);
   const messagesTab = session.permissions.has(CONVERSATIONS_PERMISSION);
   const j = job.data;
   if (!j) {
@@ -83,9 +86,9 @@ export function JobPage() {
                 <>
                   <dt>SLA</dt>
                   <dd>
-                    {j.sla_state ? (
+                    {j.sla_state && j.is_open ? (
                       <>
-                        <SlaBadge state={j.sla_state} />
+                        <SlaBadge state={j.sla_state} statusId={j.status_id} />
                         {j.sla_due_at && j.sla_state !== 'met' ? (
                           <>
                             {' '}
@@ -93,16 +96,24 @@ export function JobPage() {
                           </>
                         ) : null}
                       </>
-                    ) : (
+                    ) : j.is_open ? (
                       'no SLA clock'
+                    ) : (
+                      'no SLA clock: the job is over'
                     )}
                   </dd>
                 </>
               ) : null}
               <dt>Priority</dt>
-              <dd>{PRIORITIES[j.priority] ?? j.priority}</dd>
+              <dd>{PRIORITIES[j.priority] ?? 'Routine'}</dd>
               <dt>Property</dt>
-              <dd>{[j.address_line1, j.town, j.postcode].filter(Boolean).join(', ') || '-'}</dd>
+              <dd>
+                {j.address_uuid && session.party === 'staff' && session.permissions.has('api.addresses.view') ? (
+                  <Link to={`/properties/${j.address_uuid}`}>{[j.address_line1, j.town, j.postcode].filter(Boolean).join(', ')}</Link>
+                ) : (
+                  [j.address_line1, j.town, j.postcode].filter(Boolean).join(', ') || '-'
+                )}
+              </dd>
               {j.tenant_name ? (
                 <>
                   <dt>Tenant</dt>
@@ -122,8 +133,19 @@ export function JobPage() {
                 {j.contractor_name ?? 'not assigned yet'}
                 {j.contractor_name ? (j.contractor_accepted_at ? ' (accepted)' : ' (not accepted yet)') : ''}
               </dd>
+              <dt>Trade</dt>
+              <dd>{j.trade ?? 'not set'}</dd>
+              <dt>Job type</dt>
+              <dd>{j.job_type}</dd>
+              {j.address_uuid && session.party === 'staff' && session.permissions.has('api.landlords.view') ? <LandlordOf addressUuid={j.address_uuid} /> : null}
               <dt>Visit</dt>
-              <dd>{j.scheduled_for ? `${formatDate(j.scheduled_for)}${j.time_range ? `, ${j.time_range}` : ''}` : 'not booked'}</dd>
+              <dd>
+                {plan.data?.visit
+                  ? plan.data.visit.label
+                  : j.scheduled_for
+                    ? `${[longDate(j.scheduled_for), j.time_range].filter(Boolean).join(', ')} (no exact time yet)`
+                    : 'not booked'}
+              </dd>
               <dt>Branch</dt>
               <dd>{j.branch_name}</dd>
               <dt>Reported</dt>
@@ -132,7 +154,12 @@ export function JobPage() {
             {j.description ? <p className="description">{j.description}</p> : null}
           </section>
           {statuses.data ? <Actions job={j} statuses={statuses.data} onChanged={reloadAll} onTab={setTab} /> : null}
-          <VisitPanel jobUuid={uuid} party={session.party} onChanged={reloadAll} />
+          <VisitPanel
+            jobUuid={uuid}
+            party={session.party}
+            onChanged={reloadAll}
+            daySlot={j.scheduled_for ? { day: longDate(j.scheduled_for), slot: j.time_range } : null}
+          />
           <Tabs className="tabs" selectedKey={tab} onSelectionChange={(k: Key) => setTab(String(k))}>
             <TabList aria-label="Job sections">
               <Tab id="photos" className="tab">
@@ -186,7 +213,10 @@ export function JobPage() {
           <h2 id="timeline">History</h2>
           <ProblemMessage problem={history.problem} onRetry={history.reload} />
           <ol>
-            {(history.data ?? []).map((h) => (
+            {(history.data ?? [])
+              // A tenant's repair is done at Completed: the agency's invoicing is not shown to them.
+              .filter((h) => session.party !== 'tenant' || h.to_status !== 'Invoiced')
+              .map((h) => (
               <li key={h.ID}>
                 <strong>{h.from_status ? `${h.from_status} → ${h.to_status}` : h.to_status}</strong>
                 <span className="meta">
@@ -204,6 +234,29 @@ export function JobPage() {
           {messagesTab ? 'Questions about this job? Write to the agency under Messages; you can also reply to its e-mails.' : 'Questions about this job? Add a note and the agency will see it.'}
         </p>
       )}
+    </>
+  );
+}
+
+/** The property's landlords with their shares (GET /api/landlords/properties/{address_uuid}), as a row of the details. */
+function LandlordOf({ addressUuid }: { addressUuid: string }) {
+  const owners = useLoad(['landlords', 'property', addressUuid], async () =>
+    (await api.GET('/api/landlords/properties/{address_uuid}', { params: { path: { address_uuid: addressUuid } } })).data!.data,
+  );
+  const list = owners.data?.owners ?? [];
+  return (
+    <>
+      <dt>Landlord</dt>
+      <dd>
+        {owners.problem ? 'could not be read' : owners.data === null ? 'Loading…' : list.length === 0 ? 'none linked' : null}
+        {list.map((o, i) => (
+          <span key={o.landlord_uuid}>
+            {i > 0 ? ', ' : ''}
+            <Link to={`/landlords/${o.landlord_uuid}`}>{o.name}</Link>
+            {o.share_bp < 10000 ? ` (${shareWords(o.share_bp)})` : ''}
+          </span>
+        ))}
+      </dd>
     </>
   );
 }

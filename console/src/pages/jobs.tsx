@@ -36,11 +36,23 @@ const SORT_LABELS: Record<string, string> = { created_at: 'Reported', updated_at
 
 /** A status badge (colour plus text, never colour alone). */
 export function StatusBadge({ status, statusId }: { status: string; statusId: number }) {
-  return <span className={`badge badge-s${statusId}`}>{status}</span>;
+  const session = useSession();
+  // A tenant's repair is done once Completed: the agency's invoicing is not theirs to follow.
+  const shown = session.party === 'tenant' && statusId === INVOICED ? 'Completed' : status;
+  return <span className={`badge badge-s${statusId === INVOICED && shown === 'Completed' ? COMPLETED : statusId}`}>{shown}</span>;
 }
 
-/** The job's SLA state as text ("SLA breached"); nothing when the job has no clock. */
-export function SlaBadge({ state }: { state: string | null | undefined }) {
+/** Statuses whose words a tenant reads differently (docs/jobs.md): Completed 7, Invoiced 8; Closed 9 and Cancelled 10 end every SLA clock. */
+const COMPLETED = 7;
+const INVOICED = 8;
+const ENDED = [9, 10];
+
+/**
+ * The job's SLA state as text ("SLA breached"); nothing when the job has no clock, or when it is
+ * Closed or Cancelled (`statusId`): a cancelled job was not late, its clock simply stopped.
+ */
+export function SlaBadge({ state, statusId }: { state: string | null | undefined; statusId?: number }) {
+  if (statusId !== undefined && ENDED.includes(statusId)) return null;
   if (!state || !Object.hasOwn(SLA_STATES, state)) return null;
   return <span className={`badge badge-sla-${state}`}>SLA {SLA_STATES[state as SlaState].toLowerCase()}</span>;
 }
@@ -260,11 +272,11 @@ export function Jobs() {
                 <span className="ref">{j.reference}</span> {j.title}
               </Link>
               <span>
-                <StatusBadge status={j.status} statusId={j.status_id} /> {session.party === 'staff' ? <SlaBadge state={j.sla_state} /> : null}
+                <StatusBadge status={j.status} statusId={j.status_id} /> {session.party === 'staff' ? <SlaBadge state={j.sla_state} statusId={j.status_id} /> : null}
               </span>
             </div>
             <p className="meta">
-              <span>{PRIORITIES[j.priority] ?? `Priority ${j.priority}`}</span>
+              <span>{PRIORITIES[j.priority] ?? 'Routine'}</span>
               {j.address_line1 ? <span>{[j.address_line1, j.postcode].filter(Boolean).join(', ')}</span> : null}
               {session.party !== 'contractor' && j.contractor_name ? <span>Contractor: {j.contractor_name}</span> : null}
               {j.scheduled_for ? (

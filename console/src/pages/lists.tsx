@@ -38,7 +38,7 @@ async function page<T>(call: Promise<{ data?: unknown }>): Promise<{ data: T[]; 
  * page shown, in the browser; `load` then gets null for the sort. `K` is the list's sort values
  * (SortOf), so a column's `sortKey` the API does not sort by fails the typecheck.
  */
-function ListTable<T extends object, K extends string>({
+export function ListTable<T extends object, K extends string>({
   label,
   load,
   columns,
@@ -119,7 +119,7 @@ function ListTable<T extends object, K extends string>({
 /** Contractors, with the certificates that expire within 30 days (or have expired) above them. */
 
 /** The one of each list's plural label, for "1 user". */
-const SINGULAR: Record<string, string> = { contractors: 'contractor', tenants: 'tenant', addresses: 'address', users: 'user', branches: 'branch', entries: 'entry' };
+const SINGULAR: Record<string, string> = { contractors: 'contractor', tenants: 'tenant', addresses: 'address', users: 'user', branches: 'branch', entries: 'entry', landlords: 'landlord' };
 
 /** "1 user", "23 users": a list's count with its label. */
 function counted(n: number, label: string): string {
@@ -227,7 +227,7 @@ export function AddressesPage() {
         }
         // Sorted by the API (its sort fields), across every page.
         columns={[
-          { header: 'Address', sortKey: 'line1', cell: (r) => [r.line1, r.line2].filter(Boolean).join(', ') },
+          { header: 'Address', sortKey: 'line1', cell: (r) => <Link to={`/properties/${r.uuid}`}>{[r.line1, r.line2].filter(Boolean).join(', ')}</Link> },
           { header: 'Town', key: true, sortKey: 'town', cell: (r) => r.town },
           { header: 'Postcode', key: true, sortKey: 'postcode', cell: (r) => r.postcode },
           { header: 'Branch', key: true, sortKey: 'branch_name', cell: (r) => r.branch_name ?? '-' },

@@ -29,8 +29,22 @@ const SCHEDULED = 5;
 const BEFORE_WORK = [1, 2, 3, 4, 5];
 const MISSED_TEXT: Record<string, string> = { tenant: 'the tenant was not in', contractor: 'the contractor did not come' };
 
-/** The windows, the booked visit and the missed visits, as read. */
-function PlanSummary({ plan }: { plan: Plan }) {
+/**
+ * The job's visit plan (GET /api/jobs/{uuid}/visit), under the key the job page's details share,
+ * so the page reads it once.
+ */
+export function useVisitPlan(jobUuid: string) {
+  return useLoad(['jobs', jobUuid, 'visit'], async () => (await api.GET('/api/jobs/{uuid}/visit', { params: { path: { uuid: jobUuid } } })).data!.data as Plan);
+}
+
+/** The day and slot booked at assignment ("Mon 7 Dec 2026, Afternoon"), when no visit with a time is. */
+export interface DaySlot {
+  day: string;
+  slot: string | null;
+}
+
+/** The windows, the booked visit (or the day and slot booked without a time) and the missed visits, as read. */
+function PlanSummary({ plan, daySlot }: { plan: Plan; daySlot: DaySlot | null }) {
   return (
     <>
       <p>
@@ -38,8 +52,12 @@ function PlanSummary({ plan }: { plan: Plan }) {
           <>
             Booked: <strong>{plan.visit.label}</strong> ({plan.visit.booked_by === 'tenant' ? 'picked by the tenant' : 'booked by the contractor'})
           </>
+        ) : daySlot ? (
+          <>
+            Booked for <strong>{[daySlot.day, daySlot.slot].filter(Boolean).join(', ')}</strong>; the contractor has not set an exact time yet.
+          </>
         ) : (
-          'No visit with a time is booked yet.'
+          'No visit is booked yet.'
         )}
       </p>
       <h3 id="windows-title">When the tenant is in</h3>
@@ -239,9 +257,9 @@ function MissedVisit({ party, onRecord, busy }: { party: Party; onRecord: (by: '
 }
 
 /** The visit section of the job page. */
-export function VisitPanel({ jobUuid, party, onChanged }: { jobUuid: string; party: Party; onChanged: () => void }) {
+export function VisitPanel({ jobUuid, party, onChanged, daySlot = null }: { jobUuid: string; party: Party; onChanged: () => void; daySlot?: DaySlot | null }) {
   const path = { params: { path: { uuid: jobUuid } } };
-  const plan = useLoad(['jobs', jobUuid, 'visit'], async () => (await api.GET('/api/jobs/{uuid}/visit', path)).data!.data as Plan);
+  const plan = useVisitPlan(jobUuid);
   const action = useAction();
   const [done, setDone] = useState<string | null>(null);
   const p = plan.data;
@@ -261,7 +279,7 @@ export function VisitPanel({ jobUuid, party, onChanged }: { jobUuid: string; par
           {done}
         </p>
       ) : null}
-      <PlanSummary plan={p} />
+      <PlanSummary plan={p} daySlot={daySlot} />
       <ProblemMessage problem={action.problem} />
       {party === 'tenant' && BEFORE_WORK.includes(p.status_id) ? (
         <WindowsEditor
@@ -362,7 +380,7 @@ export function VisitLinkPage() {
             {view.agency_name}: <strong>{view.plan.title}</strong> ({view.plan.reference}){view.property ? ` at ${view.property}` : ''}
             {view.plan.contractor_name ? `, by ${view.plan.contractor_name}` : ''}.
           </p>
-          <PlanSummary plan={view.plan} />
+          <PlanSummary plan={view.plan} daySlot={null} />
           {problem ? (
             <div className="problem" role="alert">
               <p>{problem}</p>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS } from '../../../src/modules/jobs/jobs/lifecycle.ts';
 import { buildTestApp, createAgency, createBranch, csrf, userClient, type TestApp } from '../../helpers/app.ts';
-import { createContractor, createTenant, insertJob, jobsWorld, type JobsWorld } from './fixtures.ts';
+import { createAddress, createContractor, createTenant, insertJob, jobsWorld, type JobsWorld } from './fixtures.ts';
 
 describe('jobs records: create, read, edit, cancel, delete, idempotency', () => {
   let t: TestApp;
@@ -248,7 +248,7 @@ describe('jobs records: create, read, edit, cancel, delete, idempotency', () => 
 
   describe('list filters and sorting', () => {
     let admin: Awaited<ReturnType<typeof userClient>>;
-    let ids: { b1: { uuid: string }; b2: { uuid: string }; con: { uuid: string }; ten: { uuid: string }; agent: Awaited<ReturnType<typeof userClient>> };
+    let ids: { b1: { uuid: string }; b2: { uuid: string }; con: { uuid: string }; ten: { uuid: string }; flat: { uuid: string }; agent: Awaited<ReturnType<typeof userClient>> };
     beforeAll(async () => {
       const agency = await createAgency(t.db, 'Agency F');
       const b1 = await createBranch(t.db, agency.id, 'F1');
@@ -257,14 +257,15 @@ describe('jobs records: create, read, edit, cancel, delete, idempotency', () => 
       const ten = await createTenant(t, agency.id);
       admin = await userClient(t, { role: 'admin', agencyId: agency.id });
       const agent = await userClient(t, { role: 'agent', agencyId: agency.id, branchId: b1.id });
-      ids = { b1, b2, con, ten, agent };
+      const flat = await createAddress(t, agency.id, b2.id, 'LS6 2AB');
+      ids = { b1, b2, con, ten, flat, agent };
       const d = (s: string) => new Date(s);
       const base = { agency_id: agency.id };
       const seeded = [
         await insertJob(t, { ...base, branch_id: b1.id, reference: 'JOB-000001', title: 'Leaking tap', priority: 3, status_id: 1, created_at: d('2026-11-01T10:00:00Z'), updated_at: d('2026-11-05T10:00:00Z') }),
         await insertJob(t, { ...base, branch_id: b1.id, reference: 'JOB-000002', title: 'Boiler 100% dead', priority: 1, status_id: 5, job_type_id: 2, contractor_id: con.id, scheduled_for: d('2026-11-25T00:00:00Z'), created_at: d('2026-11-02T10:00:00Z'), updated_at: d('2026-11-03T10:00:00Z') }),
         await insertJob(t, { ...base, branch_id: b2.id, reference: 'JOB-000003', title: 'Gutter', description: 'clear the under_sink trap', priority: 5, status_id: 1, tenant_id: ten.id, agent_user_id: agent.user.id, created_at: d('2026-11-03T10:00:00Z'), updated_at: d('2026-11-04T10:00:00Z') }),
-        await insertJob(t, { ...base, branch_id: b2.id, reference: 'JOB-000004', title: 'Smoke alarm', priority: 3, status_id: 5, job_type_id: 5, scheduled_for: d('2026-11-22T00:00:00Z'), created_at: d('2026-11-03T10:00:00Z'), updated_at: d('2026-11-06T10:00:00Z') }),
+        await insertJob(t, { ...base, branch_id: b2.id, reference: 'JOB-000004', title: 'Smoke alarm', address_id: flat.id, priority: 3, status_id: 5, job_type_id: 5, scheduled_for: d('2026-11-22T00:00:00Z'), created_at: d('2026-11-03T10:00:00Z'), updated_at: d('2026-11-06T10:00:00Z') }),
       ];
       expect(seeded).toHaveLength(4);
     });
@@ -282,6 +283,8 @@ describe('jobs records: create, read, edit, cancel, delete, idempotency', () => 
       expect((await refs(`contractor_uuid=${ids.con.uuid}`)).refs).toEqual(['JOB-000002']);
       expect((await refs(`tenant_uuid=${ids.ten.uuid}`)).refs).toEqual(['JOB-000003']);
       expect((await refs(`agent_uuid=${ids.agent.user.uuid}`)).refs).toEqual(['JOB-000003']);
+      expect((await refs(`address_uuid=${ids.flat.uuid}`)).refs).toEqual(['JOB-000004']);
+      expect((await refs('address_uuid=00000000-0000-4000-8000-000000000000')).count).toBe(0);
       expect((await refs('from_date=2026-11-02')).refs).toEqual(['JOB-000004', 'JOB-000003', 'JOB-000002']);
       expect((await refs('to_date=2026-11-02')).refs).toEqual(['JOB-000002', 'JOB-000001']);
       expect((await refs('from_date=2026-11-02&to_date=2026-11-02')).refs).toEqual(['JOB-000002']);

@@ -99,6 +99,8 @@ describe('guided reporting', () => {
     expect(job).toMatchObject({ title: 'Boiler losing pressure: no heating or hot water', priority: 2, trade: 'Heating', job_type: 'Reactive repair', address_uuid: house.uuid, tenant_uuid: tenantRow.uuid, status: 'Reported' });
     expect(job.description).toContain('Is the boiler pressure below 1 bar? Yes, below 1 bar');
     expect(job.description).toContain("In the tenant's words: Pressure drops overnight");
+    // People's words: the flow's name, never its version.
+    expect(job.description).not.toMatch(/version \d/);
   });
 
   it('an emergency shows the instruction at once, raises a priority 1 job and alerts the on-call contact', async () => {

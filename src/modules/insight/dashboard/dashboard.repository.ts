@@ -37,13 +37,17 @@ export async function scopeFilter(db: DbOrTrx, scope: JobScope): Promise<ScopeWh
   return (eb) => eb.and([eb('j.agency_id', '=', scope.agencyId), eb('j.branch_id', 'in', ids)]);
 }
 
-/** Open jobs (status is_open) counted by status and priority. */
+/** Statuses of jobs whose work is done, though still open for the money (docs/insight.md "Dashboard"): Completed (7) and Invoiced (8). */
+const WORK_DONE_STATUS_IDS = [7, 8];
+
+/** Open jobs with work still to do (status is_open, not Completed nor Invoiced) counted by status and priority. */
 export function openJobGroups(db: DbOrTrx, where: ScopeWhere) {
   return db
     .selectFrom('jobs as j')
     .where('j.deleted_at', 'is', null)
     .where(where)
     .where('j.status_id', 'in', (eb) => eb.selectFrom('job_statuses').select('id').where('is_open', '=', true))
+    .where('j.status_id', 'not in', WORK_DONE_STATUS_IDS)
     .groupBy(['j.status_id', 'j.priority'])
     .select(['j.status_id', 'j.priority', sql<number>`count(*)::int`.as('n')])
     .execute();

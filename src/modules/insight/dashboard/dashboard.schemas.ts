@@ -13,7 +13,7 @@ export const DashboardData = Type.Object(
       total: Count,
       by_status: Type.Array(Type.Object({ status_id: Type.Integer(), code: Type.String(), name: Type.String(), count: Count })),
       by_priority: Type.Array(Type.Object({ priority: Type.Integer({ description: '1 emergency to 5 planned' }), count: Count })),
-    }, { description: 'jobs in a status with is_open (every status but closed and cancelled)' }),
+    }, { description: 'jobs with work still to do: a status with is_open other than Completed and Invoiced (every status but completed, invoiced, closed and cancelled)' }),
     new_jobs: Type.Object({
       today: Count,
       this_week: Count,

@@ -18,7 +18,7 @@ export const JOBS_COUNT_CAP = 10_000;
 /** The filters that take a value (sort and order shape the text instead). */
 type FilterKey = Exclude<keyof JobFilter, 'sort' | 'order' | 'limit' | 'offset'>;
 const FILTER_KEYS: readonly FilterKey[] = [
-  'statusId', 'jobTypeId', 'priority', 'branchUuid', 'contractorUuid', 'tenantUuid', 'agentUuid', 'refAgencyId', 'from', 'to', 'pattern', 'slaState',
+  'statusId', 'jobTypeId', 'priority', 'branchUuid', 'contractorUuid', 'tenantUuid', 'addressUuid', 'agentUuid', 'refAgencyId', 'from', 'to', 'pattern', 'slaState',
 ];
 
 /** What decides the text of a list statement. */
@@ -44,6 +44,7 @@ export interface ListValues {
   branchUuid?: string;
   contractorUuid?: string;
   tenantUuid?: string;
+  addressUuid?: string;
   agentUuid?: string;
   refAgencyId?: number;
   from?: Date;

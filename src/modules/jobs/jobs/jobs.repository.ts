@@ -112,6 +112,8 @@ export interface JobFilter {
   contractorUuid?: Value<string>;
   /** a tenant not erased */
   tenantUuid?: Value<string>;
+  /** the job's property (addresses.uuid) */
+  addressUuid?: Value<string>;
   /** the job's owning agent (agent_user_id) */
   agentUuid?: Value<string>;
   /** the agency the uuids above resolve in; absent: any agency (SysOps) */
@@ -156,6 +158,10 @@ export function matchesFilter(eb: ExpressionBuilder<Database & { j: Database['jo
   if (f.agentUuid !== undefined) {
     const id = eb.selectFrom('users as fu').select('fu.id').where('fu.uuid', '=', f.agentUuid);
     conds.push(eb('j.agent_user_id', '=', ref === undefined ? id : id.where('fu.agency_id', '=', ref)));
+  }
+  if (f.addressUuid !== undefined) {
+    const id = eb.selectFrom('addresses as fa').select('fa.id').where('fa.uuid', '=', f.addressUuid);
+    conds.push(eb('j.address_id', '=', ref === undefined ? id : id.where('fa.agency_id', '=', ref)));
   }
   if (f.from !== undefined) conds.push(eb('j.created_at', '>=', f.from));
   if (f.to !== undefined) conds.push(eb('j.created_at', '<', f.to));

@@ -21,7 +21,7 @@ export function jobsRoutes(deps: AppDeps) {
         summary: 'List the jobs the caller may see',
         description:
           'Agents see their branch (and branches that share), admins their agency, contractors jobs assigned to them, tenants their own jobs. ' +
-          'Filters: status_id, job_type_id, priority, branch_uuid, contractor_uuid, tenant_uuid, agent_uuid, from_date/to_date (created_at, UTC dates, inclusive), ' +
+          'Filters: status_id, job_type_id, priority, branch_uuid, contractor_uuid, tenant_uuid, address_uuid (the property), agent_uuid, from_date/to_date (created_at, UTC dates, inclusive), ' +
           'q (case-insensitive text in reference, title, description). sort=created_at|updated_at|priority|scheduled_for, order=asc|desc (default created_at desc; id breaks ties; nulls last). ' +
           `count is the number of jobs matching, exact up to ${JOBS_COUNT_CAP}; above that it is ${JOBS_COUNT_CAP} and the header X-Count-Capped: true is sent.`,
         querystring: ListJobsQuery,

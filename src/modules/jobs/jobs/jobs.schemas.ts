@@ -74,6 +74,7 @@ export const ListJobsQuery = Type.Object(
     branch_uuid: Type.Optional(Uuid()),
     contractor_uuid: Type.Optional(Uuid()),
     tenant_uuid: Type.Optional(Uuid()),
+    address_uuid: Type.Optional(Uuid('jobs at this property')),
     agent_uuid: Type.Optional(Uuid('owning agent (user uuid)')),
     from_date: Type.Optional(IsoDate('jobs created on or after this UTC date')),
     to_date: Type.Optional(IsoDate('jobs created on or before this UTC date (inclusive)')),

@@ -40,7 +40,7 @@ export const DEFAULT_JOB_TYPE = 1;
  */
 function listFilter(auth: AuthContext, q: ListJobsInput): JobFilter {
   const { from, to } = utcDayRange(q.from_date, q.to_date);
-  const byUuid = q.branch_uuid ?? q.contractor_uuid ?? q.tenant_uuid ?? q.agent_uuid;
+  const byUuid = q.branch_uuid ?? q.contractor_uuid ?? q.tenant_uuid ?? q.address_uuid ?? q.agent_uuid;
   return {
     statusId: q.status_id,
     jobTypeId: q.job_type_id,
@@ -48,6 +48,7 @@ function listFilter(auth: AuthContext, q: ListJobsInput): JobFilter {
     branchUuid: q.branch_uuid,
     contractorUuid: q.contractor_uuid,
     tenantUuid: q.tenant_uuid,
+    addressUuid: q.address_uuid,
     agentUuid: q.agent_uuid,
     refAgencyId: byUuid !== undefined && auth.agencyId !== null ? auth.agencyId : undefined,
     from,

@@ -218,9 +218,13 @@ export async function walkFlow(deps: AppDeps, auth: AuthContext, input: WalkInpu
   return step;
 }
 
-/** The job's description: the answers, the tenant's words and the photos asked for. */
-function jobDescription(flowName: string, version: number, answers: RecordedAnswer[], words: string, photos: string[]): string {
-  const lines = [`Guided report (${flowName}, version ${version}):`, ...answers.map((a) => `- ${a.question} ${a.answer}`)];
+/**
+ * The job's description as people read it (docs/tenant-reporting.md): the flow's name, the
+ * answers, the tenant's words and the photos asked for; never the flow's version (the report row
+ * keeps it).
+ */
+function jobDescription(flowName: string, answers: RecordedAnswer[], words: string, photos: string[]): string {
+  const lines = [`The tenant's answers (${flowName}):`, ...answers.map((a) => `- ${a.question} ${a.answer}`)];
   if (words.trim()) lines.push('', `In the tenant's words: ${words.trim()}`);
   if (photos.length > 0) lines.push('', `Photos asked for: ${photos.join('; ')}.`);
   return cutGraphemes(lines.join('\n'), 10_000);
@@ -306,7 +310,7 @@ export async function submitReport(deps: AppDeps, auth: AuthContext, actor: Acto
         priority: outcome.kind === 'emergency' ? 1 : outcome.job.priority,
         job_type_id: JOB_TYPE_CODES[outcome.job.job_type] ?? 1,
         trade_id: trade.id,
-        description: jobDescription(flow.name, flow.version, w.answers, words, photos),
+        description: jobDescription(flow.name, w.answers, words, photos),
         ...(address ? { address_uuid: address.uuid } : {}),
         ...(input.tenant_uuid !== undefined ? { tenant_uuid: input.tenant_uuid } : {}),
         ...(input.branch_uuid !== undefined ? { branch_uuid: input.branch_uuid } : {}),

@@ -18,7 +18,7 @@ export { renderTemplate, compileMjml } from './render.ts';
 export { effectiveTemplate } from './templates.service.ts';
 export { renderHazardSummary } from './delivery.handler.ts';
 export { queueEmail, queueSms, queueTemplatedEmail, type DirectEmail, type DirectSms, type TemplatedEmail } from './direct.ts';
-export { contractorRecipients, tenantRecipients } from './recipients.ts';
+export { contractorRecipients, priorityWords, tenantRecipients } from './recipients.ts';
 export { branchAgents, type Recipient } from './recipients.ts';
 
 /** Event handlers of the module (listed in src/main/background.ts). */

@@ -103,6 +103,11 @@ function timedVisitVars(startsAt: string, endsAt: string): Record<string, string
 
 type JobContext = NonNullable<Awaited<ReturnType<typeof repo.loadJob>>>;
 
+/** A job's priority as people read it (docs/messaging.md): "Emergency", "Urgent", "Routine", "Low", "Planned"; never its number. */
+export function priorityWords(priority: number): string {
+  return ['Emergency', 'Urgent', 'Routine', 'Low', 'Planned'][priority - 1] ?? 'Routine';
+}
+
 export function jobVars(job: JobContext, publicUrl: string): Record<string, string | null> {
   return {
     'agency.name': job.agency_name,
@@ -110,7 +115,7 @@ export function jobVars(job: JobContext, publicUrl: string): Record<string, stri
     'job.title': job.title,
     'job.address': job.line1 ? [job.line1, job.town, job.postcode].join(', ') : '',
     'job.status': job.status,
-    'job.priority': String(job.priority),
+    'job.priority': priorityWords(job.priority),
     'job.url': `${publicUrl}/jobs/${job.uuid}`,
     'contractor.name': job.company_name ?? '',
     'visit.date': job.scheduled_for ? visitDate.format(new Date(job.scheduled_for)) : '',

@@ -187,12 +187,12 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
       description: 'To the contractor: a job was assigned to them.',
       events: 'job.assigned',
       audience: 'contractor',
-      variables: { ...COMMON, 'recipient.name': 'Dave Fletcher', 'visit.date': 'Wednesday 25 November 2026', 'visit.slot': 'Morning 08:00-12:00', 'job.priority': '2' },
+      variables: { ...COMMON, 'recipient.name': 'Dave Fletcher', 'visit.date': 'Wednesday 25 November 2026', 'visit.slot': 'Morning 08:00-12:00', 'job.priority': 'Urgent' },
       defaults: {
         email: {
           subject: 'New job {{ job.reference }}: {{ job.title }}',
-          mjml: mjml('A job was assigned to you', ['Hello {{ recipient.name }},', JOB_LINE, 'Priority {{ job.priority }}. Visit: {{ visit.date }} {{ visit.slot }}.', 'Please accept or decline it in Caretaker.'], 'Open the job'),
-          text_body: `Hello {{ recipient.name }},\n\n${JOB_LINE}\nPriority {{ job.priority }}. Visit: {{ visit.date }} {{ visit.slot }}.\nPlease accept or decline it in Caretaker.\n\n{{ job.url }}\n`,
+          mjml: mjml('A job was assigned to you', ['Hello {{ recipient.name }},', JOB_LINE, 'How urgent: {{ job.priority }}. Visit: {{ visit.date }} {{ visit.slot }}.', 'Please accept or decline it in Caretaker.'], 'Open the job'),
+          text_body: `Hello {{ recipient.name }},\n\n${JOB_LINE}\nHow urgent: {{ job.priority }}. Visit: {{ visit.date }} {{ visit.slot }}.\nPlease accept or decline it in Caretaker.\n\n{{ job.url }}\n`,
         },
         push: { title: 'New job {{ job.reference }}', body: '{{ job.title }}, {{ job.address }}' },
         sms: { text_body: 'New job {{ job.reference }}: {{ job.title }}, {{ job.address }}.' },
@@ -236,7 +236,7 @@ export const MESSAGE_KINDS: Record<string, MessageKind> = Object.fromEntries(
       events: 'works_order.sent',
       audience: 'contractor',
       variables: {
-        ...COMMON, 'recipient.name': 'Dave Fletcher', 'job.priority': '2', 'job.description': 'The boiler shows fault F28 and will not light.',
+        ...COMMON, 'recipient.name': 'Dave Fletcher', 'job.priority': 'Urgent', 'job.description': 'The boiler shows fault F28 and will not light.',
         'link.url': 'https://app.caretaker.test/works-orders/link/0f3c...', 'link.expires_at': 'Thu 10 Dec 2026, 18:00',
       },
       defaults: {

@@ -10,7 +10,7 @@ import type { AppDeps } from '../../../app-deps.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import type { DomainEvent, EventHandler } from '../../../events/index.ts';
 import { formatLondonDateTime } from '../../../lib/london-time.ts';
-import { queueTemplatedEmail } from '../../messaging/messaging/index.ts';
+import { priorityWords, queueTemplatedEmail } from '../../messaging/messaging/index.ts';
 import { formatPounds } from '../money/index.ts';
 import { tokenOf, worksOrderKey } from './links.ts';
 import { awardFromQuote } from './quote-requests.service.ts';
@@ -19,7 +19,7 @@ import * as repo from './works-orders.repository.ts';
 function jobVars(j: Awaited<ReturnType<typeof repo.jobForLink>>, publicUrl: string): Record<string, string> {
   return {
     'agency.name': j.agency_name, 'job.reference': j.reference, 'job.title': j.title, 'job.description': j.description,
-    'job.address': j.line1 ? [j.line1, j.town, j.postcode].filter(Boolean).join(', ') : '', 'job.status': j.status, 'job.priority': String(j.priority),
+    'job.address': j.line1 ? [j.line1, j.town, j.postcode].filter(Boolean).join(', ') : '', 'job.status': j.status, 'job.priority': priorityWords(j.priority),
     'job.url': `${publicUrl}/jobs/${j.uuid}`,
   };
 }
