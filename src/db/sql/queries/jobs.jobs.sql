@@ -298,3 +298,5 @@ where "j"."uuid" in ($1) and "j"."deleted_at" is null and "j"."agency_id" = $2;
 -- visibleTo(eb, scope; in select from jobs as j)
 select "j"."agency_id" = $1 as "value"
 from "jobs" as "j";
+
+-- Helpers without a database handle (no SQL): jobScope, seesInternalFields

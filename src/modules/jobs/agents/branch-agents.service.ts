@@ -3,7 +3,7 @@
  * agents of branches, and the owning agent of a job.
  *
  * - Sharing: when a branch shares, agents of the agency's other branches see (not edit) its jobs
- *   (the rule itself is in jobs/job-visibility.ts). The target is the caller's own branch; a
+ *   (the rule itself is in jobs/jobs.repository.ts, `jobScope`). The target is the caller's own branch; a
  *   caller holding api.admin.branches.manage may name any branch of its agency (SysOps: any).
  * - Agents of a branch: accounts attached to it whose role is Agent or a custom role, not
  *   contractor or tenant accounts.

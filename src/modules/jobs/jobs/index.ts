@@ -4,7 +4,7 @@
  * (docs/architecture.md, module rule).
  */
 export { jobsRoutes } from './jobs.routes.ts';
-export { jobScope, seesInternalFields, type JobScope } from './job-visibility.ts';
+export { jobScope, seesInternalFields, type JobScope } from './jobs.repository.ts';
 export { findBranch, findContractor, findVisibleJobRef, visibleJobUuids, visibleTo, jobTypeExists, jobsQuery, lockJob } from './jobs.repository.ts';
 export { STATUS, STATUS_NAMES } from './lifecycle.ts';
 export { assertStaffMayWrite, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-rules.ts';

@@ -11,7 +11,7 @@ import { recordActivity } from '../../../core/activity/index.ts';
 import { assertContractorAssignable } from '../../people/contractors/index.ts';
 import { emitEvent } from '../../../events/index.ts';
 import { assertStaffMayWrite, jobDtoById, jobRef, moveJob, partyOf, visibleJob, withLockedJob } from './job-rules.ts';
-import { seesInternalFields, jobScope } from './job-visibility.ts';
+import { seesInternalFields, jobScope } from './jobs.repository.ts';
 import * as repo from './jobs.repository.ts';
 import type { AssignmentInput, BookingInput, JobDto, TransitionInput } from './jobs.schemas.ts';
 import { movesFrom, STATUS, STATUS_NAMES } from './lifecycle.ts';

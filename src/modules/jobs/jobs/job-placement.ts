@@ -6,7 +6,7 @@
 import type { AuthContext } from '../../../core/auth-context.ts';
 import { forbidden, invalidParam, notFound } from '../../../core/errors.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
-import { jobScope } from './job-visibility.ts';
+import { jobScope } from './jobs.repository.ts';
 import * as repo from './jobs.repository.ts';
 import type { CreateJobInput } from './jobs.schemas.ts';
 

@@ -12,7 +12,7 @@ import type { Actor, AuthContext } from '../../../core/auth-context.ts';
 import { conflict, forbidden, notFound } from '../../../core/errors.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
-import { jobScope, seesInternalFields, type JobScope } from './job-visibility.ts';
+import { jobScope, seesInternalFields, type JobScope } from './jobs.repository.ts';
 import * as repo from './jobs.repository.ts';
 import type { JobDto } from './jobs.schemas.ts';
 import { findMove, illegalMoveMessage, STATUS, STATUS_NAMES, type Party, type Via } from './lifecycle.ts';

@@ -1,16 +1,15 @@
 /**
  * The jobs list's SQL (spec 4.16; docs/jobs.md): one page and the capped count in one statement,
  * run as a named prepared statement per shape (src/db/prepared.ts). Query parts and the scope rule
- * come from jobs.repository.ts and job-visibility.ts; the wire shape from job-json.ts.
+ * come from jobs.repository.ts; the wire shape from job-json.ts.
  * The generated SQL of each statement is checked in under src/db/sql/ (npm run sql:snapshots).
  */
 import { sql, type Expression } from 'kysely';
 import { PreparedQuery, type Params } from '../../../db/prepared.ts';
 import { sortOrderSql, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
-import type { JobScope } from './job-visibility.ts';
 import { jobJsonSql } from './job-json.ts';
-import { JOB_DETAIL_COLUMNS, jobDetailQuery, matchesFilter, visibleTo, type JobFilter, type JobRow } from './jobs.repository.ts';
+import { JOB_DETAIL_COLUMNS, jobDetailQuery, matchesFilter, visibleTo, type JobFilter, type JobRow, type JobScope } from './jobs.repository.ts';
 
 /** The list's count is exact up to this many jobs; above it the count is this number and `capped` is true. */
 export const JOBS_COUNT_CAP = 10_000;

@@ -1,7 +1,7 @@
 /**
  * Job records (spec 4.16; docs/jobs.md): list with filters and sorting, read, create
  * (idempotent, first history row), edit and cancel or soft-delete. Status changes go through
- * job-rules.ts `moveJob`; visibility through job-visibility.ts.
+ * job-rules.ts `moveJob`; visibility through jobs.repository.ts (`jobScope`, `visibleTo`).
  */
 import { containsPattern } from '../../../db/text-match.ts';
 import { utcDayRange } from '../../../http/date-range.ts';
@@ -14,11 +14,10 @@ import { activityInsert, recordActivity } from '../../../core/activity/index.ts'
 import { emitEvent, eventInsert } from '../../../events/index.ts';
 import { pipelined, pipelinedCommit } from '../../../db/pipeline.ts';
 import { assertStaffMayWrite, jobDtoById, jobIds, jobRef, moveJob, partyOf, toJobDto, visibleJob, withLockedJob } from './job-rules.ts';
-import { jobScope, seesInternalFields } from './job-visibility.ts';
 import { placeJob, type Placement } from './job-placement.ts';
 import { findVisibleTrade } from '../../people/contractors/index.ts';
 import * as repo from './jobs.repository.ts';
-import type { JobFilter } from './jobs.repository.ts';
+import { jobScope, seesInternalFields, type JobFilter } from './jobs.repository.ts';
 import { jobsByIds, listJobsJson, visibleJobIds } from './jobs-list.repository.ts';
 import type { CreateJobInput, JobDto, ListJobsInput, UpdateJobInput } from './jobs.schemas.ts';
 import { STATUS } from './lifecycle.ts';
