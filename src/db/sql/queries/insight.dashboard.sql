@@ -15,7 +15,7 @@ select "j"."status_id", "j"."priority", count(*)::int as "n"
 from "jobs" as "j"
 where "j"."deleted_at" is null and "j"."agency_id" = $1 and "j"."status_id" in (select "id"
 from "job_statuses"
-where "is_open" = $2)
+where "is_open" = $2) and "j"."status_id" not in ($3, $4)
 group by "j"."status_id", "j"."priority";
 
 -- scopeFilter(db, scope)

@@ -3,22 +3,22 @@
 -- searchAddresses(db, agencyId, t)
 select "a"."uuid", greatest(
         case when replace(lower("a"."postcode"), ' ', '') = $1 then 1.5 when replace(lower("a"."postcode"), ' ', '') like $2 then 0.8 else 0 end,
-        case when concat_ws(', ', "a"."sub_building", "a"."building_name", "a"."line1", "a"."line2", "a"."line3", "a"."town") ilike $3 then 1 else 0 end,
-        word_similarity($4, concat_ws(', ', "a"."sub_building", "a"."building_name", "a"."line1", "a"."line2", "a"."line3", "a"."town")))::float8 as "score", a.line1 || ', ' || a.town as "title", "a"."postcode" as "subtitle", a.line2 as "body", json_build_array(json_build_array($5::text, (a.postcode)::text), json_build_array($6::text, (a.sub_building)::text), json_build_array($7::text, (a.building_name)::text), json_build_array($8::text, (concat_ws(', ', a.line1, a.line2, a.line3, a.town))::text)) as "fields", (count(*) over ())::int as "total"
+        case when caretaker_address_text("a"."sub_building", "a"."building_name", "a"."line1", "a"."line2", "a"."line3", "a"."town") ilike $3 then 1 else 0 end,
+        word_similarity($4, caretaker_address_text("a"."sub_building", "a"."building_name", "a"."line1", "a"."line2", "a"."line3", "a"."town")))::float8 as "score", a.line1 || ', ' || a.town as "title", "a"."postcode" as "subtitle", a.line2 as "body", json_build_array(json_build_array($5::text, (a.postcode)::text), json_build_array($6::text, (a.sub_building)::text), json_build_array($7::text, (a.building_name)::text), json_build_array($8::text, (concat_ws(', ', a.line1, a.line2, a.line3, a.town))::text)) as "fields", (count(*) over ())::int as "total"
 from "addresses" as "a"
-where ($9 <% concat_ws(', ', "a"."sub_building", "a"."building_name", "a"."line1", "a"."line2", "a"."line3", "a"."town") or concat_ws(', ', "a"."sub_building", "a"."building_name", "a"."line1", "a"."line2", "a"."line3", "a"."town") ilike $10) and "a"."agency_id" = $11
+where ($9 <% caretaker_address_text("a"."sub_building", "a"."building_name", "a"."line1", "a"."line2", "a"."line3", "a"."town") or caretaker_address_text("a"."sub_building", "a"."building_name", "a"."line1", "a"."line2", "a"."line3", "a"."town") ilike $10) and "a"."agency_id" = $11
 order by "score" desc, "a"."id" desc
 limit $12;
 
 -- searchBuildings(db, agencyId, t)
 select "bd"."uuid", greatest(
         case when replace(lower("bd"."postcode"), ' ', '') = $1 then 1.5 when replace(lower("bd"."postcode"), ' ', '') like $2 then 0.8 else 0 end,
-        case when lower(bd.building_name) = lower($3) then 1.2 when concat_ws(' ', bd.building_name, bd.building_number, bd.street, bd.locality, bd.town) ilike $4 then 1 else 0 end,
-        word_similarity($5, concat_ws(' ', bd.building_name, bd.building_number, bd.street, bd.locality, bd.town)))::float8 as "score", coalesce(bd.building_name, concat_ws(' ', bd.building_number, bd.street)) || ', ' || bd.town as "title", "bd"."postcode" as "subtitle", (select count(*)::int
+        case when lower(bd.building_name) = lower($3) then 1.2 when caretaker_building_text(bd.building_name, bd.building_number, bd.street, bd.locality, bd.town) ilike $4 then 1 else 0 end,
+        word_similarity($5, caretaker_building_text(bd.building_name, bd.building_number, bd.street, bd.locality, bd.town)))::float8 as "score", coalesce(bd.building_name, concat_ws(' ', bd.building_number, bd.street)) || ', ' || bd.town as "title", "bd"."postcode" as "subtitle", (select count(*)::int
 from addresses u
-where u.building_id = bd.id) || ' units' as "body", json_build_array(json_build_array($6::text, (bd.building_name)::text), json_build_array($7::text, (bd.postcode)::text), json_build_array($8::text, (concat_ws(' ', bd.building_number, bd.street))::text), json_build_array($9::text, (concat_ws(' ', bd.building_name, bd.building_number, bd.street, bd.locality, bd.town))::text)) as "fields", (count(*) over ())::int as "total"
+where u.building_id = bd.id) || ' units' as "body", json_build_array(json_build_array($6::text, (bd.building_name)::text), json_build_array($7::text, (bd.postcode)::text), json_build_array($8::text, (concat_ws(' ', bd.building_number, bd.street))::text), json_build_array($9::text, (caretaker_building_text(bd.building_name, bd.building_number, bd.street, bd.locality, bd.town))::text)) as "fields", (count(*) over ())::int as "total"
 from "buildings" as "bd"
-where ($10 <% concat_ws(' ', bd.building_name, bd.building_number, bd.street, bd.locality, bd.town) or concat_ws(' ', bd.building_name, bd.building_number, bd.street, bd.locality, bd.town) ilike $11) and "bd"."agency_id" = $12
+where ($10 <% caretaker_building_text(bd.building_name, bd.building_number, bd.street, bd.locality, bd.town) or caretaker_building_text(bd.building_name, bd.building_number, bd.street, bd.locality, bd.town) ilike $11) and "bd"."agency_id" = $12
 order by "score" desc, "bd"."id" desc
 limit $13;
 

@@ -82,12 +82,14 @@ where "fc"."uuid" = $11 and "fc"."agency_id" = $12) and "j"."tenant_id" = (selec
 from "tenants" as "ft"
 where "ft"."uuid" = $13 and "ft"."erased_at" is null and "ft"."agency_id" = $14) and "j"."agent_user_id" = (select "fu"."id"
 from "users" as "fu"
-where "fu"."uuid" = $15 and "fu"."agency_id" = $16) and "j"."created_at" >= $17 and "j"."created_at" < $18 and (select "sc"."state"
+where "fu"."uuid" = $15 and "fu"."agency_id" = $16) and "j"."address_id" = (select "fa"."id"
+from "addresses" as "fa"
+where "fa"."uuid" = $17 and "fa"."agency_id" = $18) and "j"."created_at" >= $19 and "j"."created_at" < $20 and (select "sc"."state"
 from "sla_clocks" as "sc"
-where "sc"."job_id" = "j"."id" and "sc"."state" <> $19
+where "sc"."job_id" = "j"."id" and "sc"."state" <> $21
 order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'running' then 2 when 'paused' then 3 else 4 end, "sc"."due_at"
-limit $20) = $21 and ("j"."reference" ilike $22 or "j"."title" ilike $23 or "j"."description" ilike $24))
-limit $25) as "m")) as "total_matching"
+limit $22) = $23 and ("j"."reference" ilike $24 or "j"."title" ilike $25 or "j"."description" ilike $26))
+limit $27) as "m")) as "total_matching"
 from "jobs" as "j"
 inner join "job_statuses" as "s" on "s"."id" = "j"."status_id"
 inner join "job_types" as "jt" on "jt"."id" = "j"."job_type_id"
@@ -98,22 +100,24 @@ left join "contractors" as "c" on "c"."id" = "j"."contractor_id"
 left join "trades" as "tr" on "tr"."id" = "j"."trade_id"
 left join "job_time_ranges" as "tmr" on "tmr"."id" = "j"."time_range_id"
 left join "users" as "ag" on "ag"."id" = "j"."agent_user_id"
-where "j"."deleted_at" is null and "j"."agency_id" = $26 and ("j"."status_id" = $27 and "j"."job_type_id" = $28 and "j"."priority" = $29 and "j"."branch_id" = (select "fb"."id"
+where "j"."deleted_at" is null and "j"."agency_id" = $28 and ("j"."status_id" = $29 and "j"."job_type_id" = $30 and "j"."priority" = $31 and "j"."branch_id" = (select "fb"."id"
 from "branches" as "fb"
-where "fb"."uuid" = $30 and "fb"."agency_id" = $31) and "j"."contractor_id" = (select "fc"."id"
+where "fb"."uuid" = $32 and "fb"."agency_id" = $33) and "j"."contractor_id" = (select "fc"."id"
 from "contractors" as "fc"
-where "fc"."uuid" = $32 and "fc"."agency_id" = $33) and "j"."tenant_id" = (select "ft"."id"
+where "fc"."uuid" = $34 and "fc"."agency_id" = $35) and "j"."tenant_id" = (select "ft"."id"
 from "tenants" as "ft"
-where "ft"."uuid" = $34 and "ft"."erased_at" is null and "ft"."agency_id" = $35) and "j"."agent_user_id" = (select "fu"."id"
+where "ft"."uuid" = $36 and "ft"."erased_at" is null and "ft"."agency_id" = $37) and "j"."agent_user_id" = (select "fu"."id"
 from "users" as "fu"
-where "fu"."uuid" = $36 and "fu"."agency_id" = $37) and "j"."created_at" >= $38 and "j"."created_at" < $39 and (select "sc"."state"
+where "fu"."uuid" = $38 and "fu"."agency_id" = $39) and "j"."address_id" = (select "fa"."id"
+from "addresses" as "fa"
+where "fa"."uuid" = $40 and "fa"."agency_id" = $41) and "j"."created_at" >= $42 and "j"."created_at" < $43 and (select "sc"."state"
 from "sla_clocks" as "sc"
-where "sc"."job_id" = "j"."id" and "sc"."state" <> $40
+where "sc"."job_id" = "j"."id" and "sc"."state" <> $44
 order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'running' then 2 when 'paused' then 3 else 4 end, "sc"."due_at"
-limit $41) = $42 and ("j"."reference" ilike $43 or "j"."title" ilike $44 or "j"."description" ilike $45))
+limit $45) = $46 and ("j"."reference" ilike $47 or "j"."title" ilike $48 or "j"."description" ilike $49))
 order by "j"."created_at" asc, "j"."id" asc
-limit $46
-offset $47) as "p";
+limit $50
+offset $51) as "p";
 select count(*)::int as "n"
 from (select 1 as "one"
 from "jobs" as "j"
@@ -125,12 +129,14 @@ where "fc"."uuid" = $7 and "fc"."agency_id" = $8) and "j"."tenant_id" = (select 
 from "tenants" as "ft"
 where "ft"."uuid" = $9 and "ft"."erased_at" is null and "ft"."agency_id" = $10) and "j"."agent_user_id" = (select "fu"."id"
 from "users" as "fu"
-where "fu"."uuid" = $11 and "fu"."agency_id" = $12) and "j"."created_at" >= $13 and "j"."created_at" < $14 and (select "sc"."state"
+where "fu"."uuid" = $11 and "fu"."agency_id" = $12) and "j"."address_id" = (select "fa"."id"
+from "addresses" as "fa"
+where "fa"."uuid" = $13 and "fa"."agency_id" = $14) and "j"."created_at" >= $15 and "j"."created_at" < $16 and (select "sc"."state"
 from "sla_clocks" as "sc"
-where "sc"."job_id" = "j"."id" and "sc"."state" <> $15
+where "sc"."job_id" = "j"."id" and "sc"."state" <> $17
 order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'running' then 2 when 'paused' then 3 else 4 end, "sc"."due_at"
-limit $16) = $17 and ("j"."reference" ilike $18 or "j"."title" ilike $19 or "j"."description" ilike $20))
-limit $21) as "m";
+limit $18) = $19 and ("j"."reference" ilike $20 or "j"."title" ilike $21 or "j"."description" ilike $22))
+limit $23) as "m";
 
 -- visibleJobIds(db, scope, f)
 select "j"."id"
@@ -143,9 +149,11 @@ where "fc"."uuid" = $7 and "fc"."agency_id" = $8) and "j"."tenant_id" = (select 
 from "tenants" as "ft"
 where "ft"."uuid" = $9 and "ft"."erased_at" is null and "ft"."agency_id" = $10) and "j"."agent_user_id" = (select "fu"."id"
 from "users" as "fu"
-where "fu"."uuid" = $11 and "fu"."agency_id" = $12) and "j"."created_at" >= $13 and "j"."created_at" < $14 and (select "sc"."state"
+where "fu"."uuid" = $11 and "fu"."agency_id" = $12) and "j"."address_id" = (select "fa"."id"
+from "addresses" as "fa"
+where "fa"."uuid" = $13 and "fa"."agency_id" = $14) and "j"."created_at" >= $15 and "j"."created_at" < $16 and (select "sc"."state"
 from "sla_clocks" as "sc"
-where "sc"."job_id" = "j"."id" and "sc"."state" <> $15
+where "sc"."job_id" = "j"."id" and "sc"."state" <> $17
 order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'running' then 2 when 'paused' then 3 else 4 end, "sc"."due_at"
-limit $16) = $17 and ("j"."reference" ilike $18 or "j"."title" ilike $19 or "j"."description" ilike $20))
+limit $18) = $19 and ("j"."reference" ilike $20 or "j"."title" ilike $21 or "j"."description" ilike $22))
 order by "j"."created_at" asc, "j"."id" asc;

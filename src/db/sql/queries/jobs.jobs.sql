@@ -255,11 +255,13 @@ where "fc"."uuid" = $6 and "fc"."agency_id" = $7) and "j"."tenant_id" = (select 
 from "tenants" as "ft"
 where "ft"."uuid" = $8 and "ft"."erased_at" is null and "ft"."agency_id" = $9) and "j"."agent_user_id" = (select "fu"."id"
 from "users" as "fu"
-where "fu"."uuid" = $10 and "fu"."agency_id" = $11) and "j"."created_at" >= $12 and "j"."created_at" < $13 and (select "sc"."state"
+where "fu"."uuid" = $10 and "fu"."agency_id" = $11) and "j"."address_id" = (select "fa"."id"
+from "addresses" as "fa"
+where "fa"."uuid" = $12 and "fa"."agency_id" = $13) and "j"."created_at" >= $14 and "j"."created_at" < $15 and (select "sc"."state"
 from "sla_clocks" as "sc"
-where "sc"."job_id" = "j"."id" and "sc"."state" <> $14
+where "sc"."job_id" = "j"."id" and "sc"."state" <> $16
 order by case sc.state when 'breached' then 0 when 'at_risk' then 1 when 'running' then 2 when 'paused' then 3 else 4 end, "sc"."due_at"
-limit $15) = $16 and ("j"."reference" ilike $17 or "j"."title" ilike $18 or "j"."description" ilike $19)) as "value"
+limit $17) = $18 and ("j"."reference" ilike $19 or "j"."title" ilike $20 or "j"."description" ilike $21)) as "value"
 from "jobs" as "j";
 
 -- nextJobIdQuery(db)

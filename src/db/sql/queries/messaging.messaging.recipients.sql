@@ -40,10 +40,10 @@ inner join "agencies" as "ag" on "ag"."id" = "i"."agency_id"
 where "i"."id" = $1 and "i"."agency_id" = $2;
 
 -- loadHazard(db, agencyId, jobId)
-select "h"."category", "h"."severity", "h"."investigated_at", "h"."summary_findings", "h"."summary_actions", "ws"."due_at" as "works_start_due", "wc"."due_at" as "works_complete_due"
+select "h"."category", "h"."severity", "h"."investigated_at", "h"."summary_findings", "h"."summary_actions", "ws"."due_at" as "works_start_due", "fw"."due_at" as "further_works_due"
 from "job_hazards" as "h"
 left join "hazard_clocks" as "ws" on "ws"."hazard_id" = "h"."id" and "ws"."kind" = $1
-left join "hazard_clocks" as "wc" on "wc"."hazard_id" = "h"."id" and "wc"."kind" = $2
+left join "hazard_clocks" as "fw" on "fw"."hazard_id" = "h"."id" and "fw"."kind" = $2
 where "h"."job_id" = $3 and "h"."agency_id" = $4;
 
 -- loadJob(db, agencyId, jobId)
