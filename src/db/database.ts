@@ -12,8 +12,6 @@ import { Kysely, sql, type Dialect } from 'kysely';
 import pg from 'pg';
 import { pgDialect } from './pg-driver.ts';
 import { pgliteDialect } from './pglite-driver.ts';
-import { traceQueries } from './query-tracing.ts';
-import { tracingEnabled } from '../lib/tracing.ts';
 import { answersWithin } from '../lib/concurrency.ts';
 import { gateWritesOnAdmission } from './admission-gate.ts';
 import type { Database } from './schema.ts';
@@ -75,11 +73,6 @@ export interface DatabaseOptions {
  */
 export const PLANNER_SETTINGS = { join_collapse_limit: '1', plan_cache_mode: 'force_generic_plan', max_parallel_workers_per_gather: '0' } as const;
 
-/** The dialect with SQL spans while tracing is on (src/db/query-tracing.ts), else unchanged. */
-function traced(dialect: Dialect, engine: 'pglite' | 'postgres'): Dialect {
-  return tracingEnabled() ? traceQueries(dialect, engine) : dialect;
-}
-
 /**
  * Creates the Kysely instance for the configured engine.
  * @returns a handle with the Kysely instance and a close function
@@ -105,7 +98,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       client.on('error', () => {});
     });
     const identityWrites: IdentityWrites = { listener: null };
-    const db = new Kysely<Database>({ dialect: gateWritesOnAdmission(watchIdentityWrites(traced(pgDialect(pool), 'postgres'), identityWrites)) });
+    const db = new Kysely<Database>({ dialect: gateWritesOnAdmission(watchIdentityWrites(pgDialect(pool), identityWrites)) });
     return {
       db,
       engine: 'postgres',
@@ -118,7 +111,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   // PGlite runs one session: the settings hold for every later query (PGlite runs them in order).
   void pglite.exec(Object.entries(PLANNER_SETTINGS).map(([k, v]) => `set ${k} = '${v}';`).join(' ')).catch(() => undefined);
   const identityWrites: IdentityWrites = { listener: null };
-  const dialect: Dialect = gateWritesOnAdmission(watchIdentityWrites(traced(pgliteDialect(pglite), 'pglite'), identityWrites));
+  const dialect: Dialect = gateWritesOnAdmission(watchIdentityWrites(pgliteDialect(pglite), identityWrites));
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
 }

@@ -3,7 +3,8 @@
  * (adapter, compiler, introspector) with a driver written here for one reason: a query made by
  * `prepared()` (src/db/prepared.ts) carries a statement name, and this driver hands it to pg as
  * `{ name, text, values }`, so PostgreSQL parses and plans it once per connection. Every other
- * query runs as Kysely's driver runs it. The connection also sends a batch of statements in one round
+ * query runs as Kysely's driver runs it. Each statement runs inside a database span while tracing is
+ * on (`traceStatement`, src/db/query-tracing.ts). The connection also sends a batch of statements in one round
  * trip (`executeBatch`, for src/db/pipeline.ts). Nothing of pg is replaced or patched.
  * docs/architecture.md, "Prepared statements".
  */
@@ -22,8 +23,7 @@ import {
 import type pg from 'pg';
 import { isTerminatedConnection } from './errors.ts';
 import { statementNameOf } from './prepared.ts';
-import { statementSummary } from './query-tracing.ts';
-import { inSpan } from '../lib/tracing.ts';
+import { traceStatement } from './query-tracing.ts';
 
 const COUNTED = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
@@ -54,7 +54,8 @@ export class PgConnection implements DatabaseConnection {
     const values = query.parameters as unknown[];
     let result: pg.QueryResult;
     try {
-      result = await this.client.query(name === undefined ? { text: query.sql, values } : { name, text: query.sql, values });
+      // A database span of ours (src/db/query-tracing.ts); the pg instrumentation's is suppressed inside it.
+      result = await traceStatement(query.sql, 'postgres', () => this.client.query(name === undefined ? { text: query.sql, values } : { name, text: query.sql, values }));
     } catch (err) {
       if (isTerminatedConnection(err)) this.broken = true;
       throw err;
@@ -88,11 +89,8 @@ export class PgConnection implements DatabaseConnection {
   /** Runs a transaction command (begin, commit, rollback) and returns the server's command tag. */
   async #command(text: string): Promise<string> {
     try {
-      // A database span of ours, as every other statement has (src/db/query-tracing.ts): the pg
-      // instrumentation's own span is suppressed inside it.
-      const s = statementSummary(text);
-      const attributes = { 'db.system.name': 'postgresql', 'db.query.text': text, 'db.operation.name': s.operation, 'db.collection.name': s.table, 'caretaker.db.engine': 'postgres' };
-      return (await inSpan(s.name, { kind: 'client', requireParent: true, suppressInside: true, attributes }, () => this.client.query(text))).command;
+      // A database span of ours, as every other statement has (src/db/query-tracing.ts).
+      return (await traceStatement(text, 'postgres', () => this.client.query(text))).command;
     } catch (err) {
       if (isTerminatedConnection(err)) this.broken = true;
       throw err;

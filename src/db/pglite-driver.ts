@@ -1,7 +1,7 @@
 /**
  * The Kysely dialect for the embedded database: kysely-pglite-dialect's, with its driver and
  * connections inside two small classes written here (they hold the library's and pass every call
- * on; nothing of the library is replaced) for two reasons:
+ * on; nothing of the library is replaced) for three reasons:
  *
  * - A turn of the event loop before each connection is handed out. PGlite runs a statement
  *   synchronously on this thread and settles its promise in a microtask, so a chain of statements
@@ -14,10 +14,12 @@
  *   statements run in order (PGlite has no round trip to save), and a batch ending in COMMIT ends
  *   the transaction, after which the driver's own commit or rollback sends nothing and any other
  *   statement throws.
+ * - A database span per statement while tracing is on (`traceStatement`, src/db/query-tracing.ts).
  */
 import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { PGlite } from '@electric-sql/pglite';
+import { traceStatement } from './query-tracing.ts';
 
 /** One PGlite connection (the library's) with batches. */
 export class PgliteConnection implements DatabaseConnection {
@@ -36,7 +38,8 @@ export class PgliteConnection implements DatabaseConnection {
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.endedByBatch) return Promise.reject(new Error('pglite-driver: this transaction was committed by its last batch (pipelinedCommit, src/db/pipeline.ts); nothing may run in it after'));
-    return this.#inner.executeQuery<R>(query);
+    // A database span per statement while tracing is on (src/db/query-tracing.ts).
+    return traceStatement(query.sql, 'pglite', () => this.#inner.executeQuery<R>(query));
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
@@ -63,7 +66,8 @@ export class PgliteConnection implements DatabaseConnection {
     if (options.commit) {
       this.endedByBatch = true;
       // After a failed statement PostgreSQL answers this COMMIT by rolling the transaction back.
-      await this.#inner.executeQuery(CompiledQuery.raw(failure ? 'rollback' : 'commit'));
+      const end = failure ? 'rollback' : 'commit';
+      await traceStatement(end, 'pglite', () => this.#inner.executeQuery(CompiledQuery.raw(end)));
     }
     if (failure) throw failure.error;
     return results;
