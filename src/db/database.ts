@@ -16,7 +16,6 @@ import { answersWithin } from '../lib/concurrency.ts';
 import { gateWritesOnAdmission } from './admission-gate.ts';
 import type { Database } from './schema.ts';
 import { PreparedQuery, type Params } from './prepared.ts';
-import { watchIdentityWrites, type IdentityWrites } from './identity-writes.ts';
 
 export type Db = Kysely<Database>;
 
@@ -28,8 +27,6 @@ export interface DatabaseHandle {
   pool?: pg.Pool;
   /** The PGlite instance (embedded only), for the queue's adapter (src/events/queue.ts). */
   pglite?: PGlite;
-  /** Committed writes to identity tables are reported here (src/db/identity-writes.ts). */
-  identityWrites: IdentityWrites;
   /** Closes every connection. */
   close(): Promise<void>;
 }
@@ -97,23 +94,20 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     pool.on('connect', (client) => {
       client.on('error', () => {});
     });
-    const identityWrites: IdentityWrites = { listener: null };
-    const db = new Kysely<Database>({ dialect: gateWritesOnAdmission(watchIdentityWrites(pgDialect(pool), identityWrites)) });
+    const db = new Kysely<Database>({ dialect: gateWritesOnAdmission(pgDialect(pool)) });
     return {
       db,
       engine: 'postgres',
       pool,
-      identityWrites,
       close: () => db.destroy(),
     };
   }
   const pglite = options.pglite ?? openPglite(options.dataDir ?? './data', options.loadDataDir);
   // PGlite runs one session: the settings hold for every later query (PGlite runs them in order).
   void pglite.exec(Object.entries(PLANNER_SETTINGS).map(([k, v]) => `set ${k} = '${v}';`).join(' ')).catch(() => undefined);
-  const identityWrites: IdentityWrites = { listener: null };
-  const dialect: Dialect = gateWritesOnAdmission(watchIdentityWrites(pgliteDialect(pglite), identityWrites));
+  const dialect: Dialect = gateWritesOnAdmission(pgliteDialect(pglite));
   const db = new Kysely<Database>({ dialect });
-  return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
+  return { db, engine: 'pglite', pglite, close: () => db.destroy() };
 }
 
 /**
