@@ -13,7 +13,6 @@ import pg from 'pg';
 import { pgDialect } from './pg-driver.ts';
 import { pgliteDialect } from './pglite-driver.ts';
 import { answersWithin } from '../lib/concurrency.ts';
-import { gateWritesOnAdmission } from './admission-gate.ts';
 import type { Database } from './schema.ts';
 import { PreparedQuery, type Params } from './prepared.ts';
 
@@ -94,7 +93,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     pool.on('connect', (client) => {
       client.on('error', () => {});
     });
-    const db = new Kysely<Database>({ dialect: gateWritesOnAdmission(pgDialect(pool)) });
+    const db = new Kysely<Database>({ dialect: pgDialect(pool) });
     return {
       db,
       engine: 'postgres',
@@ -105,7 +104,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   const pglite = options.pglite ?? openPglite(options.dataDir ?? './data', options.loadDataDir);
   // PGlite runs one session: the settings hold for every later query (PGlite runs them in order).
   void pglite.exec(Object.entries(PLANNER_SETTINGS).map(([k, v]) => `set ${k} = '${v}';`).join(' ')).catch(() => undefined);
-  const dialect: Dialect = gateWritesOnAdmission(pgliteDialect(pglite));
+  const dialect: Dialect = pgliteDialect(pglite);
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', pglite, close: () => db.destroy() };
 }

@@ -24,6 +24,7 @@ import type pg from 'pg';
 import { isTerminatedConnection } from './errors.ts';
 import { statementNameOf } from './prepared.ts';
 import { traceStatement } from './query-tracing.ts';
+import { noteRefusedWrite, readOnlyScope } from './admission-gate.ts';
 
 const COUNTED = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
@@ -48,8 +49,29 @@ export class PgConnection implements DatabaseConnection {
    */
   #endedByBatch = false;
 
+  /** True between BEGIN and COMMIT or ROLLBACK. */
+  #inTransaction = false;
+
+  /**
+   * Runs one statement. Inside an overlapped read (`readOnlyScope`, src/db/admission-gate.ts) a
+   * statement outside a transaction is sent as `start transaction read only`, the statement and
+   * `commit`, together (pipeline mode: one round trip), so PostgreSQL refuses it if it writes.
+   */
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.#endedByBatch) throw new Error('pg-driver: this transaction was committed by its last batch (pipelinedCommit, src/db/pipeline.ts); nothing may run in it after');
+    const run = readOnlyScope.getStore();
+    if (!run || this.#inTransaction) return this.#run<R>(query);
+    const begun = this.#command('start transaction read only');
+    const ran = this.#run<R>(query);
+    const ended = this.#command('commit');
+    const [b, r, e] = await Promise.allSettled([begun, ran, ended]);
+    if (r.status === 'rejected') throw r.reason;
+    if (b.status === 'rejected') throw b.reason;
+    if (e.status === 'rejected') throw e.reason;
+    return r.value;
+  }
+
+  async #run<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const name = statementNameOf(query);
     const values = query.parameters as unknown[];
     let result: pg.QueryResult;
@@ -58,6 +80,7 @@ export class PgConnection implements DatabaseConnection {
       result = await traceStatement(query.sql, 'postgres', () => this.client.query(name === undefined ? { text: query.sql, values } : { name, text: query.sql, values }));
     } catch (err) {
       if (isTerminatedConnection(err)) this.broken = true;
+      noteRefusedWrite(readOnlyScope.getStore(), err);
       throw err;
     }
     const { command, rowCount, rows } = result;
@@ -77,6 +100,7 @@ export class PgConnection implements DatabaseConnection {
     let committed: Promise<string> | undefined;
     if (options.commit) {
       this.#endedByBatch = true;
+      this.#inTransaction = false;
       committed = this.#command('commit');
     }
     const settled = await Promise.allSettled([...sent, ...(committed ? [committed] : [])]);
@@ -97,13 +121,18 @@ export class PgConnection implements DatabaseConnection {
     }
   }
 
-  /** BEGIN, or START TRANSACTION with the given isolation level and access mode. */
+  /**
+   * BEGIN, or START TRANSACTION with the given isolation level and access mode; READ ONLY inside an
+   * overlapped read (`readOnlyScope`, src/db/admission-gate.ts).
+   */
   async begin(settings: TransactionSettings): Promise<void> {
+    const accessMode = readOnlyScope.getStore() ? 'read only' : settings.accessMode;
     let text = 'begin';
-    if (settings.isolationLevel || settings.accessMode) {
-      text = `start transaction${settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : ''}${settings.accessMode ? ` ${settings.accessMode}` : ''}`;
+    if (settings.isolationLevel || accessMode) {
+      text = `start transaction${settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : ''}${accessMode ? ` ${accessMode}` : ''}`;
     }
     await this.#command(text);
+    this.#inTransaction = true;
   }
 
   /**
@@ -112,6 +141,7 @@ export class PgConnection implements DatabaseConnection {
    *   earlier error aborted the transaction)
    */
   async commit(): Promise<void> {
+    this.#inTransaction = false;
     if (this.#endedByBatch) {
       this.#endedByBatch = false;
       return;
@@ -121,6 +151,7 @@ export class PgConnection implements DatabaseConnection {
 
   /** ROLLBACK, unless a batch's COMMIT already ended the transaction (then nothing is sent). */
   async rollback(): Promise<void> {
+    this.#inTransaction = false;
     if (this.#endedByBatch) {
       this.#endedByBatch = false;
       return;
