@@ -1,15 +1,18 @@
 /**
  * The auth epoch (docs/security.md, "Token lookup cache"): a number that changes whenever a
  * committed write may have changed what a token stands for (revocation, password change, account
- * status, role or permissions; src/db/identity-writes.ts tells when). A cached token lookup is
- * used only while the epoch it was loaded under is still the current one, so a revocation is
- * seen by the very next request on every instance.
+ * status, role or permissions). The services that make such writes run them through
+ * `changeIdentity` below, which moves the epoch on once the transaction has committed. A cached
+ * token lookup is used only while the epoch it was loaded under is still the current one, so a
+ * revocation is seen by the very next request on every instance.
  *
  * With Redis the epoch is a counter in Redis (`<prefix>auth-epoch`), read in the same round trip
  * as the request's rate-limit counters (RateLimitStore.consumeRequest), plus this process's own
  * count of bumps. Without Redis (PGlite, one process) it is the process's count alone.
  */
 import type { Redis } from 'ioredis';
+import type { Db } from '../db/database.ts';
+import type { Trx } from '../db/types.ts';
 
 export class AuthEpoch {
   /** The Redis key of the shared counter, or undefined in memory mode. */
@@ -63,4 +66,20 @@ export class AuthEpoch {
     this.local += 1;
     if (this.redis && this.redisKey) await this.redis.incr(this.redisKey).catch(() => undefined);
   }
+}
+
+/**
+ * Runs `work` in one transaction and, once it has committed, moves the auth epoch on (docs/security.md
+ * "Token lookup cache"): the one way a service writes what a token stands for (a token revoked, an
+ * account's status, role, scope or password changed, a role's level or permissions changed or the
+ * role deleted, an agency suspended or reactivated). New tokens and accounts, token touches and
+ * login stamps need it not: no cached lookup changes.
+ * @param deps the database and the epoch (AppDeps)
+ * @returns what `work` returns, after the COMMIT and the bump
+ * @throws what `work` or the COMMIT throws (then nothing is committed and the epoch stays)
+ */
+export async function changeIdentity<T>(deps: { db: Db; authEpoch: AuthEpoch }, work: (trx: Trx) => Promise<T>): Promise<T> {
+  const result = await deps.db.transaction().execute(work);
+  await deps.authEpoch.bump();
+  return result;
 }

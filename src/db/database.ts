@@ -12,13 +12,9 @@ import { Kysely, sql, type Dialect } from 'kysely';
 import pg from 'pg';
 import { pgDialect } from './pg-driver.ts';
 import { pgliteDialect } from './pglite-driver.ts';
-import { traceQueries } from './query-tracing.ts';
-import { tracingEnabled } from '../lib/tracing.ts';
 import { answersWithin } from '../lib/concurrency.ts';
-import { gateWritesOnAdmission } from './admission-gate.ts';
 import type { Database } from './schema.ts';
 import { PreparedQuery, type Params } from './prepared.ts';
-import { watchIdentityWrites, type IdentityWrites } from './identity-writes.ts';
 
 export type Db = Kysely<Database>;
 
@@ -30,8 +26,6 @@ export interface DatabaseHandle {
   pool?: pg.Pool;
   /** The PGlite instance (embedded only), for the queue's adapter (src/events/queue.ts). */
   pglite?: PGlite;
-  /** Committed writes to identity tables are reported here (src/db/identity-writes.ts). */
-  identityWrites: IdentityWrites;
   /** Closes every connection. */
   close(): Promise<void>;
 }
@@ -75,11 +69,6 @@ export interface DatabaseOptions {
  */
 export const PLANNER_SETTINGS = { join_collapse_limit: '1', plan_cache_mode: 'force_generic_plan', max_parallel_workers_per_gather: '0' } as const;
 
-/** The dialect with SQL spans while tracing is on (src/db/query-tracing.ts), else unchanged. */
-function traced(dialect: Dialect, engine: 'pglite' | 'postgres'): Dialect {
-  return tracingEnabled() ? traceQueries(dialect, engine) : dialect;
-}
-
 /**
  * Creates the Kysely instance for the configured engine.
  * @returns a handle with the Kysely instance and a close function
@@ -104,23 +93,20 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     pool.on('connect', (client) => {
       client.on('error', () => {});
     });
-    const identityWrites: IdentityWrites = { listener: null };
-    const db = new Kysely<Database>({ dialect: gateWritesOnAdmission(watchIdentityWrites(traced(pgDialect(pool), 'postgres'), identityWrites)) });
+    const db = new Kysely<Database>({ dialect: pgDialect(pool) });
     return {
       db,
       engine: 'postgres',
       pool,
-      identityWrites,
       close: () => db.destroy(),
     };
   }
   const pglite = options.pglite ?? openPglite(options.dataDir ?? './data', options.loadDataDir);
   // PGlite runs one session: the settings hold for every later query (PGlite runs them in order).
   void pglite.exec(Object.entries(PLANNER_SETTINGS).map(([k, v]) => `set ${k} = '${v}';`).join(' ')).catch(() => undefined);
-  const identityWrites: IdentityWrites = { listener: null };
-  const dialect: Dialect = gateWritesOnAdmission(watchIdentityWrites(traced(pgliteDialect(pglite), 'pglite'), identityWrites));
+  const dialect: Dialect = pgliteDialect(pglite);
   const db = new Kysely<Database>({ dialect });
-  return { db, engine: 'pglite', pglite, identityWrites, close: () => db.destroy() };
+  return { db, engine: 'pglite', pglite, close: () => db.destroy() };
 }
 
 /**

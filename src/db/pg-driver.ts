@@ -3,7 +3,8 @@
  * (adapter, compiler, introspector) with a driver written here for one reason: a query made by
  * `prepared()` (src/db/prepared.ts) carries a statement name, and this driver hands it to pg as
  * `{ name, text, values }`, so PostgreSQL parses and plans it once per connection. Every other
- * query runs as Kysely's driver runs it. The connection also sends a batch of statements in one round
+ * query runs as Kysely's driver runs it. Each statement runs inside a database span while tracing is
+ * on (`traceStatement`, src/db/query-tracing.ts). The connection also sends a batch of statements in one round
  * trip (`executeBatch`, for src/db/pipeline.ts). Nothing of pg is replaced or patched.
  * docs/architecture.md, "Prepared statements".
  */
@@ -22,8 +23,8 @@ import {
 import type pg from 'pg';
 import { isTerminatedConnection } from './errors.ts';
 import { statementNameOf } from './prepared.ts';
-import { statementSummary } from './query-tracing.ts';
-import { inSpan } from '../lib/tracing.ts';
+import { traceStatement } from './query-tracing.ts';
+import { noteRefusedWrite, readOnlyScope } from './admission-gate.ts';
 
 const COUNTED = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
@@ -48,15 +49,38 @@ export class PgConnection implements DatabaseConnection {
    */
   #endedByBatch = false;
 
+  /** True between BEGIN and COMMIT or ROLLBACK. */
+  #inTransaction = false;
+
+  /**
+   * Runs one statement. Inside an overlapped read (`readOnlyScope`, src/db/admission-gate.ts) a
+   * statement outside a transaction is sent as `start transaction read only`, the statement and
+   * `commit`, together (pipeline mode: one round trip), so PostgreSQL refuses it if it writes.
+   */
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.#endedByBatch) throw new Error('pg-driver: this transaction was committed by its last batch (pipelinedCommit, src/db/pipeline.ts); nothing may run in it after');
+    const run = readOnlyScope.getStore();
+    if (!run || this.#inTransaction) return this.#run<R>(query);
+    const begun = this.#command('start transaction read only');
+    const ran = this.#run<R>(query);
+    const ended = this.#command('commit');
+    const [b, r, e] = await Promise.allSettled([begun, ran, ended]);
+    if (r.status === 'rejected') throw r.reason;
+    if (b.status === 'rejected') throw b.reason;
+    if (e.status === 'rejected') throw e.reason;
+    return r.value;
+  }
+
+  async #run<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const name = statementNameOf(query);
     const values = query.parameters as unknown[];
     let result: pg.QueryResult;
     try {
-      result = await this.client.query(name === undefined ? { text: query.sql, values } : { name, text: query.sql, values });
+      // A database span of ours (src/db/query-tracing.ts); the pg instrumentation's is suppressed inside it.
+      result = await traceStatement(query.sql, 'postgres', () => this.client.query(name === undefined ? { text: query.sql, values } : { name, text: query.sql, values }));
     } catch (err) {
       if (isTerminatedConnection(err)) this.broken = true;
+      noteRefusedWrite(readOnlyScope.getStore(), err);
       throw err;
     }
     const { command, rowCount, rows } = result;
@@ -76,6 +100,7 @@ export class PgConnection implements DatabaseConnection {
     let committed: Promise<string> | undefined;
     if (options.commit) {
       this.#endedByBatch = true;
+      this.#inTransaction = false;
       committed = this.#command('commit');
     }
     const settled = await Promise.allSettled([...sent, ...(committed ? [committed] : [])]);
@@ -88,24 +113,26 @@ export class PgConnection implements DatabaseConnection {
   /** Runs a transaction command (begin, commit, rollback) and returns the server's command tag. */
   async #command(text: string): Promise<string> {
     try {
-      // A database span of ours, as every other statement has (src/db/query-tracing.ts): the pg
-      // instrumentation's own span is suppressed inside it.
-      const s = statementSummary(text);
-      const attributes = { 'db.system.name': 'postgresql', 'db.query.text': text, 'db.operation.name': s.operation, 'db.collection.name': s.table, 'caretaker.db.engine': 'postgres' };
-      return (await inSpan(s.name, { kind: 'client', requireParent: true, suppressInside: true, attributes }, () => this.client.query(text))).command;
+      // A database span of ours, as every other statement has (src/db/query-tracing.ts).
+      return (await traceStatement(text, 'postgres', () => this.client.query(text))).command;
     } catch (err) {
       if (isTerminatedConnection(err)) this.broken = true;
       throw err;
     }
   }
 
-  /** BEGIN, or START TRANSACTION with the given isolation level and access mode. */
+  /**
+   * BEGIN, or START TRANSACTION with the given isolation level and access mode; READ ONLY inside an
+   * overlapped read (`readOnlyScope`, src/db/admission-gate.ts).
+   */
   async begin(settings: TransactionSettings): Promise<void> {
+    const accessMode = readOnlyScope.getStore() ? 'read only' : settings.accessMode;
     let text = 'begin';
-    if (settings.isolationLevel || settings.accessMode) {
-      text = `start transaction${settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : ''}${settings.accessMode ? ` ${settings.accessMode}` : ''}`;
+    if (settings.isolationLevel || accessMode) {
+      text = `start transaction${settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : ''}${accessMode ? ` ${accessMode}` : ''}`;
     }
     await this.#command(text);
+    this.#inTransaction = true;
   }
 
   /**
@@ -114,6 +141,7 @@ export class PgConnection implements DatabaseConnection {
    *   earlier error aborted the transaction)
    */
   async commit(): Promise<void> {
+    this.#inTransaction = false;
     if (this.#endedByBatch) {
       this.#endedByBatch = false;
       return;
@@ -123,6 +151,7 @@ export class PgConnection implements DatabaseConnection {
 
   /** ROLLBACK, unless a batch's COMMIT already ended the transaction (then nothing is sent). */
   async rollback(): Promise<void> {
+    this.#inTransaction = false;
     if (this.#endedByBatch) {
       this.#endedByBatch = false;
       return;

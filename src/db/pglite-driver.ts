@@ -1,7 +1,7 @@
 /**
  * The Kysely dialect for the embedded database: kysely-pglite-dialect's, with its driver and
  * connections inside two small classes written here (they hold the library's and pass every call
- * on; nothing of the library is replaced) for two reasons:
+ * on; nothing of the library is replaced) for three reasons:
  *
  * - A turn of the event loop before each connection is handed out. PGlite runs a statement
  *   synchronously on this thread and settles its promise in a microtask, so a chain of statements
@@ -14,10 +14,13 @@
  *   statements run in order (PGlite has no round trip to save), and a batch ending in COMMIT ends
  *   the transaction, after which the driver's own commit or rollback sends nothing and any other
  *   statement throws.
+ * - A database span per statement while tracing is on (`traceStatement`, src/db/query-tracing.ts).
  */
 import { CompiledQuery, type DatabaseConnection, type Dialect, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import type { PGlite } from '@electric-sql/pglite';
+import { traceStatement } from './query-tracing.ts';
+import { noteRefusedWrite, readOnlyScope } from './admission-gate.ts';
 
 /** One PGlite connection (the library's) with batches. */
 export class PgliteConnection implements DatabaseConnection {
@@ -34,9 +37,34 @@ export class PgliteConnection implements DatabaseConnection {
     return this.#inner;
   }
 
-  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.endedByBatch) return Promise.reject(new Error('pglite-driver: this transaction was committed by its last batch (pipelinedCommit, src/db/pipeline.ts); nothing may run in it after'));
-    return this.#inner.executeQuery<R>(query);
+  /** True between BEGIN and COMMIT or ROLLBACK (set by PgliteDriver). */
+  inTransaction = false;
+
+  /**
+   * Runs one statement; inside an overlapped read (`readOnlyScope`, src/db/admission-gate.ts) a
+   * statement outside a transaction runs in a READ ONLY transaction of its own, as on PostgreSQL.
+   */
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.endedByBatch) throw new Error('pglite-driver: this transaction was committed by its last batch (pipelinedCommit, src/db/pipeline.ts); nothing may run in it after');
+    const run = readOnlyScope.getStore();
+    if (!run || this.inTransaction) return this.#run<R>(query);
+    await this.#inner.executeQuery(CompiledQuery.raw('start transaction read only'));
+    try {
+      return await this.#run<R>(query);
+    } finally {
+      // After a refused statement PostgreSQL answers this COMMIT by rolling back.
+      await this.#inner.executeQuery(CompiledQuery.raw('commit'));
+    }
+  }
+
+  async #run<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      // A database span per statement while tracing is on (src/db/query-tracing.ts).
+      return await traceStatement(query.sql, 'pglite', () => this.#inner.executeQuery<R>(query));
+    } catch (err) {
+      noteRefusedWrite(readOnlyScope.getStore(), err);
+      throw err;
+    }
   }
 
   streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
@@ -62,8 +90,10 @@ export class PgliteConnection implements DatabaseConnection {
     }
     if (options.commit) {
       this.endedByBatch = true;
+      this.inTransaction = false;
       // After a failed statement PostgreSQL answers this COMMIT by rolling the transaction back.
-      await this.#inner.executeQuery(CompiledQuery.raw(failure ? 'rollback' : 'commit'));
+      const end = failure ? 'rollback' : 'commit';
+      await traceStatement(end, 'pglite', () => this.#inner.executeQuery(CompiledQuery.raw(end)));
     }
     if (failure) throw failure.error;
     return results;
@@ -91,12 +121,21 @@ class PgliteDriver implements Driver {
     return connection;
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    return this.#driver.beginTransaction((connection as PgliteConnection).inner, settings);
+  /** BEGIN; READ ONLY inside an overlapped read (`readOnlyScope`, src/db/admission-gate.ts). */
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const c = connection as PgliteConnection;
+    // kysely-pglite-dialect's BEGIN knows no access mode: the read-only one is sent here.
+    if (readOnlyScope.getStore()) {
+      await c.inner.executeQuery(CompiledQuery.raw(`start transaction${settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : ''} read only`));
+    } else {
+      await this.#driver.beginTransaction(c.inner, settings);
+    }
+    c.inTransaction = true;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     const c = connection as PgliteConnection;
+    c.inTransaction = false;
     if (c.endedByBatch) {
       c.endedByBatch = false;
       return;
@@ -106,6 +145,7 @@ class PgliteDriver implements Driver {
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     const c = connection as PgliteConnection;
+    c.inTransaction = false;
     if (c.endedByBatch) {
       c.endedByBatch = false;
       return;

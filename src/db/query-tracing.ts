@@ -1,7 +1,9 @@
 /**
  * SQL spans (docs/operations.md "Tracing"): one span per statement the application runs through
- * Kysely, on both engines (PGlite has no pg driver to instrument), made here and nowhere else.
- * Installed by createDatabase only while tracing is on; with tracing off the dialect is unchanged.
+ * Kysely, on both engines (PGlite has no pg driver to instrument). The connections of our own
+ * drivers (PgConnection in src/db/pg-driver.ts, PgliteConnection in src/db/pglite-driver.ts) run
+ * each statement through `traceStatement`; nothing of Kysely, pg or PGlite is wrapped or replaced.
+ * With tracing off `traceStatement` is one check and a direct call.
  *
  * A span is made only inside another span (a request, a job, a task), so the relay's and the
  * queue's polling make none. Its name is the operation and table (`SELECT jobs`); its attributes
@@ -10,9 +12,7 @@
  * `db.collection.name` and `caretaker.db.engine` (pglite or postgres). Under it the pg
  * instrumentation is suppressed, so a statement on PostgreSQL is one span, not two.
  */
-import type { CompiledQuery, DatabaseConnection, Dialect, QueryResult } from 'kysely';
-import { inSpan } from '../lib/tracing.ts';
-import { wrapDriver, type DriverMethod } from './driver-hooks.ts';
+import { inSpan, tracingEnabled } from '../lib/tracing.ts';
 
 const TABLE = /\b(?:from|into|update|join)\s+"?([a-z_][a-z0-9_]*)"?(?:\."?([a-z_][a-z0-9_]*)"?)?/i;
 
@@ -68,39 +68,29 @@ function summaryOf(sql: string): Summary {
 }
 
 /**
- * `dialect` with each statement of its connections run inside a database span.
+ * Runs one statement inside a database span (see the file comment); called by name by the
+ * connections of src/db/pg-driver.ts and src/db/pglite-driver.ts for every statement they send,
+ * transaction commands included. With tracing off it is `run()` and nothing else.
+ * @param sql the statement's text with `$n` placeholders (recorded; values never are)
  * @param engine recorded as `caretaker.db.engine`
  */
-export function traceQueries(dialect: Dialect, engine: 'pglite' | 'postgres'): Dialect {
-  const wrapped = new WeakSet<DatabaseConnection>();
-  const wrap = (connection: DatabaseConnection): DatabaseConnection => {
-    if (wrapped.has(connection)) return connection;
-    wrapped.add(connection);
-    const execute = connection.executeQuery.bind(connection);
-    connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
-      const s = summaryOf(query.sql);
-      return inSpan(
-        s.name,
-        {
-          kind: 'client',
-          requireParent: true,
-          suppressInside: true,
-          attributes: {
-            'db.system.name': 'postgresql',
-            'db.query.text': query.sql,
-            'db.operation.name': s.operation,
-            'db.collection.name': s.table,
-            'caretaker.db.engine': engine,
-          },
-        },
-        () => execute<R>(query),
-      );
-    };
-    return connection;
-  };
-  return wrapDriver(dialect, (name, own) => {
-    if (name !== 'acquireConnection') return undefined;
-    const acquire = own as unknown as (...args: unknown[]) => Promise<DatabaseConnection>;
-    return (async (...args: unknown[]) => wrap(await acquire(...args))) as DriverMethod;
-  });
+export function traceStatement<T>(sql: string, engine: 'pglite' | 'postgres', run: () => Promise<T>): Promise<T> {
+  if (!tracingEnabled()) return run();
+  const s = summaryOf(sql);
+  return inSpan(
+    s.name,
+    {
+      kind: 'client',
+      requireParent: true,
+      suppressInside: true,
+      attributes: {
+        'db.system.name': 'postgresql',
+        'db.query.text': sql,
+        'db.operation.name': s.operation,
+        'db.collection.name': s.table,
+        'caretaker.db.engine': engine,
+      },
+    },
+    run,
+  );
 }

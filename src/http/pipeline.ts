@@ -18,7 +18,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Readable } from 'node:stream';
-import { admissionScope } from '../db/admission-gate.ts';
+import { readOnlyScope, type ReadOnlyRun } from '../db/admission-gate.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { isValidRoutePermission } from '../permissions/catalogue.ts';
 import type { AuthContext } from '../core/auth-context.ts';
@@ -218,13 +218,25 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     const methods = [route.method].flat().map((m) => String(m).toUpperCase());
     // A route hook on the writes only: a read runs none of their checks.
     if (methods.some((m) => WRITE_METHODS.has(m))) route.preValidation = [checkWrite, ...[route.preValidation ?? []].flat()] as RouteOptions['preValidation'];
-    // A read's handler runs inside its admission's scope when overlapped, so its writes wait for
-    // the admission (src/db/admission-gate.ts).
+    // An overlapped read's handler runs on a read-only handle (src/db/admission-gate.ts): a write
+    // it tries is refused by the database, and the handler runs once more after the admission.
     if (methods.every((m) => READ_METHODS.has(m)) && (route.config as { overlap?: boolean } | undefined)?.overlap !== false) {
       const handler = route.handler;
-      route.handler = function admittedRead(this: unknown, request: FastifyRequest, reply: FastifyReply) {
+      route.handler = async function admittedRead(this: unknown, request: FastifyRequest, reply: FastifyReply) {
         const admission = request.admission;
-        return admission ? admissionScope.run(admission, () => handler.call(this as never, request, reply)) : handler.call(this as never, request, reply);
+        if (!admission) return handler.call(this as never, request, reply);
+        const run: ReadOnlyRun = { refusedWrite: false };
+        try {
+          const out: unknown = await readOnlyScope.run(run, () => handler.call(this as never, request, reply));
+          // A handler that sends later returns undefined: the reply is Fastify's "sent elsewhere".
+          if (!run.refusedWrite || reply.sent) return out === undefined ? reply : out;
+        } catch (err) {
+          if (!run.refusedWrite || reply.sent) throw err;
+        }
+        // It tried to write: once admitted (a refusal throws here), it runs as an ordinary read.
+        await admission;
+        const again: unknown = await handler.call(this as never, request, reply);
+        return again === undefined ? reply : again;
       };
     }
   });

@@ -153,9 +153,9 @@ export async function openRuntime(
     { max: rl.loginAccountFailures, windowS: rl.loginWindowS },
     { max: rl.loginIpFailures, windowS: rl.loginWindowS },
   ]);
-  // Every committed write to tokens, accounts, roles or permissions makes cached token lookups stale everywhere.
+  // Moved on by the services that change tokens, accounts, roles or permissions (changeIdentity):
+  // cached token lookups go stale everywhere.
   const authEpoch = new AuthEpoch(redis, options.redisPrefix ?? config.redisPrefix);
-  database.identityWrites.listener = () => authEpoch.bump();
   const files = createFileStore(config, options.filesDir ?? path.join(config.dataDir, 'files'));
   const mailer = new NodemailerMailer({
     smtpUrl: config.mail.smtpUrl,

@@ -1,28 +1,15 @@
 /**
- * src/db/admission-gate.ts: inside an overlapped read's admission scope, reads run at once, while
- * every other statement and every BEGIN wait for the admission, and fail with its error when the
- * request is refused (nothing is written). Both engines.
+ * src/db/admission-gate.ts: inside an overlapped read's scope, our connections run every statement
+ * read-only, so reads answer and the database itself refuses any write (SQLSTATE 25006), marking
+ * the run; nothing is written. Outside the scope nothing changes. Both engines.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admissionScope, onlyReads } from '../../src/db/admission-gate.ts';
-import { AppError } from '../../src/core/errors.ts';
+import { readOnlyScope, type ReadOnlyRun } from '../../src/db/admission-gate.ts';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { buildTestApp, createAgency, type TestApp } from '../helpers/app.ts';
 
-/** A promise settled from outside, with a flag telling whether it has settled. */
-function pending() {
-  let resolve!: () => void;
-  let reject!: (err: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
-}
-
-describe('writes of an overlapped read wait for its admission', () => {
+describe('an overlapped read runs on a read-only handle', () => {
   let t: TestApp;
   let agencyId: number;
   beforeAll(async () => {
@@ -31,57 +18,37 @@ describe('writes of an overlapped read wait for its admission', () => {
   });
   afterAll(async () => t?.close());
 
-  const branchCount = async () => (await t.db.selectFrom('branches').select((eb) => eb.fn.countAll<number>().as('n')).where('agency_id', '=', agencyId).executeTakeFirstOrThrow()).n;
+  const branchCount = async () => Number((await t.db.selectFrom('branches').select((eb) => eb.fn.countAll<number>().as('n')).where('agency_id', '=', agencyId).executeTakeFirstOrThrow()).n);
+  const branch = (name: string) => ({ uuid: newUuid(), agency_id: agencyId, name, created_at: t.clock.now(), updated_at: t.clock.now() });
 
-  it('tells reads from statements that write, lock or take a sequence value', () => {
-    expect(onlyReads('select 1')).toBe(true);
-    expect(onlyReads('  SELECT "id" from "jobs" where "uuid" = $1')).toBe(true);
-    expect(onlyReads('with page as (select id from jobs limit 50) select json_agg(page) from page')).toBe(true);
-    expect(onlyReads('insert into branches (name) values ($1)')).toBe(false);
-    expect(onlyReads('with j as (insert into jobs default values returning id) select id from j')).toBe(false);
-    expect(onlyReads('select * from counters where agency_id = $1 for update')).toBe(false);
-    expect(onlyReads("select nextval('jobs_id_seq')")).toBe(false);
-    expect(onlyReads('update users set name = $1')).toBe(false);
-    expect(onlyReads('begin')).toBe(false);
+  it('reads answer; an insert is refused by the database, the run is marked, and nothing is written', async () => {
+    const before = await branchCount();
+    const run: ReadOnlyRun = { refusedWrite: false };
+    await readOnlyScope.run(run, async () => {
+      expect((await t.db.selectFrom('agencies').select('name').where('id', '=', agencyId).executeTakeFirstOrThrow()).name).toBe('Gate Lettings');
+      expect(run.refusedWrite).toBe(false);
+      await expect(t.db.insertInto('branches').values(branch('Never')).execute()).rejects.toMatchObject({ code: '25006' });
+      expect(run.refusedWrite).toBe(true);
+      // The connection is usable again at once.
+      expect(await branchCount()).toBe(before);
+    });
+    expect(await branchCount()).toBe(before);
   });
 
-  it('a read runs before the admission settles; an insert waits for it, then runs', async () => {
-    const admission = pending();
-    const before = Number(await branchCount());
-    const order: string[] = [];
-    await admissionScope.run(admission.promise, async () => {
-      const read = t.db.selectFrom('agencies').select('name').where('id', '=', agencyId).executeTakeFirstOrThrow().then((r) => order.push(`read ${r.name}`));
-      const write = t.db
-        .insertInto('branches')
-        .values({ uuid: newUuid(), agency_id: agencyId, name: 'Waited', created_at: t.clock.now(), updated_at: t.clock.now() })
-        .execute()
-        .then(() => order.push('write'));
-      await read;
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      expect(order).toEqual(['read Gate Lettings']);
-      expect(Number(await branchCount())).toBe(before);
-      order.push('admitted');
-      admission.resolve();
-      await write;
+  it('a transaction opened inside is READ ONLY', async () => {
+    const run: ReadOnlyRun = { refusedWrite: false };
+    await readOnlyScope.run(run, async () => {
+      const mode = await t.db.transaction().execute(async (trx) => (await sql<{ transaction_read_only: string }>`show transaction_read_only`.execute(trx)).rows[0]!.transaction_read_only);
+      expect(mode).toBe('on');
+      await expect(t.db.transaction().execute((trx) => trx.insertInto('branches').values(branch('Never')).execute())).rejects.toMatchObject({ code: '25006' });
+      expect(run.refusedWrite).toBe(true);
     });
-    expect(order).toEqual(['read Gate Lettings', 'admitted', 'write']);
-    expect(Number(await branchCount())).toBe(before + 1);
   });
 
-  it('a refused admission fails the insert and the transaction with its error, and nothing is written', async () => {
-    const before = Number(await branchCount());
-    const refusal = new AppError('rate_limited');
-    const admission = pending();
-    admission.reject(refusal);
-    await admissionScope.run(admission.promise, async () => {
-      await expect(
-        t.db.insertInto('branches').values({ uuid: newUuid(), agency_id: agencyId, name: 'Never', created_at: t.clock.now(), updated_at: t.clock.now() }).execute(),
-      ).rejects.toBe(refusal);
-      await expect(t.db.transaction().execute(async (trx) => sql`select 1`.execute(trx))).rejects.toBe(refusal);
-      // Reads still answer: the handler may fail on its own before the admission's error is sent.
-      expect(Number(await branchCount())).toBe(before);
-    });
-    // Outside the scope nothing waits.
-    expect((await sql<{ one: number }>`select 1 as one`.execute(t.db)).rows[0]!.one).toBe(1);
+  it('outside the scope writes run as usual', async () => {
+    const before = await branchCount();
+    await t.db.insertInto('branches').values(branch('Written')).execute();
+    expect(await branchCount()).toBe(before + 1);
+    expect((await sql<{ transaction_read_only: string }>`show transaction_read_only`.execute(t.db)).rows[0]!.transaction_read_only).toBe('off');
   });
 });

@@ -12,6 +12,7 @@
  * each refusal is 403 and an activity entry `role.deny` with the operation and the reason.
  */
 import type { AppDeps } from '../../../app-deps.ts';
+import { changeIdentity } from '../../../core/auth-epoch.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../../core/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../../core/errors.ts';
 import { isPlatformRole, PERMISSION_KEYS, PERMISSIONS, PLATFORM_KEYS } from '../../../permissions/catalogue.ts';
@@ -179,20 +180,17 @@ export async function updateRole(deps: AppDeps, auth: AuthContext, actor: Actor,
   await guard(deps, auth, actor, role, { op: 'update', newLevel: input.level, granted });
   if (name !== undefined && (await repo.nameTaken(deps.db, role.agency_id, name, role.id))) throw conflict(`A role named ${name} already exists`);
   const now = deps.clock.now();
-  await deps.db
-    .transaction()
-    .execute(async (trx) => {
-      await repo.updateRole(trx, role.id, { ...(name !== undefined ? { name } : {}), ...(input.description !== undefined ? { description: input.description } : {}), ...(input.level !== undefined ? { level: input.level } : {}), now });
-      if (keys) await repo.replaceKeys(trx, role.id, keys);
-      await recordActivity(trx, actor, now, {
-        action: 'role.update',
-        resourceType: 'role',
-        resourceId: role.id,
-        agencyId: role.agency_id,
-        details: { name, level: input.level, permissions: keys },
-      });
-    })
-    .catch(conflictOnUnique(`A role named ${name ?? role.name} already exists`));
+  await changeIdentity(deps, async (trx) => {
+    await repo.updateRole(trx, role.id, { ...(name !== undefined ? { name } : {}), ...(input.description !== undefined ? { description: input.description } : {}), ...(input.level !== undefined ? { level: input.level } : {}), now });
+    if (keys) await repo.replaceKeys(trx, role.id, keys);
+    await recordActivity(trx, actor, now, {
+      action: 'role.update',
+      resourceType: 'role',
+      resourceId: role.id,
+      agencyId: role.agency_id,
+      details: { name, level: input.level, permissions: keys },
+    });
+  }).catch(conflictOnUnique(`A role named ${name ?? role.name} already exists`));
   return toRoleDto((await repo.findRole(deps.db, role.id, null))!);
 }
 
@@ -207,7 +205,7 @@ export async function setRolePermissions(deps: AppDeps, auth: AuthContext, actor
   const removed = role.permissions.filter((k) => !keys.includes(k));
   await guard(deps, auth, actor, role, { op: 'set_permissions', granted: added });
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await changeIdentity(deps, async (trx) => {
     await repo.replaceKeys(trx, role.id, keys);
     await repo.updateRole(trx, role.id, { now });
     await recordActivity(trx, actor, now, { action: 'role.permissions_set', resourceType: 'role', resourceId: role.id, agencyId: role.agency_id, details: { added, removed } });
@@ -224,7 +222,7 @@ export async function deleteRole(deps: AppDeps, auth: AuthContext, actor: Actor,
   if (role.is_builtin) throw conflict('Built-in roles cannot be deleted');
   await guard(deps, auth, actor, role, { op: 'delete' });
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await changeIdentity(deps, async (trx) => {
     const holders = await repo.usersWithRole(trx, role.id);
     if (holders > 0) throw conflict(`Role ${role.name} is held by ${holders} account(s); give them another role first`);
     await repo.deleteRole(trx, role.id);
@@ -244,7 +242,7 @@ export async function setManagementLevel(deps: AppDeps, auth: AuthContext, actor
   const role = await visibleRole(deps, auth, id);
   await guard(deps, auth, actor, role, { op: 'set_level', newLevel: level });
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await changeIdentity(deps, async (trx) => {
     await repo.updateRole(trx, role.id, { level, now });
     await recordActivity(trx, actor, now, { action: 'role.level_set', resourceType: 'role', resourceId: role.id, agencyId: role.agency_id, details: { from: role.level, to: level } });
   });

@@ -4,6 +4,7 @@
  * request, and revocation.
  */
 import type { AppDeps } from '../../../app-deps.ts';
+import { changeIdentity } from '../../../core/auth-epoch.ts';
 import type { AuthContext, Actor } from '../../../core/auth-context.ts';
 import { AppError, forbidden } from '../../../core/errors.ts';
 import { rateLimitError } from '../../../core/rate-limit.ts';
@@ -138,7 +139,7 @@ export async function login(deps: AppDeps, guard: LoginGuard, creds: Credentials
   const sessionToken = newToken();
   const expiresAt = addSeconds(now, LIFETIMES.login);
   const sessionExpiresAt = addSeconds(now, creds.rememberMe ? LIFETIMES.rememberMe : LIFETIMES.session);
-  await deps.db.transaction().execute(async (trx) => {
+  await changeIdentity(deps, async (trx) => {
     await repo.lockUser(trx, account.id);
     const revoked = await repo.revokeUserTokens(trx, account.id, now, 'superseded by a new login');
     // Both credentials of one login share a login id: logging out with either ends both.
@@ -210,7 +211,7 @@ export async function issueMobileToken(deps: AppDeps, guard: LoginGuard, creds: 
  */
 export async function revokeCurrentToken(deps: AppDeps, auth: AuthContext, meta: Actor, action: string): Promise<void> {
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await changeIdentity(deps, async (trx) => {
     await repo.revokeLogin(trx, auth.tokenId, now, action);
     await recordActivity(trx, meta, now, { action, resourceType: 'auth_token', resourceId: auth.tokenId });
   });

@@ -4,6 +4,7 @@
  */
 import type { Transaction } from 'kysely';
 import type { AppDeps } from '../../../app-deps.ts';
+import { changeIdentity } from '../../../core/auth-epoch.ts';
 import type { Database } from '../../../db/schema.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
 import { AppError } from '../../../core/errors.ts';
@@ -48,7 +49,7 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(input.new_password);
   const now = deps.clock.now();
-  return deps.db.transaction().execute(async (trx) => {
+  return changeIdentity(deps, async (trx) => {
     await repo.setPasswordHash(trx, auth.userId, passwordHash, now);
     const revoked = await revokeUserTokens(trx, auth.userId, now, 'password changed', { exceptTokenId: auth.tokenId });
     await repo.closeUserTokens(trx, auth.userId, now, 'password_reset');
@@ -129,7 +130,7 @@ export async function redeemUserToken(
   if (!(await repo.findOpenUserToken(deps.db, tokenHash, purpose, deps.clock.now()))) throw invalid();
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await changeIdentity(deps, async (trx) => {
     const userId = await repo.consumeUserToken(trx, tokenHash, purpose, now);
     const user = userId === undefined ? undefined : await repo.findUserById(trx, userId);
     if (!user || user.status !== requiredStatus) throw invalid();

@@ -4,6 +4,7 @@
  * an administrator, for a user below their level.
  */
 import type { AppDeps } from '../../../app-deps.ts';
+import { changeIdentity } from '../../../core/auth-epoch.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
 import { notFound } from '../../../core/errors.ts';
 import { addSeconds } from '../../../lib/clock.ts';
@@ -44,7 +45,7 @@ async function revoke(
   tokenId?: number,
 ): Promise<number> {
   const now = deps.clock.now();
-  return deps.db.transaction().execute(async (trx) => {
+  return changeIdentity(deps, async (trx) => {
     const revoked =
       scope === 'one'
         ? await revokeLogin(trx, tokenId!, now, 'revoked by the user')

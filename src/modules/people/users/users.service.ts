@@ -6,6 +6,7 @@
 import { isUniqueViolation } from '../../../db/errors.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import type { AppDeps } from '../../../app-deps.ts';
+import { changeIdentity } from '../../../core/auth-epoch.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../../core/auth-context.ts';
 import { conflict, invalidParam, notFound } from '../../../core/errors.ts';
 import { newToken, newUuid } from '../../../lib/crypto.ts';
@@ -280,22 +281,19 @@ export async function updateUser(deps: AppDeps, caller: Caller, uuid: string, in
   const fields = Object.keys(changes);
   if (fields.length === 0) return toUserDto(target);
   const now = deps.clock.now();
-  await deps.db
-    .transaction()
-    .execute(async (trx) => {
-      await repo.updateUser(trx, target.id, { ...changes, updated_at: now });
-      await recordActivity(trx, caller, now, {
-        action: 'user.update',
-        resourceType: 'user',
-        resourceId: target.id,
-        agencyId: target.agency_id,
-        details: { fields, ...(changes.role_id !== undefined ? { role_from: target.role_code, role_to: roleCode } : {}) },
-      });
-    })
-    .catch((err: unknown) => {
-      if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN);
-      throw err;
+  await changeIdentity(deps, async (trx) => {
+    await repo.updateUser(trx, target.id, { ...changes, updated_at: now });
+    await recordActivity(trx, caller, now, {
+      action: 'user.update',
+      resourceType: 'user',
+      resourceId: target.id,
+      agencyId: target.agency_id,
+      details: { fields, ...(changes.role_id !== undefined ? { role_from: target.role_code, role_to: roleCode } : {}) },
     });
+  }).catch((err: unknown) => {
+    if (isUniqueViolation(err)) throw conflict(EMAIL_TAKEN);
+    throw err;
+  });
   return toUserDto((await repo.findUserById(deps.db, target.id))!);
 }
 
@@ -315,7 +313,7 @@ export async function setUserEnabled(deps: AppDeps, caller: Caller, uuid: string
   if (enabled && target.status !== 'disabled') throw conflict('User is not disabled');
   if (!enabled && target.status === 'disabled') throw conflict('User is already disabled');
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await changeIdentity(deps, async (trx) => {
     let revoked = 0;
     if (enabled) {
       await repo.updateUser(trx, target.id, { status: target.invited_at !== null ? 'invited' : 'active', disabled_at: null, updated_at: now });

@@ -6,6 +6,7 @@
  * check is in the token lookup, src/modules/people/auth) until it is reactivated.
  */
 import type { AppDeps } from '../../../app-deps.ts';
+import { changeIdentity } from '../../../core/auth-epoch.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { writeAgency } from '../../../core/agency-scope.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
@@ -248,14 +249,14 @@ export async function updateCurrentAgency(deps: AppDeps, caller: Caller, input: 
 /**
  * POST /api/agencies/{uuid}/suspend and /reactivate (SysOps). Suspension keeps every record; the
  * agency's accounts are refused (403) from their next request on, on every instance (the write
- * moves the auth epoch, src/db/identity-writes.ts).
+ * runs through changeIdentity, src/core/auth-epoch.ts, which moves the auth epoch).
  * @param reason kept on the agency while it is suspended
  * @throws 404, 409 already in that state
  */
 export async function setSuspended(deps: AppDeps, caller: Caller, uuid: string, suspend: boolean, reason?: string): Promise<AgencyDto> {
   const row = await loadAgency(deps, uuid);
   const now = deps.clock.now();
-  await deps.db.transaction().execute(async (trx) => {
+  await changeIdentity(deps, async (trx) => {
     await repo.lockAgency(trx, row.id);
     const current = (await repo.findAgencyById(trx, row.id))!;
     if (suspend && current.suspended_at !== null) throw conflict('Agency is already suspended');

@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AppDeps } from '../../../app-deps.ts';
+import { changeIdentity } from '../../../core/auth-epoch.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
 import { conflict, forbidden } from '../../../core/errors.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
@@ -117,7 +118,7 @@ export async function eraseTenant(deps: AppDeps, auth: AuthContext, actor: Actor
   addTerm(tenant.mobile, '[erased phone]');
   terms.sort((a, b) => b.text.length - a.text.length);
 
-  return deps.db.transaction().execute(async (trx) => {
+  return changeIdentity(deps, async (trx) => {
     await repo.anonymiseTenant(trx, tenant.id, newName, now);
     await repo.unlinkAddresses(trx, tenant.id);
     await repo.withdrawConsents(trx, tenant.id, userIds, now);
