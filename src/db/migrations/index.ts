@@ -44,6 +44,7 @@ import * as m061400 from './2026_12_06_1400_provider_callbacks.ts';
 import * as m061500 from './2026_12_06_1500_notifications_arrive.ts';
 import * as m061600 from './2026_12_06_1600_uk_addresses.ts';
 import * as m061700 from './2026_12_06_1700_money_treatment.ts';
+import * as m061870 from './2026_12_06_1870_compliance_by_regulation.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_1500_notifications_arrive': m061500,
   '2026_12_06_1600_uk_addresses': m061600,
   '2026_12_06_1700_money_treatment': m061700,
+  '2026_12_06_1870_compliance_by_regulation': m061870,
 };

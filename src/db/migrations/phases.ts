@@ -78,4 +78,8 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     summary: 'address parts (PAF: sub-building, building name and number, street, locality; nullable), buildings (new table), addresses.building_id and is_communal, agencies.postcode_lookup (default false)',
     backfill: 'addresses.parts',
   },
+  '2026_12_06_1870_compliance_by_regulation': {
+    phase: 'expand',
+    summary: 'compliance by regulation: addresses.gas_supply, storeys, combustion_rooms; buildings.has_lift; compliance_item_types.applies_to and regulation; compliance_items.derived; certificate EPC rating and exemption, EICR outcome and remedial works, tenant copy, alarms per storey and room',
+  },
 };
