@@ -22763,7 +22763,7 @@ export interface operations {
                             /** Format: uuid */
                             contractor_uuid: string;
                             company_name: string;
-                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                             cert_type: string;
                             /** @description display name, e.g. Gas Safe */
                             cert_name: string;
@@ -22883,7 +22883,7 @@ export interface operations {
                             /** Format: uuid */
                             contractor_uuid: string;
                             company_name: string;
-                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                             cert_type: string;
                             /** @description display name, e.g. Gas Safe */
                             cert_name: string;
@@ -23007,7 +23007,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability";
+                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability" | "employers_liability";
                     /** @description registration or certificate number */
                     reference: string;
                     issued_on?: string | null;
@@ -23020,7 +23020,7 @@ export interface operations {
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability";
+                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability" | "employers_liability";
                     /** @description registration or certificate number */
                     reference: string;
                     issued_on?: string | null;
@@ -23053,7 +23053,7 @@ export interface operations {
                             /** Format: uuid */
                             contractor_uuid: string;
                             company_name: string;
-                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                             cert_type: string;
                             /** @description display name, e.g. Gas Safe */
                             cert_name: string;
@@ -23514,7 +23514,7 @@ export interface operations {
                             /** Format: uuid */
                             contractor_uuid: string;
                             company_name: string;
-                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                             cert_type: string;
                             /** @description display name, e.g. Gas Safe */
                             cert_name: string;
@@ -23915,7 +23915,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -24077,12 +24077,16 @@ export interface operations {
                             company_name: string;
                             /** @description trade 50 + coverage 30 + certificates 20; 0 when not assignable */
                             score: number;
-                            /** @description false when the firm does not offer the job's own trade, or a certificate the trade requires is missing or expired; ineligible firms come last */
+                            /** @description false when the firm does not offer the job's own trade, a certificate the trade requires is missing or expired, or its public or employer's liability insurance lapsed; ineligible firms come last */
                             eligible: boolean;
                             offers_trade: boolean | null;
                             covers_postcode: boolean | null;
                             /** @description workload: open jobs assigned to the contractor, this job left out */
                             open_jobs: number;
+                            /** @description valid public and employer's liability insurance on the day of the work; the uninsured come after the insured */
+                            insured: boolean;
+                            /** @description each insurance for people: valid until, expired on (not eligible), or none on file */
+                            insurance: string[];
                             reasons: string[];
                             /** @description how the score is made up: one entry per rule, in order (docs/contractors.md "Matching") */
                             score_parts: {
@@ -24253,7 +24257,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -24454,7 +24458,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -24682,7 +24686,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -24912,7 +24916,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
