@@ -1795,3 +1795,46 @@ export interface AgencyTable {
 export interface Database {
   buildings: BuildingTable;
 }
+
+/** Migration 2026_12_06_1870: what a property is, for the compliance it needs (docs/compliance.md "What a property needs"). */
+export interface AddressTable {
+  /** has a gas supply; null: not recorded (gas safety is then required) */
+  gas_supply: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
+  /** storeys used wholly or partly as living accommodation; null: not recorded (at least one) */
+  storeys: ColumnType<number | null, number | null | undefined, number | null>;
+  /** rooms used as living accommodation with a fixed combustion appliance (gas cookers excepted) */
+  combustion_rooms: ColumnType<string[], string[] | undefined, string[]>;
+}
+
+/** Migration 2026_12_06_1870: a building with a lift needs its LOLER thorough examination. */
+export interface BuildingTable {
+  has_lift: Generated<boolean>;
+}
+
+/** Migration 2026_12_06_1870: which properties a type applies to, and the regulation it implements. */
+export interface ComplianceItemTypeTable {
+  /** dwelling | gas | hmo | communal | lift | manual (added by hand only) */
+  applies_to: Generated<string>;
+  regulation: Generated<string>;
+}
+
+/** Migration 2026_12_06_1870: derived from what the property is (true) or added by hand. */
+export interface ComplianceItemTable {
+  derived: Generated<boolean>;
+}
+
+/** Migration 2026_12_06_1870: what each regulation asks a certificate to show (docs/compliance.md "The rules"). */
+export interface ComplianceCertificateTable {
+  epc_rating: ColumnType<string | null, string | null | undefined, string | null>;
+  exemption_reference: ColumnType<string | null, string | null | undefined, string | null>;
+  exemption_until: ColumnType<string | null, string | null | undefined, string | null>;
+  outcome: ColumnType<string | null, string | null | undefined, string | null>;
+  remedial_due_on: ColumnType<string | null, string | null | undefined, string | null>;
+  remedial_completed_on: ColumnType<string | null, string | null | undefined, string | null>;
+  tenant_copy_due_on: ColumnType<string | null, string | null | undefined, string | null>;
+  tenant_copy_served_on: ColumnType<string | null, string | null | undefined, string | null>;
+  tenant_copy_method: ColumnType<string | null, string | null | undefined, string | null>;
+  smoke_alarm_storeys: ColumnType<number | null, number | null | undefined, number | null>;
+  co_alarm_rooms: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  tenancy_start_on: ColumnType<string | null, string | null | undefined, string | null>;
+}

@@ -3021,7 +3021,7 @@ export interface paths {
         };
         /**
          * Download: Compliance register
-         * @description Every compliance item of the agency's properties with its status today (valid, due_soon, expired, missing), latest certificate and issuer, as GET /api/compliance (all pages) with its filters. Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: status, address, branch_name, type_name, issued_on, expires_on, contractor_name, required_document, uuid, address_uuid, certificate_uuid. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.compliance.view` (403 without).
+         * @description Every compliance item of the agency's properties with its status today (valid, due_soon, expired, missing, non_compliant), latest certificate and issuer, as GET /api/compliance (all pages) with its filters. Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: status, address, branch_name, type_name, issued_on, expires_on, contractor_name, required_document, uuid, address_uuid, certificate_uuid. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.compliance.view` (403 without).
          *
          *     **Access:** Permission key `api.reports.view`.
          */
@@ -4951,6 +4951,94 @@ export interface paths {
          *     **Access:** Permission key `api.compliance.manage`.
          */
         put: operations["updateCompliancePropertiesHmo"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/items/{uuid}/certificates/{certificate_uuid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Record the document, tenant copy, remedial works or MEES exemption of a certificate
+         * @description job_file_uuid (the document), tenant_copy_served_on and tenant_copy_method, remedial_completed_on (unsatisfactory EICR), exemption_reference and exemption_until (EPC below E). Dates from the issue to today. Answers the item. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        put: operations["updateComplianceItemsCertificates"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/items/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a compliance item type to many properties
+         * @description type and exactly one of address_uuids (up to 500), building_uuid (every unit) or all: true. Properties that have one keep it. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        post: operations["createComplianceItemsBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/properties/{uuid}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Record a property's gas supply, storeys and rooms with a fixed combustion appliance
+         * @description The property gains the items it now needs; derived items it no longer needs and without certificates are removed. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        put: operations["updateCompliancePropertiesProfile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/compliance/buildings/{uuid}/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Record whether a building has a passenger lift (LOLER)
+         * @description Its communal areas need the LOLER thorough examination while it has one. Needs a CSRF token.
+         *
+         *     **Access:** Permission key `api.compliance.manage`.
+         */
+        put: operations["updateComplianceBuildingsProfile"];
         post?: never;
         delete?: never;
         options?: never;
@@ -22749,7 +22837,7 @@ export interface operations {
                             /** Format: uuid */
                             contractor_uuid: string;
                             company_name: string;
-                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                             cert_type: string;
                             /** @description display name, e.g. Gas Safe */
                             cert_name: string;
@@ -22869,7 +22957,7 @@ export interface operations {
                             /** Format: uuid */
                             contractor_uuid: string;
                             company_name: string;
-                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                             cert_type: string;
                             /** @description display name, e.g. Gas Safe */
                             cert_name: string;
@@ -22993,7 +23081,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability";
+                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability" | "employers_liability";
                     /** @description registration or certificate number */
                     reference: string;
                     issued_on?: string | null;
@@ -23006,7 +23094,7 @@ export interface operations {
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability";
+                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability" | "employers_liability";
                     /** @description registration or certificate number */
                     reference: string;
                     issued_on?: string | null;
@@ -23039,7 +23127,7 @@ export interface operations {
                             /** Format: uuid */
                             contractor_uuid: string;
                             company_name: string;
-                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                             cert_type: string;
                             /** @description display name, e.g. Gas Safe */
                             cert_name: string;
@@ -23500,7 +23588,7 @@ export interface operations {
                             /** Format: uuid */
                             contractor_uuid: string;
                             company_name: string;
-                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                             cert_type: string;
                             /** @description display name, e.g. Gas Safe */
                             cert_name: string;
@@ -23901,7 +23989,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -24063,12 +24151,16 @@ export interface operations {
                             company_name: string;
                             /** @description trade 50 + coverage 30 + certificates 20; 0 when not assignable */
                             score: number;
-                            /** @description false when the firm does not offer the job's own trade, or a certificate the trade requires is missing or expired; ineligible firms come last */
+                            /** @description false when the firm does not offer the job's own trade, a certificate the trade requires is missing or expired, or its public or employer's liability insurance lapsed; ineligible firms come last */
                             eligible: boolean;
                             offers_trade: boolean | null;
                             covers_postcode: boolean | null;
                             /** @description workload: open jobs assigned to the contractor, this job left out */
                             open_jobs: number;
+                            /** @description valid public and employer's liability insurance on the day of the work; the uninsured come after the insured */
+                            insured: boolean;
+                            /** @description each insurance for people: valid until, expired on (not eligible), or none on file */
+                            insurance: string[];
                             reasons: string[];
                             /** @description how the score is made up: one entry per rule, in order (docs/contractors.md "Matching") */
                             score_parts: {
@@ -24239,7 +24331,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -24440,7 +24532,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -24668,7 +24760,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -24898,7 +24990,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -31641,6 +31733,7 @@ export interface operations {
                                 due_soon: number;
                                 expired: number;
                                 missing: number;
+                                non_compliant: number;
                             };
                         };
                         message: string;
@@ -33761,8 +33854,8 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "csv" | "xlsx";
-                /** @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate) */
-                status?: "valid" | "due_soon" | "expired" | "missing";
+                /** @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms) */
+                status?: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
                 /** @description only properties of this branch */
                 branch_uuid?: string;
                 /** @description a compliance item type code, e.g. gas_safety */
@@ -50159,8 +50252,8 @@ export interface operations {
     listCompliance: {
         parameters: {
             query?: {
-                /** @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate) */
-                status?: "valid" | "due_soon" | "expired" | "missing";
+                /** @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms) */
+                status?: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
                 /** @description only properties of this branch */
                 branch_uuid?: string;
                 /** @description a compliance item type code, e.g. gas_safety */
@@ -50198,10 +50291,10 @@ export interface operations {
                              */
                             uuid: string;
                             /**
-                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
                              * @enum {string}
                              */
-                            status: "valid" | "due_soon" | "expired" | "missing";
+                            status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
                             /** Format: uuid */
                             address_uuid: string;
                             /** @description line 1, town and postcode */
@@ -50219,6 +50312,18 @@ export interface operations {
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             file_uuid: string | null;
+                            /** @description the regulation the type implements */
+                            regulation: string;
+                            /** @description required by what the property is (true) or added by hand */
+                            derived: boolean;
+                            epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                            exemption_until: string | null;
+                            outcome: ("satisfactory" | "unsatisfactory") | null;
+                            remedial_due_on: string | null;
+                            tenant_copy_due_on: string | null;
+                            tenant_copy_served_on: string | null;
+                            /** @description what the latest certificate still owes, for people */
+                            findings: string[];
                         }[];
                         /** @description items matching every filter */
                         count: number;
@@ -50228,6 +50333,7 @@ export interface operations {
                             due_soon: number;
                             expired: number;
                             missing: number;
+                            non_compliant: number;
                         };
                         message: string;
                     };
@@ -50354,6 +50460,10 @@ export interface operations {
                             /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
                             custom: boolean;
                             retired_at: string | null;
+                            /** @description which properties need it: dwelling, gas, hmo, communal, lift, or manual (added by hand) */
+                            applies_to: string;
+                            /** @description the regulation and paragraph it implements (empty for a custom type) */
+                            regulation: string;
                         }[];
                         /** @description total number of matching records */
                         count: number;
@@ -50509,6 +50619,10 @@ export interface operations {
                             /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
                             custom: boolean;
                             retired_at: string | null;
+                            /** @description which properties need it: dwelling, gas, hmo, communal, lift, or manual (added by hand) */
+                            applies_to: string;
+                            /** @description the regulation and paragraph it implements (empty for a custom type) */
+                            regulation: string;
                         };
                         message: string;
                     };
@@ -50699,6 +50813,10 @@ export interface operations {
                             /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
                             custom: boolean;
                             retired_at: string | null;
+                            /** @description which properties need it: dwelling, gas, hmo, communal, lift, or manual (added by hand) */
+                            applies_to: string;
+                            /** @description the regulation and paragraph it implements (empty for a custom type) */
+                            regulation: string;
                         };
                         message: string;
                     };
@@ -50881,6 +50999,10 @@ export interface operations {
                             /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
                             custom: boolean;
                             retired_at: string | null;
+                            /** @description which properties need it: dwelling, gas, hmo, communal, lift, or manual (added by hand) */
+                            applies_to: string;
+                            /** @description the regulation and paragraph it implements (empty for a custom type) */
+                            regulation: string;
                         };
                         message: string;
                     };
@@ -52150,10 +52272,10 @@ export interface operations {
                              */
                             uuid: string;
                             /**
-                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
                              * @enum {string}
                              */
-                            status: "valid" | "due_soon" | "expired" | "missing";
+                            status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
                             /** Format: uuid */
                             address_uuid: string;
                             /** @description line 1, town and postcode */
@@ -52171,6 +52293,18 @@ export interface operations {
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             file_uuid: string | null;
+                            /** @description the regulation the type implements */
+                            regulation: string;
+                            /** @description required by what the property is (true) or added by hand */
+                            derived: boolean;
+                            epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                            exemption_until: string | null;
+                            outcome: ("satisfactory" | "unsatisfactory") | null;
+                            remedial_due_on: string | null;
+                            tenant_copy_due_on: string | null;
+                            tenant_copy_served_on: string | null;
+                            /** @description what the latest certificate still owes, for people */
+                            findings: string[];
                             /** @description every certificate, newest issue first */
                             certificates: {
                                 /** Format: uuid */
@@ -52186,6 +52320,18 @@ export interface operations {
                                 file_name: string | null;
                                 /** Format: date-time */
                                 created_at: string;
+                                epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                                exemption_reference: string | null;
+                                exemption_until: string | null;
+                                outcome: ("satisfactory" | "unsatisfactory") | null;
+                                remedial_due_on: string | null;
+                                remedial_completed_on: string | null;
+                                tenant_copy_due_on: string | null;
+                                tenant_copy_served_on: string | null;
+                                tenant_copy_method: string | null;
+                                smoke_alarm_storeys: number | null;
+                                co_alarm_rooms: string[] | null;
+                                tenancy_start_on: string | null;
                             }[];
                         };
                         message: string;
@@ -52342,10 +52488,10 @@ export interface operations {
                              */
                             uuid: string;
                             /**
-                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
                              * @enum {string}
                              */
-                            status: "valid" | "due_soon" | "expired" | "missing";
+                            status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
                             /** Format: uuid */
                             address_uuid: string;
                             /** @description line 1, town and postcode */
@@ -52363,6 +52509,18 @@ export interface operations {
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             file_uuid: string | null;
+                            /** @description the regulation the type implements */
+                            regulation: string;
+                            /** @description required by what the property is (true) or added by hand */
+                            derived: boolean;
+                            epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                            exemption_until: string | null;
+                            outcome: ("satisfactory" | "unsatisfactory") | null;
+                            remedial_due_on: string | null;
+                            tenant_copy_due_on: string | null;
+                            tenant_copy_served_on: string | null;
+                            /** @description what the latest certificate still owes, for people */
+                            findings: string[];
                             /** @description every certificate, newest issue first */
                             certificates: {
                                 /** Format: uuid */
@@ -52378,6 +52536,18 @@ export interface operations {
                                 file_name: string | null;
                                 /** Format: date-time */
                                 created_at: string;
+                                epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                                exemption_reference: string | null;
+                                exemption_until: string | null;
+                                outcome: ("satisfactory" | "unsatisfactory") | null;
+                                remedial_due_on: string | null;
+                                remedial_completed_on: string | null;
+                                tenant_copy_due_on: string | null;
+                                tenant_copy_served_on: string | null;
+                                tenant_copy_method: string | null;
+                                smoke_alarm_storeys: number | null;
+                                co_alarm_rooms: string[] | null;
+                                tenancy_start_on: string | null;
                             }[];
                         };
                         message: string;
@@ -52503,6 +52673,47 @@ export interface operations {
                      * @description the job file (document) holding it, uploaded through the job files endpoints
                      */
                     job_file_uuid?: string;
+                    /**
+                     * @description the EPC's energy efficiency rating
+                     * @enum {string}
+                     */
+                    epc_rating?: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                    /** @description EPC below E: the PRS Exemptions Register reference */
+                    exemption_reference?: string;
+                    /**
+                     * Format: date
+                     * @description EPC below E: the exemption's end
+                     */
+                    exemption_until?: string;
+                    /**
+                     * @description the EICR's overall outcome
+                     * @enum {string}
+                     */
+                    outcome?: "satisfactory" | "unsatisfactory";
+                    /**
+                     * Format: date
+                     * @description unsatisfactory EICR: the report's deadline for remedial works, at most 28 days (default 28 days)
+                     */
+                    remedial_due_on?: string;
+                    /**
+                     * Format: date
+                     * @description the date a copy was served on the tenant
+                     */
+                    tenant_copy_served_on?: string;
+                    /**
+                     * @description how the copy was served on the tenant
+                     * @enum {string}
+                     */
+                    tenant_copy_method?: "hand" | "post" | "email" | "portal";
+                    /** @description alarm check: storeys with a working smoke alarm */
+                    smoke_alarm_storeys?: number;
+                    /** @description room names, e.g. "Living room" */
+                    co_alarm_rooms?: string[];
+                    /**
+                     * Format: date
+                     * @description alarm check: the tenancy's first day (the check must be made on it)
+                     */
+                    tenancy_start_on?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -52525,6 +52736,47 @@ export interface operations {
                      * @description the job file (document) holding it, uploaded through the job files endpoints
                      */
                     job_file_uuid?: string;
+                    /**
+                     * @description the EPC's energy efficiency rating
+                     * @enum {string}
+                     */
+                    epc_rating?: "A" | "B" | "C" | "D" | "E" | "F" | "G";
+                    /** @description EPC below E: the PRS Exemptions Register reference */
+                    exemption_reference?: string;
+                    /**
+                     * Format: date
+                     * @description EPC below E: the exemption's end
+                     */
+                    exemption_until?: string;
+                    /**
+                     * @description the EICR's overall outcome
+                     * @enum {string}
+                     */
+                    outcome?: "satisfactory" | "unsatisfactory";
+                    /**
+                     * Format: date
+                     * @description unsatisfactory EICR: the report's deadline for remedial works, at most 28 days (default 28 days)
+                     */
+                    remedial_due_on?: string;
+                    /**
+                     * Format: date
+                     * @description the date a copy was served on the tenant
+                     */
+                    tenant_copy_served_on?: string;
+                    /**
+                     * @description how the copy was served on the tenant
+                     * @enum {string}
+                     */
+                    tenant_copy_method?: "hand" | "post" | "email" | "portal";
+                    /** @description alarm check: storeys with a working smoke alarm */
+                    smoke_alarm_storeys?: number;
+                    /** @description room names, e.g. "Living room" */
+                    co_alarm_rooms?: string[];
+                    /**
+                     * Format: date
+                     * @description alarm check: the tenancy's first day (the check must be made on it)
+                     */
+                    tenancy_start_on?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -52549,10 +52801,10 @@ export interface operations {
                              */
                             uuid: string;
                             /**
-                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                             * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
                              * @enum {string}
                              */
-                            status: "valid" | "due_soon" | "expired" | "missing";
+                            status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
                             /** Format: uuid */
                             address_uuid: string;
                             /** @description line 1, town and postcode */
@@ -52570,6 +52822,18 @@ export interface operations {
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             file_uuid: string | null;
+                            /** @description the regulation the type implements */
+                            regulation: string;
+                            /** @description required by what the property is (true) or added by hand */
+                            derived: boolean;
+                            epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                            exemption_until: string | null;
+                            outcome: ("satisfactory" | "unsatisfactory") | null;
+                            remedial_due_on: string | null;
+                            tenant_copy_due_on: string | null;
+                            tenant_copy_served_on: string | null;
+                            /** @description what the latest certificate still owes, for people */
+                            findings: string[];
                             /** @description every certificate, newest issue first */
                             certificates: {
                                 /** Format: uuid */
@@ -52585,6 +52849,18 @@ export interface operations {
                                 file_name: string | null;
                                 /** Format: date-time */
                                 created_at: string;
+                                epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                                exemption_reference: string | null;
+                                exemption_until: string | null;
+                                outcome: ("satisfactory" | "unsatisfactory") | null;
+                                remedial_due_on: string | null;
+                                remedial_completed_on: string | null;
+                                tenant_copy_due_on: string | null;
+                                tenant_copy_served_on: string | null;
+                                tenant_copy_method: string | null;
+                                smoke_alarm_storeys: number | null;
+                                co_alarm_rooms: string[] | null;
+                                tenancy_start_on: string | null;
                             }[];
                         };
                         message: string;
@@ -52766,10 +53042,10 @@ export interface operations {
                                  */
                                 uuid: string;
                                 /**
-                                 * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
+                                 * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
                                  * @enum {string}
                                  */
-                                status: "valid" | "due_soon" | "expired" | "missing";
+                                status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
                                 /** Format: uuid */
                                 address_uuid: string;
                                 /** @description line 1, town and postcode */
@@ -52787,7 +53063,891 @@ export interface operations {
                                 contractor_uuid: string | null;
                                 contractor_name: string | null;
                                 file_uuid: string | null;
+                                /** @description the regulation the type implements */
+                                regulation: string;
+                                /** @description required by what the property is (true) or added by hand */
+                                derived: boolean;
+                                epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                                exemption_until: string | null;
+                                outcome: ("satisfactory" | "unsatisfactory") | null;
+                                remedial_due_on: string | null;
+                                tenant_copy_due_on: string | null;
+                                tenant_copy_served_on: string | null;
+                                /** @description what the latest certificate still owes, for people */
+                                findings: string[];
                             }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateComplianceItemsCertificates: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+                certificate_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description the document, a job file of the agency
+                     */
+                    job_file_uuid?: string;
+                    /**
+                     * Format: date
+                     * @description the copy served on the tenant
+                     */
+                    tenant_copy_served_on?: string;
+                    /**
+                     * @description how the copy was served on the tenant
+                     * @enum {string}
+                     */
+                    tenant_copy_method?: "hand" | "post" | "email" | "portal";
+                    /**
+                     * Format: date
+                     * @description unsatisfactory EICR: remedial works completed
+                     */
+                    remedial_completed_on?: string;
+                    exemption_reference?: string;
+                    /** Format: date */
+                    exemption_until?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * Format: uuid
+                     * @description the document, a job file of the agency
+                     */
+                    job_file_uuid?: string;
+                    /**
+                     * Format: date
+                     * @description the copy served on the tenant
+                     */
+                    tenant_copy_served_on?: string;
+                    /**
+                     * @description how the copy was served on the tenant
+                     * @enum {string}
+                     */
+                    tenant_copy_method?: "hand" | "post" | "email" | "portal";
+                    /**
+                     * Format: date
+                     * @description unsatisfactory EICR: remedial works completed
+                     */
+                    remedial_completed_on?: string;
+                    exemption_reference?: string;
+                    /** Format: date */
+                    exemption_until?: string;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description the compliance item
+                             */
+                            uuid: string;
+                            /**
+                             * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
+                             * @enum {string}
+                             */
+                            status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
+                            /** Format: uuid */
+                            address_uuid: string;
+                            /** @description line 1, town and postcode */
+                            address: string;
+                            branch_uuid: string | null;
+                            branch_name: string | null;
+                            type_code: string;
+                            type_name: string;
+                            interval_months: number | null;
+                            required_document: string;
+                            certificate_uuid: string | null;
+                            issued_on: string | null;
+                            expires_on: string | null;
+                            expires_on_text: string | null;
+                            contractor_uuid: string | null;
+                            contractor_name: string | null;
+                            file_uuid: string | null;
+                            /** @description the regulation the type implements */
+                            regulation: string;
+                            /** @description required by what the property is (true) or added by hand */
+                            derived: boolean;
+                            epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                            exemption_until: string | null;
+                            outcome: ("satisfactory" | "unsatisfactory") | null;
+                            remedial_due_on: string | null;
+                            tenant_copy_due_on: string | null;
+                            tenant_copy_served_on: string | null;
+                            /** @description what the latest certificate still owes, for people */
+                            findings: string[];
+                            /** @description every certificate, newest issue first */
+                            certificates: {
+                                /** Format: uuid */
+                                uuid: string;
+                                /** Format: date */
+                                issued_on: string;
+                                expires_on: string | null;
+                                reference: string;
+                                contractor_uuid: string | null;
+                                contractor_name: string | null;
+                                job_uuid: string | null;
+                                file_uuid: string | null;
+                                file_name: string | null;
+                                /** Format: date-time */
+                                created_at: string;
+                                epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                                exemption_reference: string | null;
+                                exemption_until: string | null;
+                                outcome: ("satisfactory" | "unsatisfactory") | null;
+                                remedial_due_on: string | null;
+                                remedial_completed_on: string | null;
+                                tenant_copy_due_on: string | null;
+                                tenant_copy_served_on: string | null;
+                                tenant_copy_method: string | null;
+                                smoke_alarm_storeys: number | null;
+                                co_alarm_rooms: string[] | null;
+                                tenancy_start_on: string | null;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createComplianceItemsBulk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a compliance item type code, e.g. gas_safety */
+                    type: string;
+                    /** @description a selection of properties */
+                    address_uuids?: string[];
+                    /**
+                     * Format: uuid
+                     * @description every unit of a building
+                     */
+                    building_uuid?: string;
+                    /**
+                     * @description every property of the agency
+                     * @enum {boolean}
+                     */
+                    all?: true;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description a compliance item type code, e.g. gas_safety */
+                    type: string;
+                    /** @description a selection of properties */
+                    address_uuids?: string[];
+                    /**
+                     * Format: uuid
+                     * @description every unit of a building
+                     */
+                    building_uuid?: string;
+                    /**
+                     * @description every property of the agency
+                     * @enum {boolean}
+                     */
+                    all?: true;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            type: string;
+                            /** @description properties selected */
+                            properties: number;
+                            /** @description items added */
+                            created: number;
+                            /** @description properties that already had one */
+                            existing: number;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateCompliancePropertiesProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    gas_supply?: boolean | null;
+                    storeys?: number | null;
+                    /** @description room names, e.g. "Living room" */
+                    combustion_rooms?: string[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    gas_supply?: boolean | null;
+                    storeys?: number | null;
+                    /** @description room names, e.g. "Living room" */
+                    combustion_rooms?: string[];
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            gas_supply: boolean | null;
+                            storeys: number | null;
+                            combustion_rooms: string[];
+                            items: {
+                                /**
+                                 * Format: uuid
+                                 * @description the compliance item
+                                 */
+                                uuid: string;
+                                /**
+                                 * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
+                                 * @enum {string}
+                                 */
+                                status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
+                                /** Format: uuid */
+                                address_uuid: string;
+                                /** @description line 1, town and postcode */
+                                address: string;
+                                branch_uuid: string | null;
+                                branch_name: string | null;
+                                type_code: string;
+                                type_name: string;
+                                interval_months: number | null;
+                                required_document: string;
+                                certificate_uuid: string | null;
+                                issued_on: string | null;
+                                expires_on: string | null;
+                                expires_on_text: string | null;
+                                contractor_uuid: string | null;
+                                contractor_name: string | null;
+                                file_uuid: string | null;
+                                /** @description the regulation the type implements */
+                                regulation: string;
+                                /** @description required by what the property is (true) or added by hand */
+                                derived: boolean;
+                                epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
+                                exemption_until: string | null;
+                                outcome: ("satisfactory" | "unsatisfactory") | null;
+                                remedial_due_on: string | null;
+                                tenant_copy_due_on: string | null;
+                                tenant_copy_served_on: string | null;
+                                /** @description what the latest certificate still owes, for people */
+                                findings: string[];
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Idempotency-Key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateComplianceBuildingsProfile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
+                "idempotency-key"?: string;
+                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
+                "x-csrf-token"?: string;
+            };
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the building has a passenger lift */
+                    has_lift: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description the building has a passenger lift */
+                    has_lift: boolean;
+                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
+                    csrf_token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            has_lift: boolean;
                         };
                         message: string;
                     };
