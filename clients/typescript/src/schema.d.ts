@@ -37,11 +37,33 @@ export interface paths {
         put?: never;
         /**
          * Log in with e-mail and password
-         * @description Returns a 90-day bearer token (fields at the top level, spec 2.6) and sets the browser session cookie (HttpOnly, Secure, SameSite=Lax; 2 h, 30 min idle, or 30 days with remember_me). Revokes every earlier active token and session of the account. No CSRF token needed.
+         * @description Returns a 90-day bearer token (fields at the top level, spec 2.6) and sets the browser session cookie (HttpOnly, Secure, SameSite=Lax; 2 h, 30 min idle, or 30 days with remember_me). Revokes every earlier active bearer token (login and mobile) of the account; browser sessions of other devices stay signed in. No CSRF token needed.
          *
          *     **Access:** No authentication.
          */
         post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in a browser: a session cookie only, one per device
+         * @description Body as POST /api/auth/login. Sets the browser session cookie (HttpOnly, Secure, SameSite=Lax; 2 h, 30 min idle, or 30 days with remember_me) and issues no bearer token. Revokes nothing: the sessions of other devices and the apps' tokens stay valid. No CSRF token needed.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["startSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -285,7 +307,7 @@ export interface paths {
         };
         /**
          * The caller's active sessions and tokens
-         * @description Active means not revoked, not expired and, for a browser session without Remember Me, used in the last 30 minutes. Each entry: id, kind (login, mobile, session), remember_me, created_at, last_used_at, expires_at, ip_address, user_agent, current; never the token or its hash. current is true for the token or session of this request.
+         * @description Active means not revoked, not expired and, for a browser session without Remember Me, used in the last 30 minutes. Each entry: id, kind (login, mobile, session), remember_me, created_at, last_used_at, expires_at, ip_address (the client address as the trusted proxies report it), user_agent, device (read from user_agent), current; never the token or its hash. current is true for the token or session of this request.
          *
          *     **Access:** Any valid bearer token or session.
          */
@@ -335,7 +357,7 @@ export interface paths {
         };
         /**
          * A user's active sessions and tokens (administrators)
-         * @description Active means not revoked, not expired and, for a browser session without Remember Me, used in the last 30 minutes. Each entry: id, kind (login, mobile, session), remember_me, created_at, last_used_at, expires_at, ip_address, user_agent, current; never the token or its hash. Only for users of the caller's agency whose role is below the caller's level (or the caller); refusals are 403 and logged.
+         * @description Active means not revoked, not expired and, for a browser session without Remember Me, used in the last 30 minutes. Each entry: id, kind (login, mobile, session), remember_me, created_at, last_used_at, expires_at, ip_address (the client address as the trusted proxies report it), user_agent, device (read from user_agent), current; never the token or its hash. Only for users of the caller's agency whose role is below the caller's level (or the caller); refusals are 403 and logged.
          *
          *     **Access:** Permission key `api.users.sessions.manage`.
          */
@@ -5792,6 +5814,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -5915,6 +5941,165 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    startSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the account's e-mail address */
+                    email: string;
+                    password: string;
+                    /** @description browser session lasts 30 days instead of 2 hours */
+                    remember_me?: boolean;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description the account's e-mail address */
+                    email: string;
+                    password: string;
+                    /** @description browser session lasts 30 days instead of 2 hours */
+                    remember_me?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description when the session cookie expires at the latest
+                             */
+                            expires_at: string;
+                            remember_me: boolean;
+                            user: {
+                                name: string;
+                                email: string;
+                                account_type: string;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6040,6 +6225,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6176,6 +6365,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6288,6 +6481,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6413,6 +6610,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6538,6 +6739,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6625,6 +6830,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6764,6 +6973,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6985,6 +7198,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -7160,6 +7377,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -7330,6 +7551,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -7524,6 +7749,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -7718,6 +7947,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -7885,6 +8118,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -8034,6 +8271,8 @@ export interface operations {
                             expires_at: string;
                             ip_address: string | null;
                             user_agent: string | null;
+                            /** @description the device read from user_agent, e.g. "Chrome 131 on Windows 10"; an unknown agent as sent; null for none */
+                            device: string | null;
                             /** @description true for the token or session of this request */
                             current: boolean;
                         }[];
@@ -8066,6 +8305,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -8169,6 +8412,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -8327,6 +8574,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -8466,6 +8717,8 @@ export interface operations {
                             expires_at: string;
                             ip_address: string | null;
                             user_agent: string | null;
+                            /** @description the device read from user_agent, e.g. "Chrome 131 on Windows 10"; an unknown agent as sent; null for none */
+                            device: string | null;
                             /** @description true for the token or session of this request */
                             current: boolean;
                         }[];
@@ -8498,6 +8751,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -8630,6 +8887,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -8803,6 +9064,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -9273,6 +9538,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -9447,6 +9716,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -9645,6 +9918,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -9807,6 +10084,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -9894,6 +10175,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -10045,6 +10330,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -10247,6 +10536,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -10473,6 +10766,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -10702,6 +10999,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -10869,6 +11170,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -11069,6 +11374,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -11291,6 +11600,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -11546,6 +11859,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -11720,6 +12037,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -11933,6 +12254,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -12134,6 +12459,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -12375,6 +12704,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -12602,6 +12935,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -12750,6 +13087,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -12984,6 +13325,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -13133,6 +13478,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -13364,6 +13713,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -13531,6 +13884,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -13692,6 +14049,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -13852,6 +14213,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14006,6 +14371,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14143,6 +14512,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14253,6 +14626,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14389,6 +14766,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14566,6 +14947,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14730,6 +15115,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14895,6 +15284,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -15037,6 +15430,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -15200,6 +15597,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -15363,6 +15764,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -15583,6 +15988,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -15749,6 +16158,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -15905,6 +16318,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -16114,6 +16531,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -16289,6 +16710,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -16441,6 +16866,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -16615,6 +17044,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -16804,6 +17237,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -17398,6 +17835,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -17524,6 +17965,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -17677,6 +18122,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -17835,6 +18284,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -17977,6 +18430,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -18155,6 +18612,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -18308,6 +18769,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -18466,6 +18931,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -18608,6 +19077,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -18802,6 +19275,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -19012,6 +19489,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -19176,6 +19657,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -19298,6 +19783,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -19449,6 +19938,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -19651,6 +20144,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -19855,6 +20352,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -20042,6 +20543,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -20249,6 +20754,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -20427,6 +20936,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -20590,6 +21103,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -20802,6 +21319,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -20980,6 +21501,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -21161,6 +21686,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -21349,6 +21878,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -21507,6 +22040,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -21719,6 +22256,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -21923,6 +22464,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -22088,6 +22633,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -22247,6 +22796,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -22375,6 +22928,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -22544,6 +23101,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -22721,6 +23282,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -22841,6 +23406,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -23009,6 +23578,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -23174,6 +23747,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -23320,6 +23897,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -23470,6 +24051,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -23683,6 +24268,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -23872,6 +24461,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -24041,6 +24634,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -24210,6 +24807,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -24411,6 +25012,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -24639,6 +25244,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -24869,6 +25478,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -25045,6 +25658,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -25258,6 +25875,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -25445,6 +26066,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -25599,6 +26224,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -25713,6 +26342,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -25853,6 +26486,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -26036,6 +26673,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -26206,6 +26847,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -26356,6 +27001,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -26550,6 +27199,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -26714,6 +27367,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -26900,6 +27557,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -27060,6 +27721,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -27179,6 +27844,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -27358,6 +28027,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -27518,6 +28191,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -27707,6 +28384,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -27889,6 +28570,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -28071,6 +28756,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -28244,6 +28933,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -28395,6 +29088,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -28536,6 +29233,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -28674,6 +29375,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -28844,6 +29549,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -28994,6 +29703,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -29160,6 +29873,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -29328,6 +30045,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -29477,6 +30198,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -29632,6 +30357,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -29798,6 +30527,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -29989,6 +30722,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -30210,6 +30947,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -30383,6 +31124,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -30517,6 +31262,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -30725,6 +31474,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -30870,6 +31623,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -31002,6 +31759,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -31154,6 +31915,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -31387,6 +32152,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -31583,6 +32352,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -31734,6 +32507,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -31889,6 +32666,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32044,6 +32825,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32171,6 +32956,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32286,6 +33075,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32403,6 +33196,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32535,6 +33332,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32686,6 +33487,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32832,6 +33637,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32998,6 +33807,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33141,6 +33954,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33253,6 +34070,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33349,6 +34170,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33447,6 +34272,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33539,6 +34368,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33633,6 +34466,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33737,6 +34574,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33871,6 +34712,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -34020,6 +34865,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -34149,6 +34998,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -34329,6 +35182,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -34527,6 +35384,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -34701,6 +35562,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -34858,6 +35723,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35058,6 +35927,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35149,6 +36022,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35282,6 +36159,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35434,6 +36315,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35552,6 +36437,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35726,6 +36615,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35897,6 +36790,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -36066,6 +36963,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -36252,6 +37153,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -36416,6 +37321,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -36577,6 +37486,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -36709,6 +37622,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -36860,6 +37777,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -37024,6 +37945,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -37204,6 +38129,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -37376,6 +38305,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -37535,6 +38468,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -37718,6 +38655,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -37913,6 +38854,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38103,6 +39048,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38259,6 +39208,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38365,6 +39318,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38498,6 +39455,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38638,6 +39599,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38774,6 +39739,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38945,6 +39914,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -39121,6 +40094,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -39293,6 +40270,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -39442,6 +40423,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -39617,6 +40602,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -39799,6 +40788,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -39962,6 +40955,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -40164,6 +41161,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -40404,6 +41405,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -40620,6 +41625,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -40767,6 +41776,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -40875,6 +41888,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -40978,6 +41995,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -41153,6 +42174,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -41361,6 +42386,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -41592,6 +42621,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -41826,6 +42859,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -42069,6 +43106,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -42235,6 +43276,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -42462,6 +43507,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -42605,6 +43654,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -42752,6 +43805,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -42988,6 +44045,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -43114,6 +44175,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -43238,6 +44303,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -43425,6 +44494,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -43606,6 +44679,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -43833,6 +44910,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -44072,6 +45153,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -44426,6 +45511,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -44591,6 +45680,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -44843,6 +45936,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -45025,6 +46122,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -45160,6 +46261,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -45314,6 +46419,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -45507,6 +46616,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -45955,6 +47068,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -46059,6 +47176,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -46199,6 +47320,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -46338,6 +47463,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -46532,6 +47661,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -46661,6 +47794,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -46834,6 +47971,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -46982,6 +48123,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -47091,6 +48236,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -47247,6 +48396,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -47420,6 +48573,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -47573,6 +48730,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -47754,6 +48915,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -47932,6 +49097,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -48079,6 +49248,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -48208,6 +49381,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -48380,6 +49557,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -48573,6 +49754,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -49390,6 +50575,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -49508,6 +50697,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -49632,6 +50825,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -49766,6 +50963,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -49952,6 +51153,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -50139,6 +51344,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -50267,6 +51476,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -50420,6 +51633,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -50610,6 +51827,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -50792,6 +52013,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -50997,6 +52222,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -51235,6 +52464,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -51442,6 +52675,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -51652,6 +52889,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -51876,6 +53117,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -52098,6 +53343,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -52290,6 +53539,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -52497,6 +53750,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -52699,6 +53956,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -52841,6 +54102,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -52981,6 +54246,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -53134,6 +54403,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -53354,6 +54627,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -53597,6 +54874,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -53828,6 +55109,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -54004,6 +55289,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -54102,6 +55391,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -54222,6 +55515,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -54395,6 +55692,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -54546,6 +55847,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -54831,6 +56136,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -54992,6 +56301,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -55227,6 +56540,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -55452,6 +56769,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -55642,6 +56963,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -55831,6 +57156,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56009,6 +57338,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56113,6 +57446,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56246,6 +57583,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56384,6 +57725,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56509,6 +57854,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56728,6 +58077,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56952,6 +58305,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -57159,6 +58516,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -57996,6 +59357,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -58268,6 +59633,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -58464,6 +59833,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -58712,6 +60085,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -58844,6 +60221,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -58935,6 +60316,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -59107,6 +60492,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -59370,6 +60759,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -59616,6 +61009,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -59857,6 +61254,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -60075,6 +61476,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -60218,6 +61623,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -60362,6 +61771,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -60536,6 +61949,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -60680,6 +62097,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
